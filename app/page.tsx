@@ -1,0 +1,25 @@
+import Link from "next/link";
+
+export default function Home() {
+  return (
+    <main className="mx-auto max-w-2xl px-6 py-16">
+      <h1 className="text-3xl font-semibold tracking-tight">Patchbay</h1>
+      <p className="mt-3 text-zinc-600 dark:text-zinc-400">
+        Connections between your workspace and your customers&apos; accounts, the operation logs of your workflows, MCP servers and
+        agents, and your credit balance — in one API.
+      </p>
+      <ul className="mt-8 space-y-2">
+        <li>
+          <Link className="font-medium text-indigo-600 underline-offset-4 hover:underline dark:text-indigo-400" href="/docs/api">
+            API reference
+          </Link>
+        </li>
+        <li>
+          <a className="font-medium text-indigo-600 underline-offset-4 hover:underline dark:text-indigo-400" href="/v1/openapi.json">
+            OpenAPI 3.1 document
+          </a>
+        </li>
+      </ul>
+    </main>
+  );
+}

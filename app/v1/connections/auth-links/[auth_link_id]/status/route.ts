@@ -1,0 +1,9 @@
+import { withAuth } from "@/lib/api/with-auth";
+import { parseQuery } from "@/lib/api/parse";
+import { noParamsSchema } from "@/lib/schemas/common";
+import { getAuthLinkStatusOrThrow } from "@/lib/auth-links/get-auth-link-status-or-throw";
+
+export const GET = withAuth<{ auth_link_id: string }>(async ({ team, user, params, searchParams }) => {
+  parseQuery(noParamsSchema, searchParams);
+  return getAuthLinkStatusOrThrow(team.id, user.id, params.auth_link_id);
+});

@@ -1,0 +1,15 @@
+import { withAuth } from "@/lib/api/with-auth";
+import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { createConnectionBodySchema, listConnectionsQuerySchema } from "@/lib/schemas/connections";
+import { listConnections } from "@/lib/connections/list-connections";
+import { createConnectionFromCredentials } from "@/lib/connections/create-connection-from-credentials";
+
+export const GET = withAuth(async ({ team, user, searchParams }) => {
+  const query = parseQuery(listConnectionsQuerySchema, searchParams);
+  return listConnections(team.id, user.id, query);
+});
+
+export const POST = withAuth(async (ctx) => {
+  const body = await parseJsonBody(createConnectionBodySchema, ctx.req);
+  return createConnectionFromCredentials(ctx, body);
+});

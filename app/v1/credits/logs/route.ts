@@ -1,0 +1,6 @@
+import { withAuth } from "@/lib/api/with-auth";
+import { parseQuery } from "@/lib/api/parse";
+import { listCreditLogsQuerySchema } from "@/lib/schemas/credits";
+import { listCreditLogs } from "@/lib/credits/list-credit-logs";
+
+export const GET = withAuth(async ({ team, searchParams }) => listCreditLogs(team.id, parseQuery(listCreditLogsQuerySchema, searchParams)));

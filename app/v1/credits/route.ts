@@ -1,0 +1,9 @@
+import { withAuth } from "@/lib/api/with-auth";
+import { parseQuery } from "@/lib/api/parse";
+import { noParamsSchema } from "@/lib/schemas/common";
+import { getCreditBalance } from "@/lib/credits/get-credit-balance";
+
+export const GET = withAuth(async ({ team, searchParams }) => {
+  parseQuery(noParamsSchema, searchParams);
+  return getCreditBalance(team.id);
+});

@@ -1,0 +1,214 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { notFound } from "@/lib/api/errors";
+import { newId } from "@/lib/security/ids";
+import { recordOperations } from "@/lib/logs/record-operations";
+import { chargeCredits } from "@/lib/credits/charge-credits";
+import { createWorkflow, type WorkflowNode } from "@/lib/workflows/create-workflow";
+import { recordWorkflowRun, type NodeOutcome } from "@/lib/workflows/record-workflow-run";
+
+// `activity simulate`: realistic operation logs and charges for a team, written through the
+// same functions a real producer calls (recordWorkflowRun, recordOperations, chargeCredits).
+
+export type SimulateOptions = {
+  workflowRuns?: number;
+  mcpCalls?: number;
+  agentConversations?: number;
+  copilotUses?: number;
+  days?: number;
+  seed?: number;
+};
+
+/** mulberry32: small, fast, deterministic for a given seed. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T,>(items: T[]) => items[Math.floor(next() * items.length)],
+    chance: (p: number) => next() < p,
+  };
+}
+
+const WORKFLOW_TEMPLATES: { name: string; nodes: Omit<WorkflowNode, "id">[] }[] = [
+  {
+    name: "Weekly GA4 traffic report",
+    nodes: [
+      { label: "Fetch sessions by channel", operation_id: "ga4.run_report", operation_version: 3, credits: 2 },
+      { label: "Compare with last week", operation_id: "transform.diff", operation_version: 1, credits: 1 },
+      { label: "Summarise with AI", operation_id: "ai.summarise", operation_version: 2, credits: 5 },
+      { label: "Post to Slack", operation_id: "slack.post_message", operation_version: 1, credits: 1 },
+    ],
+  },
+  {
+    name: "Ads spend sync",
+    nodes: [
+      { label: "Google Ads cost", operation_id: "gads.search_stream", operation_version: 16, credits: 3 },
+      { label: "Meta Ads insights", operation_id: "meta_ads.insights", operation_version: 19, credits: 3 },
+      { label: "Write to sheet", operation_id: "sheets.append_rows", operation_version: 4, credits: 1 },
+    ],
+  },
+  {
+    name: "Shopify orders digest",
+    nodes: [
+      { label: "List yesterday's orders", operation_id: "shopify.orders_list", operation_version: 2024, credits: 2 },
+      { label: "Flag refunds", operation_id: "transform.filter", operation_version: 1, credits: 1 },
+      { label: "Email the digest", operation_id: "email.send", operation_version: 1, credits: 1 },
+    ],
+  },
+];
+
+const MCP_TOOLS = ["list_connections", "ga4_run_report", "gads_query", "meta_ads_insights", "shopify_orders", "sandbox_report"];
+const AGENT_STEPS = ["agent.plan", "agent.tool_call", "agent.retrieve", "agent.answer"];
+
+export async function simulateActivity(teamId: string, options: SimulateOptions = {}) {
+  const team = await db.team.findUnique({
+    where: { id: teamId },
+    select: { id: true, memberships: { select: { user: { select: { id: true, email: true } } } } },
+  });
+  if (!team) throw notFound(`No team ${teamId}.`);
+  const rand = prng(options.seed ?? Date.now());
+  const days = options.days ?? 7;
+  const now = Math.floor(Date.now() / 1000);
+  const users = team.memberships.map((m) => m.user);
+  const someUser = () => (users.length && !rand.chance(0.15) ? rand.pick(users) : null); // some runs are system-triggered
+  const someTime = () => now - rand.int(0, days * 86_400 - 1);
+
+  const workflows = await ensureWorkflows(teamId);
+  const mcpServer = await ensureMcpServer(teamId, users[0]?.id ?? null);
+  // Events are generated first and written oldest first, so each charge's balance snapshot
+  // follows the timeline as it would have in production.
+  const events: { at: number; write: () => Promise<{ logs: number; ledger: number }> }[] = [];
+
+  for (let i = 0; i < (options.workflowRuns ?? 20); i++) {
+    const wf = rand.pick(workflows);
+    const nodes = wf.nodes as unknown as WorkflowNode[];
+    const stillRunning = rand.chance(0.05);
+    const failAt = rand.chance(0.12) ? rand.int(0, nodes.length - 1) : -1;
+    let t = someTime();
+    if (stillRunning) t = now - rand.int(0, 300);
+    const outcomes: NodeOutcome[] = [];
+    for (const [index, node] of nodes.entries()) {
+      const duration = rand.int(1, 40);
+      if (failAt >= 0 && index > failAt) {
+        outcomes.push({ node, status: "skipped", startedAt: t, completedAt: t, retryAttempts: 0, output: { reason: "an earlier step failed" } });
+        continue;
+      }
+      if (stillRunning && index === nodes.length - 1) {
+        outcomes.push({ node, status: "start", startedAt: t, completedAt: null, retryAttempts: 0, input: { node: node.label } });
+        break;
+      }
+      const failed = index === failAt;
+      outcomes.push({
+        node,
+        status: failed ? "error" : "success",
+        startedAt: t,
+        completedAt: t + duration,
+        retryAttempts: failed ? rand.int(1, 3) : rand.chance(0.1) ? 1 : 0,
+        input: { node: node.label, date_range: "last_7_days" },
+        output: failed ? { error: "provider_error", message: "Rate limit exceeded (429); retries exhausted" } : { rows: rand.int(0, 500) },
+      });
+      t += duration;
+    }
+    const user = someUser();
+    events.push({
+      at: outcomes[0].startedAt,
+      write: async () => {
+        const result = await recordWorkflowRun({ teamId, workflow: wf, user, outcomes });
+        return { logs: result.logIds.length, ledger: result.ledgerEntryId === null ? 0 : 1 };
+      },
+    });
+  }
+
+  for (let i = 0; i < (options.mcpCalls ?? 30); i++) {
+    const t = someTime();
+    const tool = rand.pick(MCP_TOOLS);
+    const failed = rand.chance(0.08);
+    const cacheHit = !failed && rand.chance(0.25);
+    const credits = cacheHit ? 0 : 1;
+    const user = someUser();
+    const write = () => recordOperations(
+      teamId,
+      [
+        {
+          operationId: `mcp.${tool}`,
+          operationVersion: 1,
+          status: failed ? "error" : "success",
+          source: { type: "mcp", id: mcpServer.id, name: mcpServer.name },
+          user,
+          startedAt: t,
+          completedAt: t + rand.int(0, 5),
+          creditsUsed: credits,
+          cacheHit,
+          input: { tool, arguments: { date_range: "last_30_days" } },
+          output: failed ? { error: "upstream_error", message: "The provider answered 503" } : { rows: rand.int(1, 200) },
+          metadata: { tool_name: tool },
+        },
+      ],
+      { credits, service: { type: "mcp", id: mcpServer.id, name: mcpServer.name }, user, at: t },
+    );
+    events.push({ at: t, write: async () => (await write(), { logs: 1, ledger: 1 }) });
+  }
+
+  for (let i = 0; i < (options.agentConversations ?? 5); i++) {
+    const conversation = { id: newId("conv"), name: rand.pick(["Campaign audit", "Weekly KPI questions", "Budget planning", "Churn analysis"]) };
+    const user = someUser();
+    let t = someTime();
+    const steps = rand.int(2, 6);
+    const records = Array.from({ length: steps }, (_, s) => {
+      const started = t;
+      t += rand.int(1, 20);
+      return {
+        operationId: s === steps - 1 ? "agent.answer" : rand.pick(AGENT_STEPS.slice(0, 3)),
+        operationVersion: 1,
+        status: "success" as const,
+        source: { type: "agent" as const, id: conversation.id, name: conversation.name },
+        user,
+        startedAt: started,
+        completedAt: t,
+        creditsUsed: 2,
+        input: { step: s + 1 },
+        output: { tokens: rand.int(100, 4000) },
+        metadata: { step: s + 1 },
+      };
+    });
+    const charge = { credits: steps * 2, service: { type: "agent" as const, id: conversation.id, name: conversation.name }, user, at: records[0].startedAt };
+    events.push({ at: charge.at, write: async () => (await recordOperations(teamId, records, charge), { logs: steps, ledger: 1 }) });
+  }
+
+  for (let i = 0; i < (options.copilotUses ?? 5); i++) {
+    const charge = { teamId, credits: rand.int(1, 4), service: { type: "copilot" as const, id: null, name: "Copilot" }, user: someUser(), at: someTime() };
+    events.push({ at: charge.at, write: async () => (await db.$transaction((tx) => chargeCredits(tx, charge)), { logs: 0, ledger: 1 }) });
+  }
+
+  let logs = 0;
+  let ledgerEntries = 0;
+  for (const event of events.sort((a, b) => a.at - b.at)) {
+    const written = await event.write();
+    logs += written.logs;
+    ledgerEntries += written.ledger;
+  }
+  return { logs, ledger_entries: ledgerEntries };
+}
+
+async function ensureWorkflows(teamId: string) {
+  const existing = await db.workflow.findMany({ where: { teamId }, orderBy: { createdAt: "asc" } });
+  if (existing.length) return existing;
+  const created = [];
+  for (const template of WORKFLOW_TEMPLATES) {
+    created.push(await createWorkflow({ teamId, name: template.name, nodes: template.nodes.map((n, i) => ({ ...n, id: `node_${i + 1}` })) }));
+  }
+  return created;
+}
+
+async function ensureMcpServer(teamId: string, ownerUserId: string | null) {
+  const existing = await db.mcpServer.findFirst({ where: { teamId }, orderBy: { createdAt: "asc" } });
+  return existing ?? db.mcpServer.create({ data: { id: newId("mcp"), teamId, name: "Claude Desktop", ownerUserId } });
+}

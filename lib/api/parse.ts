@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { ApiError, badRequest, describeZodError } from "@/lib/api/errors";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Query parameters as a plain object; a repeated parameter is an error, not a silent pick. */
+export function parseQuery<S extends z.ZodType>(schema: S, searchParams: URLSearchParams): z.infer<S> {
+  const raw: Record<string, string> = {};
+  for (const key of new Set(searchParams.keys())) {
+    const values = searchParams.getAll(key);
+    if (values.length > 1) throw badRequest(`${key}: given ${values.length} times; pass it once`);
+    raw[key] = values[0];
+  }
+  const result = schema.safeParse(raw);
+  if (!result.success) throw badRequest(describeZodError(result.error));
+  return result.data;
+}
+
+export async function parseJsonBody<S extends z.ZodType>(schema: S, req: Request): Promise<z.infer<S>> {
+  const type = (req.headers.get("content-type") ?? "").split(";")[0];
+  const declared = Number(req.headers.get("content-length") ?? 0);
+  if (declared > MAX_BODY_BYTES) throw new ApiError(413, `Body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`);
+  const text = await readLimited(req);
+  if (!text.trim()) throw badRequest("Body is empty; send a JSON object.");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    // Lenient about the declared type (fetch sends text/plain by default), strict about the content.
+    const hint = type && !/json/i.test(type) ? ` (it was sent as ${type}; send application/json)` : "";
+    throw badRequest(`Body is not valid JSON${hint}: ${(e as Error).message}`);
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) throw badRequest(describeZodError(result.error));
+  return result.data;
+}
+
+async function readLimited(req: Request): Promise<string> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new ApiError(413, `Body is larger than the limit of ${MAX_BODY_BYTES} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}

@@ -1,0 +1,38 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { badRequest } from "@/lib/api/errors";
+import { appUrl } from "@/lib/config/env";
+import { newId, randomToken } from "@/lib/security/ids";
+import { findConnectionType } from "@/lib/providers/registry";
+import { AUTH_LINK_LIFETIME_MS } from "@/lib/auth-links/auth-link-status";
+import type { CreateAuthLinkBody } from "@/lib/schemas/auth-links";
+import type { Principal } from "@/lib/api-keys/authenticate-api-key";
+
+export function authLinkUrl(token: string) {
+  return `${appUrl()}/connect/${token}`;
+}
+
+/** POST /v1/connections/auth-link (spec §4.6): a link valid for 24 hours that creates one connection. */
+export async function createAuthLink(principal: Principal, body: CreateAuthLinkBody) {
+  const def = findConnectionType(body.connection_type);
+  if (!def) throw badRequest(`Unknown connection_type ${JSON.stringify(body.connection_type)}; GET /v1/connections/types lists the types.`);
+  if (!def.authMethods.includes("oauth")) {
+    throw badRequest(`${def.type} does not connect through OAuth; create it from credentials instead (POST /v1/connections with ${(def.credentialFields ?? []).join(", ")}).`);
+  }
+  const now = Date.now();
+  const link = await db.authLink.create({
+    data: {
+      id: newId("al"),
+      token: randomToken(32),
+      teamId: principal.team.id,
+      createdByUserId: principal.user.id,
+      connectionType: def.type,
+      externalId: body.external_id ?? null,
+      redirectUrl: body.redirect_url ?? null,
+      isPrivate: body.is_private ?? false,
+      createdAt: new Date(now),
+      expiresAt: new Date(now + AUTH_LINK_LIFETIME_MS),
+    },
+  });
+  return { id: link.id, url: authLinkUrl(link.token), expires_at: link.expiresAt.getTime() };
+}

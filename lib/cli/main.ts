@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { ApiError, describeZodError } from "@/lib/api/errors";
+import { migrate } from "@/lib/db/migrate";
+import { PLANS } from "@/lib/teams/plans";
+import { createTeam } from "@/lib/teams/create-team";
+import { setTeamPlan } from "@/lib/teams/set-team-plan";
+import { createUser } from "@/lib/users/create-user";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
+import { simulateActivity } from "@/lib/activity/simulate-activity";
+import { renewBillingPeriod } from "@/lib/credits/renew-billing-period";
+import { ensureDemo } from "@/lib/demo/ensure-demo";
+
+// The operator's command line (CONTRACT §3): every command prints exactly one JSON object on
+// stdout and exits 0; bad input prints {"error": "..."} and exits 1.
+
+const count = z.string().regex(/^\d+$/, "must be a whole number").transform(Number).refine(Number.isSafeInteger, "is too large");
+const str = () => z.string({ error: "is required" }).min(1, "is empty");
+
+const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promise<unknown> }> = { // eslint-disable-line @typescript-eslint/no-explicit-any
+  "team create": {
+    schema: z.object({ name: str().max(200), plan: z.enum(PLANS, { error: `must be one of ${PLANS.join(", ")}` }).optional(), "credits-limit": count.optional(), "history-days": count.optional() }).strict(),
+    run: async (f) => {
+      const team = await createTeam({ name: f.name, plan: f.plan, creditsLimit: f["credits-limit"], historyDays: f["history-days"] });
+      return { id: team.id, name: team.name, plan: team.plan };
+    },
+  },
+  "team set-plan": {
+    schema: z.object({ team: str(), plan: z.enum(PLANS, { error: `must be one of ${PLANS.join(", ")}` }) }).strict(),
+    run: (f) => setTeamPlan(f.team, f.plan),
+  },
+  "user create": {
+    schema: z.object({ team: str(), email: str(), role: z.enum(["owner", "member"], { error: "must be owner or member" }).optional(), password: z.string().min(8, "needs at least 8 characters").optional() }).strict(),
+    run: (f) => createUser({ teamId: f.team, email: f.email, role: f.role, password: f.password }),
+  },
+  "apikey create": {
+    schema: z.object({ team: str(), user: str(), name: z.string().optional() }).strict(),
+    run: (f) => createApiKey({ teamId: f.team, userId: f.user, name: f.name, requireTeamPlan: false }),
+  },
+  "apikey revoke": {
+    schema: z.object({ id: str() }).strict(),
+    run: (f) => revokeApiKey(f.id),
+  },
+  "activity simulate": {
+    schema: z
+      .object({
+        team: str(),
+        "workflow-runs": count.optional(),
+        "mcp-calls": count.optional(),
+        "agent-conversations": count.optional(),
+        "copilot-uses": count.optional(),
+        days: count.refine((n) => n >= 1, "must be at least 1").optional(),
+        seed: count.optional(),
+      })
+      .strict(),
+    run: (f) =>
+      simulateActivity(f.team, {
+        workflowRuns: f["workflow-runs"],
+        mcpCalls: f["mcp-calls"],
+        agentConversations: f["agent-conversations"],
+        copilotUses: f["copilot-uses"],
+        days: f.days,
+        seed: f.seed,
+      }),
+  },
+  "credits renew": {
+    schema: z.object({ team: str() }).strict(),
+    run: (f) => renewBillingPeriod(f.team),
+  },
+  demo: {
+    schema: z.object({}).strict(),
+    run: async () => {
+      const { url, email, password, api_key } = await ensureDemo();
+      return { url, email, password, api_key };
+    },
+  },
+};
+
+function parseFlags(args: string[]): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!arg.startsWith("--")) throw new Error(`Unexpected argument ${JSON.stringify(arg)}; flags look like --name value.`);
+    const [key, inline] = arg.slice(2).split(/=(.*)/s);
+    if (inline !== undefined) flags[key] = inline;
+    else if (i + 1 < args.length && !args[i + 1].startsWith("--")) flags[key] = args[++i];
+    else throw new Error(`--${key} needs a value.`);
+  }
+  return flags;
+}
+
+async function main(argv: string[]) {
+  const name = argv[0] === "demo" ? "demo" : argv.slice(0, 2).join(" ");
+  const command = commands[name];
+  if (!command) throw new Error(`Unknown command ${JSON.stringify(argv.slice(0, 2).join(" "))}. Commands: ${Object.keys(commands).join(", ")}.`);
+  const parsed = command.schema.safeParse(parseFlags(argv.slice(name.split(" ").length)));
+  if (!parsed.success) {
+    throw new Error(describeZodError(parsed.error).replace(/(^|; )([a-z-]+): /g, "$1--$2: ").replace(/Unrecognized key(s)? in object: /, "unknown flag(s): "));
+  }
+  await migrate();
+  return command.run(parsed.data);
+}
+
+main(process.argv.slice(2)).then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.exit(0);
+  },
+  (error) => {
+    const message = error instanceof ApiError ? String(typeof error.detail === "string" ? error.detail : JSON.stringify(error.detail)) : String(error?.message ?? error);
+    process.stdout.write(`${JSON.stringify({ error: message })}\n`);
+    process.exit(1);
+  },
+);

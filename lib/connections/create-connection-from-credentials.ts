@@ -1,0 +1,103 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { ApiError, badRequest, forbidden } from "@/lib/api/errors";
+import { encryptJson } from "@/lib/security/encryption";
+import { newId } from "@/lib/security/ids";
+import { findConnectionType } from "@/lib/providers/registry";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition } from "@/lib/providers/types";
+import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
+import type { CreateConnectionBody } from "@/lib/schemas/connections";
+import type { Principal } from "@/lib/api-keys/authenticate-api-key";
+
+/**
+ * POST /v1/connections (spec §4.2): checks the type and the exact credential fields before
+ * any provider call, verifies the credentials with the provider, and only then stores them,
+ * encrypted, replacing the connection the rotation rules point at.
+ */
+export async function createConnectionFromCredentials(principal: Principal, body: CreateConnectionBody) {
+  const def = manualTypeOrThrow(body.connection_type);
+  checkCredentialFields(def, body.credentials);
+  if (def.authMethods.includes("oauth") && principal.team.plan !== "team") {
+    throw forbidden(`${def.type} is white-label capable: creating it from your own app's credentials needs the Team plan (this team is on ${principal.team.plan}).`);
+  }
+  const account = await verifyOrThrow(def, body);
+  const credentials = encryptJson(body.credentials);
+  const owner = body.is_private ? principal.user.id : null;
+
+  if (account.rotationKey === null) {
+    const row = await db.connection.create({
+      data: { id: newId("conn"), teamId: principal.team.id, type: def.type, displayName: body.name, ownerUserId: owner, credentials, rotationKey: null },
+      select: connectionPublicSelect,
+    });
+    return connectionToJson(row, "s");
+  }
+  const rotationKey = account.rotationKey;
+  // Two racing posts of the same account: one insert wins the unique index, the other
+  // retries as the replacement, so exactly one connection results.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const row = await db.$transaction(async (tx) => {
+        const existing = await tx.connection.findUnique({
+          where: { teamId_type_rotationKey: { teamId: principal.team.id, type: def.type, rotationKey } },
+          select: { id: true, ownerUserId: true },
+        });
+        if (!existing) {
+          return tx.connection.create({
+            data: { id: newId("conn"), teamId: principal.team.id, type: def.type, displayName: body.name, ownerUserId: owner, credentials, rotationKey },
+            select: connectionPublicSelect,
+          });
+        }
+        if (existing.ownerUserId !== null && existing.ownerUserId !== principal.user.id) {
+          throw badRequest(`This ${def.name} account is already connected privately by another member of the team; ask them to replace it, or connect a different account.`);
+        }
+        return tx.connection.update({
+          where: { id: existing.id },
+          data: {
+            credentials,
+            displayName: body.name,
+            needsReauthAt: null,
+            updatedAt: new Date(),
+            ...(body.is_private !== undefined && { ownerUserId: owner }),
+          },
+          select: connectionPublicSelect,
+        });
+      });
+      return connectionToJson(row, "s");
+    } catch (e) {
+      if ((e as { code?: string }).code === "P2002" && attempt < 3) continue;
+      throw e;
+    }
+  }
+}
+
+function manualTypeOrThrow(type: string): ConnectionTypeDefinition {
+  const def = findConnectionType(type);
+  if (!def) throw badRequest(`Unknown connection_type ${JSON.stringify(type)}; GET /v1/connections/types lists the types.`);
+  if (!def.authMethods.includes("manual")) {
+    throw badRequest(`${def.type} cannot be created from credentials: it connects only through OAuth. Create an auth link instead (POST /v1/connections/auth-link).`);
+  }
+  return def;
+}
+
+function checkCredentialFields(def: ConnectionTypeDefinition, credentials: Record<string, string>) {
+  const expected = def.credentialFields ?? [];
+  const problems: string[] = [];
+  const unknown = Object.keys(credentials).filter((k) => !expected.includes(k));
+  const missing = expected.filter((k) => !(k in credentials));
+  const empty = expected.filter((k) => k in credentials && credentials[k].trim() === "");
+  if (missing.length) problems.push(`missing ${missing.map((k) => `credentials.${k}`).join(", ")}`);
+  if (unknown.length) problems.push(`unrecognised ${unknown.map((k) => `credentials.${k}`).join(", ")}`);
+  if (empty.length) problems.push(`empty ${empty.map((k) => `credentials.${k}`).join(", ")}`);
+  if (problems.length) throw badRequest(`${problems.join("; ")}. ${def.type} takes exactly: ${expected.join(", ")}.`);
+}
+
+async function verifyOrThrow(def: ConnectionTypeDefinition, body: CreateConnectionBody) {
+  if (!def.verify) throw new ApiError(501, `${def.type} has no credential verification, so it cannot be created from credentials.`);
+  try {
+    return await def.verify(body.credentials, { type: def.type, name: body.name });
+  } catch (e) {
+    if (e instanceof ProviderRejection) throw badRequest(`${e.provider} rejected the credentials: ${e.reason}`);
+    if (e instanceof ProviderUnavailable) throw new ApiError(502, e.reason);
+    throw e;
+  }
+}

@@ -1,0 +1,23 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { notFound } from "@/lib/api/errors";
+import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
+import { visibleConnections } from "@/lib/connections/visible-connections";
+
+/**
+ * Deletes a connection the caller can see (spec §4.5) and, in the same transaction,
+ * deactivates the team's active workflows that use it. The join rows (workflow and MCP server
+ * permissions) go with the connection.
+ */
+export async function deleteConnection(teamId: string, userId: string, connectionId: string) {
+  return db.$transaction(async (tx) => {
+    const row = await tx.connection.findFirst({ where: { ...visibleConnections(teamId, userId), id: connectionId }, select: connectionPublicSelect });
+    if (!row) throw notFound(`No connection ${connectionId} in this team.`);
+    await tx.workflow.updateMany({
+      where: { teamId, active: true, connections: { some: { connectionId } } },
+      data: { active: false },
+    });
+    await tx.connection.delete({ where: { id: connectionId } });
+    return connectionToJson(row);
+  });
+}

@@ -1,0 +1,66 @@
+import "server-only";
+import { db, type Db } from "@/lib/db/client";
+import { newId } from "@/lib/security/ids";
+import { chargeCredits, type Charge } from "@/lib/credits/charge-credits";
+import type { LOG_SOURCE_TYPES, LOG_STATUSES } from "@/lib/schemas/logs";
+
+export type OperationRecord = {
+  operationId: string;
+  operationVersion?: number | null;
+  status: (typeof LOG_STATUSES)[number];
+  source: { type: (typeof LOG_SOURCE_TYPES)[number]; id: string | null; runId?: string | null; name: string | null };
+  user: { id: string; email: string } | null;
+  startedAt: number; // Unix seconds
+  completedAt: number | null;
+  creditsUsed?: number;
+  cacheHit?: boolean;
+  input?: unknown;
+  output?: unknown;
+  metadata?: Record<string, unknown>;
+};
+
+const toText = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+
+/**
+ * The one write path for activity: the operation logs of one run and its (single) credit
+ * charge commit together or not at all, so a crash never leaves a charged run without logs
+ * or logs without their charge.
+ */
+export async function recordOperations(teamId: string, logs: OperationRecord[], charge?: Omit<Charge, "teamId">) {
+  return db.$transaction(async (tx) => {
+    const ids: string[] = [];
+    if (logs.length) {
+      const rows = logs.map((log) => {
+        const id = newId("log");
+        ids.push(id);
+        return toLogRow(teamId, id, log);
+      });
+      await (tx as unknown as Db).operationLog.createMany({ data: rows });
+    }
+    const entry = charge ? await chargeCredits(tx, { ...charge, teamId }) : null;
+    return { logIds: ids, ledgerEntryId: entry?.id ?? null };
+  });
+}
+
+export function toLogRow(teamId: string, id: string, log: OperationRecord) {
+  return {
+    id,
+    teamId,
+    operationId: log.operationId,
+    operationVersion: log.operationVersion ?? null,
+    status: log.status,
+    sourceType: log.source.type,
+    sourceId: log.source.id,
+    sourceRunId: log.source.runId ?? null,
+    sourceName: log.source.name,
+    userId: log.user?.id ?? null,
+    userEmail: log.user?.email ?? null,
+    startedAt: BigInt(log.startedAt),
+    completedAt: log.completedAt === null ? null : BigInt(log.completedAt),
+    creditsUsed: log.creditsUsed ?? 0,
+    cacheHit: log.cacheHit ?? false,
+    input: toText(log.input),
+    output: toText(log.output),
+    metadata: JSON.stringify(log.metadata ?? {}),
+  };
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { ConnectionSchema } from "@/lib/schemas/connections";
+
+export const createAuthLinkBodySchema = z
+  .object({
+    connection_type: z.string().min(1, "is required").max(64, "is longer than 64 characters"),
+    redirect_url: z
+      .string()
+      .max(2048, "is longer than 2048 characters")
+      .refine((value) => {
+        try {
+          return new URL(value).protocol === "https:";
+        } catch {
+          return false;
+        }
+      }, "must be an absolute https:// URL")
+      .optional()
+      .describe("Where the browser goes after the OAuth provider returns. Must use HTTPS."),
+    external_id: z
+      .string()
+      .min(1, "must not be empty")
+      .max(255, "must be at most 255 characters")
+      .optional()
+      .describe("Stored on the created connection and echoed in the redirect; opaque, no personal data."),
+    is_private: z.boolean({ error: "must be true or false" }).optional().describe("Default false (shared with the workspace)."),
+  })
+  .strict();
+export type CreateAuthLinkBody = z.infer<typeof createAuthLinkBodySchema>;
+
+export const AuthLinkSchema = z
+  .object({
+    id: z.string().describe("Used with the status endpoint."),
+    url: z.string().describe("Address to send the end user to."),
+    expires_at: z.number().int().describe("Expiry time in milliseconds."),
+  })
+  .meta({ id: "AuthLink" });
+
+export const AuthLinkStatusSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(["pending", "connected", "expired"]),
+    connection_type: z.string(),
+    connection_id: z.string().nullable().optional(),
+    external_id: z.string().nullable().optional(),
+    expires_at: z.number().int().describe("Milliseconds."),
+    consumed_at: z.number().int().nullable().optional().describe("Milliseconds."),
+    created_at: z.number().int().describe("Milliseconds."),
+    updated_at: z.number().int().describe("Milliseconds."),
+    connections: z.array(ConnectionSchema).describe("The created connection when status is connected."),
+  })
+  .meta({ id: "AuthLinkStatus" });

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { cursorParam, idParam, limitParam, LogUserSchema, unixSecondsParam } from "@/lib/schemas/common";
+
+export const LOG_STATUSES = ["success", "error", "skipped", "stop", "start"] as const;
+export const LOG_SOURCE_TYPES = ["mcp", "agent", "workflow"] as const;
+
+export const LogSourceSchema = z
+  .object({
+    type: z.enum(LOG_SOURCE_TYPES),
+    id: z.string().nullable().describe("The MCP server, agent conversation or workflow."),
+    run_id: z.string().nullable().describe("Single execution; set on workflow logs, null otherwise."),
+    name: z.string().nullable().describe("Current parent name, falling back to the name recorded at log time."),
+  })
+  .meta({ id: "LogSource" });
+
+export const LogSchema = z
+  .object({
+    id: z.string(),
+    operation_id: z.string(),
+    operation_version: z.number().int().nullable().optional(),
+    status: z.enum(LOG_STATUSES),
+    service: LogSourceSchema,
+    user: LogUserSchema,
+    started_at: z.number().int().describe("Unix seconds."),
+    completed_at: z.number().int().nullable().optional().describe("Unix seconds; null while running."),
+    credits_used: z.number().int(),
+    cache_hit: z.boolean(),
+    input: z.any().optional(),
+    output: z.any().optional().describe("Operation result, or the error payload when status is `error`."),
+    metadata: z.record(z.string(), z.any()),
+  })
+  .meta({ id: "Log" });
+export type LogJson = z.infer<typeof LogSchema>;
+
+export const LogPageSchema = z
+  .object({ data: z.array(LogSchema), has_more: z.boolean(), next_cursor: z.string().nullable() })
+  .meta({ id: "LogPage" });
+
+const enumParam = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(", ")}` });
+
+export const listLogsQuerySchema = z
+  .object({
+    source_type: enumParam(LOG_SOURCE_TYPES).optional(),
+    status: enumParam(LOG_STATUSES).optional(),
+    operation_id: idParam("operation_id").optional(),
+    source_id: idParam("source_id").optional(),
+    source_run_id: idParam("source_run_id").optional(),
+    started_after: unixSecondsParam.optional().describe("Started at or after this Unix second; cannot reach past the history window."),
+    started_before: unixSecondsParam.optional().describe("Started at or before this Unix second."),
+    limit: limitParam(100, 25).describe("1 to 100, default 25."),
+    cursor: cursorParam.optional().describe("next_cursor of the previous page."),
+  })
+  .strict();
+export type ListLogsQuery = z.infer<typeof listLogsQuerySchema>;

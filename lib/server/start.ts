@@ -1,0 +1,79 @@
+// `npm start`: secrets, migrations, the demo workspace, a production build when there is none,
+// then `next start`; prints the URL, the demo sign-in and the demo API key.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { appUrl, loadSecrets, port } from "@/lib/config/env";
+import { migrate } from "@/lib/db/migrate";
+import { databaseTarget } from "@/lib/db/engine";
+
+const nextBin = join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+const log = (msg: string) => console.log(`[patchbay] ${msg}`);
+
+async function main() {
+  const secrets = loadSecrets();
+  const env = { ...process.env, ENCRYPTION_KEY: secrets.encryptionKey, AUTH_SECRET: secrets.authSecret, APP_URL: appUrl(), PORT: String(port()) };
+  Object.assign(process.env, env);
+
+  const target = databaseTarget();
+  const result = await migrate(target);
+  log(`database: ${target.engine === "sqlite" ? target.file : "PostgreSQL"} (${result.applied.length ? `applied ${result.applied.join(", ")}` : "up to date"})`);
+
+  let demo: Awaited<ReturnType<typeof import("@/lib/demo/ensure-demo").ensureDemo>> | null = null;
+  if (process.env.DEMO !== "0") {
+    const { db } = await import("@/lib/db/client");
+    const { ensureDemo, DEMO_EMAIL } = await import("@/lib/demo/ensure-demo");
+    const empty = (await db.team.count()) === 0;
+    const hasDemo = (await db.user.count({ where: { email: DEMO_EMAIL } })) > 0;
+    if (empty || hasDemo) demo = await ensureDemo();
+    await db.$disconnect();
+  }
+
+  if (!existsSync(join(process.cwd(), ".next", "BUILD_ID"))) {
+    log("no production build yet: running next build (about a minute)…");
+    const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+
+  const server = spawn(process.execPath, [nextBin, "start", "-p", String(port())], { stdio: ["ignore", "pipe", "inherit"], env: { ...env, NODE_ENV: "production" } });
+  server.stdout.pipe(process.stdout);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+  server.on("exit", (code) => process.exit(code ?? 0));
+
+  await waitUntilServing(`http://127.0.0.1:${port()}/v1/openapi.json`);
+  if (demo?.created) await connectDemoSandbox(demo.api_key);
+  console.log(
+    [
+      "",
+      `  Patchbay is running at ${appUrl()}`,
+      ...(demo ? [`  Demo sign-in:  ${demo.email} / ${demo.password}`, `  Demo API key:  ${demo.api_key}`, `  Try:           curl -H "Authorization: Bearer ${demo.api_key}" ${appUrl()}/v1/connections`] : []),
+      `  API reference: ${appUrl()}/docs/api`,
+      "",
+    ].join("\n"),
+  );
+}
+
+async function waitUntilServing(url: string) {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the server did not answer ${url} within 2 minutes`);
+}
+
+/** The demo's first connections go through the real API, verified by the sandbox provider over HTTP. */
+async function connectDemoSandbox(apiKey: string) {
+  const post = (body: object) =>
+    fetch(`http://127.0.0.1:${port()}/v1/connections`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  await post({ connection_type: "sandbox_key", name: "Sandbox analytics key", credentials: { api_key: "demo-key-1" } }).catch(() => {});
+  await post({ connection_type: "sandbox_whitelabel", name: "Acme white-label app", credentials: { client_id: "acme-app", client_secret: "s3cret", refresh_token: "demo-refresh" } }).catch(() => {});
+}
+
+main().catch((e) => {
+  console.error(`[patchbay] could not start: ${e?.message ?? e}`);
+  process.exit(1);
+});

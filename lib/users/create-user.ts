@@ -1,0 +1,27 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { badRequest, notFound } from "@/lib/api/errors";
+import { newId } from "@/lib/security/ids";
+import { hashPassword } from "@/lib/security/hashing";
+
+/** Creates the user (or reuses one with that email) and makes them a member of the team. */
+export async function createUser(input: { teamId: string; email: string; role?: "owner" | "member"; password?: string; name?: string }) {
+  const email = input.email.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw badRequest(`${JSON.stringify(input.email)} is not an email address.`);
+  const team = await db.team.findUnique({ where: { id: input.teamId }, select: { id: true } });
+  if (!team) throw notFound(`No team ${input.teamId}.`);
+  const role = input.role ?? "member";
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  return db.$transaction(async (tx) => {
+    const user =
+      (await tx.user.findUnique({ where: { email } })) ??
+      (await tx.user.create({ data: { id: newId("user"), email, name: input.name ?? null, passwordHash: passwordHash ?? null } }));
+    if (passwordHash && user.passwordHash !== passwordHash) await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
+    await tx.membership.upsert({
+      where: { teamId_userId: { teamId: team.id, userId: user.id } },
+      create: { teamId: team.id, userId: user.id, role },
+      update: { role },
+    });
+    return { id: user.id, email: user.email, role };
+  });
+}
