@@ -1,0 +1,46 @@
+import { test as base, expect, request as pwRequest, type APIRequestContext } from "@playwright/test";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { resolve } from "node:path";
+
+const run = promisify(execFile);
+const root = resolve(__dirname, "..");
+export const baseURL = () => process.env.BASE_URL!;
+
+async function node(script: string, args: string[]) {
+  const { stdout } = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], { cwd: root, env: process.env, maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+/** Test data through the product's own lib functions (e2e/support/seed.ts). */
+export async function seed<T = any>(command: string, args: object = {}): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return JSON.parse(await node("e2e/support/seed.ts", [command, JSON.stringify(args)]));
+}
+
+/** The admin CLI exactly as an operator runs it; returns its JSON and exit code. */
+export async function cli(...args: string[]): Promise<{ code: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  try {
+    return { code: 0, json: JSON.parse(await node("lib/cli/main.ts", args)) };
+  } catch (e) {
+    const err = e as { code: number; stdout: string };
+    return { code: err.code, json: JSON.parse(err.stdout) };
+  }
+}
+
+export type SeededUser = { id: string; email: string; key: string; keyId: string };
+export type SeededTeam = { id: string; users: SeededUser[] };
+
+export async function seedTeam(options: { plan?: "free" | "pro" | "team"; members?: number; creditsLimit?: number; historyDays?: number } = {}): Promise<SeededTeam> {
+  return seed("team", options);
+}
+
+/** An API client carrying one user's bearer key. */
+export async function apiAs(user: SeededUser | { key: string }): Promise<APIRequestContext> {
+  return pwRequest.newContext({ baseURL: baseURL(), extraHTTPHeaders: { authorization: `Bearer ${user.key}` } });
+}
+
+export async function anonymous(): Promise<APIRequestContext> {
+  return pwRequest.newContext({ baseURL: baseURL() });
+}
+
+export { base as test, expect };

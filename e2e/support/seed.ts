@@ -1,0 +1,72 @@
+// Test-data tool for the suites (one process per call, through the same lib functions the
+// product uses): `node --conditions=react-server --import tsx e2e/support/seed.ts <command> '<json>'`.
+import { createTeam } from "@/lib/teams/create-team";
+import { createUser } from "@/lib/users/create-user";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { createWorkflow } from "@/lib/workflows/create-workflow";
+import { recordOperations } from "@/lib/logs/record-operations";
+import { db } from "@/lib/db/client";
+import type { Plan } from "@/lib/teams/plans";
+
+type Args = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const commands: Record<string, (a: Args) => Promise<unknown>> = {
+  /** A team with `members` users (the first an owner), each with an API key. */
+  async team(a) {
+    const team = await createTeam({ name: a.name ?? "Test team", plan: (a.plan ?? "team") as Plan, creditsLimit: a.creditsLimit, historyDays: a.historyDays });
+    const users = [];
+    for (let i = 0; i < (a.members ?? 1); i++) {
+      const email = `u${i}-${team.id.slice(5).toLowerCase()}@test.patchbay.dev`;
+      const user = await createUser({ teamId: team.id, email, role: i === 0 ? "owner" : "member", password: a.password });
+      const key = await createApiKey({ teamId: team.id, userId: user.id, requireTeamPlan: false });
+      users.push({ id: user.id, email, key: key.key, keyId: key.id });
+    }
+    return { id: team.id, users };
+  },
+  async workflow(a) {
+    const wf = await createWorkflow({
+      teamId: a.team,
+      name: a.name ?? "Test workflow",
+      active: a.active ?? true,
+      connectionIds: a.connections ?? [],
+      nodes: [{ id: "node_1", label: "Step", operation_id: "test.step", operation_version: 1, credits: 1 }],
+    });
+    return { id: wf.id };
+  },
+  async workflowState(a) {
+    const wf = await db.workflow.findUniqueOrThrow({ where: { id: a.id }, select: { active: true } });
+    return wf;
+  },
+  /** One log per entry of `startedAgo` (seconds before now), so tests control times exactly. */
+  async logs(a) {
+    const now = Math.floor(Date.now() / 1000);
+    const ids: string[] = [];
+    for (const ago of a.startedAgo as number[]) {
+      const r = await recordOperations(a.team, [
+        {
+          operationId: a.operationId ?? "test.op",
+          status: a.status ?? "success",
+          source: { type: a.sourceType ?? "agent", id: a.sourceId ?? null, runId: a.runId ?? null, name: a.sourceName ?? null },
+          user: null,
+          startedAt: now - ago,
+          completedAt: now - ago + 1,
+          metadata: {},
+        },
+      ]);
+      ids.push(...r.logIds);
+    }
+    return { ids, now };
+  },
+};
+
+const [name, json] = process.argv.slice(2);
+commands[name](JSON.parse(json ?? "{}")).then(
+  (out) => {
+    process.stdout.write(JSON.stringify(out));
+    process.exit(0);
+  },
+  (e) => {
+    process.stderr.write(String(e?.stack ?? e));
+    process.exit(1);
+  },
+);
