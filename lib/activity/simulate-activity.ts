@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
 import { notFound } from "@/lib/api/errors";
 import { newId } from "@/lib/security/ids";
 import { recordOperations } from "@/lib/logs/record-operations";
@@ -185,7 +186,7 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
 
   for (let i = 0; i < (options.copilotUses ?? 5); i++) {
     const charge = { teamId, credits: rand.int(1, 4), service: { type: "copilot" as const, id: null, name: "Copilot" }, user: someUser(), at: someTime() };
-    events.push({ at: charge.at, write: async () => (await db.$transaction((tx) => chargeCredits(tx, charge)), { logs: 0, ledger: 1 }) });
+    events.push({ at: charge.at, write: async () => (await transaction((tx) => chargeCredits(tx, charge)), { logs: 0, ledger: 1 }) });
   }
 
   let logs = 0;

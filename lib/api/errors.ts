@@ -47,7 +47,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; name?: string; message?: string; cause?: { code?: string } };
   const code = e?.code ?? e?.cause?.code;
   return (
-    ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "SQLITE_BUSY", "P1001", "P1017", "P2024"].includes(code ?? "") ||
+    ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "SQLITE_BUSY", "P1001", "P1008", "P1017", "P2024"].includes(code ?? "") ||
     e?.name === "PrismaClientInitializationError" ||
     /Can't reach database|Connection terminated|connection timeout|database is locked/i.test(e?.message ?? "")
   );

@@ -11,12 +11,12 @@ export type Position = { at: number; id: string | number };
 const INVALID = "Invalid cursor: pass back next_cursor exactly as it was returned.";
 
 function fingerprint(scope: string, filters: Record<string, unknown>): string {
-  const canonical = Object.keys(filters)
-    .sort()
+  // JSON of the sorted entries: unambiguous whatever characters a filter value holds.
+  const entries = Object.keys(filters)
     .filter((k) => filters[k] !== undefined)
-    .map((k) => `${k}=${String(filters[k])}`)
-    .join("&");
-  return sha256Hex(`${scope}?${canonical}`).slice(0, 16);
+    .sort()
+    .map((k) => [k, String(filters[k])]);
+  return sha256Hex(JSON.stringify([scope, entries])).slice(0, 16);
 }
 
 const sign = (payload: string) => hmac(secrets().authSecret, `cursor:${payload}`).subarray(0, 16);

@@ -10,6 +10,7 @@ export function parseQuery<S extends z.ZodType>(schema: S, searchParams: URLSear
     const values = searchParams.getAll(key);
     if (values.length > 1) throw badRequest(`${key}: given ${values.length} times; pass it once`);
     raw[key] = values[0];
+    if (key.includes("\0") || values[0].includes("\0")) throw badRequest(`${key.replace(/\0/g, "\\0")}: must not contain NUL characters`);
   }
   const result = schema.safeParse(raw);
   if (!result.success) throw badRequest(describeZodError(result.error));
@@ -19,7 +20,7 @@ export function parseQuery<S extends z.ZodType>(schema: S, searchParams: URLSear
 export async function parseJsonBody<S extends z.ZodType>(schema: S, req: Request): Promise<z.infer<S>> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0];
   const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw new ApiError(413, `Body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`);
+  if (declared > MAX_BODY_BYTES) throw tooLarge(`Body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`);
   const text = await readLimited(req);
   if (!text.trim()) throw badRequest("Body is empty; send a JSON object.");
   let value: unknown;
@@ -30,10 +31,41 @@ export async function parseJsonBody<S extends z.ZodType>(schema: S, req: Request
     const hint = type && !/json/i.test(type) ? ` (it was sent as ${type}; send application/json)` : "";
     throw badRequest(`Body is not valid JSON${hint}: ${(e as Error).message}`);
   }
+  const nul = findNul(value);
+  if (nul !== null) throw badRequest(`${nul || "body"}: must not contain NUL characters`);
   const result = schema.safeParse(value);
   if (!result.success) throw badRequest(describeZodError(result.error));
   return result.data;
 }
+
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Path of the first string (or key) holding U+0000, which no text column can store; null if
+ * none. Iterative, and it refuses nesting deeper than MAX_JSON_DEPTH, so a hostile body cannot
+ * exhaust the stack here or in the schema validation after it.
+ */
+export function findNul(root: unknown): string | null {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: "", depth: 0 }];
+  while (stack.length) {
+    const { value, path, depth } = stack.pop()!;
+    if (typeof value === "string") {
+      if (value.includes("\0")) return path;
+      continue;
+    }
+    if (!value || typeof value !== "object") continue;
+    if (depth >= MAX_JSON_DEPTH) throw badRequest(`${path || "body"}: nested more than ${MAX_JSON_DEPTH} levels deep`);
+    for (const [k, v] of Object.entries(value)) {
+      const here = path ? `${path}.${k}` : k;
+      if (k.includes("\0")) return here;
+      stack.push({ value: v, path: here, depth: depth + 1 });
+    }
+  }
+  return null;
+}
+
+// The unread rest of the body stays on the socket, so the connection is not reused.
+const tooLarge = (detail: string) => new ApiError(413, detail, { connection: "close" });
 
 async function readLimited(req: Request): Promise<string> {
   if (!req.body) return "";
@@ -46,7 +78,7 @@ async function readLimited(req: Request): Promise<string> {
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
       await reader.cancel().catch(() => {});
-      throw new ApiError(413, `Body is larger than the limit of ${MAX_BODY_BYTES} bytes.`);
+      throw tooLarge(`Body is larger than the limit of ${MAX_BODY_BYTES} bytes.`);
     }
     chunks.push(value);
   }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { errorResponse, json } from "@/lib/api/errors";
+import { badRequest, errorResponse, json } from "@/lib/api/errors";
+import { findNul } from "@/lib/api/parse";
 import { authenticateApiKey, type Principal } from "@/lib/api-keys/authenticate-api-key";
 
 export type AuthContext<P> = Principal & {
@@ -21,6 +22,8 @@ export function withAuth<P = Record<string, never>>(handler: Handler<P>) {
     try {
       const principal = await authenticateApiKey(req.headers.get("authorization"));
       const params = (await route?.params) ?? ({} as P);
+      const nul = findNul(params);
+      if (nul !== null) throw badRequest(`${nul}: must not contain NUL characters`);
       const result = await handler({ ...principal, req, params, searchParams: req.nextUrl.searchParams });
       return result instanceof Response ? result : json(result);
     } catch (error) {

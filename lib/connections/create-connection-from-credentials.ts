@@ -1,10 +1,11 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
 import { ApiError, badRequest, forbidden } from "@/lib/api/errors";
 import { encryptJson } from "@/lib/security/encryption";
 import { newId } from "@/lib/security/ids";
 import { findConnectionType } from "@/lib/providers/registry";
-import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition } from "@/lib/providers/types";
+import { ProviderRejection, ProviderUnavailable, UnsendableCredential, type ConnectionTypeDefinition } from "@/lib/providers/types";
 import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
 import type { CreateConnectionBody } from "@/lib/schemas/connections";
 import type { Principal } from "@/lib/api-keys/authenticate-api-key";
@@ -36,7 +37,7 @@ export async function createConnectionFromCredentials(principal: Principal, body
   // retries as the replacement, so exactly one connection results.
   for (let attempt = 0; ; attempt++) {
     try {
-      const row = await db.$transaction(async (tx) => {
+      const row = await transaction(async (tx) => {
         const existing = await tx.connection.findUnique({
           where: { teamId_type_rotationKey: { teamId: principal.team.id, type: def.type, rotationKey } },
           select: { id: true, ownerUserId: true },
@@ -98,6 +99,7 @@ async function verifyOrThrow(def: ConnectionTypeDefinition, body: CreateConnecti
   } catch (e) {
     if (e instanceof ProviderRejection) throw badRequest(`${e.provider} rejected the credentials: ${e.reason}`);
     if (e instanceof ProviderUnavailable) throw new ApiError(502, e.reason);
+    if (e instanceof UnsendableCredential) throw badRequest(e.message);
     throw e;
   }
 }

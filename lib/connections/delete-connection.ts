@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
 import { notFound } from "@/lib/api/errors";
 import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
 import { visibleConnections } from "@/lib/connections/visible-connections";
@@ -10,7 +11,7 @@ import { visibleConnections } from "@/lib/connections/visible-connections";
  * permissions) go with the connection.
  */
 export async function deleteConnection(teamId: string, userId: string, connectionId: string) {
-  return db.$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const row = await tx.connection.findFirst({ where: { ...visibleConnections(teamId, userId), id: connectionId }, select: connectionPublicSelect });
     if (!row) throw notFound(`No connection ${connectionId} in this team.`);
     await tx.workflow.updateMany({

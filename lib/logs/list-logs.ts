@@ -1,15 +1,16 @@
 import "server-only";
 import { db, type Prisma } from "@/lib/db/client";
 import { decodeCursor, encodeCursor, toPage } from "@/lib/api/pagination";
-import { historyWindow } from "@/lib/logs/history-window";
+import { historyWindow, type TeamWindow } from "@/lib/logs/history-window";
 import { currentSourceNames } from "@/lib/logs/current-source-names";
 import { logToJson } from "@/lib/logs/log-to-json";
 import type { ListLogsQuery } from "@/lib/schemas/logs";
 
 /** Newest first by (started_at, id); every filter is an index prefix of the keyset. */
-export async function listLogs(teamId: string, query: ListLogsQuery) {
+export async function listLogs(team: TeamWindow, query: ListLogsQuery) {
+  const teamId = team.id;
   const { limit, cursor, ...filters } = query;
-  const { cutoff } = await historyWindow(teamId);
+  const { cutoff } = historyWindow(team);
   const where: Prisma.OperationLogWhereInput = {
     teamId,
     sourceType: filters.source_type,

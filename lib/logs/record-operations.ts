@@ -1,5 +1,6 @@
 import "server-only";
-import { db, type Db } from "@/lib/db/client";
+import { type Db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import { chargeCredits, type Charge } from "@/lib/credits/charge-credits";
 import type { LOG_SOURCE_TYPES, LOG_STATUSES } from "@/lib/schemas/logs";
@@ -27,7 +28,7 @@ const toText = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
  * or logs without their charge.
  */
 export async function recordOperations(teamId: string, logs: OperationRecord[], charge?: Omit<Charge, "teamId">) {
-  return db.$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const ids: string[] = [];
     if (logs.length) {
       const rows = logs.map((log) => {

@@ -11,11 +11,30 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): Json {
   const out = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
   delete out.$schema;
   delete out.$defs; // every registered shape is in components.schemas
-  return JSON.parse(JSON.stringify(out).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  return tidy(JSON.parse(JSON.stringify(out).replaceAll('"#/$defs/', '"#/components/schemas/')));
+}
+
+/**
+ * Query parameters are parsed from strings but documented as the integers they stand for, and
+ * int64 fields without JavaScript's ±2^53 bounds; `$id`s (fragments) are not valid in 3.1.
+ */
+function tidy<T>(node: T): T {
+  if (Array.isArray(node)) node.forEach(tidy);
+  else if (node && typeof node === "object") {
+    const n = node as Json;
+    if (n.type === "integer") delete n.pattern;
+    if (n.format === "int64" && Math.abs(Number(n.maximum)) === Number.MAX_SAFE_INTEGER) {
+      delete n.maximum;
+      if (n.minimum === -Number.MAX_SAFE_INTEGER) delete n.minimum;
+    }
+    delete n.$id;
+    Object.values(n).forEach(tidy);
+  }
+  return node;
 }
 
 export function buildOpenApiDocument(baseUrl: string) {
-  const components = z.toJSONSchema(z.globalRegistry, { io: "output", unrepresentable: "any", uri: ref, target: "draft-2020-12" }).schemas as Record<string, Json>;
+  const components = tidy(z.toJSONSchema(z.globalRegistry, { io: "output", unrepresentable: "any", uri: ref, target: "draft-2020-12" }).schemas as Record<string, Json>);
   for (const s of Object.values(components)) delete s.$schema;
   const paths: Record<string, Record<string, Json>> = {};
   for (const op of operations) {
@@ -27,6 +46,9 @@ export function buildOpenApiDocument(baseUrl: string) {
       const schema = schemaOf(field as z.ZodType, "input");
       const description = (schema.description as string | undefined) ?? undefined;
       delete schema.description;
+      // zod leaves `default` out of input-side JSON Schema; the parameter's meta carries it.
+      const fallback = z.globalRegistry.get(field as z.ZodType)?.default;
+      if (fallback !== undefined) schema.default = fallback;
       parameters.push({ name, in: "query", required: false, ...(description && { description }), schema });
     }
     const responses: Json = {

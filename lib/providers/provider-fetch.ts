@@ -1,5 +1,5 @@
 import "server-only";
-import { ProviderUnavailable } from "@/lib/providers/types";
+import { ProviderUnavailable, UnsendableCredential } from "@/lib/providers/types";
 
 const TIMEOUT_MS = Number(process.env.PROVIDER_TIMEOUT_MS ?? 10_000);
 
@@ -32,6 +32,9 @@ export type ProviderResponse = { status: number; body: unknown; text: string };
 
 /** One bounded HTTP call to a provider: never hangs, and failures name the provider. */
 export async function providerFetch(providerName: string, type: string, url: string, init: RequestInit = {}): Promise<ProviderResponse> {
+  for (const value of Object.values((init.headers ?? {}) as Record<string, string>)) {
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new UnsendableCredential(providerName);
+  }
   let res: Response;
   try {
     res = await fetch(providerUrl(type, url), { ...init, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });

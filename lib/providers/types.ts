@@ -42,3 +42,10 @@ export class ProviderUnavailable extends Error {
     super(reason);
   }
 }
+
+/** A credential holds characters the provider's protocol cannot carry (e.g. a line break in a header): the caller's input, a 400. */
+export class UnsendableCredential extends Error {
+  constructor(readonly provider: string) {
+    super(`A credential contains characters that cannot be sent to ${provider} (line breaks, NUL or characters outside Latin-1 in an HTTP header).`);
+  }
+}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { int64 } from "@/lib/schemas/common";
 import { ConnectionSchema } from "@/lib/schemas/connections";
 
 export const createAuthLinkBodySchema = z
@@ -14,6 +15,7 @@ export const createAuthLinkBodySchema = z
           return false;
         }
       }, "must be an absolute https:// URL")
+      .meta({ format: "uri" })
       .optional()
       .describe("Where the browser goes after the OAuth provider returns. Must use HTTPS."),
     external_id: z
@@ -30,8 +32,8 @@ export type CreateAuthLinkBody = z.infer<typeof createAuthLinkBodySchema>;
 export const AuthLinkSchema = z
   .object({
     id: z.string().describe("Used with the status endpoint."),
-    url: z.string().describe("Address to send the end user to."),
-    expires_at: z.number().int().describe("Expiry time in milliseconds."),
+    url: z.string().meta({ format: "uri" }).describe("Address to send the end user to."),
+    expires_at: int64().describe("Expiry time in milliseconds."),
   })
   .meta({ id: "AuthLink" });
 
@@ -42,10 +44,10 @@ export const AuthLinkStatusSchema = z
     connection_type: z.string(),
     connection_id: z.string().nullable().optional(),
     external_id: z.string().nullable().optional(),
-    expires_at: z.number().int().describe("Milliseconds."),
-    consumed_at: z.number().int().nullable().optional().describe("Milliseconds."),
-    created_at: z.number().int().describe("Milliseconds."),
-    updated_at: z.number().int().describe("Milliseconds."),
+    expires_at: int64().describe("Milliseconds."),
+    consumed_at: int64().nullable().optional().describe("Milliseconds."),
+    created_at: int64().describe("Milliseconds."),
+    updated_at: int64().describe("Milliseconds."),
     connections: z.array(ConnectionSchema).describe("The created connection when status is connected."),
   })
   .meta({ id: "AuthLinkStatus" });

@@ -1,11 +1,19 @@
 import { z } from "zod";
 
-/** A query parameter holding a non-negative int64 number of Unix seconds. */
+const INT64_MAX = BigInt("9223372036854775807");
+
+/**
+ * A query parameter holding a non-negative int64 number of Unix seconds. Any int64 is valid;
+ * values past what JavaScript counts exactly are far beyond every stored time, so they are
+ * clamped rather than refused.
+ */
 export const unixSecondsParam = z
   .string()
   .regex(/^\d+$/, "must be a whole number of Unix seconds, 0 or more")
-  .transform(Number)
-  .refine((n) => Number.isSafeInteger(n), "is too large");
+  // zod runs this even when the regex failed, so it must not assume digits.
+  .refine((s) => !/^\d+$/.test(s) || (s.length <= 19 && BigInt(s) <= INT64_MAX), "is larger than an int64")
+  .transform((s) => Math.min(Number(s), Number.MAX_SAFE_INTEGER))
+  .meta({ type: "integer", format: "int64", minimum: 0 });
 
 export const limitParam = (max: number, fallback: number) =>
   z
@@ -14,7 +22,11 @@ export const limitParam = (max: number, fallback: number) =>
     .transform(Number)
     .refine((n) => n >= 1 && n <= max, `must be from 1 to ${max}`)
     .optional()
-    .transform((n) => n ?? fallback);
+    .transform((n) => n ?? fallback)
+    .meta({ type: "integer", minimum: 1, maximum: max, default: fallback });
+
+/** An int64 timestamp field of a response (OpenAPI `format: int64`). */
+export const int64 = () => z.number().int().meta({ format: "int64" });
 
 export const cursorParam = z.string().min(1, "is empty; omit it for the first page").max(1024, "is too long");
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idParam } from "@/lib/schemas/common";
+import { idParam, int64 } from "@/lib/schemas/common";
 
 export const ConnectionSchema = z
   .object({
@@ -8,8 +8,8 @@ export const ConnectionSchema = z
     display_name: z.string().nullable().optional().describe("Label. For connections created from credentials it equals the `name` sent."),
     external_id: z.string().nullable().optional().describe("Caller-chosen ID set when an auth link was created; null for connections created from credentials."),
     is_private: z.boolean().describe("True when restricted to the user who owns the API key."),
-    created_at: z.number().int().nullable().optional().describe("Milliseconds, except in the create-from-credentials response (Unix seconds)."),
-    updated_at: z.number().int().nullable().optional().describe("Same unit rules as created_at."),
+    created_at: int64().nullable().optional().describe("Milliseconds, except in the create-from-credentials response (Unix seconds)."),
+    updated_at: int64().nullable().optional().describe("Same unit rules as created_at."),
   })
   .meta({ id: "Connection" });
 export type ConnectionJson = z.infer<typeof ConnectionSchema>;
@@ -20,7 +20,7 @@ export const ConnectionTypeSchema = z
     name: z.string(),
     auth_methods: z.array(z.enum(["oauth", "manual"])),
     credential_fields: z.array(z.string()).nullable().optional(),
-    docs_url: z.string().nullable().optional().describe("Plain-markdown page explaining where each credential comes from."),
+    docs_url: z.string().meta({ format: "uri" }).nullable().optional().describe("Plain-markdown page explaining where each credential comes from."),
   })
   .meta({ id: "ConnectionType" });
 export type ConnectionTypeJson = z.infer<typeof ConnectionTypeSchema>;
@@ -47,9 +47,8 @@ export const createConnectionBodySchema = z
     connection_type: z.string().min(1, "is required").max(64, "is longer than 64 characters").describe("A type whose auth_methods include `manual`."),
     name: z
       .string({ error: "is required and must be a string" })
-      .trim()
-      .min(1, "must not be empty")
       .max(100, "must be at most 100 characters")
+      .refine((name) => name.trim().length > 0, "must not be empty or blank")
       .describe("Caller's label, maximum 100 characters."),
     credentials: z
       .record(z.string(), z.string({ error: "every credential value must be a string" }).max(8192, "is longer than 8192 characters"), {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorParam, idParam, limitParam, LogUserSchema, unixSecondsParam } from "@/lib/schemas/common";
+import { cursorParam, idParam, limitParam, LogUserSchema, unixSecondsParam, int64 } from "@/lib/schemas/common";
 
 export const SERVICE_TYPES = ["workflow", "agent", "copilot", "mcp"] as const;
 
@@ -8,7 +8,7 @@ export const CreditBalanceSchema = z
     credits_limit: z.number().int().describe("Credits included in the plan for the period."),
     credits_used: z.number().int().describe("Consumed so far this period."),
     credits_remaining: z.number().int().describe("credits_limit minus credits_used; may be negative."),
-    billing_period_end: z.number().int().nullable().optional().describe("Unix seconds when the period ends and usage resets."),
+    billing_period_end: int64().nullable().optional().describe("Unix seconds when the period ends and usage resets."),
     tier: z.string().describe("Current plan: free, pro or team."),
   })
   .meta({ id: "CreditBalance" });
@@ -28,7 +28,7 @@ export const CreditLogSchema = z
     credits_remaining: z.number().int().describe("Balance right after this charge (a snapshot)."),
     service: CreditServiceSchema,
     user: LogUserSchema,
-    created_at: z.number().int().describe("Unix seconds."),
+    created_at: int64().describe("Unix seconds."),
   })
   .meta({ id: "CreditLog" });
 export type CreditLogJson = z.infer<typeof CreditLogSchema>;

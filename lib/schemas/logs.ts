@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cursorParam, idParam, limitParam, LogUserSchema, unixSecondsParam } from "@/lib/schemas/common";
+import { cursorParam, idParam, limitParam, LogUserSchema, unixSecondsParam, int64 } from "@/lib/schemas/common";
 
 export const LOG_STATUSES = ["success", "error", "skipped", "stop", "start"] as const;
 export const LOG_SOURCE_TYPES = ["mcp", "agent", "workflow"] as const;
@@ -21,8 +21,8 @@ export const LogSchema = z
     status: z.enum(LOG_STATUSES),
     service: LogSourceSchema,
     user: LogUserSchema,
-    started_at: z.number().int().describe("Unix seconds."),
-    completed_at: z.number().int().nullable().optional().describe("Unix seconds; null while running."),
+    started_at: int64().describe("Unix seconds."),
+    completed_at: int64().nullable().optional().describe("Unix seconds; null while running."),
     credits_used: z.number().int(),
     cache_hit: z.boolean(),
     input: z.any().optional(),

@@ -1,11 +1,11 @@
 // `npm start`: secrets, migrations, the demo workspace, a production build when there is none,
 // then `next start`; prints the URL, the demo sign-in and the demo API key.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { appUrl, loadSecrets, port } from "@/lib/config/env";
 import { migrate } from "@/lib/db/migrate";
 import { databaseTarget } from "@/lib/db/engine";
+import { ensureBuild } from "@/lib/server/ensure-build";
 
 const nextBin = join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 const log = (msg: string) => console.log(`[patchbay] ${msg}`);
@@ -29,11 +29,7 @@ async function main() {
     await db.$disconnect();
   }
 
-  if (!existsSync(join(process.cwd(), ".next", "BUILD_ID"))) {
-    log("no production build yet: running next build (about a minute)…");
-    const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit", env: { ...env, NODE_ENV: "production" } });
-    if (build.status !== 0) process.exit(build.status ?? 1);
-  }
+  ensureBuild(log);
 
   const server = spawn(process.execPath, [nextBin, "start", "-p", String(port())], { stdio: ["ignore", "pipe", "inherit"], env: { ...env, NODE_ENV: "production" } });
   server.stdout.pipe(process.stdout);

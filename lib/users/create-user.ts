@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
 import { badRequest, notFound } from "@/lib/api/errors";
 import { newId } from "@/lib/security/ids";
 import { hashPassword } from "@/lib/security/hashing";
@@ -12,7 +13,7 @@ export async function createUser(input: { teamId: string; email: string; role?: 
   if (!team) throw notFound(`No team ${input.teamId}.`);
   const role = input.role ?? "member";
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-  return db.$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const user =
       (await tx.user.findUnique({ where: { email } })) ??
       (await tx.user.create({ data: { id: newId("user"), email, name: input.name ?? null, passwordHash: passwordHash ?? null } }));

@@ -1,6 +1,8 @@
 import { withAuth } from "@/lib/api/with-auth";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { parseJsonBody, parseQuery } from "@/lib/api/parse";
 import { createConnectionBodySchema, listConnectionsQuerySchema } from "@/lib/schemas/connections";
+import { noParamsSchema } from "@/lib/schemas/common";
 import { listConnections } from "@/lib/connections/list-connections";
 import { createConnectionFromCredentials } from "@/lib/connections/create-connection-from-credentials";
 
@@ -10,6 +12,10 @@ export const GET = withAuth(async ({ team, user, searchParams }) => {
 });
 
 export const POST = withAuth(async (ctx) => {
+  parseQuery(noParamsSchema, ctx.searchParams);
   const body = await parseJsonBody(createConnectionBodySchema, ctx.req);
   return createConnectionFromCredentials(ctx, body);
 });
+
+const notAllowed = methodNotAllowed("GET, POST");
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

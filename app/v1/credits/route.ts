@@ -1,4 +1,5 @@
 import { withAuth } from "@/lib/api/with-auth";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { getCreditBalance } from "@/lib/credits/get-credit-balance";
@@ -7,3 +8,6 @@ export const GET = withAuth(async ({ team, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   return getCreditBalance(team.id);
 });
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

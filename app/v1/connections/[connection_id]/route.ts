@@ -1,4 +1,5 @@
 import { withAuth } from "@/lib/api/with-auth";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { parseQuery } from "@/lib/api/parse";
 import { getConnectionQuerySchema } from "@/lib/schemas/connections";
 import { noParamsSchema } from "@/lib/schemas/common";
@@ -16,3 +17,6 @@ export const DELETE = withAuth<Params>(async ({ team, user, params, searchParams
   parseQuery(noParamsSchema, searchParams);
   return deleteConnection(team.id, user.id, params.connection_id);
 });
+
+const notAllowed = methodNotAllowed("GET, DELETE");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH };

@@ -1,9 +1,13 @@
 import { withAuth } from "@/lib/api/with-auth";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { getLogOrThrow } from "@/lib/logs/get-log-or-throw";
 
 export const GET = withAuth<{ log_id: string }>(async ({ team, params, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
-  return getLogOrThrow(team.id, params.log_id);
+  return getLogOrThrow(team, params.log_id);
 });
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,4 +1,5 @@
 import { withAuth } from "@/lib/api/with-auth";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { getAuthLinkStatusOrThrow } from "@/lib/auth-links/get-auth-link-status-or-throw";
@@ -7,3 +8,6 @@ export const GET = withAuth<{ auth_link_id: string }>(async ({ team, user, param
   parseQuery(noParamsSchema, searchParams);
   return getAuthLinkStatusOrThrow(team.id, user.id, params.auth_link_id);
 });
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,0 +1,301 @@
+import { randomBytes } from "node:crypto";
+import type { APIRequestContext, APIResponse } from "@playwright/test";
+import { test, expect, cli, apiAs, seedTeam } from "../fixtures";
+
+// The operator's command line (CONTRACT §3): one JSON object on stdout, exit 0; bad input
+// prints {"error": "..."} and exits 1. Effects are checked through the HTTP API.
+
+const unique = () => randomBytes(4).toString("hex");
+const email = (label: string) => `${label}-${unique()}@test.patchbay.dev`;
+
+/** A bad-input answer: exit code 1 and exactly {error: non-empty string}. */
+function expectError(r: { code: number; json: unknown }, what: string) {
+  expect(r.code, `${what}: ${JSON.stringify(r.json)}`).toBe(1);
+  expect(Object.keys(r.json as object), what).toEqual(["error"]);
+  expect(typeof (r.json as { error: unknown }).error, what).toBe("string");
+  expect((r.json as { error: string }).error.length, what).toBeGreaterThan(0);
+}
+
+async function ok(...args: string[]) {
+  const r = await cli(...args);
+  expect(r.code, `${args.join(" ")}: ${JSON.stringify(r.json)}`).toBe(0);
+  return r.json;
+}
+
+/** A fresh team with an owner and a key, all through the CLI. */
+async function cliTeam(flags: string[] = []): Promise<{ team: { id: string; name: string; plan: string }; user: { id: string }; key: { id: string; key: string }; api: APIRequestContext }> {
+  const team = await ok("team", "create", "--name", `CLI ${unique()}`, ...flags);
+  const user = await ok("user", "create", "--team", team.id, "--email", email("owner"), "--role", "owner");
+  const key = await ok("apikey", "create", "--team", team.id, "--user", user.id);
+  return { team, user, key, api: await apiAs({ key: key.key }) };
+}
+
+async function allPages(api: APIRequestContext, path: string, limit: number) {
+  const out: { id: string | number; [k: string]: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let cursor: string | null = null;
+  for (let i = 0; i < 100; i++) {
+    const res: APIResponse = await api.get(`${path}${path.includes("?") ? "&" : "?"}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    expect(res.status()).toBe(200);
+    const body: { data: typeof out; has_more: boolean; next_cursor: string | null } = await res.json();
+    out.push(...body.data);
+    if (!body.has_more) return out;
+    cursor = body.next_cursor;
+  }
+  throw new Error("too many pages");
+}
+
+test.describe("team create", () => {
+  test("defaults to the team plan and prints {id, name, plan}", async () => {
+    const name = `Acme ${unique()}`;
+    const team = await ok("team", "create", "--name", name);
+    expect(Object.keys(team).sort()).toEqual(["id", "name", "plan"]);
+    expect(team).toMatchObject({ name, plan: "team" });
+    expect(team.id).toEqual(expect.any(String));
+    // Two teams with the same name are two teams.
+    const again = await ok("team", "create", "--name", name);
+    expect(again.id).not.toBe(team.id);
+  });
+
+  test("--plan free and --credits-limit show through GET /v1/credits (a CLI key works on a free team)", async () => {
+    const { team, api } = await cliTeam(["--plan", "free", "--credits-limit", "1234"]);
+    expect(team.plan).toBe("free");
+    const res = await api.get("/v1/credits");
+    expect(res.status()).toBe(200);
+    expect(await res.json()).toMatchObject({ tier: "free", credits_limit: 1234, credits_used: 0, credits_remaining: 1234 });
+  });
+
+  test("--plan pro and --plan team are accepted; the --name=value form works", async () => {
+    expect((await ok("team", "create", `--name=Pro ${unique()}`, "--plan", "pro")).plan).toBe("pro");
+    expect((await ok("team", "create", "--name", `Team ${unique()}`, "--plan=team")).plan).toBe("team");
+  });
+
+  test("--history-days limits GET /v1/logs to that window", async () => {
+    const { team, api } = await cliTeam(["--history-days", "2"]);
+    const sim = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "10", "--mcp-calls", "20", "--agent-conversations", "0", "--copilot-uses", "0", "--days", "10", "--seed", "7");
+    const logs = await allPages(api, "/v1/logs", 100);
+    const now = Math.floor(Date.now() / 1000);
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs.length).toBeLessThan(sim.logs);
+    for (const l of logs) expect(l.started_at).toBeGreaterThanOrEqual(now - 2 * 86_400 - 5);
+    // The ledger is not truncated by plan (§4.9).
+    expect((await allPages(api, "/v1/credits/logs", 1000)).length).toBe(sim.ledger_entries);
+  });
+
+  test("bad input exits 1 with {error}", async () => {
+    expectError(await cli("team", "create", "--name", "X", "--plan", "enterprise"), "bad plan");
+    expectError(await cli("team", "create", "--name", "X", "--credits-limit", "abc"), "non-numeric credits limit");
+    expectError(await cli("team", "create", "--name", "X", "--credits-limit", "-5"), "negative credits limit");
+    expectError(await cli("team", "create", "--name", "X", "--history-days", "soon"), "bad history days");
+    expectError(await cli("team", "create", "--name"), "--name without a value");
+    expectError(await cli("team", "create", "--name", "X", "--colour", "red"), "unknown flag");
+  });
+});
+
+test.describe("team set-plan", () => {
+  test("prints {id, plan}; the plan shows as the tier and keys keep working", async () => {
+    const team = await seedTeam();
+    const api = await apiAs(team.users[0]);
+    for (const plan of ["pro", "free", "team"]) {
+      expect(await ok("team", "set-plan", "--team", team.id, "--plan", plan)).toEqual({ id: team.id, plan });
+      const res = await api.get("/v1/credits");
+      expect(res.status()).toBe(200);
+      expect((await res.json()).tier).toBe(plan);
+    }
+  });
+
+  test("bad input exits 1 with {error}", async () => {
+    const team = await ok("team", "create", "--name", `Plans ${unique()}`);
+    expectError(await cli("team", "set-plan", "--team", team.id, "--plan", "gold"), "bad plan");
+    expectError(await cli("team", "set-plan", "--team", "team_doesnotexist", "--plan", "pro"), "unknown team");
+  });
+});
+
+test.describe("user create", () => {
+  test("prints {id, email, role}; --role owner and member", async () => {
+    const team = await ok("team", "create", "--name", `Users ${unique()}`);
+    const ownerEmail = email("owner");
+    const owner = await ok("user", "create", "--team", team.id, "--email", ownerEmail, "--role", "owner");
+    expect(Object.keys(owner).sort()).toEqual(["email", "id", "role"]);
+    expect(owner).toMatchObject({ email: ownerEmail, role: "owner" });
+    const member = await ok("user", "create", "--team", team.id, "--email", email("member"), "--role", "member", "--password", "correct horse battery");
+    expect(member.role).toBe("member");
+    const plain = await ok("user", "create", "--team", team.id, "--email", email("plain"));
+    expect(["owner", "member"]).toContain(plain.role);
+    expect(new Set([owner.id, member.id, plain.id]).size).toBe(3);
+  });
+
+  test("bad input exits 1 with {error}", async () => {
+    const team = await ok("team", "create", "--name", `Users ${unique()}`);
+    for (const bad of ["not-an-email", "two words@test.patchbay.dev"]) {
+      expectError(await cli("user", "create", "--team", team.id, "--email", bad), `email ${JSON.stringify(bad)}`);
+    }
+    expectError(await cli("user", "create", "--team", "team_doesnotexist", "--email", email("ghost")), "unknown team");
+    expectError(await cli("user", "create", "--team", team.id, "--email", email("r"), "--role", "admin"), "bad role");
+    expectError(await cli("user", "create", "--team", team.id), "missing --email");
+  });
+});
+
+test.describe("apikey", () => {
+  test("create prints {id, key} and the key works over HTTP for that team", async () => {
+    const { team, user, key, api } = await cliTeam();
+    expect(Object.keys(key).sort()).toEqual(["id", "key"]);
+    expect(key.key.length).toBeGreaterThan(20);
+    expect(key.key).not.toContain(key.id);
+    const created = await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "via CLI key", credentials: { api_key: "k" } } });
+    expect(created.status(), await created.text()).toBe(200);
+    // A second key of the same user sees the same (shared) data; keys are distinct.
+    const second = await ok("apikey", "create", "--team", team.id, "--user", user.id);
+    expect(second.key).not.toBe(key.key);
+    expect(second.id).not.toBe(key.id);
+    const seen = await (await (await apiAs({ key: second.key })).get("/v1/connections")).json();
+    expect(seen.map((c: { id: string }) => c.id)).toEqual([(await created.json()).id]);
+  });
+
+  test("revoke prints {id, revoked: true}; the key then answers 401 and others keep working", async () => {
+    const team = await seedTeam();
+    const key = await ok("apikey", "create", "--team", team.id, "--user", team.users[0].id);
+    const api = await apiAs({ key: key.key });
+    const other = team.users[0];
+    expect((await api.get("/v1/connections")).status()).toBe(200);
+    expect(await ok("apikey", "revoke", "--id", key.id)).toEqual({ id: key.id, revoked: true });
+    for (const path of ["/v1/connections", "/v1/credits", "/v1/logs"]) {
+      const res = await api.get(path);
+      expect(res.status(), path).toBe(401);
+      expect(typeof (await res.json()).detail).toBe("string");
+    }
+    expect((await (await apiAs({ key: other.key })).get("/v1/connections")).status()).toBe(200);
+    // Revoking again changes nothing.
+    const again = await cli("apikey", "revoke", "--id", key.id);
+    expect(again).toEqual({ code: 0, json: { id: key.id, revoked: true } });
+    expect((await api.get("/v1/connections")).status()).toBe(401);
+  });
+
+  test("a key for a user of another team, or an unknown team or user, is refused", async () => {
+    const [a, b] = await Promise.all([seedTeam(), seedTeam()]);
+    expectError(await cli("apikey", "create", "--team", a.id, "--user", b.users[0].id), "user not in the team");
+    expectError(await cli("apikey", "create", "--team", "team_doesnotexist", "--user", a.users[0].id), "unknown team");
+    expectError(await cli("apikey", "create", "--team", a.id, "--user", "user_doesnotexist"), "unknown user");
+    expectError(await cli("apikey", "revoke", "--id", "key_doesnotexist"), "unknown key id");
+    // None of that produced a key: the team's keys are still the seeded one only, which works.
+    expect((await (await apiAs(a.users[0])).get("/v1/credits")).status()).toBe(200);
+  });
+
+});
+
+test.describe("credits renew", () => {
+  test("prints {billing_period_end}, resets usage, writes no ledger entry", async () => {
+    const team = await seedTeam();
+    const api = await apiAs(team.users[0]);
+    const sim = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "3", "--mcp-calls", "3", "--agent-conversations", "1", "--copilot-uses", "1", "--days", "1");
+    const before = await (await api.get("/v1/credits")).json();
+    expect(before.credits_used).toBeGreaterThan(0);
+    const ledgerBefore = await allPages(api, "/v1/credits/logs", 1000);
+    expect(ledgerBefore.length).toBe(sim.ledger_entries);
+
+    const renewed = await ok("credits", "renew", "--team", team.id);
+    expect(Object.keys(renewed)).toEqual(["billing_period_end"]);
+    expect(Number.isInteger(renewed.billing_period_end)).toBe(true);
+    const now = Math.floor(Date.now() / 1000);
+    expect(renewed.billing_period_end).toBeGreaterThan(now + 27 * 86_400);
+    expect(renewed.billing_period_end).toBeLessThan(now + 32 * 86_400);
+
+    const after = await (await api.get("/v1/credits")).json();
+    expect(after).toEqual({ ...before, credits_used: 0, credits_remaining: before.credits_limit, billing_period_end: renewed.billing_period_end });
+    expect((await allPages(api, "/v1/credits/logs", 1000)).map((e) => e.id)).toEqual(ledgerBefore.map((e) => e.id));
+  });
+
+  test("bad input exits 1 with {error}", async () => {
+    expectError(await cli("credits", "renew", "--team", "team_doesnotexist"), "unknown team");
+  });
+});
+
+test.describe("activity simulate", () => {
+  test("prints {logs, ledger_entries} and exactly that data shows through the API", async () => {
+    const team = await seedTeam({ members: 2 });
+    const api = await apiAs(team.users[0]);
+    const sim = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "5", "--mcp-calls", "5", "--days", "3");
+    expect(Object.keys(sim).sort()).toEqual(["ledger_entries", "logs"]);
+    expect(Number.isInteger(sim.logs) && sim.logs > 0).toBe(true);
+    expect(Number.isInteger(sim.ledger_entries) && sim.ledger_entries > 0).toBe(true);
+
+    const logs = await allPages(api, "/v1/logs", 100);
+    const ledger = await allPages(api, "/v1/credits/logs", 1000);
+    expect(logs.length).toBe(sim.logs);
+    expect(ledger.length).toBe(sim.ledger_entries);
+
+    // Spread over the last 3 days, newest first.
+    const now = Math.floor(Date.now() / 1000);
+    for (const l of logs) {
+      expect(l.started_at).toBeGreaterThanOrEqual(now - 3 * 86_400 - 5);
+      expect(l.started_at).toBeLessThanOrEqual(now + 5);
+    }
+    const starts = logs.map((l) => l.started_at);
+    expect([...starts].sort((x, y) => y - x)).toEqual(starts);
+
+    // §2.7: one ledger entry per workflow run, one log per node of it.
+    const runIds = new Set(logs.filter((l) => l.service.type === "workflow").map((l) => l.service.run_id));
+    expect(runIds.size).toBe(5);
+    expect(ledger.filter((e) => e.service.type === "workflow")).toHaveLength(5);
+    for (const runId of runIds) {
+      const steps = logs.filter((l) => l.service.run_id === runId);
+      expect(new Set(steps.map((l) => l.metadata.node_id)).size).toBe(steps.length);
+      for (const s of steps) expect(s.metadata).toEqual(expect.objectContaining({ node_id: expect.any(String), node_label: expect.any(String), retry_attempts: expect.any(Number) }));
+    }
+    const mcpLogs = logs.filter((l) => l.service.type === "mcp");
+    expect(mcpLogs).toHaveLength(5);
+    for (const l of mcpLogs) {
+      expect(l.metadata.tool_name).toEqual(expect.any(String));
+      expect(l.service.run_id).toBeNull();
+    }
+    expect(ledger.filter((e) => e.service.type === "mcp")).toHaveLength(5);
+
+    // The balance agrees with the ledger.
+    const balance = await (await api.get("/v1/credits")).json();
+    expect(balance.credits_used).toBe(ledger.reduce((n, e) => n + e.credits_used, 0));
+  });
+
+  test("only the requested kinds are written", async () => {
+    const team = await seedTeam();
+    const api = await apiAs(team.users[0]);
+    const sim = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "0", "--mcp-calls", "4", "--agent-conversations", "0", "--copilot-uses", "0");
+    expect(sim).toEqual({ logs: 4, ledger_entries: 4 });
+    const logs = await allPages(api, "/v1/logs", 100);
+    expect(logs.map((l) => l.service.type)).toEqual(["mcp", "mcp", "mcp", "mcp"]);
+    const copilot = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "0", "--mcp-calls", "0", "--agent-conversations", "0", "--copilot-uses", "2");
+    expect(copilot).toEqual({ logs: 0, ledger_entries: 2 });
+    expect((await allPages(api, "/v1/credits/logs?service_type=copilot", 1000)).length).toBe(2);
+    expect((await allPages(api, "/v1/logs", 100)).length).toBe(4);
+  });
+
+  test("bad input exits 1 with {error}", async () => {
+    // Flag values are checked before the team is looked up.
+    expectError(await cli("activity", "simulate", "--team", "team_doesnotexist"), "unknown team");
+    expectError(await cli("activity", "simulate", "--team", "team_x", "--workflow-runs", "many"), "non-numeric count");
+    expectError(await cli("activity", "simulate", "--team", "team_x", "--days", "0"), "zero days");
+  });
+});
+
+test.describe("commands and flags", () => {
+  test("an unknown command exits 1 with {error}", async () => {
+    expectError(await cli("frobnicate"), "unknown command");
+    expectError(await cli("team", "explode", "--name", "x"), "unknown subcommand");
+    expectError(await cli(), "no command");
+  });
+
+  test("a missing required flag exits 1 with {error} naming it", async () => {
+    const cases: [string[], string][] = [
+      [["team", "create"], "name"],
+      [["team", "set-plan", "--plan", "pro"], "team"],
+      [["user", "create", "--email", "x@test.patchbay.dev"], "team"],
+      [["apikey", "create", "--user", "user_x"], "team"],
+      [["apikey", "revoke"], "id"],
+      [["credits", "renew"], "team"],
+      [["activity", "simulate"], "team"],
+    ];
+    for (const [args, flag] of cases) {
+      const r = await cli(...args);
+      expectError(r, args.join(" "));
+      expect(r.json.error, args.join(" ")).toContain(flag);
+    }
+  });
+});

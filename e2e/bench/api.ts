@@ -1,0 +1,235 @@
+// npm run bench:api — seeds 1,000,000 operation logs and 1,000,000 ledger entries into a fresh
+// embedded database, then measures the production server with a real HTTP load generator
+// (autocannon) and the same queries run in-process, so the report shows the API's overhead.
+//
+// BENCH_ROWS (default 1000000) scales the seed; BENCH_SECONDS (default 5) the time per measurement.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { ensureBuild, freePort, migrateWith, root, startServer } from "../support/server";
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const THROUGHPUT_CONNECTIONS = 8;
+
+const dir = join(root, "e2e", ".artifacts", `bench-${Date.now()}`);
+mkdirSync(dir, { recursive: true });
+const dbFile = join(dir, "bench.db");
+const env = {
+  ...process.env,
+  DATABASE_URL: `file:${dbFile}`,
+  DATA_DIR: dir,
+  ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+  AUTH_SECRET: randomBytes(32).toString("base64url"),
+  SANDBOX_PROVIDERS: "1",
+  DEMO: "0",
+};
+Object.assign(process.env, env);
+
+/** Fast deterministic ids shaped like the product's (prefix + 20 base62). */
+function idMaker(prefix: string, seed: number) {
+  const A = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  let s = seed >>> 0;
+  const rnd = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), s | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+  return () => {
+    let out = `${prefix}_`;
+    for (let i = 0; i < 20; i++) out += A[rnd() % 62];
+    return out;
+  };
+}
+
+function seedRows(teamId: string, userId: string, email: string) {
+  const Database = require("better-sqlite3") as typeof import("better-sqlite3");
+  const db = new Database(dbFile);
+  db.pragma("synchronous = OFF");
+  db.pragma("cache_size = -262144");
+  db.pragma("temp_store = MEMORY");
+  const now = Math.floor(Date.now() / 1000);
+  const span = 29 * 86_400; // inside the Team plan's 30-day history window
+  const statuses = ["success", "success", "success", "success", "success", "success", "error", "skipped", "stop", "start"];
+  const logId = idMaker("log", 1);
+  const runId = idMaker("run", 2);
+  const insertLog = db.prepare(
+    `INSERT INTO "OperationLog" (id, teamId, operationId, operationVersion, status, sourceType, sourceId, sourceRunId, sourceName, userId, userEmail, startedAt, completedAt, creditsUsed, cacheHit, input, output, metadata)
+     VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const t0 = performance.now();
+  const BATCH = 50_000;
+  let run = runId();
+  const samples = { runId: "", midLogId: "" };
+  for (let start = 0; start < ROWS; start += BATCH) {
+    db.transaction(() => {
+      for (let i = start; i < Math.min(ROWS, start + BATCH); i++) {
+        const at = now - span + Math.floor((i * span) / ROWS); // ascending, several rows share a second
+        const kind = i % 10;
+        const id = logId();
+        if (kind < 6) {
+          if (i % 4 === 0) run = runId();
+          insertLog.run(id, teamId, `wf.step_${i % 4}`, statuses[i % statuses.length], "workflow", "wf_bench", run, "Bench workflow", userId, email, at, at + 2, 1, 0, '{"n":1}', '{"rows":12}', `{"node_id":"node_${i % 4}","node_label":"Step ${i % 4}","retry_attempts":0}`);
+        } else if (kind < 9) {
+          insertLog.run(id, teamId, "mcp.ga4_run_report", statuses[i % statuses.length], "mcp", "mcp_bench", null, "Bench MCP", userId, email, at, at + 1, 1, i % 3 === 0 ? 1 : 0, '{"tool":"ga4_run_report"}', '{"rows":3}', '{"tool_name":"ga4_run_report"}');
+        } else {
+          insertLog.run(id, teamId, "agent.answer", statuses[i % statuses.length], "agent", "conv_bench", null, "Bench agent", null, null, at, at + 5, 2, 0, null, '{"tokens":900}', "{}");
+        }
+        if (i === Math.floor(ROWS / 2)) {
+          samples.runId = run;
+          samples.midLogId = id;
+        }
+      }
+    })();
+  }
+  const logsSeconds = (performance.now() - t0) / 1000;
+  const insertEntry = db.prepare(
+    `INSERT INTO "CreditLedgerEntry" (teamId, creditsUsed, creditsRemaining, serviceType, serviceId, serviceName, userId, userEmail, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const services = [
+    ["workflow", "wf_bench", "Bench workflow"],
+    ["mcp", "mcp_bench", "Bench MCP"],
+    ["agent", "conv_bench", "Bench agent"],
+    ["copilot", null, "Copilot"],
+  ] as const;
+  const t1 = performance.now();
+  for (let start = 0; start < ROWS; start += BATCH) {
+    db.transaction(() => {
+      for (let i = start; i < Math.min(ROWS, start + BATCH); i++) {
+        const [type, sid, name] = services[i % 4];
+        insertEntry.run(teamId, 3, 1_000_000 - i * 3, type, sid, name, userId, email, now - span + Math.floor((i * span) / ROWS));
+      }
+    })();
+  }
+  const ledgerSeconds = (performance.now() - t1) / 1000;
+  db.pragma("optimize");
+  db.exec("ANALYZE");
+  db.close();
+  return { logsSeconds, ledgerSeconds, now, span, ...samples };
+}
+
+type Stat = { p50: number; p99: number; rps: number };
+
+/** Latency from one sequential keep-alive client (sub-millisecond timer); throughput from autocannon under load. */
+async function measureHttp(url: string, headers: Record<string, string>) {
+  const latency = await measureDirect(async () => {
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+  });
+  const loaded = (await (autocannon({ url, connections: THROUGHPUT_CONNECTIONS, duration: SECONDS, headers }) as unknown as Promise<autocannon.Result>));
+  return { latency, throughput: loaded.requests.average, loadedP99: loaded.latency.p99, errors: loaded.errors + loaded.non2xx };
+}
+
+async function measureDirect(fn: () => Promise<unknown>): Promise<Stat> {
+  const times: number[] = [];
+  const until = performance.now() + SECONDS * 1000;
+  await fn(); // warm up
+  while (performance.now() < until) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
+  return { p50: q(0.5), p99: q(0.99), rps: times.length / SECONDS };
+}
+
+async function main() {
+  ensureBuild();
+  migrateWith(env);
+  const { createTeam } = await import("@/lib/teams/create-team");
+  const { createUser } = await import("@/lib/users/create-user");
+  const { createApiKey } = await import("@/lib/api-keys/create-api-key");
+  const team = await createTeam({ name: "Bench", plan: "team" });
+  const user = await createUser({ teamId: team.id, email: "bench@patchbay.dev", role: "owner" });
+  const { key } = await createApiKey({ teamId: team.id, userId: user.id, requireTeamPlan: false });
+
+  console.log(`[bench] seeding ${ROWS.toLocaleString()} logs and ${ROWS.toLocaleString()} ledger entries…`);
+  const seeded = seedRows(team.id, user.id, user.email);
+  console.log(`[bench] seeded logs in ${seeded.logsSeconds.toFixed(1)} s, ledger in ${seeded.ledgerSeconds.toFixed(1)} s`);
+
+  const port = await freePort();
+  const server = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` });
+  const headers = { authorization: `Bearer ${key}` };
+  for (let i = 0; i < 5; i++) {
+    await fetch(`${server.baseUrl}/v1/connections`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ connection_type: "sandbox_key", name: `Bench key ${i}`, credentials: { api_key: `k${i}` } }),
+    });
+  }
+
+  const { listLogs } = await import("@/lib/logs/list-logs");
+  const { getLogOrThrow } = await import("@/lib/logs/get-log-or-throw");
+  const { listCreditLogs } = await import("@/lib/credits/list-credit-logs");
+  const { listConnections } = await import("@/lib/connections/list-connections");
+  const { encodeCursor } = await import("@/lib/api/pagination");
+  const { db } = await import("@/lib/db/client");
+
+  // The position 500,000 rows deep, as the cursor a client would hold after 5,000 pages.
+  const depth = Math.floor(ROWS / 2);
+  const deepRow = await db.operationLog.findMany({ where: { teamId: team.id }, orderBy: [{ startedAt: "desc" }, { id: "desc" }], skip: depth - 1, take: 1, select: { startedAt: true, id: true } });
+  const deepCursor = encodeCursor("logs", {}, { at: Number(deepRow[0].startedAt), id: deepRow[0].id });
+  const rangeFrom = seeded.now - seeded.span + Math.floor(seeded.span / 2);
+  const rangeTo = rangeFrom + 3600;
+
+  const cases: { name: string; path: string; direct: () => Promise<unknown> }[] = [
+    { name: "GET /v1/logs?limit=100 (first page)", path: "/v1/logs?limit=100", direct: () => listLogs(team, { limit: 100 }) },
+    { name: `GET /v1/logs?limit=100 (${depth.toLocaleString()} rows deep)`, path: `/v1/logs?limit=100&cursor=${deepCursor}`, direct: () => listLogs(team, { limit: 100, cursor: deepCursor }) },
+    { name: "GET /v1/logs?limit=100&source_run_id=…", path: `/v1/logs?limit=100&source_run_id=${seeded.runId}`, direct: () => listLogs(team, { limit: 100, source_run_id: seeded.runId }) },
+    { name: "GET /v1/logs?limit=100&status=error", path: "/v1/logs?limit=100&status=error", direct: () => listLogs(team, { limit: 100, status: "error" }) },
+    { name: "GET /v1/logs?limit=100 (1-hour time range)", path: `/v1/logs?limit=100&started_after=${rangeFrom}&started_before=${rangeTo}`, direct: () => listLogs(team, { limit: 100, started_after: rangeFrom, started_before: rangeTo }) },
+    { name: "GET /v1/credits/logs?limit=1000", path: "/v1/credits/logs?limit=1000", direct: () => listCreditLogs(team.id, { limit: 1000 }) },
+    { name: "GET /v1/logs/{id}", path: `/v1/logs/${seeded.midLogId}`, direct: () => getLogOrThrow(team, seeded.midLogId) },
+    { name: "GET /v1/connections", path: "/v1/connections", direct: () => listConnections(team.id, user.id, {}) },
+  ];
+
+  const results = [];
+  for (const c of cases) {
+    const check = await fetch(server.baseUrl + c.path, { headers });
+    if (check.status !== 200) throw new Error(`${c.name}: HTTP ${check.status} ${await check.text()}`);
+    const http = await measureHttp(server.baseUrl + c.path, headers);
+    const direct = await measureDirect(c.direct);
+    results.push({ name: c.name, http, direct, overhead: http.latency.p50 / Math.max(direct.p50, 0.001) });
+    console.log(`[bench] ${c.name}: API p50 ${http.latency.p50.toFixed(2)} ms p99 ${http.latency.p99.toFixed(2)} ms, ${Math.round(http.throughput)} req/s @${THROUGHPUT_CONNECTIONS}; direct p50 ${direct.p50.toFixed(2)} ms`);
+  }
+  await server.stop();
+
+  const first = results[0];
+  const deep = results[1];
+  const seedTotal = seeded.logsSeconds + seeded.ledgerSeconds;
+  const bars = [
+    { bar: "page 500,000 rows deep within 1.3× of the first page (API p50)", value: deep.http.latency.p50 / first.http.latency.p50, ok: deep.http.latency.p50 <= 1.3 * first.http.latency.p50 },
+    { bar: "API p50 within 2× of the direct query (100-row page)", value: first.overhead, ok: first.overhead <= 2 },
+    { bar: "seeding 1,000,000 rows under 60 s (each table)", value: Math.max(seeded.logsSeconds, seeded.ledgerSeconds), ok: seeded.logsSeconds < 60 && seeded.ledgerSeconds < 60 },
+  ];
+  const lines = [
+    `# bench:api — ${ROWS.toLocaleString()} logs + ${ROWS.toLocaleString()} ledger entries, SQLite, ${SECONDS} s per measurement`,
+    "",
+    `Seeding: logs ${seeded.logsSeconds.toFixed(1)} s, ledger ${seeded.ledgerSeconds.toFixed(1)} s (total ${seedTotal.toFixed(1)} s)`,
+    "",
+    "API latency: one sequential keep-alive client. Load: autocannon, 8 connections. Direct: the same lib query in this process.",
+    "",
+    "| endpoint | API p50 ms | API p99 ms | req/s (1 conn) | req/s (8 conns, autocannon) | p99 ms under load | direct p50 ms | direct p99 ms | API/direct p50 | errors |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+    ...results.map(
+      (r) =>
+        `| ${r.name} | ${r.http.latency.p50.toFixed(2)} | ${r.http.latency.p99.toFixed(2)} | ${Math.round(r.http.latency.rps)} | ${Math.round(r.http.throughput)} | ${r.http.loadedP99} | ${r.direct.p50.toFixed(2)} | ${r.direct.p99.toFixed(2)} | ${r.overhead.toFixed(2)}× | ${r.http.errors} |`,
+    ),
+    "",
+    ...bars.map((b) => `- ${b.ok ? "PASS" : "FAIL"} ${b.bar}: ${b.value.toFixed(2)}`),
+  ];
+  const report = lines.join("\n");
+  console.log(`\n${report}\n`);
+  writeFileSync(join(root, "e2e", ".artifacts", "bench-api.md"), report);
+  await db.$disconnect();
+  process.exit(bars.every((b) => b.ok) ? 0 : 1);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

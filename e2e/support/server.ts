@@ -1,0 +1,59 @@
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+
+// Shared by the test setup and the benchmarks: the production build of the current sources,
+// served by `next start` on a free port with the given environment.
+
+export const root = resolve(__dirname, "..", "..");
+const nextBin = join(root, "node_modules", "next", "dist", "bin", "next");
+
+export { ensureBuild } from "@/lib/server/ensure-build";
+
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => ok(port));
+    });
+    srv.on("error", fail);
+  });
+}
+
+/** Applies migrations with the product's own runner, in a child process with this environment. */
+export function migrateWith(env: NodeJS.ProcessEnv) {
+  const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/db/migrate-cli.ts"], { cwd: root, env, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`migrations failed: ${r.stderr}`);
+}
+
+/** `next start` on `port`; resolves once the API answers. `log()` returns what it printed. */
+export async function startServer(port: number, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: root,
+    env: { ...env, NODE_ENV: "production" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${baseUrl}/v1/openapi.json`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (i > 300 || child.exitCode !== null) throw new Error(`the server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseUrl,
+    log: () => output,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    },
+  };
+}

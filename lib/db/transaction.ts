@@ -1,0 +1,30 @@
+import "server-only";
+import { db, type Db } from "@/lib/db/client";
+
+export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+const MAX_ATTEMPTS = 10;
+
+/**
+ * An interactive transaction that is retried whole when the database says "busy". SQLite in
+ * WAL mode fails a read-then-write transaction at once (SQLITE_BUSY, seen through Prisma as
+ * P1008 "Operation has timed out") when another process wrote since it began, and PostgreSQL
+ * may abort one on a serialization conflict or deadlock. A failed transaction rolled back
+ * completely, so running the callback again is safe.
+ */
+export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.$transaction(fn, { maxWait: 10_000, timeout: 30_000 });
+    } catch (e) {
+      if (attempt >= MAX_ATTEMPTS || !isRetryable(e)) throw e;
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));
+    }
+  }
+}
+
+function isRetryable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string; meta?: { code?: string } };
+  if (e?.code === "P1008" || e?.code === "P2034") return true; // timed out (SQLite busy) / write conflict or deadlock
+  return /SQLITE_BUSY|database is locked|could not serialize|deadlock detected/i.test(`${e?.message ?? ""} ${e?.meta?.code ?? ""}`);
+}

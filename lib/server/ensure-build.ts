@@ -1,0 +1,41 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+// A production build that matches the sources: built when missing or older than any source
+// file, so `npm start` and the test runs never serve yesterday's code.
+
+const root = process.cwd();
+
+function newestSource(): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === "generated" || entry.name === "node_modules") continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  for (const dir of ["app", "lib", "components", "public"]) if (existsSync(join(root, dir))) walk(join(root, dir));
+  for (const file of ["next.config.mjs", "package.json", "tailwind.config.ts", "postcss.config.mjs"]) {
+    if (existsSync(join(root, file))) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
+  }
+  return newest;
+}
+
+export function buildIsCurrent(): boolean {
+  const buildId = join(root, ".next", "BUILD_ID");
+  return existsSync(buildId) && statSync(buildId).mtimeMs > newestSource();
+}
+
+export function ensureBuild(log: (msg: string) => void = console.log) {
+  if (buildIsCurrent()) return;
+  log("building the app (next build, about a minute)…");
+  const r = spawnSync(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (r.status !== 0) throw new Error("next build failed");
+}

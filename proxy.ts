@@ -1,0 +1,14 @@
+import { NextResponse, type NextRequest } from "next/server";
+
+// Runs before routing. A /v1 path whose percent-escapes do not decode (e.g. /v1/logs/%FF) would
+// otherwise fail inside the router with an HTML 500; the API answers it with a JSON 400.
+export function proxy(req: NextRequest) {
+  try {
+    decodeURIComponent(req.nextUrl.pathname);
+  } catch {
+    return NextResponse.json({ detail: "The path has an invalid percent-escape (it does not decode as UTF-8)." }, { status: 400 });
+  }
+  return NextResponse.next();
+}
+
+export const config = { matcher: ["/v1/:path*", "/v1"] };
