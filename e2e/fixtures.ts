@@ -1,4 +1,4 @@
-import { test as base, expect, request as pwRequest, type APIRequestContext } from "@playwright/test";
+import { test as base, expect, request as pwRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { resolve } from "node:path";
@@ -41,6 +41,15 @@ export async function apiAs(user: SeededUser | { key: string }): Promise<APIRequ
 
 export async function anonymous(): Promise<APIRequestContext> {
   return pwRequest.newContext({ baseURL: baseURL() });
+}
+
+/** Asserts the status and that `detail` is a string carrying every given fragment; returns the detail. */
+export async function expectError(res: APIResponse, status: number, ...fragments: string[]) {
+  expect(res.status(), await res.text()).toBe(status);
+  const body = await res.json();
+  expect(typeof body.detail).toBe("string");
+  for (const fragment of fragments) expect(body.detail).toContain(fragment);
+  return body.detail as string;
 }
 
 export { base as test, expect };

@@ -1,28 +1,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { ensureBuild, freePort, migrateWith, root, startServer } from "./support/server";
-
-/** A fresh PostgreSQL database for this run, dropped at teardown. */
-async function freshPostgres(url: string) {
-  const { Client } = await import("pg");
-  const name = `patchbay_test_${Date.now()}_${randomBytes(3).toString("hex")}`;
-  const admin = new Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const c = new Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
-      await c.end();
-    },
-  };
-}
+import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "./support/server";
 
 /**
  * One server for the run: the production build of the current sources on a fresh database
@@ -37,7 +16,7 @@ export default async function globalSetup() {
   let databaseUrl = `file:${join(dataDir, "test.db")}`;
   let dropDatabase: (() => Promise<void>) | undefined;
   if (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "")) {
-    const pg = await freshPostgres(process.env.DATABASE_URL!);
+    const pg = await freshPostgresDatabase(process.env.DATABASE_URL!);
     databaseUrl = pg.url;
     dropDatabase = pg.drop;
   }

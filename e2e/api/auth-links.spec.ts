@@ -1,5 +1,5 @@
 import type { APIRequestContext, APIResponse } from "@playwright/test";
-import { test, expect, seedTeam, apiAs, anonymous, baseURL, type SeededTeam } from "../fixtures";
+import { test, expect, seedTeam, apiAs, anonymous, baseURL, type SeededTeam, expectError } from "../fixtures";
 
 // Spec §4.6 (create an auth link) and §4.7 (its status), over real HTTP against the
 // production server. Every test (or describe) makes its own team.
@@ -14,13 +14,6 @@ async function createLink(api: APIRequestContext, body: object): Promise<AuthLin
   return res.json();
 }
 
-/** Asserts the status and that `detail` is a string carrying every given fragment. */
-async function expectError(res: APIResponse, status: number, ...fragments: string[]) {
-  expect(res.status(), await res.text()).toBe(status);
-  const body = await res.json();
-  expect(typeof body.detail).toBe("string");
-  for (const fragment of fragments) expect(body.detail).toContain(fragment);
-}
 
 test.describe("POST /v1/connections/auth-link", () => {
   test("requires a bearer API key", async () => {

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
-import { test, expect, seed, seedTeam, apiAs, anonymous, cli, type SeededTeam } from "../fixtures";
+import { test, expect, seed, seedTeam, apiAs, anonymous, cli, type SeededTeam, expectError } from "../fixtures";
 
 // Spec §4.1-§4.5 (connections) and §4.3 (types), over real HTTP against the production
 // server. Every test makes its own team, so the file runs fully in parallel.
@@ -43,14 +43,6 @@ async function list(api: APIRequestContext, query = ""): Promise<Connection[]> {
   return res.json();
 }
 
-/** Asserts the status and that `detail` is a string carrying every given fragment. */
-async function expectError(res: APIResponse, status: number, ...fragments: string[]) {
-  expect(res.status(), await res.text()).toBe(status);
-  const body = await res.json();
-  expect(typeof body.detail).toBe("string");
-  for (const fragment of fragments) expect(body.detail).toContain(fragment);
-  return body.detail as string;
-}
 
 const expectUnixSeconds = (t: number) => {
   expect(Number.isInteger(t)).toBe(true);

@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { join, resolve } from "node:path";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { randomBytes } from "node:crypto";
+import { freshPostgresDatabase } from "../support/server";
 
 const run = promisify(execFile);
 const root = resolve(__dirname, "..", "..");
@@ -15,23 +15,7 @@ async function emptyDatabase(): Promise<{ url: string; drop: () => Promise<void>
   if (!current.startsWith("postgres")) {
     return { url: `file:${join(mkdtempSync(join(tmpdir(), "pb-migrate-")), "fresh.db")}`, drop: async () => {} };
   }
-  const { Client } = await import("pg");
-  const name = `patchbay_migrate_${randomBytes(4).toString("hex")}`;
-  const admin = new Client({ connectionString: current });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const u = new URL(current);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const c = new Client({ connectionString: current });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  return freshPostgresDatabase(current, "patchbay_migrate");
 }
 
 const migrate = (url: string) =>

@@ -57,3 +57,25 @@ export async function startServer(port: number, env: NodeJS.ProcessEnv) {
     },
   };
 }
+
+/** A new, empty PostgreSQL database on the server `url` points at; `drop()` removes it. */
+export async function freshPostgresDatabase(url: string, prefix = "patchbay_test") {
+  const { Client } = await import("pg");
+  const { randomBytes } = await import("node:crypto");
+  const name = `${prefix}_${Date.now()}_${randomBytes(3).toString("hex")}`;
+  const admin = new Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const c = new Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
+      await c.end();
+    },
+  };
+}
