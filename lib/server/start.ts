@@ -36,7 +36,7 @@ async function main() {
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code) => process.exit(code ?? 0));
 
-  await waitUntilServing(`http://127.0.0.1:${port()}/v1/openapi.json`);
+  await waitUntilServing(`http://127.0.0.1:${port()}/v1/openapi.json`, () => server.exitCode !== null);
   if (demo?.created) await connectDemoSandbox(demo.api_key);
   console.log(
     [
@@ -49,8 +49,10 @@ async function main() {
   );
 }
 
-async function waitUntilServing(url: string) {
+/** Waits for our server to answer; gives up if it exited (e.g. the port is taken by another process). */
+async function waitUntilServing(url: string, exited: () => boolean) {
   for (let i = 0; i < 600; i++) {
+    if (exited()) throw new Error(`the server exited before serving (is port ${port()} already in use?)`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {

@@ -23,6 +23,24 @@ function typeLabel(schema: Json | undefined): string {
   return schema.type ?? "any";
 }
 
+/** Descriptions are written with markdown inline code; render `x` as code, the rest as text. */
+function Prose({ text }: { text?: string }) {
+  if (!text) return null;
+  return (
+    <>
+      {text.split(/`([^`]+)`/).map((part, i) =>
+        i % 2 ? (
+          <code key={i} className="rounded bg-zinc-100 px-1 font-mono text-[0.9em] dark:bg-zinc-800">
+            {part}
+          </code>
+        ) : (
+          part
+        ),
+      )}
+    </>
+  );
+}
+
 function Fields({ schema }: { schema: Json }) {
   const props = Object.entries((schema.properties ?? {}) as Record<string, Json>);
   if (!props.length) return <p className="text-sm text-zinc-500">{typeLabel(schema)}</p>;
@@ -37,7 +55,9 @@ function Fields({ schema }: { schema: Json }) {
               {required.has(name) && <span className="ml-1 text-rose-600">*</span>}
             </td>
             <td className="py-1.5 pr-3 font-mono text-[13px] text-zinc-500">{typeLabel(field)}</td>
-            <td className="py-1.5 text-zinc-700 dark:text-zinc-300">{field.description}</td>
+            <td className="py-1.5 text-zinc-700 dark:text-zinc-300">
+              <Prose text={field.description} />
+            </td>
           </tr>
         ))}
       </tbody>
@@ -57,7 +77,9 @@ export default function ApiReferencePage() {
           openapi.json
         </a>
       </p>
-      <p className="mt-4 text-zinc-700 dark:text-zinc-300">{doc.info.description}</p>
+      <p className="mt-4 text-zinc-700 dark:text-zinc-300">
+        <Prose text={doc.info.description} />
+      </p>
 
       {Object.entries(doc.paths).flatMap(([path, methods]) =>
         Object.entries(methods).map(([method, op]: [string, Json]) => (
@@ -67,7 +89,11 @@ export default function ApiReferencePage() {
               <code className="font-mono text-base">{path}</code>
             </h2>
             <p className="mt-1 font-medium">{op.summary}</p>
-            {op.description && <p className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">{op.description}</p>}
+            {op.description && (
+              <p className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">
+                <Prose text={op.description} />
+              </p>
+            )}
             {op.parameters && (
               <>
                 <h3 className="mt-4 text-sm font-semibold uppercase tracking-wide text-zinc-500">Parameters</h3>
@@ -89,7 +115,7 @@ export default function ApiReferencePage() {
             <ul className="mt-1 space-y-1 text-sm">
               {Object.entries(op.responses as Record<string, Json>).map(([status, r]: [string, Json]) => (
                 <li key={status}>
-                  <span className="font-mono font-semibold">{status}</span> {status === "200" ? typeLabel(r.content["application/json"].schema) : r.description}
+                  <span className="font-mono font-semibold">{status}</span> {status === "200" ? typeLabel(r.content["application/json"].schema) : <Prose text={r.description} />}
                 </li>
               ))}
             </ul>
@@ -101,7 +127,11 @@ export default function ApiReferencePage() {
       {Object.entries(schemas).map(([name, schema]) => (
         <section key={name} id={`schema-${name}`} className="mt-6">
           <h3 className="font-mono text-base font-semibold">{name}</h3>
-          {schema.description && <p className="text-sm text-zinc-600 dark:text-zinc-400">{schema.description}</p>}
+          {schema.description && (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">
+              <Prose text={schema.description} />
+            </p>
+          )}
           <Fields schema={schema} />
         </section>
       ))}
