@@ -46,7 +46,8 @@ export function loadSecrets(): Secrets {
     encryptionKey: fromEnv.encryptionKey ?? stored.encryptionKey ?? randomBytes(32).toString("base64"),
     authSecret: fromEnv.authSecret ?? stored.authSecret ?? randomBytes(32).toString("base64url"),
   };
-  if (stored.encryptionKey !== secrets.encryptionKey && !fromEnv.encryptionKey || stored.authSecret !== secrets.authSecret && !fromEnv.authSecret) {
+  const generated = (!fromEnv.encryptionKey && !stored.encryptionKey) || (!fromEnv.authSecret && !stored.authSecret);
+  if (generated) {
     mkdirSync(dirname(secretsFile()), { recursive: true });
     writeFileSync(secretsFile(), JSON.stringify({ ...stored, ...secrets }, null, 2), { mode: 0o600 });
   }

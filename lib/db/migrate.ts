@@ -107,29 +107,3 @@ async function migratePostgres(url: string, migrations: Migration[]): Promise<st
     await client.end();
   }
 }
-
-/** True when every migration file has been applied (for readiness checks and tests). */
-export async function pendingMigrations(target: DatabaseTarget = databaseTarget()): Promise<string[]> {
-  const migrations = readMigrations(target.engine);
-  let names: string[] = [];
-  if (target.engine === "sqlite") {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const Database = require("better-sqlite3") as typeof import("better-sqlite3");
-    const db = new Database(target.file, { readonly: true, fileMustExist: true });
-    try {
-      names = (db.prepare(`SELECT name FROM "${MIGRATIONS_TABLE}"`).all() as { name: string }[]).map((r) => r.name);
-    } finally {
-      db.close();
-    }
-  } else {
-    const { Client } = await import("pg");
-    const client = new Client({ connectionString: target.url });
-    await client.connect();
-    try {
-      names = (await client.query<{ name: string }>(`SELECT name FROM "${MIGRATIONS_TABLE}"`)).rows.map((r) => r.name);
-    } finally {
-      await client.end();
-    }
-  }
-  return migrations.map((m) => m.name).filter((n) => !names.includes(n));
-}

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { db } from "@/lib/db/client";
 import { appUrl, dataDir } from "@/lib/config/env";
 import { randomToken } from "@/lib/security/ids";
+import { sha256Hex } from "@/lib/security/hashing";
 import { createTeam } from "@/lib/teams/create-team";
 import { createUser } from "@/lib/users/create-user";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
@@ -49,7 +50,6 @@ export async function ensureDemo() {
 }
 
 async function keyIsLive(key: string) {
-  const { sha256Hex } = await import("@/lib/security/hashing");
   const row = await db.apiKey.findUnique({ where: { hash: sha256Hex(key) }, select: { revokedAt: true } });
   return !!row && !row.revokedAt;
 }
