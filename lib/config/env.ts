@@ -34,7 +34,8 @@ const secretsFile = () => join(dataDir, "secrets.json");
  * are generated once into ./data/secrets.json so a demo restart can still read its data.
  */
 export function loadSecrets(): Secrets {
-  const fromEnv = { encryptionKey: process.env.ENCRYPTION_KEY, authSecret: process.env.AUTH_SECRET };
+  // An empty variable counts as unset, never as an empty key.
+  const fromEnv = { encryptionKey: process.env.ENCRYPTION_KEY || undefined, authSecret: process.env.AUTH_SECRET || undefined };
   if (fromEnv.encryptionKey && fromEnv.authSecret) return fromEnv as Secrets;
   if (isProductionMode()) {
     const missing = [!fromEnv.encryptionKey && "ENCRYPTION_KEY", !fromEnv.authSecret && "AUTH_SECRET"].filter(Boolean);
@@ -43,8 +44,8 @@ export function loadSecrets(): Secrets {
   let stored: Partial<Secrets> = {};
   if (existsSync(secretsFile())) stored = JSON.parse(readFileSync(secretsFile(), "utf8"));
   const secrets: Secrets = {
-    encryptionKey: fromEnv.encryptionKey ?? stored.encryptionKey ?? randomBytes(32).toString("base64"),
-    authSecret: fromEnv.authSecret ?? stored.authSecret ?? randomBytes(32).toString("base64url"),
+    encryptionKey: fromEnv.encryptionKey || stored.encryptionKey || randomBytes(32).toString("base64"),
+    authSecret: fromEnv.authSecret || stored.authSecret || randomBytes(32).toString("base64url"),
   };
   const generated = (!fromEnv.encryptionKey && !stored.encryptionKey) || (!fromEnv.authSecret && !stored.authSecret);
   if (generated) {
