@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { db, driverRead } from "@/lib/db/client";
 import { unauthorized } from "@/lib/api/errors";
 import { sha256Hex } from "@/lib/security/hashing";
 import { API_KEY_PATTERN } from "@/lib/api-keys/api-key-format";
@@ -12,6 +12,13 @@ export type Principal = {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+const KEY_LOOKUP = `
+  SELECT k."id" AS "keyId", k."revokedAt" AS "revokedAt", k."lastUsedAt" AS "lastUsedAt",
+         t."id" AS "teamId", t."name" AS "teamName", t."plan" AS "plan", t."historyDays" AS "historyDays",
+         u."id" AS "userId", u."email" AS "email"
+  FROM "ApiKey" k JOIN "Team" t ON t."id" = k."teamId" JOIN "User" u ON u."id" = k."createdByUserId"
+  WHERE k."hash" = $1`;
+
 /**
  * Resolves `Authorization: Bearer <key>` to the key's team and creating user. The key is
  * looked up by its SHA-256 through a unique index, so the comparison never runs over the
@@ -23,13 +30,8 @@ export async function authenticateApiKey(authorization: string | null): Promise<
   if (!match) throw unauthorized("Malformed Authorization header; expected `Bearer <API key>`.");
   const key = match[1];
   if (!API_KEY_PATTERN.test(key)) throw unauthorized("Invalid API key.");
-  // One join instead of Prisma's three relation queries: this runs on every request.
-  const rows = await db.$queryRaw<KeyRow[]>`
-    SELECT k."id" AS "keyId", k."revokedAt" AS "revokedAt", k."lastUsedAt" AS "lastUsedAt",
-           t."id" AS "teamId", t."name" AS "teamName", t."plan" AS "plan", t."historyDays" AS "historyDays",
-           u."id" AS "userId", u."email" AS "email"
-    FROM "ApiKey" k JOIN "Team" t ON t."id" = k."teamId" JOIN "User" u ON u."id" = k."createdByUserId"
-    WHERE k."hash" = ${sha256Hex(key)}`;
+  // One join through the driver: this runs on every request.
+  const rows = await driverRead<KeyRow>(KEY_LOOKUP, [sha256Hex(key)]);
   const row = rows[0];
   if (!row) throw unauthorized("Invalid API key.");
   if (row.revokedAt !== null) throw unauthorized("This API key was revoked.");
