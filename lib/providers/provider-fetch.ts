@@ -53,7 +53,10 @@ export async function providerFetch(providerName: string, type: string, url: str
   return { status: res.status, body, text };
 }
 
-/** "error: error_description" from an OAuth-style or generic JSON error body. */
+/**
+ * "error: error_description" from an OAuth-style or generic JSON error body; also Shopify's
+ * `{errors: "text"}` / `{errors: {field: ["text"]}}` and JSON:API's `{errors: [{code, title, detail}]}` (Klaviyo).
+ */
 export function providerReason(res: ProviderResponse): string {
   const b = (res.body ?? {}) as Record<string, unknown>;
   const nested = (b.error && typeof b.error === "object" ? b.error : {}) as Record<string, unknown>;
@@ -61,5 +64,25 @@ export function providerReason(res: ProviderResponse): string {
   const description = b.error_description ?? b.message ?? nested.message ?? b.detail;
   if (code && description) return `${String(code)}: ${String(description)}`;
   if (code || description) return String(code ?? description);
+  const errors = errorsReason(b.errors);
+  if (errors) return errors;
   return res.text ? `HTTP ${res.status}: ${res.text.slice(0, 200)}` : `HTTP ${res.status}`;
+}
+
+function errorsReason(errors: unknown): string | null {
+  if (typeof errors === "string" && errors) return errors;
+  if (Array.isArray(errors)) {
+    const parts = errors.map((e) => {
+      if (typeof e === "string") return e;
+      const o = (e && typeof e === "object" ? e : {}) as Record<string, unknown>;
+      const text = o.detail ?? o.title ?? o.message;
+      return [o.code, text].filter((v) => v !== undefined && v !== null && v !== "").map(String).join(": ");
+    });
+    return parts.filter(Boolean).join("; ") || null;
+  }
+  if (errors && typeof errors === "object") {
+    const parts = Object.entries(errors).map(([field, v]) => `${field} ${Array.isArray(v) ? v.map(String).join(", ") : String(v)}`);
+    return parts.join("; ") || null;
+  }
+  return null;
 }

@@ -3,6 +3,7 @@ export type VerifiedAccount = {
   /** Which existing connection a post of the same account replaces (spec §4.2); null = always new. */
   rotationKey: string | null;
   accountId?: string;
+  /** Shown as the display_name of a connection made through OAuth (an email, a workspace, a store). */
   accountName?: string;
 };
 
@@ -11,9 +12,65 @@ export type VerifyContext = { type: string; name: string };
 /** How rotation is keyed for a type (spec §4.2). */
 export type RotationFamily = "white_label" | "team_messaging" | "storefront" | "api_key" | "oauth_only";
 
+/** Tokens a provider issued, as stored (encrypted) on an OAuth connection. */
+export type TokenSet = {
+  accessToken: string;
+  refreshToken?: string | null;
+  /** Epoch milliseconds; null when the token does not expire. */
+  expiresAt?: number | null;
+  scope?: string | null;
+  /** Provider facts later calls need (Shopify shop domain, Slack team id, TikTok advertiser ids …); never secrets beyond the tokens. */
+  extra?: Record<string, unknown>;
+};
+
+/** The OAuth app of a provider, from OAUTH_<PROVIDER>_CLIENT_ID / OAUTH_<PROVIDER>_CLIENT_SECRET. */
+export type OAuthClient = { clientId: string; clientSecret: string };
+
+export type OAuthContext = {
+  type: string;
+  client: OAuthClient;
+  /** `${APP_URL}/oauth/callback`: the one redirect URI to register with every provider. */
+  redirectUri: string;
+  /** Shopify only: the store domain the end user typed on the connect page ("acme.myshopify.com"). */
+  shop?: string;
+};
+
+/**
+ * How a type connects through OAuth 2.0 authorization code. Every URL is the provider's real
+ * one; the flow passes it through providerUrl(), so PROVIDER_BASE_URLS can point it elsewhere.
+ */
+export type OAuthDefinition = {
+  /** Configuration key: OAUTH_<provider>_CLIENT_ID and OAUTH_<provider>_CLIENT_SECRET, e.g. "GOOGLE". */
+  provider: string;
+  /** Display name of the provider ("Google", "Meta") for pages and error texts. */
+  providerName: string;
+  scopes: string[];
+  /** Plain-language lines for the connect page: what access is requested. */
+  access: string[];
+  /** Send code_challenge (S256) on authorize and code_verifier on the token call. */
+  pkce: boolean;
+  /** The connect page asks for the store domain first (Shopify). */
+  needsShop?: boolean;
+  /** The provider's authorize URL with every query parameter it needs. */
+  authorizeUrl(ctx: OAuthContext & { state: string; codeChallenge?: string }): string;
+  /**
+   * The callback's query → tokens: reads the code from the provider's parameter (`code`, or
+   * `auth_code` for TikTok), calls the token endpoint. Throws ProviderRejection for an invalid or
+   * used code, ProviderUnavailable when the provider cannot be reached or answers nonsense.
+   */
+  exchangeCode(ctx: OAuthContext & { callback: URLSearchParams; codeVerifier?: string }): Promise<TokenSet>;
+  /** A new access token from a refresh token; ProviderRejection when the provider refuses it. */
+  refresh?(ctx: OAuthContext, refreshToken: string): Promise<TokenSet>;
+  /** The identity call: proves the tokens work and names the account and its rotation key. */
+  identify(ctx: OAuthContext, tokens: TokenSet): Promise<VerifiedAccount>;
+};
+
 export type ConnectionTypeDefinition = {
   type: string;
   name: string;
+  /** Square logo, an SVG data URI or a path under /public (shown on the connect page and in the dashboard). */
+  logo?: string;
+  /** Methods the type supports; `oauth` is offered only while its OAuth app is configured. */
   authMethods: ("oauth" | "manual")[];
   credentialFields: string[] | null;
   /** Markdown page served at /docs/connections/<type>.md; null when there is none. */
@@ -21,6 +78,7 @@ export type ConnectionTypeDefinition = {
   family: RotationFamily;
   /** Proves the credentials work with an identity call to the provider; throws ProviderRejection or ProviderUnavailable. */
   verify?: (credentials: Record<string, string>, ctx: VerifyContext) => Promise<VerifiedAccount>;
+  oauth?: OAuthDefinition;
 };
 
 /** The provider said no: the reason text reaches the caller as a 400. */

@@ -1,0 +1,29 @@
+// Plain-markdown page served at /docs/connections/hubspot.md.
+
+export const hubspotDocs = {
+  hubspot: `# HubSpot
+
+Reads contacts from a HubSpot CRM account (portal) through the HubSpot CRM API.
+
+This type takes **no credentials**: \`POST /v1/connections\` rejects it. Connections go through Patchbay's HubSpot app.
+
+## Connecting
+
+1. Create an auth link: \`POST /v1/connections/auth-link\` with \`{"connection_type": "hubspot"}\` (add \`external_id\` and \`redirect_url\` as needed).
+2. Send the end user to the link's \`url\`. They sign in to HubSpot, **choose the account** (portal) to connect if they belong to several, and click **Connect app**.
+3. The connection is created and named after the account's HubSpot domain (for example \`acme.com\`).
+
+The user must be a **Super Admin** of the HubSpot account, or have the **App Marketplace access** permission, to install apps.
+
+## Scopes requested
+
+- \`oauth\`: required by HubSpot for every OAuth app.
+- \`crm.objects.contacts.read\`: read contacts and their properties.
+
+## Rotation
+
+A HubSpot connection is keyed on the **HubSpot account** (its hub ID): connecting the same account again (through a new auth link, by any of its users) replaces the tokens of the existing connection and keeps its ID; another account creates a separate connection.
+
+HubSpot access tokens last 30 minutes; Patchbay refreshes them with the refresh token, which lasts until the app is uninstalled. When someone uninstalls the app (HubSpot → Settings → Integrations → Connected apps), connect again with a new auth link.
+`,
+} as const;

@@ -1,0 +1,112 @@
+import "server-only";
+import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
+import { tokenSetFrom, urlWith } from "@/lib/providers/oauth2";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type TokenSet } from "@/lib/providers/types";
+import { hubspotDocs } from "@/lib/providers/hubspot/hubspot-docs";
+import { monogramLogo } from "@/lib/providers/monogram-logo";
+
+// HubSpot CRM through Patchbay's public HubSpot app (HUBSPOT). The token endpoint is RFC 6749
+// shaped but answers errors as {status: "BAD_AUTH_CODE", message, correlationId}; identity is
+// the access-token metadata call, which names the portal (hub_id, hub_domain) and the scopes
+// actually granted.
+
+const PROVIDER = "HubSpot";
+const AUTHORIZE_URL = "https://app.hubspot.com/oauth/authorize";
+const TOKEN_URL = "https://api.hubapi.com/oauth/v1/token";
+const TOKEN_INFO_URL = "https://api.hubapi.com/oauth/v1/access-tokens/";
+const REQUIRED_SCOPE = "crm.objects.contacts.read";
+const SCOPES = ["oauth", REQUIRED_SCOPE];
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A provider's reason as the end of our sentence, without a doubled full stop. */
+const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
+
+const logo = monogramLogo("#FF7A59", "H");
+
+/** "BAD_AUTH_CODE: missing or unknown auth code" from HubSpot's error body. */
+function hubspotReason(res: ProviderResponse): string {
+  const b = isObject(res.body) ? res.body : null;
+  if (b && typeof b.message === "string") {
+    const code = typeof b.category === "string" ? b.category : typeof b.status === "string" ? b.status : undefined;
+    return code ? `${code}: ${b.message}` : b.message;
+  }
+  return providerReason(res);
+}
+
+function rejectOrUnavailable(res: ProviderResponse, what: string): never {
+  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(PROVIDER, hubspotReason(res));
+  throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(hubspotReason(res))}`);
+}
+
+/** One form-encoded call of HubSpot's token endpoint (client credentials in the body, as HubSpot requires). */
+async function token(type: string, params: Record<string, string>): Promise<TokenSet> {
+  const res = await providerFetch(PROVIDER, type, TOKEN_URL, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    body: new URLSearchParams(params),
+  });
+  const body = isObject(res.body) ? res.body : null;
+  if (res.status !== 200 || typeof body?.access_token !== "string" || !body.access_token) rejectOrUnavailable(res, "the token call");
+  return tokenSetFrom(body);
+}
+
+/** The code of HubSpot's callback; a callback without one carries HubSpot's error instead. */
+function callbackCode(callback: URLSearchParams): string {
+  const code = callback.get("code");
+  if (code) return code;
+  const error = callback.get("error");
+  throw new ProviderRejection(PROVIDER, error ? [error, callback.get("error_description")].filter(Boolean).join(": ") : "the callback carried no authorization code");
+}
+
+const hubspotOAuth: OAuthDefinition = {
+  provider: "HUBSPOT",
+  providerName: PROVIDER,
+  scopes: SCOPES,
+  access: ["Read the contacts in your HubSpot CRM", "See which HubSpot account you connected"],
+  pkce: false,
+  authorizeUrl: ({ client, redirectUri, state }) =>
+    urlWith(AUTHORIZE_URL, { client_id: client.clientId, redirect_uri: redirectUri, scope: SCOPES.join(" "), state }),
+  exchangeCode: ({ type, client, redirectUri, callback }) =>
+    token(type, {
+      grant_type: "authorization_code",
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      redirect_uri: redirectUri,
+      code: callbackCode(callback),
+    }),
+  async refresh({ type, client }, refreshToken) {
+    const tokens = await token(type, { grant_type: "refresh_token", client_id: client.clientId, client_secret: client.clientSecret, refresh_token: refreshToken });
+    return { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken };
+  },
+  async identify({ type }, tokens) {
+    const res = await providerFetch(PROVIDER, type, `${TOKEN_INFO_URL}${encodeURIComponent(tokens.accessToken)}`, { headers: { accept: "application/json" } });
+    const info = isObject(res.body) ? res.body : null;
+    if (res.status !== 200) rejectOrUnavailable(res, "the access-token metadata call");
+    const hubId = typeof info?.hub_id === "number" || typeof info?.hub_id === "string" ? String(info.hub_id) : "";
+    if (!info || !hubId) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the access-token metadata call without a hub_id.`);
+    // The metadata call works for any live token; the scopes it lists are what the portal granted.
+    const scopes = Array.isArray(info.scopes) ? info.scopes.map(String) : [];
+    if (!scopes.includes(REQUIRED_SCOPE)) {
+      throw new ProviderRejection(
+        PROVIDER,
+        `MISSING_SCOPES: This app hasn't been granted all required scopes to make this call (required: ${REQUIRED_SCOPE}; granted: ${scopes.join(", ") || "none"}).`,
+      );
+    }
+    const domain = typeof info.hub_domain === "string" && info.hub_domain ? info.hub_domain : undefined;
+    return { rotationKey: `account:${hubId}`, accountId: hubId, accountName: domain ?? `HubSpot ${hubId}` };
+  },
+};
+
+export const hubspotTypes: ConnectionTypeDefinition[] = [
+  {
+    type: "hubspot",
+    name: "HubSpot",
+    logo,
+    authMethods: ["oauth"],
+    credentialFields: null,
+    docs: hubspotDocs.hubspot,
+    family: "oauth_only",
+    oauth: hubspotOAuth,
+  },
+];

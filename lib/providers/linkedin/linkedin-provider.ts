@@ -1,0 +1,77 @@
+import "server-only";
+import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
+import { requestToken, urlWith } from "@/lib/providers/oauth2";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
+import { linkedinDocs } from "@/lib/providers/linkedin/linkedin-docs";
+import { monogramLogo } from "@/lib/providers/monogram-logo";
+
+// LinkedIn Ads: only through Patchbay's LinkedIn app (LINKEDIN), since LinkedIn grants the
+// advertising scopes per app after review. Identity is the OpenID Connect userinfo of the
+// member who approved.
+
+const PROVIDER = "LinkedIn";
+const AUTHORIZE_URL = "https://www.linkedin.com/oauth/v2/authorization";
+const TOKEN_URL = "https://www.linkedin.com/oauth/v2/accessToken";
+const USERINFO_URL = "https://api.linkedin.com/v2/userinfo";
+const SCOPES = ["openid", "profile", "email", "r_ads", "r_ads_reporting"];
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A provider's reason as the end of our sentence, without a doubled full stop. */
+const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
+
+const logo = monogramLogo("#0A66C2", "in");
+
+/** LinkedIn API errors: {status, serviceErrorCode, code, message}; the token endpoint uses OAuth's {error, error_description}. */
+function linkedinReason(res: ProviderResponse): string {
+  const b = isObject(res.body) ? res.body : {};
+  if (typeof b.message === "string" && (b.code !== undefined || b.serviceErrorCode !== undefined)) return `${String(b.code ?? `serviceErrorCode ${String(b.serviceErrorCode)}`)}: ${b.message}`;
+  return providerReason(res);
+}
+
+/** The code of LinkedIn's callback; a callback without one carries LinkedIn's error instead. */
+function callbackCode(callback: URLSearchParams): string {
+  const code = callback.get("code");
+  if (code) return code;
+  const error = callback.get("error");
+  throw new ProviderRejection(PROVIDER, error ? [error, callback.get("error_description")].filter(Boolean).join(": ") : "the callback carried no authorization code");
+}
+
+const linkedinOAuth: OAuthDefinition = {
+  provider: "LINKEDIN",
+  providerName: PROVIDER,
+  scopes: SCOPES,
+  access: ["See your name, profile picture and email address", "Read your LinkedIn ad accounts, campaigns and ad reporting"],
+  pkce: false,
+  authorizeUrl: ({ client, redirectUri, state }) =>
+    urlWith(AUTHORIZE_URL, { response_type: "code", client_id: client.clientId, redirect_uri: redirectUri, state, scope: SCOPES.join(" ") }),
+  exchangeCode: ({ type, client, redirectUri, callback }) =>
+    requestToken(PROVIDER, type, TOKEN_URL, client, { grant_type: "authorization_code", code: callbackCode(callback), redirect_uri: redirectUri }),
+  async refresh({ type, client }, refreshToken) {
+    const tokens = await requestToken(PROVIDER, type, TOKEN_URL, client, { grant_type: "refresh_token", refresh_token: refreshToken });
+    return { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken };
+  },
+  async identify({ type }, tokens) {
+    const res = await providerFetch(PROVIDER, type, USERINFO_URL, { headers: { authorization: `Bearer ${tokens.accessToken}`, accept: "application/json" } });
+    if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(PROVIDER, linkedinReason(res));
+    const me = isObject(res.body) ? res.body : null;
+    if (res.status !== 200 || typeof me?.sub !== "string" || !me.sub) {
+      throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the userinfo call with ${sentence(res.status === 200 ? "no subject (sub)" : linkedinReason(res))}`);
+    }
+    const name = [me.email, me.name].find((v): v is string => typeof v === "string" && v !== "");
+    return { rotationKey: `account:${me.sub}`, accountId: me.sub, accountName: name ?? me.sub };
+  },
+};
+
+export const linkedinTypes: ConnectionTypeDefinition[] = [
+  {
+    type: "linkedin_ads",
+    name: "LinkedIn Ads",
+    logo,
+    authMethods: ["oauth"],
+    credentialFields: null,
+    docs: linkedinDocs.linkedin_ads,
+    family: "oauth_only",
+    oauth: linkedinOAuth,
+  },
+];

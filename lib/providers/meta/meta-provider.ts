@@ -1,0 +1,129 @@
+import "server-only";
+import { createHmac } from "node:crypto";
+import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
+import { tokenSetFrom, urlWith } from "@/lib/providers/oauth2";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
+import { metaDocs } from "@/lib/providers/meta/meta-docs";
+import { monogramLogo } from "@/lib/providers/monogram-logo";
+
+// Meta Ads through the Graph API: Patchbay's Meta app (META) with the dialog/code flow, or the
+// caller's own app + a system-user token (white-label). A manual post is proven with
+// debug_token, read with the caller's app access token (is the token valid, issued for that
+// app, granted ads_read?), then /me with the token itself.
+
+const PROVIDER = "Meta";
+const GRAPH = "https://graph.facebook.com/v21.0";
+const DIALOG_URL = "https://www.facebook.com/v21.0/dialog/oauth";
+const REQUIRED_PERMISSION = "ads_read";
+const SCOPES = ["ads_read", "business_management"];
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A provider's reason as the end of our sentence, without a doubled full stop. */
+const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
+
+const logo = monogramLogo("#0866FF", "M");
+
+/** "OAuthException (code 190, subcode 463): Error validating access token: …" from a Graph error object. */
+function graphErrorText(e: Json): string {
+  const subcode = e.error_subcode ?? e.subcode;
+  const codes = [e.code !== undefined && `code ${String(e.code)}`, subcode !== undefined && `subcode ${String(subcode)}`].filter(Boolean).join(", ");
+  return `${typeof e.type === "string" ? e.type : "OAuthException"}${codes ? ` (${codes})` : ""}: ${String(e.message ?? "no message")}`;
+}
+
+function graphReason(res: ProviderResponse): string {
+  const error = isObject(res.body) ? res.body.error : undefined;
+  return isObject(error) && typeof error.message === "string" ? graphErrorText(error) : providerReason(res);
+}
+
+// Graph's throttling codes (app, user, page and ad-account rate limits) are not a verdict on the credentials.
+const THROTTLED = new Set([4, 17, 32, 613, 80004]);
+
+/** One Graph GET: an error object in a 4xx = Meta refused; 5xx, throttling or a non-object = unavailable. */
+async function graphGet(type: string, url: string, what: string, accessToken?: string): Promise<Json> {
+  const res = await providerFetch(PROVIDER, type, url, { headers: { accept: "application/json", ...(accessToken && { authorization: `Bearer ${accessToken}` }) } });
+  const error = isObject(res.body) && isObject(res.body.error) ? res.body.error : null;
+  const throttled = error !== null && (THROTTLED.has(Number(error.code)) || error.is_transient === true);
+  if (res.status >= 400 && res.status < 500 && res.status !== 429 && !throttled) throw new ProviderRejection(PROVIDER, graphReason(res));
+  if (res.status !== 200 || !isObject(res.body) || error) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(graphReason(res))}`);
+  return res.body;
+}
+
+/** appsecret_proof: Graph requires it for apps with "Require App Secret" on, and it binds the token to the app. */
+const appSecretProof = (accessToken: string, appSecret: string) => createHmac("sha256", appSecret).update(accessToken).digest("hex");
+
+/** GET /me with the token: the Facebook user (or system user) the token acts for. */
+async function me(type: string, accessToken: string, appSecret: string) {
+  const body = await graphGet(type, urlWith(`${GRAPH}/me`, { fields: "id,name", appsecret_proof: appSecretProof(accessToken, appSecret) }), "the /me call", accessToken);
+  if (typeof body.id !== "string" || !body.id) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the /me call without an id.`);
+  return { id: body.id, name: typeof body.name === "string" && body.name ? body.name : undefined };
+}
+
+/** debug_token with the app access token `<app_id>|<app_secret>`: valid, issued for this app, granted ads_read. */
+async function debugToken(type: string, appId: string, appSecret: string, accessToken: string) {
+  const body = await graphGet(type, urlWith(`${GRAPH}/debug_token`, { input_token: accessToken, access_token: `${appId}|${appSecret}` }), "the debug_token call");
+  const data = body.data;
+  if (!isObject(data)) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the debug_token call without data.`);
+  if (data.is_valid !== true) {
+    throw new ProviderRejection(PROVIDER, isObject(data.error) ? graphErrorText(data.error) : "debug_token reports the access token is not valid.");
+  }
+  if (String(data.app_id ?? "") !== appId) {
+    throw new ProviderRejection(PROVIDER, `the access token was issued for app ${String(data.app_id ?? "(unknown)")}, not for app_id ${appId}.`);
+  }
+  const scopes = Array.isArray(data.scopes) ? data.scopes.map(String) : [];
+  if (!scopes.includes(REQUIRED_PERMISSION)) {
+    throw new ProviderRejection(
+      PROVIDER,
+      `the access token lacks the ${REQUIRED_PERMISSION} permission (granted: ${scopes.join(", ") || "none"}). Generate a new system-user token with ${REQUIRED_PERMISSION} ticked.`,
+    );
+  }
+}
+
+/** The code of Meta's callback; a callback without one carries Meta's error instead. */
+function callbackCode(callback: URLSearchParams): string {
+  const code = callback.get("code");
+  if (code) return code;
+  const error = callback.get("error");
+  throw new ProviderRejection(PROVIDER, error ? [error, callback.get("error_description")].filter(Boolean).join(": ") : "the callback carried no authorization code");
+}
+
+const metaOAuth: OAuthDefinition = {
+  provider: "META",
+  providerName: PROVIDER,
+  scopes: SCOPES,
+  access: ["Read your ad accounts, campaigns and ad performance", "See the businesses you manage in Meta Business Manager"],
+  pkce: false,
+  authorizeUrl: ({ client, redirectUri, state }) =>
+    urlWith(DIALOG_URL, { client_id: client.clientId, redirect_uri: redirectUri, state, response_type: "code", scope: SCOPES.join(",") }),
+  async exchangeCode({ type, client, redirectUri, callback }) {
+    const body = await graphGet(
+      type,
+      urlWith(`${GRAPH}/oauth/access_token`, { client_id: client.clientId, client_secret: client.clientSecret, redirect_uri: redirectUri, code: callbackCode(callback) }),
+      "the token exchange",
+    );
+    if (typeof body.access_token !== "string" || !body.access_token) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the token exchange without an access_token.`);
+    return tokenSetFrom(body);
+  },
+  async identify({ type, client }, tokens) {
+    const user = await me(type, tokens.accessToken, client.clientSecret);
+    return { rotationKey: `account:${user.id}`, accountId: user.id, accountName: user.name ?? user.id };
+  },
+};
+
+export const metaTypes: ConnectionTypeDefinition[] = [
+  {
+    type: "meta_ads",
+    name: "Meta Ads",
+    logo,
+    authMethods: ["oauth", "manual"],
+    credentialFields: ["app_id", "app_secret", "access_token"],
+    docs: metaDocs.meta_ads,
+    family: "white_label",
+    oauth: metaOAuth,
+    async verify(credentials, ctx) {
+      await debugToken(ctx.type, credentials.app_id, credentials.app_secret, credentials.access_token);
+      const user = await me(ctx.type, credentials.access_token, credentials.app_secret);
+      return { rotationKey: `name:${ctx.name}`, accountId: user.id, accountName: user.name };
+    },
+  },
+];

@@ -1,0 +1,135 @@
+import "server-only";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
+import { urlWith } from "@/lib/providers/oauth2";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type VerifiedAccount } from "@/lib/providers/types";
+import { shopifyDocs } from "@/lib/providers/shopify/shopify-docs";
+import { monogramLogo } from "@/lib/providers/monogram-logo";
+
+// Shopify: one store per connection. Every call goes to the store's own host
+// (https://<store>.myshopify.com/admin/...), so the domain is validated before it becomes a URL.
+
+const PROVIDER = "Shopify";
+const API_VERSION = "2025-01";
+const SCOPES = ["read_orders", "read_products", "read_customers"];
+const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+
+const logo = monogramLogo("#95BF47", "S");
+
+/** The store's permanent domain (lower-cased; a pasted https:// or trailing slash is tolerated), or a rejection saying what is expected. */
+function shopDomainOrThrow(input: string | undefined, what: string): string {
+  const shop = (input ?? "")
+    .trim()
+    .toLowerCase()
+    .replace(/^https?:\/\//, "")
+    .replace(/\/+$/, "");
+  if (!SHOP_DOMAIN.test(shop)) {
+    throw new ProviderRejection(
+      PROVIDER,
+      `${what} ${JSON.stringify(input ?? "")} is not a store's myshopify.com domain; give its permanent domain, like acme.myshopify.com (Shopify admin → Settings → Domains).`,
+    );
+  }
+  return shop;
+}
+
+/** 4xx = Shopify refused (bad token, missing scope, unknown or frozen store); 429, 5xx and redirects = Shopify trouble. */
+function fail(res: ProviderResponse, shop: string, what: string): never {
+  if (res.status >= 400 && res.status < 500 && res.status !== 429) {
+    const reason = providerReason(res);
+    throw new ProviderRejection(PROVIDER, res.status === 404 ? `${reason} (no store answers at ${shop})` : reason);
+  }
+  if (res.status >= 300 && res.status < 400) throw new ProviderRejection(PROVIDER, `${shop} redirected the API call (HTTP ${res.status}): the store does not exist under that domain.`);
+  throw new ProviderUnavailable(PROVIDER, `${PROVIDER} ${what} answered ${providerReason(res)}.`);
+}
+
+type Shop = { id: number | string; name?: string; myshopify_domain?: string; email?: string };
+
+/** GET shop.json: proves the token works for this store and names it. */
+async function shopIdentity(type: string, shop: string, accessToken: string): Promise<Shop> {
+  const res = await providerFetch(PROVIDER, type, `https://${shop}/admin/api/${API_VERSION}/shop.json`, {
+    headers: { "x-shopify-access-token": accessToken, accept: "application/json" },
+  });
+  if (res.status !== 200) fail(res, shop, "shop.json");
+  const s = (res.body as { shop?: Shop } | null)?.shop;
+  if (!s || (typeof s.id !== "number" && typeof s.id !== "string")) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} shop.json answered 200 without a shop: ${res.text.slice(0, 200)}`);
+  return s;
+}
+
+// Shopify routes every Admin API call by host, so the store that answered is the domain we
+// called: rotation is keyed on that domain (it equals shop.myshopify_domain).
+const storeAccount = (shop: string, s: Shop): VerifiedAccount => ({ rotationKey: `store:${shop}`, accountId: String(s.id), accountName: s.name || shop });
+
+/** The callback's hmac: HMAC-SHA256 (hex) over the other parameters sorted by name as k=v joined with &, keyed with the app secret. */
+function verifyCallbackHmac(callback: URLSearchParams, clientSecret: string) {
+  const hmac = callback.get("hmac");
+  if (!hmac) throw new ProviderRejection(PROVIDER, "The OAuth callback carries no hmac, so it cannot be proven to come from Shopify.");
+  const message = [...callback.entries()]
+    .filter(([k]) => k !== "hmac")
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`)
+    .join("&");
+  const expected = Buffer.from(createHmac("sha256", clientSecret).update(message).digest("hex"));
+  const given = Buffer.from(hmac.toLowerCase());
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new ProviderRejection(PROVIDER, "The OAuth callback's hmac does not match: it was not signed by Shopify with this app's secret.");
+  }
+}
+
+const shopifyOAuth: OAuthDefinition = {
+  provider: "SHOPIFY",
+  providerName: PROVIDER,
+  scopes: SCOPES,
+  access: ["Read your store's orders", "Read your products", "Read your customers"],
+  pkce: false,
+  needsShop: true,
+  authorizeUrl: ({ client, redirectUri, state, shop }) =>
+    urlWith(`https://${shopDomainOrThrow(shop, "The store domain")}/admin/oauth/authorize`, {
+      client_id: client.clientId,
+      scope: SCOPES.join(","),
+      redirect_uri: redirectUri,
+      state,
+    }),
+  async exchangeCode({ type, client, callback, shop }) {
+    const expected = shopDomainOrThrow(shop, "The store domain");
+    verifyCallbackHmac(callback, client.clientSecret);
+    const returned = callback.get("shop");
+    if (returned !== expected) {
+      throw new ProviderRejection(PROVIDER, `The OAuth callback is for the store ${JSON.stringify(returned ?? "")}, but the connection was started for ${expected}.`);
+    }
+    const code = callback.get("code");
+    if (!code) throw new ProviderRejection(PROVIDER, "The OAuth callback carries no code.");
+    const res = await providerFetch(PROVIDER, type, `https://${expected}/admin/oauth/access_token`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ client_id: client.clientId, client_secret: client.clientSecret, code }),
+    });
+    const body = res.body as { access_token?: unknown; scope?: unknown } | null;
+    if (res.status !== 200) fail(res, expected, "token endpoint");
+    if (typeof body?.access_token !== "string" || !body.access_token) {
+      throw new ProviderUnavailable(PROVIDER, `${PROVIDER} token endpoint answered 200 without an access_token: ${res.text.slice(0, 200)}`);
+    }
+    // Offline tokens: no expiry and no refresh token.
+    return { accessToken: body.access_token, refreshToken: null, expiresAt: null, scope: typeof body.scope === "string" ? body.scope : null, extra: { shop: expected } };
+  },
+  async identify({ type, shop }, tokens) {
+    const domain = shopDomainOrThrow(typeof tokens.extra?.shop === "string" ? tokens.extra.shop : shop, "The store domain");
+    return storeAccount(domain, await shopIdentity(type, domain, tokens.accessToken));
+  },
+};
+
+export const shopifyTypes: ConnectionTypeDefinition[] = [
+  {
+    type: "shopify",
+    name: "Shopify",
+    logo,
+    authMethods: ["oauth", "manual"],
+    credentialFields: ["shop_domain", "access_token"],
+    docs: shopifyDocs,
+    family: "storefront",
+    oauth: shopifyOAuth,
+    async verify(credentials, ctx) {
+      const shop = shopDomainOrThrow(credentials.shop_domain, "shop_domain");
+      return storeAccount(shop, await shopIdentity(ctx.type, shop, credentials.access_token));
+    },
+  },
+];

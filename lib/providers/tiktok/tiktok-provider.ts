@@ -1,0 +1,103 @@
+import "server-only";
+import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
+import { urlWith } from "@/lib/providers/oauth2";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
+import { tiktokDocs } from "@/lib/providers/tiktok/tiktok-docs";
+import { monogramLogo } from "@/lib/providers/monogram-logo";
+
+// TikTok Ads through the TikTok API for Business (Marketing API v1.3). Not RFC 6749: the
+// authorize page takes app_id, the callback carries auth_code, the token call is JSON
+// {app_id, secret, auth_code}, and every answer is HTTP 200 with {code, message, data}
+// where code 0 means success. The access token does not expire, so there is no refresh.
+
+const PROVIDER = "TikTok";
+const AUTHORIZE_URL = "https://business-api.tiktok.com/portal/auth";
+const TOKEN_URL = "https://business-api.tiktok.com/open_api/v1.3/oauth2/access_token/";
+const USER_INFO_URL = "https://business-api.tiktok.com/open_api/v1.3/user/info/";
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A provider's reason as the end of our sentence, without a doubled full stop. */
+const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
+
+const logo = monogramLogo("#000", "T", "#FE2C55");
+
+// 40100: requests made too frequently. Rate limiting is not a verdict on the grant.
+const THROTTLED = new Set([40100]);
+
+/** `data` of a TikTok answer; code ≠ 0 in the 40000s = TikTok refused, anything else = unavailable. */
+function tiktokData(res: ProviderResponse, what: string): Json {
+  const body = isObject(res.body) ? res.body : null;
+  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(PROVIDER, body ? tiktokReason(body) : providerReason(res));
+  if (res.status !== 200 || !body || typeof body.code !== "number") {
+    throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(body && typeof body.code === "number" ? tiktokReason(body) : providerReason(res))}`);
+  }
+  if (body.code === 0) {
+    if (!isObject(body.data)) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with code 0 but no data.`);
+    return body.data;
+  }
+  if (body.code >= 40000 && body.code < 50000 && !THROTTLED.has(body.code)) throw new ProviderRejection(PROVIDER, tiktokReason(body));
+  throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(tiktokReason(body))}`);
+}
+
+/** "40102: Auth code is expired or invalid (request_id …)". */
+function tiktokReason(body: Json): string {
+  const id = typeof body.request_id === "string" && body.request_id ? ` (request_id ${body.request_id})` : "";
+  return `${String(body.code ?? "error")}: ${String(body.message ?? "no message")}${id}`;
+}
+
+/** TikTok's callback carries the code as auth_code (and, newer, also as code). */
+function callbackCode(callback: URLSearchParams): string {
+  const code = callback.get("auth_code") ?? callback.get("code");
+  if (code) return code;
+  const error = callback.get("error");
+  throw new ProviderRejection(PROVIDER, error ? [error, callback.get("error_description")].filter(Boolean).join(": ") : "the callback carried no auth_code");
+}
+
+const tiktokOAuth: OAuthDefinition = {
+  provider: "TIKTOK",
+  providerName: PROVIDER,
+  // TikTok grants the permission scopes configured on the app in the developer portal; the authorize URL names none.
+  scopes: [],
+  access: ["Read the advertiser accounts you authorize, with their campaigns and reports", "See your TikTok for Business display name and email"],
+  pkce: false,
+  authorizeUrl: ({ client, redirectUri, state }) => urlWith(AUTHORIZE_URL, { app_id: client.clientId, state, redirect_uri: redirectUri }),
+  async exchangeCode({ type, client, callback }) {
+    const res = await providerFetch(PROVIDER, type, TOKEN_URL, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ app_id: client.clientId, secret: client.clientSecret, auth_code: callbackCode(callback) }),
+    });
+    const data = tiktokData(res, "the token call");
+    if (typeof data.access_token !== "string" || !data.access_token) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the token call without an access_token.`);
+    const advertiserIds = Array.isArray(data.advertiser_ids) ? data.advertiser_ids.map(String) : [];
+    return {
+      accessToken: data.access_token,
+      refreshToken: null,
+      expiresAt: null,
+      scope: Array.isArray(data.scope) ? data.scope.map(String).join(",") : null,
+      extra: { advertiser_ids: advertiserIds },
+    };
+  },
+  async identify({ type }, tokens) {
+    const res = await providerFetch(PROVIDER, type, USER_INFO_URL, { headers: { "Access-Token": tokens.accessToken, accept: "application/json" } });
+    const data = tiktokData(res, "the user/info call");
+    const id = typeof data.core_user_id === "string" || typeof data.core_user_id === "number" ? String(data.core_user_id) : "";
+    if (!id) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the user/info call without a core_user_id.`);
+    const name = [data.email, data.display_name].find((v): v is string => typeof v === "string" && v !== "");
+    return { rotationKey: `account:${id}`, accountId: id, accountName: name ?? id };
+  },
+};
+
+export const tiktokTypes: ConnectionTypeDefinition[] = [
+  {
+    type: "tiktok_ads",
+    name: "TikTok Ads",
+    logo,
+    authMethods: ["oauth"],
+    credentialFields: null,
+    docs: tiktokDocs.tiktok_ads,
+    family: "oauth_only",
+    oauth: tiktokOAuth,
+  },
+];
