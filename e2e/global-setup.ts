@@ -2,6 +2,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "./support/server";
+import { startStandIns } from "./support/stand-ins";
 
 /**
  * One server for the run: the production build of the current sources on a fresh database
@@ -20,6 +21,9 @@ export default async function globalSetup() {
     databaseUrl = pg.url;
     dropDatabase = pg.drop;
   }
+  // Local stand-ins for every real provider, speaking its wire format (PROVIDER_BASE_URLS and
+  // the test OAuth apps go into the server's environment).
+  const standIns = await startStandIns();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   Object.assign(process.env, {
@@ -32,6 +36,7 @@ export default async function globalSetup() {
     AUTH_SECRET: randomBytes(32).toString("base64url"),
     SANDBOX_PROVIDERS: "1",
     DEMO: "0",
+    ...standIns.env,
   });
   migrateWith(process.env);
   const server = await startServer(port, process.env);
@@ -39,6 +44,7 @@ export default async function globalSetup() {
 
   return async () => {
     await server.stop();
+    await standIns.stop();
     if (/unhandled error/.test(server.log())) console.log(`[e2e] the server logged unhandled errors:\n${server.log().slice(-6000)}`);
     await dropDatabase?.();
     if (process.env.KEEP_TEST_DATA !== "1") rmSync(dataDir, { recursive: true, force: true });

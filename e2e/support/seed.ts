@@ -6,6 +6,8 @@ import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { createWorkflow } from "@/lib/workflows/create-workflow";
 import { recordOperations } from "@/lib/logs/record-operations";
 import { db } from "@/lib/db/client";
+import { freshCredentials } from "@/lib/connections/fresh-credentials";
+import { decryptJson, encryptJson } from "@/lib/security/encryption";
 import type { Plan } from "@/lib/teams/plans";
 
 type Args = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -36,6 +38,30 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
   async workflowState(a) {
     const wf = await db.workflow.findUniqueOrThrow({ where: { id: a.id }, select: { active: true } });
     return wf;
+  },
+  /** Moves an auth link's expiry into the past (the 24 hours have passed). */
+  async expireAuthLink(a) {
+    await db.authLink.update({ where: { id: a.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    return { ok: true };
+  },
+  /** Stored OAuth tokens of a connection, optionally edited first (expiry in the past, another refresh token). */
+  async oauthTokens(a) {
+    const row = await db.connection.findUniqueOrThrow({ where: { id: a.id } });
+    const stored = decryptJson<{ oauth: Record<string, unknown> }>(row.credentials);
+    if (a.expire || a.refreshToken) {
+      if (a.expire) stored.oauth.expiresAt = Date.now() - 1000;
+      if (a.refreshToken) stored.oauth.refreshToken = a.refreshToken;
+      await db.connection.update({ where: { id: a.id }, data: { credentials: encryptJson(stored) } });
+    }
+    return { ...stored.oauth, needsReauthAt: row.needsReauthAt };
+  },
+  /** The credentials a provider call would use now (refreshing an expiring OAuth token), or the error. */
+  async freshCredentials(a) {
+    try {
+      return { ok: await freshCredentials(a.team, a.id) };
+    } catch (e) {
+      return { error: { status: (e as { status?: number }).status, detail: (e as { detail?: unknown }).detail } };
+    }
   },
   /** One log per entry of `startedAgo` (seconds before now), so tests control times exactly. */
   async logs(a) {

@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { badRequest } from "@/lib/api/errors";
 import { appUrl } from "@/lib/config/env";
 import { newId, randomToken } from "@/lib/security/ids";
-import { findConnectionType } from "@/lib/providers/registry";
+import { findConnectionType, oauthClientFor } from "@/lib/providers/registry";
 import { AUTH_LINK_LIFETIME_MS } from "@/lib/auth-links/auth-link-status";
 import type { CreateAuthLinkBody } from "@/lib/schemas/auth-links";
 import type { Principal } from "@/lib/api-keys/authenticate-api-key";
@@ -16,8 +16,12 @@ export function authLinkUrl(token: string) {
 export async function createAuthLink(principal: Principal, body: CreateAuthLinkBody) {
   const def = findConnectionType(body.connection_type);
   if (!def) throw badRequest(`Unknown connection_type ${JSON.stringify(body.connection_type)}; GET /v1/connections/types lists the types.`);
-  if (!def.authMethods.includes("oauth")) {
+  if (!def.authMethods.includes("oauth") || !def.oauth) {
     throw badRequest(`${def.type} does not connect through OAuth; create it from credentials instead (POST /v1/connections with ${(def.credentialFields ?? []).join(", ")}).`);
+  }
+  const configured = oauthClientFor(def);
+  if (!("client" in configured)) {
+    throw badRequest(`${def.type} cannot connect through OAuth on this server: its OAuth app is not configured (set ${configured.missing.join(" and ")}).`);
   }
   const now = Date.now();
   const link = await db.authLink.create({

@@ -1,12 +1,10 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { transaction } from "@/lib/db/transaction";
 import { ApiError, badRequest, forbidden } from "@/lib/api/errors";
 import { encryptJson } from "@/lib/security/encryption";
-import { newId } from "@/lib/security/ids";
 import { findConnectionType } from "@/lib/providers/registry";
 import { ProviderRejection, ProviderUnavailable, UnsendableCredential, type ConnectionTypeDefinition } from "@/lib/providers/types";
-import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
+import { connectionToJson } from "@/lib/connections/connection-to-json";
+import { saveConnection } from "@/lib/connections/save-connection";
 import type { CreateConnectionBody } from "@/lib/schemas/connections";
 import type { Principal } from "@/lib/api-keys/authenticate-api-key";
 
@@ -22,53 +20,17 @@ export async function createConnectionFromCredentials(principal: Principal, body
     throw forbidden(`${def.type} is white-label capable: creating it from your own app's credentials needs the Team plan (this team is on ${principal.team.plan}).`);
   }
   const account = await verifyOrThrow(def, body);
-  const credentials = encryptJson(body.credentials);
-  const owner = body.is_private ? principal.user.id : null;
-
-  if (account.rotationKey === null) {
-    const row = await db.connection.create({
-      data: { id: newId("conn"), teamId: principal.team.id, type: def.type, displayName: body.name, ownerUserId: owner, credentials, rotationKey: null },
-      select: connectionPublicSelect,
-    });
-    return connectionToJson(row, "s");
-  }
-  const rotationKey = account.rotationKey;
-  // Two racing posts of the same account: one insert wins the unique index, the other
-  // retries as the replacement, so exactly one connection results.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const row = await transaction(async (tx) => {
-        const existing = await tx.connection.findUnique({
-          where: { teamId_type_rotationKey: { teamId: principal.team.id, type: def.type, rotationKey } },
-          select: { id: true, ownerUserId: true },
-        });
-        if (!existing) {
-          return tx.connection.create({
-            data: { id: newId("conn"), teamId: principal.team.id, type: def.type, displayName: body.name, ownerUserId: owner, credentials, rotationKey },
-            select: connectionPublicSelect,
-          });
-        }
-        if (existing.ownerUserId !== null && existing.ownerUserId !== principal.user.id) {
-          throw badRequest(`This ${def.name} account is already connected privately by another member of the team; ask them to replace it, or connect a different account.`);
-        }
-        return tx.connection.update({
-          where: { id: existing.id },
-          data: {
-            credentials,
-            displayName: body.name,
-            needsReauthAt: null,
-            updatedAt: new Date(),
-            ...(body.is_private !== undefined && { ownerUserId: owner }),
-          },
-          select: connectionPublicSelect,
-        });
-      });
-      return connectionToJson(row, "s");
-    } catch (e) {
-      if ((e as { code?: string }).code === "P2002" && attempt < 3) continue;
-      throw e;
-    }
-  }
+  const { row } = await saveConnection({
+    teamId: principal.team.id,
+    type: def.type,
+    typeName: def.name,
+    displayName: body.name,
+    ownerUserId: body.is_private === undefined ? undefined : body.is_private ? principal.user.id : null,
+    actingUserId: principal.user.id,
+    credentials: encryptJson(body.credentials),
+    rotationKey: account.rotationKey,
+  });
+  return connectionToJson(row, "s");
 }
 
 function manualTypeOrThrow(type: string): ConnectionTypeDefinition {

@@ -84,7 +84,7 @@ export const operations: Operation[] = [
     tag: "Auth links",
     summary: "Create a shareable OAuth auth link",
     description:
-      "The link expires 24 hours after creation or once a connection is created from it. After OAuth, the browser is redirected to redirect_url with `status=success`, `connection_type`, `connection_id` and `external_id` (when given) appended; on failure with `status=error`, `error` (access_denied, provider_error, link_expired, link_used, invalid_request) and `error_description`. A name already on the URL gets the appended one prefixed with `service_`.",
+      "The link expires 24 hours after creation or once a connection is created from it. After OAuth, the browser is redirected to redirect_url with `status=success`, `connection_type`, `connection_id` and `external_id` (when given) appended; on failure (the link stays usable until it expires) with `status=error`, `error` and `error_description`, plus `connection_type` and `external_id` (when given). `error` is one of `access_denied` (the user declined at the provider), `provider_error` (the provider returned an error, or its token or identity call failed; the description carries its reason), `link_expired`, `link_used` (the link already created its connection) and `invalid_request`. A name already on the URL gets the appended one prefixed with `service_`; read `service_status` when present, otherwise `status`. Without a redirect_url the browser lands on Patchbay's own result page. Register `{base_url}/oauth/callback` as the redirect URI of each provider's OAuth app.",
     body: createAuthLinkBodySchema,
     response: AuthLinkSchema,
     errors: { 400: "Invalid request.", ...auth, 413: "Body larger than 1 MB." },

@@ -1,8 +1,12 @@
 import "server-only";
 import { appUrl } from "@/lib/config/env";
 import { providerFetch, providerReason } from "@/lib/providers/provider-fetch";
-import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition } from "@/lib/providers/types";
+import { requestToken, urlWith } from "@/lib/providers/oauth2";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
 import { sandboxDocs } from "@/lib/providers/sandbox/sandbox-docs";
+import { monogramLogo } from "@/lib/providers/monogram-logo";
+
+const logo = monogramLogo("#7C3AED", "Sb");
 
 // Client side of the sandbox provider: the app talks to it over HTTP exactly as it talks to a
 // real provider (token endpoint, then identity call), so every flow runs end to end offline.
@@ -17,22 +21,58 @@ async function identity(type: string, headers: Record<string, string>) {
   return { accountId: me.id, accountName: me.name };
 }
 
+/** The sandbox's OAuth app: authorize page, token endpoint (PKCE) and identity call, all over HTTP. */
+const sandboxOAuth: OAuthDefinition = {
+  provider: "SANDBOX",
+  providerName: PROVIDER,
+  scopes: ["sandbox.read"],
+  access: ["Read your sandbox account's reports"],
+  pkce: true,
+  authorizeUrl: ({ client, redirectUri, state, codeChallenge }) =>
+    urlWith(`${appUrl()}/sandbox/oauth/authorize`, {
+      response_type: "code",
+      client_id: client.clientId,
+      redirect_uri: redirectUri,
+      scope: "sandbox.read",
+      state,
+      code_challenge: codeChallenge,
+      code_challenge_method: codeChallenge ? "S256" : undefined,
+    }),
+  exchangeCode: ({ type, client, redirectUri, callback, codeVerifier }) =>
+    requestToken(PROVIDER, type, `${appUrl()}/sandbox/oauth/token`, client, {
+      grant_type: "authorization_code",
+      code: callback.get("code") ?? "",
+      redirect_uri: redirectUri,
+      code_verifier: codeVerifier,
+    }),
+  refresh: ({ type, client }, refreshToken) =>
+    requestToken(PROVIDER, type, `${appUrl()}/sandbox/oauth/token`, client, { grant_type: "refresh_token", refresh_token: refreshToken }),
+  async identify({ type }, tokens) {
+    const account = await identity(type, { authorization: `Bearer ${tokens.accessToken}` });
+    return { ...account, rotationKey: `account:${account.accountId}` };
+  },
+};
+
 export const sandboxTypes: ConnectionTypeDefinition[] = [
   {
     type: "sandbox_oauth",
     name: "Sandbox (OAuth)",
+    logo,
     authMethods: ["oauth"],
     credentialFields: null,
     docs: sandboxDocs.sandbox_oauth,
     family: "oauth_only",
+    oauth: sandboxOAuth,
   },
   {
     type: "sandbox_whitelabel",
     name: "Sandbox (white-label)",
+    logo,
     authMethods: ["oauth", "manual"],
     credentialFields: ["client_id", "client_secret", "refresh_token"],
     docs: sandboxDocs.sandbox_whitelabel,
     family: "white_label",
+    oauth: sandboxOAuth,
     async verify(credentials, ctx) {
       const res = await providerFetch(PROVIDER, ctx.type, `${appUrl()}/sandbox/oauth/token`, {
         method: "POST",
@@ -54,6 +94,7 @@ export const sandboxTypes: ConnectionTypeDefinition[] = [
   {
     type: "sandbox_key",
     name: "Sandbox (API key)",
+    logo,
     authMethods: ["manual"],
     credentialFields: ["api_key"],
     docs: sandboxDocs.sandbox_key,

@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { redeemCode, SANDBOX_CLIENT_ID } from "@/lib/providers/sandbox/sandbox-authorize";
 
 // Server side of the sandbox provider (mounted under /sandbox). It behaves like a real OAuth
 // provider's token and identity endpoints: any value is accepted except one beginning with
@@ -31,12 +32,27 @@ export async function sandboxToken(req: Request): Promise<Response> {
   const clientSecret = form.get("client_secret") ?? "";
   if (!clientId || clientId.startsWith("bad")) return oauthError(401, "invalid_client", "client_id is not a registered client");
   if (!clientSecret || clientSecret.startsWith("bad")) return oauthError(401, "invalid_client", "client_secret does not match client_id");
+  if (grant === "authorization_code") {
+    // Codes come only from the sandbox's own authorize page, for its own OAuth app.
+    if (clientId !== (process.env.OAUTH_SANDBOX_CLIENT_ID || SANDBOX_CLIENT_ID)) return oauthError(401, "invalid_client", "client_id is not the sandbox app");
+    const redeemed = redeemCode(form.get("code") ?? "", clientId, form.get("redirect_uri"), form.get("code_verifier"));
+    if (typeof redeemed === "string") return oauthError(400, "invalid_grant", redeemed);
+    return Response.json({
+      access_token: issueAccessToken(redeemed.account, true),
+      refresh_token: `sbx_rt.${redeemed.account}`,
+      token_type: "Bearer",
+      expires_in: 3600,
+      scope: "sandbox.read",
+    });
+  }
   if (grant === "refresh_token") {
     const refresh = form.get("refresh_token") ?? "";
     if (!refresh) return oauthError(400, "invalid_request", "refresh_token is required");
     const scoped = !refresh.startsWith("bad_scope");
     if (refresh.startsWith("bad") && scoped) return oauthError(400, "invalid_grant", "refresh_token expired");
-    return Response.json({ access_token: issueAccessToken(`acct_${digest(refresh).slice(0, 12)}`, scoped), token_type: "Bearer", expires_in: 3600 });
+    // Refresh tokens the sandbox issued name their account; any other is a white-label test value.
+    const account = refresh.startsWith("sbx_rt.") ? refresh.slice("sbx_rt.".length) : `acct_${digest(refresh).slice(0, 12)}`;
+    return Response.json({ access_token: issueAccessToken(account, scoped), token_type: "Bearer", expires_in: 3600 });
   }
   return oauthError(400, "unsupported_grant_type", `grant_type ${grant ?? "(missing)"} is not supported`);
 }

@@ -1,0 +1,126 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { appUrl } from "@/lib/config/env";
+import { ApiError } from "@/lib/api/errors";
+import { encryptJson } from "@/lib/security/encryption";
+import { authLinkStatus } from "@/lib/auth-links/auth-link-status";
+import { authLinkUrl } from "@/lib/auth-links/create-auth-link";
+import { ConnectError, type ConnectErrorCode } from "@/lib/auth-links/connect-error";
+import { attemptIdOf, stateMatches } from "@/lib/auth-links/oauth-state";
+import { oauthRedirectUri } from "@/lib/auth-links/start-oauth";
+import { resultRedirectUrl } from "@/lib/auth-links/result-redirect-url";
+import { saveConnection } from "@/lib/connections/save-connection";
+import { findConnectionType, oauthClientFor } from "@/lib/providers/registry";
+import { ProviderRejection, ProviderUnavailable, type OAuthContext, type OAuthDefinition } from "@/lib/providers/types";
+
+type Link = NonNullable<Awaited<ReturnType<typeof db.authLink.findUnique>>>;
+
+// Provider spellings of "the user said no" (RFC 6749 access_denied; LinkedIn's own codes).
+const DENIALS = new Set(["access_denied", "user_cancelled_authorize", "user_cancelled_login", "user_denied"]);
+
+/**
+ * GET /oauth/callback: the provider sends the browser back here. Exchanges the code, verifies
+ * the account with the identity call, and stores the encrypted tokens as the link's one
+ * connection; then sends the browser on to the caller's redirect_url (spec §4.6) or our own
+ * result page. Any failure leaves the link pending and retryable until it expires (§3.1).
+ * Returns where to send the browser.
+ */
+export async function completeOAuth(query: URLSearchParams): Promise<string> {
+  const state = query.get("state") ?? "";
+  const attemptId = attemptIdOf(state);
+  const attempt = attemptId ? await db.oAuthAttempt.findUnique({ where: { id: attemptId }, include: { authLink: true } }) : null;
+  if (!attempt || !stateMatches(state, attempt.id, attempt.authLinkId)) {
+    return callbackErrorPage("invalid_request", "The sign-in response does not belong to any auth link (its state is missing or invalid). Open the link you were sent again.");
+  }
+  const link = attempt.authLink;
+  try {
+    // Single use: of concurrent callbacks carrying one state, exactly one goes on.
+    const claimed = await db.oAuthAttempt.updateMany({ where: { id: attempt.id, usedAt: null }, data: { usedAt: new Date() } });
+    if (claimed.count === 0) throw await linkStateError(link.id, "This sign-in response was already used. Open the link again to retry.");
+    const status = authLinkStatus(link);
+    if (status !== "pending") throw await linkStateError(link.id);
+
+    const def = findConnectionType(link.connectionType);
+    if (!def?.oauth) throw new ConnectError("invalid_request", `${link.connectionType} can no longer be connected through OAuth.`);
+    const providerError = query.get("error");
+    if (providerError) {
+      const description = query.get("error_description") ?? query.get("error_reason") ?? providerError;
+      if (DENIALS.has(providerError)) throw new ConnectError("access_denied", `Access was not granted at ${def.oauth.providerName}: ${description}`);
+      throw new ConnectError("provider_error", `${def.oauth.providerName} returned an error: ${providerError}${description !== providerError ? ` (${description})` : ""}`);
+    }
+    const configured = oauthClientFor(def);
+    if (!("client" in configured)) throw new ConnectError("provider_error", `${def.name} sign-in is not configured on this server (${configured.missing.join(", ")}).`);
+    const ctx: OAuthContext = { type: def.type, client: configured.client, redirectUri: oauthRedirectUri(), shop: attempt.shop ?? undefined };
+    const { tokens, account } = await exchangeAndIdentify(def.oauth, ctx, query, attempt.codeVerifier ?? undefined);
+
+    const { row } = await saveConnection(
+      {
+        teamId: link.teamId,
+        type: def.type,
+        typeName: def.name,
+        displayName: account.accountName ?? def.name,
+        ownerUserId: link.isPrivate ? link.createdByUserId : undefined,
+        actingUserId: link.createdByUserId,
+        credentials: encryptJson({ oauth: tokens }),
+        rotationKey: account.rotationKey,
+        externalId: link.externalId,
+      },
+      async (tx, connectionId) => {
+        // The link is won here, in the same transaction as the connection: a link that
+        // another callback consumed, or that expired meanwhile, rolls everything back.
+        const won = await tx.authLink.updateMany({
+          where: { id: link.id, consumedAt: null, expiresAt: { gt: new Date() } },
+          data: { consumedAt: new Date(), connectionId },
+        });
+        if (won.count === 0) throw await linkStateError(link.id);
+      },
+    );
+    return link.redirectUrl
+      ? resultRedirectUrl(link.redirectUrl, { status: "success", connection_type: def.type, connection_id: row.id, external_id: link.externalId })
+      : `${authLinkUrl(link.token)}?status=success`;
+  } catch (e) {
+    if (e instanceof ConnectError) return errorRedirect(link, e.code, e.description);
+    if (e instanceof ApiError && e.status === 400) return errorRedirect(link, "invalid_request", String(e.detail));
+    throw e;
+  }
+}
+
+async function exchangeAndIdentify(oauth: OAuthDefinition, ctx: OAuthContext, callback: URLSearchParams, codeVerifier?: string) {
+  try {
+    const tokens = await oauth.exchangeCode({ ...ctx, callback, codeVerifier });
+    const account = await oauth.identify(ctx, tokens);
+    return { tokens, account };
+  } catch (e) {
+    if (e instanceof ProviderRejection || e instanceof ProviderUnavailable) {
+      throw new ConnectError("provider_error", `${e.provider} did not complete the sign-in: ${e.reason}`);
+    }
+    throw e;
+  }
+}
+
+/** Why a link can no longer be used, read fresh (another callback may have just won it). */
+async function linkStateError(authLinkId: string, otherwise = "This link can no longer be used."): Promise<ConnectError> {
+  const link = await db.authLink.findUniqueOrThrow({ where: { id: authLinkId } });
+  const status = authLinkStatus(link);
+  if (status === "connected") return new ConnectError("link_used", "This link was already used to connect an account; a link connects one account.");
+  if (status === "expired") return new ConnectError("link_expired", "This link has expired; links are valid for 24 hours. Ask whoever sent it for a new one.");
+  return new ConnectError("invalid_request", otherwise);
+}
+
+function errorRedirect(link: Link, code: ConnectErrorCode, description: string): string {
+  if (link.redirectUrl) {
+    return resultRedirectUrl(link.redirectUrl, {
+      status: "error",
+      error: code,
+      error_description: description,
+      connection_type: link.connectionType,
+      external_id: link.externalId,
+    });
+  }
+  return `${authLinkUrl(link.token)}?${new URLSearchParams({ error: code, error_description: description })}`;
+}
+
+function callbackErrorPage(code: ConnectErrorCode, description: string): string {
+  return `${appUrl()}/connect?${new URLSearchParams({ error: code, error_description: description })}`;
+}
+

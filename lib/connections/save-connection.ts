@@ -1,0 +1,79 @@
+import "server-only";
+import { badRequest } from "@/lib/api/errors";
+import { transaction, type Tx } from "@/lib/db/transaction";
+import { newId } from "@/lib/security/ids";
+import { connectionPublicSelect } from "@/lib/connections/connection-to-json";
+
+export type ConnectionToSave = {
+  teamId: string;
+  type: string;
+  /** The type's display name, for error texts. */
+  typeName: string;
+  displayName: string;
+  /** Private owner; `undefined` keeps the visibility of a connection being replaced (shared for a new one). */
+  ownerUserId: string | null | undefined;
+  /** Who is saving: a connection private to someone else is never replaced by them. */
+  actingUserId: string | null;
+  /** Encrypted credentials envelope. */
+  credentials: string;
+  /** Spec §4.2: the connection a save of the same account replaces; null always creates. */
+  rotationKey: string | null;
+  /** Set on a new connection, and on the replaced one when given (auth links). */
+  externalId?: string | null;
+};
+
+/**
+ * Inserts a connection, or replaces in place the one its rotation key points at, in one
+ * transaction that `within` can join (an auth link claims itself there). Two racing saves of
+ * the same account: one insert wins the unique index, the other retries as the replacement,
+ * so exactly one connection results.
+ */
+export async function saveConnection<T = void>(c: ConnectionToSave, within?: (tx: Tx, connectionId: string) => Promise<T>) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await transaction(async (tx) => {
+        const existing =
+          c.rotationKey === null
+            ? null
+            : await tx.connection.findUnique({
+                where: { teamId_type_rotationKey: { teamId: c.teamId, type: c.type, rotationKey: c.rotationKey } },
+                select: { id: true, ownerUserId: true },
+              });
+        if (existing && existing.ownerUserId !== null && existing.ownerUserId !== c.actingUserId) {
+          throw badRequest(`This ${c.typeName} account is already connected privately by another member of the team; ask them to replace it, or connect a different account.`);
+        }
+        const row = existing
+          ? await tx.connection.update({
+              where: { id: existing.id },
+              data: {
+                credentials: c.credentials,
+                displayName: c.displayName,
+                needsReauthAt: null,
+                updatedAt: new Date(),
+                ...(c.ownerUserId !== undefined && { ownerUserId: c.ownerUserId }),
+                ...(c.externalId != null && { externalId: c.externalId }),
+              },
+              select: connectionPublicSelect,
+            })
+          : await tx.connection.create({
+              data: {
+                id: newId("conn"),
+                teamId: c.teamId,
+                type: c.type,
+                displayName: c.displayName,
+                ownerUserId: c.ownerUserId ?? null,
+                credentials: c.credentials,
+                rotationKey: c.rotationKey,
+                externalId: c.externalId ?? null,
+              },
+              select: connectionPublicSelect,
+            });
+        const extra = within ? await within(tx, row.id) : (undefined as T);
+        return { row, replaced: existing !== null, extra };
+      });
+    } catch (e) {
+      if ((e as { code?: string }).code === "P2002" && attempt < 3) continue;
+      throw e;
+    }
+  }
+}
