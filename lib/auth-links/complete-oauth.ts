@@ -9,7 +9,7 @@ import { ConnectError, type ConnectErrorCode } from "@/lib/auth-links/connect-er
 import { attemptIdOf, stateMatches } from "@/lib/auth-links/oauth-state";
 import { oauthRedirectUri } from "@/lib/auth-links/start-oauth";
 import { resultRedirectUrl } from "@/lib/auth-links/result-redirect-url";
-import { saveConnection } from "@/lib/connections/save-connection";
+import { saveConnection, type ConnectionToSave } from "@/lib/connections/save-connection";
 import { findConnectionType, oauthClientFor } from "@/lib/providers/registry";
 import { ProviderRejection, ProviderUnavailable, type OAuthContext, type OAuthDefinition } from "@/lib/providers/types";
 
@@ -53,34 +53,46 @@ export async function completeOAuth(query: URLSearchParams): Promise<string> {
     const ctx: OAuthContext = { type: def.type, client: configured.client, redirectUri: oauthRedirectUri(), shop: attempt.shop ?? undefined };
     const { tokens, account } = await exchangeAndIdentify(def.oauth, ctx, query, attempt.codeVerifier ?? undefined);
 
-    const { row } = await saveConnection(
-      {
-        teamId: link.teamId,
-        type: def.type,
-        typeName: def.name,
-        displayName: account.accountName ?? def.name,
-        ownerUserId: link.isPrivate ? link.createdByUserId : undefined,
-        actingUserId: link.createdByUserId,
-        credentials: encryptJson({ oauth: tokens }),
-        rotationKey: account.rotationKey,
-        externalId: link.externalId,
-      },
-      async (tx, connectionId) => {
-        // The link is won here, in the same transaction as the connection: a link that
-        // another callback consumed, or that expired meanwhile, rolls everything back.
-        const won = await tx.authLink.updateMany({
-          where: { id: link.id, consumedAt: null, expiresAt: { gt: new Date() } },
-          data: { consumedAt: new Date(), connectionId },
-        });
-        if (won.count === 0) throw await linkStateError(link.id);
-      },
-    );
+    const row = await saveLinkConnection(link, {
+      teamId: link.teamId,
+      type: def.type,
+      typeName: def.name,
+      displayName: account.accountName ?? def.name,
+      ownerUserId: link.isPrivate ? link.createdByUserId : undefined,
+      actingUserId: link.createdByUserId,
+      credentials: encryptJson({ oauth: tokens }),
+      rotationKey: account.rotationKey,
+      externalId: link.externalId,
+    });
     return link.redirectUrl
       ? resultRedirectUrl(link.redirectUrl, { status: "success", connection_type: def.type, connection_id: row.id, external_id: link.externalId })
       : `${authLinkUrl(link.token)}?status=success`;
   } catch (e) {
     if (e instanceof ConnectError) return errorRedirect(link, e.code, e.description);
     if (e instanceof ApiError && e.status === 400) return errorRedirect(link, "invalid_request", String(e.detail));
+    throw e;
+  }
+}
+
+const LINK_LOST = new Error("auth link lost to another callback");
+
+/**
+ * Saves the connection and wins the link in the same transaction: a link that another callback
+ * consumed, or that expired meanwhile, rolls everything back. Why it was lost is read after the
+ * rollback: inside, a second pooled connection could wait on the one this transaction holds.
+ */
+async function saveLinkConnection(link: Link, connection: ConnectionToSave) {
+  try {
+    const { row } = await saveConnection(connection, async (tx, connectionId) => {
+      const won = await tx.authLink.updateMany({
+        where: { id: link.id, consumedAt: null, expiresAt: { gt: new Date() } },
+        data: { consumedAt: new Date(), connectionId },
+      });
+      if (won.count === 0) throw LINK_LOST;
+    });
+    return row;
+  } catch (e) {
+    if (e === LINK_LOST) throw await linkStateError(link.id);
     throw e;
   }
 }

@@ -57,3 +57,16 @@ export async function requestToken(
   if (res.status !== 200 || typeof body?.access_token !== "string") rejectOrUnavailable(providerName, res, "token endpoint");
   return tokenSetFrom(body);
 }
+
+/**
+ * The authorization code a provider's callback carries (`code`, or TikTok's `auth_code`); a
+ * callback without one carries the provider's error instead, which becomes the rejection.
+ */
+export function callbackCode(providerName: string, callback: URLSearchParams, names: string[] = ["code"]): string {
+  for (const name of names) {
+    const code = callback.get(name);
+    if (code) return code;
+  }
+  const error = callback.get("error");
+  throw new ProviderRejection(providerName, error ? [error, callback.get("error_description")].filter(Boolean).join(": ") : `the callback carried no ${names[0]}`);
+}

@@ -1,6 +1,6 @@
 import "server-only";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
-import { requestToken, urlWith } from "@/lib/providers/oauth2";
+import { requestToken, urlWith, callbackCode } from "@/lib/providers/oauth2";
 import {
   ProviderRejection,
   ProviderUnavailable,
@@ -104,13 +104,6 @@ function stringOr(v: unknown): string | undefined {
   return typeof v === "string" && v ? v : undefined;
 }
 
-/** The code of Google's callback; a callback without one carries Google's error instead. */
-function callbackCode(callback: URLSearchParams): string {
-  const code = callback.get("code");
-  if (code) return code;
-  const error = callback.get("error");
-  throw new ProviderRejection(PROVIDER, error ? [error, callback.get("error_description")].filter(Boolean).join(": ") : "the callback carried no authorization code");
-}
 
 /** The shared Google OAuth client, asking for `openid email` plus the one scope of the type. */
 function googleOAuth(scope: string, access: string[]): OAuthDefinition {
@@ -137,7 +130,7 @@ function googleOAuth(scope: string, access: string[]): OAuthDefinition {
     exchangeCode: ({ type, client, redirectUri, callback, codeVerifier }) =>
       requestToken(PROVIDER, type, TOKEN_URL, client, {
         grant_type: "authorization_code",
-        code: callbackCode(callback),
+        code: callbackCode(PROVIDER, callback),
         redirect_uri: redirectUri,
         code_verifier: codeVerifier,
       }),

@@ -1,6 +1,6 @@
 import "server-only";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
-import { tokenSetFrom, urlWith } from "@/lib/providers/oauth2";
+import { tokenSetFrom, urlWith, callbackCode } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type TokenSet } from "@/lib/providers/types";
 import { hubspotDocs } from "@/lib/providers/hubspot/hubspot-docs";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
@@ -51,13 +51,6 @@ async function token(type: string, params: Record<string, string>): Promise<Toke
   return tokenSetFrom(body);
 }
 
-/** The code of HubSpot's callback; a callback without one carries HubSpot's error instead. */
-function callbackCode(callback: URLSearchParams): string {
-  const code = callback.get("code");
-  if (code) return code;
-  const error = callback.get("error");
-  throw new ProviderRejection(PROVIDER, error ? [error, callback.get("error_description")].filter(Boolean).join(": ") : "the callback carried no authorization code");
-}
 
 const hubspotOAuth: OAuthDefinition = {
   provider: "HUBSPOT",
@@ -73,7 +66,7 @@ const hubspotOAuth: OAuthDefinition = {
       client_id: client.clientId,
       client_secret: client.clientSecret,
       redirect_uri: redirectUri,
-      code: callbackCode(callback),
+      code: callbackCode(PROVIDER, callback),
     }),
   async refresh({ type, client }, refreshToken) {
     const tokens = await token(type, { grant_type: "refresh_token", client_id: client.clientId, client_secret: client.clientSecret, refresh_token: refreshToken });

@@ -1,6 +1,6 @@
 import "server-only";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
-import { requestToken, urlWith } from "@/lib/providers/oauth2";
+import { requestToken, urlWith, callbackCode } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
 import { linkedinDocs } from "@/lib/providers/linkedin/linkedin-docs";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
@@ -29,13 +29,6 @@ function linkedinReason(res: ProviderResponse): string {
   return providerReason(res);
 }
 
-/** The code of LinkedIn's callback; a callback without one carries LinkedIn's error instead. */
-function callbackCode(callback: URLSearchParams): string {
-  const code = callback.get("code");
-  if (code) return code;
-  const error = callback.get("error");
-  throw new ProviderRejection(PROVIDER, error ? [error, callback.get("error_description")].filter(Boolean).join(": ") : "the callback carried no authorization code");
-}
 
 const linkedinOAuth: OAuthDefinition = {
   provider: "LINKEDIN",
@@ -46,7 +39,7 @@ const linkedinOAuth: OAuthDefinition = {
   authorizeUrl: ({ client, redirectUri, state }) =>
     urlWith(AUTHORIZE_URL, { response_type: "code", client_id: client.clientId, redirect_uri: redirectUri, state, scope: SCOPES.join(" ") }),
   exchangeCode: ({ type, client, redirectUri, callback }) =>
-    requestToken(PROVIDER, type, TOKEN_URL, client, { grant_type: "authorization_code", code: callbackCode(callback), redirect_uri: redirectUri }),
+    requestToken(PROVIDER, type, TOKEN_URL, client, { grant_type: "authorization_code", code: callbackCode(PROVIDER, callback), redirect_uri: redirectUri }),
   async refresh({ type, client }, refreshToken) {
     const tokens = await requestToken(PROVIDER, type, TOKEN_URL, client, { grant_type: "refresh_token", refresh_token: refreshToken });
     return { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken };

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHmac } from "node:crypto";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
-import { tokenSetFrom, urlWith } from "@/lib/providers/oauth2";
+import { tokenSetFrom, urlWith, callbackCode } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
 import { metaDocs } from "@/lib/providers/meta/meta-docs";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
@@ -79,13 +79,6 @@ async function debugToken(type: string, appId: string, appSecret: string, access
   }
 }
 
-/** The code of Meta's callback; a callback without one carries Meta's error instead. */
-function callbackCode(callback: URLSearchParams): string {
-  const code = callback.get("code");
-  if (code) return code;
-  const error = callback.get("error");
-  throw new ProviderRejection(PROVIDER, error ? [error, callback.get("error_description")].filter(Boolean).join(": ") : "the callback carried no authorization code");
-}
 
 const metaOAuth: OAuthDefinition = {
   provider: "META",
@@ -98,7 +91,7 @@ const metaOAuth: OAuthDefinition = {
   async exchangeCode({ type, client, redirectUri, callback }) {
     const body = await graphGet(
       type,
-      urlWith(`${GRAPH}/oauth/access_token`, { client_id: client.clientId, client_secret: client.clientSecret, redirect_uri: redirectUri, code: callbackCode(callback) }),
+      urlWith(`${GRAPH}/oauth/access_token`, { client_id: client.clientId, client_secret: client.clientSecret, redirect_uri: redirectUri, code: callbackCode(PROVIDER, callback) }),
       "the token exchange",
     );
     if (typeof body.access_token !== "string" || !body.access_token) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the token exchange without an access_token.`);

@@ -1,7 +1,7 @@
 import "server-only";
 import { appUrl } from "@/lib/config/env";
 import { providerFetch, providerReason } from "@/lib/providers/provider-fetch";
-import { requestToken, urlWith } from "@/lib/providers/oauth2";
+import { callbackCode, requestToken, urlWith } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
 import { sandboxDocs } from "@/lib/providers/sandbox/sandbox-docs";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
@@ -41,7 +41,7 @@ const sandboxOAuth: OAuthDefinition = {
   exchangeCode: ({ type, client, redirectUri, callback, codeVerifier }) =>
     requestToken(PROVIDER, type, `${appUrl()}/sandbox/oauth/token`, client, {
       grant_type: "authorization_code",
-      code: callback.get("code") ?? "",
+      code: callbackCode(PROVIDER, callback),
       redirect_uri: redirectUri,
       code_verifier: codeVerifier,
     }),

@@ -1,6 +1,6 @@
 import "server-only";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
-import { urlWith } from "@/lib/providers/oauth2";
+import { urlWith, callbackCode } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
 import { tiktokDocs } from "@/lib/providers/tiktok/tiktok-docs";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
@@ -46,13 +46,6 @@ function tiktokReason(body: Json): string {
   return `${String(body.code ?? "error")}: ${String(body.message ?? "no message")}${id}`;
 }
 
-/** TikTok's callback carries the code as auth_code (and, newer, also as code). */
-function callbackCode(callback: URLSearchParams): string {
-  const code = callback.get("auth_code") ?? callback.get("code");
-  if (code) return code;
-  const error = callback.get("error");
-  throw new ProviderRejection(PROVIDER, error ? [error, callback.get("error_description")].filter(Boolean).join(": ") : "the callback carried no auth_code");
-}
 
 const tiktokOAuth: OAuthDefinition = {
   provider: "TIKTOK",
@@ -66,7 +59,7 @@ const tiktokOAuth: OAuthDefinition = {
     const res = await providerFetch(PROVIDER, type, TOKEN_URL, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ app_id: client.clientId, secret: client.clientSecret, auth_code: callbackCode(callback) }),
+      body: JSON.stringify({ app_id: client.clientId, secret: client.clientSecret, auth_code: callbackCode(PROVIDER, callback, ["auth_code", "code"]) }),
     });
     const data = tiktokData(res, "the token call");
     if (typeof data.access_token !== "string" || !data.access_token) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the token call without an access_token.`);
