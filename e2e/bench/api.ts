@@ -117,35 +117,50 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /** One GET over a kept-alive socket with node:http (fetch adds ~1.5 ms of its own per response). */
 function get(url: string, headers: Record<string, string>) {
-  return new Promise<void>((ok, fail) => {
+  return new Promise<string>((ok, fail) => {
     http
       .get(url, { agent, headers }, (res) => {
         res.resume();
-        res.on("end", () => (res.statusCode === 200 ? ok() : fail(new Error(`HTTP ${res.statusCode}`))));
+        res.on("end", () => (res.statusCode === 200 ? ok(String(res.headers["server-timing"] ?? "")) : fail(new Error(`HTTP ${res.statusCode}`))));
       })
       .on("error", fail);
   });
 }
 
-/** Latency from one sequential keep-alive client (sub-millisecond timer); throughput from autocannon under load. */
-async function measureHttp(url: string, headers: Record<string, string>) {
-  const latency = await measureDirect(() => get(url, headers));
+/** Server-Timing "auth;dur=0.21, handler;dur=3.10, serialize;dur=0.30" → {auth: 0.21, …}. */
+const stages = (header: string) => Object.fromEntries([...header.matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
+
+/**
+ * Latency of the API and of the direct query, sampled alternately (one HTTP request, one direct
+ * call, …) for SECONDS each, so both see the same machine: a noisy neighbour or a GC phase then
+ * moves both sides instead of skewing the ratio. Throughput comes from autocannon under load.
+ */
+async function measurePaired(url: string, headers: Record<string, string>, direct: () => Promise<unknown>) {
+  const api: number[] = [];
+  const db: number[] = [];
+  const inServer: Record<string, number[]> = {};
+  await get(url, headers);
+  await direct();
+  const until = performance.now() + 2 * SECONDS * 1000;
+  while (performance.now() < until) {
+    let t = performance.now();
+    const timing = stages(await get(url, headers));
+    api.push(performance.now() - t);
+    for (const [k, v] of Object.entries(timing)) (inServer[k] ??= []).push(v);
+    t = performance.now();
+    await direct();
+    db.push(performance.now() - t);
+  }
   const loaded = (await (autocannon({ url, connections: THROUGHPUT_CONNECTIONS, duration: SECONDS, headers }) as unknown as Promise<autocannon.Result>));
-  return { latency, throughput: loaded.requests.average, loadedP99: loaded.latency.p99, errors: loaded.errors + loaded.non2xx };
+  const server = Object.fromEntries(Object.entries(inServer).map(([k, v]) => [k, stat(v).p50]));
+  return { latency: stat(api), direct: stat(db), server, throughput: loaded.requests.average, loadedP99: loaded.latency.p99, errors: loaded.errors + loaded.non2xx };
 }
 
-async function measureDirect(fn: () => Promise<unknown>): Promise<Stat> {
-  const times: number[] = [];
-  const until = performance.now() + SECONDS * 1000;
-  await fn(); // warm up
-  while (performance.now() < until) {
-    const t = performance.now();
-    await fn();
-    times.push(performance.now() - t);
-  }
+function stat(times: number[]): Stat {
   times.sort((a, b) => a - b);
   const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))];
-  return { p50: q(0.5), p99: q(0.99), rps: times.length / SECONDS };
+  // Requests per second of one sequential client: the inverse of the mean latency.
+  return { p50: q(0.5), p99: q(0.99), rps: 1000 / (times.reduce((a, b) => a + b, 0) / times.length) };
 }
 
 async function main() {
@@ -206,8 +221,7 @@ async function main() {
   for (const c of cases) {
     const check = await fetch(server.baseUrl + c.path, { headers });
     if (check.status !== 200) throw new Error(`${c.name}: HTTP ${check.status} ${await check.text()}`);
-    const http = await measureHttp(server.baseUrl + c.path, headers);
-    const direct = await measureDirect(c.direct);
+    const { direct, ...http } = await measurePaired(server.baseUrl + c.path, headers, c.direct);
     results.push({ name: c.name, http, direct, overhead: http.latency.p50 / Math.max(direct.p50, 0.001) });
     console.log(`[bench] ${c.name}: API p50 ${http.latency.p50.toFixed(2)} ms p99 ${http.latency.p99.toFixed(2)} ms, ${Math.round(http.throughput)} req/s @${THROUGHPUT_CONNECTIONS}; direct p50 ${direct.p50.toFixed(2)} ms`);
   }
@@ -226,13 +240,13 @@ async function main() {
     "",
     `Seeding: logs ${seeded.logsSeconds.toFixed(1)} s, ledger ${seeded.ledgerSeconds.toFixed(1)} s (total ${seedTotal.toFixed(1)} s)`,
     "",
-    "API latency: one sequential keep-alive node:http client. Load: autocannon, 8 connections. Direct: the same lib query in this process.",
+    "API latency: one sequential keep-alive node:http client, sampled alternately with the direct call (the same lib query in this process). Load: autocannon, 8 connections.",
     "",
-    "| endpoint | API p50 ms | API p99 ms | req/s (1 conn) | req/s (8 conns, autocannon) | p99 ms under load | direct p50 ms | direct p99 ms | API/direct p50 | errors |",
-    "|---|---|---|---|---|---|---|---|---|---|",
+    "| endpoint | API p50 ms | API p99 ms | req/s (1 conn) | req/s (8 conns, autocannon) | p99 ms under load | direct p50 ms | direct p99 ms | API/direct p50 | in server p50 ms: auth / handler / serialize | errors |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
     ...results.map(
       (r) =>
-        `| ${r.name} | ${r.http.latency.p50.toFixed(2)} | ${r.http.latency.p99.toFixed(2)} | ${Math.round(r.http.latency.rps)} | ${Math.round(r.http.throughput)} | ${r.http.loadedP99} | ${r.direct.p50.toFixed(2)} | ${r.direct.p99.toFixed(2)} | ${r.overhead.toFixed(2)}× | ${r.http.errors} |`,
+        `| ${r.name} | ${r.http.latency.p50.toFixed(2)} | ${r.http.latency.p99.toFixed(2)} | ${Math.round(r.http.latency.rps)} | ${Math.round(r.http.throughput)} | ${r.http.loadedP99} | ${r.direct.p50.toFixed(2)} | ${r.direct.p99.toFixed(2)} | ${r.overhead.toFixed(2)}× | ${["auth", "handler", "serialize"].map((k) => r.http.server[k]?.toFixed(2) ?? "–").join(" / ")} | ${r.http.errors} |`,
     ),
     "",
     ...bars.map((b) => `- ${b.ok ? "PASS" : "FAIL"} ${b.bar}: ${b.value.toFixed(2)}`),
