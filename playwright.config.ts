@@ -24,6 +24,8 @@ export default defineConfig({
           args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
         },
         viewport: { width: 1280, height: 800 },
+        // Set by global-setup before the workers start.
+        baseURL: process.env.BASE_URL,
       },
     },
   ],

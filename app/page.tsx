@@ -1,12 +1,23 @@
 import Link from "next/link";
+import { redirect } from "next/navigation";
+import { currentUser } from "@/lib/auth/current-user";
 
-export default function Home() {
+export const dynamic = "force-dynamic";
+
+export default async function Home() {
+  const user = await currentUser();
+  if (user?.teams.length) redirect(`/${user.teams[0].id}`);
   return (
     <main className="mx-auto max-w-2xl px-6 py-16">
       <h1 className="text-3xl font-semibold tracking-tight">Patchbay</h1>
       <p className="mt-3 text-zinc-600 dark:text-zinc-400">
         Connections between your workspace and your customers&apos; accounts, the operation logs of your workflows, MCP servers and
         agents, and your credit balance — in one API.
+      </p>
+      <p className="mt-6">
+        <Link className="btn-primary" href="/sign-in">
+          Sign in
+        </Link>
       </p>
       <ul className="mt-8 space-y-2">
         <li>

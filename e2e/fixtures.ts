@@ -30,7 +30,7 @@ export async function cli(...args: string[]): Promise<{ code: number; json: any 
 export type SeededUser = { id: string; email: string; key: string; keyId: string };
 export type SeededTeam = { id: string; users: SeededUser[] };
 
-export async function seedTeam(options: { name?: string; plan?: "free" | "pro" | "team"; members?: number; creditsLimit?: number; historyDays?: number } = {}): Promise<SeededTeam> {
+export async function seedTeam(options: { name?: string; password?: string; plan?: "free" | "pro" | "team"; members?: number; creditsLimit?: number; historyDays?: number } = {}): Promise<SeededTeam> {
   return seed("team", options);
 }
 

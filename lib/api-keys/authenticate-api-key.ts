@@ -4,10 +4,14 @@ import { unauthorized } from "@/lib/api/errors";
 import { sha256Hex } from "@/lib/security/hashing";
 import { API_KEY_PATTERN } from "@/lib/api-keys/api-key-format";
 
+/** Who is calling: through an API key (integrators) or a signed-in session (the dashboard). */
 export type Principal = {
   team: { id: string; name: string; plan: string; historyDays: number | null };
   user: { id: string; email: string };
-  apiKeyId: string;
+  /** Set for API-key requests. */
+  apiKeyId: string | null;
+  /** The user's role in the team, for session requests (owner-only settings); null for API keys. */
+  role: "owner" | "member" | null;
 };
 
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -45,6 +49,7 @@ export async function authenticateApiKey(authorization: string | null): Promise<
     team: { id: row.teamId, name: row.teamName, plan: row.plan, historyDays: row.historyDays === null ? null : Number(row.historyDays) },
     user: { id: row.userId, email: row.email },
     apiKeyId: row.keyId,
+    role: null,
   };
 }
 

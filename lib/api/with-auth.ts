@@ -1,8 +1,9 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { badRequest, errorResponse, json } from "@/lib/api/errors";
+import { badRequest, errorResponse, forbidden, json } from "@/lib/api/errors";
 import { findNul } from "@/lib/api/parse";
 import { authenticateApiKey, type Principal } from "@/lib/api-keys/authenticate-api-key";
+import { authenticateSession, hasSessionCookie } from "@/lib/auth/authenticate-session";
 
 export type AuthContext<P> = Principal & {
   req: NextRequest;
@@ -13,16 +14,19 @@ export type AuthContext<P> = Principal & {
 type Handler<P> = (ctx: AuthContext<P>) => Promise<unknown>;
 
 /**
- * The one wrapper for every /v1 route: authenticates the bearer API key, resolves team and
- * user, and turns every thrown error into its status with a `{detail}` body. A handler
+ * The one wrapper for every /v1 route: authenticates the bearer API key (or the dashboard's
+ * session), resolves team and user, and turns every thrown error into its status with a `{detail}` body. A handler
  * returns plain data (sent as 200 JSON) or a Response. `Server-Timing` tells a client (and
  * the benchmark) where a request's time went: authentication, the handler, serialisation.
  */
-export function withAuth<P = Record<string, never>>(handler: Handler<P>) {
+export function withAuth<P = Record<string, never>>(handler: Handler<P>, options: { ownerOnly?: boolean } = {}) {
   return async (req: NextRequest, route: { params: Promise<P> }): Promise<Response> => {
     try {
       const t0 = performance.now();
-      const principal = await authenticateApiKey(req.headers.get("authorization"));
+      const authorization = req.headers.get("authorization");
+      // An API key when one is sent; otherwise the dashboard's signed-in session.
+      const principal = !authorization && hasSessionCookie(req) ? await authenticateSession(req) : await authenticateApiKey(authorization);
+      if (options.ownerOnly && principal.role !== "owner") throw forbidden("Only team owners can do this.");
       const t1 = performance.now();
       const params = (await route?.params) ?? ({} as P);
       const nul = findNul(params);

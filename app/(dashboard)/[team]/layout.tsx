@@ -1,0 +1,43 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requireUser } from "@/lib/auth/current-user";
+import { Providers } from "@/components/providers";
+import { NavLinks } from "@/components/shell/nav-links";
+import { SignOutButton } from "@/components/shell/sign-out-button";
+import { TeamSwitcher } from "@/components/shell/team-switcher";
+
+export const dynamic = "force-dynamic";
+
+/** The signed-in shell of one team: header with the team switcher, the sections, sign-out. */
+export default async function TeamLayout({ children, params }: { children: React.ReactNode; params: Promise<{ team: string }> }) {
+  const { team } = await params;
+  const user = await requireUser(`/${team}`);
+  if (!user.teams.some((t) => t.id === team)) notFound();
+  return (
+    <Providers>
+      <div className="min-h-screen bg-zinc-50 dark:bg-zinc-950">
+        <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+          <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3">
+            <div className="flex min-w-0 items-center gap-3">
+              <Link href={`/${team}`} className="flex items-center gap-2 font-semibold tracking-tight">
+                {/* eslint-disable-next-line @next/next/no-img-element */}
+                <img src="/favicon.svg" alt="" width={24} height={24} />
+                <span className="hidden sm:inline">Patchbay</span>
+              </Link>
+              <span className="text-zinc-300 dark:text-zinc-700">/</span>
+              <TeamSwitcher current={team} teams={user.teams.map((t) => ({ id: t.id, name: t.name }))} />
+            </div>
+            <div className="flex items-center gap-4">
+              <span className="hidden truncate text-sm text-zinc-500 md:inline dark:text-zinc-400">{user.email}</span>
+              <SignOutButton />
+            </div>
+          </div>
+          <div className="mx-auto max-w-7xl px-4 pb-2">
+            <NavLinks team={team} />
+          </div>
+        </header>
+        <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
+      </div>
+    </Providers>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+const ERRORS: Record<string, string> = {
+  NotAMember: "That account is not a member of any team here. Ask a team owner to invite you.",
+  NoEmail: "Your single sign-on account has no email address.",
+  OAuthSignin: "Single sign-on could not start. Try again.",
+  OAuthCallback: "Single sign-on did not complete. Try again.",
+  SessionRequired: "Sign in to continue.",
+};
+
+export function SignInForm({ callbackUrl, initialError, sso }: { callbackUrl: string; initialError?: string; sso?: string }) {
+  const router = useRouter();
+  const [error, setError] = useState(initialError ? (ERRORS[initialError] ?? initialError) : "");
+  const [pending, setPending] = useState(false);
+
+  async function submit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    setPending(true);
+    setError("");
+    const res = await signIn("credentials", { email: String(form.get("email")), password: String(form.get("password")), redirect: false });
+    setPending(false);
+    if (res?.ok && !res.error) {
+      router.replace(callbackUrl);
+      router.refresh();
+    } else {
+      setError(res?.error === "CredentialsSignin" || !res?.error ? "Wrong email or password." : res.error);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4" noValidate>
+      {error && (
+        <p role="alert" className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200">
+          {error}
+        </p>
+      )}
+      <label className="block text-sm">
+        <span className="font-medium">Email</span>
+        <input name="email" type="email" autoComplete="email" required className="input mt-1" />
+      </label>
+      <label className="block text-sm">
+        <span className="font-medium">Password</span>
+        <input name="password" type="password" autoComplete="current-password" required className="input mt-1" />
+      </label>
+      <button type="submit" disabled={pending} className="btn-primary w-full">
+        {pending ? "Signing in…" : "Sign in"}
+      </button>
+      {sso && (
+        <button type="button" onClick={() => signIn("oidc", { callbackUrl })} className="btn-secondary w-full">
+          Continue with {sso}
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,37 @@
+import "server-only";
+import type { NextRequest } from "next/server";
+import { getToken } from "next-auth/jwt";
+import { db } from "@/lib/db/client";
+import { appUrl, secrets } from "@/lib/config/env";
+import { ApiError, badRequest, unauthorized } from "@/lib/api/errors";
+import type { Principal } from "@/lib/api-keys/authenticate-api-key";
+
+/** The header the dashboard names its current team with (a custom header: a cross-site form cannot send it). */
+export const TEAM_HEADER = "x-patchbay-team";
+
+const SESSION_COOKIE = /(^|;\s*)(__Secure-)?next-auth\.session-token(\.\d+)?=/;
+export const hasSessionCookie = (req: Request) => SESSION_COOKIE.test(req.headers.get("cookie") ?? "");
+
+/**
+ * A dashboard request: the signed-in user from the session cookie, in the team the request
+ * names, with the same visibility as that user's API key would have. Mutations must come from
+ * our own pages: the custom team header (which forces a CORS preflight cross-site) and, when
+ * the browser sends one, an Origin of this app.
+ */
+export async function authenticateSession(req: NextRequest): Promise<Principal> {
+  const token = await getToken({ req, secret: secrets().authSecret });
+  const userId = typeof token?.uid === "string" ? token.uid : null;
+  if (!userId) throw unauthorized("Your session has ended; sign in again.");
+  const teamId = req.headers.get(TEAM_HEADER);
+  if (!teamId) throw badRequest(`Name the team in the ${TEAM_HEADER} header.`);
+  if (!["GET", "HEAD", "OPTIONS"].includes(req.method)) {
+    const origin = req.headers.get("origin");
+    if (origin && origin !== new URL(appUrl()).origin && origin !== req.nextUrl.origin) throw new ApiError(403, "Cross-site request refused.");
+  }
+  const membership = await db.membership.findUnique({
+    where: { teamId_userId: { teamId, userId } },
+    select: { role: true, team: { select: { id: true, name: true, plan: true, historyDays: true } }, user: { select: { id: true, email: true } } },
+  });
+  if (!membership) throw new ApiError(404, `You are not a member of team ${teamId}.`);
+  return { team: membership.team, user: membership.user, apiKeyId: null, role: membership.role === "owner" ? "owner" : "member" };
+}
