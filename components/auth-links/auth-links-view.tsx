@@ -28,7 +28,7 @@ export function AuthLinksView({ teamId }: { teamId: string }) {
   const types = useConnectionTypes(teamId);
   const oauthTypes = useMemo(() => (types.data ?? []).filter((t) => t.auth_methods.includes("oauth")), [types.data]);
   const [type, setType] = useState(searchParams.get("type") ?? "");
-  const [externalId, setExternalId] = useState("");
+  const [externalId, setExternalId] = useState(searchParams.get("external_id") ?? "");
   const [redirectUrl, setRedirectUrl] = useState("");
   const [isPrivate, setIsPrivate] = useState(false);
   const [result, setResult] = useState<{ link: CreatedAuthLink; type: string } | null>(null);
@@ -93,14 +93,21 @@ export function AuthLinksView({ teamId }: { teamId: string }) {
                 ))}
               </select>
             </label>
-            <label className="block text-sm">
-              <span className="mb-1 block font-medium">External ID (optional)</span>
-              <input className="input" maxLength={255} value={externalId} onChange={(e) => setExternalId(e.target.value)} placeholder="client-42" />
-              <span className="mt-1 block text-xs text-zinc-500 dark:text-zinc-400">Your own opaque id for this client; it appears in the redirect, so no personal data.</span>
-            </label>
-            <label className="block text-sm md:col-span-2">
-              <span className="mb-1 block font-medium">Redirect URL (optional)</span>
+            <div className="text-sm">
+              <label htmlFor="auth-link-external-id" className="mb-1 block font-medium">
+                External ID (optional)
+              </label>
+              <input id="auth-link-external-id" className="input" maxLength={255} value={externalId} onChange={(e) => setExternalId(e.target.value)} placeholder="client-42" aria-describedby="external-id-help" />
+              <p id="external-id-help" className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+                Your own opaque id for this client; it appears in the redirect, so no personal data.
+              </p>
+            </div>
+            <div className="text-sm md:col-span-2">
+              <label htmlFor="auth-link-redirect-url" className="mb-1 block font-medium">
+                Redirect URL (optional)
+              </label>
               <input
+                id="auth-link-redirect-url"
                 className="input"
                 type="url"
                 inputMode="url"
@@ -110,10 +117,10 @@ export function AuthLinksView({ teamId }: { teamId: string }) {
                 aria-invalid={redirectError ? true : undefined}
                 aria-describedby="redirect-help"
               />
-              <span id="redirect-help" className={`mt-1 block text-xs ${redirectError ? "text-rose-700 dark:text-rose-300" : "text-zinc-500 dark:text-zinc-400"}`}>
+              <p id="redirect-help" className={`mt-1 text-xs ${redirectError ? "text-rose-700 dark:text-rose-300" : "text-zinc-500 dark:text-zinc-400"}`}>
                 {redirectError ?? "Where the browser goes after connecting. Without one, the account owner sees Patchbay's own success page."}
-              </span>
-            </label>
+              </p>
+            </div>
             {preview && (
               <div className="rounded-lg bg-zinc-50 p-3 text-sm md:col-span-2 dark:bg-zinc-950">
                 <p className="font-medium">After connecting, the browser goes to:</p>

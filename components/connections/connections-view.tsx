@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useDeferredValue, useMemo, useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useConnections, useConnectionsNeedingReauth, useConnectionTypes, type ConnectionFilters } from "@/lib/queries/connections";
@@ -140,7 +141,15 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
                         </td>
                         <td className="hidden px-3 py-2 font-mono text-xs sm:table-cell">{c.external_id ?? <span className="text-zinc-400">—</span>}</td>
                         <td className="hidden whitespace-nowrap px-3 py-2 text-zinc-600 md:table-cell dark:text-zinc-400">{formatTime(c.created_at)}</td>
-                        <td className="px-3 py-2 text-right">
+                        <td className="whitespace-nowrap px-3 py-2 text-right">
+                          {c.id && needsReauth.has(c.id) && (
+                            <Link
+                              href={`/${teamId}/auth-links?type=${encodeURIComponent(c.type)}${c.external_id ? `&external_id=${encodeURIComponent(c.external_id)}` : ""}`}
+                              className="mr-2 text-sm font-medium text-indigo-600 underline hover:text-indigo-500 dark:text-indigo-400"
+                            >
+                              Re-authorize
+                            </Link>
+                          )}
                           <button type="button" className="btn-secondary px-3 py-1.5" onClick={() => setDeleting(c)} aria-label={`Delete ${c.display_name ?? c.id}`}>
                             Delete
                           </button>

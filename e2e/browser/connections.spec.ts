@@ -71,6 +71,12 @@ test("create a sandbox_key connection through the dialog (a rejection first), fi
   await expect(rows.first()).toContainText("White label");
   expect((await seed("workflowState", { id: workflow.id })).active).toBe(false);
   await screenshot(page, "connections-final");
+
+  // The dashboard endpoint behind the confirmation is scoped like the delete: another team's connection is not found.
+  const other = await apiAs((await seedTeamWithPasswords()).users[0]);
+  const foreign = await (await other.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "Theirs", credentials: { api_key: "k" } } })).json();
+  const res404 = await page.request.get(`/api/dashboard/connections/${foreign.id}/workflows`, { headers: { "x-patchbay-team": team.id } });
+  expect(res404.status()).toBe(404);
 });
 
 test("the connections page fits a phone screen and an OAuth type offers an auth link", async ({ page }) => {
