@@ -1,0 +1,11 @@
+import { Suspense } from "react";
+import { AuthLinksView } from "@/components/auth-links/auth-links-view";
+
+export default async function AuthLinksPage({ params }: { params: Promise<{ team: string }> }) {
+  const { team } = await params;
+  return (
+    <Suspense>
+      <AuthLinksView teamId={team} />
+    </Suspense>
+  );
+}

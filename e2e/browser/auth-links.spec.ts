@@ -1,0 +1,96 @@
+import { test, expect, seed, apiAs } from "../fixtures";
+import { createLink } from "../support/oauth-flow";
+import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
+
+test("generate a sandbox_oauth link, complete the OAuth in a second page while the first turns connected", async ({ page, context }) => {
+  // Two browser pages, the sandbox OAuth round trip and three seed processes: more than the default minute on a busy machine.
+  test.slow();
+  const team = await seedTeamWithPasswords({ name: "Links Co" });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signIn(page, team.users[0].email);
+  await page.goto(`/${team.id}/auth-links`);
+  await expect(page.getByText("No links yet.")).toBeVisible();
+
+  await page.getByLabel("Connection type").selectOption("sandbox_oauth");
+  await page.getByLabel("External ID (optional)").fill("client-7");
+  await page.getByLabel("Redirect URL (optional)").fill("http://example.com/done");
+  await expect(page.getByText("The redirect URL must start with https://.")).toBeVisible();
+  await page.getByLabel("Redirect URL (optional)").fill("https://example.com/done?status=mine");
+  // The exact success redirect, with the prefix rule for a name the URL already uses.
+  await expect(page.getByTestId("redirect-preview")).toHaveText(
+    "https://example.com/done?status=mine&service_status=success&connection_type=sandbox_oauth&connection_id=conn_XXXXXXXXXXXXXXXXXXXX&external_id=client-7",
+  );
+  await page.getByRole("button", { name: "Generate link" }).click();
+
+  const result = page.getByTestId("auth-link-result");
+  await expect(result).toBeVisible();
+  await expect(result.getByTestId("auth-link-qr").locator("svg")).toBeVisible();
+  await expect(result.getByTestId("auth-link-countdown")).toHaveText(/Expires in 2[34] h \d\d min \d\d s/);
+  await expect(result.getByTestId("auth-link-status")).toHaveText("Pending");
+  const url = await result.getByLabel("Link to send").inputValue();
+  expect(url).toMatch(/\/connect\/[0-9A-Za-z]{32}$/);
+  await result.getByRole("button", { name: "Copy" }).click();
+  await expect(result.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+  await screenshot(page, "auth-links-pending");
+
+  // The account owner, in another page.
+  const owner = await context.newPage();
+  await owner.route("https://example.com/**", (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "client app" }));
+  await owner.goto(url);
+  await owner.getByRole("button", { name: "Continue to Sandbox" }).click();
+  await owner.getByLabel("Account").fill("links-user");
+  await owner.getByRole("button", { name: "Approve" }).click();
+  await expect(owner).toHaveURL(/^https:\/\/example\.com\/done\?status=mine&service_status=success&connection_type=sandbox_oauth&connection_id=conn_\w{20}&external_id=client-7$/);
+  const connectionId = new URL(owner.url()).searchParams.get("connection_id")!;
+  await owner.close();
+
+  await expect(result.getByTestId("auth-link-status")).toHaveText("Connected", { timeout: 10_000 });
+  const connection = result.getByTestId("auth-link-connection");
+  await expect(connection).toContainText(connectionId);
+  await expect(connection).toContainText("client-7");
+  await expect(result.getByTestId("auth-link-qr")).toHaveCount(0);
+  const recent = page.getByTestId("recent-auth-link");
+  await expect(recent).toHaveCount(1);
+  await expect(recent.first()).toHaveAttribute("data-status", "connected");
+  await expect(recent.first()).toContainText(connectionId);
+  await screenshot(page, "auth-links-connected");
+
+  // Later the provider refuses a token refresh: the connections table flags it and offers a new link.
+  await seed("oauthTokens", { id: connectionId, expire: true, refreshToken: "bad-refresh" });
+  expect((await seed("freshCredentials", { team: team.id, id: connectionId })).error?.status).toBeGreaterThanOrEqual(400);
+  await page.getByRole("link", { name: "Connections", exact: true }).click();
+  const row = page.getByTestId("connection-row").filter({ hasText: connectionId });
+  await expect(row).toContainText("Needs re-authorization");
+  await row.getByRole("link", { name: "Re-authorize" }).click();
+  await expect(page.getByLabel("Connection type")).toHaveValue("sandbox_oauth");
+  await expect(page.getByLabel("External ID (optional)")).toHaveValue("client-7");
+});
+
+test("an expired link in the recent list is regenerated with one click into a new pending link", async ({ page }) => {
+  const team = await seedTeamWithPasswords();
+  const api = await apiAs(team.users[0]);
+  const old = await createLink(api, { connection_type: "sandbox_oauth", external_id: "client-9", is_private: true });
+  await seed("expireAuthLink", { id: old.id });
+  await signIn(page, team.users[0].email);
+  await page.goto(`/${team.id}/auth-links`);
+
+  const recent = page.getByTestId("recent-auth-link");
+  await expect(recent).toHaveCount(1);
+  await expect(recent.first()).toHaveAttribute("data-status", "expired");
+  await recent.first().getByRole("button", { name: "Regenerate" }).click();
+
+  const result = page.getByTestId("auth-link-result");
+  await expect(result.getByTestId("auth-link-status")).toHaveText("Pending");
+  await expect(recent).toHaveCount(2);
+  await expect(recent.first()).toHaveAttribute("data-status", "pending");
+  await expect(recent.first()).toContainText("client-9");
+  await expect(recent.nth(1)).toHaveAttribute("data-status", "expired");
+
+  // Same settings as the expired one.
+  const list = await (await page.request.get("/api/dashboard/auth-links", { headers: { "x-patchbay-team": team.id } })).json();
+  expect(list[0]).toMatchObject({ status: "pending", connection_type: "sandbox_oauth", external_id: "client-9", is_private: true });
+  expect(list[0].id).not.toBe(old.id);
+  expect(list[0].url).toBe(await result.getByLabel("Link to send").inputValue());
+  await screenshot(page, "auth-links-regenerated");
+});

@@ -1,0 +1,72 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "@/lib/queries/api-client";
+import { connectionKeys } from "@/lib/queries/connections";
+import type { ConnectionJson } from "@/lib/schemas/connections";
+
+export type AuthLinkStatusValue = "pending" | "connected" | "expired";
+export type CreatedAuthLink = { id: string; url: string; expires_at: number };
+export type AuthLinkStatus = {
+  id: string;
+  status: AuthLinkStatusValue;
+  connection_type: string;
+  connection_id: string | null;
+  external_id: string | null;
+  expires_at: number;
+  consumed_at: number | null;
+  created_at: number;
+  updated_at: number;
+  connections: ConnectionJson[];
+};
+export type RecentAuthLink = {
+  id: string;
+  status: AuthLinkStatusValue;
+  connection_type: string;
+  external_id: string | null;
+  redirect_url: string | null;
+  is_private: boolean;
+  connection_id: string | null;
+  url: string | null;
+  expires_at: number;
+  created_at: number;
+};
+export type CreateAuthLinkInput = { connection_type: string; external_id?: string; redirect_url?: string; is_private?: boolean };
+
+export const authLinkKeys = {
+  all: (teamId: string) => [teamId, "auth-links"] as const,
+  recent: (teamId: string) => [teamId, "auth-links", "recent"] as const,
+  status: (teamId: string, id: string) => [teamId, "auth-links", "status", id] as const,
+};
+
+export const POLL_MS = 2000;
+
+export const useRecentAuthLinks = (teamId: string) =>
+  useQuery({ queryKey: authLinkKeys.recent(teamId), queryFn: () => apiFetch<RecentAuthLink[]>(teamId, "/api/dashboard/auth-links") });
+
+/** The live status of one link: polled every 2 s while it is pending, then left alone. */
+export function useAuthLinkStatus(teamId: string, id: string) {
+  return useQuery({
+    queryKey: authLinkKeys.status(teamId, id),
+    queryFn: () => apiFetch<AuthLinkStatus>(teamId, `/v1/connections/auth-links/${encodeURIComponent(id)}/status`),
+    refetchInterval: (query) => (query.state.data && query.state.data.status !== "pending" ? false : POLL_MS),
+    staleTime: 0,
+  });
+}
+
+export function useCreateAuthLink(teamId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateAuthLinkInput) => apiFetch<CreatedAuthLink>(teamId, "/v1/connections/auth-link", { method: "POST", body: JSON.stringify(body) }),
+    onSuccess: () => client.invalidateQueries({ queryKey: authLinkKeys.recent(teamId) }),
+  });
+}
+
+/** When a link turns connected, the recent list and the connections table are out of date. */
+export function useRefreshAfterConnect(teamId: string) {
+  const client = useQueryClient();
+  return () => {
+    void client.invalidateQueries({ queryKey: authLinkKeys.recent(teamId) });
+    void client.invalidateQueries({ queryKey: connectionKeys.all(teamId) });
+  };
+}
