@@ -23,7 +23,9 @@ export function CreditGauge({ balance, now }: { balance: CreditBalance; now: num
           </span>{" "}
           used of <span data-testid="credits-limit" className="font-medium tabular-nums text-zinc-900 dark:text-zinc-100">{formatCredits(limit)}</span>
         </p>
-        <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium capitalize text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">{balance.tier} plan</span>
+        <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+          {balance.tier.charAt(0).toUpperCase() + balance.tier.slice(1)} plan
+        </span>
       </div>
       <div
         role="meter"

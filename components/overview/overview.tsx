@@ -11,7 +11,7 @@ import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 
 function Section({ title, id, action, children, className = "" }: { title: string; id: string; action?: React.ReactNode; children: React.ReactNode; className?: string }) {
   return (
-    <section aria-labelledby={id} className={`card p-4 sm:p-5 ${className}`}>
+    <section aria-labelledby={id} className={`card min-w-0 p-4 sm:p-5 ${className}`}>
       <div className="mb-4 flex items-center justify-between gap-3">
         <h2 id={id} className="text-base font-semibold">
           {title}

@@ -35,6 +35,13 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     await db.team.update({ where: { id: a.team }, data: { billingPeriodStart: start, billingPeriodEnd: end } });
     return { start: Math.floor(start.getTime() / 1000), end: Math.floor(end.getTime() / 1000) };
   },
+  /** An MCP server row (the MCP endpoint's own creation flow comes later). */
+  async mcpServer(a) {
+    const row = await db.mcpServer.create({
+      data: { id: `mcp_${Math.random().toString(36).slice(2, 14)}`, teamId: a.team, name: a.name, ownerUserId: a.owner ?? null, isPrivate: a.isPrivate ?? false },
+    });
+    return { id: row.id };
+  },
   /** Ledger charges through chargeCredits: [{credits, type, ago (seconds before now)}]. */
   async charges(a) {
     const now = Math.floor(Date.now() / 1000);
