@@ -42,6 +42,12 @@ test("an owner creates an API key that is shown once and works, then revokes it 
   const revoked = await api.get("/v1/connections", { headers: { authorization: `Bearer ${key}` } });
   expect(revoked.status()).toBe(401);
 
+  // Another team's key id is not found from this team, and that key keeps working.
+  const other = await seedTeamWithPasswords({ name: "Other Co" });
+  const foreign = await page.request.delete(`/api/dashboard/api-keys/${other.users[0].keyId}`, { headers: { "x-patchbay-team": team.id } });
+  expect(foreign.status()).toBe(404);
+  expect((await api.get("/v1/connections", { headers: { authorization: `Bearer ${other.users[0].key}` } })).status()).toBe(200);
+
   // Roles: the only owner cannot demote themselves; promoting the member works.
   await page.getByLabel(`Role of ${owner.email}`).selectOption("member");
   await expect(page.getByRole("alert").filter({ hasText: "only owner" })).toBeVisible();
