@@ -79,7 +79,7 @@ function OwnerApiKeys({ team }: { team: string }) {
       ) : keys.isError ? (
         <ErrorNote what="API keys" error={keys.error} onRetry={() => keys.refetch()} />
       ) : keys.data.data.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">No API keys yet. Name one above to create it; integrations send it as `Authorization: Bearer &lt;key&gt;`.</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">No API keys yet. Name one above to create it; integrations send it as <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.</p>
       ) : (
         <div className="overflow-x-auto">
           <table className="w-full min-w-[40rem] text-left text-sm" aria-label="API keys">
