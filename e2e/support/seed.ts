@@ -6,6 +6,8 @@ import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { createWorkflow } from "@/lib/workflows/create-workflow";
 import { recordOperations } from "@/lib/logs/record-operations";
 import { db } from "@/lib/db/client";
+import { chargeCredits } from "@/lib/credits/charge-credits";
+import { transaction } from "@/lib/db/transaction";
 import { freshCredentials } from "@/lib/connections/fresh-credentials";
 import { decryptJson, encryptJson } from "@/lib/security/encryption";
 import type { Plan } from "@/lib/teams/plans";
@@ -24,6 +26,29 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
       users.push({ id: user.id, email, key: key.key, keyId: key.id });
     }
     return { id: team.id, users };
+  },
+  /** Moves the current billing period to have started `startedDaysAgo` days ago (usage kept). */
+  async billingPeriod(a) {
+    const start = new Date(Date.now() - a.startedDaysAgo * 86_400_000);
+    const end = new Date(start);
+    end.setUTCMonth(end.getUTCMonth() + 1);
+    await db.team.update({ where: { id: a.team }, data: { billingPeriodStart: start, billingPeriodEnd: end } });
+    return { start: Math.floor(start.getTime() / 1000), end: Math.floor(end.getTime() / 1000) };
+  },
+  /** An MCP server row (the MCP endpoint's own creation flow comes later). */
+  async mcpServer(a) {
+    const row = await db.mcpServer.create({
+      data: { id: `mcp_${Math.random().toString(36).slice(2, 14)}`, teamId: a.team, name: a.name, ownerUserId: a.owner ?? null, isPrivate: a.isPrivate ?? false },
+    });
+    return { id: row.id };
+  },
+  /** Ledger charges through chargeCredits: [{credits, type, ago (seconds before now)}]. */
+  async charges(a) {
+    const now = Math.floor(Date.now() / 1000);
+    for (const c of a.charges as { credits: number; type: "workflow" | "agent" | "copilot" | "mcp"; ago?: number }[]) {
+      await transaction((tx) => chargeCredits(tx, { teamId: a.team, credits: c.credits, service: { type: c.type, id: null, name: `Test ${c.type}` }, user: null, at: now - (c.ago ?? 0) }));
+    }
+    return { now };
   },
   async workflow(a) {
     const wf = await createWorkflow({

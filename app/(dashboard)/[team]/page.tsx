@@ -1,3 +1,11 @@
-export default function OverviewPage() {
-  return <h1 className="text-2xl font-semibold tracking-tight">Overview</h1>;
+import { Overview } from "@/components/overview/overview";
+
+export default async function OverviewPage({ params }: { params: Promise<{ team: string }> }) {
+  const { team } = await params;
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight">Overview</h1>
+      <Overview team={team} />
+    </div>
+  );
 }

@@ -1,0 +1,39 @@
+import { notFound } from "next/navigation";
+import { requireUser } from "@/lib/auth/current-user";
+import { ApiKeysSection } from "@/components/settings/api-keys-section";
+import { MembersSection } from "@/components/settings/members-section";
+import { McpServersSection } from "@/components/settings/mcp-servers-section";
+
+function Section({ id, title, description, children }: { id: string; title: string; description: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="card p-4 sm:p-5">
+      <h2 id={id} className="text-base font-semibold">
+        {title}
+      </h2>
+      <p className="mb-4 mt-0.5 text-sm text-zinc-600 dark:text-zinc-400">{description}</p>
+      {children}
+    </section>
+  );
+}
+
+/** Role and plan decide what is shown; the endpoints enforce the same rules on their own. */
+export default async function SettingsPage({ params }: { params: Promise<{ team: string }> }) {
+  const { team } = await params;
+  const user = await requireUser(`/${team}/settings`);
+  const membership = user.teams.find((t) => t.id === team);
+  if (!membership) notFound();
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
+      <Section id="api-keys-heading" title="API keys" description="Keys authenticate integrations against the /v1 API on behalf of this team.">
+        <ApiKeysSection team={team} role={membership.role} plan={membership.plan} />
+      </Section>
+      <Section id="members-heading" title="Members and roles" description="Everyone in this team and what they may do.">
+        <MembersSection team={team} role={membership.role} userId={user.id} />
+      </Section>
+      <Section id="mcp-heading" title="MCP servers" description="The team's MCP servers, who owns them and how many connections they may reach.">
+        <McpServersSection team={team} />
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { withAuth } from "@/lib/api/with-auth";
+import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { noParamsSchema } from "@/lib/schemas/common";
+import { createApiKeyBodySchema } from "@/lib/schemas/dashboard";
+import { listApiKeys } from "@/lib/api-keys/list-api-keys";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+
+export const GET = withAuth(
+  async ({ team, searchParams }) => {
+    parseQuery(noParamsSchema, searchParams);
+    return { data: await listApiKeys(team.id) };
+  },
+  { ownerOnly: true },
+);
+
+/** The key is in this response only; it is stored as a hash. */
+export const POST = withAuth(
+  async ({ team, user, req }) => {
+    const body = await parseJsonBody(createApiKeyBodySchema, req);
+    const created = await createApiKey({ teamId: team.id, userId: user.id, name: body.name, requireTeamPlan: true });
+    const key = (await listApiKeys(team.id)).find((k) => k.id === created.id)!;
+    return { ...key, key: created.key };
+  },
+  { ownerOnly: true },
+);

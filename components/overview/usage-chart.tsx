@@ -1,0 +1,120 @@
+"use client";
+
+import type { DailyUsage } from "@/lib/schemas/dashboard";
+import { formatCredits, formatDay } from "@/components/overview/format";
+
+export const SERVICES = [
+  { type: "workflow", label: "Workflows", fill: "fill-indigo-500", swatch: "bg-indigo-500" },
+  { type: "agent", label: "Agents", fill: "fill-emerald-500", swatch: "bg-emerald-500" },
+  { type: "copilot", label: "Copilot", fill: "fill-amber-500", swatch: "bg-amber-500" },
+  { type: "mcp", label: "MCP", fill: "fill-sky-500", swatch: "bg-sky-500" },
+] as const;
+
+const SLOT = 24;
+const BAR = 16;
+const PLOT_H = 160;
+const LEFT = 44;
+const TOP = 8;
+const BOTTOM = 22;
+
+/** A "nice" axis maximum (1, 2, 2.5 or 5 times a power of ten) at or above the largest day. */
+function niceMax(value: number) {
+  if (value <= 0) return 10;
+  const power = 10 ** Math.floor(Math.log10(value));
+  return [1, 2, 2.5, 5, 10].map((m) => m * power).find((m) => m >= value)!;
+}
+
+/** Stacked bars per day of the period, drawn as inline SVG; a table carries the same numbers for screen readers. */
+export function UsageChart({ usage }: { usage: DailyUsage }) {
+  const max = niceMax(Math.max(0, ...usage.days.map((d) => d.total)));
+  const width = LEFT + usage.days.length * SLOT;
+  const height = TOP + PLOT_H + BOTTOM;
+  const y = (credits: number) => TOP + PLOT_H - (credits / max) * PLOT_H;
+  const today = Math.floor(usage.now / 86_400) * 86_400;
+  const total = usage.days.reduce((sum, d) => sum + d.total, 0);
+  const labelEvery = Math.ceil(usage.days.length / 8);
+  return (
+    <figure className="space-y-3">
+      <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label="Legend">
+        {SERVICES.map((s) => (
+          <li key={s.type} className="flex items-center gap-1.5">
+            <span aria-hidden className={`inline-block size-3 rounded-sm ${s.swatch}`} />
+            {s.label} <span className="tabular-nums text-zinc-500 dark:text-zinc-400">{formatCredits(usage.totals[s.type])}</span>
+          </li>
+        ))}
+      </ul>
+      <div className="overflow-x-auto">
+        <svg
+          data-testid="usage-chart"
+          role="img"
+          aria-label={`Credits used per day from ${formatDay(usage.period_start)} to ${formatDay(usage.period_end - 1)}: ${formatCredits(total)} in total, split by service type.`}
+          viewBox={`0 0 ${width} ${height}`}
+          className="h-auto w-full min-w-[36rem] text-zinc-500 dark:text-zinc-400"
+        >
+          {[0, 0.5, 1].map((f) => (
+            <g key={f}>
+              <line x1={LEFT} x2={width} y1={y(max * f)} y2={y(max * f)} className="stroke-zinc-200 dark:stroke-zinc-800" strokeWidth={1} />
+              <text x={LEFT - 6} y={y(max * f) + 4} textAnchor="end" fontSize={10} fill="currentColor">
+                {formatCredits(max * f)}
+              </text>
+            </g>
+          ))}
+          {usage.days.map((d, i) => {
+            const x = LEFT + i * SLOT + (SLOT - BAR) / 2;
+            let base = 0;
+            return (
+              <g key={d.day}>
+                {d.day === today && <rect x={LEFT + i * SLOT} y={TOP} width={SLOT} height={PLOT_H} className="fill-zinc-100 dark:fill-zinc-800/60" />}
+                {SERVICES.map((s) => {
+                  const value = d[s.type];
+                  if (!value) return null;
+                  const top = y(base + value);
+                  const h = y(base) - top;
+                  base += value;
+                  return (
+                    <rect key={s.type} data-service={s.type} x={x} y={top} width={BAR} height={Math.max(h, 1)} rx={2} className={s.fill}>
+                      <title>{`${formatDay(d.day)} · ${s.label}: ${formatCredits(value)} credits`}</title>
+                    </rect>
+                  );
+                })}
+                {(i % labelEvery === 0 || d.day === today) && (
+                  <text x={LEFT + i * SLOT + SLOT / 2} y={height - 6} textAnchor="middle" fontSize={10} fill="currentColor" fontWeight={d.day === today ? 700 : 400}>
+                    {d.day === today ? "Today" : formatDay(d.day)}
+                  </text>
+                )}
+              </g>
+            );
+          })}
+        </svg>
+      </div>
+      <figcaption className="text-xs text-zinc-500 dark:text-zinc-400">Credits per UTC day this billing period; hover a bar for its numbers.</figcaption>
+      <table className="sr-only">
+        <caption>Credits used per day by service type</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            {SERVICES.map((s) => (
+              <th key={s.type} scope="col">
+                {s.label}
+              </th>
+            ))}
+            <th scope="col">Total</th>
+          </tr>
+        </thead>
+        <tbody>
+          {usage.days
+            .filter((d) => d.total > 0)
+            .map((d) => (
+              <tr key={d.day}>
+                <th scope="row">{formatDay(d.day)}</th>
+                {SERVICES.map((s) => (
+                  <td key={s.type}>{d[s.type]}</td>
+                ))}
+                <td>{d.total}</td>
+              </tr>
+            ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

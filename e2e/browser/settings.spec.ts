@@ -1,0 +1,106 @@
+import { test, expect, seed, anonymous } from "../fixtures";
+import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
+
+test("an owner creates an API key that is shown once and works, then revokes it and it gets 401", async ({ page, context }) => {
+  const team = await seedTeamWithPasswords({ name: "Keys Co", members: 2 });
+  const [owner, member] = team.users;
+  await seed("mcpServer", { team: team.id, name: "Reporting MCP", owner: owner.id });
+  await seed("mcpServer", { team: team.id, name: "Someone else's private MCP", owner: member.id, isPrivate: true });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signIn(page, owner.email);
+  await page.goto(`/${team.id}/settings`);
+
+  await page.getByLabel("Key name").fill("CI key");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const shown = page.getByTestId("new-api-key");
+  await expect(shown).toContainText("shown only this once");
+  const key = (await page.getByTestId("new-api-key-value").textContent())!.trim();
+  expect(key).toMatch(/^pbk_[0-9A-Za-z]{40}$/);
+  await shown.getByRole("button", { name: "Copy" }).click();
+  await expect(shown.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+
+  const api = await anonymous();
+  expect((await api.get("/v1/connections", { headers: { authorization: `Bearer ${key}` } })).status()).toBe(200);
+
+  const row = page.getByRole("table", { name: "API keys" }).getByRole("row").filter({ hasText: "CI key" });
+  await expect(row).toContainText(key.slice(0, 12));
+  await expect(row).toContainText(owner.email);
+  await expect(row).toContainText("Active");
+  // Shown once: gone after "Done" and never again after a reload.
+  await shown.getByRole("button", { name: "Done" }).click();
+  await page.reload();
+  await expect(row).toBeVisible();
+  expect(await page.content()).not.toContain(key);
+
+  await row.getByRole("button", { name: "Revoke CI key" }).click();
+  const dialog = page.getByRole("dialog", { name: "Revoke CI key?" });
+  await expect(dialog).toContainText(key.slice(0, 12));
+  await dialog.getByRole("button", { name: "Revoke key" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText("Revoked");
+  const revoked = await api.get("/v1/connections", { headers: { authorization: `Bearer ${key}` } });
+  expect(revoked.status()).toBe(401);
+
+  // Another team's key id is not found from this team, and that key keeps working.
+  const other = await seedTeamWithPasswords({ name: "Other Co" });
+  const foreign = await page.request.delete(`/api/dashboard/api-keys/${other.users[0].keyId}`, { headers: { "x-patchbay-team": team.id } });
+  expect(foreign.status()).toBe(404);
+  expect((await api.get("/v1/connections", { headers: { authorization: `Bearer ${other.users[0].key}` } })).status()).toBe(200);
+
+  // Roles: the only owner cannot demote themselves; promoting the member works.
+  await page.getByLabel(`Role of ${owner.email}`).selectOption("member");
+  await expect(page.getByRole("alert").filter({ hasText: "only owner" })).toBeVisible();
+  await expect(page.getByLabel(`Role of ${owner.email}`)).toHaveValue("owner");
+  await page.getByLabel(`Role of ${member.email}`).selectOption("owner");
+  await expect(page.getByLabel(`Role of ${member.email}`)).toHaveValue("owner");
+  const members = await (await page.request.get("/api/dashboard/members", { headers: { "x-patchbay-team": team.id } })).json();
+  expect(members.data.find((m: { user_id: string }) => m.user_id === member.id).role).toBe("owner");
+
+  const mcp = page.getByRole("list", { name: "MCP servers" });
+  await expect(mcp).toContainText("Reporting MCP");
+  await expect(mcp).toContainText("Shared");
+  await expect(mcp).toContainText("0 connections allowed");
+  await expect(mcp).not.toContainText("Someone else's private MCP");
+  await screenshot(page, "settings-owner");
+});
+
+test("a member cannot reach owner settings: explanations in the page, 403 from the endpoints", async ({ page }) => {
+  const team = await seedTeamWithPasswords({ name: "Members Co", members: 2 });
+  const [owner, member] = team.users;
+  await signIn(page, member.email);
+  await page.goto(`/${team.id}/settings`);
+  await expect(page.getByTestId("api-keys-owner-notice")).toContainText("Only team owners manage API keys");
+  await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
+  await expect(page.getByRole("list", { name: "Members" })).toContainText(owner.email);
+  await expect(page.getByRole("combobox")).toHaveCount(0);
+  await expect(page.getByTestId("no-mcp-servers")).toBeVisible();
+
+  const headers = { "x-patchbay-team": team.id };
+  for (const res of [
+    await page.request.get("/api/dashboard/api-keys", { headers }),
+    await page.request.post("/api/dashboard/api-keys", { headers, data: { name: "sneaky" } }),
+    await page.request.delete(`/api/dashboard/api-keys/${owner.keyId}`, { headers }),
+    await page.request.patch(`/api/dashboard/members/${member.id}`, { headers, data: { role: "owner" } }),
+  ]) {
+    expect(res.status()).toBe(403);
+    expect((await res.json()).detail).toContain("Only team owners");
+  }
+  // The owner's key still works: the member's attempt changed nothing.
+  const api = await anonymous();
+  expect((await api.get("/v1/connections", { headers: { authorization: `Bearer ${owner.key}` } })).status()).toBe(200);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, "settings-member-390");
+});
+
+test("a Pro team's owner sees that API keys need the Team plan, and the endpoint agrees", async ({ page }) => {
+  const team = await seedTeamWithPasswords({ name: "Pro Co", plan: "pro" });
+  await signIn(page, team.users[0].email);
+  await page.goto(`/${team.id}/settings`);
+  await expect(page.getByTestId("api-keys-plan-notice")).toContainText("API keys need the Team plan");
+  await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
+  const res = await page.request.post("/api/dashboard/api-keys", { headers: { "x-patchbay-team": team.id }, data: { name: "nope" } });
+  expect(res.status()).toBe(403);
+  expect((await res.json()).detail).toContain("Team plan");
+  await screenshot(page, "settings-pro-plan");
+});

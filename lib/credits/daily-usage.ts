@@ -1,0 +1,45 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { notFound } from "@/lib/api/errors";
+import { rollBillingPeriodIfEnded } from "@/lib/credits/roll-billing-period";
+import { SERVICE_TYPES } from "@/lib/schemas/credits";
+import type { DailyUsage, UsageDay } from "@/lib/schemas/dashboard";
+
+const DAY = 86_400;
+
+/**
+ * Credits charged per UTC day and service type over the current billing period, one entry per
+ * day of the period (future days hold zeros, so a chart shows how much of the period is left).
+ * The ledger's createdAt is Unix seconds, so integer division by 86400 is the day bucket on
+ * both SQLite and PostgreSQL and the grouping stays in the database.
+ */
+export async function getDailyUsage(teamId: string, now = new Date()): Promise<DailyUsage> {
+  const select = { id: true, billingPeriodStart: true, billingPeriodEnd: true } as const;
+  let team = await db.team.findUnique({ where: { id: teamId }, select });
+  if (!team) throw notFound("Team not found.");
+  if (await rollBillingPeriodIfEnded(db, team, now)) team = (await db.team.findUnique({ where: { id: teamId }, select }))!;
+  const start = Math.floor(team.billingPeriodStart.getTime() / 1000);
+  const end = Math.floor(team.billingPeriodEnd.getTime() / 1000);
+
+  const rows = await db.$queryRaw<{ day: bigint | number; type: string; credits: bigint | number | string }[]>`
+    SELECT "createdAt" / 86400 AS "day", "serviceType" AS "type", SUM("creditsUsed") AS "credits"
+    FROM "CreditLedgerEntry"
+    WHERE "teamId" = ${teamId} AND "createdAt" >= ${BigInt(start)} AND "createdAt" < ${BigInt(end)}
+    GROUP BY "createdAt" / 86400, "serviceType"`;
+
+  const firstDay = Math.floor(start / DAY);
+  const lastDay = Math.floor((end - 1) / DAY);
+  const days: UsageDay[] = [];
+  for (let d = firstDay; d <= lastDay; d++) days.push({ day: d * DAY, workflow: 0, agent: 0, copilot: 0, mcp: 0, total: 0 });
+  const totals = { workflow: 0, agent: 0, copilot: 0, mcp: 0 };
+  for (const row of rows) {
+    const bucket = days[Number(row.day) - firstDay];
+    const type = row.type as (typeof SERVICE_TYPES)[number];
+    if (!bucket || !SERVICE_TYPES.includes(type)) continue;
+    const credits = Number(row.credits);
+    bucket[type] += credits;
+    bucket.total += credits;
+    totals[type] += credits;
+  }
+  return { period_start: start, period_end: end, now: Math.floor(now.getTime() / 1000), days, totals };
+}

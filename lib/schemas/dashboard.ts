@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+// Shapes of the dashboard-only endpoints under /api/dashboard (not part of the public /v1 spec).
+
+export type UsageDay = { day: number; workflow: number; agent: number; copilot: number; mcp: number; total: number };
+export type DailyUsage = {
+  /** Unix seconds. */
+  period_start: number;
+  period_end: number;
+  /** The server's clock, so a forecast does not depend on the browser's. */
+  now: number;
+  /** One entry per UTC day of the period; `day` is that day's midnight in Unix seconds. */
+  days: UsageDay[];
+  totals: { workflow: number; agent: number; copilot: number; mcp: number };
+};
+
+export const createApiKeyBodySchema = z
+  .object({ name: z.string().trim().min(1, "name is empty").max(100, "name is longer than 100 characters") })
+  .strict();
+
+export type ApiKeyJson = {
+  id: string;
+  prefix: string;
+  name: string | null;
+  created_by: { id: string; email: string };
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+};
+
+export const ROLES = ["owner", "member"] as const;
+export const changeRoleBodySchema = z.object({ role: z.enum(ROLES, { error: "role must be owner or member" }) }).strict();
+
+export type MemberJson = { user_id: string; email: string; name: string | null; role: (typeof ROLES)[number]; joined_at: number };
+
+export type McpServerJson = {
+  id: string;
+  name: string;
+  owner: { id: string; email: string } | null;
+  is_private: boolean;
+  connection_permissions: number;
+  created_at: number;
+};
