@@ -2,6 +2,7 @@
 
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/queries/api-client";
+import { retryUnlessClientError } from "@/lib/queries/retry";
 import type { CreditLogJson } from "@/lib/schemas/credits";
 
 /** The §4.9 filters the ledger keeps in the URL (the same names as the API's query). */
@@ -28,6 +29,7 @@ export function ledgerInfiniteOptions(teamId: string, filters: LedgerFilters) {
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
+    retry: retryUnlessClientError,
   });
 }
 

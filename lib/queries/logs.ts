@@ -2,6 +2,7 @@
 
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/queries/api-client";
+import { retryUnlessClientError } from "@/lib/queries/retry";
 import type { LogJson } from "@/lib/schemas/logs";
 
 /** The §4.10 filters the explorer keeps in the URL (the same names as the API's query). */
@@ -28,6 +29,7 @@ export function logsInfiniteOptions(teamId: string, filters: LogFilters) {
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
+    retry: retryUnlessClientError,
   });
 }
 
