@@ -122,7 +122,7 @@ test("the ledger filters in the URL, links a workflow charge to its logs, and ex
   let apiCount = 0;
   for (let cursor: string | null = null, first = true; first || cursor; first = false) {
     const res: Awaited<ReturnType<typeof api.get>> = await api.get(`/v1/credits/logs?service_type=workflow&limit=1000${cursor ? `&cursor=${cursor}` : ""}`);
-    const body: { data: unknown[]; next_cursor: string | null } = await res.json();
+    const body = (await res.json()) as { data: unknown[]; next_cursor: string | null };
     apiCount += body.data.length;
     cursor = body.next_cursor;
   }
