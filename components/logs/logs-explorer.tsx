@@ -30,7 +30,7 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
 
   return (
     <div className="space-y-4">
-      <div className="card grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-7">
+      <div className="card grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-4">
         <FilterSelect label="Source type" value={filters.source_type} options={LOG_SOURCE_TYPES} onChange={(v) => setFilter("source_type", v)} />
         <FilterSelect label="Status" value={filters.status} options={LOG_STATUSES} onChange={(v) => setFilter("status", v)} />
         <FilterText label="Operation ID" value={filters.operation_id} placeholder="ga4.run_report" onChange={(v) => setFilter("operation_id", v)} />

@@ -18,6 +18,9 @@ async function scrollToEnd(page: Page) {
     await page.waitForTimeout(60);
   }
   await expect(end).toBeVisible();
+  // The last page has arrived; bring its rows into view.
+  await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await expect(end).toBeInViewport();
 }
 
 function parseCsv(text: string) {
@@ -156,5 +159,7 @@ test("the ledger filters in the URL, links a workflow charge to its logs, and ex
   await page.goBack();
   await expect(page).toHaveURL(/\/ledger\?service_type=workflow$/);
   await expect(page.getByLabel("Service type")).toHaveValue("workflow");
+  await expect(bodyRows(page).first()).toBeVisible();
+  expect(new Set(await cellTexts(bodyRows(page), 2))).toEqual(new Set(["workflow"]));
   await screenshot(page, "ledger-filtered");
 });

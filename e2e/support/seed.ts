@@ -126,7 +126,7 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
         const i = written;
         const status = i % 10 === 3 ? "error" : i % 10 === 7 ? "skipped" : "success";
         logs.push({
-          operationId: i === count - 1 ? "bulk.oldest" : `${kind}.step_${s + 1}`,
+          operationId: r === runs - 1 && s === 0 ? "bulk.oldest" : `${kind}.step_${s + 1}`,
           operationVersion: 1,
           status,
           source: {
@@ -136,9 +136,9 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
             name: kind === "workflow" ? wf.name : kind === "mcp" ? "Bulk MCP" : "Agent chat",
           },
           user,
-          // Steps of a run run one after another; the list is newest first.
-          startedAt: runStart + (3 - s) * 5,
-          completedAt: runStart + (3 - s) * 5 + 4,
+          // Steps of a run run one after another, 5 seconds apart.
+          startedAt: runStart + s * 5,
+          completedAt: runStart + s * 5 + 4,
           creditsUsed: status === "skipped" ? 0 : 1,
           input: { step: s + 1, index: i },
           output: status === "error" ? { error: "provider_error", message: "Rate limit exceeded (429)" } : { rows: i % 97 },
