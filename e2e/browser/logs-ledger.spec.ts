@@ -20,6 +20,7 @@ async function scrollToEnd(page: Page) {
   await expect(end).toBeVisible();
   // The last page has arrived; bring its rows into view.
   await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+  await end.scrollIntoViewIfNeeded();
   await expect(end).toBeInViewport();
 }
 
