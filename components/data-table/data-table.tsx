@@ -6,6 +6,7 @@ import { TableHeader } from "@/components/data-table/table-header";
 import { VirtualBody } from "@/components/data-table/virtual-body";
 import { SkeletonRows } from "@/components/data-table/skeleton-rows";
 import { ErrorState } from "@/components/data-table/error-state";
+import { useRevealGeneration } from "@/components/data-table/use-reveal-generation";
 
 type Props<T> = {
   label: string;
@@ -36,6 +37,7 @@ export function DataTable<T>(props: Props<T>) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const table = useReactTable({ data, columns, getRowId, getCoreRowModel: getCoreRowModel() });
   const rows = table.getRowModel().rows;
+  const generation = useRevealGeneration();
 
   return (
     <div
@@ -58,6 +60,7 @@ export function DataTable<T>(props: Props<T>) {
         ) : (
           <>
             <VirtualBody
+              key={generation}
               rows={rows}
               template={template}
               scrollRef={scrollRef}
