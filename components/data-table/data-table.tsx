@@ -1,12 +1,11 @@
 "use client";
 
 import { getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
-import { useRef } from "react";
+import { useState } from "react";
 import { TableHeader } from "@/components/data-table/table-header";
 import { VirtualBody } from "@/components/data-table/virtual-body";
 import { SkeletonRows } from "@/components/data-table/skeleton-rows";
 import { ErrorState } from "@/components/data-table/error-state";
-import { useRevealGeneration } from "@/components/data-table/use-reveal-generation";
 
 type Props<T> = {
   label: string;
@@ -34,14 +33,16 @@ type Props<T> = {
 /** TanStack Table over an infinite query, virtualized: the explorers' shared machinery. */
 export function DataTable<T>(props: Props<T>) {
   const { label, data, columns, template, minWidth = 760, getRowId, isLoading, error, hasNextPage, isFetchingNextPage } = props;
-  const scrollRef = useRef<HTMLDivElement>(null);
+  // State, not a ref: when Next hides this route (back-navigation keeps it in a hidden
+  // <Activity>) React detaches the element and attaches it again on reveal, after the
+  // virtualizer's effects ran; a re-render with the element lets it observe again.
+  const [scrollElement, setScrollElement] = useState<HTMLDivElement | null>(null);
   const table = useReactTable({ data, columns, getRowId, getCoreRowModel: getCoreRowModel() });
   const rows = table.getRowModel().rows;
-  const generation = useRevealGeneration();
 
   return (
     <div
-      ref={scrollRef}
+      ref={setScrollElement}
       role="table"
       aria-label={label}
       aria-rowcount={hasNextPage ? -1 : rows.length + 1}
@@ -57,13 +58,12 @@ export function DataTable<T>(props: Props<T>) {
           <SkeletonRows columns={columns.length} template={template} />
         ) : !rows.length ? (
           props.empty
-        ) : (
+        ) : !scrollElement ? null : (
           <>
             <VirtualBody
-              key={generation}
               rows={rows}
               template={template}
-              scrollRef={scrollRef}
+              scrollElement={scrollElement}
               hasNextPage={hasNextPage}
               isFetchingNextPage={isFetchingNextPage}
               fetchNextPage={props.fetchNextPage}

@@ -2,7 +2,7 @@
 
 import { flexRender, type Row } from "@tanstack/react-table";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, type RefObject } from "react";
+import { useEffect } from "react";
 
 export const ROW_HEIGHT = 44;
 // Start the next page this many rows before the end, so fast scrolling rarely reaches a gap.
@@ -11,7 +11,7 @@ const PREFETCH_ROWS = 30;
 type Props<T> = {
   rows: Row<T>[];
   template: string;
-  scrollRef: RefObject<HTMLDivElement | null>;
+  scrollElement: HTMLDivElement;
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   fetchNextPage: () => unknown;
@@ -23,10 +23,10 @@ type Props<T> = {
  * Only the rows in (and just around) the viewport are in the DOM; the next page is requested
  * when the last rendered row comes within PREFETCH_ROWS of the end of what is loaded.
  */
-export function VirtualBody<T>({ rows, template, scrollRef, hasNextPage, isFetchingNextPage, fetchNextPage, onRowClick, isSelected }: Props<T>) {
+export function VirtualBody<T>({ rows, template, scrollElement, hasNextPage, isFetchingNextPage, fetchNextPage, onRowClick, isSelected }: Props<T>) {
   const virtualizer = useVirtualizer({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: () => scrollElement,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
   });
