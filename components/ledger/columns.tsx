@@ -7,7 +7,7 @@ import { formatTime } from "@/components/data-table/format";
 
 const col = createColumnHelper<CreditLogJson>();
 
-export const LEDGER_COLUMNS_TEMPLATE = "10.5rem 6rem minmax(10rem,1.4fr) minmax(9rem,1fr) 5rem 6.5rem 9rem";
+export const LEDGER_COLUMNS_TEMPLATE = "10.5rem 6rem minmax(10rem,1.4fr) minmax(9rem,1fr) 5rem 7.5rem 9rem";
 
 // A run's logs start at its charge's time and finish within minutes; the window is generous.
 const RUN_LOGS_BEFORE_S = 60;

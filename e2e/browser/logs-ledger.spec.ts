@@ -101,6 +101,12 @@ test("the logs explorer says what to do when empty and shows the API's detail fo
   await page.goto(`/${team.id}/logs?started_after=yesterday`);
   await expect(page.getByRole("alert").filter({ hasText: "started_after: must be a whole number" })).toBeVisible();
   await screenshot(page, "logs-error-state");
+  // At phone width the filters stack and the empty state still says what to do.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(new RegExp(`/${team.id}/logs$`));
+  await expect(page.getByText("No logs yet")).toBeVisible();
+  await screenshot(page, "logs-empty-390");
 });
 
 test("the ledger filters in the URL, links a workflow charge to its logs, and exports the full filtered ledger as CSV", async ({ page }) => {

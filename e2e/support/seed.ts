@@ -96,11 +96,13 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     return { ids, now };
   },
   /**
-   * `count` logs for the explorers, one "run" of 4 steps every 40 seconds going back from now,
-   * newest first: half the runs are workflow runs (of one real workflow, sharing a run id,
+   * `count` logs for the explorers, one "run" of 4 steps every 40 seconds going back from now:
+   * half the runs are workflow runs (of one real workflow, sharing a run id,
    * each with a single workflow charge), the others MCP and agent steps with their own charge.
    * Every 10th step fails and every 10th+7 is skipped; the oldest log's operation is
-   * `bulk.oldest` so a test can recognise the end of the list. Written with the same row mapping and charge function as recordOperations, 250 runs per transaction (5,000 logs in a few seconds).
+   * `bulk.oldest` so a test can recognise the end of the list. Written with the same row
+   * mapping and charge function as recordOperations, 250 runs per transaction (5,000 logs in
+   * a few seconds).
    */
   async bulkActivity(a) {
     const count: number = a.count ?? 5000;
@@ -118,12 +120,13 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     let written = 0;
     const charges = { workflow: 0, mcp: 0, agent: 0 };
     const pending: { logs: OperationRecord[]; charge: Charge }[] = [];
-    for (let r = 0; r < runs; r++) {
+    // Oldest run first, so each charge's balance snapshot follows the timeline.
+    for (let r = runs - 1; r >= 0; r--) {
       const kind = r % 4 < 2 ? "workflow" : r % 4 === 2 ? "mcp" : "agent";
       const runStart = now - 60 - r * 40;
       const logs: OperationRecord[] = [];
-      for (let s = 0; s < 4 && written < count; s++, written++) {
-        const i = written;
+      for (let s = 0; s < 4 && r * 4 + s < count; s++, written++) {
+        const i = r * 4 + s;
         const status = i % 10 === 3 ? "error" : i % 10 === 7 ? "skipped" : "success";
         logs.push({
           operationId: r === runs - 1 && s === 0 ? "bulk.oldest" : `${kind}.step_${s + 1}`,
@@ -147,7 +150,7 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
       }
       charges[kind]++;
       pending.push({ logs, charge: { teamId: a.team, credits: logs.length, service: { type: kind, id: logs[0].source.id, name: logs[0].source.name }, user, at: runStart } });
-      if (pending.length >= 250 || written >= count) await writeRuns(a.team, pending.splice(0));
+      if (pending.length >= 250 || r === 0) await writeRuns(a.team, pending.splice(0));
     }
     return { workflowId: wf.id, logs: written, charges, now };
   },
