@@ -52,13 +52,7 @@ export function DataTable<T>(props: Props<T>) {
     >
       <div style={{ minWidth }}>
         <TableHeader table={table} template={template} />
-        {error && !rows.length ? (
-          <ErrorState error={error} onRetry={props.refetch} />
-        ) : isLoading ? (
-          <SkeletonRows columns={columns.length} template={template} />
-        ) : !rows.length ? (
-          props.empty
-        ) : !scrollElement ? null : (
+        {!isLoading && rows.length > 0 && scrollElement && (
           <>
             <VirtualBody
               rows={rows}
@@ -83,7 +77,10 @@ export function DataTable<T>(props: Props<T>) {
             </div>
           </>
         )}
+        {isLoading && !error && <SkeletonRows columns={columns.length} template={template} />}
       </div>
+      {/* Outside the min-width so a phone sees the whole message, not a slice of it. */}
+      {error && !rows.length ? <ErrorState error={error} onRetry={props.refetch} /> : !isLoading && !rows.length ? props.empty : null}
     </div>
   );
 }
