@@ -11,6 +11,18 @@ import { transaction } from "@/lib/db/transaction";
 import { freshCredentials } from "@/lib/connections/fresh-credentials";
 import { decryptJson, encryptJson } from "@/lib/security/encryption";
 import type { Plan } from "@/lib/teams/plans";
+import { toLogRow, type OperationRecord } from "@/lib/logs/record-operations";
+import { chargeCredits, type Charge } from "@/lib/credits/charge-credits";
+import { transaction } from "@/lib/db/transaction";
+import { newId } from "@/lib/security/ids";
+import type { Db } from "@/lib/db/client";
+
+async function writeRuns(teamId: string, runs: { logs: OperationRecord[]; charge: Charge }[]) {
+  await transaction(async (tx) => {
+    await (tx as unknown as Db).operationLog.createMany({ data: runs.flatMap((r) => r.logs.map((l) => toLogRow(teamId, newId("log"), l))) });
+    for (const r of runs) await chargeCredits(tx, r.charge);
+  });
+}
 
 type Args = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -107,6 +119,65 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
       ids.push(...r.logIds);
     }
     return { ids, now };
+  },
+  /**
+   * `count` logs for the explorers, one "run" of 4 steps every 40 seconds going back from now:
+   * half the runs are workflow runs (of one real workflow, sharing a run id,
+   * each with a single workflow charge), the others MCP and agent steps with their own charge.
+   * Every 10th step fails and every 10th+7 is skipped; the oldest log's operation is
+   * `bulk.oldest` so a test can recognise the end of the list. Written with the same row
+   * mapping and charge function as recordOperations, 250 runs per transaction (5,000 logs in
+   * a few seconds).
+   */
+  async bulkActivity(a) {
+    const count: number = a.count ?? 5000;
+    const now = Math.floor(Date.now() / 1000);
+    const users = await db.membership.findMany({ where: { teamId: a.team }, select: { user: { select: { id: true, email: true } } } });
+    const user = users[0]?.user ?? null;
+    const wf = await createWorkflow({
+      teamId: a.team,
+      name: "Nightly report",
+      active: true,
+      connectionIds: [],
+      nodes: [{ id: "node_1", label: "Step", operation_id: "report.fetch", operation_version: 1, credits: 1 }],
+    });
+    const runs = Math.ceil(count / 4);
+    let written = 0;
+    const charges = { workflow: 0, mcp: 0, agent: 0 };
+    const pending: { logs: OperationRecord[]; charge: Charge }[] = [];
+    // Oldest run first, so each charge's balance snapshot follows the timeline.
+    for (let r = runs - 1; r >= 0; r--) {
+      const kind = r % 4 < 2 ? "workflow" : r % 4 === 2 ? "mcp" : "agent";
+      const runStart = now - 60 - r * 40;
+      const logs: OperationRecord[] = [];
+      for (let s = 0; s < 4 && r * 4 + s < count; s++, written++) {
+        const i = r * 4 + s;
+        const status = i % 10 === 3 ? "error" : i % 10 === 7 ? "skipped" : "success";
+        logs.push({
+          operationId: r === runs - 1 && s === 0 ? "bulk.oldest" : `${kind}.step_${s + 1}`,
+          operationVersion: 1,
+          status,
+          source: {
+            type: kind,
+            id: kind === "workflow" ? wf.id : kind === "mcp" ? "mcp_bulkserver" : `conv_bulk${r}`,
+            runId: kind === "workflow" ? `run_bulk${String(r).padStart(5, "0")}` : null,
+            name: kind === "workflow" ? wf.name : kind === "mcp" ? "Bulk MCP" : "Agent chat",
+          },
+          user,
+          // Steps of a run run one after another, 5 seconds apart.
+          startedAt: runStart + s * 5,
+          completedAt: runStart + s * 5 + 4,
+          creditsUsed: status === "skipped" ? 0 : 1,
+          input: { step: s + 1, index: i },
+          output: status === "error" ? { error: "provider_error", message: "Rate limit exceeded (429)" } : { rows: i % 97 },
+          metadata: { node_label: `Step ${s + 1}`, retry_attempts: status === "error" ? 2 : 0 },
+        });
+      }
+      charges[kind]++;
+      pending.push({ logs, charge: { teamId: a.team, credits: logs.length, service: { type: kind, id: logs[0].source.id, name: logs[0].source.name }, user, at: runStart } });
+      if (pending.length >= 250 || r === 0) await writeRuns(a.team, pending.splice(0));
+    }
+    return { workflowId: wf.id, logs: written, charges, now };
   },
 };
 

@@ -1,0 +1,86 @@
+"use client";
+
+import { getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
+import { useState } from "react";
+import { TableHeader } from "@/components/data-table/table-header";
+import { VirtualBody } from "@/components/data-table/virtual-body";
+import { SkeletonRows } from "@/components/data-table/skeleton-rows";
+import { ErrorState } from "@/components/data-table/error-state";
+
+type Props<T> = {
+  label: string;
+  data: T[];
+  columns: ColumnDef<T, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** CSS grid-template-columns shared by the header, the rows and the skeleton. */
+  template: string;
+  /** Below this width the table scrolls sideways instead of squeezing (390 px phones). */
+  minWidth?: number;
+  getRowId: (row: T) => string;
+  isLoading: boolean;
+  error: unknown;
+  refetch: () => unknown;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => unknown;
+  onRowClick?: (row: T) => void;
+  isSelected?: (row: T) => boolean;
+  /** Shown when the list is empty: what it means and what to do. */
+  empty: React.ReactNode;
+  /** Shown after the last row once every page is loaded. */
+  end?: React.ReactNode;
+};
+
+/** TanStack Table over an infinite query, virtualized: the explorers' shared machinery. */
+export function DataTable<T>(props: Props<T>) {
+  const { label, data, columns, template, minWidth = 760, getRowId, isLoading, error, hasNextPage, isFetchingNextPage } = props;
+  // State, not a ref: when Next hides this route (back-navigation keeps it in a hidden
+  // <Activity>) React detaches the element and attaches it again on reveal, after the
+  // virtualizer's effects ran; a re-render with the element lets it observe again.
+  const [scrollElement, setScrollElement] = useState<HTMLDivElement | null>(null);
+  const table = useReactTable({ data, columns, getRowId, getCoreRowModel: getCoreRowModel() });
+  const rows = table.getRowModel().rows;
+
+  return (
+    <div
+      ref={setScrollElement}
+      role="table"
+      aria-label={label}
+      aria-rowcount={hasNextPage ? -1 : rows.length + 1}
+      aria-busy={isLoading || isFetchingNextPage}
+      data-testid="data-table-scroll"
+      className="card h-[calc(100dvh-17rem)] min-h-[360px] overflow-auto"
+    >
+      <div style={{ minWidth }}>
+        <TableHeader table={table} template={template} />
+        {!isLoading && rows.length > 0 && scrollElement && (
+          <>
+            <VirtualBody
+              rows={rows}
+              template={template}
+              scrollElement={scrollElement}
+              hasNextPage={hasNextPage}
+              isFetchingNextPage={isFetchingNextPage}
+              fetchNextPage={props.fetchNextPage}
+              onRowClick={props.onRowClick}
+              isSelected={props.isSelected}
+            />
+            <div className="px-3 py-3 text-sm text-zinc-500 dark:text-zinc-400" aria-live="polite">
+              {error ? (
+                <ErrorState error={error} onRetry={props.fetchNextPage} />
+              ) : isFetchingNextPage || hasNextPage ? (
+                <span>Loading more…</span>
+              ) : (
+                <div data-testid="end-of-list">
+                  <span>{rows.length.toLocaleString("en")} rows · end of the list.</span> {props.end}
+                </div>
+              )}
+            </div>
+          </>
+        )}
+        {isLoading && !error && <SkeletonRows columns={columns.length} template={template} />}
+      </div>
+      {/* Outside the min-width so a phone sees the whole message, not a slice of it. */}
+      {error && !rows.length ? <ErrorState error={error} onRetry={props.refetch} /> : !isLoading && !rows.length ? props.empty : null}
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
+import { localInputToSeconds, secondsToLocalInput } from "@/components/data-table/format";
+
+const labelClass = "mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400";
+
+export function FilterSelect({ label, value, options, onChange }: { label: string; value: string | undefined; options: readonly string[]; onChange: (v: string | undefined) => void }) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      <select id={id} className="input" value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
+        <option value="">Any</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+// Long enough to finish pasting or typing an id, short enough to feel live.
+const DEBOUNCE_MS = 450;
+
+/** A text filter that updates the URL after typing pauses (or at once on Enter). */
+export function FilterText({ label, value, placeholder, onChange }: { label: string; value: string | undefined; placeholder?: string; onChange: (v: string | undefined) => void }) {
+  const id = useId();
+  const [text, setText] = useState(value ?? "");
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // The URL is the truth: the back button or a link changes it under the input.
+  useEffect(() => setText(value ?? ""), [value]);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  const commit = (v: string) => {
+    if (timer.current) clearTimeout(timer.current);
+    if ((v.trim() || undefined) !== (value || undefined)) onChange(v.trim() || undefined);
+  };
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className="input font-mono"
+        value={text}
+        placeholder={placeholder}
+        spellCheck={false}
+        autoComplete="off"
+        onChange={(e) => {
+          const v = e.target.value;
+          setText(v);
+          if (timer.current) clearTimeout(timer.current);
+          timer.current = setTimeout(() => commit(v), DEBOUNCE_MS);
+        }}
+        onKeyDown={(e) => e.key === "Enter" && commit(text)}
+      />
+    </div>
+  );
+}
+
+/** A date-and-time filter kept in the URL as Unix seconds. */
+export function FilterDateTime({ label, value, onChange }: { label: string; value: string | undefined; onChange: (v: string | undefined) => void }) {
+  const id = useId();
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      <input id={id} type="datetime-local" className="input" value={secondsToLocalInput(value)} onChange={(e) => onChange(localInputToSeconds(e.target.value))} />
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+"use client";
+
+import { createColumnHelper } from "@tanstack/react-table";
+import type { LogJson } from "@/lib/schemas/logs";
+import { StatusBadge } from "@/components/logs/status-badge";
+import { formatTime } from "@/components/data-table/format";
+
+const col = createColumnHelper<LogJson>();
+
+export const LOG_COLUMNS_TEMPLATE = "10.5rem 5.5rem minmax(10rem,1.4fr) minmax(10rem,1.2fr) minmax(7rem,0.8fr) minmax(8rem,1fr) 4rem 4.5rem";
+
+export const logColumns = [
+  col.accessor("started_at", { header: "Started", cell: (c) => <time className="tabular-nums text-zinc-600 dark:text-zinc-400">{formatTime(c.getValue())}</time> }),
+  col.accessor("status", { header: "Status", cell: (c) => <StatusBadge status={c.getValue()} /> }),
+  col.accessor("operation_id", {
+    header: "Operation",
+    cell: (c) => (
+      <span className="font-mono text-xs text-zinc-900 dark:text-zinc-100">
+        {c.getValue()}
+        {c.row.original.operation_version != null && <span className="text-zinc-400"> v{c.row.original.operation_version}</span>}
+      </span>
+    ),
+  }),
+  col.accessor((l) => l.service.name ?? l.service.id ?? "", {
+    id: "source",
+    header: "Source",
+    cell: (c) => (
+      <span>
+        <span className="mr-1.5 rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] font-medium uppercase text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{c.row.original.service.type}</span>
+        {c.getValue() || <span className="text-zinc-400">—</span>}
+      </span>
+    ),
+  }),
+  col.accessor((l) => l.service.run_id ?? "", {
+    id: "run",
+    header: "Run",
+    cell: (c) => (c.getValue() ? <span className="font-mono text-xs text-zinc-500">{c.getValue()}</span> : <span className="text-zinc-400">—</span>),
+  }),
+  col.accessor((l) => l.user?.email ?? "", { id: "user", header: "User", cell: (c) => c.getValue() || <span className="text-zinc-400">system</span> }),
+  col.accessor("credits_used", { header: "Credits", cell: (c) => <span className="tabular-nums">{c.getValue()}</span> }),
+  col.accessor((l) => (l.completed_at != null ? l.completed_at - l.started_at : null), {
+    id: "duration",
+    header: "Took",
+    cell: (c) => (c.getValue() === null ? <span className="text-sky-600 dark:text-sky-400">running</span> : <span className="tabular-nums">{c.getValue()} s</span>),
+  }),
+];

@@ -1,0 +1,114 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { useLog } from "@/lib/queries/logs";
+import { ApiRequestError } from "@/lib/queries/api-client";
+import { StatusBadge } from "@/components/logs/status-badge";
+import { JsonView } from "@/components/logs/json-view";
+import { formatTime } from "@/components/data-table/format";
+
+function describeError(error: unknown) {
+  if (error instanceof ApiRequestError) {
+    const d = error.detail as { message?: string; history_days?: number } | string;
+    if (typeof d === "object" && d?.message) return d.message;
+    return error.message;
+  }
+  return String(error);
+}
+
+/** One log in full (GET /v1/logs/{id}): the fields, then input, output and metadata as foldable JSON. */
+export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: string; logId: string; onClose: () => void; onShowRun: (runId: string) => void }) {
+  const { data: log, error, isLoading } = useLog(teamId, logId);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    closeRef.current?.focus();
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [logId, onClose]);
+
+  return (
+    <aside
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="log-detail-title"
+      className="fixed inset-y-0 right-0 z-40 flex w-full flex-col border-l border-zinc-200 bg-white shadow-2xl sm:w-[30rem] dark:border-zinc-800 dark:bg-zinc-900"
+    >
+      <div className="flex items-center justify-between gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+        <h2 id="log-detail-title" className="truncate font-semibold">
+          Log <span className="font-mono text-sm text-zinc-500">{logId}</span>
+        </h2>
+        <button ref={closeRef} type="button" onClick={onClose} className="btn-secondary px-3 py-1.5" aria-label="Close log detail">
+          ✕
+        </button>
+      </div>
+      <div className="flex-1 overflow-y-auto p-4 text-sm">
+        {isLoading ? (
+          <div className="space-y-3" aria-hidden="true">
+            {Array.from({ length: 6 }, (_, i) => (
+              <div key={i} className="h-4 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" style={{ width: `${50 + i * 8}%` }} />
+            ))}
+          </div>
+        ) : error ? (
+          <div role="alert" className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-rose-900 dark:border-rose-900/60 dark:bg-rose-950/40 dark:text-rose-200">
+            {describeError(error)}
+          </div>
+        ) : log ? (
+          <div className="space-y-4">
+            <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-2">
+              <dt className="text-zinc-500">Status</dt>
+              <dd>
+                <StatusBadge status={log.status} />
+              </dd>
+              <dt className="text-zinc-500">Operation</dt>
+              <dd className="break-all font-mono text-xs">
+                {log.operation_id}
+                {log.operation_version != null && ` v${log.operation_version}`}
+              </dd>
+              <dt className="text-zinc-500">Source</dt>
+              <dd className="break-all">
+                {log.service.type} · {log.service.name ?? "—"} <span className="font-mono text-xs text-zinc-500">{log.service.id}</span>
+              </dd>
+              {log.service.run_id && (
+                <>
+                  <dt className="text-zinc-500">Run</dt>
+                  <dd className="break-all font-mono text-xs">{log.service.run_id}</dd>
+                </>
+              )}
+              <dt className="text-zinc-500">User</dt>
+              <dd className="break-all">{log.user?.email ?? "system"}</dd>
+              <dt className="text-zinc-500">Started</dt>
+              <dd>{formatTime(log.started_at)}</dd>
+              <dt className="text-zinc-500">Completed</dt>
+              <dd>{log.completed_at != null ? formatTime(log.completed_at) : "still running"}</dd>
+              <dt className="text-zinc-500">Credits</dt>
+              <dd>
+                {log.credits_used}
+                {log.cache_hit && " (cache hit)"}
+              </dd>
+            </dl>
+            {log.service.type === "workflow" && log.service.run_id && (
+              <button type="button" className="btn-primary w-full" onClick={() => onShowRun(log.service.run_id!)}>
+                All steps of this run
+              </button>
+            )}
+            {(
+              [
+                ["Input", log.input],
+                ["Output", log.output],
+                ["Metadata", log.metadata],
+              ] as const
+            ).map(([title, value]) => (
+              <details key={title} open className="rounded-lg border border-zinc-200 dark:border-zinc-800">
+                <summary className="cursor-pointer rounded-lg px-3 py-2 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">{title}</summary>
+                <div className="overflow-x-auto border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800">
+                  {value === undefined || value === null ? <span className="text-zinc-400">none</span> : <JsonView value={value} />}
+                </div>
+              </details>
+            ))}
+          </div>
+        ) : null}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,92 @@
+"use client";
+
+import { useCallback, useMemo, useState } from "react";
+import { DataTable } from "@/components/data-table/data-table";
+import { EmptyState } from "@/components/data-table/empty-state";
+import { FilterDateTime, FilterSelect, FilterText } from "@/components/data-table/filter-controls";
+import { useUrlFilters } from "@/components/data-table/use-url-filters";
+import { formatTime } from "@/components/data-table/format";
+import { LOG_COLUMNS_TEMPLATE, logColumns } from "@/components/logs/columns";
+import { LogDetailPanel } from "@/components/logs/log-detail-panel";
+import { LOG_FILTER_KEYS, useInfiniteLogs } from "@/lib/queries/logs";
+import { LOG_SOURCE_TYPES, LOG_STATUSES, type LogJson } from "@/lib/schemas/logs";
+
+export type HistoryWindowInfo = { plan: string; days: number; cutoff: number };
+
+/** The logs explorer: §4.10 filters in the URL, the virtualized infinite table, the detail panel. */
+export function LogsExplorer({ teamId, history }: { teamId: string; history: HistoryWindowInfo }) {
+  const { filters, setFilters, setFilter } = useUrlFilters(LOG_FILTER_KEYS);
+  const query = useInfiniteLogs(teamId, filters);
+  const logs = useMemo(() => query.data?.pages.flatMap((p) => p.data) ?? [], [query.data]);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const close = useCallback(() => setOpenId(null), []);
+  const filtered = Object.keys(filters).length > 0;
+  const windowNote = (
+    <>
+      Older logs are outside the <strong className="font-semibold capitalize">{history.plan}</strong> plan&apos;s {history.days}-day history window: nothing before{" "}
+      <time className="font-medium">{formatTime(history.cutoff)}</time> is shown (it is stored, and returns if the plan&apos;s window grows).
+    </>
+  );
+
+  return (
+    <div className="space-y-4">
+      <div className="card grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-4">
+        <FilterSelect label="Source type" value={filters.source_type} options={LOG_SOURCE_TYPES} onChange={(v) => setFilter("source_type", v)} />
+        <FilterSelect label="Status" value={filters.status} options={LOG_STATUSES} onChange={(v) => setFilter("status", v)} />
+        <FilterText label="Operation ID" value={filters.operation_id} placeholder="ga4.run_report" onChange={(v) => setFilter("operation_id", v)} />
+        <FilterText label="Source ID" value={filters.source_id} placeholder="wf_…" onChange={(v) => setFilter("source_id", v)} />
+        <FilterText label="Run ID" value={filters.source_run_id} placeholder="run_…" onChange={(v) => setFilter("source_run_id", v)} />
+        <FilterDateTime label="Started after" value={filters.started_after} onChange={(v) => setFilter("started_after", v)} />
+        <FilterDateTime label="Started before" value={filters.started_before} onChange={(v) => setFilter("started_before", v)} />
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-zinc-600 dark:text-zinc-400">
+        <p>
+          History window: last {history.days} {history.days === 1 ? "day" : "days"} (since {formatTime(history.cutoff)}).
+        </p>
+        {filtered && (
+          <button type="button" className="btn-secondary px-3 py-1.5" onClick={() => setFilters({})}>
+            Clear filters
+          </button>
+        )}
+      </div>
+      <DataTable<LogJson>
+        key={JSON.stringify(filters)}
+        label="Operation logs"
+        data={logs}
+        columns={logColumns}
+        template={LOG_COLUMNS_TEMPLATE}
+        minWidth={900}
+        getRowId={(l) => l.id}
+        isLoading={query.isPending}
+        error={query.error}
+        refetch={query.refetch}
+        hasNextPage={query.hasNextPage}
+        isFetchingNextPage={query.isFetchingNextPage}
+        fetchNextPage={query.fetchNextPage}
+        onRowClick={(l) => setOpenId(l.id)}
+        isSelected={(l) => l.id === openId}
+        empty={
+          <EmptyState title={filtered ? "No logs match these filters" : "No logs yet"}>
+            {filtered ? (
+              <p>Loosen or clear the filters. {windowNote}</p>
+            ) : (
+              <p>Logs appear here when a workflow runs, an agent takes a step or an MCP tool is called. {windowNote}</p>
+            )}
+          </EmptyState>
+        }
+        end={<p data-testid="history-window-note" className="mt-1">{windowNote}</p>}
+      />
+      {openId && (
+        <LogDetailPanel
+          teamId={teamId}
+          logId={openId}
+          onClose={close}
+          onShowRun={(runId) => {
+            setOpenId(null);
+            setFilters({ source_run_id: runId });
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import "server-only";
+import { listCreditLogs } from "@/lib/credits/list-credit-logs";
+import type { CreditLogJson, ListCreditLogsQuery } from "@/lib/schemas/credits";
+
+export const CREDIT_LOGS_CSV_HEADER = ["id", "created_at", "created_at_unix", "service_type", "service_id", "service_name", "user_id", "user_email", "credits_used", "credits_remaining"];
+
+// Each pull reads one keyset page, so memory stays at one page however long the ledger is.
+const PAGE_SIZE = 500;
+
+/** A text cell: quoted when needed, and never read by a spreadsheet as a formula. */
+function textCell(value: string | null) {
+  if (value === null) return "";
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+function csvLine(e: CreditLogJson) {
+  return [
+    String(e.id),
+    new Date(e.created_at * 1000).toISOString(),
+    String(e.created_at),
+    textCell(e.service.type),
+    textCell(e.service.id),
+    textCell(e.service.name),
+    textCell(e.user.id),
+    textCell(e.user.email),
+    String(e.credits_used),
+    String(e.credits_remaining),
+  ].join(",");
+}
+
+/** The whole filtered ledger as CSV, newest first, streamed page by page through the API's own listing. */
+export function streamCreditLogsCsv(teamId: string, filters: Omit<ListCreditLogsQuery, "limit" | "cursor">): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let cursor: string | undefined;
+  let headerSent = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!headerSent) {
+          headerSent = true;
+          controller.enqueue(encoder.encode(CREDIT_LOGS_CSV_HEADER.join(",") + "\r\n"));
+          return;
+        }
+        const page = await listCreditLogs(teamId, { ...filters, limit: PAGE_SIZE, cursor });
+        if (page.data.length) controller.enqueue(encoder.encode(page.data.map((e) => csvLine(e) + "\r\n").join("")));
+        if (page.has_more && page.next_cursor) cursor = page.next_cursor;
+        else controller.close();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
