@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
 import { test, expect, seedTeam, seed, apiAs, anonymous, expectError } from "../fixtures";
 import { authorize, callback, connect, createLink, paramsOf, shopFor, start, type Link } from "../support/oauth-flow";
-import { ensureBuild, freePort, startServer } from "../support/server";
+// The build global-setup made serves this second server too.
+import { freePort, startServer } from "../support/server";
 
 // The connect flow of an auth link (spec §3.1, §4.6, §4.7) end to end over real HTTP, for every
 // provider family: the app redirects to the provider's authorize URL (a local stand-in that
@@ -257,7 +258,6 @@ test.describe("token refresh", () => {
 
 test.describe("OAuth apps come from configuration", () => {
   test("without OAUTH_* settings a type offers no oauth, and an auth link for it says which setting is missing", async () => {
-    ensureBuild();
     const port = await freePort();
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^OAUTH_/.test(k))) as NodeJS.ProcessEnv;
     const server = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` });

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { test, expect, seedTeam } from "../fixtures";
-import { ensureBuild, freePort, startServer } from "../support/server";
+// The build global-setup made serves this second server too.
+import { freePort, startServer } from "../support/server";
 import { callback, paramsOf, start, type Link } from "../support/oauth-flow";
 
 // A provider that is down or never answers: the caller gets a clear 502 naming the provider
@@ -15,7 +16,6 @@ let app: Awaited<ReturnType<typeof startServer>>;
 let headers: Record<string, string>;
 
 test.beforeAll(async () => {
-  ensureBuild();
   hanging = createServer(() => {
     /* accepts, never answers */
   });

@@ -1,0 +1,134 @@
+// npm run bench:ui — the logs explorer against the production build with 1,000,000 logs, in
+// Debian's Chromium: time from navigation to the first rows visible, frame times while
+// scrolling 20,000 rows continuously (requestAnimationFrame deltas), and the JavaScript the
+// logs page loads.
+//
+// BENCH_ROWS (default 1000000) scales the seed; BENCH_SCROLL_ROWS (default 20000) the scroll.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "@playwright/test";
+import { ensureBuild, freePort, migrateWith, root, startServer } from "../support/server";
+import { seedBenchRows } from "./seed-rows";
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const SCROLL_ROWS = Number(process.env.BENCH_SCROLL_ROWS ?? 20_000);
+const PASSWORD = "bench-password-1";
+
+const dir = join(root, "e2e", ".artifacts", `bench-ui-${Date.now()}`);
+mkdirSync(dir, { recursive: true });
+const dbFile = join(dir, "bench.db");
+const env = {
+  ...process.env,
+  DATABASE_URL: `file:${dbFile}`,
+  DATA_DIR: dir,
+  ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+  AUTH_SECRET: randomBytes(32).toString("base64url"),
+  DEMO: "0",
+};
+Object.assign(process.env, env);
+
+const quantile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+};
+
+async function main() {
+  ensureBuild();
+  migrateWith(env);
+  const { createTeam } = await import("@/lib/teams/create-team");
+  const { createUser } = await import("@/lib/users/create-user");
+  const team = await createTeam({ name: "Bench UI", plan: "team" });
+  const user = await createUser({ teamId: team.id, email: "bench-ui@patchbay.dev", role: "owner", password: PASSWORD });
+  console.log(`[bench:ui] seeding ${ROWS.toLocaleString()} logs…`);
+  const seeded = seedBenchRows(dbFile, ROWS, team.id, user.id, user.email);
+  console.log(`[bench:ui] seeded in ${(seeded.logsSeconds + seeded.ledgerSeconds).toFixed(1)} s`);
+
+  const port = await freePort();
+  const server = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${server.baseUrl}/sign-in`);
+    await page.getByLabel("Email").fill(user.email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(new RegExp(`/${team.id}$`));
+
+    // Warm the server's route once, as a returning user would have; then measure cold in the page.
+    await page.goto(`${server.baseUrl}/${team.id}/logs`);
+    await page.locator('[role="row"][aria-rowindex]').first().waitFor();
+    await page.goto(`${server.baseUrl}/${team.id}`);
+
+    const firstRows: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await page.goto("about:blank");
+      const t0 = Date.now();
+      await page.goto(`${server.baseUrl}/${team.id}/logs`, { waitUntil: "commit" });
+      await page.locator('[role="row"][aria-rowindex]').first().waitFor({ state: "visible" });
+      firstRows.push(Date.now() - t0);
+    }
+
+    // JavaScript the logs page loaded (compressed size as sent, and decoded size).
+    const js = await page.evaluate(() =>
+      (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+        .filter((e) => e.initiatorType === "script" || e.name.endsWith(".js"))
+        .reduce((a, e) => ({ transfer: a.transfer + e.transferSize, decoded: a.decoded + e.decodedBodySize }), { transfer: 0, decoded: 0 }),
+    );
+
+    // Scroll continuously, a fixed distance every frame, until SCROLL_ROWS rows have gone by;
+    // record the time between frames. Pages load on the way as the end comes near.
+    const frames = await page.evaluate(async (target) => {
+      const box = document.querySelector('[data-testid="data-table-scroll"]') as HTMLElement;
+      const rowHeight = (document.querySelector('[role="row"][aria-rowindex]') as HTMLElement).getBoundingClientRect().height;
+      const deltas: number[] = [];
+      let last = performance.now();
+      const started = last;
+      await new Promise<void>((done) => {
+        const step = (now: number) => {
+          deltas.push(now - last);
+          last = now;
+          box.scrollTop += rowHeight * 3;
+          const passed = box.scrollTop / rowHeight;
+          if (passed >= target || now - started > 180_000) return done();
+          requestAnimationFrame(step);
+        };
+        requestAnimationFrame(step);
+      });
+      return { deltas: deltas.slice(1), rowsPassed: Math.floor(box.scrollTop / rowHeight), seconds: (performance.now() - started) / 1000 };
+    }, SCROLL_ROWS);
+
+    const firstP50 = quantile(firstRows, 0.5);
+    const frameP50 = quantile(frames.deltas, 0.5);
+    const frameP95 = quantile(frames.deltas, 0.95);
+    const bars = [
+      { bar: "first rows visible under 1 s (median of 5 navigations)", value: `${firstP50} ms`, ok: firstP50 < 1000 },
+      { bar: "median frame under 16.7 ms while scrolling", value: `${frameP50.toFixed(1)} ms`, ok: frameP50 < 16.7 },
+      { bar: "95th percentile frame under 33 ms while scrolling", value: `${frameP95.toFixed(1)} ms`, ok: frameP95 < 33 },
+      { bar: `scrolled ${SCROLL_ROWS.toLocaleString()} rows`, value: `${frames.rowsPassed.toLocaleString()} rows in ${frames.seconds.toFixed(1)} s`, ok: frames.rowsPassed >= SCROLL_ROWS },
+    ];
+    const report = [
+      `# bench:ui — logs explorer, ${ROWS.toLocaleString()} logs, production build, Chromium (headless)`,
+      "",
+      `- First rows visible after navigation: ${firstRows.join(", ")} ms (median ${firstP50} ms)`,
+      `- Frames while scrolling ${frames.rowsPassed.toLocaleString()} rows (${frames.deltas.length} frames, ${frames.seconds.toFixed(1)} s): median ${frameP50.toFixed(1)} ms, p95 ${frameP95.toFixed(1)} ms, max ${Math.max(...frames.deltas).toFixed(1)} ms`,
+      `- JavaScript loaded by the logs page: ${(js.transfer / 1024).toFixed(0)} kB sent, ${(js.decoded / 1024).toFixed(0)} kB decoded`,
+      "",
+      ...bars.map((b) => `- ${b.ok ? "PASS" : "FAIL"} ${b.bar}: ${b.value}`),
+    ].join("\n");
+    console.log(`\n${report}\n`);
+    writeFileSync(join(root, "e2e", ".artifacts", "bench-ui.md"), report);
+    process.exitCode = bars.every((b) => b.ok) ? 0 : 1;
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
