@@ -19,6 +19,7 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
   const query = useInfiniteLogs(teamId, filters);
   const logs = useMemo(() => query.data?.pages.flatMap((p) => p.data) ?? [], [query.data]);
   const [openId, setOpenId] = useState<string | null>(null);
+  const openLog = useCallback((l: { id: string }) => setOpenId(l.id), []);
   const close = useCallback(() => setOpenId(null), []);
   const filtered = Object.keys(filters).length > 0;
   const windowNote = (
@@ -63,7 +64,7 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
         hasNextPage={query.hasNextPage}
         isFetchingNextPage={query.isFetchingNextPage}
         fetchNextPage={query.fetchNextPage}
-        onRowClick={(l) => setOpenId(l.id)}
+        onRowClick={openLog}
         isSelected={(l) => l.id === openId}
         empty={
           <EmptyState title={filtered ? "No logs match these filters" : "No logs yet"}>

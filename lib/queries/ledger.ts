@@ -29,6 +29,9 @@ export function ledgerInfiniteOptions(teamId: string, filters: LedgerFilters) {
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
+    // Pages only ever append: comparing every loaded row with its previous copy (structural
+    // sharing) cost more on each new page the longer the list grew.
+    structuralSharing: false,
     retry: retryUnlessClientError,
   });
 }
