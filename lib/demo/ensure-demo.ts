@@ -12,6 +12,7 @@ import { simulateActivity } from "@/lib/activity/simulate-activity";
 
 export const DEMO_EMAIL = "demo@patchbay.dev";
 const DEMO_TEAM = "Demo Workspace";
+const DEMO_PERIOD_DAYS_ELAPSED = 20;
 const demoFile = () => join(dataDir, "demo.json");
 
 type DemoCredentials = { teamId: string; password: string; api_key: string };
@@ -28,7 +29,9 @@ export async function ensureDemo() {
   let created = false;
   let teamId = user?.memberships.find((m) => m.role === "owner")?.teamId;
   if (!teamId) {
-    const team = await createTeam({ name: DEMO_TEAM, plan: "team" });
+    // Twenty days into its billing period, so the simulated month of activity below has a
+    // current period's worth of usage (chart, forecast) and older history in the ledger.
+    const team = await createTeam({ name: DEMO_TEAM, plan: "team", periodStartedAt: new Date(Date.now() - DEMO_PERIOD_DAYS_ELAPSED * 86_400_000) });
     teamId = team.id;
     created = true;
   }
@@ -40,7 +43,7 @@ export async function ensureDemo() {
     const { key } = await createApiKey({ teamId, userId: owner.id, name: "Demo key", requireTeamPlan: false });
     if (created) {
       await createUser({ teamId, email: "teammate@patchbay.dev", role: "member", name: "Teammate" });
-      await simulateActivity(teamId, { workflowRuns: 400, mcpCalls: 600, agentConversations: 60, copilotUses: 60, days: 30, seed: 42 });
+      await simulateActivity(teamId, { workflowRuns: 400, mcpCalls: 600, agentConversations: 60, copilotUses: 60, days: DEMO_PERIOD_DAYS_ELAPSED, seed: 42 });
     }
     credentials = { teamId, password, api_key: key };
     mkdirSync(dataDir, { recursive: true });
