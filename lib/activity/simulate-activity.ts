@@ -118,6 +118,7 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
       });
       t += duration;
     }
+    endByNow(outcomes, now);
     const user = someUser();
     events.push({
       at: outcomes[0].startedAt,
@@ -145,7 +146,7 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
           source: { type: "mcp", id: mcpServer.id, name: mcpServer.name },
           user,
           startedAt: t,
-          completedAt: t + rand.int(0, 5),
+          completedAt: Math.min(now, t + rand.int(0, 5)),
           creditsUsed: credits,
           cacheHit,
           input: { tool, arguments: { date_range: "last_30_days" } },
@@ -180,6 +181,7 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
         metadata: { step: s + 1 },
       };
     });
+    endByNow(records, now);
     const charge = { credits: steps * 2, service: { type: "agent" as const, id: conversation.id, name: conversation.name }, user, at: records[0].startedAt };
     events.push({ at: charge.at, write: async () => (await recordOperations(teamId, records, charge), { logs: steps, ledger: 1 }) });
   }
@@ -212,4 +214,17 @@ async function ensureWorkflows(teamId: string) {
 async function ensureMcpServer(teamId: string, ownerUserId: string | null) {
   const existing = await db.mcpServer.findFirst({ where: { teamId }, orderBy: { createdAt: "asc" } });
   return existing ?? db.mcpServer.create({ data: { id: newId("mcp"), teamId, name: "Claude Desktop", ownerUserId } });
+}
+
+/**
+ * A run or conversation that began shortly before now would otherwise have later steps in the
+ * future: move all of its steps back together so the last one ends by now.
+ */
+function endByNow(steps: { startedAt: number; completedAt: number | null }[], now: number) {
+  const end = Math.max(...steps.map((s) => s.completedAt ?? s.startedAt));
+  if (end <= now) return;
+  for (const s of steps) {
+    s.startedAt -= end - now;
+    if (s.completedAt !== null) s.completedAt -= end - now;
+  }
 }
