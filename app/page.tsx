@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/current-user";
+import { SignOutButton } from "@/components/shell/sign-out-button";
 
 export const dynamic = "force-dynamic";
 
@@ -14,11 +15,20 @@ export default async function Home() {
         Connections between your workspace and your customers&apos; accounts, the operation logs of your workflows, MCP servers and
         agents, and your credit balance — in one API.
       </p>
-      <p className="mt-6">
-        <Link className="btn-primary" href="/sign-in">
-          Sign in
-        </Link>
-      </p>
+      {user ? (
+        <div className="card mt-6 p-4 text-sm" data-testid="no-team">
+          <p>
+            You are signed in as <strong>{user.email}</strong> but are not a member of any team. Ask a team owner for an invite link.
+          </p>
+          <SignOutButton className="btn-secondary mt-3" />
+        </div>
+      ) : (
+        <p className="mt-6">
+          <Link className="btn-primary" href="/sign-in">
+            Sign in
+          </Link>
+        </p>
+      )}
       <ul className="mt-8 space-y-2">
         <li>
           <Link className="font-medium text-indigo-600 underline-offset-4 hover:underline dark:text-indigo-400" href="/docs/api">

@@ -3,7 +3,7 @@
 import { useEffect } from "react";
 import { useAuthLinkStatus, useRefreshAfterConnect, type CreatedAuthLink } from "@/lib/queries/auth-links";
 import { ErrorNote } from "@/components/ui/error-note";
-import { CopyField } from "@/components/auth-links/copy-field";
+import { CopyField } from "@/components/ui/copy-field";
 import { QrCode } from "@/components/auth-links/qr-code";
 import { LiveCountdown } from "@/components/auth-links/live-countdown";
 import { StatusBadge } from "@/components/auth-links/status-badge";

@@ -9,7 +9,7 @@ import { ErrorNote } from "@/components/ui/error-note";
 import { TypeLogo } from "@/components/connections/type-logo";
 import { AuthLinkResult } from "@/components/auth-links/auth-link-result";
 import { StatusBadge } from "@/components/auth-links/status-badge";
-import { CopyField } from "@/components/auth-links/copy-field";
+import { CopyField } from "@/components/ui/copy-field";
 
 // Stands in for the id the connection will get, in the redirect preview.
 const PLACEHOLDER_CONNECTION_ID = "conn_XXXXXXXXXXXXXXXXXXXX";

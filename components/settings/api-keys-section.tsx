@@ -6,7 +6,7 @@ import { apiKeysQuery, createApiKey, revokeApiKey, settingsKeys } from "@/lib/qu
 import type { ApiKeyJson } from "@/lib/schemas/dashboard";
 import { detailText, formatDateTime } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
-import { ConfirmDialog } from "@/components/settings/confirm-dialog";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Notice } from "@/components/settings/notice";
 
 export function ApiKeysSection({ team, role, plan }: { team: string; role: "owner" | "member"; plan: string }) {

@@ -2,10 +2,14 @@
 
 import { signOut } from "next-auth/react";
 
-export function SignOutButton() {
+export function SignOutButton({ callbackUrl = "/sign-in", label = "Sign out", className }: { callbackUrl?: string; label?: string; className?: string }) {
   return (
-    <button type="button" onClick={() => signOut({ callbackUrl: "/sign-in" })} className="text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100">
-      Sign out
+    <button
+      type="button"
+      onClick={() => signOut({ callbackUrl })}
+      className={className ?? "text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"}
+    >
+      {label}
     </button>
   );
 }

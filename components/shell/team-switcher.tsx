@@ -9,8 +9,8 @@ export function TeamSwitcher({ current, teams }: { current: string; teams: { id:
   if (teams.length < 2) return <span className="truncate text-sm font-medium">{teams.find((t) => t.id === current)?.name}</span>;
   return (
     <label className="flex items-center gap-2 text-sm">
-      <span className="sr-only">Team</span>
       <select
+        aria-label="Switch team"
         value={current}
         onChange={(e) => router.push(pathname.replace(`/${current}`, `/${e.target.value}`))}
         className="max-w-[12rem] truncate rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm font-medium dark:border-zinc-700 dark:bg-zinc-900"

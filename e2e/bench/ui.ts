@@ -3,13 +3,15 @@
 // scrolling 20,000 rows continuously (requestAnimationFrame deltas), and the JavaScript the
 // logs page loads.
 //
-// BENCH_ROWS (default 1000000) scales the seed; BENCH_SCROLL_ROWS (default 20000) the scroll.
+// BENCH_ROWS (default 1000000) scales the seed; BENCH_SCROLL_ROWS (default 20000) the scroll;
+// BENCH_TRACE=file.json records a Chromium trace of the scroll and says where late frames went.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { ensureBuild, freePort, migrateWith, root, startServer } from "../support/server";
 import { seedBenchRows } from "./seed-rows";
+import { summariseLateFrames, TRACE_CATEGORIES } from "./trace-summary";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const SCROLL_ROWS = Number(process.env.BENCH_SCROLL_ROWS ?? 20_000);
@@ -38,7 +40,9 @@ const SCROLL_SCRIPT = `async (target, minFrames = 0) => {
   const started = last;
   await new Promise((done) => {
     function step(now) {
-      deltas.push(now - last);
+      const delta = now - last;
+      deltas.push(delta);
+      if (delta > 20) performance.mark('late-frame', { detail: delta });
       last = now;
       if (target > 0) box.scrollTop += rowHeight * 3;
       if ((box.scrollTop / rowHeight >= target && deltas.length > minFrames) || now - started > 180000) return done();
@@ -107,7 +111,13 @@ async function main() {
 
     // The same rAF loop without scrolling: the frame rhythm this browser gives an idle page.
     const idle = (await page.evaluate(`(${SCROLL_SCRIPT})(0, 300)`)) as { deltas: number[] };
+    const tracePath = process.env.BENCH_TRACE;
+    if (tracePath) await browser.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
     const frames = (await page.evaluate(`(${SCROLL_SCRIPT})(${SCROLL_ROWS})`)) as { deltas: number[]; rowsPassed: number; seconds: number };
+    if (tracePath) {
+      await browser.stopTracing();
+      console.log(summariseLateFrames(tracePath));
+    }
 
     const firstP50 = quantile(firstRows, 0.5);
     const frameP50 = quantile(frames.deltas, 0.5);

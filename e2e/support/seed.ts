@@ -73,6 +73,11 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     const wf = await db.workflow.findUniqueOrThrow({ where: { id: a.id }, select: { active: true } });
     return wf;
   },
+  /** Moves an invite's expiry into the past (the 7 days have passed). */
+  async expireInvite(a) {
+    await db.invite.update({ where: { id: a.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    return { id: a.id };
+  },
   /** Moves an auth link's expiry into the past (the 24 hours have passed). */
   async expireAuthLink(a) {
     await db.authLink.update({ where: { id: a.id }, data: { expiresAt: new Date(Date.now() - 1000) } });

@@ -19,19 +19,28 @@ export const hasSessionCookie = (req: Request) => SESSION_COOKIE.test(req.header
  * the browser sends one, an Origin of this app.
  */
 export async function authenticateSession(req: NextRequest): Promise<Principal> {
-  const token = await getToken({ req, secret: secrets().authSecret });
-  const userId = typeof token?.uid === "string" ? token.uid : null;
+  const userId = await sessionUserId(req);
   if (!userId) throw unauthorized("Your session has ended; sign in again.");
   const teamId = req.headers.get(TEAM_HEADER);
   if (!teamId) throw badRequest(`Name the team in the ${TEAM_HEADER} header.`);
-  if (!["GET", "HEAD", "OPTIONS"].includes(req.method)) {
-    const origin = req.headers.get("origin");
-    if (origin && origin !== new URL(appUrl()).origin && origin !== req.nextUrl.origin) throw new ApiError(403, "Cross-site request refused.");
-  }
+  refuseCrossSite(req);
   const membership = await db.membership.findUnique({
     where: { teamId_userId: { teamId, userId } },
     select: { role: true, team: { select: { id: true, name: true, plan: true, historyDays: true } }, user: { select: { id: true, email: true } } },
   });
   if (!membership) throw new ApiError(404, `You are not a member of team ${teamId}.`);
   return { team: membership.team, user: membership.user, apiKeyId: null, role: membership.role === "owner" ? "owner" : "member" };
+}
+
+/** The signed-in user's id from the session cookie, or null. */
+export async function sessionUserId(req: NextRequest): Promise<string | null> {
+  const token = await getToken({ req, secret: secrets().authSecret });
+  return typeof token?.uid === "string" ? token.uid : null;
+}
+
+/** A mutation whose browser says it came from another site is refused (a 403 `ApiError`). */
+export function refuseCrossSite(req: NextRequest) {
+  if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return;
+  const origin = req.headers.get("origin");
+  if (origin && origin !== new URL(appUrl()).origin && origin !== req.nextUrl.origin) throw new ApiError(403, "Cross-site request refused.");
 }

@@ -2,11 +2,12 @@
 
 import { queryOptions } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/queries/api-client";
-import type { ApiKeyJson, McpServerJson, MemberJson } from "@/lib/schemas/dashboard";
+import type { ApiKeyJson, InviteJson, McpServerJson, MemberJson } from "@/lib/schemas/dashboard";
 
 export const settingsKeys = {
   apiKeys: (teamId: string) => [teamId, "api-keys"] as const,
   members: (teamId: string) => [teamId, "members"] as const,
+  invites: (teamId: string) => [teamId, "invites"] as const,
   mcpServers: (teamId: string) => [teamId, "mcp-servers"] as const,
 };
 
@@ -26,3 +27,14 @@ export const revokeApiKey = (teamId: string, id: string) => apiFetch<{ id: strin
 
 export const changeMemberRole = (teamId: string, userId: string, role: MemberJson["role"]) =>
   apiFetch<MemberJson>(teamId, `/api/dashboard/members/${encodeURIComponent(userId)}`, { method: "PATCH", body: JSON.stringify({ role }) });
+
+export const invitesQuery = (teamId: string) =>
+  queryOptions({ queryKey: settingsKeys.invites(teamId), queryFn: () => apiFetch<{ data: InviteJson[] }>(teamId, "/api/dashboard/invites") });
+
+export const createInvite = (teamId: string, body: { email: string; role: MemberJson["role"] }) =>
+  apiFetch<InviteJson>(teamId, "/api/dashboard/invites", { method: "POST", body: JSON.stringify(body) });
+
+export const revokeInvite = (teamId: string, id: string) => apiFetch<{ id: string; revoked: true }>(teamId, `/api/dashboard/invites/${encodeURIComponent(id)}`, { method: "DELETE" });
+
+export const removeMember = (teamId: string, userId: string) =>
+  apiFetch<{ user_id: string; removed: true; api_keys_revoked: number }>(teamId, `/api/dashboard/members/${encodeURIComponent(userId)}`, { method: "DELETE" });

@@ -41,3 +41,31 @@ export type McpServerJson = {
   connection_permissions: number;
   created_at: number;
 };
+
+export const INVITE_TTL_DAYS = 7;
+
+export const createInviteBodySchema = z
+  .object({
+    email: z.string({ error: "is required" }).trim().min(1, "is empty").max(254, "must be at most 254 characters"),
+    role: z.enum(ROLES, { error: "must be owner or member" }).default("member"),
+  })
+  .strict();
+
+/** Accepting an invite: a signed-in account joins as itself; a new account sets its password. */
+export const acceptInviteBodySchema = z
+  .object({
+    password: z.string().min(8, "must be at least 8 characters").max(200, "must be at most 200 characters").optional(),
+    name: z.string().trim().max(100, "must be at most 100 characters").optional(),
+  })
+  .strict();
+
+export type InviteJson = {
+  id: string;
+  email: string;
+  role: (typeof ROLES)[number];
+  url: string;
+  status: "pending" | "expired";
+  invited_by: { id: string; email: string } | null;
+  created_at: number;
+  expires_at: number;
+};

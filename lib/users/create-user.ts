@@ -1,14 +1,14 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
-import { badRequest, notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/api/errors";
+import { normaliseEmail } from "@/lib/users/email";
 import { newId } from "@/lib/security/ids";
 import { hashPassword } from "@/lib/security/hashing";
 
 /** Creates the user (or reuses one with that email) and makes them a member of the team. */
 export async function createUser(input: { teamId: string; email: string; role?: "owner" | "member"; password?: string; name?: string }) {
-  const email = input.email.trim().toLowerCase();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw badRequest(`${JSON.stringify(input.email)} is not an email address.`);
+  const email = normaliseEmail(input.email);
   const team = await db.team.findUnique({ where: { id: input.teamId }, select: { id: true } });
   if (!team) throw notFound(`No team ${input.teamId}.`);
   const role = input.role ?? "member";

@@ -10,7 +10,8 @@ export const metadata: Metadata = { title: "Sign in · Patchbay" };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /** Only same-site paths may be returned to after sign-in. */
-const safePath = (v: unknown) => (typeof v === "string" && v.startsWith("/") && !v.startsWith("//") ? v : "/");
+// ("/\host" is read by browsers as "//host", another site.)
+const safePath = (v: unknown) => (typeof v === "string" && /^\/(?![/\\])/.test(v) ? v : "/");
 
 export default async function SignInPage({ searchParams }: Props) {
   const q = await searchParams;

@@ -1,7 +1,9 @@
 import { withAuth } from "@/lib/api/with-auth";
-import { parseJsonBody } from "@/lib/api/parse";
+import { parseJsonBody, parseQuery } from "@/lib/api/parse";
 import { changeRoleBodySchema } from "@/lib/schemas/dashboard";
+import { noParamsSchema } from "@/lib/schemas/common";
 import { changeMemberRole } from "@/lib/members/change-member-role";
+import { removeMember } from "@/lib/members/remove-member";
 
 export const PATCH = withAuth<{ userId: string }>(
   async ({ team, params, req }) => {
@@ -10,3 +12,9 @@ export const PATCH = withAuth<{ userId: string }>(
   },
   { ownerOnly: true },
 );
+
+/** An owner removes a member; a member may remove only themselves (leave). */
+export const DELETE = withAuth<{ userId: string }>(async ({ params, searchParams, ...principal }) => {
+  parseQuery(noParamsSchema, searchParams);
+  return removeMember(principal, params.userId);
+});

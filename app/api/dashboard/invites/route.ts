@@ -1,0 +1,22 @@
+import { withAuth } from "@/lib/api/with-auth";
+import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { createInviteBodySchema } from "@/lib/schemas/dashboard";
+import { noParamsSchema } from "@/lib/schemas/common";
+import { json } from "@/lib/api/errors";
+import { createInvite, listInvites } from "@/lib/members/invites";
+
+export const GET = withAuth(
+  async ({ team, searchParams }) => {
+    parseQuery(noParamsSchema, searchParams);
+    return { data: await listInvites(team.id) };
+  },
+  { ownerOnly: true },
+);
+
+export const POST = withAuth(
+  async ({ team, user, req }) => {
+    const body = await parseJsonBody(createInviteBodySchema, req);
+    return json(await createInvite(team.id, user, body), { status: 201 });
+  },
+  { ownerOnly: true },
+);
