@@ -1,0 +1,117 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
+import { badRequest, forbidden, notFound } from "@/lib/api/errors";
+import { newId } from "@/lib/security/ids";
+import { sha256Hex } from "@/lib/security/hashing";
+import { visibleConnections } from "@/lib/connections/visible-connections";
+import { generateMcpToken } from "@/lib/mcp/mcp-token-format";
+
+// MCP servers are a team resource: a name, an owner, shared or private, the saved connection
+// permissions (the most any request may use, spec §4.13) and its bearer tokens.
+
+type Actor = { teamId: string; userId: string; role: "owner" | "member" | null };
+
+/**
+ * The saved permissions must be connections the server's owner can see (the team's shared ones
+ * and the owner's private ones); anything else is named in a 400, never silently dropped.
+ */
+async function checkConnections(teamId: string, ownerUserId: string, ids: string[]) {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return unique;
+  const found = await db.connection.findMany({ where: { ...visibleConnections(teamId, ownerUserId), id: { in: unique } }, select: { id: true } });
+  const known = new Set(found.map((c) => c.id));
+  const missing = unique.filter((id) => !known.has(id));
+  if (missing.length) throw badRequest(`connection_ids: no connection ${missing.join(", ")} that this server's owner can use in this team.`);
+  return unique;
+}
+
+export async function createMcpServer(input: { teamId: string; ownerUserId: string; name: string; isPrivate?: boolean; connectionIds?: string[] }) {
+  const name = input.name.trim();
+  if (!name) throw badRequest("name: is empty");
+  if (name.length > 100) throw badRequest("name: must be at most 100 characters");
+  const member = await db.membership.findUnique({ where: { teamId_userId: { teamId: input.teamId, userId: input.ownerUserId } }, select: { role: true } });
+  if (!member) throw notFound(`No member ${input.ownerUserId} in team ${input.teamId}.`);
+  const connectionIds = await checkConnections(input.teamId, input.ownerUserId, input.connectionIds ?? []);
+  return db.mcpServer.create({
+    data: {
+      id: newId("mcp"),
+      teamId: input.teamId,
+      name,
+      ownerUserId: input.ownerUserId,
+      isPrivate: input.isPrivate ?? false,
+      connections: { create: connectionIds.map((connectionId) => ({ connectionId })) },
+    },
+    select: { id: true, name: true, isPrivate: true, ownerUserId: true, createdAt: true },
+  });
+}
+
+/** A server the actor may see (shared, or their own private one); others are not found. */
+export async function findMcpServer(actor: Actor, id: string) {
+  const server = await db.mcpServer.findFirst({
+    where: { id, teamId: actor.teamId, OR: [{ isPrivate: false }, { ownerUserId: actor.userId }] },
+    select: { id: true, name: true, isPrivate: true, ownerUserId: true, createdAt: true, connections: { select: { connectionId: true } } },
+  });
+  if (!server) throw notFound(`No MCP server ${id} in this team.`);
+  return server;
+}
+
+/** Changing a server, its permissions or its tokens: its owner, or a team owner for a shared server. */
+async function manageable(actor: Actor, id: string) {
+  const server = await findMcpServer(actor, id);
+  if (server.ownerUserId !== actor.userId && actor.role !== "owner") throw forbidden("Only the server's owner or a team owner can change this MCP server.");
+  return server;
+}
+
+export async function updateMcpServer(actor: Actor, id: string, patch: { name?: string; isPrivate?: boolean; connectionIds?: string[] }) {
+  const server = await manageable(actor, id);
+  if (patch.isPrivate && server.ownerUserId !== actor.userId) throw forbidden("Only the server's owner can make it private.");
+  const name = patch.name?.trim();
+  if (name !== undefined && !name) throw badRequest("name: is empty");
+  if (name && name.length > 100) throw badRequest("name: must be at most 100 characters");
+  const ids = patch.connectionIds ? await checkConnections(actor.teamId, server.ownerUserId ?? actor.userId, patch.connectionIds) : null;
+  await transaction(async (tx) => {
+    await tx.mcpServer.update({ where: { id }, data: { ...(name ? { name } : {}), ...(patch.isPrivate !== undefined ? { isPrivate: patch.isPrivate } : {}) } });
+    if (ids) {
+      await tx.mcpServerConnection.deleteMany({ where: { mcpServerId: id } });
+      if (ids.length) await tx.mcpServerConnection.createMany({ data: ids.map((connectionId) => ({ mcpServerId: id, connectionId })) });
+    }
+  });
+  return findMcpServer(actor, id);
+}
+
+export async function deleteMcpServer(actor: Actor, id: string) {
+  await manageable(actor, id);
+  await db.mcpServer.delete({ where: { id } });
+  return { id, deleted: true as const };
+}
+
+/** A new bearer token for the server: returned once, stored only as its SHA-256. */
+export async function createMcpToken(actor: Actor, serverId: string, name?: string) {
+  await manageable(actor, serverId);
+  const { token, prefix } = generateMcpToken();
+  const row = await db.mcpToken.create({
+    data: { id: newId("mcpt"), mcpServerId: serverId, hash: sha256Hex(token), prefix, name: name?.trim() || null, createdByUserId: actor.userId },
+    select: { id: true, prefix: true, name: true, createdAt: true },
+  });
+  return { ...row, token };
+}
+
+export async function listMcpTokens(actor: Actor, serverId: string) {
+  await findMcpServer(actor, serverId);
+  return db.mcpToken.findMany({
+    where: { mcpServerId: serverId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { id: true, prefix: true, name: true, createdByUserId: true, createdAt: true, lastUsedAt: true, revokedAt: true },
+  });
+}
+
+export async function revokeMcpToken(actor: Actor, serverId: string, tokenId: string) {
+  await manageable(actor, serverId);
+  const { count } = await db.mcpToken.updateMany({ where: { id: tokenId, mcpServerId: serverId, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (!count) {
+    const exists = await db.mcpToken.findFirst({ where: { id: tokenId, mcpServerId: serverId }, select: { id: true } });
+    if (!exists) throw notFound(`No token ${tokenId} on this MCP server.`);
+  }
+  return { id: tokenId, revoked: true as const };
+}
