@@ -100,7 +100,7 @@ export function MembersSection({ team, role, userId }: { team: string; role: "ow
       >
         <p>
           {leaving ? "You lose access to this team at once; an owner can invite you back." : `${removing?.email} loses access to this team at once.`} API keys{" "}
-          {leaving ? "you" : "they"} created for this team are revoked. {leaving ? "Your" : "Their"} private connections stay stored, hidden from everyone, and come back
+          {leaving ? "you" : "they"} created for this team are revoked, and MCP tokens {leaving ? "you" : "they"} created stop working. {leaving ? "Your" : "Their"} private connections stay stored, hidden from everyone, and come back
           if {leaving ? "you rejoin" : "they rejoin"}.
         </p>
         {remove.isError && (

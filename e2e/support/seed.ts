@@ -73,6 +73,13 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     const wf = await db.workflow.findUniqueOrThrow({ where: { id: a.id }, select: { active: true } });
     return wf;
   },
+  /** Revokes every token of an MCP server (as the dashboard's revoke does, one by one). */
+  async revokeMcpTokens(a) {
+    const { revokeMcpToken } = await import("@/lib/mcp/mcp-servers");
+    const server = await db.mcpServer.findFirstOrThrow({ where: { id: a.server, teamId: a.team }, select: { ownerUserId: true, tokens: { select: { id: true } } } });
+    for (const t of server.tokens) await revokeMcpToken({ teamId: a.team, userId: server.ownerUserId!, role: "owner" }, a.server, t.id);
+    return { revoked: server.tokens.length };
+  },
   /** Moves an invite's expiry into the past (the 7 days have passed). */
   async expireInvite(a) {
     await db.invite.update({ where: { id: a.id }, data: { expiresAt: new Date(Date.now() - 1000) } });

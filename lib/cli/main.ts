@@ -10,9 +10,13 @@ import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { simulateActivity } from "@/lib/activity/simulate-activity";
 import { renewBillingPeriod } from "@/lib/credits/renew-billing-period";
 import { ensureDemo } from "@/lib/demo/ensure-demo";
+import { createMcpServer, createMcpToken } from "@/lib/mcp/mcp-servers";
 
 // The operator's command line (CONTRACT §3): every command prints exactly one JSON object on
 // stdout and exits 0; bad input prints {"error": "..."} and exits 1.
+
+/** Flags that are switches: present means true (`--private`). */
+const SWITCHES = new Set(["private"]);
 
 const count = z.string().regex(/^\d+$/, "must be a whole number").transform(Number).refine(Number.isSafeInteger, "is too large");
 const str = () => z.string({ error: "is required" }).min(1, "is empty");
@@ -63,6 +67,26 @@ const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promi
         seed: f.seed,
       }),
   },
+  "mcp create": {
+    schema: z
+      .object({
+        team: str(),
+        user: str(),
+        name: str().max(100, "must be at most 100 characters"),
+        connections: z.string().optional(),
+        private: z.enum(["true", "false"], { error: "takes no value (or true/false)" }).optional(),
+      })
+      .strict(),
+    run: async (f) => {
+      const connectionIds = (f.connections ?? "")
+        .split(",")
+        .map((id: string) => id.trim())
+        .filter(Boolean);
+      const server = await createMcpServer({ teamId: f.team, ownerUserId: f.user, name: f.name, isPrivate: f.private === "true", connectionIds });
+      const { token } = await createMcpToken({ teamId: f.team, userId: f.user, role: null }, server.id);
+      return { id: server.id, token };
+    },
+  },
   "credits renew": {
     schema: z.object({ team: str() }).strict(),
     run: (f) => renewBillingPeriod(f.team),
@@ -83,6 +107,7 @@ function parseFlags(args: string[]): Record<string, string> {
     if (!arg.startsWith("--")) throw new Error(`Unexpected argument ${JSON.stringify(arg)}; flags look like --name value.`);
     const [key, inline] = arg.slice(2).split(/=(.*)/s);
     if (inline !== undefined) flags[key] = inline;
+    else if (SWITCHES.has(key)) flags[key] = "true";
     else if (i + 1 < args.length && !args[i + 1].startsWith("--")) flags[key] = args[++i];
     else throw new Error(`--${key} needs a value.`);
   }

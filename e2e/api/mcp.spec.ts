@@ -1,0 +1,163 @@
+import { test, expect, seed, seedTeam, apiAs, cli, expectError, type SeededTeam } from "../fixtures";
+import { listedIds, mcpClient, rawMcp } from "../support/mcp";
+
+// Spec §4.13 and §5.6: /mcp over Streamable HTTP with the official SDK's client, its bearer
+// MCP token, per-request narrowing, and every tool call as one log and one ledger entry.
+
+type Conn = { id: string };
+
+async function connection(team: SeededTeam, name: string, extra: object = {}, user = team.users[0]): Promise<Conn> {
+  const api = await apiAs(user);
+  const res = await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name, credentials: { api_key: `sk-${name}` }, ...extra } });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+
+/** A team with connections A, B, C, and an MCP server (created by the CLI) allowed A and B. */
+async function setup() {
+  const team = await seedTeam({ name: "MCP Co", members: 2 });
+  const [a, b, c] = [await connection(team, "alpha"), await connection(team, "beta"), await connection(team, "gamma")];
+  const made = await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", "Claude Desktop", "--connections", `${a.id},${b.id}`);
+  expect(made.code, JSON.stringify(made.json)).toBe(0);
+  expect(made.json).toEqual({ id: expect.stringMatching(/^mcp_/), token: expect.stringMatching(/^pbm_[0-9A-Za-z]{40}$/) });
+  return { team, a, b, c, server: made.json.id as string, token: made.json.token as string };
+}
+
+test.describe("authentication", () => {
+  test("a missing, malformed or unknown token, or an API key, is a 401 with {detail}", async () => {
+    const { team } = await setup();
+    await expectError(await wrap(rawMcp({})), 401, "Missing Authorization header");
+    await expectError(await wrap(rawMcp({ authorization: "Token abc" })), 401, "Malformed Authorization header");
+    await expectError(await wrap(rawMcp({ authorization: `Bearer pbm_${"x".repeat(40)}` })), 401, "Invalid MCP token");
+    await expectError(await wrap(rawMcp({ authorization: `Bearer ${team.users[0].key}` })), 401, "That is an API key");
+    const res = await rawMcp({});
+    expect(res.headers.get("www-authenticate")).toContain("Bearer");
+  });
+
+  test("the SDK's client connects with a valid token; a revoked token is refused from then on", async () => {
+    const { token, team, server } = await setup();
+    const client = await mcpClient(token);
+    expect(client.getServerVersion()?.name).toBe("patchbay");
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    expect(tools).toContain("list_connections");
+    await client.close();
+
+    await seed("revokeMcpTokens", { team: team.id, server });
+    await expectError(await wrap(rawMcp({ authorization: `Bearer ${token}` })), 401, "revoked");
+    await expect(mcpClient(token)).rejects.toThrow();
+  });
+
+  test("GET and DELETE are refused with 405 once authenticated (stateless endpoint)", async () => {
+    const { token } = await setup();
+    const get = await fetch(new URL("/mcp", process.env.BASE_URL), { headers: { authorization: `Bearer ${token}` } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+    expect((await get.json()).detail).toContain("stateless");
+  });
+});
+
+test.describe("narrowing (spec §4.13)", () => {
+  test("with neither header nor query, the saved permissions apply", async () => {
+    const { token, a, b } = await setup();
+    expect(await listedIds(await mcpClient(token))).toEqual([a.id, b.id]);
+  });
+
+  test("the X-Service-Context header narrows to its connection_ids", async () => {
+    const { token, a } = await setup();
+    expect(await listedIds(await mcpClient(token, { serviceContext: JSON.stringify({ connection_ids: [a.id] }) }))).toEqual([a.id]);
+  });
+
+  test("the connection_ids query narrows to its comma-separated ids", async () => {
+    const { token, a, b } = await setup();
+    expect(await listedIds(await mcpClient(token, { query: `?connection_ids=${b.id}` }))).toEqual([b.id]);
+    expect(await listedIds(await mcpClient(token, { query: `?connection_ids=${b.id},${a.id}` }))).toEqual([a.id, b.id]);
+  });
+
+  test("when both are given the header wins", async () => {
+    const { token, a, b } = await setup();
+    const client = await mcpClient(token, { serviceContext: JSON.stringify({ connection_ids: [a.id] }), query: `?connection_ids=${b.id}` });
+    expect(await listedIds(client)).toEqual([a.id]);
+  });
+
+  test("an empty array or an empty query value allows no connection", async () => {
+    const { token } = await setup();
+    const viaHeader = await mcpClient(token, { serviceContext: JSON.stringify({ connection_ids: [] }) });
+    expect(await listedIds(viaHeader)).toEqual([]);
+    expect((await viaHeader.listTools()).tools.map((t) => t.name)).toEqual(["list_connections"]);
+    expect(await listedIds(await mcpClient(token, { query: "?connection_ids=" }))).toEqual([]);
+  });
+
+  test("ids outside the saved permissions are never reachable: narrowing only narrows", async () => {
+    const { token, a, c } = await setup();
+    expect(await listedIds(await mcpClient(token, { serviceContext: JSON.stringify({ connection_ids: [c.id] }) }))).toEqual([]);
+    expect(await listedIds(await mcpClient(token, { query: `?connection_ids=${a.id},${c.id},conn_unknown` }))).toEqual([a.id]);
+  });
+
+  for (const [header, why] of [
+    ["not json", "not valid JSON"],
+    ["", "not valid JSON"],
+    [JSON.stringify([]), "must be a JSON object"],
+    ["null", "must be a JSON object"],
+    [JSON.stringify({}), "has no connection_ids"],
+    [JSON.stringify({ connectionIds: ["conn_x"] }), "has no connection_ids"],
+    [JSON.stringify({ connection_ids: "conn_x" }), "must be an array"],
+    [JSON.stringify({ connection_ids: [1] }), "connection_ids[0] must be a non-empty string"],
+  ]) {
+    test(`a malformed X-Service-Context (${header || "empty"}) is a 400, never a silent widening`, async () => {
+      const { token } = await setup();
+      await expectError(await wrap(rawMcp({ authorization: `Bearer ${token}`, "x-service-context": header })), 400, why);
+    });
+  }
+});
+
+test.describe("tool calls", () => {
+  test("list_connections is one log (source mcp, tool_name) and one ledger entry (service mcp) per call", async () => {
+    const { team, token, server, a, b } = await setup();
+    const client = await mcpClient(token);
+    await client.callTool({ name: "list_connections", arguments: {} });
+    const api = await apiAs(team.users[0]);
+    const logs = (await (await api.get(`/v1/logs?source_id=${server}`)).json()).data;
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({
+      operation_id: "mcp.list_connections",
+      status: "success",
+      service: { type: "mcp", id: server, name: "Claude Desktop", run_id: null },
+      user: { id: team.users[0].id, email: team.users[0].email },
+      cache_hit: false,
+      metadata: { tool_name: "list_connections" },
+    });
+    const full = await (await api.get(`/v1/logs/${logs[0].id}`)).json();
+    expect(full.output.connections.map((c: Conn) => c.id)).toEqual([a.id, b.id]);
+    const ledger = (await (await api.get(`/v1/credits/logs?service_id=${server}`)).json()).data;
+    expect(ledger).toHaveLength(1);
+    expect(ledger[0]).toMatchObject({ service: { type: "mcp", id: server, name: "Claude Desktop" }, user: { id: team.users[0].id } });
+  });
+
+  test("deleting a connection removes it from every MCP server's permissions", async () => {
+    const { team, token, a, b } = await setup();
+    const api = await apiAs(team.users[0]);
+    expect((await api.delete(`/v1/connections/${a.id}`)).status()).toBe(200);
+    expect(await listedIds(await mcpClient(token))).toEqual([b.id]);
+    expect(await listedIds(await mcpClient(token, { serviceContext: JSON.stringify({ connection_ids: [a.id, b.id] }) }))).toEqual([b.id]);
+  });
+
+  test("another member's private connection cannot be saved on a server; the owner's own private one can", async () => {
+    const team = await seedTeam({ name: "MCP Private Co", members: 2 });
+    const [owner, other] = team.users;
+    const mine = await connection(team, "mine", { is_private: true }, owner);
+    const theirs = await connection(team, "theirs", { is_private: true }, other);
+    const refused = await cli("mcp", "create", "--team", team.id, "--user", owner.id, "--name", "X", "--connections", theirs.id);
+    expect(refused.code).toBe(1);
+    expect(refused.json.error).toContain(theirs.id);
+    const made = await cli("mcp", "create", "--team", team.id, "--user", owner.id, "--name", "Mine", "--connections", mine.id, "--private");
+    expect(made.code, JSON.stringify(made.json)).toBe(0);
+    expect(await listedIds(await mcpClient(made.json.token))).toEqual([mine.id]);
+  });
+});
+
+/** fetch's Response as the APIResponse shape expectError reads. */
+async function wrap(res: Promise<Response>) {
+  const r = await res;
+  const text = await r.text();
+  return { status: () => r.status, text: async () => text, json: async () => JSON.parse(text), headers: () => Object.fromEntries(r.headers) } as never;
+}

@@ -1,0 +1,76 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { badRequest } from "@/lib/api/errors";
+import type { McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
+import type { ToolConnection } from "@/lib/mcp/tools/types";
+
+// Spec §4.13: a request to /mcp may be narrowed to specific connections, by the
+// `X-Service-Context` header ({"connection_ids": [...]}) or the `connection_ids` query
+// (comma-separated). The header wins when both are given; an empty list allows none; with
+// neither, the server's saved permissions apply. Narrowing never widens: the saved
+// permissions are the most any request can reach.
+
+export const SERVICE_CONTEXT_HEADER = "x-service-context";
+const MAX_IDS = 1000;
+const MAX_ID_LENGTH = 255;
+
+export type Narrowing = { source: "saved" } | { source: "header" | "query"; ids: string[] };
+
+const SHAPE = `send {"connection_ids": ["conn_…", …]}`;
+
+function checkIds(ids: string[], where: string) {
+  if (ids.length > MAX_IDS) throw badRequest(`${where}: at most ${MAX_IDS} connection ids, got ${ids.length}.`);
+  const long = ids.find((id) => id.length > MAX_ID_LENGTH);
+  if (long !== undefined) throw badRequest(`${where}: a connection id is longer than ${MAX_ID_LENGTH} characters.`);
+  return ids;
+}
+
+/** What the request asks for; a malformed header is a 400, never read as "no narrowing". */
+export function readNarrowing(headers: Headers, query: URLSearchParams): Narrowing {
+  const header = headers.get(SERVICE_CONTEXT_HEADER);
+  if (header !== null) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(header);
+    } catch {
+      throw badRequest(`X-Service-Context is not valid JSON; ${SHAPE}.`);
+    }
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw badRequest(`X-Service-Context must be a JSON object; ${SHAPE}.`);
+    const ids = (parsed as Record<string, unknown>).connection_ids;
+    if (ids === undefined) throw badRequest(`X-Service-Context has no connection_ids; ${SHAPE}.`);
+    if (!Array.isArray(ids)) throw badRequest(`X-Service-Context connection_ids must be an array of connection id strings; ${SHAPE}.`);
+    const bad = ids.findIndex((id) => typeof id !== "string" || id.trim() === "");
+    if (bad !== -1) throw badRequest(`X-Service-Context connection_ids[${bad}] must be a non-empty string.`);
+    return { source: "header", ids: checkIds(ids as string[], "X-Service-Context connection_ids") };
+  }
+  if (query.has("connection_ids")) {
+    const ids = query
+      .getAll("connection_ids")
+      .flatMap((v) => v.split(","))
+      .map((id) => id.trim())
+      .filter(Boolean);
+    return { source: "query", ids: checkIds(ids, "connection_ids") };
+  }
+  return { source: "saved" };
+}
+
+/**
+ * The connections this request may use: the server's saved permissions that its owner can
+ * still see (shared, or the owner's own private ones), narrowed by the request. Ids outside the
+ * saved permissions are never reachable, whether they exist or not.
+ */
+export async function resolveScope(principal: McpPrincipal, narrowing: Narrowing): Promise<ToolConnection[]> {
+  const { server } = principal;
+  if (narrowing.source !== "saved" && narrowing.ids.length === 0) return [];
+  const rows = await db.connection.findMany({
+    where: {
+      teamId: server.teamId,
+      mcpServers: { some: { mcpServerId: server.id } },
+      OR: [{ ownerUserId: null }, ...(server.ownerUserId ? [{ ownerUserId: server.ownerUserId }] : [])],
+      ...(narrowing.source === "saved" ? {} : { id: { in: [...new Set(narrowing.ids)] } }),
+    },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true },
+  });
+  return rows.map((r) => ({ id: r.id, type: r.type, name: r.displayName, externalId: r.externalId, isPrivate: r.ownerUserId !== null }));
+}
