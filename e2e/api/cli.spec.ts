@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
-import { test, expect, cli, apiAs, seedTeam } from "../fixtures";
+import { test, expect, cli, apiAs, seed, seedTeam } from "../fixtures";
 
 // The operator's command line (CONTRACT §3): one JSON object on stdout, exit 0; bad input
 // prints {"error": "..."} and exits 1. Effects are checked through the HTTP API.
@@ -267,6 +267,34 @@ test.describe("activity simulate", () => {
     expect((await allPages(api, "/v1/logs", 100)).length).toBe(4);
   });
 
+  test("only active workflows run: one deactivated by deleting its connection writes nothing", async () => {
+    const team = await seedTeam();
+    const api = await apiAs(team.users[0]);
+    const conn = await (await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "feed", credentials: { api_key: "sk-feed" } } })).json();
+    const used = await seed("workflow", { team: team.id, name: "Uses the feed", connections: [conn.id] });
+    const other = await seed("workflow", { team: team.id, name: "Independent" });
+    expect((await api.delete(`/v1/connections/${conn.id}`)).status()).toBe(200);
+    expect(await seed("workflowState", { id: used.id })).toEqual({ active: false });
+    const sim = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "4", "--mcp-calls", "0", "--agent-conversations", "0", "--copilot-uses", "0");
+    expect(sim).toEqual({ logs: 4, ledger_entries: 4 });
+    const logs = await allPages(api, "/v1/logs", 100);
+    expect(new Set(logs.map((l) => l.service.id))).toEqual(new Set([other.id]));
+
+    // With no active workflow at all, no run is written.
+    const none = await seedTeam();
+    const wf = await seed("workflow", { team: none.id, active: false });
+    expect(await ok("activity", "simulate", "--team", none.id, "--workflow-runs", "3", "--mcp-calls", "0", "--agent-conversations", "0", "--copilot-uses", "0")).toEqual({ logs: 0, ledger_entries: 0 });
+    expect(await seed("workflowState", { id: wf.id })).toEqual({ active: false });
+  });
+
+  test("mcp create refuses an unknown team or user, or a connection the user cannot use", async () => {
+    const team = await seedTeam();
+    expectError(await cli("mcp", "create", "--team", "team_nope", "--user", team.users[0].id, "--name", "X"), "unknown team");
+    expectError(await cli("mcp", "create", "--team", team.id, "--user", "user_nope", "--name", "X"), "unknown user");
+    expectError(await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", "X", "--connections", "conn_nope"), "unknown connection");
+    expectError(await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", " "), "blank name");
+  });
+
   test("bad input exits 1 with {error}", async () => {
     // Flag values are checked before the team is looked up.
     expectError(await cli("activity", "simulate", "--team", "team_doesnotexist"), "unknown team");
@@ -291,6 +319,7 @@ test.describe("commands and flags", () => {
       [["apikey", "revoke"], "id"],
       [["credits", "renew"], "team"],
       [["activity", "simulate"], "team"],
+      [["mcp", "create", "--team", "team_x", "--user", "user_x"], "name"],
     ];
     for (const [args, flag] of cases) {
       const r = await cli(...args);

@@ -82,13 +82,14 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
   const someUser = () => (users.length && !rand.chance(0.15) ? rand.pick(users) : null); // some runs are system-triggered
   const someTime = () => now - rand.int(0, days * 86_400 - 1);
 
-  const workflows = await ensureWorkflows(teamId);
+  // Only active workflows run: one deactivated by deleting a connection it used (spec §4.5) stays quiet.
+  const workflows = (await ensureWorkflows(teamId)).filter((wf) => wf.active);
   const mcpServer = await ensureMcpServer(teamId, users[0]?.id ?? null);
   // Events are generated first and written oldest first, so each charge's balance snapshot
   // follows the timeline as it would have in production.
   const events: { at: number; write: () => Promise<{ logs: number; ledger: number }> }[] = [];
 
-  for (let i = 0; i < (options.workflowRuns ?? 20); i++) {
+  for (let i = 0; i < (workflows.length ? (options.workflowRuns ?? 20) : 0); i++) {
     const wf = rand.pick(workflows);
     const nodes = wf.nodes as unknown as WorkflowNode[];
     const stillRunning = rand.chance(0.05);
@@ -201,12 +202,16 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
   return { logs, ledger_entries: ledgerEntries };
 }
 
+/** The team's workflows; a team without any gets the templates, using its connections of the types their steps read. */
 async function ensureWorkflows(teamId: string) {
   const existing = await db.workflow.findMany({ where: { teamId }, orderBy: { createdAt: "asc" } });
   if (existing.length) return existing;
+  const connections = await db.connection.findMany({ where: { teamId, ownerUserId: null }, select: { id: true, type: true }, orderBy: { createdAt: "asc" } });
   const created = [];
   for (const template of WORKFLOW_TEMPLATES) {
-    created.push(await createWorkflow({ teamId, name: template.name, nodes: template.nodes.map((n, i) => ({ ...n, id: `node_${i + 1}` })) }));
+    const reads = new Set(template.nodes.map((n) => n.operation_id.split(".")[0]));
+    const connectionIds = connections.filter((c) => reads.has(c.type)).map((c) => c.id);
+    created.push(await createWorkflow({ teamId, name: template.name, connectionIds, nodes: template.nodes.map((n, i) => ({ ...n, id: `node_${i + 1}` })) }));
   }
   return created;
 }
