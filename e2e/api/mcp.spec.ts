@@ -155,6 +155,87 @@ test.describe("tool calls", () => {
   });
 });
 
+test.describe("provider tools through the framework", () => {
+  type Log = { id: string; operation_id: string; status: string; cache_hit: boolean; credits_used: number; metadata: Record<string, unknown>; output?: unknown };
+  const logsOf = async (team: SeededTeam, server: string): Promise<Log[]> => (await (await (await apiAs(team.users[0])).get(`/v1/logs?source_id=${server}&limit=100`)).json()).data;
+  const ledgerOf = async (team: SeededTeam, server: string) => (await (await (await apiAs(team.users[0])).get(`/v1/credits/logs?service_id=${server}&limit=100`)).json()).data as { credits_used: number; credits_remaining: number }[];
+  const report = { metric: "sessions", days: 3, end_date: "2026-11-01" };
+
+  test("a read writes one log and one charge; the same call again is a cache hit that costs nothing", async () => {
+    const { team, token, server, a } = await setup();
+    const client = await mcpClient(token);
+    const first = await client.callTool({ name: "sandbox_report", arguments: { connection_id: a.id, ...report } });
+    expect(first.isError).toBeFalsy();
+    const answer = first.structuredContent as { metric: string; total: number; rows: unknown[] };
+    expect(answer).toMatchObject({ metric: "sessions" });
+    expect(answer.rows).toHaveLength(3);
+    let logs = await logsOf(team, server);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ operation_id: "sandbox.report", status: "success", cache_hit: false, credits_used: 2, metadata: { tool_name: "sandbox_report", connection_id: a.id } });
+    expect((await ledgerOf(team, server)).map((e) => e.credits_used)).toEqual([2]);
+
+    // Same connection, same arguments (in another order): answered from the cache.
+    const again = await client.callTool({ name: "sandbox_report", arguments: { end_date: report.end_date, days: 3, metric: "sessions", connection_id: a.id } });
+    expect(again.structuredContent).toEqual(answer);
+    logs = await logsOf(team, server);
+    expect(logs).toHaveLength(2);
+    expect(logs.map((l) => [l.cache_hit, l.credits_used])).toEqual(expect.arrayContaining([[true, 0], [false, 2]]));
+    expect((await ledgerOf(team, server)).map((e) => e.credits_used).sort()).toEqual([0, 2]);
+
+    // Other arguments reach the provider again.
+    await client.callTool({ name: "sandbox_report", arguments: { connection_id: a.id, ...report, days: 4 } });
+    expect((await logsOf(team, server)).filter((l) => !l.cache_hit)).toHaveLength(2);
+    const balance = await (await (await apiAs(team.users[0])).get("/v1/credits")).json();
+    expect(balance.credits_used).toBe(4);
+  });
+
+  test("a connection outside the request's scope fails with an error that says so, and is logged", async () => {
+    const { team, token, server, a, b, c } = await setup();
+    const narrowed = await mcpClient(token, { query: `?connection_ids=${a.id}` });
+    for (const id of [b.id, c.id, "conn_doesnotexist"]) {
+      const res = await narrowed.callTool({ name: "sandbox_report", arguments: { connection_id: id, ...report } });
+      expect(res.isError).toBe(true);
+      expect((res.content as { text: string }[])[0].text).toContain(`Connection ${id} is not available to this request`);
+    }
+    const logs = await logsOf(team, server);
+    expect(logs).toHaveLength(3);
+    for (const l of logs) expect(l).toMatchObject({ status: "error", credits_used: 0, cache_hit: false });
+    // With no connection in scope the read tools are not even offered.
+    const none = await mcpClient(token, { query: "?connection_ids=" });
+    const res = await none.callTool({ name: "sandbox_report", arguments: { connection_id: a.id, ...report } });
+    expect(res.isError).toBe(true);
+  });
+
+  test("invalid arguments are refused by the tool's schema before anything reaches the provider", async () => {
+    const { team, token, server, a } = await setup();
+    const client = await mcpClient(token);
+    const res = await client.callTool({ name: "sandbox_report", arguments: { connection_id: a.id, metric: "nonsense", days: 0 } });
+    expect(res.isError).toBe(true);
+    expect((res.content as { text: string }[])[0].text).toMatch(/metric|days/);
+    expect(await logsOf(team, server)).toHaveLength(0);
+  });
+
+  test("a call that overshoots is not rolled back; with no credits left the next call is refused with a clear message", async () => {
+    const team = await seedTeam({ name: "MCP Broke Co", creditsLimit: 1 });
+    const a = await connection(team, "only");
+    const made = await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", "Agent", "--connections", a.id);
+    const client = await mcpClient(made.json.token);
+    const first = await client.callTool({ name: "sandbox_report", arguments: { connection_id: a.id, ...report } });
+    expect(first.isError).toBeFalsy();
+    const api = await apiAs(team.users[0]);
+    expect(await (await api.get("/v1/credits")).json()).toMatchObject({ credits_limit: 1, credits_used: 2, credits_remaining: -1 });
+
+    const refused = await client.callTool({ name: "sandbox_report", arguments: { connection_id: a.id, ...report, days: 5 } });
+    expect(refused.isError).toBe(true);
+    expect((refused.content as { text: string }[])[0].text).toContain("This team has no credits left");
+    const list = await client.callTool({ name: "list_connections", arguments: {} });
+    expect(list.isError).toBe(true);
+    const logs = await logsOf(team, made.json.id);
+    expect(logs.filter((l) => l.status === "error")).toHaveLength(2);
+    expect(await (await api.get("/v1/credits")).json()).toMatchObject({ credits_used: 2, credits_remaining: -1 });
+  });
+});
+
 /** fetch's Response as the APIResponse shape expectError reads. */
 async function wrap(res: Promise<Response>) {
   const r = await res;

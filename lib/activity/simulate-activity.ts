@@ -7,6 +7,7 @@ import { recordOperations } from "@/lib/logs/record-operations";
 import { chargeCredits } from "@/lib/credits/charge-credits";
 import { createWorkflow, type WorkflowNode } from "@/lib/workflows/create-workflow";
 import { recordWorkflowRun, type NodeOutcome } from "@/lib/workflows/record-workflow-run";
+import { PROVIDER_TOOLS } from "@/lib/mcp/tools";
 
 // `activity simulate`: realistic operation logs and charges for a team, written through the
 // same functions a real producer calls (recordWorkflowRun, recordOperations, chargeCredits).
@@ -66,7 +67,11 @@ const WORKFLOW_TEMPLATES: { name: string; nodes: Omit<WorkflowNode, "id">[] }[] 
   },
 ];
 
-const MCP_TOOLS = ["list_connections", "ga4_run_report", "gads_query", "meta_ads_insights", "shopify_orders", "sandbox_report"];
+/** The endpoint's own tools, so simulated calls look like real ones. */
+const MCP_TOOLS = [
+  { name: "list_connections", operationId: "mcp.list_connections", credits: 0, cacheable: false },
+  ...PROVIDER_TOOLS.map((t) => ({ name: t.name, operationId: t.operationId, credits: t.credits, cacheable: t.cacheTtlSeconds > 0 })),
+];
 const AGENT_STEPS = ["agent.plan", "agent.tool_call", "agent.retrieve", "agent.answer"];
 
 export async function simulateActivity(teamId: string, options: SimulateOptions = {}) {
@@ -134,29 +139,33 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
     const t = someTime();
     const tool = rand.pick(MCP_TOOLS);
     const failed = rand.chance(0.08);
-    const cacheHit = !failed && rand.chance(0.25);
-    const credits = cacheHit ? 0 : 1;
+    const cacheHit = !failed && tool.cacheable && rand.chance(0.25);
+    // Priced as the endpoint prices a call (lib/mcp/call-tool.ts): the tool's credits when it
+    // reached the provider and answered; nothing for a cache hit or an error.
+    const credits = failed || cacheHit ? 0 : tool.credits;
     const user = someUser();
-    const write = () => recordOperations(
-      teamId,
-      [
-        {
-          operationId: `mcp.${tool}`,
-          operationVersion: 1,
-          status: failed ? "error" : "success",
-          source: { type: "mcp", id: mcpServer.id, name: mcpServer.name },
-          user,
-          startedAt: t,
-          completedAt: Math.min(now, t + rand.int(0, 5)),
-          creditsUsed: credits,
-          cacheHit,
-          input: { tool, arguments: { date_range: "last_30_days" } },
-          output: failed ? { error: "upstream_error", message: "The provider answered 503" } : { rows: rand.int(1, 200) },
-          metadata: { tool_name: tool },
-        },
-      ],
-      { credits, service: { type: "mcp", id: mcpServer.id, name: mcpServer.name }, user, at: t },
-    );
+    const source = { type: "mcp" as const, id: mcpServer.id, name: mcpServer.name };
+    const write = () =>
+      recordOperations(
+        teamId,
+        [
+          {
+            operationId: tool.operationId,
+            operationVersion: 1,
+            status: failed ? "error" : "success",
+            source,
+            user,
+            startedAt: t,
+            completedAt: Math.min(now, t + rand.int(0, 5)),
+            creditsUsed: credits,
+            cacheHit,
+            input: { connection_id: "conn_simulated", days: 7 },
+            output: failed ? { error: { message: "Google refused the call: RESOURCE_EXHAUSTED: Quota exceeded." } } : { rows: rand.int(1, 200) },
+            metadata: { tool_name: tool.name },
+          },
+        ],
+        { credits, service: source, user, at: t },
+      );
     events.push({ at: t, write: async () => (await write(), { logs: 1, ledger: 1 }) });
   }
 
