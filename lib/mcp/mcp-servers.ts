@@ -82,7 +82,9 @@ export async function updateMcpServer(actor: Actor, id: string, patch: { name?: 
 
 export async function deleteMcpServer(actor: Actor, id: string) {
   await manageable(actor, id);
-  await db.mcpServer.delete({ where: { id } });
+  // deleteMany: a concurrent delete of the same server is a 404, not an unhandled "record not found".
+  const { count } = await db.mcpServer.deleteMany({ where: { id, teamId: actor.teamId } });
+  if (!count) throw notFound(`No MCP server ${id} in this team.`);
   return { id, deleted: true as const };
 }
 

@@ -2,13 +2,14 @@
 
 import { queryOptions } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/queries/api-client";
-import type { ApiKeyJson, InviteJson, McpServerJson, MemberJson } from "@/lib/schemas/dashboard";
+import type { ApiKeyJson, InviteJson, McpServerJson, McpTokenJson, MemberJson } from "@/lib/schemas/dashboard";
 
 export const settingsKeys = {
   apiKeys: (teamId: string) => [teamId, "api-keys"] as const,
   members: (teamId: string) => [teamId, "members"] as const,
   invites: (teamId: string) => [teamId, "invites"] as const,
   mcpServers: (teamId: string) => [teamId, "mcp-servers"] as const,
+  mcpTokens: (teamId: string, serverId: string) => [teamId, "mcp-servers", serverId, "tokens"] as const,
 };
 
 export const apiKeysQuery = (teamId: string) =>
@@ -38,3 +39,25 @@ export const revokeInvite = (teamId: string, id: string) => apiFetch<{ id: strin
 
 export const removeMember = (teamId: string, userId: string) =>
   apiFetch<{ user_id: string; removed: true; api_keys_revoked: number }>(teamId, `/api/dashboard/members/${encodeURIComponent(userId)}`, { method: "DELETE" });
+
+export type McpServerInput = { name: string; is_private: boolean; connection_ids: string[] };
+export type CreatedMcpToken = { id: string; prefix: string; name: string | null; created_at: number; token: string };
+
+const mcpServerPath = (id: string) => `/api/dashboard/mcp-servers/${encodeURIComponent(id)}`;
+
+export const mcpTokensQuery = (teamId: string, serverId: string) =>
+  queryOptions({ queryKey: settingsKeys.mcpTokens(teamId, serverId), queryFn: () => apiFetch<{ data: McpTokenJson[] }>(teamId, `${mcpServerPath(serverId)}/tokens`) });
+
+export const createMcpServer = (teamId: string, body: McpServerInput) =>
+  apiFetch<McpServerJson>(teamId, "/api/dashboard/mcp-servers", { method: "POST", body: JSON.stringify(body) });
+
+export const updateMcpServer = (teamId: string, id: string, patch: Partial<McpServerInput>) =>
+  apiFetch<McpServerJson>(teamId, mcpServerPath(id), { method: "PATCH", body: JSON.stringify(patch) });
+
+export const deleteMcpServer = (teamId: string, id: string) => apiFetch<{ id: string; deleted: true }>(teamId, mcpServerPath(id), { method: "DELETE" });
+
+export const createMcpToken = (teamId: string, serverId: string, name: string) =>
+  apiFetch<CreatedMcpToken>(teamId, `${mcpServerPath(serverId)}/tokens`, { method: "POST", body: JSON.stringify(name ? { name } : {}) });
+
+export const revokeMcpToken = (teamId: string, serverId: string, tokenId: string) =>
+  apiFetch<{ id: string; revoked: true }>(teamId, `${mcpServerPath(serverId)}/tokens/${encodeURIComponent(tokenId)}`, { method: "DELETE" });

@@ -33,14 +33,65 @@ export const changeRoleBodySchema = z.object({ role: z.enum(ROLES, { error: "rol
 
 export type MemberJson = { user_id: string; email: string; name: string | null; role: (typeof ROLES)[number]; joined_at: number };
 
+/** A connection an MCP server may use; its name is withheld from viewers who cannot see that connection (someone else's private one). */
+export type McpServerConnectionJson = { id: string; type: string; display_name: string | null; is_private: boolean; visible_to_you: boolean };
+
 export type McpServerJson = {
   id: string;
   name: string;
   owner: { id: string; email: string } | null;
   is_private: boolean;
+  /** How many connections the saved permissions allow (the most any request may use). */
   connection_permissions: number;
+  connections: McpServerConnectionJson[];
+  active_tokens: number;
+  /** The address MCP clients connect to, with a bearer MCP token. */
+  mcp_url: string;
+  /** Whether the viewer may rename, re-permission, delete it and manage its tokens (its owner, or a team owner). */
+  can_manage: boolean;
   created_at: number;
 };
+
+export type McpTokenJson = {
+  id: string;
+  prefix: string;
+  name: string | null;
+  created_by: { id: string; email: string } | null;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+};
+
+const mcpServerName = z
+  .string({ error: "is required and must be a string" })
+  .trim()
+  .min(1, "is empty")
+  .max(100, "must be at most 100 characters");
+const connectionIds = z
+  .array(z.string({ error: "every connection id must be a string" }).min(1, "a connection id is empty").max(255, "a connection id is longer than 255 characters"), {
+    error: "must be an array of connection ids",
+  })
+  .max(500, "must list at most 500 connections");
+
+export const createMcpServerBodySchema = z
+  .object({
+    name: mcpServerName,
+    is_private: z.boolean({ error: "must be true or false" }).optional(),
+    connection_ids: connectionIds.optional(),
+  })
+  .strict();
+
+/** `connection_ids` replaces the saved permissions as a whole. */
+export const updateMcpServerBodySchema = z
+  .object({
+    name: mcpServerName.optional(),
+    is_private: z.boolean({ error: "must be true or false" }).optional(),
+    connection_ids: connectionIds.optional(),
+  })
+  .strict()
+  .refine((b) => b.name !== undefined || b.is_private !== undefined || b.connection_ids !== undefined, "Send at least one of name, is_private, connection_ids.");
+
+export const createMcpTokenBodySchema = z.object({ name: z.string({ error: "must be a string" }).trim().max(100, "must be at most 100 characters").optional() }).strict();
 
 export const INVITE_TTL_DAYS = 7;
 

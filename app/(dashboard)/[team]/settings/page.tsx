@@ -31,8 +31,8 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
       <Section id="members-heading" title="Members and roles" description="Everyone in this team and what they may do.">
         <MembersSection team={team} role={membership.role} userId={user.id} />
       </Section>
-      <Section id="mcp-heading" title="MCP servers" description="The team's MCP servers, who owns them and how many connections they may reach.">
-        <McpServersSection team={team} />
+      <Section id="mcp-heading" title="MCP servers" description="The team's MCP servers: who owns them, which connections they may reach, and their tokens.">
+        <McpServersSection team={team} userId={user.id} />
       </Section>
     </div>
   );

@@ -1,0 +1,22 @@
+import { withAuth } from "@/lib/api/with-auth";
+import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { noParamsSchema } from "@/lib/schemas/common";
+import { updateMcpServerBodySchema } from "@/lib/schemas/dashboard";
+import { listMcpServers } from "@/lib/mcp/list-mcp-servers";
+import { deleteMcpServer, updateMcpServer } from "@/lib/mcp/mcp-servers";
+
+/** Rename, share or make private, and replace the saved connection permissions. */
+export const PATCH = withAuth<{ id: string }>(async ({ team, user, role, params, req, searchParams }) => {
+  parseQuery(noParamsSchema, searchParams);
+  const body = await parseJsonBody(updateMcpServerBodySchema, req);
+  const actor = { teamId: team.id, userId: user.id, role };
+  await updateMcpServer(actor, params.id, { name: body.name, isPrivate: body.is_private, connectionIds: body.connection_ids });
+  const [server] = await listMcpServers(actor, params.id);
+  return server;
+});
+
+/** Deletes the server with its tokens and permissions. */
+export const DELETE = withAuth<{ id: string }>(async ({ team, user, role, params, searchParams }) => {
+  parseQuery(noParamsSchema, searchParams);
+  return deleteMcpServer({ teamId: team.id, userId: user.id, role }, params.id);
+});
