@@ -44,7 +44,7 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     await db.team.update({ where: { id: a.team }, data: { billingPeriodStart: start, billingPeriodEnd: end } });
     return { start: Math.floor(start.getTime() / 1000), end: Math.floor(end.getTime() / 1000) };
   },
-  /** An MCP server row (the MCP endpoint's own creation flow comes later). */
+  /** An MCP server row without tokens (the product creates them through lib/mcp/mcp-servers.ts; tests of listing need only the row). */
   async mcpServer(a) {
     const row = await db.mcpServer.create({
       data: { id: `mcp_${Math.random().toString(36).slice(2, 14)}`, teamId: a.team, name: a.name, ownerUserId: a.owner ?? null, isPrivate: a.isPrivate ?? false },

@@ -56,17 +56,21 @@ export function readNarrowing(headers: Headers, query: URLSearchParams): Narrowi
 
 /**
  * The connections this request may use: the server's saved permissions that its owner can
- * still see (shared, or the owner's own private ones), narrowed by the request. Ids outside the
+ * still see (shared, or the private ones of an owner still in the team), narrowed by the request. Ids outside the
  * saved permissions are never reachable, whether they exist or not.
  */
 export async function resolveScope(principal: McpPrincipal, narrowing: Narrowing): Promise<ToolConnection[]> {
   const { server } = principal;
   if (narrowing.source !== "saved" && narrowing.ids.length === 0) return [];
+  // An owner who left the team takes their private connections with them.
+  const owner = server.ownerUserId
+    ? await db.membership.findUnique({ where: { teamId_userId: { teamId: server.teamId, userId: server.ownerUserId } }, select: { userId: true } })
+    : null;
   const rows = await db.connection.findMany({
     where: {
       teamId: server.teamId,
       mcpServers: { some: { mcpServerId: server.id } },
-      OR: [{ ownerUserId: null }, ...(server.ownerUserId ? [{ ownerUserId: server.ownerUserId }] : [])],
+      OR: [{ ownerUserId: null }, ...(owner ? [{ ownerUserId: owner.userId }] : [])],
       ...(narrowing.source === "saved" ? {} : { id: { in: [...new Set(narrowing.ids)] } }),
     },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
