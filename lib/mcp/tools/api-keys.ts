@@ -5,13 +5,12 @@ import { urlWith } from "@/lib/providers/oauth2";
 import { apiKeyHeaders, errorObjectReason, nonsense, refuseOrUnavailable, semrushTextOrThrow } from "@/lib/providers/api-keys/api-key-providers";
 import { ProviderUnavailable } from "@/lib/providers/types";
 import { defineTool } from "@/lib/mcp/tools/define-tool";
-import { numeric } from "@/lib/mcp/tools/tool-arguments";
+import { numeric, isObject } from "@/lib/mcp/tools/tool-arguments";
 import type { ProviderTool, ToolContext } from "@/lib/mcp/tools/types";
 
 // One read per API-key provider; the key is the connection's only credential field.
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const keyOf = ({ credentials }: ToolContext, field: string) => (credentials.kind === "manual" ? (credentials.credentials[field] ?? "") : credentials.tokens.accessToken);
 
 const openaiListModels = defineTool({

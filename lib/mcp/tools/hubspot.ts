@@ -3,13 +3,12 @@ import { z } from "zod";
 import { hubspotApiCall } from "@/lib/providers/hubspot/hubspot-provider";
 import { urlWith } from "@/lib/providers/oauth2";
 import { defineTool } from "@/lib/mcp/tools/define-tool";
+import { isObject } from "@/lib/mcp/tools/tool-arguments";
 import type { ProviderTool } from "@/lib/mcp/tools/types";
 
 const CONTACTS_URL = "https://api.hubapi.com/crm/v3/objects/contacts";
 const DEFAULT_PROPERTIES = ["email", "firstname", "lastname", "company", "jobtitle", "phone", "lifecyclestage", "createdate", "lastmodifieddate"];
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const hubspotListContacts = defineTool({
   name: "hubspot_list_contacts",

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { linkedinRestGet } from "@/lib/providers/linkedin/linkedin-provider";
 import { defineTool } from "@/lib/mcp/tools/define-tool";
-import { dateRangeOrThrow, isoDate, numeric, rowLimit } from "@/lib/mcp/tools/tool-arguments";
+import { dateRangeOrThrow, isoDate, numeric, rowLimit, isObject } from "@/lib/mcp/tools/tool-arguments";
 import type { ProviderTool } from "@/lib/mcp/tools/types";
 
 // LinkedIn Marketing API (versioned REST, Rest.li 2.0 query syntax: List(…) and (key:value)
@@ -26,8 +26,6 @@ const METRICS = [
 ] as const;
 const DEFAULT_METRICS = ["impressions", "clicks", "costInLocalCurrency", "externalWebsiteConversions"] as const;
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** 2025-01-31 → (year:2025,month:1,day:31) */
 const restliDate = (d: string) => {

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { shopifyGraphql } from "@/lib/providers/shopify/shopify-provider";
 import { defineTool } from "@/lib/mcp/tools/define-tool";
-import { isoDate, numeric } from "@/lib/mcp/tools/tool-arguments";
+import { isoDate, numeric, isObject } from "@/lib/mcp/tools/tool-arguments";
 import type { ProviderTool } from "@/lib/mcp/tools/types";
 
 // Shopify Admin GraphQL API (REST is legacy for new apps).
@@ -26,7 +26,6 @@ const ORDERS_QUERY = `query Orders($first: Int!, $after: String, $query: String)
 }`;
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const get = (v: unknown, ...path: string[]): unknown => path.reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), v);
 const nodes = (v: unknown): Json[] => (Array.isArray(get(v, "nodes")) ? (get(v, "nodes") as unknown[]).filter(isObject) : []);
 

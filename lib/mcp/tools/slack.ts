@@ -2,10 +2,9 @@ import "server-only";
 import { z } from "zod";
 import { callWithToken, slackBotToken } from "@/lib/providers/slack/slack-provider";
 import { defineTool } from "@/lib/mcp/tools/define-tool";
+import { isObject } from "@/lib/mcp/tools/tool-arguments";
 import type { ProviderTool } from "@/lib/mcp/tools/types";
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const text = (v: unknown) => (isObject(v) && typeof v.value === "string" && v.value ? v.value : null);
 
 const slackListChannels = defineTool({

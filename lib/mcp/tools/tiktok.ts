@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { tiktokAdvertiserIds, tiktokApiGet } from "@/lib/providers/tiktok/tiktok-provider";
 import { defineTool } from "@/lib/mcp/tools/define-tool";
-import { dateRangeOrThrow, isoDate, numeric, rowLimit } from "@/lib/mcp/tools/tool-arguments";
+import { dateRangeOrThrow, isoDate, numeric, rowLimit, isObject } from "@/lib/mcp/tools/tool-arguments";
 import { ToolInputError, type ProviderTool } from "@/lib/mcp/tools/types";
 
 // TikTok API for Business: the synchronous integrated report (BASIC report type).
@@ -18,8 +18,6 @@ const LEVELS = {
   AUCTION_AD: { id: "ad_id", name: "ad_name" },
 } as const;
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 const tiktokAdsReport = defineTool({
   name: "tiktok_ads_report",

@@ -36,3 +36,6 @@ export function numeric(v: unknown): unknown {
   const n = Number(v);
   return Number.isFinite(n) && (!Number.isInteger(n) || Number.isSafeInteger(n)) ? n : v;
 }
+
+/** A JSON object (not null, not an array): how the tools read providers' answers defensively. */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
