@@ -17,6 +17,13 @@ import { startStandInServer, type Reply, type StandInModule, type StandInRequest
 //   Stripe     `bad_scope…` → 403 {error:{message:"The provided key '…' does not have the required permissions for this endpoint on account 'acct_…'. Having the 'rak_accounts_kyc_basic_read' permission would allow this request to continue.", type:"invalid_request_error"}}
 //              `bad_expired…` → 401 {error:{message:"Expired API Key provided: …", type:"invalid_request_error", code:"api_key_expired"}}
 //              other `bad…` → 401 {error:{message:"Invalid API Key provided: …", type:"invalid_request_error"}}
+// The same refusals on every route of a provider. Read calls (the MCP tools), deterministic per key:
+//   Anthropic  GET /v1/models?limit=n: the first n of the models list, has_more when cut.
+//   Klaviyo    GET /api/campaigns/?filter=equals(messages.channel,'email'|'sms'|'mobile_push'): 3 campaigns of
+//              that channel (no or another filter → 400 "A channel filter is required"); bad_scope → campaigns:read missing.
+//   Semrush    GET /?type=domain_rank&key&export_columns&domain&database: the CSV Semrush sends (header line +
+//              one row, columns as asked); a domain beginning with `nothing` → "ERROR 50 :: NOTHING FOUND".
+//   Stripe     GET /v1/balance: {object:"balance", available, pending} in usd (amounts derived from the key).
 
 const hash = (v: string) => createHash("sha256").update(v).digest("hex");
 
@@ -59,20 +66,59 @@ function anthropicModels(req: StandInRequest): Reply {
     { type: "model", id: "claude-sonnet-4-20250514", display_name: "Claude Sonnet 4", created_at: "2025-05-22T00:00:00Z" },
     { type: "model", id: "claude-3-5-haiku-20241022", display_name: "Claude Haiku 3.5", created_at: "2024-10-22T00:00:00Z" },
   ];
-  return { json: { data, has_more: false, first_id: data[0].id, last_id: data[data.length - 1].id } };
+  const page = data.slice(0, Math.max(1, Number(req.query.get("limit") ?? 20)));
+  return { json: { data: page, has_more: page.length < data.length, first_id: page[0].id, last_id: page[page.length - 1].id } };
+}
+
+const klaviyoKey = (req: StandInRequest) => /^Klaviyo-API-Key (.*)$/.exec(String(req.headers.authorization ?? ""))?.[1] ?? "";
+const klaviyoError = (key: string, status: number, code: string, title: string, detail: string): Reply => ({
+  status,
+  json: { errors: [{ id: hash(`${key}/${Date.now()}`).slice(0, 36), status, code, title, detail, source: { pointer: "/data/" }, meta: {} }] },
+  headers: { "content-type": "application/vnd.api+json" },
+});
+
+/** Klaviyo's answer to a missing revision or a refused key (`scope` names what a bad_scope key lacks), or null. */
+function klaviyoRefusal(req: StandInRequest, scope: string): Reply | null {
+  const key = klaviyoKey(req);
+  if (!req.headers.revision) return klaviyoError(key, 400, "invalid", "Invalid input.", "The 'revision' header is required.");
+  if (key.startsWith("bad_scope")) return klaviyoError(key, 403, "permission_denied", "You do not have permission to perform this action.", `Your API key is missing required scopes: ${scope}`);
+  if (!key || key.startsWith("bad")) return klaviyoError(key, 401, "not_authenticated", "Authentication credentials were not provided.", "Missing or invalid private key.");
+  return null;
+}
+
+function klaviyoCampaigns(req: StandInRequest): Reply {
+  const refusal = klaviyoRefusal(req, "campaigns:read");
+  if (refusal) return refusal;
+  const key = klaviyoKey(req);
+  const channel = /^equals\(messages\.channel,'(email|sms|mobile_push)'\)$/.exec(req.query.get("filter") ?? "")?.[1];
+  if (!channel) return klaviyoError(key, 400, "invalid", "Invalid input.", "A channel filter is required: filter=equals(messages.channel,'email'), 'sms' or 'mobile_push'.");
+  const statuses = ["Sent", "Scheduled", "Draft"];
+  const data = statuses.map((status, i) => {
+    const id = hash(`${key}/${channel}/${i}`).slice(0, 26).toUpperCase();
+    const created = new Date(Date.UTC(2025, 0, 20 - i * 5)).toISOString();
+    return {
+      type: "campaign",
+      id,
+      attributes: {
+        name: `${channel === "email" ? "Newsletter" : "Promo"} ${3 - i}`,
+        status,
+        archived: false,
+        send_time: status === "Sent" ? created : null,
+        scheduled_at: status === "Draft" ? null : created,
+        created_at: created,
+        updated_at: created,
+      },
+      links: { self: `https://a.klaviyo.com/api/campaigns/${id}/` },
+    };
+  });
+  return { json: { data, links: { self: "https://a.klaviyo.com/api/campaigns/", next: null, prev: null } }, headers: { "content-type": "application/vnd.api+json" } };
 }
 
 function klaviyoAccounts(req: StandInRequest): Reply {
-  const key = /^Klaviyo-API-Key (.*)$/.exec(String(req.headers.authorization ?? ""))?.[1] ?? "";
+  const key = klaviyoKey(req);
   const id = hash(key).slice(0, 6).toUpperCase();
-  const error = (status: number, code: string, title: string, detail: string): Reply => ({
-    status,
-    json: { errors: [{ id: hash(`${key}/${Date.now()}`).slice(0, 36), status, code, title, detail, source: { pointer: "/data/" }, meta: {} }] },
-    headers: { "content-type": "application/vnd.api+json" },
-  });
-  if (!req.headers.revision) return error(400, "invalid", "Invalid input.", "The 'revision' header is required.");
-  if (key.startsWith("bad_scope")) return error(403, "permission_denied", "You do not have permission to perform this action.", "Your API key is missing required scopes: accounts:read");
-  if (!key || key.startsWith("bad")) return error(401, "not_authenticated", "Authentication credentials were not provided.", "Missing or invalid private key.");
+  const refusal = klaviyoRefusal(req, "accounts:read");
+  if (refusal) return refusal;
   return {
     json: {
       data: [
@@ -103,24 +149,51 @@ function klaviyoAccounts(req: StandInRequest): Reply {
   };
 }
 
-function semrushUnits(req: StandInRequest): Reply {
-  const key = req.query.get("key") ?? "";
+/** Semrush's plain-text refusal of a key (HTTP 200, as Semrush sends it), or null. */
+function semrushRefusal(key: string): Reply | null {
   if (!key) return { text: "ERROR 122 :: WRONG FORMAT OR EMPTY KEY" };
   if (key.startsWith("bad_scope")) return { text: "ERROR 130 :: API DISABLED" };
   if (key.startsWith("bad")) return { text: "ERROR 120 :: WRONG KEY - ID PAIR" };
-  return { text: String(parseInt(hash(key).slice(0, 5), 16)) };
+  return null;
 }
 
-function stripeAccount(req: StandInRequest): Reply {
+function semrushUnits(req: StandInRequest): Reply {
+  const key = req.query.get("key") ?? "";
+  return semrushRefusal(key) ?? { text: String(parseInt(hash(key).slice(0, 5), 16)) };
+}
+
+const SEMRUSH_HEADERS: Record<string, string> = { Db: "Database", Dn: "Domain", Rk: "Rank", Or: "Organic Keywords", Ot: "Organic Traffic", Oc: "Organic Cost", Ad: "Adwords Keywords", At: "Adwords Traffic", Ac: "Adwords Cost" };
+
+function semrushReport(req: StandInRequest): Reply {
+  const q = req.query;
+  const refusal = semrushRefusal(q.get("key") ?? "");
+  if (refusal) return refusal;
+  if (q.get("type") !== "domain_rank") return { text: "ERROR 40 :: MANDATORY PARAMETER TYPE NOT SET OR EMPTY" };
+  const domain = q.get("domain") ?? "";
+  if (!domain) return { text: "ERROR 41 :: MANDATORY PARAMETER DOMAIN NOT SET OR EMPTY" };
+  if (domain.startsWith("nothing")) return { text: "ERROR 50 :: NOTHING FOUND" };
+  const database = q.get("database") ?? "us";
+  const columns = (q.get("export_columns") ?? "Db,Dn,Rk,Or,Ot,Oc,Ad,At,Ac").split(",");
+  const n = (c: string) => String(parseInt(hash(`${domain}/${database}/${c}`).slice(0, 6), 16));
+  const values = columns.map((c) => (c === "Db" ? database : c === "Dn" ? domain : n(c)));
+  return { text: `${columns.map((c) => SEMRUSH_HEADERS[c] ?? c).join(";")}\r\n${values.join(";")}\r\n` };
+}
+
+/** Stripe's refusal of a request's key, or null; the key and account it names either way. */
+function stripeCaller(req: StandInRequest, permission: string): { key: string; accountId: string; refusal: Reply | null } {
   const auth = String(req.headers.authorization ?? "");
   const basic = /^Basic (.+)$/.exec(auth)?.[1];
   const key = /^Bearer (.*)$/.exec(auth)?.[1] ?? (basic ? Buffer.from(basic, "base64").toString("utf8").split(":")[0] : "");
   const accountId = `acct_1${hash(key).slice(0, 15).toUpperCase()}`;
   const stripeMask = (k: string) => masked(k, /^(sk|rk)_(test|live)_/.exec(k)?.[0].length ?? 3);
-  const error = (status: number, message: string, code?: string): Reply => ({
-    status,
-    json: { error: { message, type: "invalid_request_error", ...(code && { code, doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, "-")}` }) } },
-    headers: { "request-id": `req_${hash(key + Date.now()).slice(0, 14)}` },
+  const error = (status: number, message: string, code?: string) => ({
+    key,
+    accountId,
+    refusal: {
+      status,
+      json: { error: { message, type: "invalid_request_error", ...(code && { code, doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, "-")}` }) } },
+      headers: { "request-id": `req_${hash(key + Date.now()).slice(0, 14)}` },
+    },
   });
   if (!key) {
     return error(
@@ -131,11 +204,31 @@ function stripeAccount(req: StandInRequest): Reply {
   if (key.startsWith("bad_scope")) {
     return error(
       403,
-      `The provided key '${stripeMask(key)}' does not have the required permissions for this endpoint on account '${accountId}'. Having the 'rak_accounts_kyc_basic_read' permission would allow this request to continue.`,
+      `The provided key '${stripeMask(key)}' does not have the required permissions for this endpoint on account '${accountId}'. Having the '${permission}' permission would allow this request to continue.`,
     );
   }
   if (key.startsWith("bad_expired")) return error(401, `Expired API Key provided: ${stripeMask(key)}`, "api_key_expired");
   if (key.startsWith("bad")) return error(401, `Invalid API Key provided: ${stripeMask(key)}`);
+  return { key, accountId, refusal: null };
+}
+
+function stripeBalance(req: StandInRequest): Reply {
+  const { key, refusal } = stripeCaller(req, "rak_balance_read");
+  if (refusal) return refusal;
+  const amount = (seed: string) => parseInt(hash(`${key}/${seed}`).slice(0, 6), 16);
+  return {
+    json: {
+      object: "balance",
+      available: [{ amount: amount("available"), currency: "usd", source_types: { card: amount("available") } }],
+      pending: [{ amount: amount("pending"), currency: "usd", source_types: { card: amount("pending") } }],
+      livemode: key.startsWith("sk_live_"),
+    },
+  };
+}
+
+function stripeAccount(req: StandInRequest): Reply {
+  const { accountId, refusal } = stripeCaller(req, "rak_accounts_kyc_basic_read");
+  if (refusal) return refusal;
   return {
     json: {
       id: accountId,
@@ -162,5 +255,8 @@ export const standIn: StandInModule = {
       "GET /api/accounts/": klaviyoAccounts,
       "GET /users/countapiunits.html": semrushUnits,
       "GET /v1/account": stripeAccount,
+      "GET /v1/balance": stripeBalance,
+      "GET /api/campaigns/": klaviyoCampaigns,
+      "GET /": semrushReport,
     }),
 };

@@ -15,6 +15,17 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 // - developer_token `bad_unapproved…` → 403 DEVELOPER_TOKEN_NOT_APPROVED (test-account-only token)
 // - developer_token `bad…` → 401 DEVELOPER_TOKEN_INVALID "The developer token is not valid."
 // Any other value works; the OAuth app is testClient("GOOGLE").
+//
+// Read calls (the MCP tools), with deterministic data derived from the account and the arguments:
+// - POST /v1beta/properties/{id}:runReport: any property; rows are the dimensions' values
+//   (dates of the range, or a fixed list per dimension) × a hash-derived value per metric. A
+//   metric or dimension name outside the stand-in's small schema → 400 INVALID_ARGUMENT
+//   "Field foo is not a valid metric. …", as GA4 answers an unknown name.
+// - POST /v18/customers/{id}/googleAds:search: the GAQL's SELECT fields, LIMIT rows (at most 25);
+//   a statement without FROM → 400 QUERY_ERROR; customer IDs beginning with 999 → 403
+//   USER_PERMISSION_DENIED (reached only through a manager; login-customer-id does not help here).
+// - POST /webmasters/v3/sites/{site}/searchAnalytics/query: rows per dimension value, rowLimit
+//   and startRow honoured, sorted by clicks descending.
 
 const CLIENT = testClient("GOOGLE");
 const SCOPE = {
@@ -59,6 +70,38 @@ const adsFailure = (code: number, status: string, message: string, errorCode: Re
       requestId: randomBytes(11).toString("base64url"),
     },
   ]);
+
+const hashInt = (seed: string, max: number) => parseInt(createHash("sha256").update(seed).digest("hex").slice(0, 8), 16) % max;
+const DAY_MS = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Every date from..to (YYYY-MM-DD, inclusive), at most `max`. */
+function datesBetween(from: string, to: string, max = 400): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`) && out.length < max; t += DAY_MS) out.push(isoDay(t));
+  return out;
+}
+
+/** GA4's date forms: YYYY-MM-DD, today, yesterday, NdaysAgo. */
+function ga4Date(v: string): string | null {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) return v;
+  if (v === "today") return isoDay(Date.now());
+  if (v === "yesterday") return isoDay(Date.now() - DAY_MS);
+  const m = /^(\d+)daysAgo$/.exec(v);
+  return m ? isoDay(Date.now() - Number(m[1]) * DAY_MS) : null;
+}
+
+const GA4_METRICS = new Set(["sessions", "totalUsers", "newUsers", "activeUsers", "screenPageViews", "conversions", "totalRevenue", "engagementRate", "bounceRate", "eventCount", "averageSessionDuration"]);
+const GA4_DIMENSION_VALUES: Record<string, string[]> = {
+  country: ["United States", "Germany", "United Kingdom", "France", "Japan"],
+  deviceCategory: ["desktop", "mobile", "tablet"],
+  sessionDefaultChannelGroup: ["Organic Search", "Direct", "Paid Search", "Referral", "Email"],
+  sessionSource: ["google", "(direct)", "newsletter", "bing"],
+  pagePath: ["/", "/pricing", "/blog", "/docs", "/signup"],
+  city: ["New York", "Berlin", "London", "Paris", "Tokyo"],
+  eventName: ["page_view", "session_start", "first_visit", "purchase"],
+};
+const GA4_RATIOS = new Set(["engagementRate", "bounceRate"]);
 
 /** Google's authorize page shows errors to the user instead of redirecting when the client or redirect is wrong. */
 const errorPage = (status: number, error: string, text: string): Reply => ({ status, text: `Error ${status}: ${error}\n\n${text}\n` });
@@ -214,6 +257,11 @@ function start() {
     const t = bearer(req);
     if (!t) return unauthenticated();
     if (!hasScope(t.scope, SCOPE.ads)) return insufficientScopes("googleads.googleapis.com", "google.ads.googleads.v18.services.CustomerService.ListAccessibleCustomers");
+    return developerTokenRefusal(req) ?? { json: { resourceNames: [`customers/${digits(`ads:${t.account}`, 10)}`] } };
+  }
+
+  /** The Ads API's answer to a missing or refused developer-token header, or null when it is fine. */
+  function developerTokenRefusal(req: StandInRequest): Reply | null {
     const developerToken = String(req.headers["developer-token"] ?? "");
     if (!developerToken) {
       return adsFailure(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", { requestError: "DEVELOPER_TOKEN_PARAMETER_MISSING" }, "developer-token parameter is missing.");
@@ -230,7 +278,138 @@ function start() {
     if (developerToken.startsWith("bad")) {
       return adsFailure(401, "UNAUTHENTICATED", "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.", { authenticationError: "DEVELOPER_TOKEN_INVALID" }, "The developer token is not valid.");
     }
-    return { json: { resourceNames: [`customers/${digits(`ads:${t.account}`, 10)}`] } };
+    return null;
+  }
+
+  function runReport(req: StandInRequest): Reply {
+    const t = bearer(req);
+    if (!t) return unauthenticated();
+    if (!hasScope(t.scope, SCOPE.analytics, "https://www.googleapis.com/auth/analytics.edit")) {
+      return insufficientScopes("analyticsdata.googleapis.com", "google.analytics.data.v1beta.BetaAnalyticsData.RunReport");
+    }
+    const b = (req.json ?? {}) as { dateRanges?: { startDate?: string; endDate?: string }[]; dimensions?: { name?: string }[]; metrics?: { name?: string }[]; limit?: number | string };
+    const metrics = (b.metrics ?? []).map((m) => String(m.name));
+    const dimensions = (b.dimensions ?? []).map((d) => String(d.name));
+    if (!metrics.length) return apiError(400, "INVALID_ARGUMENT", "A request must have at least one metric.");
+    const unknownMetric = metrics.find((m) => !GA4_METRICS.has(m));
+    const schemaLink = "For a list of valid dimensions and metrics, see https://developers.google.com/analytics/devguides/reporting/data/v1/api-schema";
+    if (unknownMetric) return apiError(400, "INVALID_ARGUMENT", `Field ${unknownMetric} is not a valid metric. ${schemaLink}`);
+    const unknownDimension = dimensions.find((d) => d !== "date" && !GA4_DIMENSION_VALUES[d]);
+    if (unknownDimension) return apiError(400, "INVALID_ARGUMENT", `Field ${unknownDimension} is not a valid dimension. ${schemaLink}`);
+    const range = b.dateRanges?.[0] ?? {};
+    const [from, to] = [ga4Date(String(range.startDate ?? "")), ga4Date(String(range.endDate ?? ""))];
+    if (!from || !to) return apiError(400, "INVALID_ARGUMENT", `Invalid date range: ${JSON.stringify(range)}`);
+    if (from > to) return apiError(400, "INVALID_ARGUMENT", "The dateRange's startDate must be on or before its endDate.");
+
+    const property = req.params.property;
+    let combos: string[][] = [[]];
+    for (const d of dimensions) {
+      const values = d === "date" ? datesBetween(from, to).map((v) => v.replace(/-/g, "")) : GA4_DIMENSION_VALUES[d];
+      combos = combos.flatMap((c) => values.map((v) => [...c, v]));
+    }
+    const limit = Math.max(1, Math.min(Number(b.limit ?? 10000), 250000));
+    const rows = combos.slice(0, limit).map((values) => ({
+      dimensionValues: values.map((value) => ({ value })),
+      metricValues: metrics.map((m) => {
+        const seed = `${t.account}/${property}/${values.join("|")}/${m}`;
+        return { value: GA4_RATIOS.has(m) ? (hashInt(seed, 10000) / 10000).toString() : String(hashInt(seed, 5000)) };
+      }),
+    }));
+    return {
+      json: {
+        dimensionHeaders: dimensions.map((name) => ({ name })),
+        metricHeaders: metrics.map((name) => ({ name, type: GA4_RATIOS.has(name) ? "TYPE_FLOAT" : "TYPE_INTEGER" })),
+        ...(rows.length && { rows }),
+        rowCount: combos.length,
+        metadata: { currencyCode: "USD", timeZone: "America/New_York" },
+        kind: "analyticsData#runReport",
+      },
+    };
+  }
+
+  function adsSearch(req: StandInRequest): Reply {
+    const t = bearer(req);
+    if (!t) return unauthenticated();
+    if (!hasScope(t.scope, SCOPE.ads)) return insufficientScopes("googleads.googleapis.com", "google.ads.googleads.v18.services.GoogleAdsService.Search");
+    const refusal = developerTokenRefusal(req);
+    if (refusal) return refusal;
+    const customer = req.params.customer;
+    if (customer.startsWith("999")) {
+      return adsFailure(
+        403,
+        "PERMISSION_DENIED",
+        "The caller does not have permission",
+        { authorizationError: "USER_PERMISSION_DENIED" },
+        "User doesn't have permission to access customer. Note: If you're accessing a client customer, the manager's customer id must be set in the 'login-customer-id' header. See https://developers.google.com/google-ads/api/docs/concepts/call-structure#cid",
+      );
+    }
+    const query = String((req.json as { query?: unknown } | null)?.query ?? "");
+    const m = /^\s*select\s+(.+?)\s+from\s+(\w+)(.*)$/is.exec(query);
+    if (!m) {
+      return adsFailure(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", { queryError: "PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE" }, `Error in query: unexpected input ${query.slice(0, 40)}.`);
+    }
+    const fields = m[1].split(",").map((f) => f.trim()).filter(Boolean);
+    const resource = m[2];
+    const limit = Math.min(Number(/\blimit\s+(\d+)/i.exec(m[3])?.[1] ?? 25), 25);
+    const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    const results = Array.from({ length: limit }, (_, i) => {
+      const row: Record<string, Record<string, unknown>> = {};
+      const id = digits(`${customer}/${resource}/${i}`, 11);
+      row[camel(resource)] = { resourceName: `customers/${customer}/${camel(resource)}s/${id}` };
+      for (const f of fields) {
+        const [res, ...rest] = f.split(".");
+        const key = camel(rest.join("."));
+        const seed = `${t.account}/${customer}/${i}/${f}`;
+        row[camel(res)] ??= {};
+        row[camel(res)][key] =
+          res === "metrics"
+            ? /ctr|rate|average/.test(key)
+              ? hashInt(seed, 10000) / 10000
+              : String(hashInt(seed, /micros/i.test(key) ? 50_000_000 : 5000))
+            : key === "id"
+              ? id
+              : key === "date"
+                ? isoDay(Date.now() - (i + 1) * DAY_MS)
+                : key === "name"
+                  ? `${res} ${i + 1}`
+                  : key === "status"
+                    ? "ENABLED"
+                    : `${f} ${i + 1}`;
+      }
+      return row;
+    });
+    return { json: { results, fieldMask: fields.map(camel).join(","), requestId: randomBytes(11).toString("base64url"), queryResourceConsumption: String(limit * 10) } };
+  }
+
+  function searchAnalytics(req: StandInRequest): Reply {
+    const t = bearer(req);
+    if (!t) return unauthenticated();
+    if (!hasScope(t.scope, SCOPE.searchConsole, "https://www.googleapis.com/auth/webmasters")) {
+      return insufficientScopes("searchconsole.googleapis.com", "google.searchconsole.v1.SearchAnalyticsService.Query");
+    }
+    const b = (req.json ?? {}) as { startDate?: string; endDate?: string; dimensions?: string[]; rowLimit?: number; startRow?: number };
+    if (!b.startDate || !b.endDate) return apiError(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: "start_date" }] }]);
+    const site = req.params.site;
+    const values: Record<string, string[]> = {
+      query: ["patchbay", "api connections", "oauth tokens", "mcp server", "marketing data api"],
+      page: ["/", "/pricing", "/docs", "/blog/launch"].map((p) => `${site.replace(/^sc-domain:/, "https://").replace(/\/$/, "")}${p}`),
+      country: ["usa", "deu", "gbr", "fra"],
+      device: ["DESKTOP", "MOBILE", "TABLET"],
+      date: datesBetween(b.startDate, b.endDate),
+      searchAppearance: ["AMP_BLUE_LINK", "RICHCARD"],
+    };
+    let combos: string[][] = [[]];
+    for (const d of b.dimensions ?? []) combos = combos.flatMap((c) => (values[d] ?? [d]).map((v) => [...c, v]));
+    const rows = combos
+      .map((keys) => {
+        const seed = `${t.account}/${site}/${keys.join("|")}`;
+        const impressions = 100 + hashInt(`${seed}/i`, 10000);
+        const clicks = hashInt(`${seed}/c`, Math.floor(impressions / 5));
+        return { ...(keys.length && { keys }), clicks, impressions, ctr: clicks / impressions, position: 1 + hashInt(`${seed}/p`, 300) / 10 };
+      })
+      .sort((a, z) => z.clicks - a.clicks)
+      .slice(b.startRow ?? 0, (b.startRow ?? 0) + (b.rowLimit ?? 1000));
+    return { json: { ...(rows.length && { rows }), responseAggregationType: (b.dimensions ?? []).includes("page") ? "byPage" : "byProperty" } };
   }
 
   return startStandInServer({
@@ -240,6 +419,9 @@ function start() {
     "GET /v1beta/accountSummaries": accountSummaries,
     "GET /webmasters/v3/sites": sites,
     "GET /v18/customers:listAccessibleCustomers": listAccessibleCustomers,
+    "POST /v1beta/properties/{property}:runReport": runReport,
+    "POST /v18/customers/{customer}/googleAds:search": adsSearch,
+    "POST /webmasters/v3/sites/{site}/searchAnalytics/query": searchAnalytics,
   });
 }
 

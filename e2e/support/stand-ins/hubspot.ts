@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { OAuthBook, authorizeControls, startStandInServer, testClient, type Reply, type Route, type StandInModule, type StandInRequest } from "./stand-in-server";
+import { OAuthBook, authorizeControls, startStandInServer, testClient, type Reply, type StandInModule, type StandInRequest } from "./stand-in-server";
 
 // Stand-in for HubSpot (hubspot): app.hubspot.com/oauth/authorize, api.hubapi.com/oauth/v1/token
 // and /oauth/v1/access-tokens/<token> at their real paths, in HubSpot's wire format: form token
@@ -8,10 +8,15 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 // Refresh tokens: `bad_scope…` refreshes to a token granted only `oauth` (the metadata call lists
 // scopes ["oauth"], which the app reports as MISSING_SCOPES); any other `bad…` is
 // BAD_REFRESH_TOKEN.
+//
+// Read calls (the MCP tools), with a Bearer token the stand-in issued (else 401
+// INVALID_AUTHENTICATION) granted crm.objects.contacts.read (else 403 MISSING_SCOPES):
+// - GET /crm/v3/objects/contacts?limit&after&properties: 30 contacts derived from the portal, in ID order.
+// - POST /crm/v3/objects/contacts/search {query, limit, after, properties}: those whose name,
+//   email or company contains the query (case-insensitive), with `total`.
 
 const CLIENT = testClient("HUBSPOT");
 const APP_ID = 4100001;
-const TOKEN_INFO_PREFIX = "/oauth/v1/access-tokens/";
 
 const number = (seed: string, n: number) => Number(BigInt(`0x${createHash("sha256").update(seed).digest("hex").slice(0, 12)}`).toString().slice(0, n));
 const hubError = (status: number, code: string, message: string, extra: Record<string, unknown> = {}): Reply => ({
@@ -87,7 +92,7 @@ function start() {
   }
 
   function tokenInfo(req: StandInRequest): Reply {
-    const accessToken = decodeURIComponent(req.path.slice(TOKEN_INFO_PREFIX.length));
+    const accessToken = req.params.token;
     const t = book.accessTokens.get(accessToken);
     if (!t) return hubError(404, "error", "Token not found", { category: "OBJECT_NOT_FOUND" });
     const scopes = t.scope.split(" ").filter(Boolean);
@@ -108,16 +113,94 @@ function start() {
     };
   }
 
-  const fixed: Record<string, Route> = {
+  /** The grant behind a CRM call, or HubSpot's refusal. */
+  function crmCaller(req: StandInRequest): { account: string; scope: string } | Reply {
+    const bearer = /^Bearer (.+)$/i.exec(String(req.headers.authorization ?? ""))?.[1];
+    const t = bearer ? book.accessTokens.get(bearer) : undefined;
+    if (!t) {
+      return hubError(
+        401,
+        "error",
+        "Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview",
+        { category: "INVALID_AUTHENTICATION" },
+      );
+    }
+    if (!t.scope.split(" ").includes("crm.objects.contacts.read")) {
+      return hubError(403, "error", "This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.", {
+        errors: [{ message: "One or more of the following scopes are required.", context: { requiredGranularScopes: ["crm.objects.contacts.read"] } }],
+        category: "MISSING_SCOPES",
+      });
+    }
+    return t;
+  }
+
+  function contactsOf(account: string) {
+    const first = ["Ada", "Grace", "Linus", "Margaret", "Alan", "Barbara", "Ken", "Frances", "Donald", "Radia"];
+    const companies = ["Acme", "Globex", "Initech", "Umbrella", "Hooli"];
+    return Array.from({ length: 30 }, (_, i) => {
+      const id = String(number(`contact:${account}:${i}`, 11));
+      const firstname = first[i % first.length];
+      const lastname = `Tester${i + 1}`;
+      const company = companies[i % companies.length];
+      const day = new Date(Date.UTC(2025, 0, 1) + i * 86_400_000).toISOString();
+      const properties: Record<string, string> = {
+        email: `${firstname.toLowerCase()}.${lastname.toLowerCase()}@${company.toLowerCase()}.example`,
+        firstname,
+        lastname,
+        company,
+        jobtitle: i % 2 ? "Marketing Manager" : "Engineer",
+        phone: `+1 555 01${String(i).padStart(2, "0")}`,
+        lifecyclestage: i % 3 ? "lead" : "customer",
+        createdate: day,
+        lastmodifieddate: day,
+        hs_object_id: id,
+      };
+      return { id, properties, createdAt: day, updatedAt: day, archived: false };
+    }).sort((a, z) => Number(a.id) - Number(z.id));
+  }
+
+  /** Only the asked properties (HubSpot always adds createdate, lastmodifieddate and hs_object_id). */
+  const withProperties = (c: ReturnType<typeof contactsOf>[number], asked: string[]) => ({
+    ...c,
+    properties: Object.fromEntries(Object.entries(c.properties).filter(([k]) => asked.includes(k) || ["createdate", "lastmodifieddate", "hs_object_id"].includes(k))),
+  });
+
+  function page(all: ReturnType<typeof contactsOf>, limit: number, after: string | null | undefined, asked: string[]) {
+    const start = after ? Number(after) : 0;
+    const results = all.slice(start, start + limit).map((c) => withProperties(c, asked));
+    const next = start + limit < all.length ? String(start + limit) : null;
+    return { results, ...(next && { paging: { next: { after: next, link: `https://api.hubapi.com/crm/v3/objects/contacts?after=${next}` } } }) };
+  }
+
+  function listContacts(req: StandInRequest): Reply {
+    const t = crmCaller(req);
+    if (!("account" in t)) return t;
+    const limit = Number(req.query.get("limit") ?? 10);
+    if (!(limit >= 1 && limit <= 100)) return hubError(400, "error", "limit must be between 1 and 100", { category: "VALIDATION_ERROR" });
+    const asked = (req.query.get("properties") ?? "firstname,lastname,email").split(",");
+    return { json: page(contactsOf(t.account), limit, req.query.get("after"), asked) };
+  }
+
+  function searchContacts(req: StandInRequest): Reply {
+    const t = crmCaller(req);
+    if (!("account" in t)) return t;
+    const b = (req.json ?? {}) as { query?: string; limit?: number; after?: string; properties?: string[] };
+    const limit = Number(b.limit ?? 10);
+    if (!(limit >= 1 && limit <= 200)) return hubError(400, "error", "limit must be between 1 and 200", { category: "VALIDATION_ERROR" });
+    const needle = (b.query ?? "").toLowerCase();
+    const found = contactsOf(t.account)
+      .filter((c) => !needle || [c.properties.firstname, c.properties.lastname, c.properties.email, c.properties.company].some((v) => v.toLowerCase().includes(needle)))
+      .reverse();
+    return { json: { total: found.length, ...page(found, limit, b.after, b.properties ?? ["firstname", "lastname", "email"]) } };
+  }
+
+  return startStandInServer({
     "GET /oauth/authorize": authorize,
     "POST /oauth/v1/token": token,
-  };
-  // The metadata call carries the token in its path; startStandInServer matches exact paths,
-  // so every "GET /oauth/v1/access-tokens/<token>" key resolves to the one handler.
-  const routes = new Proxy(fixed, {
-    get: (target, key) => (typeof key === "string" && key.startsWith(`GET ${TOKEN_INFO_PREFIX}`) ? tokenInfo : target[key as string]),
+    "GET /oauth/v1/access-tokens/{token}": tokenInfo,
+    "GET /crm/v3/objects/contacts": listContacts,
+    "POST /crm/v3/objects/contacts/search": searchContacts,
   });
-  return startStandInServer(routes);
 }
 
 export const standIn: StandInModule = { types: ["hubspot"], oauthProviders: ["HUBSPOT"], start };

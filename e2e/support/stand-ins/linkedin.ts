@@ -7,6 +7,14 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 // code, message} from the API. OAuth only: the app is testClient("LINKEDIN").
 // Refresh tokens: `bad_scope…` refreshes to a token without scope (userinfo answers 403
 // ACCESS_DENIED), any other `bad…` is rejected as invalid_grant.
+//
+// Read calls (the MCP tools), versioned REST under /rest with the LinkedIn-Version header
+// (missing → 400 VERSION_MISSING) and a token the stand-in issued (else 401 INVALID_ACCESS_TOKEN):
+// - GET /rest/adAccounts?q=search: two accounts derived from the member (needs r_ads).
+// - GET /rest/adAnalytics?q=analytics&pivot=…&timeGranularity=…&dateRange=(start:(…),end:(…))&accounts=List(urn…):
+//   three pivot values (one for ACCOUNT) × the periods, the `fields` asked for, metrics derived
+//   from account, pivot and period (needs r_ads_reporting; else 403 ACCESS_DENIED). An account
+//   ID beginning with 999 → 403 ACCESS_DENIED (the member has no role on it).
 
 const CLIENT = testClient("LINKEDIN");
 const KNOWN_SCOPES = new Set(["openid", "profile", "email", "r_ads", "r_ads_reporting", "rw_ads", "r_organization_social", "r_basicprofile"]);
@@ -120,7 +128,86 @@ function start() {
     };
   }
 
+  /** The grant behind a versioned REST call, or LinkedIn's error for it. */
+  function restCaller(req: StandInRequest, scope: string, resource: string): { account: string; scope: string } | Reply {
+    const bearer = /^Bearer (.+)$/i.exec(String(req.headers.authorization ?? ""))?.[1];
+    const t = bearer ? book.accessTokens.get(bearer) : undefined;
+    if (!t) return apiError(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token");
+    if (!/^\d{6}$/.test(String(req.headers["linkedin-version"] ?? ""))) return apiError(400, 0, "VERSION_MISSING", "A version must be present. Please specify a version by adding the LinkedIn-Version header.");
+    if (!t.scope.split(",").includes(scope)) return apiError(403, 100, "ACCESS_DENIED", `Not enough permissions to access: ${resource}.${req.headers["linkedin-version"]}`);
+    return t;
+  }
+
+  const accountIds = (account: string) => [1, 2].map((i) => Number(BigInt(`0x${createHash("sha256").update(`liacct:${account}:${i}`).digest("hex").slice(0, 8)}`) % 900000000n) + 100000000);
+
+  function adAccounts(req: StandInRequest): Reply {
+    const t = restCaller(req, "r_ads", "adAccounts.FINDER-search");
+    if (!("account" in t)) return t;
+    const elements = accountIds(t.account).map((id, i) => ({
+      id,
+      name: `${t.account} ads ${i + 1}`,
+      currency: "USD",
+      status: i === 0 ? "ACTIVE" : "CANCELED",
+      type: "BUSINESS",
+      reference: `urn:li:organization:${id + 7}`,
+      test: false,
+      servingStatuses: ["RUNNABLE"],
+    }));
+    return { json: { elements, metadata: {}, paging: { start: 0, count: elements.length, links: [] } } };
+  }
+
+  function adAnalytics(req: StandInRequest): Reply {
+    const t = restCaller(req, "r_ads_reporting", "adAnalytics.FINDER-analytics");
+    if (!("account" in t)) return t;
+    // Rest.li 2.0 parameters arrive literally: parse them from the raw query.
+    const q = req.query;
+    if (q.get("q") !== "analytics") return apiError(400, 100, "ILLEGAL_ARGUMENT", `Invalid finder: ${q.get("q")}`);
+    const range = /^\(start:\(year:(\d+),month:(\d+),day:(\d+)\),end:\(year:(\d+),month:(\d+),day:(\d+)\)\)$/.exec(q.get("dateRange") ?? "");
+    if (!range) return apiError(400, 100, "ILLEGAL_ARGUMENT", "Invalid value for param dateRange");
+    const account = /^List\(urn:li:sponsoredAccount:(\d+)\)$/.exec(q.get("accounts") ?? "")?.[1];
+    if (!account) return apiError(400, 100, "ILLEGAL_ARGUMENT", "Invalid value for param accounts");
+    if (account.startsWith("999")) return apiError(403, 100, "ACCESS_DENIED", `Not enough permissions to access: adAnalytics.FINDER-analytics.${req.headers["linkedin-version"]}`);
+    const day = (y: string, m: string, d: string) => Date.UTC(Number(y), Number(m) - 1, Number(d));
+    const [from, to] = [day(range[1], range[2], range[3]), day(range[4], range[5], range[6])];
+    const dateOf = (ms: number) => ({ year: new Date(ms).getUTCFullYear(), month: new Date(ms).getUTCMonth() + 1, day: new Date(ms).getUTCDate() });
+    const periods: [number, number][] = [];
+    const granularity = q.get("timeGranularity");
+    if (granularity === "DAILY") for (let d = from; d <= to && periods.length < 400; d += 86_400_000) periods.push([d, d]);
+    else if (granularity === "MONTHLY") {
+      for (let d = from; d <= to; ) {
+        const next = Date.UTC(new Date(d).getUTCFullYear(), new Date(d).getUTCMonth() + 1, 1);
+        periods.push([d, Math.min(next - 86_400_000, to)]);
+        d = next;
+      }
+    } else periods.push([from, to]);
+    const pivot = q.get("pivot") ?? "ACCOUNT";
+    const urnType = { ACCOUNT: "sponsoredAccount", CAMPAIGN_GROUP: "sponsoredCampaignGroup", CAMPAIGN: "sponsoredCampaign", CREATIVE: "sponsoredCreative" }[pivot] ?? "sponsoredCampaign";
+    const pivots = pivot === "ACCOUNT" ? [`urn:li:sponsoredAccount:${account}`] : [1, 2, 3].map((i) => `urn:li:${urnType}:${account.slice(0, 4)}${i}`);
+    const fields = (q.get("fields") ?? "impressions,clicks").split(",");
+    const num = (seed: string, max: number) => parseInt(createHash("sha256").update(`${t.account}/${seed}`).digest("hex").slice(0, 8), 16) % max;
+    const elements = pivots.flatMap((p) =>
+      periods.map(([start, end]) => {
+        const seed = `${p}/${start}/${end}`;
+        const impressions = 500 + num(`${seed}/i`, 20000);
+        const all: Record<string, unknown> = {
+          dateRange: { start: dateOf(start), end: dateOf(end) },
+          pivotValues: [p],
+          impressions,
+          clicks: num(`${seed}/c`, Math.floor(impressions / 30)),
+          costInLocalCurrency: (num(`${seed}/s`, 200000) / 100).toString(),
+          costInUsd: (num(`${seed}/s`, 200000) / 100).toString(),
+        };
+        const element: Record<string, unknown> = {};
+        for (const f of fields) element[f] = all[f] ?? num(`${seed}/${f}`, 50);
+        return element;
+      }),
+    );
+    return { json: { paging: { start: 0, count: 10, links: [] }, elements } };
+  }
+
   return startStandInServer({
+    "GET /rest/adAccounts": adAccounts,
+    "GET /rest/adAnalytics": adAnalytics,
     "GET /oauth/v2/authorization": authorization,
     "POST /oauth/v2/accessToken": accessToken,
     "GET /v2/userinfo": userinfo,

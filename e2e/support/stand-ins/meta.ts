@@ -13,6 +13,12 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 // - access_token `bad_app…`    → a token of another app: debug_token says "The App_id in the input_token did not match the Viewing App"
 // - access_token `bad…`        → expired: code 190, subcode 463 "Error validating access token: Session has expired on …"
 // Any other value works; the OAuth app is testClient("META").
+//
+// Read calls (the MCP tools), for a token the stand-in issued or one debug_token has seen:
+// - GET /v21.0/act_{id}/insights: rows per level (3 campaigns/ad sets/ads, or the account) and
+//   per day with time_increment=1, metrics derived from the account, object and date; an ad
+//   account ID beginning with 999 → 400 GraphMethodException (#100) "Unsupported get request. …"
+// - GET /v21.0/me/adaccounts: two ad accounts derived from the user.
 
 const CLIENT = testClient("META");
 const KNOWN_PERMISSIONS = new Set(["ads_read", "ads_management", "business_management", "public_profile", "email", "read_insights", "pages_show_list"]);
@@ -175,7 +181,8 @@ function start() {
     };
   }
 
-  function me(req: StandInRequest): Reply {
+  /** The user a Graph call's token acts for (its appsecret_proof checked when given), or Graph's error. */
+  function caller(req: StandInRequest): { id: string; name: string } | Reply {
     const header = /^(?:Bearer|OAuth) (.+)$/i.exec(String(req.headers.authorization ?? ""))?.[1];
     const token = header ?? req.query.get("access_token") ?? "";
     if (!token) return graphError(400, "An active access token must be used to query information about the current user.", 2500);
@@ -185,12 +192,94 @@ function start() {
     if (proof && secret && proof !== createHmac("sha256", secret).update(token).digest("hex")) {
       return { status: 400, json: { error: { message: "Invalid appsecret_proof provided in the API argument", type: "GraphMethodException", code: 100, fbtrace_id: fbtrace() } } };
     }
-    let user: { id: string; name: string };
-    if (issued) user = { id: digits(`fb:${issued.account}`, 16), name: issued.account };
-    else if (manualSecrets.has(token)) user = { id: digits(`su:${token}`, 16), name: "Patchbay System User" };
-    else if (token.startsWith("bad")) return graphError(400, expiredMessage(), 190, { error_subcode: 463 });
+    if (issued) return { id: digits(`fb:${issued.account}`, 16), name: issued.account };
+    if (manualSecrets.has(token)) return { id: digits(`su:${token}`, 16), name: "Patchbay System User" };
+    if (token.startsWith("bad")) return graphError(400, expiredMessage(), 190, { error_subcode: 463 });
     // A white-label token is known once debug_token has seen it; anything else was never issued.
-    else return graphError(400, "Invalid OAuth access token - Cannot parse access token", 190);
+    return graphError(400, "Invalid OAuth access token - Cannot parse access token", 190);
+  }
+
+  function insights(req: StandInRequest): Reply {
+    const user = caller(req);
+    if (!("id" in user)) return user;
+    const account = req.params.account;
+    if (account.startsWith("999")) {
+      return {
+        status: 400,
+        json: {
+          error: {
+            message: `Unsupported get request. Object with ID 'act_${account}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
+            type: "GraphMethodException",
+            code: 100,
+            error_subcode: 33,
+            fbtrace_id: fbtrace(),
+          },
+        },
+      };
+    }
+    const q = req.query;
+    const level = q.get("level") ?? "account";
+    const fields = (q.get("fields") ?? "impressions,spend").split(",");
+    let since: string, until: string;
+    if (q.get("time_range")) ({ since, until } = JSON.parse(q.get("time_range")!) as { since: string; until: string });
+    else {
+      const days = Number(/^last_(\d+)d$/.exec(q.get("date_preset") ?? "last_30d")?.[1] ?? 30);
+      until = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      since = new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+    }
+    const periods: [string, string][] = [];
+    if (q.get("time_increment") === "1") for (let t = Date.parse(since); t <= Date.parse(until) && periods.length < 400; t += 86_400_000) periods.push([new Date(t).toISOString().slice(0, 10), new Date(t).toISOString().slice(0, 10)]);
+    else periods.push([since, until]);
+    const objects = level === "account" ? [{ id: account, name: `Ad account ${account}` }] : [1, 2, 3].map((i) => ({ id: digits(`${level}:${account}:${i}`, 17), name: `${level[0].toUpperCase()}${level.slice(1)} ${i}` }));
+    const num = (seed: string, max: number) => parseInt(createHash("sha256").update(`${user.id}/${seed}`).digest("hex").slice(0, 8), 16) % max;
+    const rows = objects.flatMap((o) =>
+      periods.map(([start, stop]) => {
+        const seed = `${o.id}/${start}/${stop}`;
+        const impressions = 1000 + num(`${seed}/i`, 50000);
+        const clicks = num(`${seed}/c`, Math.floor(impressions / 20));
+        const spend = num(`${seed}/s`, 100000) / 100;
+        const metrics: Record<string, unknown> = {
+          impressions: String(impressions),
+          reach: String(Math.round(impressions * 0.7)),
+          frequency: "1.428571",
+          clicks: String(clicks),
+          inline_link_clicks: String(Math.round(clicks * 0.8)),
+          spend: spend.toFixed(2),
+          ctr: ((clicks / impressions) * 100).toFixed(6),
+          cpc: clicks ? (spend / clicks).toFixed(6) : "0",
+          cpm: ((spend / impressions) * 1000).toFixed(6),
+          actions: [
+            { action_type: "link_click", value: String(Math.round(clicks * 0.8)) },
+            { action_type: "purchase", value: String(num(`${seed}/p`, 20)) },
+          ],
+          action_values: [{ action_type: "purchase", value: (num(`${seed}/v`, 200000) / 100).toFixed(2) }],
+          purchase_roas: [{ action_type: "omni_purchase", value: "2.35" }],
+          conversions: [{ action_type: "offsite_conversion.fb_pixel_purchase", value: String(num(`${seed}/p`, 20)) }],
+        };
+        const ids: Record<string, string> = level === "account" ? { account_id: o.id, account_name: o.name } : { [`${level}_id`]: o.id, [`${level}_name`]: o.name };
+        const row: Record<string, unknown> = {};
+        for (const f of fields) if (f in ids) row[f] = ids[f];
+        else if (f in metrics) row[f] = metrics[f];
+        return { ...row, date_start: start, date_stop: stop };
+      }),
+    );
+    const limit = Number(q.get("limit") ?? 25);
+    return { json: { data: rows.slice(0, limit), paging: { cursors: { before: "MAZDZD", after: "MjQZD" }, ...(rows.length > limit && { next: "https://graph.facebook.com/v21.0/next-page" }) } } };
+  }
+
+  function adAccounts(req: StandInRequest): Reply {
+    const user = caller(req);
+    if (!("id" in user)) return user;
+    const data = [1, 2].map((i) => {
+      const id = digits(`adacct:${user.id}:${i}`, 15);
+      return { id: `act_${id}`, account_id: id, name: `${user.name} ads ${i}`, account_status: i === 1 ? 1 : 2, currency: "USD", timezone_name: "America/Los_Angeles" };
+    });
+    return { json: { data, paging: { cursors: { before: "QVFI", after: "QVFJ" } } } };
+  }
+
+  function me(req: StandInRequest): Reply {
+    const user = caller(req);
+    if (!("id" in user)) return user;
     const fields = (req.query.get("fields") ?? "id,name").split(",");
     return { json: Object.fromEntries(Object.entries(user).filter(([k]) => fields.includes(k) || k === "id")) };
   }
@@ -200,6 +289,8 @@ function start() {
     "GET /v21.0/oauth/access_token": accessToken,
     "GET /v21.0/debug_token": debugToken,
     "GET /v21.0/me": me,
+    "GET /v21.0/me/adaccounts": adAccounts,
+    "GET /v21.0/act_{account}/insights": insights,
   });
 }
 

@@ -5,6 +5,11 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 //   GET  /admin/oauth/authorize              302 to redirect_uri with code, hmac, host, shop, state, timestamp
 //   POST /admin/oauth/access_token           JSON {client_id, client_secret, code} → {access_token, scope}; 400 {error, error_description}
 //   GET  /admin/api/2025-01/shop.json        X-Shopify-Access-Token → {shop:{id, name, myshopify_domain, email, …}}
+//   POST /admin/api/2025-01/graphql.json     X-Shopify-Access-Token, {query, variables} → {data, extensions:{cost}}; only the
+//                                            `orders` query: 60 orders derived from the store (newest first, one every 12 h),
+//                                            variables first/after honoured, query's financial_status:… filter applied.
+//                                            A query without `orders` → 200 {errors:[{message, extensions:{code:"undefinedField"}}]}.
+//                                            A token without read_orders → 200 {errors:[{…, extensions:{code:"ACCESS_DENIED"}}]}.
 //
 // Access tokens (manual credential `access_token`):
 //   any value works, and names a store derived from it (same token → same store);
@@ -69,6 +74,17 @@ export const standIn: StandInModule = {
     const book = new OAuthBook();
     // Which store each issued token belongs to (the book's `account`) is the shop domain.
 
+    /** The store a token opens, or Shopify's refusal (for GraphQL, a missing scope is answered in `errors` instead). */
+    function storeOf(req: StandInRequest, graphql = false): string | Reply {
+      const token = String(req.headers["x-shopify-access-token"] ?? "");
+      if (!token) return { status: 401, json: { errors: INVALID_TOKEN } };
+      const issued = book.accessTokens.get(token);
+      if (issued) return issued.scope || graphql ? issued.account : { status: 403, json: { errors: MISSING_SCOPE } };
+      if (token.startsWith("bad_scope")) return graphql ? `store-${hash(token).slice(0, 8)}.myshopify.com` : { status: 403, json: { errors: MISSING_SCOPE } };
+      if (token.startsWith("bad")) return { status: 401, json: { errors: INVALID_TOKEN } };
+      return `store-${hash(token).slice(0, 8)}.myshopify.com`;
+    }
+
     return startStandInServer({
       "GET /admin/oauth/authorize": (req: StandInRequest) => {
         const q = req.query;
@@ -122,13 +138,64 @@ export const standIn: StandInModule = {
       },
 
       "GET /admin/api/2025-01/shop.json": (req: StandInRequest) => {
+        const store = storeOf(req);
+        if (typeof store !== "string") return store;
+        return { json: shopJson(store) };
+      },
+
+      "POST /admin/api/2025-01/graphql.json": (req: StandInRequest) => {
         const token = String(req.headers["x-shopify-access-token"] ?? "");
-        if (!token) return { status: 401, json: { errors: INVALID_TOKEN } };
-        const issued = book.accessTokens.get(token);
-        if (issued) return issued.scope ? { json: shopJson(issued.account) } : { status: 403, json: { errors: MISSING_SCOPE } };
-        if (token.startsWith("bad_scope")) return { status: 403, json: { errors: MISSING_SCOPE } };
-        if (token.startsWith("bad")) return { status: 401, json: { errors: INVALID_TOKEN } };
-        return { json: shopJson(`store-${hash(token).slice(0, 8)}.myshopify.com`) };
+        const scoped = !token.startsWith("bad_scope") && book.accessTokens.get(token)?.scope !== "";
+        const store = storeOf(req, true);
+        if (typeof store !== "string") return store;
+        const body = (req.json ?? {}) as { query?: string; variables?: { first?: number; after?: string | null; query?: string | null } };
+        if (!/\borders\s*\(/.test(body.query ?? "")) {
+          return { json: { errors: [{ message: "Field 'orders' must be selected: the stand-in answers only the orders query.", locations: [{ line: 1, column: 1 }], extensions: { code: "undefinedField" } }] } };
+        }
+        if (!scoped) {
+          return {
+            json: {
+              data: null,
+              errors: [
+                {
+                  message: "Access denied for orders field. Required access: `read_orders` access scope, along with `read_all_orders` access scope for orders older than 60 days.",
+                  locations: [{ line: 2, column: 3 }],
+                  path: ["orders"],
+                  extensions: { code: "ACCESS_DENIED", documentation: "https://shopify.dev/api/usage/access-scopes", requiredAccess: "`read_orders` access scope." },
+                },
+              ],
+            },
+          };
+        }
+        const v = body.variables ?? {};
+        const first = Math.min(250, Math.max(1, Number(v.first ?? 10)));
+        const financial = /financial_status:(\w+)/.exec(v.query ?? "")?.[1];
+        const statuses = ["PAID", "PENDING", "REFUNDED", "PARTIALLY_REFUNDED"];
+        const base = Date.UTC(2025, 0, 31, 12);
+        const all = Array.from({ length: 60 }, (_, i) => {
+          const n = parseInt(hash(`${store}/${i}`).slice(0, 8), 16);
+          return {
+            id: `gid://shopify/Order/${5_000_000_000 + (n % 1_000_000)}`,
+            name: `#${1060 - i}`,
+            createdAt: new Date(base - i * 12 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, "Z"),
+            cancelledAt: null,
+            displayFinancialStatus: statuses[n % statuses.length],
+            displayFulfillmentStatus: n % 3 === 0 ? "UNFULFILLED" : "FULFILLED",
+            currentTotalPriceSet: { shopMoney: { amount: ((n % 30000) / 100 + 10).toFixed(2), currencyCode: "USD" } },
+            subtotalLineItemsQuantity: 1 + (n % 4),
+            customer: { displayName: `Customer ${n % 97}` },
+            lineItems: { nodes: [{ title: `Product ${n % 13}`, quantity: 1 + (n % 4), sku: `SKU-${n % 13}` }] },
+          };
+        }).filter((o) => !financial || o.displayFinancialStatus === financial.toUpperCase());
+        const start = v.after ? Number(Buffer.from(v.after, "base64").toString("utf8").replace(/^cursor:/, "")) + 1 : 0;
+        const page = all.slice(start, start + first);
+        const endCursor = page.length ? Buffer.from(`cursor:${start + page.length - 1}`).toString("base64") : null;
+        return {
+          json: {
+            data: { orders: { nodes: page, pageInfo: { hasNextPage: start + first < all.length, endCursor } } },
+            extensions: { cost: { requestedQueryCost: 2 + first, actualQueryCost: 2 + page.length, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1990, restoreRate: 100 } } },
+          },
+        };
       },
     });
   },

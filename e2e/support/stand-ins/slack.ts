@@ -8,6 +8,9 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 //                                   in the form or HTTP Basic. Token rotation is on: 12-hour bot tokens + refresh tokens.
 //   POST /api/auth.test             Bearer → {ok, url, team, user, team_id, user_id, bot_id, is_enterprise_install}
 //   GET  /api/bots.info?bot=<id>    Bearer, needs users:read → {ok, bot:{id, app_id, name, user_id, …}}
+//   GET  /api/conversations.list    Bearer, needs channels:read → {ok, channels:[…], response_metadata:{next_cursor}}:
+//                                   12 public channels (2 archived) and 3 private ones derived from the workspace;
+//                                   types, exclude_archived, limit and cursor honoured.
 //
 // Bot tokens (manual credential `bot_token`): any value works. `xoxb-<n>-<m>-…` is the bot of app
 // A<m> in workspace T<n> (so two tokens with the same n and m are the same workspace and app);
@@ -152,6 +155,44 @@ export const standIn: StandInModule = {
             is_enterprise_install: false,
           },
         };
+      },
+
+      "GET /api/conversations.list": (req: StandInRequest) => {
+        const bot = botOf(req);
+        if (!("teamId" in bot)) return bot;
+        if (!bot.scope.split(",").includes("channels:read")) return slackError("missing_scope", { needed: "channels:read", provided: bot.scope });
+        const q = req.query;
+        const types = (q.get("types") ?? "public_channel").split(",");
+        const names = ["general", "random", "marketing", "sales", "support", "engineering", "design", "launches", "alerts", "standup", "old-project", "archive-2023"];
+        const all = [
+          ...names.map((name, i) => ({ name, is_private: false, is_archived: i >= 10 })),
+          ...["leadership", "hiring", "finance"].map((name) => ({ name, is_private: true, is_archived: false })),
+        ]
+          .filter((c) => types.includes(c.is_private ? "private_channel" : "public_channel"))
+          .filter((c) => q.get("exclude_archived") !== "true" || !c.is_archived)
+          .map((c, i) => ({
+            id: idFrom("C", `${bot.teamId}/${c.name}`),
+            name: c.name,
+            is_channel: !c.is_private,
+            is_group: c.is_private,
+            is_im: false,
+            is_private: c.is_private,
+            is_archived: c.is_archived,
+            is_general: c.name === "general",
+            is_member: i % 2 === 0,
+            created: 1_700_000_000 + i * 86_400,
+            creator: idFrom("U", `${bot.teamId}/owner`),
+            name_normalized: c.name,
+            num_members: 3 + (parseInt(hash(`${bot.teamId}/${c.name}`).slice(0, 4), 16) % 200),
+            topic: { value: c.name === "general" ? "Company-wide announcements" : "", creator: "", last_set: 0 },
+            purpose: { value: `Talk about ${c.name}`, creator: "", last_set: 0 },
+          }));
+        const limit = Math.min(1000, Math.max(1, Number(q.get("limit") ?? 100)));
+        const cursor = q.get("cursor");
+        const start = cursor ? Number(Buffer.from(cursor, "base64").toString("utf8").replace(/^next:/, "")) : 0;
+        const page = all.slice(start, start + limit);
+        const next = start + limit < all.length ? Buffer.from(`next:${start + limit}`).toString("base64") : "";
+        return { json: { ok: true, channels: page, response_metadata: { next_cursor: next } } };
       },
 
       "GET /api/bots.info": (req: StandInRequest) => {

@@ -18,13 +18,54 @@ export type StandInRequest = {
   /** Parsed JSON body, or null. */
   json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
   text: string;
+  /** Values of the route's `{name}` placeholders, percent-decoded. */
+  params: Record<string, string>;
 };
 
 export type Reply = { status?: number; json?: unknown; text?: string; redirect?: string; headers?: Record<string, string> };
 export type Route = (req: StandInRequest) => Reply | Promise<Reply>;
 
-/** Starts a server on 127.0.0.1:<free port>; `routes` keys are "METHOD /path" (exact path match). */
+/**
+ * Where a test reads how many calls a stand-in served: `GET /__stand-in/calls?path=<path>[&method=POST]`
+ * → `{"count": n}`; `path` is the percent-decoded request path, e.g. `/v1beta/properties/123:runReport`.
+ */
+export const CALLS_PATH = "/__stand-in/calls";
+
+const safeDecode = (v: string) => {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+};
+
+/**
+ * The route for a request: an exact "METHOD /path" key, else a key with `{name}` placeholders
+ * (each matches one path segment or part of one, e.g. "POST /v1beta/properties/{property}:runReport").
+ */
+function matchRoute(routes: Record<string, Route>, method: string, path: string): { route: Route; params: Record<string, string> } | null {
+  const exact = routes[`${method} ${path}`];
+  if (exact) return { route: exact, params: {} };
+  for (const [key, route] of Object.entries(routes)) {
+    if (!key.includes("{")) continue;
+    const names: string[] = [];
+    const pattern = key.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, name: string) => {
+      names.push(name);
+      return "([^/]+?)";
+    });
+    const m = new RegExp(`^${pattern}$`).exec(`${method} ${path}`);
+    if (m) return { route, params: Object.fromEntries(names.map((n, i) => [n, safeDecode(m[i + 1])])) };
+  }
+  return null;
+}
+
+/**
+ * Starts a server on 127.0.0.1:<free port>; `routes` keys are "METHOD /path", exact or with
+ * `{name}` placeholders. It counts the calls it served per method and path, so a test can
+ * prove a cached answer never reached the provider (CALLS_PATH).
+ */
 export async function startStandInServer(routes: Record<string, Route>): Promise<StandIn> {
+  const calls = new Map<string, number>();
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://stand-in");
     const chunks: Buffer[] = [];
@@ -37,14 +78,25 @@ export async function startStandInServer(routes: Record<string, Route>): Promise
       json = null;
     }
     const form = /x-www-form-urlencoded/.test(req.headers["content-type"] ?? "") ? new URLSearchParams(text) : new URLSearchParams(url.search);
-    const route = routes[`${req.method} ${url.pathname}`];
+    const method = req.method ?? "GET";
     let reply: Reply;
-    try {
-      reply = route
-        ? await route({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, form, json, text })
-        : { status: 404, json: { error: "not_found", error_description: `stand-in has no route ${req.method} ${url.pathname}` } };
-    } catch (e) {
-      reply = { status: 500, json: { error: "stand_in_crashed", error_description: String(e) } };
+    if (method === "GET" && url.pathname === CALLS_PATH) {
+      const path = url.searchParams.get("path") ?? "";
+      const only = url.searchParams.get("method")?.toUpperCase();
+      let count = 0;
+      for (const [key, n] of calls) if (key.endsWith(` ${path}`) && (!only || key.startsWith(`${only} `))) count += n;
+      reply = { json: { count } };
+    } else {
+      const counted = `${method} ${safeDecode(url.pathname)}`;
+      calls.set(counted, (calls.get(counted) ?? 0) + 1);
+      const found = matchRoute(routes, method, url.pathname);
+      try {
+        reply = found
+          ? await found.route({ method, path: url.pathname, query: url.searchParams, headers: req.headers, form, json, text, params: found.params })
+          : { status: 404, json: { error: "not_found", error_description: `stand-in has no route ${method} ${url.pathname}` } };
+      } catch (e) {
+        reply = { status: 500, json: { error: "stand_in_crashed", error_description: String(e) } };
+      }
     }
     if (reply.redirect) {
       res.writeHead(reply.status ?? 302, { location: reply.redirect, ...reply.headers });

@@ -10,8 +10,16 @@ import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 const logo = monogramLogo;
 
+/** The headers each API-key provider authenticates a call with (verification and the MCP tools alike). */
+export const apiKeyHeaders = {
+  openai: (key: string) => ({ authorization: `Bearer ${key}` }),
+  anthropic: (key: string) => ({ "x-api-key": key, "anthropic-version": "2023-06-01" }),
+  klaviyo: (key: string) => ({ authorization: `Klaviyo-API-Key ${key}`, revision: "2024-10-15", accept: "application/vnd.api+json" }),
+  stripe: (key: string) => ({ authorization: `Bearer ${key}` }),
+};
+
 /** `{error: {code?, type, message}}` (OpenAI, Stripe): the code when there is one, it is the more specific. */
-function errorObjectReason(res: ProviderResponse): string {
+export function errorObjectReason(res: ProviderResponse): string {
   const error = (res.body as { error?: { code?: unknown; type?: unknown; message?: unknown } } | null)?.error;
   if (error && typeof error === "object" && typeof error.message === "string") {
     const code = typeof error.code === "string" && error.code ? error.code : typeof error.type === "string" ? error.type : null;
@@ -21,12 +29,12 @@ function errorObjectReason(res: ProviderResponse): string {
 }
 
 /** 4xx (but 429) = the provider refused the key; 429, 5xx, redirects = the provider is in trouble. */
-function refuseOrUnavailable(provider: string, res: ProviderResponse, reason: (res: ProviderResponse) => string = providerReason): never {
+export function refuseOrUnavailable(provider: string, res: ProviderResponse, reason: (res: ProviderResponse) => string = providerReason): never {
   if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(provider, reason(res));
   throw new ProviderUnavailable(provider, `${provider} answered ${reason(res)}.`);
 }
 
-function nonsense(provider: string, what: string, res: ProviderResponse): never {
+export function nonsense(provider: string, what: string, res: ProviderResponse): never {
   throw new ProviderUnavailable(provider, `${provider} ${what} answered ${res.status} with an unexpected body: ${res.text.slice(0, 200)}`);
 }
 
@@ -39,7 +47,7 @@ const openai: ConnectionTypeDefinition = {
   docs: apiKeyDocs.openai,
   family: "api_key",
   async verify(credentials, ctx): Promise<VerifiedAccount> {
-    const res = await providerFetch("OpenAI", ctx.type, "https://api.openai.com/v1/models", { headers: { authorization: `Bearer ${credentials.api_key}` } });
+    const res = await providerFetch("OpenAI", ctx.type, "https://api.openai.com/v1/models", { headers: apiKeyHeaders.openai(credentials.api_key) });
     if (res.status !== 200) refuseOrUnavailable("OpenAI", res, errorObjectReason);
     if (!Array.isArray((res.body as { data?: unknown } | null)?.data)) nonsense("OpenAI", "GET /v1/models", res);
     return { rotationKey: null };
@@ -56,7 +64,7 @@ const anthropic: ConnectionTypeDefinition = {
   family: "api_key",
   async verify(credentials, ctx): Promise<VerifiedAccount> {
     const res = await providerFetch("Anthropic", ctx.type, "https://api.anthropic.com/v1/models", {
-      headers: { "x-api-key": credentials.api_key, "anthropic-version": "2023-06-01" },
+      headers: apiKeyHeaders.anthropic(credentials.api_key),
     });
     // {type:"error", error:{type:"authentication_error", message:"invalid x-api-key"}}: providerReason reads error.type and error.message.
     if (res.status !== 200) refuseOrUnavailable("Anthropic", res);
@@ -75,7 +83,7 @@ const klaviyo: ConnectionTypeDefinition = {
   family: "api_key",
   async verify(credentials, ctx): Promise<VerifiedAccount> {
     const res = await providerFetch("Klaviyo", ctx.type, "https://a.klaviyo.com/api/accounts/", {
-      headers: { authorization: `Klaviyo-API-Key ${credentials.private_api_key}`, revision: "2024-10-15", accept: "application/vnd.api+json" },
+      headers: apiKeyHeaders.klaviyo(credentials.private_api_key),
     });
     // JSON:API errors ({errors:[{code, title, detail}]}): providerReason gives "not_authenticated: Missing or invalid private key."
     if (res.status !== 200) refuseOrUnavailable("Klaviyo", res);
@@ -85,6 +93,14 @@ const klaviyo: ConnectionTypeDefinition = {
     return { rotationKey: null, accountId: account.id, accountName: typeof organization === "string" && organization ? organization : undefined };
   },
 };
+
+/** Semrush answers plain text, errors too ("ERROR 120 :: WRONG KEY - ID PAIR", often with HTTP 200): the text of a good answer. */
+export function semrushTextOrThrow(res: ProviderResponse): string {
+  const text = res.text.trim();
+  if (/^ERROR \d+ ::/.test(text) && res.status < 500) throw new ProviderRejection("Semrush", text.slice(0, 200));
+  if (res.status !== 200) refuseOrUnavailable("Semrush", res);
+  return text;
+}
 
 const semrush: ConnectionTypeDefinition = {
   type: "semrush",
@@ -97,9 +113,7 @@ const semrush: ConnectionTypeDefinition = {
   async verify(credentials, ctx): Promise<VerifiedAccount> {
     // The API-unit balance costs no units; errors are plain text ("ERROR 120 :: WRONG KEY - ID PAIR").
     const res = await providerFetch("Semrush", ctx.type, urlWith("https://www.semrush.com/users/countapiunits.html", { key: credentials.api_key }));
-    const text = res.text.trim();
-    if (/^ERROR \d+ ::/.test(text) && res.status < 500) throw new ProviderRejection("Semrush", text.slice(0, 200));
-    if (res.status !== 200) refuseOrUnavailable("Semrush", res);
+    const text = semrushTextOrThrow(res);
     if (!/^\d+$/.test(text)) nonsense("Semrush", "countapiunits", res);
     return { rotationKey: null };
   },
@@ -114,7 +128,7 @@ const stripe: ConnectionTypeDefinition = {
   docs: apiKeyDocs.stripe,
   family: "api_key",
   async verify(credentials, ctx): Promise<VerifiedAccount> {
-    const res = await providerFetch("Stripe", ctx.type, "https://api.stripe.com/v1/account", { headers: { authorization: `Bearer ${credentials.secret_key}` } });
+    const res = await providerFetch("Stripe", ctx.type, "https://api.stripe.com/v1/account", { headers: apiKeyHeaders.stripe(credentials.secret_key) });
     if (res.status !== 200) refuseOrUnavailable("Stripe", res, errorObjectReason);
     const account = res.body as { id?: unknown; email?: unknown; business_profile?: { name?: unknown }; settings?: { dashboard?: { display_name?: unknown } } } | null;
     if (typeof account?.id !== "string") nonsense("Stripe", "GET /v1/account", res);

@@ -1,6 +1,7 @@
 import "server-only";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
 import { requestToken, urlWith, callbackCode } from "@/lib/providers/oauth2";
+import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import {
   ProviderRejection,
   ProviderUnavailable,
@@ -21,9 +22,11 @@ const PROVIDER = "Google";
 const AUTHORIZE_URL = "https://accounts.google.com/o/oauth2/v2/auth";
 const TOKEN_URL = "https://oauth2.googleapis.com/token";
 const USERINFO_URL = "https://openidconnect.googleapis.com/v1/userinfo";
+/** The Google Ads API version every Ads call uses (verification and the MCP tools alike). */
+export const GOOGLE_ADS_API = "https://googleads.googleapis.com/v18";
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 /** A provider's reason as the end of our sentence, without a doubled full stop. */
 const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
 
@@ -51,17 +54,32 @@ function googleReason(res: ProviderResponse): string {
   return providerReason(res);
 }
 
-/** One authenticated GET of a Google API: 4xx = Google refused these credentials, the rest unusable. */
-async function googleGet(type: string, url: string, accessToken: string, what: string, headers: Record<string, string> = {}): Promise<Json> {
-  const res = await providerFetch(PROVIDER, type, url, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json", ...headers } });
+/**
+ * One authenticated call of a Google API (GET, or POST with a JSON body): 4xx = Google refused
+ * (credentials, scope, or the request itself), the rest unusable.
+ */
+export async function googleApiCall(
+  type: string,
+  url: string,
+  accessToken: string,
+  what: string,
+  { headers = {}, body }: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Json> {
+  const res = await providerFetch(PROVIDER, type, url, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { authorization: `Bearer ${accessToken}`, accept: "application/json", ...(body !== undefined && { "content-type": "application/json" }), ...headers },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
   // 429 is Google's quota, not a verdict on the credentials.
   if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(PROVIDER, googleReason(res));
   if (res.status !== 200 || !isObject(res.body)) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(googleReason(res))}`);
   return res.body;
 }
 
+const googleGet = (type: string, url: string, accessToken: string, what: string, headers: Record<string, string> = {}) => googleApiCall(type, url, accessToken, what, { headers });
+
 /** The list a Google API returns under `key`: absent when the account has none, otherwise an array. */
-function listOf(body: Json, key: string, what: string): Json[] {
+export function listOf(body: Json, key: string, what: string): Json[] {
   const value = body[key];
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with a body whose ${key} is not a list.`);
@@ -71,6 +89,24 @@ function listOf(body: Json, key: string, what: string): Json[] {
 /** A refresh grant with the given client: Google's invalid_grant / invalid_client come back as rejections. */
 async function refreshGrant(type: string, client: OAuthClient, refreshToken: string) {
   return requestToken(PROVIDER, type, TOKEN_URL, client, { grant_type: "refresh_token", refresh_token: refreshToken });
+}
+
+/**
+ * An access token for a Google connection: an OAuth connection's (already refreshed), or a
+ * white-label connection's own client + refresh token exchanged at Google's token endpoint.
+ */
+export async function googleAccessToken(type: string, credentials: FreshCredentials): Promise<string> {
+  if (credentials.kind === "oauth") return credentials.tokens.accessToken;
+  const { client_id, client_secret, refresh_token } = credentials.credentials;
+  return (await refreshGrant(type, { clientId: client_id, clientSecret: client_secret }, refresh_token)).accessToken;
+}
+
+/**
+ * The developer token Ads API calls carry: a white-label connection's own, or for OAuth
+ * connections Patchbay's (GOOGLE_ADS_DEVELOPER_TOKEN, the token of the app's manager account).
+ */
+export function googleAdsDeveloperToken(credentials: FreshCredentials): string | undefined {
+  return credentials.kind === "manual" ? credentials.credentials.developer_token : process.env.GOOGLE_ADS_DEVELOPER_TOKEN || undefined;
 }
 
 type ApiCheck = (type: string, accessToken: string, credentials: Record<string, string>) => Promise<Omit<VerifiedAccount, "rotationKey">>;
@@ -91,7 +127,7 @@ const checkSearchConsole: ApiCheck = async (type, accessToken) => {
 
 const checkAds: ApiCheck = async (type, accessToken, credentials) => {
   const what = "the Google Ads API call (customers:listAccessibleCustomers)";
-  const body = await googleGet(type, "https://googleads.googleapis.com/v18/customers:listAccessibleCustomers", accessToken, what, {
+  const body = await googleGet(type, `${GOOGLE_ADS_API}/customers:listAccessibleCustomers`, accessToken, what, {
     "developer-token": credentials.developer_token,
   });
   const names = body.resourceNames === undefined ? [] : body.resourceNames;
@@ -172,8 +208,8 @@ function googleType(def: {
     family: "white_label",
     oauth: googleOAuth(def.scope, def.access),
     async verify(credentials, ctx) {
-      const tokens = await refreshGrant(ctx.type, { clientId: credentials.client_id, clientSecret: credentials.client_secret }, credentials.refresh_token);
-      const account = await def.check(ctx.type, tokens.accessToken, credentials);
+      const accessToken = await googleAccessToken(ctx.type, { kind: "manual", credentials });
+      const account = await def.check(ctx.type, accessToken, credentials);
       return { ...account, rotationKey: `name:${ctx.name}` };
     },
   };

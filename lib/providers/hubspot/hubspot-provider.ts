@@ -3,6 +3,7 @@ import { providerFetch, providerReason, type ProviderResponse } from "@/lib/prov
 import { tokenSetFrom, urlWith, callbackCode } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type TokenSet } from "@/lib/providers/types";
 import { hubspotDocs } from "@/lib/providers/hubspot/hubspot-docs";
+import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 // HubSpot CRM through Patchbay's public HubSpot app (HUBSPOT). The token endpoint is RFC 6749
@@ -37,6 +38,22 @@ function hubspotReason(res: ProviderResponse): string {
 function rejectOrUnavailable(res: ProviderResponse, what: string): never {
   if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(PROVIDER, hubspotReason(res));
   throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(hubspotReason(res))}`);
+}
+
+/**
+ * One call of HubSpot's CRM API with the connection's token (GET, or POST with a JSON body):
+ * 4xx = HubSpot refused (INVALID_AUTHENTICATION, MISSING_SCOPES, VALIDATION_ERROR …), the rest unusable.
+ */
+export async function hubspotApiCall(type: string, url: string, credentials: FreshCredentials, what: string, body?: unknown): Promise<Json> {
+  // HubSpot connects only through OAuth (no credential fields), so there is always a token.
+  const accessToken = credentials.kind === "oauth" ? credentials.tokens.accessToken : "";
+  const res = await providerFetch(PROVIDER, type, url, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { authorization: `Bearer ${accessToken}`, accept: "application/json", ...(body !== undefined && { "content-type": "application/json" }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  if (res.status !== 200 || !isObject(res.body)) rejectOrUnavailable(res, what);
+  return res.body;
 }
 
 /** One form-encoded call of HubSpot's token endpoint (client credentials in the body, as HubSpot requires). */

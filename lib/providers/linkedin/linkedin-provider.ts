@@ -3,6 +3,7 @@ import { providerFetch, providerReason, type ProviderResponse } from "@/lib/prov
 import { requestToken, urlWith, callbackCode } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
 import { linkedinDocs } from "@/lib/providers/linkedin/linkedin-docs";
+import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 // LinkedIn Ads: only through Patchbay's LinkedIn app (LINKEDIN), since LinkedIn grants the
@@ -14,6 +15,9 @@ const AUTHORIZE_URL = "https://www.linkedin.com/oauth/v2/authorization";
 const TOKEN_URL = "https://www.linkedin.com/oauth/v2/accessToken";
 const USERINFO_URL = "https://api.linkedin.com/v2/userinfo";
 const SCOPES = ["openid", "profile", "email", "r_ads", "r_ads_reporting"];
+
+/** The Marketing API version (YYYYMM) every versioned call names; LinkedIn keeps each for a year. */
+const LINKEDIN_VERSION = "202510";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -29,6 +33,20 @@ function linkedinReason(res: ProviderResponse): string {
   return providerReason(res);
 }
 
+/**
+ * One GET of LinkedIn's versioned REST API (https://api.linkedin.com/rest/…, Rest.li 2.0 query
+ * syntax already in `url`) with the connection's token: 4xx = LinkedIn refused, the rest unusable.
+ */
+export async function linkedinRestGet(type: string, url: string, credentials: FreshCredentials, what: string): Promise<Json> {
+  // LinkedIn Ads connects only through OAuth (no credential fields), so there is always a token.
+  const accessToken = credentials.kind === "oauth" ? credentials.tokens.accessToken : "";
+  const res = await providerFetch(PROVIDER, type, url, {
+    headers: { authorization: `Bearer ${accessToken}`, accept: "application/json", "linkedin-version": LINKEDIN_VERSION, "x-restli-protocol-version": "2.0.0" },
+  });
+  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(PROVIDER, linkedinReason(res));
+  if (res.status !== 200 || !isObject(res.body)) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(linkedinReason(res))}`);
+  return res.body;
+}
 
 const linkedinOAuth: OAuthDefinition = {
   provider: "LINKEDIN",

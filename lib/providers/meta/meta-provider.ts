@@ -4,6 +4,7 @@ import { providerFetch, providerReason, type ProviderResponse } from "@/lib/prov
 import { tokenSetFrom, urlWith, callbackCode } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
 import { metaDocs } from "@/lib/providers/meta/meta-docs";
+import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 // Meta Ads through the Graph API: Patchbay's Meta app (META) with the dialog/code flow, or the
@@ -12,13 +13,13 @@ import { monogramLogo } from "@/lib/providers/monogram-logo";
 // app, granted ads_read?), then /me with the token itself.
 
 const PROVIDER = "Meta";
-const GRAPH = "https://graph.facebook.com/v21.0";
+export const GRAPH = "https://graph.facebook.com/v21.0";
 const DIALOG_URL = "https://www.facebook.com/v21.0/dialog/oauth";
 const REQUIRED_PERMISSION = "ads_read";
 const SCOPES = ["ads_read", "business_management"];
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 /** A provider's reason as the end of our sentence, without a doubled full stop. */
 const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
 
@@ -40,7 +41,7 @@ function graphReason(res: ProviderResponse): string {
 const THROTTLED = new Set([4, 17, 32, 613, 80004]);
 
 /** One Graph GET: an error object in a 4xx = Meta refused; 5xx, throttling or a non-object = unavailable. */
-async function graphGet(type: string, url: string, what: string, accessToken?: string): Promise<Json> {
+export async function graphGet(type: string, url: string, what: string, accessToken?: string): Promise<Json> {
   const res = await providerFetch(PROVIDER, type, url, { headers: { accept: "application/json", ...(accessToken && { authorization: `Bearer ${accessToken}` }) } });
   const error = isObject(res.body) && isObject(res.body.error) ? res.body.error : null;
   const throttled = error !== null && (THROTTLED.has(Number(error.code)) || error.is_transient === true);
@@ -51,6 +52,17 @@ async function graphGet(type: string, url: string, what: string, accessToken?: s
 
 /** appsecret_proof: Graph requires it for apps with "Require App Secret" on, and it binds the token to the app. */
 const appSecretProof = (accessToken: string, appSecret: string) => createHmac("sha256", appSecret).update(accessToken).digest("hex");
+
+/**
+ * What a Graph call for a connection carries: its access token and, when the app secret is
+ * known (the white-label app's, or Patchbay's META app for OAuth connections), the
+ * appsecret_proof that apps with "Require App Secret" demand.
+ */
+export function graphAuth(credentials: FreshCredentials): { accessToken: string; proof: Record<string, string> } {
+  const [accessToken, appSecret] =
+    credentials.kind === "oauth" ? [credentials.tokens.accessToken, process.env.OAUTH_META_CLIENT_SECRET] : [credentials.credentials.access_token, credentials.credentials.app_secret];
+  return { accessToken, proof: appSecret ? { appsecret_proof: appSecretProof(accessToken, appSecret) } : {} };
+}
 
 /** GET /me with the token: the Facebook user (or system user) the token acts for. */
 async function me(type: string, accessToken: string, appSecret: string) {

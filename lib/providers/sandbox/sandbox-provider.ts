@@ -3,6 +3,7 @@ import { appUrl } from "@/lib/config/env";
 import { providerFetch, providerReason } from "@/lib/providers/provider-fetch";
 import { callbackCode, requestToken, urlWith } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
+import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { sandboxDocs } from "@/lib/providers/sandbox/sandbox-docs";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
@@ -13,12 +14,46 @@ const logo = monogramLogo("#7C3AED", "Sb");
 
 const PROVIDER = "Sandbox";
 
+/**
+ * One GET of the sandbox's API (`path` with its query): 4xx = the sandbox refused; a 404 (the
+ * sandbox is switched off here), a 429 or anything else but a JSON 200 = unavailable.
+ */
+export async function sandboxApiGet(type: string, path: string, headers: Record<string, string>, what: string): Promise<Record<string, unknown>> {
+  const res = await providerFetch(PROVIDER, type, `${appUrl()}${path}`, { headers: { accept: "application/json", ...headers } });
+  if (res.status >= 400 && res.status < 500 && res.status !== 404 && res.status !== 429) throw new ProviderRejection(PROVIDER, providerReason(res));
+  if (res.status !== 200 || !res.body || typeof res.body !== "object") throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${providerReason(res)}.`);
+  return res.body as Record<string, unknown>;
+}
+
 async function identity(type: string, headers: Record<string, string>) {
-  const res = await providerFetch(PROVIDER, type, `${appUrl()}/sandbox/api/me`, { headers });
-  if (res.status === 401 || res.status === 403) throw new ProviderRejection(PROVIDER, providerReason(res));
-  const me = res.body as { id?: string; name?: string } | null;
-  if (res.status !== 200 || !me?.id) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the identity call with ${providerReason(res)}.`);
+  const me = (await sandboxApiGet(type, "/sandbox/api/me", headers, "the identity call")) as { id?: string; name?: string };
+  if (!me.id) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the identity call without an id.`);
   return { accountId: me.id, accountName: me.name };
+}
+
+/** A white-label connection's own client + refresh token → an access token, at the sandbox's token endpoint. */
+async function whiteLabelAccessToken(type: string, credentials: Record<string, string>): Promise<string> {
+  const res = await providerFetch(PROVIDER, type, `${appUrl()}/sandbox/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    body: new URLSearchParams({
+      grant_type: "refresh_token",
+      refresh_token: credentials.refresh_token,
+      client_id: credentials.client_id,
+      client_secret: credentials.client_secret,
+    }),
+  });
+  if (res.status >= 400 && res.status < 500) throw new ProviderRejection(PROVIDER, providerReason(res));
+  const token = (res.body as { access_token?: string } | null)?.access_token;
+  if (res.status !== 200 || !token) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} token endpoint answered ${providerReason(res)}.`);
+  return token;
+}
+
+/** The headers a sandbox API call carries for a connection: its API key, or a Bearer access token (OAuth, or minted from white-label credentials). */
+export async function sandboxAuthHeaders(type: string, credentials: FreshCredentials): Promise<Record<string, string>> {
+  if (credentials.kind === "oauth") return { authorization: `Bearer ${credentials.tokens.accessToken}` };
+  if ("api_key" in credentials.credentials) return { "x-api-key": credentials.credentials.api_key };
+  return { authorization: `Bearer ${await whiteLabelAccessToken(type, credentials.credentials)}` };
 }
 
 /** The sandbox's OAuth app: authorize page, token endpoint (PKCE) and identity call, all over HTTP. */
@@ -74,20 +109,7 @@ export const sandboxTypes: ConnectionTypeDefinition[] = [
     family: "white_label",
     oauth: sandboxOAuth,
     async verify(credentials, ctx) {
-      const res = await providerFetch(PROVIDER, ctx.type, `${appUrl()}/sandbox/oauth/token`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-        body: new URLSearchParams({
-          grant_type: "refresh_token",
-          refresh_token: credentials.refresh_token,
-          client_id: credentials.client_id,
-          client_secret: credentials.client_secret,
-        }),
-      });
-      if (res.status >= 400 && res.status < 500) throw new ProviderRejection(PROVIDER, providerReason(res));
-      const token = (res.body as { access_token?: string } | null)?.access_token;
-      if (res.status !== 200 || !token) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} token endpoint answered ${providerReason(res)}.`);
-      const account = await identity(ctx.type, { authorization: `Bearer ${token}` });
+      const account = await identity(ctx.type, await sandboxAuthHeaders(ctx.type, { kind: "manual", credentials }));
       return { ...account, rotationKey: `name:${ctx.name}` };
     },
   },
@@ -100,7 +122,7 @@ export const sandboxTypes: ConnectionTypeDefinition[] = [
     docs: sandboxDocs.sandbox_key,
     family: "api_key",
     async verify(credentials, ctx) {
-      const account = await identity(ctx.type, { "x-api-key": credentials.api_key });
+      const account = await identity(ctx.type, await sandboxAuthHeaders(ctx.type, { kind: "manual", credentials }));
       return { ...account, rotationKey: null };
     },
   },

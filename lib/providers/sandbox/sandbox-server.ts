@@ -57,15 +57,54 @@ export async function sandboxToken(req: Request): Promise<Response> {
   return oauthError(400, "unsupported_grant_type", `grant_type ${grant ?? "(missing)"} is not supported`);
 }
 
-export async function sandboxMe(req: Request): Promise<Response> {
+/**
+ * The account an API call acts for: an API key (`x-api-key`, sandbox_key) or an access token
+ * the token endpoint issued (`Authorization: Bearer`), or the error answer for the caller.
+ */
+function authenticate(req: Request): { account: string; via: "api_key" | "token" } | Response {
   const apiKey = req.headers.get("x-api-key");
   if (apiKey !== null) {
     if (!apiKey || apiKey.startsWith("bad")) return oauthError(401, "invalid_api_key", "api_key is not valid");
-    return Response.json({ id: `acct_${digest(apiKey).slice(0, 12)}`, name: "Sandbox API-key account" });
+    return { account: `acct_${digest(apiKey).slice(0, 12)}`, via: "api_key" };
   }
   const bearer = /^Bearer (.+)$/.exec(req.headers.get("authorization") ?? "")?.[1];
   const token = bearer ? readAccessToken(bearer) : null;
   if (!token) return oauthError(401, "invalid_token", "access token is missing or invalid");
   if (!token.scoped) return oauthError(403, "insufficient_scope", "refresh_token lacks the scope sandbox.read");
-  return Response.json({ id: token.account, name: "Sandbox account" });
+  return { account: token.account, via: "token" };
+}
+
+export async function sandboxMe(req: Request): Promise<Response> {
+  const caller = authenticate(req);
+  if (caller instanceof Response) return caller;
+  return Response.json({ id: caller.account, name: caller.via === "api_key" ? "Sandbox API-key account" : "Sandbox account" });
+}
+
+export const SANDBOX_REPORT_METRICS = ["sessions", "users", "signups", "revenue"] as const;
+const DAY_MS = 86_400_000;
+
+/**
+ * GET /sandbox/api/report?metric=sessions&days=7[&end_date=YYYY-MM-DD]: one row per day, the
+ * value derived from the account, metric and date (the same question always gets the same answer).
+ */
+export async function sandboxReport(req: Request): Promise<Response> {
+  const caller = authenticate(req);
+  if (caller instanceof Response) return caller;
+  const q = new URL(req.url).searchParams;
+  const metric = q.get("metric") ?? "";
+  if (!(SANDBOX_REPORT_METRICS as readonly string[]).includes(metric)) {
+    return oauthError(400, "invalid_request", `metric ${JSON.stringify(metric)} is not one of ${SANDBOX_REPORT_METRICS.join(", ")}`);
+  }
+  const days = Number(q.get("days") ?? "7");
+  if (!Number.isInteger(days) || days < 1 || days > 366) return oauthError(400, "invalid_request", "days must be a whole number from 1 to 366");
+  const endDate = q.get("end_date") ?? new Date().toISOString().slice(0, 10);
+  const end = Date.parse(`${endDate}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(endDate) || Number.isNaN(end)) return oauthError(400, "invalid_request", "end_date must be a date YYYY-MM-DD");
+  const rows = Array.from({ length: days }, (_, i) => {
+    const date = new Date(end - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10);
+    const n = parseInt(createHash("sha256").update(`${caller.account}/${metric}/${date}`).digest("hex").slice(0, 8), 16);
+    const value = metric === "revenue" ? Math.round((n % 500_000) / 10) / 10 : metric === "signups" ? n % 50 : metric === "users" ? 50 + (n % 700) : 100 + (n % 1500);
+    return { date, value };
+  });
+  return Response.json({ account: caller.account, metric, unit: metric === "revenue" ? "USD" : "count", rows, total: Math.round(rows.reduce((sum, r) => sum + r.value, 0) * 10) / 10 });
 }

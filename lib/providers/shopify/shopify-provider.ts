@@ -4,6 +4,7 @@ import { providerFetch, providerReason, type ProviderResponse } from "@/lib/prov
 import { urlWith } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type VerifiedAccount } from "@/lib/providers/types";
 import { shopifyDocs } from "@/lib/providers/shopify/shopify-docs";
+import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 // Shopify: one store per connection. Every call goes to the store's own host
@@ -40,6 +41,38 @@ function fail(res: ProviderResponse, shop: string, what: string): never {
   }
   if (res.status >= 300 && res.status < 400) throw new ProviderRejection(PROVIDER, `${shop} redirected the API call (HTTP ${res.status}): the store does not exist under that domain.`);
   throw new ProviderUnavailable(PROVIDER, `${PROVIDER} ${what} answered ${providerReason(res)}.`);
+}
+
+/** The store and token of a connection: the OAuth grant's shop (kept in the token set) or the posted shop_domain + access_token. */
+export function shopifyAuth(credentials: FreshCredentials): { shop: string; accessToken: string } {
+  if (credentials.kind === "oauth") return { shop: shopDomainOrThrow(String(credentials.tokens.extra?.shop ?? ""), "The connection's store"), accessToken: credentials.tokens.accessToken };
+  return { shop: shopDomainOrThrow(credentials.credentials.shop_domain, "shop_domain"), accessToken: credentials.credentials.access_token };
+}
+
+type GraphqlError = { message?: unknown; extensions?: { code?: unknown } };
+
+/**
+ * One Admin GraphQL call on the connection's store. HTTP errors as for REST; a 200 whose
+ * `errors` are THROTTLED or INTERNAL_SERVER_ERROR is Shopify's trouble, any other (ACCESS_DENIED,
+ * a bad query) is a refusal with Shopify's messages.
+ */
+export async function shopifyGraphql(type: string, credentials: FreshCredentials, query: string, variables: Record<string, unknown>, what: string): Promise<Record<string, unknown>> {
+  const { shop, accessToken } = shopifyAuth(credentials);
+  const res = await providerFetch(PROVIDER, type, `https://${shop}/admin/api/${API_VERSION}/graphql.json`, {
+    method: "POST",
+    headers: { "x-shopify-access-token": accessToken, "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ query, variables }),
+  });
+  if (res.status !== 200) fail(res, shop, what);
+  const body = (res.body ?? {}) as { data?: unknown; errors?: unknown };
+  if (Array.isArray(body.errors) && body.errors.length) {
+    const errors = body.errors as GraphqlError[];
+    const text = errors.map((e) => [e.extensions?.code, e.message].filter((v) => typeof v === "string" && v).join(": ")).join("; ");
+    if (errors.some((e) => e.extensions?.code === "THROTTLED" || e.extensions?.code === "INTERNAL_SERVER_ERROR")) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} ${what} answered ${text}.`);
+    throw new ProviderRejection(PROVIDER, text);
+  }
+  if (!body.data || typeof body.data !== "object") throw new ProviderUnavailable(PROVIDER, `${PROVIDER} ${what} answered 200 without data: ${res.text.slice(0, 200)}`);
+  return body.data as Record<string, unknown>;
 }
 
 type Shop = { id: number | string; name?: string; myshopify_domain?: string; email?: string };

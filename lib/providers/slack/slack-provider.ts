@@ -3,6 +3,7 @@ import { providerFetch, providerReason, type ProviderResponse } from "@/lib/prov
 import { tokenSetFrom, urlWith } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type TokenSet, type VerifiedAccount } from "@/lib/providers/types";
 import { slackDocs } from "@/lib/providers/slack/slack-docs";
+import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 // Slack's Web API answers HTTP 200 with {ok:false, error} for refusals, so the status alone
@@ -35,12 +36,18 @@ function okBodyOrThrow(res: ProviderResponse, method: string): SlackBody {
   throw new ProviderUnavailable(PROVIDER, `${PROVIDER} ${method} answered ${why}.`);
 }
 
-async function callWithToken(type: string, method: string, token: string, query: Record<string, string> = {}, httpMethod: "GET" | "POST" = "GET") {
+/** A Web API method with a bot token: the body of its ok:true answer, or the refusal/trouble it answered. */
+export async function callWithToken(type: string, method: string, token: string, query: Record<string, string> = {}, httpMethod: "GET" | "POST" = "GET") {
   const res = await providerFetch(PROVIDER, type, urlWith(`https://slack.com/api/${method}`, query), {
     method: httpMethod,
     headers: { authorization: `Bearer ${token}`, accept: "application/json" },
   });
   return okBodyOrThrow(res, method);
+}
+
+/** The bot token of a connection: the OAuth grant's (refreshed when rotation is on) or the posted bot_token. */
+export function slackBotToken(credentials: FreshCredentials): string {
+  return credentials.kind === "oauth" ? credentials.tokens.accessToken : credentials.credentials.bot_token;
 }
 
 /** auth.test names the workspace and the bot; bots.info names the app the bot belongs to. */
@@ -97,6 +104,6 @@ export const slackTypes: ConnectionTypeDefinition[] = [
     docs: slackDocs,
     family: "team_messaging",
     oauth: slackOAuth,
-    verify: (credentials, ctx) => slackIdentity(ctx.type, credentials.bot_token),
+    verify: (credentials, ctx) => slackIdentity(ctx.type, slackBotToken({ kind: "manual", credentials })),
   },
 ];

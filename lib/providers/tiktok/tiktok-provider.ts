@@ -3,6 +3,7 @@ import { providerFetch, providerReason, type ProviderResponse } from "@/lib/prov
 import { urlWith, callbackCode } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
 import { tiktokDocs } from "@/lib/providers/tiktok/tiktok-docs";
+import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 // TikTok Ads through the TikTok API for Business (Marketing API v1.3). Not RFC 6749: the
@@ -46,6 +47,23 @@ function tiktokReason(body: Json): string {
   return `${String(body.code ?? "error")}: ${String(body.message ?? "no message")}${id}`;
 }
 
+/**
+ * One GET of the Marketing API (open_api/v1.3) with the connection's token in Access-Token;
+ * array parameters go as JSON text, as TikTok expects. Returns `data` of a code-0 answer.
+ */
+export async function tiktokApiGet(type: string, url: string, credentials: FreshCredentials, params: Record<string, string | number | string[]>, what: string): Promise<Json> {
+  // TikTok Ads connects only through OAuth (no credential fields), so there is always a token.
+  const accessToken = credentials.kind === "oauth" ? credentials.tokens.accessToken : "";
+  const query = urlWith(url, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])));
+  const res = await providerFetch(PROVIDER, type, query, { headers: { "Access-Token": accessToken, accept: "application/json" } });
+  return tiktokData(res, what);
+}
+
+/** The advertiser accounts the user authorized in the OAuth flow (the token call names them). */
+export function tiktokAdvertiserIds(credentials: FreshCredentials): string[] {
+  const ids = credentials.kind === "oauth" ? credentials.tokens.extra?.advertiser_ids : undefined;
+  return Array.isArray(ids) ? ids.map(String) : [];
+}
 
 const tiktokOAuth: OAuthDefinition = {
   provider: "TIKTOK",
