@@ -155,6 +155,19 @@ test.describe("tool calls", () => {
   });
 });
 
+test("when a server's owner leaves the team, its tokens from others no longer reach the owner's private connections; the owner's own tokens stop", async () => {
+  const team = await seedTeam({ name: "MCP Leaver Co", members: 2 });
+  const [admin, leaver] = team.users;
+  const shared = await connection(team, "shared", {}, admin);
+  const privateOne = await connection(team, "leaver-private", { is_private: true }, leaver);
+  const made = await cli("mcp", "create", "--team", team.id, "--user", leaver.id, "--name", "Leaver's agent", "--connections", `${shared.id},${privateOne.id}`);
+  const adminToken = (await seed("mcpToken", { team: team.id, user: admin.id, server: made.json.id })).token;
+  expect(await listedIds(await mcpClient(adminToken))).toEqual([shared.id, privateOne.id]);
+  await seed("removeMember", { team: team.id, by: admin.id, user: leaver.id });
+  expect(await listedIds(await mcpClient(adminToken))).toEqual([shared.id]);
+  await expectError(await wrap(rawMcp({ authorization: `Bearer ${made.json.token}` })), 401, "no longer a member");
+});
+
 test.describe("provider tools through the framework", () => {
   type Log = { id: string; operation_id: string; status: string; cache_hit: boolean; credits_used: number; metadata: Record<string, unknown>; output?: unknown };
   const logsOf = async (team: SeededTeam, server: string): Promise<Log[]> => (await (await (await apiAs(team.users[0])).get(`/v1/logs?source_id=${server}&limit=100`)).json()).data;

@@ -73,6 +73,18 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     const wf = await db.workflow.findUniqueOrThrow({ where: { id: a.id }, select: { active: true } });
     return wf;
   },
+  /** A token for an MCP server, created as `user` acting with `role` (the dashboard's create). */
+  async mcpToken(a) {
+    const { createMcpToken } = await import("@/lib/mcp/mcp-servers");
+    const t = await createMcpToken({ teamId: a.team, userId: a.user, role: a.role ?? "owner" }, a.server);
+    return { id: t.id, token: t.token };
+  },
+  /** Takes a member out of the team as an owner would (lib/members/remove-member.ts). */
+  async removeMember(a) {
+    const { removeMember } = await import("@/lib/members/remove-member");
+    const by = await db.user.findUniqueOrThrow({ where: { id: a.by }, select: { id: true, email: true } });
+    return removeMember({ team: { id: a.team, name: "", plan: "team", historyDays: null }, user: by, apiKeyId: null, role: "owner" }, a.user);
+  },
   /** Revokes every token of an MCP server (as the dashboard's revoke does, one by one). */
   async revokeMcpTokens(a) {
     const { revokeMcpToken } = await import("@/lib/mcp/mcp-servers");

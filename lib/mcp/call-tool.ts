@@ -1,6 +1,7 @@
 import "server-only";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ApiError } from "@/lib/api/errors";
+import { ZodError } from "zod";
+import { ApiError, describeZodError } from "@/lib/api/errors";
 import { getCreditBalance } from "@/lib/credits/get-credit-balance";
 import { freshCredentials } from "@/lib/connections/fresh-credentials";
 import { recordOperations } from "@/lib/logs/record-operations";
@@ -101,6 +102,7 @@ function describe(e: unknown): string {
   if (e instanceof ProviderUnavailable) return e.reason;
   if (e instanceof UnsendableCredential || e instanceof ToolInputError) return e.message;
   if (e instanceof ApiError && typeof e.detail === "string") return e.detail;
+  if (e instanceof ZodError) return `Invalid arguments: ${describeZodError(e)}`;
   console.error("[mcp] tool call failed", e);
   return "The tool failed inside Patchbay; the call was logged. Try again, and report it if it keeps happening.";
 }
