@@ -50,8 +50,14 @@ export async function startServer(port: number, env: NodeJS.ProcessEnv) {
   return {
     baseUrl,
     log: () => output,
+    /** kill -9: the process dies mid-whatever, with no chance to finish or clean up. */
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGKILL");
+      await new Promise((r) => child.once("exit", r));
+    },
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
     },
