@@ -1,4 +1,5 @@
 import "server-only";
+import { cachedAccessToken } from "@/lib/providers/access-token-cache";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
 import { requestToken, urlWith, callbackCode } from "@/lib/providers/oauth2";
 import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
@@ -98,7 +99,7 @@ async function refreshGrant(type: string, client: OAuthClient, refreshToken: str
 export async function googleAccessToken(type: string, credentials: FreshCredentials): Promise<string> {
   if (credentials.kind === "oauth") return credentials.tokens.accessToken;
   const { client_id, client_secret, refresh_token } = credentials.credentials;
-  return (await refreshGrant(type, { clientId: client_id, clientSecret: client_secret }, refresh_token)).accessToken;
+  return cachedAccessToken([type, client_id, client_secret, refresh_token], () => refreshGrant(type, { clientId: client_id, clientSecret: client_secret }, refresh_token));
 }
 
 /**
