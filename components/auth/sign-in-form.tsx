@@ -3,6 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
 
 const ERRORS: Record<string, string> = {
   NotAMember: "That account is not a member of any team here. Ask a team owner to invite you.",
@@ -35,9 +36,9 @@ export function SignInForm({ callbackUrl, initialError, sso }: { callbackUrl: st
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
       {error && (
-        <p role="alert" className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200">
+        <Alert>
           {error}
-        </p>
+        </Alert>
       )}
       <label className="block text-sm">
         <span className="font-medium">Email</span>

@@ -3,6 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
 
 /** Accepting an invite without an account: choose a password, join, and be signed in. */
 export function NewAccountForm({ token, email, team }: { token: string; email: string; team: { id: string; name: string } }) {
@@ -39,9 +40,9 @@ export function NewAccountForm({ token, email, team }: { token: string; email: s
   return (
     <form onSubmit={submit} className="mt-6 space-y-4" noValidate>
       {error && (
-        <p role="alert" className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200">
+        <Alert>
           {error}
-        </p>
+        </Alert>
       )}
       <label className="block text-sm">
         <span className="font-medium">Email</span>

@@ -9,7 +9,5 @@ export const formatDay = (unixSeconds: number) => shortDate.format(new Date(unix
 export const formatDate = (unixSeconds: number) => longDate.format(new Date(unixSeconds * 1000));
 export const formatDateTime = (unixSeconds: number) => dateTime.format(new Date(unixSeconds * 1000));
 
-export const detailText = (error: unknown) => {
-  const detail = (error as { detail?: unknown })?.detail ?? (error as Error)?.message;
-  return typeof detail === "string" ? detail : JSON.stringify(detail);
-};
+/** What the API said went wrong (its `detail`), as text; one implementation for every page. */
+export { errorDetail as detailText } from "@/components/ui/error-note";

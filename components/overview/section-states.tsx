@@ -1,4 +1,5 @@
 import { detailText } from "@/components/overview/format";
+import { Alert } from "@/components/ui/alert";
 
 export function SkeletonBlock({ className = "h-24" }: { className?: string }) {
   return <div aria-hidden className={`animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800 ${className}`} />;
@@ -7,7 +8,7 @@ export function SkeletonBlock({ className = "h-24" }: { className?: string }) {
 /** The API's `detail`, said plainly, with a retry. */
 export function ErrorNote({ what, error, onRetry }: { what: string; error: unknown; onRetry?: () => void }) {
   return (
-    <div role="alert" className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200">
+    <Alert>
       <p>
         Could not load {what}: {detailText(error)}
       </p>
@@ -16,6 +17,6 @@ export function ErrorNote({ what, error, onRetry }: { what: string; error: unkno
           Try again
         </button>
       )}
-    </div>
+    </Alert>
   );
 }

@@ -8,9 +8,8 @@ import type { MemberJson } from "@/lib/schemas/dashboard";
 import { detailText, formatDate } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Alert } from "@/components/ui/alert";
 import { InvitesPanel } from "@/components/settings/invites-panel";
-
-const alertClass = "rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200";
 
 /** Members and their roles; owners invite, change roles and remove; anyone can leave. */
 export function MembersSection({ team, role, userId }: { team: string; role: "owner" | "member"; userId: string }) {
@@ -42,9 +41,7 @@ export function MembersSection({ team, role, userId }: { team: string; role: "ow
       {!isOwner && <p className="text-sm text-zinc-600 dark:text-zinc-400">Only owners invite people and change roles. Owners manage API keys and members; members use everything else.</p>}
       {isOwner && <InvitesPanel team={team} />}
       {change.isError && (
-        <p role="alert" className={alertClass}>
-          Could not change the role: {detailText(change.error)}
-        </p>
+        <Alert>Could not change the role: {detailText(change.error)}</Alert>
       )}
       <ul className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label="Members">
         {members.data.data.map((m) => (
@@ -104,9 +101,7 @@ export function MembersSection({ team, role, userId }: { team: string; role: "ow
           if {leaving ? "you rejoin" : "they rejoin"}.
         </p>
         {remove.isError && (
-          <p role="alert" className={`mt-3 ${alertClass}`}>
-            {detailText(remove.error)}
-          </p>
+          <Alert className="mt-3">{detailText(remove.error)}</Alert>
         )}
       </ConfirmDialog>
     </div>

@@ -3,6 +3,7 @@ import { findConnectLink } from "@/lib/auth-links/find-connect-link";
 import { oauthClientFor } from "@/lib/providers/registry";
 import { ConnectMessage, ConnectShell, ProviderLogo } from "@/components/connect/connect-shell";
 import { ExpiryCountdown } from "@/components/connect/expiry-countdown";
+import { Alert } from "@/components/ui/alert";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Connect your account · Patchbay", robots: { index: false } };
@@ -71,11 +72,11 @@ export default async function ConnectPage({ params, searchParams }: Props) {
       </div>
 
       {error && (
-        <div role="alert" className="mt-5 rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200">
+        <Alert className="mt-5">
           <p className="font-medium">{error === "access_denied" ? "Access wasn't granted." : "The connection didn't complete."}</p>
           {errorDescription && <p className="mt-1 break-words">{errorDescription}</p>}
           <p className="mt-1">You can try again below.</p>
-        </div>
+        </Alert>
       )}
 
       <p className="mt-5 text-sm leading-6 text-zinc-600 dark:text-zinc-300">

@@ -5,6 +5,7 @@ import { currentUser } from "@/lib/auth/current-user";
 import { ConnectMessage, ConnectShell } from "@/components/connect/connect-shell";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { NewAccountForm } from "@/components/invite/new-account-form";
+import { Alert } from "@/components/ui/alert";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Join a team · Patchbay", robots: { index: false } };
@@ -55,9 +56,9 @@ export default async function InvitePage({ params, searchParams }: Props) {
         {invite.role === "owner" ? "an owner" : "a member"}.
       </p>
       {typeof error === "string" && (
-        <p role="alert" className="mt-4 rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200">
+        <Alert className="mt-4">
           {error}
-        </p>
+        </Alert>
       )}
     </>
   );
