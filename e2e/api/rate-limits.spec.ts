@@ -154,6 +154,28 @@ test("sign-in attempts are limited per account and per client address", async ()
   expect(await signInAttempt(server.baseUrl, `nobody-6-${spray}@test.patchbay.dev`, "x", randomIp())).toContain("Wrong email or password");
 });
 
+test("dashboard (session) requests are limited per signed-in user", async () => {
+  const team = await seedTeam({ password: "correct horse battery staple" });
+  const { email, key } = team.users[0];
+  const ctx = await pwRequest.newContext({ baseURL: server.baseUrl });
+  try {
+    const { csrfToken } = await (await ctx.get("/api/auth/csrf")).json();
+    await ctx.post("/api/auth/callback/credentials", { form: { csrfToken, email, password: "correct horse battery staple", json: "true" }, headers: { "x-forwarded-for": randomIp() }, maxRedirects: 0 });
+    const headers = { "x-patchbay-team": team.id };
+    for (let i = 1; i <= LIMIT; i++) {
+      const res = await ctx.get("/v1/connections", { headers });
+      expect(res.status(), await res.text()).toBe(200);
+      expect(res.headers()["ratelimit-remaining"]).toBe(String(LIMIT - i));
+    }
+    const limited = await ctx.get("/v1/connections", { headers });
+    await expectLimited(new Response(await limited.text(), { status: limited.status(), headers: limited.headers() }), "signed-in user");
+    // The user's API key has a budget of its own.
+    expect((await listConnections(server.baseUrl, key)).status).toBe(200);
+  } finally {
+    await ctx.dispose();
+  }
+});
+
 test("with REDIS_URL, two server processes share one budget per key", async () => {
   test.skip(!process.env.REDIS_URL, "REDIS_URL is not set: without Redis every instance counts in its own memory (run with REDIS_URL=redis://127.0.0.1:6379 to test sharing)");
   test.setTimeout(120_000);
