@@ -2,6 +2,11 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
+import { z } from "zod";
+
+// In the browser zod would probe for eval (its JIT) with `new Function`, which the CSP refuses
+// and Chromium reports as a violation. Only in the browser: the server keeps the JIT.
+if (typeof window !== "undefined") z.config({ jitless: true });
 
 /** One QueryClient per browser tab, with the dashboard's defaults. */
 export function Providers({ children }: { children: React.ReactNode }) {

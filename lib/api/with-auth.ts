@@ -4,6 +4,8 @@ import { badRequest, errorResponse, forbidden, json } from "@/lib/api/errors";
 import { findNul } from "@/lib/api/parse";
 import { authenticateApiKey, type Principal } from "@/lib/api-keys/authenticate-api-key";
 import { authenticateSession, hasSessionCookie } from "@/lib/auth/authenticate-session";
+import { enforceRateLimit } from "@/lib/rate-limit/hit-rate-limit";
+import { rateLimits } from "@/lib/rate-limit/limits";
 
 export type AuthContext<P> = Principal & {
   req: NextRequest;
@@ -15,17 +17,22 @@ type Handler<P> = (ctx: AuthContext<P>) => Promise<unknown>;
 
 /**
  * The one wrapper for every /v1 route: authenticates the bearer API key (or the dashboard's
- * session), resolves team and user, and turns every thrown error into its status with a `{detail}` body. A handler
+ * session), resolves team and user, counts the request against the rate limit of its API key (or
+ * of the signed-in user), and turns every thrown error into its status with a `{detail}` body. A handler
  * returns plain data (sent as 200 JSON) or a Response. `Server-Timing` tells a client (and
  * the benchmark) where a request's time went: authentication, the handler, serialisation.
  */
 export function withAuth<P = Record<string, never>>(handler: Handler<P>, options: { ownerOnly?: boolean } = {}) {
   return async (req: NextRequest, route: { params: Promise<P> }): Promise<Response> => {
+    let limitHeaders: Record<string, string> = {};
     try {
       const t0 = performance.now();
       const authorization = req.headers.get("authorization");
       // An API key when one is sent; otherwise the dashboard's signed-in session.
       const principal = !authorization && hasSessionCookie(req) ? await authenticateSession(req) : await authenticateApiKey(authorization);
+      limitHeaders = principal.apiKeyId
+        ? await enforceRateLimit(rateLimits().apiKey, principal.apiKeyId)
+        : await enforceRateLimit(rateLimits().apiUser, principal.user.id);
       if (options.ownerOnly && principal.role !== "owner") throw forbidden("Only team owners can do this.");
       const t1 = performance.now();
       const params = (await route?.params) ?? ({} as P);
@@ -36,9 +43,12 @@ export function withAuth<P = Record<string, never>>(handler: Handler<P>, options
       const res = result instanceof Response ? result : json(result);
       const t3 = performance.now();
       res.headers.set("server-timing", `auth;dur=${(t1 - t0).toFixed(2)}, handler;dur=${(t2 - t1).toFixed(2)}, serialize;dur=${(t3 - t2).toFixed(2)}`);
+      for (const [name, value] of Object.entries(limitHeaders)) res.headers.set(name, value);
       return res;
     } catch (error) {
-      return errorResponse(error);
+      const res = errorResponse(error);
+      for (const [name, value] of Object.entries(limitHeaders)) if (!res.headers.has(name)) res.headers.set(name, value);
+      return res;
     }
   };
 }

@@ -1,0 +1,8 @@
+import { json } from "@/lib/api/errors";
+
+export const dynamic = "force-dynamic";
+
+/** Liveness: the process is up and serving. No database access, so a database outage never restarts it. */
+export function GET(): Response {
+  return json({ status: "ok" });
+}

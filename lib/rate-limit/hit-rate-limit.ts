@@ -1,0 +1,58 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { ApiError } from "@/lib/api/errors";
+import type { RateLimitRule } from "@/lib/rate-limit/limits";
+import { rateLimitStore } from "@/lib/rate-limit/rate-limit-store";
+
+export type RateLimitResult = {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window ends (at least 1 while limited). */
+  resetSeconds: number;
+  /** `RateLimit-*` headers for the response. */
+  headers: Record<string, string>;
+};
+
+// Subjects such as an email come from the client: long ones are hashed so a key stays small.
+const keyFor = (rule: RateLimitRule, subject: string) =>
+  `${rule.name}:${subject.length > 128 ? createHash("sha256").update(subject).digest("hex") : subject}`;
+
+/** Counts one hit of `subject` (a key id, a user id, an email …) against `rule`. */
+export async function hitRateLimit(rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
+  if (rule.limit === 0) return { allowed: true, limit: 0, remaining: 0, resetSeconds: 0, headers: {} };
+  const { count, resetAt } = await rateLimitStore().hit(keyFor(rule, subject), rule.windowMs);
+  const resetSeconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+  const remaining = Math.max(0, rule.limit - count);
+  return {
+    allowed: count <= rule.limit,
+    limit: rule.limit,
+    remaining,
+    resetSeconds,
+    headers: {
+      "RateLimit-Limit": String(rule.limit),
+      "RateLimit-Remaining": String(remaining),
+      "RateLimit-Reset": String(resetSeconds),
+      "RateLimit-Policy": `${rule.limit};w=${Math.round(rule.windowMs / 1000)}`,
+    },
+  };
+}
+
+/** Forgets `subject`'s count (a successful sign-in clears that account's failed attempts). */
+export async function resetRateLimit(rule: RateLimitRule, subject: string) {
+  await rateLimitStore().reset(keyFor(rule, subject));
+}
+
+/**
+ * Counts one request; over the limit it throws a 429 whose `detail` names the limit, its size
+ * and when to retry, with `Retry-After`. Returns the `RateLimit-*` headers for the response.
+ */
+export async function enforceRateLimit(rule: RateLimitRule, subject: string): Promise<Record<string, string>> {
+  const result = await hitRateLimit(rule, subject);
+  if (result.allowed) return result.headers;
+  const window = rule.windowMs === 60_000 ? "minute" : rule.windowMs % 60_000 === 0 ? `${rule.windowMs / 60_000} min` : `${rule.windowMs / 1000} s`;
+  throw new ApiError(429, `Rate limit exceeded: at most ${rule.limit} requests per ${window} per ${rule.per}. Try again in ${result.resetSeconds} s.`, {
+    ...result.headers,
+    "Retry-After": String(result.resetSeconds),
+  });
+}
