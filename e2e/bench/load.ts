@@ -82,8 +82,8 @@ async function main() {
     SANDBOX_PROVIDERS: "1",
     DEMO: "0",
     // The load is the point here, not the per-key budgets.
-    RATE_LIMIT_API_PER_MINUTE: "100000000",
-    RATE_LIMIT_MCP_PER_MINUTE: "100000000",
+    RATE_LIMIT_API_PER_MINUTE: "0",
+    RATE_LIMIT_MCP_PER_MINUTE: "0",
   };
   Object.assign(process.env, env);
   migrateWith(env);
