@@ -38,9 +38,18 @@ export async function sessionUserId(req: NextRequest): Promise<string | null> {
   return typeof token?.uid === "string" ? token.uid : null;
 }
 
-/** A mutation whose browser says it came from another site is refused (a 403 `ApiError`). */
+/**
+ * A mutation whose browser says it came from another site is refused (a 403 `ApiError`).
+ * Pages that send no Referrer (the invite and connect pages: their URL holds a secret) make the
+ * browser send `Origin: null` on their own form posts; those pass only when the browser also
+ * says the request is same-origin (`Sec-Fetch-Site`, which a page cannot set).
+ */
 export function refuseCrossSite(req: NextRequest) {
   if (["GET", "HEAD", "OPTIONS"].includes(req.method)) return;
+  const site = req.headers.get("sec-fetch-site");
+  if (site === "cross-site" || site === "same-site") throw new ApiError(403, "Cross-site request refused.");
   const origin = req.headers.get("origin");
-  if (origin && origin !== new URL(appUrl()).origin && origin !== req.nextUrl.origin) throw new ApiError(403, "Cross-site request refused.");
+  if (!origin || origin === new URL(appUrl()).origin || origin === req.nextUrl.origin) return;
+  if (origin === "null" && site === "same-origin") return;
+  throw new ApiError(403, "Cross-site request refused.");
 }
