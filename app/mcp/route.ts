@@ -1,9 +1,11 @@
 import type { NextRequest } from "next/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ApiError, errorResponse } from "@/lib/api/errors";
-import { authenticateMcpToken } from "@/lib/mcp/authenticate-mcp-token";
+import { authenticateMcpToken, type McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
 import { readNarrowing, resolveScope } from "@/lib/mcp/request-scope";
 import { buildMcpServer } from "@/lib/mcp/build-server";
+import { clientIp, requestIdFrom, runWithContext } from "@/lib/observability/request-context";
+import { logRequest } from "@/lib/observability/request-log";
 
 export const dynamic = "force-dynamic";
 
@@ -15,32 +17,57 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * the connections it may use. Answers are plain JSON (no SSE stream to hold open), which lets any
  * number of app instances serve one client.
  */
-export async function POST(req: NextRequest): Promise<Response> {
+export const POST = logged(async (req, as) => {
+  const principal = as(await authenticateMcpToken(req.headers.get("authorization")));
+  const scope = await resolveScope(principal, readNarrowing(req.headers, req.nextUrl.searchParams));
+  const server = buildMcpServer({ principal, scope });
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+  await server.connect(transport);
   try {
-    const principal = await authenticateMcpToken(req.headers.get("authorization"));
-    const scope = await resolveScope(principal, readNarrowing(req.headers, req.nextUrl.searchParams));
-    const server = buildMcpServer({ principal, scope });
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
-    await server.connect(transport);
-    try {
-      return await transport.handleRequest(req);
-    } finally {
-      await server.close();
-    }
-  } catch (e) {
-    return errorResponse(e);
+    return await transport.handleRequest(req);
+  } finally {
+    await server.close();
   }
-}
+});
 
 /** No server-initiated stream and no sessions: GET and DELETE are refused after authentication. */
-async function notAllowed(req: NextRequest): Promise<Response> {
-  try {
-    await authenticateMcpToken(req.headers.get("authorization"));
-    throw new ApiError(405, "This MCP endpoint is stateless: send JSON-RPC messages with POST (Streamable HTTP, no server-initiated stream or session).", { allow: "POST" });
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
+const notAllowed = logged(async (req, as) => {
+  as(await authenticateMcpToken(req.headers.get("authorization")));
+  throw new ApiError(405, "This MCP endpoint is stateless: send JSON-RPC messages with POST (Streamable HTTP, no server-initiated stream or session).", { allow: "POST" });
+});
 
 export const GET = notAllowed;
 export const DELETE = notAllowed;
+
+/** /mcp is not behind withAuth, so it gets the same request id, error mapping and log line here. */
+function logged(handler: (req: NextRequest, as: (p: McpPrincipal) => McpPrincipal) => Promise<Response>) {
+  return async (req: NextRequest): Promise<Response> => {
+    const t0 = performance.now();
+    const requestId = requestIdFrom(req.headers);
+    return runWithContext({ requestId, ip: clientIp(req.headers) }, async () => {
+      let principal: McpPrincipal | null = null;
+      let res: Response;
+      try {
+        res = await handler(req, (p) => (principal = p));
+      } catch (e) {
+        res = errorResponse(e);
+      }
+      res = withHeader(res, "x-request-id", requestId);
+      const who = principal as McpPrincipal | null;
+      logRequest({ method: req.method, path: "/mcp", query: req.nextUrl.searchParams, status: res.status, startedAt: t0, teamId: who?.server.teamId, principal: who ? "mcp_token" : null });
+      return res;
+    });
+  };
+}
+
+/** The transport's responses may have immutable headers; copy when setting fails. */
+function withHeader(res: Response, name: string, value: string): Response {
+  try {
+    res.headers.set(name, value);
+    return res;
+  } catch {
+    const headers = new Headers(res.headers);
+    headers.set(name, value);
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  }
+}
