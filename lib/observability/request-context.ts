@@ -5,7 +5,8 @@ import { randomToken } from "@/lib/security/ids";
 // (for log lines) and who is acting (for audit events). The CLI sets an operator context;
 // code run outside both (the demo seed, the test seeder) acts as "system".
 
-export type ActorKind = "session" | "api_key" | "cli" | "auth_link" | "system";
+/** auth_link / invite_link: someone holding a link acted (finishing an OAuth connect, accepting an invite) without signing in. */
+export type ActorKind = "session" | "api_key" | "cli" | "auth_link" | "invite_link" | "system";
 
 export type Actor = { kind: ActorKind; userId?: string | null; email?: string | null; apiKeyId?: string | null };
 

@@ -2,9 +2,15 @@ import type { NextRequest } from "next/server";
 import { completeOAuth } from "@/lib/auth-links/complete-oauth";
 import { appUrl } from "@/lib/config/env";
 import { logger } from "@/lib/observability/logger";
+import { clientIp, requestIdFrom, runWithContext } from "@/lib/observability/request-context";
 
 /** The one OAuth redirect URI ({APP_URL}/oauth/callback) every provider sends the browser back to. */
 export async function GET(req: NextRequest) {
+  const requestId = requestIdFrom(req.headers);
+  return runWithContext({ requestId, ip: clientIp(req.headers) }, () => complete(req, requestId));
+}
+
+async function complete(req: NextRequest, requestId: string) {
   let location: string;
   try {
     location = await completeOAuth(req.nextUrl.searchParams);
@@ -13,5 +19,5 @@ export async function GET(req: NextRequest) {
     logger.error("unhandled error", { route: "/oauth/callback", error });
     location = `${appUrl()}/connect?${new URLSearchParams({ error: "invalid_request", error_description: "Something went wrong on our side while completing the connection. Open the link again to retry." })}`;
   }
-  return new Response(null, { status: 302, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" } });
+  return new Response(null, { status: 302, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer", "x-request-id": requestId } });
 }
