@@ -73,13 +73,13 @@ test.describe("audit log", () => {
     const cliKey = (await cli("apikey", "create", "--team", team.id, "--user", ownerUser.id)).json;
     secrets.push(cliKey.key);
 
-    // Connections through the API key: create, replace (same account), delete.
+    // Connections through the API key: create, replace (a white-label post of the same name), delete.
     const apiKeyValue = `sk-audit-${unique()}${unique()}`;
     const wl = { client_id: `client-${unique()}`, client_secret: `secret-${unique()}${unique()}`, refresh_token: `refresh-${unique()}${unique()}` };
-    secrets.push(apiKeyValue, wl.client_secret, wl.refresh_token);
+    secrets.push(apiKeyValue, wl.client_id, wl.client_secret, wl.refresh_token);
     const keyConn = await ok(await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "Audit key conn", credentials: { api_key: apiKeyValue } } }));
     const wl1 = await ok(await api.post("/v1/connections", { data: { connection_type: "sandbox_whitelabel", name: "Audit WL", credentials: wl } }));
-    const wl2 = await ok(await api.post("/v1/connections", { data: { connection_type: "sandbox_whitelabel", name: "Audit WL again", credentials: wl } }));
+    const wl2 = await ok(await api.post("/v1/connections", { data: { connection_type: "sandbox_whitelabel", name: "Audit WL", credentials: { ...wl, refresh_token: `${wl.refresh_token}-2` } } }));
     expect(wl2.id).toBe(wl1.id);
     await ok(await api.delete(`/v1/connections/${keyConn.id}`));
 
@@ -133,7 +133,7 @@ test.describe("audit log", () => {
 
     expect(one("connection.create", keyConn.id)).toMatchObject({ actor: byKey, target: { type: "connection", id: keyConn.id }, details: { type: "sandbox_key", via: "credentials" } });
     expect(one("connection.create", wl1.id).actor).toEqual(byKey);
-    expect(one("connection.replace", wl1.id)).toMatchObject({ actor: byKey, details: { name: "Audit WL again" } });
+    expect(one("connection.replace", wl1.id)).toMatchObject({ actor: byKey, details: { name: "Audit WL", type: "sandbox_whitelabel" } });
     expect(one("connection.delete", keyConn.id)).toMatchObject({ actor: byKey, details: { type: "sandbox_key", name: "Audit key conn" } });
     expect(one("auth_link.create", link.id)).toMatchObject({ actor: byKey, details: { connection_type: "sandbox_oauth" } });
     const viaLink = events.find((e) => e.action === "connection.create" && e.details.auth_link_id === link.id)!;

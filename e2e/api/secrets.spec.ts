@@ -21,6 +21,9 @@ test("no key, token or credential appears in any response or in the server's out
   const exchanges: Exchange[] = [];
   const secrets = new Map<string, string>();
   const secret = (what: string, value: string) => (secrets.set(what, value), value);
+  // Values the flow itself hands to the browser (the connect link's token in its URL, the OAuth
+  // code in the provider's redirect): they must stay out of the server's output only.
+  const logOnly = new Map<string, string>();
 
   /** One HTTP request to the server, recorded with its whole answer. */
   async function call(label: string, path: string, init: RequestInit & { json?: unknown } = {}) {
@@ -62,7 +65,7 @@ test("no key, token or credential appears in any response or in the server's out
 
     // OAuth through the sandbox's own consent page, hop by hop.
     const link = (await call("auth link", "/v1/connections/auth-link", { method: "POST", headers: auth, json: { connection_type: "sandbox_oauth" } })).json();
-    secret("auth link token", new URL(link.url).pathname.split("/").pop()!);
+    logOnly.set("auth link token", new URL(link.url).pathname.split("/").pop()!);
     const started = await call("connect start", `${new URL(link.url).pathname}/start`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" });
     expect(started.status, started.body).toBe(303);
     const authorizeUrl = new URL(started.headers.get("location")!, appUrl);
@@ -84,7 +87,7 @@ test("no key, token or credential appears in any response or in the server's out
     const tokens = await seed<{ accessToken: string; refreshToken: string }>("oauthTokens", { id: made.sandbox_oauth });
     secret("OAuth access token", tokens.accessToken);
     secret("OAuth refresh token", tokens.refreshToken);
-    secret("OAuth code", callbackUrl.searchParams.get("code")!);
+    logOnly.set("OAuth code", callbackUrl.searchParams.get("code")!);
 
     // An MCP server over those connections, its token, and calls that use the credentials.
     const mcp = (await cli("mcp", "create", "--team", team.id, "--user", owner.id, "--name", "Secrets MCP", "--connections", Object.values(made).join(","))).json;
@@ -137,6 +140,8 @@ test("no key, token or credential appears in any response or in the server's out
       expect(JSON.stringify(x.headers).includes(value), `${what} is in a header of "${x.label}"`).toBe(false);
     }
   }
+
+  for (const [what, value] of logOnly) expect(output.includes(value), `${what} is in the server's output`).toBe(false);
 
   // Request logs: one JSON line per /v1 and /mcp request, carrying the id the response named.
   const lines = output.split("\n").filter((l) => l.startsWith("{"));

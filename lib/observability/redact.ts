@@ -6,7 +6,8 @@
 export const REDACTED = "[redacted]";
 
 const SECRET_KEY = /pass(word)?|secret|token|credential|api[-_]?key|authorization|cookie|private[-_]?key/i;
-const PATCHBAY_SECRET = /\bpb[km]_[0-9A-Za-z]{6,}/g;
+// 16 or more characters: a whole key or token (40), not the 12-character prefix the dashboard shows.
+const PATCHBAY_SECRET = /\bpb[km]_[0-9A-Za-z]{16,}/g;
 const BEARER = /\b(Bearer|Basic)\s+[^\s"',;]+/gi;
 
 export function redactString(text: string): string {

@@ -30,7 +30,7 @@ const SANE_REQUEST_ID = /^[0-9A-Za-z._:-]{8,100}$/;
 
 export function requestIdFrom(headers: Headers): string {
   const incoming = headers.get("x-request-id")?.trim();
-  if (incoming && SANE_REQUEST_ID.test(incoming) && !/\bpb[km]_/.test(incoming)) return incoming;
+  if (incoming && SANE_REQUEST_ID.test(incoming) && !/pb[km]_/.test(incoming)) return incoming;
   return `req_${randomToken(20)}`;
 }
 

@@ -3,6 +3,7 @@ import { completeOAuth } from "@/lib/auth-links/complete-oauth";
 import { appUrl } from "@/lib/config/env";
 import { logger } from "@/lib/observability/logger";
 import { clientIp, requestIdFrom, runWithContext } from "@/lib/observability/request-context";
+import { logRequest } from "@/lib/observability/request-log";
 
 /** The one OAuth redirect URI ({APP_URL}/oauth/callback) every provider sends the browser back to. */
 export async function GET(req: NextRequest) {
@@ -11,6 +12,7 @@ export async function GET(req: NextRequest) {
 }
 
 async function complete(req: NextRequest, requestId: string) {
+  const t0 = performance.now();
   let location: string;
   try {
     location = await completeOAuth(req.nextUrl.searchParams);
@@ -19,5 +21,7 @@ async function complete(req: NextRequest, requestId: string) {
     logger.error("unhandled error", { route: "/oauth/callback", error });
     location = `${appUrl()}/connect?${new URLSearchParams({ error: "invalid_request", error_description: "Something went wrong on our side while completing the connection. Open the link again to retry." })}`;
   }
+  // The query carries the provider's code and state: only their names are logged.
+  logRequest({ method: "GET", path: "/oauth/callback", query: req.nextUrl.searchParams, status: 302, startedAt: t0 });
   return new Response(null, { status: 302, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer", "x-request-id": requestId } });
 }
