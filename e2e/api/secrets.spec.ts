@@ -159,5 +159,6 @@ test("no key, token or credential appears in any response or in the server's out
   expect(requests.find((l) => l.path === "/v1/connections/[connection_id]" && l.method === "DELETE")).toMatchObject({ status: 401, principal: null });
   expect(requests.find((l) => l.path === "/mcp" && l.status === 200)).toMatchObject({ principal: "mcp_token", team_id: expect.stringMatching(/^team_/) });
   expect(requests.find((l) => l.path === "/v1/connections" && l.status === 200)).toMatchObject({ principal: "api_key" });
-  expect(requests.find((l) => Array.isArray(l.query_keys))).toMatchObject({ query_keys: ["api_key", "token"] });
+  const queried = exchanges.find((x) => x.label === "credential in a query value")!;
+  expect(requests.find((l) => l.request_id === queried.headers["x-request-id"])).toMatchObject({ path: "/v1/connections", query_keys: ["api_key", "token"], status: 400 });
 });
