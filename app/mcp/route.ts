@@ -1,11 +1,13 @@
 import type { NextRequest } from "next/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ApiError, errorResponse } from "@/lib/api/errors";
-import { authenticateMcpToken } from "@/lib/mcp/authenticate-mcp-token";
+import { authenticateMcpToken, type McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
 import { readNarrowing, resolveScope } from "@/lib/mcp/request-scope";
 import { buildMcpServer } from "@/lib/mcp/build-server";
 import { enforceRateLimit } from "@/lib/rate-limit/hit-rate-limit";
 import { rateLimits } from "@/lib/rate-limit/limits";
+import { clientIp, requestIdFrom, runWithContext } from "@/lib/observability/request-context";
+import { logRequest } from "@/lib/observability/request-log";
 
 export const dynamic = "force-dynamic";
 
@@ -15,48 +17,61 @@ const MAX_BODY_BYTES = 1024 * 1024;
  * The MCP endpoint (spec §4.13) over Streamable HTTP, stateless: every POST carries its bearer
  * MCP token and may carry its own narrowing, so each request gets a server built for exactly
  * the connections it may use. Answers are plain JSON (no SSE stream to hold open), which lets any
- * number of app instances serve one client.
+ * number of app instances serve one client. Each request is counted against its token's rate limit.
  */
-export async function POST(req: NextRequest): Promise<Response> {
+export const POST = logged(async (req, as) => {
+  const principal = as(await authenticateMcpToken(req.headers.get("authorization")));
+  const limitHeaders = await enforceRateLimit(rateLimits().mcpToken, principal.tokenId);
+  const scope = await resolveScope(principal, readNarrowing(req.headers, req.nextUrl.searchParams));
+  const server = buildMcpServer({ principal, scope });
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+  await server.connect(transport);
   try {
-    const principal = await authenticateMcpToken(req.headers.get("authorization"));
-    const limitHeaders = await enforceRateLimit(rateLimits().mcpToken, principal.tokenId);
-    const scope = await resolveScope(principal, readNarrowing(req.headers, req.nextUrl.searchParams));
-    const server = buildMcpServer({ principal, scope });
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
-    await server.connect(transport);
-    try {
-      return withHeaders(await transport.handleRequest(req), limitHeaders);
-    } finally {
-      await server.close();
-    }
-  } catch (e) {
-    return errorResponse(e);
+    return withHeaders(await transport.handleRequest(req), limitHeaders);
+  } finally {
+    await server.close();
   }
-}
+});
 
 /** No server-initiated stream and no sessions: GET and DELETE are refused after authentication. */
-async function notAllowed(req: NextRequest): Promise<Response> {
-  try {
-    const principal = await authenticateMcpToken(req.headers.get("authorization"));
-    await enforceRateLimit(rateLimits().mcpToken, principal.tokenId);
-    throw new ApiError(405, "This MCP endpoint is stateless: send JSON-RPC messages with POST (Streamable HTTP, no server-initiated stream or session).", { allow: "POST" });
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
+const notAllowed = logged(async (req, as) => {
+  const principal = as(await authenticateMcpToken(req.headers.get("authorization")));
+  await enforceRateLimit(rateLimits().mcpToken, principal.tokenId);
+  throw new ApiError(405, "This MCP endpoint is stateless: send JSON-RPC messages with POST (Streamable HTTP, no server-initiated stream or session).", { allow: "POST" });
+});
 
 export const GET = notAllowed;
 export const DELETE = notAllowed;
 
-/** The transport's Response may have immutable headers; then a copy carries them. */
+/** /mcp is not behind withAuth, so it gets the same request id, error mapping and log line here. */
+function logged(handler: (req: NextRequest, as: (p: McpPrincipal) => McpPrincipal) => Promise<Response>) {
+  return async (req: NextRequest): Promise<Response> => {
+    const t0 = performance.now();
+    const requestId = requestIdFrom(req.headers);
+    return runWithContext({ requestId, ip: clientIp(req.headers) }, async () => {
+      let principal: McpPrincipal | null = null;
+      let res: Response;
+      try {
+        res = await handler(req, (p) => (principal = p));
+      } catch (e) {
+        res = errorResponse(e);
+      }
+      res = withHeaders(res, { "x-request-id": requestId });
+      const who = principal as McpPrincipal | null;
+      logRequest({ method: req.method, path: "/mcp", query: req.nextUrl.searchParams, status: res.status, startedAt: t0, teamId: who?.server.teamId, principal: who ? "mcp_token" : null });
+      return res;
+    });
+  };
+}
+
+/** The transport's responses may have immutable headers; then a copy carries them. */
 function withHeaders(res: Response, headers: Record<string, string>): Response {
   try {
     for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
     return res;
   } catch {
-    const copy = new Response(res.body, res);
-    for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
-    return copy;
+    const copy = new Headers(res.headers);
+    for (const [name, value] of Object.entries(headers)) copy.set(name, value);
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers: copy });
   }
 }

@@ -1,5 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { badRequest, forbidden, notFound } from "@/lib/api/errors";
 import { newId } from "@/lib/security/ids";
 import { sha256Hex } from "@/lib/security/hashing";
@@ -23,8 +25,12 @@ export async function createApiKey(input: { teamId: string; userId: string; name
     throw forbidden(`API keys are available on the Team plan; this team is on ${membership.team.plan}.`);
   }
   const { key, prefix } = generateApiKey();
-  const row = await db.apiKey.create({
-    data: { id: newId("key"), teamId: input.teamId, createdByUserId: input.userId, hash: sha256Hex(key), prefix, name: input.name ?? null },
+  const row = await transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: { id: newId("key"), teamId: input.teamId, createdByUserId: input.userId, hash: sha256Hex(key), prefix, name: input.name ?? null },
+    });
+    await recordAuditEvent(tx, { teamId: input.teamId, action: "api_key.create", target: { type: "api_key", id: created.id }, details: { name: created.name, prefix, user_id: input.userId } });
+    return created;
   });
   return { id: row.id, key };
 }

@@ -1,4 +1,6 @@
 import { ZodError } from "zod";
+import { logger } from "@/lib/observability/logger";
+import { currentContext } from "@/lib/observability/request-context";
 
 /** The one error type handlers throw; withAuth turns it into `{detail}` with its status. */
 export class ApiError extends Error {
@@ -39,8 +41,10 @@ export function errorResponse(error: unknown): Response {
   if (isDatabaseUnavailable(error)) {
     return json({ detail: "The database is unavailable; retry shortly." }, { status: 503, headers: { "Retry-After": "2" } });
   }
-  console.error(JSON.stringify({ level: "error", msg: "unhandled error", error: String((error as Error)?.stack ?? error) }));
-  return json({ detail: "Internal error; it has been logged." }, { status: 500 });
+  logger.error("unhandled error", { error });
+  // The request id lets whoever reports the error point at its log line.
+  const requestId = currentContext().requestId;
+  return json({ detail: `Internal error; it has been logged${requestId ? ` with request id ${requestId}` : ""}.` }, { status: 500 });
 }
 
 function isDatabaseUnavailable(error: unknown): boolean {

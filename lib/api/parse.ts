@@ -29,7 +29,7 @@ export async function parseJsonBody<S extends z.ZodType>(schema: S, req: Request
   } catch (e) {
     // Lenient about the declared type (fetch sends text/plain by default), strict about the content.
     const hint = type && !/json/i.test(type) ? ` (it was sent as ${type}; send application/json)` : "";
-    throw badRequest(`Body is not valid JSON${hint}: ${(e as Error).message}`);
+    throw badRequest(`Body is not valid JSON${hint}: ${withoutExcerpt((e as Error).message)}`);
   }
   const nul = findNul(value);
   if (nul !== null) throw badRequest(`${nul || "body"}: must not contain NUL characters`);
@@ -83,4 +83,13 @@ async function readLimited(req: Request): Promise<string> {
     chunks.push(value);
   }
   return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+/**
+ * V8 quotes the body around the error (`Unexpected token 'x', "{"api_key": sk-…" is not valid
+ * JSON`), which would send a credential back in the 400 and into any log of it; the position
+ * says where the problem is without the text.
+ */
+function withoutExcerpt(message: string): string {
+  return message.replace(/,\s*(?:\.\.\.)?".*" is not valid JSON$/s, "");
 }

@@ -6,6 +6,8 @@ import { authenticateApiKey, type Principal } from "@/lib/api-keys/authenticate-
 import { authenticateSession, hasSessionCookie } from "@/lib/auth/authenticate-session";
 import { enforceRateLimit } from "@/lib/rate-limit/hit-rate-limit";
 import { rateLimits } from "@/lib/rate-limit/limits";
+import { clientIp, requestIdFrom, runWithContext, setActor } from "@/lib/observability/request-context";
+import { logRequest, templatePath } from "@/lib/observability/request-log";
 
 export type AuthContext<P> = Principal & {
   req: NextRequest;
@@ -21,34 +23,49 @@ type Handler<P> = (ctx: AuthContext<P>) => Promise<unknown>;
  * of the signed-in user), and turns every thrown error into its status with a `{detail}` body. A handler
  * returns plain data (sent as 200 JSON) or a Response. `Server-Timing` tells a client (and
  * the benchmark) where a request's time went: authentication, the handler, serialisation.
+ * Every request gets an id (`X-Request-Id`, the caller's when sane) and one JSON log line.
  */
 export function withAuth<P = Record<string, never>>(handler: Handler<P>, options: { ownerOnly?: boolean } = {}) {
   return async (req: NextRequest, route: { params: Promise<P> }): Promise<Response> => {
-    let limitHeaders: Record<string, string> = {};
-    try {
-      const t0 = performance.now();
-      const authorization = req.headers.get("authorization");
-      // An API key when one is sent; otherwise the dashboard's signed-in session.
-      const principal = !authorization && hasSessionCookie(req) ? await authenticateSession(req) : await authenticateApiKey(authorization);
-      limitHeaders = principal.apiKeyId
-        ? await enforceRateLimit(rateLimits().apiKey, principal.apiKeyId)
-        : await enforceRateLimit(rateLimits().apiUser, principal.user.id);
-      if (options.ownerOnly && principal.role !== "owner") throw forbidden("Only team owners can do this.");
-      const t1 = performance.now();
-      const params = (await route?.params) ?? ({} as P);
-      const nul = findNul(params);
-      if (nul !== null) throw badRequest(`${nul}: must not contain NUL characters`);
-      const result = await handler({ ...principal, req, params, searchParams: req.nextUrl.searchParams });
-      const t2 = performance.now();
-      const res = result instanceof Response ? result : json(result);
-      const t3 = performance.now();
-      res.headers.set("server-timing", `auth;dur=${(t1 - t0).toFixed(2)}, handler;dur=${(t2 - t1).toFixed(2)}, serialize;dur=${(t3 - t2).toFixed(2)}`);
-      for (const [name, value] of Object.entries(limitHeaders)) res.headers.set(name, value);
-      return res;
-    } catch (error) {
-      const res = errorResponse(error);
+    const t0 = performance.now();
+    const requestId = requestIdFrom(req.headers);
+    return runWithContext({ requestId, ip: clientIp(req.headers) }, async () => {
+      const params = ((await route?.params) ?? {}) as P;
+      let principal: Principal | null = null;
+      let limitHeaders: Record<string, string> = {};
+      let res: Response;
+      try {
+        const authorization = req.headers.get("authorization");
+        // An API key when one is sent; otherwise the dashboard's signed-in session.
+        principal = !authorization && hasSessionCookie(req) ? await authenticateSession(req) : await authenticateApiKey(authorization);
+        setActor({ kind: principal.apiKeyId ? "api_key" : "session", userId: principal.user.id, email: principal.user.email, apiKeyId: principal.apiKeyId });
+        limitHeaders = principal.apiKeyId
+          ? await enforceRateLimit(rateLimits().apiKey, principal.apiKeyId)
+          : await enforceRateLimit(rateLimits().apiUser, principal.user.id);
+        if (options.ownerOnly && principal.role !== "owner") throw forbidden("Only team owners can do this.");
+        const t1 = performance.now();
+        const nul = findNul(params);
+        if (nul !== null) throw badRequest(`${nul}: must not contain NUL characters`);
+        const result = await handler({ ...principal, req, params, searchParams: req.nextUrl.searchParams });
+        const t2 = performance.now();
+        res = result instanceof Response ? result : json(result);
+        const t3 = performance.now();
+        res.headers.set("server-timing", `auth;dur=${(t1 - t0).toFixed(2)}, handler;dur=${(t2 - t1).toFixed(2)}, serialize;dur=${(t3 - t2).toFixed(2)}`);
+      } catch (error) {
+        res = errorResponse(error);
+      }
       for (const [name, value] of Object.entries(limitHeaders)) if (!res.headers.has(name)) res.headers.set(name, value);
+      res.headers.set("x-request-id", requestId);
+      logRequest({
+        method: req.method,
+        path: templatePath(req.nextUrl.pathname, params as Record<string, unknown>),
+        query: req.nextUrl.searchParams,
+        status: res.status,
+        startedAt: t0,
+        teamId: principal?.team.id,
+        principal: principal ? (principal.apiKeyId ? "api_key" : "session") : null,
+      });
       return res;
-    }
+    });
   };
 }

@@ -63,6 +63,8 @@ export async function completeOAuth(query: URLSearchParams): Promise<string> {
       credentials: encryptJson({ oauth: tokens }),
       rotationKey: account.rotationKey,
       externalId: link.externalId,
+      // The end user holding the link acts on behalf of whoever created it.
+      via: { kind: "auth_link", authLinkId: link.id, actor: { kind: "auth_link", userId: link.createdByUserId } },
     });
     return link.redirectUrl
       ? resultRedirectUrl(link.redirectUrl, { status: "success", connection_type: def.type, connection_id: row.id, external_id: link.externalId })

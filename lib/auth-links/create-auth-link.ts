@@ -1,5 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { badRequest } from "@/lib/api/errors";
 import { appUrl } from "@/lib/config/env";
 import { newId, randomToken } from "@/lib/security/ids";
@@ -24,19 +25,29 @@ export async function createAuthLink(principal: Principal, body: CreateAuthLinkB
     throw badRequest(`${def.type} cannot connect through OAuth on this server: its OAuth app is not configured (set ${configured.missing.join(" and ")}).`);
   }
   const now = Date.now();
-  const link = await db.authLink.create({
-    data: {
-      id: newId("al"),
-      token: randomToken(32),
+  const link = await transaction(async (tx) => {
+    const created = await tx.authLink.create({
+      data: {
+        id: newId("al"),
+        token: randomToken(32),
+        teamId: principal.team.id,
+        createdByUserId: principal.user.id,
+        connectionType: def.type,
+        externalId: body.external_id ?? null,
+        redirectUrl: body.redirect_url ?? null,
+        isPrivate: body.is_private ?? false,
+        createdAt: new Date(now),
+        expiresAt: new Date(now + AUTH_LINK_LIFETIME_MS),
+      },
+    });
+    // Never the link's URL: its token is what lets anyone connect an account to this team.
+    await recordAuditEvent(tx, {
       teamId: principal.team.id,
-      createdByUserId: principal.user.id,
-      connectionType: def.type,
-      externalId: body.external_id ?? null,
-      redirectUrl: body.redirect_url ?? null,
-      isPrivate: body.is_private ?? false,
-      createdAt: new Date(now),
-      expiresAt: new Date(now + AUTH_LINK_LIFETIME_MS),
-    },
+      action: "auth_link.create",
+      target: { type: "auth_link", id: created.id },
+      details: { connection_type: def.type, private: created.isPrivate, has_redirect_url: created.redirectUrl !== null },
+    });
+    return created;
   });
   return { id: link.id, url: authLinkUrl(link.token), expires_at: link.expiresAt.getTime() };
 }

@@ -11,6 +11,7 @@ import { simulateActivity } from "@/lib/activity/simulate-activity";
 import { renewBillingPeriod } from "@/lib/credits/renew-billing-period";
 import { ensureDemo } from "@/lib/demo/ensure-demo";
 import { createMcpServer, createMcpToken } from "@/lib/mcp/mcp-servers";
+import { runWithContext } from "@/lib/observability/request-context";
 
 // The operator's command line (CONTRACT §3): every command prints exactly one JSON object on
 // stdout and exits 0; bad input prints {"error": "..."} and exits 1.
@@ -123,7 +124,8 @@ async function main(argv: string[]) {
     throw new Error(describeZodError(parsed.error).replace(/(^|; )([a-z-]+): /g, "$1--$2: ").replace(/Unrecognized key(s)? in object: /, "unknown flag(s): "));
   }
   await migrate();
-  return command.run(parsed.data);
+  // Audit events of these commands name the operator's command line as the actor.
+  return runWithContext({ actor: { kind: "cli" } }, () => command.run(parsed.data));
 }
 
 main(process.argv.slice(2)).then(

@@ -29,6 +29,7 @@ export async function createConnectionFromCredentials(principal: Principal, body
     actingUserId: principal.user.id,
     credentials: encryptJson(body.credentials),
     rotationKey: account.rotationKey,
+    via: { kind: "credentials" },
   });
   return connectionToJson(row, "s");
 }

@@ -4,6 +4,7 @@ import { transaction } from "@/lib/db/transaction";
 import { notFound } from "@/lib/api/errors";
 import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
 import { visibleConnections } from "@/lib/connections/visible-connections";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
 /**
  * Deletes a connection the caller can see (spec §4.5) and, in the same transaction,
@@ -14,11 +15,17 @@ export async function deleteConnection(teamId: string, userId: string, connectio
   return transaction(async (tx) => {
     const row = await tx.connection.findFirst({ where: { ...visibleConnections(teamId, userId), id: connectionId }, select: connectionPublicSelect });
     if (!row) throw notFound(`No connection ${connectionId} in this team.`);
-    await tx.workflow.updateMany({
+    const deactivated = await tx.workflow.updateMany({
       where: { teamId, active: true, connections: { some: { connectionId } } },
       data: { active: false },
     });
     await tx.connection.delete({ where: { id: connectionId } });
+    await recordAuditEvent(tx, {
+      teamId,
+      action: "connection.delete",
+      target: { type: "connection", id: connectionId },
+      details: { type: row.type, name: row.displayName, workflows_deactivated: deactivated.count },
+    });
     return connectionToJson(row);
   });
 }

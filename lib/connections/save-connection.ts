@@ -3,6 +3,8 @@ import { badRequest } from "@/lib/api/errors";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import { connectionPublicSelect } from "@/lib/connections/connection-to-json";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import type { Actor } from "@/lib/observability/request-context";
 
 export type ConnectionToSave = {
   teamId: string;
@@ -20,6 +22,8 @@ export type ConnectionToSave = {
   rotationKey: string | null;
   /** Set on a new connection, and on the replaced one when given (auth links). */
   externalId?: string | null;
+  /** How it came: posted credentials, or an auth link's OAuth flow (whose holder is the actor). */
+  via: { kind: "credentials" } | { kind: "auth_link"; authLinkId: string; actor: Actor };
 };
 
 /**
@@ -69,6 +73,13 @@ export async function saveConnection<T = void>(c: ConnectionToSave, within?: (tx
               select: connectionPublicSelect,
             });
         const extra = within ? await within(tx, row.id) : (undefined as T);
+        await recordAuditEvent(tx, {
+          teamId: c.teamId,
+          action: existing ? "connection.replace" : "connection.create",
+          target: { type: "connection", id: row.id },
+          details: { type: c.type, name: c.displayName, private: row.ownerUserId !== null, via: c.via.kind, auth_link_id: c.via.kind === "auth_link" ? c.via.authLinkId : undefined },
+          actor: c.via.kind === "auth_link" ? c.via.actor : undefined,
+        });
         return { row, replaced: existing !== null, extra };
       });
     } catch (e) {

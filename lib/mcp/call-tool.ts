@@ -9,6 +9,7 @@ import { ProviderRejection, ProviderUnavailable, UnsendableCredential } from "@/
 import { cacheKey, cached, remember } from "@/lib/mcp/response-cache";
 import { ToolInputError, type ProviderTool, type ToolConnection } from "@/lib/mcp/tools/types";
 import type { McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
+import { logger } from "@/lib/observability/logger";
 
 /** One /mcp request: who calls, and the connections it may use (spec §4.13). */
 export type McpRequest = { principal: McpPrincipal; scope: ToolConnection[] };
@@ -103,6 +104,6 @@ function describe(e: unknown): string {
   if (e instanceof UnsendableCredential || e instanceof ToolInputError) return e.message;
   if (e instanceof ApiError && typeof e.detail === "string") return e.detail;
   if (e instanceof ZodError) return `Invalid arguments: ${describeZodError(e)}`;
-  console.error("[mcp] tool call failed", e);
+  logger.error("mcp tool call failed", { error: e });
   return "The tool failed inside Patchbay; the call was logged. Try again, and report it if it keeps happening.";
 }

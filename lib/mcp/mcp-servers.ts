@@ -6,6 +6,7 @@ import { newId } from "@/lib/security/ids";
 import { sha256Hex } from "@/lib/security/hashing";
 import { visibleConnections } from "@/lib/connections/visible-connections";
 import { generateMcpToken } from "@/lib/mcp/mcp-token-format";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
 // MCP servers are a team resource: a name, an owner, shared or private, the saved connection
 // permissions (the most any request may use, spec §4.13) and its bearer tokens.
@@ -33,16 +34,25 @@ export async function createMcpServer(input: { teamId: string; ownerUserId: stri
   const member = await db.membership.findUnique({ where: { teamId_userId: { teamId: input.teamId, userId: input.ownerUserId } }, select: { role: true } });
   if (!member) throw notFound(`No member ${input.ownerUserId} in team ${input.teamId}.`);
   const connectionIds = await checkConnections(input.teamId, input.ownerUserId, input.connectionIds ?? []);
-  return db.mcpServer.create({
-    data: {
-      id: newId("mcp"),
+  return transaction(async (tx) => {
+    const server = await tx.mcpServer.create({
+      data: {
+        id: newId("mcp"),
+        teamId: input.teamId,
+        name,
+        ownerUserId: input.ownerUserId,
+        isPrivate: input.isPrivate ?? false,
+        connections: { create: connectionIds.map((connectionId) => ({ connectionId })) },
+      },
+      select: { id: true, name: true, isPrivate: true, ownerUserId: true, createdAt: true },
+    });
+    await recordAuditEvent(tx, {
       teamId: input.teamId,
-      name,
-      ownerUserId: input.ownerUserId,
-      isPrivate: input.isPrivate ?? false,
-      connections: { create: connectionIds.map((connectionId) => ({ connectionId })) },
-    },
-    select: { id: true, name: true, isPrivate: true, ownerUserId: true, createdAt: true },
+      action: "mcp_server.create",
+      target: { type: "mcp_server", id: server.id },
+      details: { name, private: server.isPrivate, connection_ids: connectionIds },
+    });
+    return server;
   });
 }
 
@@ -76,25 +86,43 @@ export async function updateMcpServer(actor: Actor, id: string, patch: { name?: 
       await tx.mcpServerConnection.deleteMany({ where: { mcpServerId: id } });
       if (ids.length) await tx.mcpServerConnection.createMany({ data: ids.map((connectionId) => ({ mcpServerId: id, connectionId })) });
     }
+    await recordAuditEvent(tx, {
+      teamId: actor.teamId,
+      action: "mcp_server.update",
+      target: { type: "mcp_server", id },
+      details: { name: name || server.name, renamed_from: name && name !== server.name ? server.name : undefined, private: patch.isPrivate, connection_ids: ids ?? undefined },
+    });
   });
   return findMcpServer(actor, id);
 }
 
 export async function deleteMcpServer(actor: Actor, id: string) {
-  await manageable(actor, id);
-  // deleteMany: a concurrent delete of the same server is a 404, not an unhandled "record not found".
-  const { count } = await db.mcpServer.deleteMany({ where: { id, teamId: actor.teamId } });
-  if (!count) throw notFound(`No MCP server ${id} in this team.`);
+  const server = await manageable(actor, id);
+  await transaction(async (tx) => {
+    // deleteMany: a concurrent delete of the same server is a 404, not an unhandled "record not found".
+    const { count } = await tx.mcpServer.deleteMany({ where: { id, teamId: actor.teamId } });
+    if (!count) throw notFound(`No MCP server ${id} in this team.`);
+    await recordAuditEvent(tx, { teamId: actor.teamId, action: "mcp_server.delete", target: { type: "mcp_server", id }, details: { name: server.name } });
+  });
   return { id, deleted: true as const };
 }
 
 /** A new bearer token for the server: returned once, stored only as its SHA-256. */
 export async function createMcpToken(actor: Actor, serverId: string, name?: string) {
-  await manageable(actor, serverId);
+  const server = await manageable(actor, serverId);
   const { token, prefix } = generateMcpToken();
-  const row = await db.mcpToken.create({
-    data: { id: newId("mcpt"), mcpServerId: serverId, hash: sha256Hex(token), prefix, name: name?.trim() || null, createdByUserId: actor.userId },
-    select: { id: true, prefix: true, name: true, createdAt: true },
+  const row = await transaction(async (tx) => {
+    const created = await tx.mcpToken.create({
+      data: { id: newId("mcpt"), mcpServerId: serverId, hash: sha256Hex(token), prefix, name: name?.trim() || null, createdByUserId: actor.userId },
+      select: { id: true, prefix: true, name: true, createdAt: true },
+    });
+    await recordAuditEvent(tx, {
+      teamId: actor.teamId,
+      action: "mcp_token.create",
+      target: { type: "mcp_token", id: created.id },
+      details: { mcp_server_id: serverId, mcp_server: server.name, name: created.name, prefix },
+    });
+    return created;
   });
   return { ...row, token };
 }
@@ -109,8 +137,20 @@ export async function listMcpTokens(actor: Actor, serverId: string) {
 }
 
 export async function revokeMcpToken(actor: Actor, serverId: string, tokenId: string) {
-  await manageable(actor, serverId);
-  const { count } = await db.mcpToken.updateMany({ where: { id: tokenId, mcpServerId: serverId, revokedAt: null }, data: { revokedAt: new Date() } });
+  const server = await manageable(actor, serverId);
+  const count = await transaction(async (tx) => {
+    const revoked = await tx.mcpToken.updateMany({ where: { id: tokenId, mcpServerId: serverId, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (revoked.count) {
+      const t = await tx.mcpToken.findUniqueOrThrow({ where: { id: tokenId }, select: { prefix: true, name: true } });
+      await recordAuditEvent(tx, {
+        teamId: actor.teamId,
+        action: "mcp_token.revoke",
+        target: { type: "mcp_token", id: tokenId },
+        details: { mcp_server_id: serverId, mcp_server: server.name, name: t.name, prefix: t.prefix },
+      });
+    }
+    return revoked.count;
+  });
   if (!count) {
     const exists = await db.mcpToken.findFirst({ where: { id: tokenId, mcpServerId: serverId }, select: { id: true } });
     if (!exists) throw notFound(`No token ${tokenId} on this MCP server.`);

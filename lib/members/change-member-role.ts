@@ -2,6 +2,7 @@ import "server-only";
 import { transaction } from "@/lib/db/transaction";
 import { badRequest, notFound } from "@/lib/api/errors";
 import type { MemberJson } from "@/lib/schemas/dashboard";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
 /**
  * Sets a member's role. A team never loses its last owner: demoting the only owner is refused,
@@ -18,7 +19,10 @@ export async function changeMemberRole(teamId: string, userId: string, role: Mem
       const owners = await tx.membership.count({ where: { teamId, role: "owner" } });
       if (owners <= 1) throw badRequest(`${membership.user.email} is the team's only owner; make another member an owner first.`);
     }
-    if (membership.role !== role) await tx.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
+    if (membership.role !== role) {
+      await tx.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
+      await recordAuditEvent(tx, { teamId, action: "member.role_change", target: { type: "user", id: userId }, details: { email: membership.user.email, from: membership.role, to: role } });
+    }
     return { user_id: membership.user.id, email: membership.user.email, name: membership.user.name, role, joined_at: Math.floor(membership.createdAt.getTime() / 1000) };
   });
 }

@@ -6,6 +6,7 @@ import { ApiError, badRequest, notFound } from "@/lib/api/errors";
 import { newId, randomToken } from "@/lib/security/ids";
 import { hashPassword } from "@/lib/security/hashing";
 import { normaliseEmail } from "@/lib/users/email";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { INVITE_TTL_DAYS, type InviteJson, type MemberJson } from "@/lib/schemas/dashboard";
 
 // Owners invite people by email; there is no mail delivery, so the owner copies the link to
@@ -46,7 +47,7 @@ export async function createInvite(teamId: string, invitedBy: { id: string; emai
   const now = new Date();
   const row = await transaction(async (tx) => {
     await tx.invite.updateMany({ where: { teamId, email, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
-    return tx.invite.create({
+    const invite = await tx.invite.create({
       data: {
         id: newId("inv"),
         token: randomToken(32),
@@ -57,6 +58,9 @@ export async function createInvite(teamId: string, invitedBy: { id: string; emai
         expiresAt: new Date(now.getTime() + INVITE_TTL_DAYS * 86_400_000),
       },
     });
+    // The invite's link is a secret (it lets its holder join): only the address and role.
+    await recordAuditEvent(tx, { teamId, action: "invite.create", target: { type: "invite", id: invite.id }, details: { email, role: input.role } });
+    return invite;
   });
   return toJson(row, new Map([[invitedBy.id, invitedBy.email]]));
 }
@@ -69,8 +73,12 @@ export async function listInvites(teamId: string): Promise<InviteJson[]> {
 }
 
 export async function revokeInvite(teamId: string, id: string): Promise<{ id: string; revoked: true }> {
-  const { count } = await db.invite.updateMany({ where: { id, teamId, acceptedAt: null, revokedAt: null }, data: { revokedAt: new Date() } });
-  if (!count) throw notFound(`No open invite ${id} in this team.`);
+  await transaction(async (tx) => {
+    const invite = await tx.invite.findFirst({ where: { id, teamId, acceptedAt: null, revokedAt: null }, select: { email: true, role: true } });
+    const { count } = await tx.invite.updateMany({ where: { id, teamId, acceptedAt: null, revokedAt: null }, data: { revokedAt: new Date() } });
+    if (!count || !invite) throw notFound(`No open invite ${id} in this team.`);
+    await recordAuditEvent(tx, { teamId, action: "invite.revoke", target: { type: "invite", id }, details: { email: invite.email, role: invite.role } });
+  });
   return { id, revoked: true };
 }
 
@@ -127,6 +135,7 @@ export async function acceptInvite(token: string, as: { userId: string } | null,
   const joined = await transaction(async (tx) => {
     const { count } = await tx.invite.updateMany({ where: { token, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } }, data: { acceptedAt: now } });
     if (!count) throw new ApiError(410, "This invite is no longer open (accepted, withdrawn or expired a moment ago).");
+    const inviteRow = await tx.invite.findUniqueOrThrow({ where: { token }, select: { id: true } });
     // The unique email decides a race with another sign-up for the same address (P2002 below).
     const joiner = userId ?? (await tx.user.create({ data: { id: newId("user"), email: invite.email, name: input.name || null, passwordHash } })).id;
     await tx.invite.updateMany({ where: { token }, data: { acceptedUserId: joiner } });
@@ -134,6 +143,13 @@ export async function acceptInvite(token: string, as: { userId: string } | null,
       where: { teamId_userId: { teamId: invite.team.id, userId: joiner } },
       create: { teamId: invite.team.id, userId: joiner, role: invite.role },
       update: {},
+    });
+    await recordAuditEvent(tx, {
+      teamId: invite.team.id,
+      action: "invite.accept",
+      target: { type: "invite", id: inviteRow.id },
+      details: { email: invite.email, role: invite.role, new_account: !userId },
+      actor: { kind: userId ? "session" : "invite_link", userId: joiner, email: invite.email },
     });
     return { team: invite.team, email: invite.email, role: invite.role };
   }).catch((e: unknown) => {

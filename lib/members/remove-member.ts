@@ -2,6 +2,7 @@ import "server-only";
 import { transaction } from "@/lib/db/transaction";
 import { badRequest, forbidden, notFound } from "@/lib/api/errors";
 import type { Principal } from "@/lib/api-keys/authenticate-api-key";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
 /**
  * Takes a user out of the team: an owner removes anyone, a member can only leave. The team
@@ -22,6 +23,12 @@ export async function removeMember(principal: Principal, userId: string): Promis
     }
     await tx.membership.delete({ where: { teamId_userId: { teamId, userId } } });
     const { count } = await tx.apiKey.updateMany({ where: { teamId, createdByUserId: userId, revokedAt: null }, data: { revokedAt: new Date() } });
+    await recordAuditEvent(tx, {
+      teamId,
+      action: self ? "member.leave" : "member.remove",
+      target: { type: "user", id: userId },
+      details: { email: membership.user.email, role: membership.role, keys_revoked: count },
+    });
     return { user_id: userId, removed: true as const, api_keys_revoked: count };
   });
 }

@@ -1,8 +1,9 @@
 "use client";
 
-import { queryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/queries/api-client";
 import type { ApiKeyJson, InviteJson, McpServerJson, McpTokenJson, MemberJson } from "@/lib/schemas/dashboard";
+import type { AuditEventJson } from "@/lib/schemas/audit";
 
 export const settingsKeys = {
   apiKeys: (teamId: string) => [teamId, "api-keys"] as const,
@@ -61,3 +62,22 @@ export const createMcpToken = (teamId: string, serverId: string, name: string) =
 
 export const revokeMcpToken = (teamId: string, serverId: string, tokenId: string) =>
   apiFetch<{ id: string; revoked: true }>(teamId, `${mcpServerPath(serverId)}/tokens/${encodeURIComponent(tokenId)}`, { method: "DELETE" });
+
+export const auditKeys = {
+  all: (teamId: string) => [teamId, "audit"] as const,
+  infinite: (teamId: string, action: string | undefined) => [teamId, "audit", "infinite", { action: action ?? null }] as const,
+};
+
+/** The audit log, newest first, a page at a time; `action` narrows it to one kind of change. */
+export const auditEventsQuery = (teamId: string, action: string | undefined) =>
+  infiniteQueryOptions({
+    queryKey: auditKeys.infinite(teamId, action),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => {
+      const params = new URLSearchParams({ limit: "50" });
+      if (action) params.set("action", action);
+      if (pageParam) params.set("cursor", pageParam);
+      return apiFetch<{ data: AuditEventJson[]; has_more: boolean; next_cursor: string | null }>(teamId, `/api/dashboard/audit?${params}`);
+    },
+    getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
+  });

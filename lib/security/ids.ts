@@ -14,6 +14,6 @@ export function randomToken(length: number): string {
 }
 
 /** Public ids: a readable prefix and 20 random base62 characters (~119 bits). */
-export function newId(prefix: "team" | "user" | "key" | "conn" | "al" | "oa" | "wf" | "mcp" | "log" | "run" | "conv" | "inv" | "mcpt"): string {
+export function newId(prefix: "team" | "user" | "key" | "conn" | "al" | "oa" | "wf" | "mcp" | "log" | "run" | "conv" | "inv" | "mcpt" | "aud"): string {
   return `${prefix}_${randomToken(20)}`;
 }

@@ -6,6 +6,7 @@ import { appUrl, loadSecrets, port } from "@/lib/config/env";
 import { migrate } from "@/lib/db/migrate";
 import { databaseTarget } from "@/lib/db/engine";
 import { ensureBuild } from "@/lib/server/ensure-build";
+import { logger } from "@/lib/observability/logger";
 
 const nextBin = join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 const log = (msg: string) => console.log(`[patchbay] ${msg}`);
@@ -72,6 +73,6 @@ async function connectDemoSandbox(apiKey: string) {
 }
 
 main().catch((e) => {
-  console.error(`[patchbay] could not start: ${e?.message ?? e}`);
+  logger.error("could not start", { error: e });
   process.exit(1);
 });

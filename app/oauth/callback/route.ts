@@ -1,16 +1,27 @@
 import type { NextRequest } from "next/server";
 import { completeOAuth } from "@/lib/auth-links/complete-oauth";
 import { appUrl } from "@/lib/config/env";
+import { logger } from "@/lib/observability/logger";
+import { clientIp, requestIdFrom, runWithContext } from "@/lib/observability/request-context";
+import { logRequest } from "@/lib/observability/request-log";
 
 /** The one OAuth redirect URI ({APP_URL}/oauth/callback) every provider sends the browser back to. */
 export async function GET(req: NextRequest) {
+  const requestId = requestIdFrom(req.headers);
+  return runWithContext({ requestId, ip: clientIp(req.headers) }, () => complete(req, requestId));
+}
+
+async function complete(req: NextRequest, requestId: string) {
+  const t0 = performance.now();
   let location: string;
   try {
     location = await completeOAuth(req.nextUrl.searchParams);
   } catch (error) {
     // The browser still gets a page that says what to do; the cause goes to the server log.
-    console.error(JSON.stringify({ level: "error", msg: "unhandled error", route: "/oauth/callback", error: String((error as Error)?.stack ?? error) }));
+    logger.error("unhandled error", { route: "/oauth/callback", error });
     location = `${appUrl()}/connect?${new URLSearchParams({ error: "invalid_request", error_description: "Something went wrong on our side while completing the connection. Open the link again to retry." })}`;
   }
-  return new Response(null, { status: 302, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" } });
+  // The query carries the provider's code and state: only their names are logged.
+  logRequest({ method: "GET", path: "/oauth/callback", query: req.nextUrl.searchParams, status: 302, startedAt: t0 });
+  return new Response(null, { status: 302, headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer", "x-request-id": requestId } });
 }

@@ -3,6 +3,7 @@ import { requireUser } from "@/lib/auth/current-user";
 import { ApiKeysSection } from "@/components/settings/api-keys-section";
 import { MembersSection } from "@/components/settings/members-section";
 import { McpServersSection } from "@/components/settings/mcp-servers-section";
+import { AuditLogSection } from "@/components/settings/audit-log-section";
 
 function Section({ id, title, description, children }: { id: string; title: string; description: string; children: React.ReactNode }) {
   return (
@@ -33,6 +34,9 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
       </Section>
       <Section id="mcp-heading" title="MCP servers" description="The team's MCP servers: who owns them, which connections they may reach, and their tokens.">
         <McpServersSection team={team} userId={user.id} />
+      </Section>
+      <Section id="audit-heading" title="Audit log" description="Who created, changed or removed keys, connections, members and MCP access, and when.">
+        <AuditLogSection team={team} role={membership.role} />
       </Section>
     </div>
   );

@@ -5,13 +5,19 @@ import { ApiError, errorResponse, json } from "@/lib/api/errors";
 import { parseJsonBody } from "@/lib/api/parse";
 import { acceptInviteBodySchema } from "@/lib/schemas/dashboard";
 import { appUrl } from "@/lib/config/env";
+import { clientIp, requestIdFrom, runWithContext } from "@/lib/observability/request-context";
 
 /**
  * Accepting an invite. The invite page's "Join" button (a form POST, as the signed-in account)
  * is answered with a redirect into the team or back to the page with the error; the new-account
  * form posts JSON `{password, name?}` and gets JSON (201, or `{detail}`).
  */
-export async function POST(req: NextRequest, { params }: { params: Promise<{ token: string }> }) {
+export async function POST(req: NextRequest, route: { params: Promise<{ token: string }> }) {
+  // The audit event of the accept records the address and request id.
+  return runWithContext({ requestId: requestIdFrom(req.headers), ip: clientIp(req.headers) }, () => accept(req, route));
+}
+
+async function accept(req: NextRequest, { params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const isForm = !(req.headers.get("content-type") ?? "").includes("application/json");
   try {

@@ -1,0 +1,22 @@
+// Every action the audit log records; the dashboard's filter offers exactly these.
+export const AUDIT_ACTIONS = [
+  "api_key.create",
+  "api_key.revoke",
+  "connection.create",
+  "connection.replace",
+  "connection.delete",
+  "auth_link.create",
+  "invite.create",
+  "invite.revoke",
+  "invite.accept",
+  "member.role_change",
+  "member.remove",
+  "member.leave",
+  "mcp_server.create",
+  "mcp_server.update",
+  "mcp_server.delete",
+  "mcp_token.create",
+  "mcp_token.revoke",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
