@@ -23,13 +23,36 @@ export async function POST(req: NextRequest): Promise<Response> {
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(req);
+      return withDetail(await transport.handleRequest(req));
     } finally {
       await server.close();
     }
   } catch (e) {
     return errorResponse(e);
   }
+}
+
+/**
+ * The transport answers a malformed request (not JSON, not JSON-RPC, wrong Accept or content
+ * type, too large) with a JSON-RPC error and no `detail`; every error of this service carries
+ * one (spec §7), so it is added next to the JSON-RPC fields, which MCP clients read.
+ */
+async function withDetail(res: Response): Promise<Response> {
+  if (res.status < 400) return res;
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  const object = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const message = (object.error as { message?: unknown } | undefined)?.message;
+  const detail = object.detail ?? (typeof message === "string" ? message : text || `HTTP ${res.status}`);
+  const headers = new Headers(res.headers);
+  headers.set("content-type", "application/json; charset=utf-8");
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ ...object, detail }), { status: res.status, headers });
 }
 
 /** No server-initiated stream and no sessions: GET and DELETE are refused after authentication. */
@@ -44,3 +67,5 @@ async function notAllowed(req: NextRequest): Promise<Response> {
 
 export const GET = notAllowed;
 export const DELETE = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
