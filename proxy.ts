@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 
-// Runs before routing. A /v1 path whose percent-escapes do not decode (e.g. /v1/logs/%FF) would
+// Runs before routing. An API path (/v1, /mcp, /api/dashboard) whose percent-escapes do not decode (e.g. /v1/logs/%FF) would
 // otherwise fail inside the router with an HTML 500; the API answers it with a JSON 400.
 export function proxy(req: NextRequest) {
   try {
@@ -13,4 +13,4 @@ export function proxy(req: NextRequest) {
 
 // Only paths holding a percent sign can fail to decode; every other request skips the proxy,
 // which costs a whole extra pass over the response body (measured: ~1.2 ms on a 60 KB page).
-export const config = { matcher: ["/v1/:path(.*%.*)"] };
+export const config = { matcher: ["/v1/:path(.*%.*)", "/mcp/:path(.*%.*)", "/api/dashboard/:path(.*%.*)"] };
