@@ -5,11 +5,14 @@ import { appUrl, isProductionMode } from "@/lib/config/env";
 // APP_URL), which next.config.mjs headers() cannot see: they are fixed when the app is built.
 const hsts = isProductionMode() && appUrl().startsWith("https://") ? "max-age=31536000; includeSubDomains" : null;
 
+const API_PREFIXES = ["/v1/", "/api/dashboard/"];
+
 // Runs before routing, only for the requests the matcher below selects.
 export function proxy(req: NextRequest) {
-  // A /v1 path whose percent-escapes do not decode (e.g. /v1/logs/%FF) would otherwise fail
+  // An API path whose percent-escapes do not decode (e.g. /v1/logs/%FF) would otherwise fail
   // inside the router with an HTML 500; the API answers it with a JSON 400.
-  if (req.nextUrl.pathname.startsWith("/v1/") && req.nextUrl.pathname.includes("%")) {
+  const path = req.nextUrl.pathname;
+  if (path.includes("%") && API_PREFIXES.some((p) => path.startsWith(p))) {
     try {
       decodeURIComponent(req.nextUrl.pathname);
     } catch {
@@ -23,9 +26,9 @@ export function proxy(req: NextRequest) {
 }
 
 // The proxy costs a whole extra pass over the response body (measured: ~1.2 ms on a 60 KB
-// page), so it runs only where it has work: /v1 paths holding a percent sign (only those can
+// page), so it runs only where it has work: API paths holding a percent sign (only those can
 // fail to decode), and requests that arrived over https through a proxy (for HSTS; plain-http
 // deployments, the tests and the benchmarks never pay for it).
 export const config = {
-  matcher: ["/v1/:path(.*%.*)", { source: "/((?!_next/static|_next/image).*)", has: [{ type: "header", key: "x-forwarded-proto", value: "https.*" }] }],
+  matcher: ["/v1/:path(.*%.*)", "/api/dashboard/:path(.*%.*)", { source: "/((?!_next/static|_next/image).*)", has: [{ type: "header", key: "x-forwarded-proto", value: "https.*" }] }],
 };

@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { ApiError, errorResponse } from "@/lib/api/errors";
+import { MAX_BODY_BYTES } from "@/lib/api/parse";
 import { authenticateMcpToken, type McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
 import { readNarrowing, resolveScope } from "@/lib/mcp/request-scope";
 import { buildMcpServer } from "@/lib/mcp/build-server";
@@ -11,7 +12,6 @@ import { logRequest } from "@/lib/observability/request-log";
 
 export const dynamic = "force-dynamic";
 
-const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * The MCP endpoint (spec §4.13) over Streamable HTTP, stateless: every POST carries its bearer
@@ -27,7 +27,7 @@ export const POST = logged(async (req, as) => {
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
   await server.connect(transport);
   try {
-    return withHeaders(await transport.handleRequest(req), limitHeaders);
+    return withHeaders(await withDetail(await transport.handleRequest(req)), limitHeaders);
   } finally {
     await server.close();
   }
@@ -42,6 +42,31 @@ const notAllowed = logged(async (req, as) => {
 
 export const GET = notAllowed;
 export const DELETE = notAllowed;
+export const PUT = notAllowed;
+export const PATCH = notAllowed;
+
+/**
+ * The transport answers a malformed request (not JSON, not JSON-RPC, wrong Accept or content
+ * type, too large) with a JSON-RPC error and no `detail`; every error of this service carries
+ * one (spec §7), so it is added next to the JSON-RPC fields, which MCP clients read.
+ */
+async function withDetail(res: Response): Promise<Response> {
+  if (res.status < 400) return res;
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  const object = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const message = (object.error as { message?: unknown } | undefined)?.message;
+  const detail = object.detail ?? (typeof message === "string" ? message : text || `HTTP ${res.status}`);
+  const headers = new Headers(res.headers);
+  headers.set("content-type", "application/json; charset=utf-8");
+  headers.delete("content-length");
+  return new Response(JSON.stringify({ ...object, detail }), { status: res.status, headers });
+}
 
 /** /mcp is not behind withAuth, so it gets the same request id, error mapping and log line here. */
 function logged(handler: (req: NextRequest, as: (p: McpPrincipal) => McpPrincipal) => Promise<Response>) {

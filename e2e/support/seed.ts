@@ -121,6 +121,20 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
       return { error: { status: (e as { status?: number }).status, detail: (e as { detail?: unknown }).detail } };
     }
   },
+  /** Where a provider call of `type` to each of `urls` would go (lib/providers/provider-fetch.ts), or why it is refused. */
+  async providerUrls(a) {
+    const { providerUrl } = await import("@/lib/providers/provider-fetch");
+    const { findConnectionType } = await import("@/lib/providers/registry");
+    const def = findConnectionType(a.type);
+    if (!def) return { error: `no type ${a.type}` };
+    return (a.urls as string[]).map((url) => {
+      try {
+        return { url, to: providerUrl(def, url) };
+      } catch (e) {
+        return { url, refused: (e as Error).message };
+      }
+    });
+  },
   /** One log per entry of `startedAgo` (seconds before now), so tests control times exactly. */
   async logs(a) {
     const now = Math.floor(Date.now() / 1000);

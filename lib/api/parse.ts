@@ -32,7 +32,7 @@ export async function parseJsonBody<S extends z.ZodType>(schema: S, req: Request
     throw badRequest(`Body is not valid JSON${hint}: ${withoutExcerpt((e as Error).message)}`);
   }
   const nul = findNul(value);
-  if (nul !== null) throw badRequest(`${nul || "body"}: must not contain NUL characters`);
+  if (nul !== null) throw badRequest(`${nul || "body"}: must not contain NUL characters or unpaired surrogates (\\ud800–\\udfff alone)`);
   const result = schema.safeParse(value);
   if (!result.success) throw badRequest(describeZodError(result.error));
   return result.data;
@@ -40,9 +40,12 @@ export async function parseJsonBody<S extends z.ZodType>(schema: S, req: Request
 
 export const MAX_JSON_DEPTH = 32;
 
+/** U+0000, or half of a surrogate pair (JSON's "\ud800" escape): no text column stores either faithfully. */
+export const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /**
- * Path of the first string (or key) holding U+0000, which no text column can store; null if
- * none. Iterative, and it refuses nesting deeper than MAX_JSON_DEPTH, so a hostile body cannot
+ * Path of the first string (or key) holding U+0000 or a lone surrogate, which no text column
+ * can store; null if none. Iterative, and it refuses nesting deeper than MAX_JSON_DEPTH, so a hostile body cannot
  * exhaust the stack here or in the schema validation after it.
  */
 export function findNul(root: unknown): string | null {
@@ -50,14 +53,14 @@ export function findNul(root: unknown): string | null {
   while (stack.length) {
     const { value, path, depth } = stack.pop()!;
     if (typeof value === "string") {
-      if (value.includes("\0")) return path;
+      if (UNSTORABLE.test(value)) return path;
       continue;
     }
     if (!value || typeof value !== "object") continue;
     if (depth >= MAX_JSON_DEPTH) throw badRequest(`${path || "body"}: nested more than ${MAX_JSON_DEPTH} levels deep`);
     for (const [k, v] of Object.entries(value)) {
       const here = path ? `${path}.${k}` : k;
-      if (k.includes("\0")) return here;
+      if (UNSTORABLE.test(k)) return here;
       stack.push({ value: v, path: here, depth: depth + 1 });
     }
   }

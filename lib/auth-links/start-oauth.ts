@@ -34,18 +34,18 @@ export async function startOAuth(token: string, input: { shop?: string }): Promi
   const state = signState(attemptId, link.id);
   let authorizeUrl: string;
   try {
-    authorizeUrl = def.oauth.authorizeUrl({
+    authorizeUrl = providerUrl(def, def.oauth.authorizeUrl({
       type: def.type,
       client: configured.client,
       redirectUri: oauthRedirectUri(),
       shop,
       state,
       codeChallenge: codeVerifier && createHash("sha256").update(codeVerifier).digest("base64url"),
-    });
+    }));
   } catch (e) {
     if (e instanceof ProviderRejection) throw new ConnectError("invalid_request", e.reason);
     throw e;
   }
   await db.oAuthAttempt.create({ data: { id: attemptId, authLinkId: link.id, codeVerifier: codeVerifier ?? null, shop: shop ?? null } });
-  return providerUrl(def.type, authorizeUrl);
+  return authorizeUrl;
 }

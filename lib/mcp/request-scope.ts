@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { badRequest } from "@/lib/api/errors";
+import { UNSTORABLE } from "@/lib/api/parse";
 import type { McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
 import type { ToolConnection } from "@/lib/mcp/tools/types";
 
@@ -22,6 +23,8 @@ function checkIds(ids: string[], where: string) {
   if (ids.length > MAX_IDS) throw badRequest(`${where}: at most ${MAX_IDS} connection ids, got ${ids.length}.`);
   const long = ids.find((id) => id.length > MAX_ID_LENGTH);
   if (long !== undefined) throw badRequest(`${where}: a connection id is longer than ${MAX_ID_LENGTH} characters.`);
+  // No id holds these, and the database refuses them in a query (a 500, not a 400).
+  if (ids.some((id) => UNSTORABLE.test(id))) throw badRequest(`${where}: a connection id contains NUL or an unpaired surrogate.`);
   return ids;
 }
 

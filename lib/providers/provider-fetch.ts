@@ -1,5 +1,5 @@
 import "server-only";
-import { ProviderUnavailable, UnsendableCredential } from "@/lib/providers/types";
+import { ProviderRejection, ProviderUnavailable, UnsendableCredential, type ConnectionTypeDefinition } from "@/lib/providers/types";
 
 const TIMEOUT_MS = Number(process.env.PROVIDER_TIMEOUT_MS ?? 10_000);
 
@@ -14,18 +14,55 @@ function baseUrlOverrides(): Record<string, string> {
   return overrides!;
 }
 
+type HostedType = Pick<ConnectionTypeDefinition, "type" | "name" | "hosts">;
+
 /**
- * The URL a type really calls: PROVIDER_BASE_URLS (CONTRACT §5) replaces scheme and host of
- * every URL the type calls or redirects to, keeping the path, so tests can point real types
+ * The URL a type really calls, after proving it goes where the type's provider lives: its host
+ * must be one of the type's `hosts` (or the PROVIDER_BASE_URLS override), over HTTPS, without
+ * credentials, dot segments, backslashes or a fragment. So no id, domain or site URL a caller
+ * sends can steer a request to another host, however it is spelled. PROVIDER_BASE_URLS
+ * (CONTRACT §5) then replaces scheme and host, keeping the path, so tests can point real types
  * at local stand-ins that speak the provider's wire format.
  */
-export function providerUrl(type: string, url: string): string {
-  const base = baseUrlOverrides()[type];
-  if (!base) return url;
-  const original = new URL(url);
+export function providerUrl(def: HostedType, url: string): string {
+  const base = baseUrlOverrides()[def.type];
+  const original = checkedUrl(def, url, base);
+  if (!base) return original.toString();
   const target = new URL(base);
   const basePath = target.pathname.replace(/\/+$/, "");
   return `${target.protocol}//${target.host}${basePath}${original.pathname}${original.search}`;
+}
+
+function checkedUrl(def: HostedType, url: string, override: string | undefined): URL {
+  const refuse = (why: string): never => {
+    throw new ProviderRejection(def.name, `refused to call ${JSON.stringify(url.slice(0, 200))}: ${why}`);
+  };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return refuse("it is not a URL");
+  }
+  if (parsed.username || parsed.password) refuse("a provider URL carries no credentials");
+  // What the URL parser would silently resolve or drop: the raw text must not hold it.
+  const rawPath = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "").split("?")[0];
+  if (url.includes("#")) refuse("a provider URL has no fragment");
+  if (url.includes("\\")) refuse("a provider URL has no backslash");
+  if (rawPath.split("/").some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) refuse("a provider URL has no . or .. path segment");
+  const allowed = [...def.hosts, ...(override ? [new URL(override).origin] : [])];
+  if (!allowed.some((entry) => hostMatches(entry, parsed))) refuse(`${parsed.host} is not one of ${def.name}'s hosts (${def.hosts.join(", ")})`);
+  return parsed;
+}
+
+/** "api.example.com" (HTTPS, default port), "*.example.com" (one DNS label under it), or an exact origin "http://127.0.0.1:3000". */
+function hostMatches(entry: string, url: URL): boolean {
+  if (entry.includes("://")) return url.origin === new URL(entry).origin;
+  if (url.protocol !== "https:" || url.port !== "") return false;
+  if (entry.startsWith("*.")) {
+    const suffix = entry.slice(1);
+    return url.hostname.endsWith(suffix) && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(url.hostname.slice(0, -suffix.length));
+  }
+  return url.hostname === entry;
 }
 
 export type ProviderResponse = { status: number; body: unknown; text: string };
@@ -35,9 +72,13 @@ export async function providerFetch(providerName: string, type: string, url: str
   for (const value of Object.values((init.headers ?? {}) as Record<string, string>)) {
     if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new UnsendableCredential(providerName);
   }
+  // Loaded when called: the registry imports every provider, which all import this file.
+  const { findConnectionType } = await import("@/lib/providers/registry");
+  const def = findConnectionType(type) ?? { type, name: providerName, hosts: [] };
+  const target = providerUrl(def, url);
   let res: Response;
   try {
-    res = await fetch(providerUrl(type, url), { ...init, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(target, { ...init, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (e) {
     const err = e as Error & { cause?: { code?: string } };
     const why = err.name === "TimeoutError" ? `no answer within ${TIMEOUT_MS / 1000} s` : (err.cause?.code ?? err.message);

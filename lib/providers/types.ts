@@ -76,6 +76,11 @@ export type ConnectionTypeDefinition = {
   /** Markdown page served at /docs/connections/<type>.md; null when there is none. */
   docs: string | null;
   family: RotationFamily;
+  /**
+   * Every host the type calls or sends a browser to ("slack.com", or "*.myshopify.com" for one
+   * label under a domain); providerFetch refuses any other (PROVIDER_BASE_URLS aside).
+   */
+  hosts: readonly string[];
   /** Proves the credentials work with an identity call to the provider; throws ProviderRejection or ProviderUnavailable. */
   verify?: (credentials: Record<string, string>, ctx: VerifyContext) => Promise<VerifiedAccount>;
   oauth?: OAuthDefinition;

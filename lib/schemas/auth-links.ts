@@ -2,6 +2,10 @@ import { z } from "zod";
 import { int64 } from "@/lib/schemas/common";
 import { ConnectionSchema } from "@/lib/schemas/connections";
 
+/** Whitespace, C0/C1 controls, zero-width and bidirectional marks, BOM. */
+const INVISIBLE = /[\u0000-\u0020\u007f-\u00a0\u00ad\u061c\u115f\u1160\u17b4\u17b5\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff\ufff0-\uffff]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 export const createAuthLinkBodySchema = z
   .object({
     connection_type: z.string().min(1, "is required").max(64, "is longer than 64 characters"),
@@ -10,11 +14,16 @@ export const createAuthLinkBodySchema = z
       .max(2048, "is longer than 2048 characters")
       .refine((value) => {
         try {
-          return new URL(value).protocol === "https:";
+          // The host is written out: "https:///x" or "https:x" would be read as https://x/.
+          return /^https:\/\/[^/?#\\]/i.test(value) && new URL(value).protocol === "https:";
         } catch {
           return false;
         }
       }, "must be an absolute https:// URL")
+      // A browser shows neither of these plainly: `https://bank.example@evil.example/` reads as
+      // the bank, and invisible or bidirectional characters can disguise the host.
+      .refine((value) => !/^[a-z]+:\/*[^/?#]*@/i.test(value), "must not carry a user name or password")
+      .refine((value) => !INVISIBLE.test(value) && !LONE_SURROGATE.test(value), "must not contain spaces, control, invisible or bidirectional characters")
       .meta({ format: "uri" })
       .optional()
       .describe("Where the browser goes after the OAuth provider returns. Must use HTTPS."),

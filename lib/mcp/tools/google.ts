@@ -195,7 +195,12 @@ const searchConsoleQuery = defineTool({
   credits: 2,
   cacheTtlSeconds: 300,
   input: {
-    site_url: z.string().min(1).max(2048).describe("The property exactly as Search Console names it: https://www.example.com/ (URL-prefix) or sc-domain:example.com (domain)."),
+    site_url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .regex(/^(https?:\/\/[^\s/?#]+\/\S*|sc-domain:[a-z0-9.-]+)$/i, "must be a URL-prefix property (https://www.example.com/) or a domain property (sc-domain:example.com)")
+      .describe("The property exactly as Search Console names it: https://www.example.com/ (URL-prefix) or sc-domain:example.com (domain)."),
     start_date: isoDate.optional().describe("First day, YYYY-MM-DD (default: 28 days before end_date)."),
     end_date: isoDate.optional().describe("Last day, inclusive, YYYY-MM-DD (default: yesterday)."),
     dimensions: z.array(z.enum(SEARCH_DIMENSIONS)).max(4).default(["query"]).describe("How to split the rows (default [\"query\"]); [] gives one total row."),

@@ -46,6 +46,7 @@ const openai: ConnectionTypeDefinition = {
   credentialFields: ["api_key"],
   docs: apiKeyDocs.openai,
   family: "api_key",
+  hosts: ["api.openai.com"],
   async verify(credentials, ctx): Promise<VerifiedAccount> {
     const res = await providerFetch("OpenAI", ctx.type, "https://api.openai.com/v1/models", { headers: apiKeyHeaders.openai(credentials.api_key) });
     if (res.status !== 200) refuseOrUnavailable("OpenAI", res, errorObjectReason);
@@ -62,6 +63,7 @@ const anthropic: ConnectionTypeDefinition = {
   credentialFields: ["api_key"],
   docs: apiKeyDocs.anthropic,
   family: "api_key",
+  hosts: ["api.anthropic.com"],
   async verify(credentials, ctx): Promise<VerifiedAccount> {
     const res = await providerFetch("Anthropic", ctx.type, "https://api.anthropic.com/v1/models", {
       headers: apiKeyHeaders.anthropic(credentials.api_key),
@@ -81,6 +83,7 @@ const klaviyo: ConnectionTypeDefinition = {
   credentialFields: ["private_api_key"],
   docs: apiKeyDocs.klaviyo,
   family: "api_key",
+  hosts: ["a.klaviyo.com"],
   async verify(credentials, ctx): Promise<VerifiedAccount> {
     const res = await providerFetch("Klaviyo", ctx.type, "https://a.klaviyo.com/api/accounts/", {
       headers: apiKeyHeaders.klaviyo(credentials.private_api_key),
@@ -110,6 +113,7 @@ const semrush: ConnectionTypeDefinition = {
   credentialFields: ["api_key"],
   docs: apiKeyDocs.semrush,
   family: "api_key",
+  hosts: ["www.semrush.com", "api.semrush.com"],
   async verify(credentials, ctx): Promise<VerifiedAccount> {
     // The API-unit balance costs no units; errors are plain text ("ERROR 120 :: WRONG KEY - ID PAIR").
     const res = await providerFetch("Semrush", ctx.type, urlWith("https://www.semrush.com/users/countapiunits.html", { key: credentials.api_key }));
@@ -127,6 +131,7 @@ const stripe: ConnectionTypeDefinition = {
   credentialFields: ["secret_key"],
   docs: apiKeyDocs.stripe,
   family: "api_key",
+  hosts: ["api.stripe.com"],
   async verify(credentials, ctx): Promise<VerifiedAccount> {
     const res = await providerFetch("Stripe", ctx.type, "https://api.stripe.com/v1/account", { headers: apiKeyHeaders.stripe(credentials.secret_key) });
     if (res.status !== 200) refuseOrUnavailable("Stripe", res, errorObjectReason);

@@ -23,6 +23,9 @@ const PROVIDER = "Google";
 const AUTHORIZE_URL = "https://accounts.google.com/o/oauth2/v2/auth";
 const TOKEN_URL = "https://oauth2.googleapis.com/token";
 const USERINFO_URL = "https://openidconnect.googleapis.com/v1/userinfo";
+
+/** Every Google host the three types (and their MCP tools) call or send a browser to. */
+const GOOGLE_HOSTS = ["accounts.google.com", "oauth2.googleapis.com", "openidconnect.googleapis.com", "www.googleapis.com", "analyticsadmin.googleapis.com", "analyticsdata.googleapis.com", "googleads.googleapis.com"];
 /** The Google Ads API version every Ads call uses (verification and the MCP tools alike). */
 export const GOOGLE_ADS_API = "https://googleads.googleapis.com/v18";
 
@@ -207,6 +210,7 @@ function googleType(def: {
     credentialFields: def.credentialFields,
     docs: def.docs,
     family: "white_label",
+    hosts: GOOGLE_HOSTS,
     oauth: googleOAuth(def.scope, def.access),
     async verify(credentials, ctx) {
       const accessToken = await googleAccessToken(ctx.type, { kind: "manual", credentials });

@@ -117,6 +117,7 @@ export const hubspotTypes: ConnectionTypeDefinition[] = [
     credentialFields: null,
     docs: hubspotDocs.hubspot,
     family: "oauth_only",
+    hosts: ["app.hubspot.com", "api.hubapi.com"],
     oauth: hubspotOAuth,
   },
 ];

@@ -83,6 +83,7 @@ export const linkedinTypes: ConnectionTypeDefinition[] = [
     credentialFields: null,
     docs: linkedinDocs.linkedin_ads,
     family: "oauth_only",
+    hosts: ["www.linkedin.com", "api.linkedin.com"],
     oauth: linkedinOAuth,
   },
 ];

@@ -124,6 +124,7 @@ export const metaTypes: ConnectionTypeDefinition[] = [
     credentialFields: ["app_id", "app_secret", "access_token"],
     docs: metaDocs.meta_ads,
     family: "white_label",
+    hosts: ["www.facebook.com", "graph.facebook.com"],
     oauth: metaOAuth,
     async verify(credentials, ctx) {
       await debugToken(ctx.type, credentials.app_id, credentials.app_secret, credentials.access_token);

@@ -14,6 +14,9 @@ const logo = monogramLogo("#7C3AED", "Sb");
 
 const PROVIDER = "Sandbox";
 
+/** The sandbox lives inside this app: its one origin, as configured (http on a laptop). */
+const sandboxHosts = () => [new URL(appUrl()).origin];
+
 /**
  * One GET of the sandbox's API (`path` with its query): 4xx = the sandbox refused; a 404 (the
  * sandbox is switched off here), a 429 or anything else but a JSON 200 = unavailable.
@@ -97,6 +100,9 @@ export const sandboxTypes: ConnectionTypeDefinition[] = [
     credentialFields: null,
     docs: sandboxDocs.sandbox_oauth,
     family: "oauth_only",
+    get hosts() {
+      return sandboxHosts();
+    },
     oauth: sandboxOAuth,
   },
   {
@@ -107,6 +113,9 @@ export const sandboxTypes: ConnectionTypeDefinition[] = [
     credentialFields: ["client_id", "client_secret", "refresh_token"],
     docs: sandboxDocs.sandbox_whitelabel,
     family: "white_label",
+    get hosts() {
+      return sandboxHosts();
+    },
     oauth: sandboxOAuth,
     async verify(credentials, ctx) {
       const account = await identity(ctx.type, await sandboxAuthHeaders(ctx.type, { kind: "manual", credentials }));
@@ -121,6 +130,9 @@ export const sandboxTypes: ConnectionTypeDefinition[] = [
     credentialFields: ["api_key"],
     docs: sandboxDocs.sandbox_key,
     family: "api_key",
+    get hosts() {
+      return sandboxHosts();
+    },
     async verify(credentials, ctx) {
       const account = await identity(ctx.type, await sandboxAuthHeaders(ctx.type, { kind: "manual", credentials }));
       return { ...account, rotationKey: null };

@@ -159,6 +159,7 @@ export const shopifyTypes: ConnectionTypeDefinition[] = [
     credentialFields: ["shop_domain", "access_token"],
     docs: shopifyDocs,
     family: "storefront",
+    hosts: ["*.myshopify.com"],
     oauth: shopifyOAuth,
     async verify(credentials, ctx) {
       const shop = shopDomainOrThrow(credentials.shop_domain, "shop_domain");

@@ -103,6 +103,7 @@ export const slackTypes: ConnectionTypeDefinition[] = [
     credentialFields: ["bot_token"],
     docs: slackDocs,
     family: "team_messaging",
+    hosts: ["slack.com"],
     oauth: slackOAuth,
     verify: (credentials, ctx) => slackIdentity(ctx.type, slackBotToken({ kind: "manual", credentials })),
   },

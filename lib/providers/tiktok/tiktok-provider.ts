@@ -109,6 +109,7 @@ export const tiktokTypes: ConnectionTypeDefinition[] = [
     credentialFields: null,
     docs: tiktokDocs.tiktok_ads,
     family: "oauth_only",
+    hosts: ["business-api.tiktok.com"],
     oauth: tiktokOAuth,
   },
 ];

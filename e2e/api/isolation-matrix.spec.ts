@@ -1,0 +1,217 @@
+import { test, expect, seed, seedTeam, cli, type SeededTeam, type SeededUser } from "../fixtures";
+import { raw, signInCookie, type RawResponse } from "../support/hostile";
+
+// Spec §4.4–4.11, §5.3 and house style 4 (tenant-safe lookups): every operation that takes an
+// id, public (/v1, with an API key and with a session) and dashboard (/api/dashboard, with a
+// session), tried with every foreign id of its kind: another team's, and another member's
+// private connection and MCP server. Each answer must be a 404 whose body is only a `detail`
+// naming none of the foreign object's data, and the foreign objects must be unchanged after.
+
+const PASSWORD = "correct horse battery staple";
+const SECRET = "SECRET-A";
+
+type Kind = "connection" | "externalId" | "authLink" | "log" | "apiKey" | "member" | "invite" | "mcpServer" | "mcpToken" | "team";
+type Op = { method: string; path: (id: string, extra?: string) => string; kind: Kind; body?: unknown; via: ("key" | "session")[] };
+
+/** Every operation with an id, generated from the route list (app/v1/**, app/api/dashboard/**). */
+const OPERATIONS: Op[] = [
+  { method: "GET", path: (id) => `/v1/connections/${id}`, kind: "connection", via: ["key", "session"] },
+  { method: "GET", path: (id) => `/v1/connections/${id}?lookup_by=id`, kind: "connection", via: ["key", "session"] },
+  { method: "GET", path: (id) => `/v1/connections/${id}?lookup_by=external_id`, kind: "externalId", via: ["key", "session"] },
+  { method: "DELETE", path: (id) => `/v1/connections/${id}`, kind: "connection", via: ["key", "session"] },
+  { method: "GET", path: (id) => `/v1/connections/auth-links/${id}/status`, kind: "authLink", via: ["key", "session"] },
+  { method: "GET", path: (id) => `/v1/logs/${id}`, kind: "log", via: ["key", "session"] },
+  { method: "GET", path: (id) => `/api/dashboard/connections/${id}/workflows`, kind: "connection", via: ["session"] },
+  { method: "DELETE", path: (id) => `/api/dashboard/api-keys/${id}`, kind: "apiKey", via: ["session"] },
+  { method: "PATCH", path: (id) => `/api/dashboard/members/${id}`, kind: "member", body: { role: "owner" }, via: ["session"] },
+  { method: "DELETE", path: (id) => `/api/dashboard/members/${id}`, kind: "member", via: ["session"] },
+  { method: "DELETE", path: (id) => `/api/dashboard/invites/${id}`, kind: "invite", via: ["session"] },
+  { method: "PATCH", path: (id) => `/api/dashboard/mcp-servers/${id}`, kind: "mcpServer", body: { name: "taken over", is_private: false, connection_ids: [] }, via: ["session"] },
+  { method: "DELETE", path: (id) => `/api/dashboard/mcp-servers/${id}`, kind: "mcpServer", via: ["session"] },
+  { method: "GET", path: (id) => `/api/dashboard/mcp-servers/${id}/tokens`, kind: "mcpServer", via: ["session"] },
+  { method: "POST", path: (id) => `/api/dashboard/mcp-servers/${id}/tokens`, kind: "mcpServer", body: { name: "stolen" }, via: ["session"] },
+  { method: "DELETE", path: (server, token) => `/api/dashboard/mcp-servers/${server}/tokens/${token}`, kind: "mcpToken", via: ["session"] },
+  { method: "GET", path: (team) => `/api/dashboard/ledger.csv?team=${team}`, kind: "team", via: ["session"] },
+];
+
+type Actor = { label: string; user: SeededUser; team: SeededTeam; session: string };
+type Foreign = { kind: Kind; label: string; id: string; extra?: string };
+
+async function as(actor: Actor, via: "key" | "session", method: string, path: string, body?: unknown): Promise<RawResponse> {
+  const headers: Record<string, string> = via === "key" ? { authorization: `Bearer ${actor.user.key}` } : { cookie: actor.session, "x-patchbay-team": actor.team.id };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  // ledger.csv names the team in the query for a download link; no header then.
+  if (path.includes("ledger.csv?team=")) delete headers["x-patchbay-team"];
+  return raw(method, path, { headers, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+const ok = async (res: RawResponse) => {
+  expect(res.status, res.text.slice(0, 300)).toBeLessThan(300);
+  return JSON.parse(res.text);
+};
+
+let a: SeededTeam;
+let b: SeededTeam;
+let actors: { b: Actor; a0: Actor; a1: Actor };
+let foreign: { crossTeam: Foreign[]; privateOfA0: Foreign[]; privateOfA1: Foreign[] };
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  [a, b] = await Promise.all([seedTeam({ name: `${SECRET} team`, password: PASSWORD, members: 2 }), seedTeam({ name: "B team", password: PASSWORD, members: 1 })]);
+  const [sb, s0, s1] = await Promise.all([signInCookie(b.users[0].email, PASSWORD), signInCookie(a.users[0].email, PASSWORD), signInCookie(a.users[1].email, PASSWORD)]);
+  actors = { b: { label: "B owner", user: b.users[0], team: b, session: sb }, a0: { label: "A owner", user: a.users[0], team: a, session: s0 }, a1: { label: "A member", user: a.users[1], team: a, session: s1 } };
+
+  const conn = async (actor: Actor, name: string, isPrivate: boolean) =>
+    ok(await as(actor, "key", "POST", "/v1/connections", { connection_type: "sandbox_key", name, credentials: { api_key: `sk-${name}` }, is_private: isPrivate }));
+  const shared = await conn(actors.a0, `${SECRET} shared`, false);
+  const private0 = await conn(actors.a0, `${SECRET} private of A0`, true);
+  const private1 = await conn(actors.a1, `${SECRET} private of A1`, true);
+  // A workflow on each, so the workflows endpoint has data to leak.
+  for (const c of [shared, private0, private1]) await seed("workflow", { team: a.id, name: `${SECRET} workflow`, connections: [c.id] });
+  const externalId = `${SECRET}-ext`;
+  const link = await ok(await as(actors.a0, "key", "POST", "/v1/connections/auth-link", { connection_type: "sandbox_oauth", external_id: externalId }));
+  // A connection carrying the external id, through the sandbox's OAuth flow is long; a private link's status is enough for the status endpoint,
+  // and the external-id lookup must answer 404 whether or not a connection carries it.
+  await cli("activity", "simulate", "--team", a.id, "--workflow-runs", "1", "--mcp-calls", "1", "--agent-conversations", "0", "--copilot-uses", "0", "--days", "1");
+  const log = (await ok(await as(actors.a0, "key", "GET", "/v1/logs?limit=1"))).data[0];
+  const invite = await ok(await as(actors.a0, "session", "POST", "/api/dashboard/invites", { email: `${SECRET.toLowerCase()}@example.com`, role: "member" }));
+  const server = async (owner: SeededUser, name: string, isPrivate: boolean, connections: string[]) => {
+    const made = await cli("mcp", "create", "--team", a.id, "--user", owner.id, "--name", name, "--connections", connections.join(","), ...(isPrivate ? ["--private"] : []));
+    expect(made.code, JSON.stringify(made.json)).toBe(0);
+    const token = await seed("mcpToken", { team: a.id, user: owner.id, server: made.json.id });
+    return { id: made.json.id as string, token: token.id as string };
+  };
+  const sharedServer = await server(a.users[0], `${SECRET} shared server`, false, [shared.id]);
+  const privateServer0 = await server(a.users[0], `${SECRET} private server of A0`, true, [shared.id, private0.id]);
+  const privateServer1 = await server(a.users[1], `${SECRET} private server of A1`, true, [shared.id, private1.id]);
+
+  foreign = {
+    crossTeam: [
+      { kind: "connection", label: "A's shared connection", id: shared.id },
+      { kind: "connection", label: "A0's private connection", id: private0.id },
+      { kind: "externalId", label: "A's external id", id: encodeURIComponent(externalId) },
+      { kind: "externalId", label: "A's connection id as external id", id: shared.id },
+      { kind: "authLink", label: "A's auth link", id: link.id },
+      { kind: "log", label: "A's log", id: log.id },
+      { kind: "apiKey", label: "A0's API key", id: a.users[0].keyId },
+      { kind: "apiKey", label: "A1's API key", id: a.users[1].keyId },
+      { kind: "member", label: "A0 (A's owner)", id: a.users[0].id },
+      { kind: "member", label: "A1 (A's member)", id: a.users[1].id },
+      { kind: "invite", label: "A's invite", id: invite.id },
+      ...[sharedServer, privateServer0, privateServer1].flatMap((s, i): Foreign[] => [
+        { kind: "mcpServer", label: `A's MCP server ${i}`, id: s.id },
+        { kind: "mcpToken", label: `A's MCP token ${i}`, id: s.id, extra: s.token },
+      ]),
+      { kind: "team", label: "A's team id", id: a.id },
+    ],
+    privateOfA0: [
+      { kind: "connection", label: "A0's private connection", id: private0.id },
+      { kind: "mcpServer", label: "A0's private MCP server", id: privateServer0.id },
+      { kind: "mcpToken", label: "A0's private MCP server's token", id: privateServer0.id, extra: privateServer0.token },
+    ],
+    privateOfA1: [
+      { kind: "connection", label: "A1's private connection", id: private1.id },
+      { kind: "mcpServer", label: "A1's private MCP server", id: privateServer1.id },
+      { kind: "mcpToken", label: "A1's private MCP server's token", id: privateServer1.id, extra: privateServer1.token },
+    ],
+  };
+});
+
+/** Everything of A's each of its members can see, through the API and the dashboard. */
+async function snapshotOfA() {
+  const out: Record<string, unknown> = {};
+  for (const actor of [actors.a0, actors.a1]) {
+    const get = async (via: "key" | "session", path: string) => JSON.parse((await as(actor, via, "GET", path)).text);
+    const servers = (await get("session", "/api/dashboard/mcp-servers")).data as { id: string }[];
+    out[actor.label] = {
+      connections: await get("key", "/v1/connections"),
+      logs: await get("key", "/v1/logs?limit=100"),
+      links: await get("session", "/api/dashboard/auth-links"),
+      members: await get("session", "/api/dashboard/members"),
+      servers,
+      tokens: await Promise.all(servers.map((s) => get("session", `/api/dashboard/mcp-servers/${s.id}/tokens`))),
+      ...(actor === actors.a0 && { keys: await get("session", "/api/dashboard/api-keys"), invites: await get("session", "/api/dashboard/invites") }),
+    };
+  }
+  return out;
+}
+
+/** The matrix rows: each operation × each auth it takes × each foreign id of its kind, for one attacker. */
+function rows(attacker: Actor, ids: Foreign[]) {
+  return OPERATIONS.flatMap((op) => op.via.flatMap((via) => ids.filter((f) => f.kind === op.kind || (op.kind === "externalId" && f.kind === "connection")).map((f) => ({ op, via, f, attacker }))));
+}
+
+async function runMatrix(attacker: Actor, ids: Foreign[], minimum: number) {
+  const matrix = rows(attacker, ids);
+  expect(matrix.length).toBeGreaterThanOrEqual(minimum);
+  const before = await snapshotOfA();
+  const problems: string[] = [];
+  for (const { op, via, f } of matrix) {
+    const path = op.path(f.id, f.extra);
+    const res = await as(attacker, via, op.method, path, op.body);
+    const what = `${attacker.label} ${via} ${op.method} ${path} (${f.label}) → ${res.status} ${res.text.slice(0, 200)}`;
+    if (res.status !== 404) {
+      problems.push(what);
+      continue;
+    }
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(res.text);
+    } catch {
+      problems.push(`${what}: not JSON`);
+      continue;
+    }
+    if (Object.keys(body).join() !== "detail") problems.push(`${what}: body has more than a detail`);
+    // A detail may repeat the id that was sent; nothing else of A's may appear.
+    if (res.text.split(decodeURIComponent(f.id)).join("").includes(SECRET)) problems.push(`${what}: the body names A's data`);
+    if (res.text.includes(f.extra ?? "\u0000never")) problems.push(`${what}: the body echoes the token id`);
+  }
+  expect(problems).toEqual([]);
+  expect(await snapshotOfA(), "A's data changed").toEqual(before);
+  return matrix.length;
+}
+
+test("another team's owner gets 404 from every operation with an id, for every id of team A", async () => {
+  const n = await runMatrix(actors.b, foreign.crossTeam, 40);
+  test.info().annotations.push({ type: "matrix", description: `${n} cross-team requests` });
+});
+
+test("a member gets 404 for another member's private connection and MCP server, on every operation", async () => {
+  const n = await runMatrix(actors.a1, foreign.privateOfA0, 10);
+  test.info().annotations.push({ type: "matrix", description: `${n} private requests (member → owner's)` });
+});
+
+test("even a team owner gets 404 for a member's private connection and MCP server", async () => {
+  const n = await runMatrix(actors.a0, foreign.privateOfA1, 10);
+  test.info().annotations.push({ type: "matrix", description: `${n} private requests (owner → member's)` });
+});
+
+test("the rightful owner still reaches everything the matrix attacked", async () => {
+  for (const [actor, ids] of [
+    [actors.a0, foreign.privateOfA0],
+    [actors.a1, foreign.privateOfA1],
+  ] as const) {
+    const conn = ids.find((f) => f.kind === "connection")!;
+    const server = ids.find((f) => f.kind === "mcpServer")!;
+    expect((await ok(await as(actor, "key", "GET", `/v1/connections/${conn.id}`)))[0].id).toBe(conn.id);
+    expect((await ok(await as(actor, "session", "GET", `/api/dashboard/connections/${conn.id}/workflows`))).length ?? 1).toBeGreaterThan(0);
+    // The token the CLI made with the server, and the one seeded for the matrix.
+    expect((await ok(await as(actor, "session", "GET", `/api/dashboard/mcp-servers/${server.id}/tokens`))).data).toHaveLength(2);
+  }
+});
+
+test("an MCP token of team B cannot narrow itself onto team A's connections", async () => {
+  const bConn = await ok(await as(actors.b, "key", "POST", "/v1/connections", { connection_type: "sandbox_key", name: "b own", credentials: { api_key: "sk-b" } }));
+  const made = await cli("mcp", "create", "--team", b.id, "--user", b.users[0].id, "--name", "B server", "--connections", bConn.id);
+  const aIds = foreign.crossTeam.filter((f) => f.kind === "connection").map((f) => f.id);
+  const call = (headers: Record<string, string>, query = "") =>
+    raw("POST", `/mcp${query}`, {
+      headers: { authorization: `Bearer ${made.json.token}`, "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_connections", arguments: {} } }),
+    });
+  for (const res of [await call({ "x-service-context": JSON.stringify({ connection_ids: aIds }) }), await call({}, `?connection_ids=${aIds.join(",")}`)]) {
+    expect(res.status, res.text).toBe(200);
+    expect(res.text).not.toContain(SECRET);
+    for (const id of aIds) expect(res.text).not.toContain(id);
+  }
+});
