@@ -81,7 +81,9 @@ export async function updateMcpServer(actor: Actor, id: string, patch: { name?: 
   if (name && name.length > 100) throw badRequest("name: must be at most 100 characters");
   const ids = patch.connectionIds ? await checkConnections(actor.teamId, server.ownerUserId ?? actor.userId, patch.connectionIds) : null;
   await transaction(async (tx) => {
-    await tx.mcpServer.update({ where: { id }, data: { ...(name ? { name } : {}), ...(patch.isPrivate !== undefined ? { isPrivate: patch.isPrivate } : {}) } });
+    // A count, not update(): a server deleted meanwhile is a 404, not Prisma's record-not-found.
+    const { count } = await tx.mcpServer.updateMany({ where: { id, teamId: actor.teamId }, data: { updatedAt: new Date(), ...(name ? { name } : {}), ...(patch.isPrivate !== undefined ? { isPrivate: patch.isPrivate } : {}) } });
+    if (!count) throw notFound(`No MCP server ${id} in this team.`);
     if (ids) {
       await tx.mcpServerConnection.deleteMany({ where: { mcpServerId: id } });
       if (ids.length) await tx.mcpServerConnection.createMany({ data: ids.map((connectionId) => ({ mcpServerId: id, connectionId })) });
