@@ -10,8 +10,24 @@ export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; t
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
-/** One request exactly as given: `path` is sent raw (percent-escapes and all); `chunked` streams the body without Content-Length. */
-export function raw(method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean; timeoutMs?: number } = {}): Promise<RawResponse> {
+type RawOptions = { headers?: Record<string, string>; body?: string | Buffer; chunked?: boolean; timeoutMs?: number };
+
+/**
+ * One request exactly as given: `path` is sent raw (percent-escapes and all); `chunked` streams
+ * the body without Content-Length. A request that went out on a kept-alive socket the server
+ * closed at that moment (its keep-alive timeout) is sent again once, on a fresh one, as Node's
+ * documentation advises: that reset says nothing about the answer.
+ */
+export async function raw(method: string, path: string, options: RawOptions = {}): Promise<RawResponse> {
+  try {
+    return await rawOnce(method, path, options);
+  } catch (e) {
+    if ((e as { reusedSocket?: boolean }).reusedSocket && ["ECONNRESET", "EPIPE"].includes((e as { code?: string }).code ?? "")) return rawOnce(method, path, options);
+    throw e;
+  }
+}
+
+function rawOnce(method: string, path: string, options: RawOptions): Promise<RawResponse> {
   const url = new URL(baseURL());
   const started = Date.now();
   return new Promise((resolve, reject) => {
@@ -25,7 +41,7 @@ export function raw(method: string, path: string, options: { headers?: Record<st
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8"), ms: Date.now() - started }));
     });
     req.on("timeout", () => req.destroy(new Error(`no answer within ${options.timeoutMs ?? 30_000} ms: ${method} ${path.slice(0, 100)}`)));
-    req.on("error", reject);
+    req.on("error", (e) => reject(Object.assign(e, { reusedSocket: req.reusedSocket })));
     if (options.body === undefined) return void req.end();
     if (!options.chunked) return void req.end(options.body);
     const body = Buffer.isBuffer(options.body) ? options.body : Buffer.from(options.body);

@@ -4,6 +4,7 @@ import { noParamsSchema } from "@/lib/schemas/common";
 import { createApiKeyBodySchema } from "@/lib/schemas/dashboard";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 export const GET = withAuth(
   async ({ team, searchParams }) => {
@@ -23,3 +24,7 @@ export const POST = withAuth(
   },
   { ownerOnly: true },
 );
+
+// Any other method: a JSON 405 naming the ones this route takes (not Next's empty one).
+const notAllowed = methodNotAllowed("GET, POST");
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

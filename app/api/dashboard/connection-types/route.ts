@@ -2,8 +2,13 @@ import { withAuth } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { listConnectionTypesWithLogos } from "@/lib/providers/list-connection-types-with-logos";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 export const GET = withAuth(async ({ searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   return listConnectionTypesWithLogos();
 });
+
+// Any other method: a JSON 405 naming the ones this route takes (not Next's empty one).
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

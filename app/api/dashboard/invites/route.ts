@@ -4,6 +4,7 @@ import { createInviteBodySchema } from "@/lib/schemas/dashboard";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { json } from "@/lib/api/errors";
 import { createInvite, listInvites } from "@/lib/members/invites";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 export const GET = withAuth(
   async ({ team, searchParams }) => {
@@ -20,3 +21,7 @@ export const POST = withAuth(
   },
   { ownerOnly: true },
 );
+
+// Any other method: a JSON 405 naming the ones this route takes (not Next's empty one).
+const notAllowed = methodNotAllowed("GET, POST");
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

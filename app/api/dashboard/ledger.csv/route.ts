@@ -4,6 +4,7 @@ import { parseQuery } from "@/lib/api/parse";
 import { hasSessionCookie, TEAM_HEADER } from "@/lib/auth/authenticate-session";
 import { listCreditLogsQuerySchema } from "@/lib/schemas/credits";
 import { streamCreditLogsCsv } from "@/lib/credits/stream-credit-logs-csv";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 const exportQuerySchema = listCreditLogsQuerySchema.omit({ limit: true, cursor: true }).strict();
 
@@ -36,3 +37,7 @@ export async function GET(req: NextRequest, route: { params: Promise<Record<stri
   }
   return exportLedgerCsv(req, route);
 }
+
+// Any other method: a JSON 405 naming the ones this route takes (not Next's empty one).
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -4,6 +4,7 @@ import { noParamsSchema } from "@/lib/schemas/common";
 import { createMcpServerBodySchema } from "@/lib/schemas/dashboard";
 import { listMcpServers } from "@/lib/mcp/list-mcp-servers";
 import { createMcpServer } from "@/lib/mcp/mcp-servers";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 export const GET = withAuth(async ({ team, user, role, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
@@ -18,3 +19,7 @@ export const POST = withAuth(async ({ team, user, role, req, searchParams }) => 
   const [server] = await listMcpServers({ teamId: team.id, userId: user.id, role }, created.id);
   return server;
 });
+
+// Any other method: a JSON 405 naming the ones this route takes (not Next's empty one).
+const notAllowed = methodNotAllowed("GET, POST");
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

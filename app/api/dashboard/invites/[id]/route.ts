@@ -2,6 +2,7 @@ import { withAuth } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { revokeInvite } from "@/lib/members/invites";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 export const DELETE = withAuth<{ id: string }>(
   async ({ team, params, searchParams }) => {
@@ -10,3 +11,7 @@ export const DELETE = withAuth<{ id: string }>(
   },
   { ownerOnly: true },
 );
+
+// Any other method: a JSON 405 naming the ones this route takes (not Next's empty one).
+const notAllowed = methodNotAllowed("DELETE");
+export { notAllowed as GET, notAllowed as POST, notAllowed as PUT, notAllowed as PATCH };

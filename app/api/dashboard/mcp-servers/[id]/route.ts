@@ -4,6 +4,7 @@ import { noParamsSchema } from "@/lib/schemas/common";
 import { updateMcpServerBodySchema } from "@/lib/schemas/dashboard";
 import { listMcpServers } from "@/lib/mcp/list-mcp-servers";
 import { deleteMcpServer, updateMcpServer } from "@/lib/mcp/mcp-servers";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 /** Rename, share or make private, and replace the saved connection permissions. */
 export const PATCH = withAuth<{ id: string }>(async ({ team, user, role, params, req, searchParams }) => {
@@ -20,3 +21,7 @@ export const DELETE = withAuth<{ id: string }>(async ({ team, user, role, params
   parseQuery(noParamsSchema, searchParams);
   return deleteMcpServer({ teamId: team.id, userId: user.id, role }, params.id);
 });
+
+// Any other method: a JSON 405 naming the ones this route takes (not Next's empty one).
+const notAllowed = methodNotAllowed("PATCH, DELETE");
+export { notAllowed as GET, notAllowed as POST, notAllowed as PUT };

@@ -4,6 +4,7 @@ import { changeRoleBodySchema } from "@/lib/schemas/dashboard";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { changeMemberRole } from "@/lib/members/change-member-role";
 import { removeMember } from "@/lib/members/remove-member";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 export const PATCH = withAuth<{ userId: string }>(
   async ({ team, params, req }) => {
@@ -18,3 +19,7 @@ export const DELETE = withAuth<{ userId: string }>(async ({ params, searchParams
   parseQuery(noParamsSchema, searchParams);
   return removeMember(principal, params.userId);
 });
+
+// Any other method: a JSON 405 naming the ones this route takes (not Next's empty one).
+const notAllowed = methodNotAllowed("PATCH, DELETE");
+export { notAllowed as GET, notAllowed as POST, notAllowed as PUT };

@@ -2,8 +2,13 @@ import { withAuth } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { listActiveWorkflowsOfConnection } from "@/lib/workflows/list-active-workflows-of-connection";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 export const GET = withAuth<{ id: string }>(async ({ team, user, params, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   return listActiveWorkflowsOfConnection(team.id, user.id, params.id);
 });
+
+// Any other method: a JSON 405 naming the ones this route takes (not Next's empty one).
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

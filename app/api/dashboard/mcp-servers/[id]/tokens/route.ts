@@ -4,6 +4,7 @@ import { noParamsSchema } from "@/lib/schemas/common";
 import { createMcpTokenBodySchema } from "@/lib/schemas/dashboard";
 import { listMcpServerTokens } from "@/lib/mcp/list-mcp-server-tokens";
 import { createMcpToken } from "@/lib/mcp/mcp-servers";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 export const GET = withAuth<{ id: string }>(async ({ team, user, role, params, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
@@ -17,3 +18,7 @@ export const POST = withAuth<{ id: string }>(async ({ team, user, role, params, 
   const created = await createMcpToken({ teamId: team.id, userId: user.id, role }, params.id, body.name);
   return { id: created.id, prefix: created.prefix, name: created.name, created_at: Math.floor(created.createdAt.getTime() / 1000), token: created.token };
 });
+
+// Any other method: a JSON 405 naming the ones this route takes (not Next's empty one).
+const notAllowed = methodNotAllowed("GET, POST");
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
