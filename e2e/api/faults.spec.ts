@@ -189,7 +189,8 @@ test.describe("PostgreSQL outages", () => {
       await sleep(1000);
       running = false;
       await load;
-      expect(statuses.every((s) => s === 200 || s === 503), JSON.stringify([...new Set(statuses)])).toBe(true);
+      const unhandled = instance.log().split("\n").filter((l) => /unhandled error/.test(l)).slice(0, 3).join("\n");
+      expect(statuses.every((s) => s === 200 || s === 503), `${JSON.stringify([...new Set(statuses)])}\n${unhandled}`).toBe(true);
       const after = await fetch(`${instance.baseUrl}/v1/connections`, { headers });
       expect(after.status).toBe(200);
       // Every 200 is a stored connection (a 503 may still have committed just before its

@@ -8,6 +8,7 @@ import { chargeCredits } from "@/lib/credits/charge-credits";
 import { createWorkflow, type WorkflowNode } from "@/lib/workflows/create-workflow";
 import { recordWorkflowRun, type NodeOutcome } from "@/lib/workflows/record-workflow-run";
 import { PROVIDER_TOOLS } from "@/lib/mcp/tools";
+import { findConnectionType } from "@/lib/providers/registry";
 
 // `activity simulate`: realistic operation logs and charges for a team, written through the
 // same functions a real producer calls (recordWorkflowRun, recordOperations, chargeCredits).
@@ -69,8 +70,8 @@ const WORKFLOW_TEMPLATES: { name: string; nodes: Omit<WorkflowNode, "id">[] }[] 
 
 /** The endpoint's own tools, so simulated calls look like real ones. */
 const MCP_TOOLS = [
-  { name: "list_connections", operationId: "mcp.list_connections", credits: 0, cacheable: false },
-  ...PROVIDER_TOOLS.map((t) => ({ name: t.name, operationId: t.operationId, credits: t.credits, cacheable: t.cacheTtlSeconds > 0 })),
+  { name: "list_connections", operationId: "mcp.list_connections", credits: 0, cacheable: false, types: [] as string[] },
+  ...PROVIDER_TOOLS.map((t) => ({ name: t.name, operationId: t.operationId, credits: t.credits, cacheable: t.cacheTtlSeconds > 0, types: t.types })),
 ];
 const AGENT_STEPS = ["agent.plan", "agent.tool_call", "agent.retrieve", "agent.answer"];
 
@@ -84,6 +85,7 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
   const days = options.days ?? 7;
   const now = Math.floor(Date.now() / 1000);
   const users = team.memberships.map((m) => m.user);
+  const connections = await db.connection.findMany({ where: { teamId, ownerUserId: null }, select: { id: true, type: true } });
   const someUser = () => (users.length && !rand.chance(0.15) ? rand.pick(users) : null); // some runs are system-triggered
   const someTime = () => now - rand.int(0, days * 86_400 - 1);
 
@@ -138,7 +140,8 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
   for (let i = 0; i < (options.mcpCalls ?? 30); i++) {
     const t = someTime();
     const tool = rand.pick(MCP_TOOLS);
-    const failed = rand.chance(0.08);
+    // Only a call that reaches a provider can fail there.
+    const failed = tool.types.length > 0 && rand.chance(0.08);
     const cacheHit = !failed && tool.cacheable && rand.chance(0.25);
     // Priced as the endpoint prices a call (lib/mcp/call-tool.ts): the tool's credits when it
     // reached the provider and answered; nothing for a cache hit or an error.
@@ -159,8 +162,11 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
             completedAt: Math.min(now, t + rand.int(0, 5)),
             creditsUsed: credits,
             cacheHit,
-            input: { connection_id: "conn_simulated", days: 7 },
-            output: failed ? { error: { message: "Google refused the call: RESOURCE_EXHAUSTED: Quota exceeded." } } : { rows: rand.int(1, 200) },
+            // The team's own connection of the tool's type when it has one, as a real call would name.
+            input: tool.types.length ? { connection_id: connections.find((c) => tool.types.includes(c.type))?.id ?? null, days: 7 } : {},
+            output: failed
+              ? { error: { message: `Could not reach ${findConnectionType(tool.types[0] ?? "")?.name ?? "the provider"}: no answer within 10 s.` } }
+              : { rows: rand.int(1, 200) },
             metadata: { tool_name: tool.name },
           },
         ],

@@ -53,6 +53,6 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return (
     ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "SQLITE_BUSY", "P1001", "P1008", "P1017", "P2024"].includes(code ?? "") ||
     e?.name === "PrismaClientInitializationError" ||
-    /Can't reach database|Connection terminated|connection timeout|database is locked/i.test(e?.message ?? "")
+    /Can't reach database|Connection terminated|connection timeout|database is locked|not queryable|terminating connection/i.test(e?.message ?? "")
   );
 }
