@@ -57,10 +57,9 @@ export function buildMcpServer(req: McpRequest): McpServer {
     },
     async () => callTool(req, list, {}),
   );
-  const typesInScope = new Set(req.scope.map((c) => c.type));
   for (const tool of PROVIDER_TOOLS) {
     const usable = req.scope.filter((c) => tool.types.includes(c.type));
-    if (!usable.length || !tool.types.some((t) => typesInScope.has(t))) continue;
+    if (!usable.length) continue;
     const spec = providerToolSpec(req, tool);
     server.registerTool(
       tool.name,

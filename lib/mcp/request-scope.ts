@@ -66,9 +66,12 @@ export async function resolveScope(principal: McpPrincipal, narrowing: Narrowing
   const { server } = principal;
   if (narrowing.source !== "saved" && narrowing.ids.length === 0) return [];
   // An owner who left the team takes their private connections with them.
-  const owner = server.ownerUserId
-    ? await db.membership.findUnique({ where: { teamId_userId: { teamId: server.teamId, userId: server.ownerUserId } }, select: { userId: true } })
-    : null;
+  // (A token of the owner's own was checked for membership when it authenticated.)
+  const owner = !server.ownerUserId
+    ? null
+    : principal.user?.id === server.ownerUserId
+      ? { userId: server.ownerUserId }
+      : await db.membership.findUnique({ where: { teamId_userId: { teamId: server.teamId, userId: server.ownerUserId } }, select: { userId: true } });
   const rows = await db.connection.findMany({
     where: {
       teamId: server.teamId,
