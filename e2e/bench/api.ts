@@ -3,31 +3,19 @@
 // (autocannon) and the same queries run in-process, so the report shows the API's overhead.
 //
 // BENCH_ROWS (default 1000000) scales the seed; BENCH_SECONDS (default 5) the time per measurement.
-import { randomBytes } from "node:crypto";
 import http from "node:http";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { ensureBuild, freePort, migrateWith, root, startServer } from "../support/server";
 import { seedBenchRows } from "./seed-rows";
+import { benchWorkspace } from "./workspace";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const THROUGHPUT_CONNECTIONS = 8;
 
-const dir = join(root, "e2e", ".artifacts", `bench-${Date.now()}`);
-mkdirSync(dir, { recursive: true });
-const dbFile = join(dir, "bench.db");
-const env = {
-  ...process.env,
-  DATABASE_URL: `file:${dbFile}`,
-  DATA_DIR: dir,
-  ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-  AUTH_SECRET: randomBytes(32).toString("base64url"),
-  SANDBOX_PROVIDERS: "1",
-  DEMO: "0",
-};
-Object.assign(process.env, env);
+const { dbFile, env } = benchWorkspace("bench");
 
 type Stat = { p50: number; p99: number; rps: number };
 

@@ -5,30 +5,19 @@
 //
 // BENCH_ROWS (default 1000000) scales the seed; BENCH_SCROLL_ROWS (default 20000) the scroll;
 // BENCH_TRACE=file.json records a Chromium trace of the scroll and says where late frames went.
-import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { ensureBuild, freePort, migrateWith, root, startServer } from "../support/server";
 import { seedBenchRows } from "./seed-rows";
+import { benchWorkspace } from "./workspace";
 import { summariseLateFrames, TRACE_CATEGORIES } from "./trace-summary";
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const SCROLL_ROWS = Number(process.env.BENCH_SCROLL_ROWS ?? 20_000);
 const PASSWORD = "bench-password-1";
 
-const dir = join(root, "e2e", ".artifacts", `bench-ui-${Date.now()}`);
-mkdirSync(dir, { recursive: true });
-const dbFile = join(dir, "bench.db");
-const env = {
-  ...process.env,
-  DATABASE_URL: `file:${dbFile}`,
-  DATA_DIR: dir,
-  ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-  AUTH_SECRET: randomBytes(32).toString("base64url"),
-  DEMO: "0",
-};
-Object.assign(process.env, env);
+const { dbFile, env } = benchWorkspace("bench-ui");
 
 // Runs in the page. A string, not a function: the TypeScript loader would wrap a named inner
 // function in a helper that does not exist in the page.
