@@ -1,8 +1,10 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS } from "./e2e/support/chromium";
 
 // One server per run (global-setup.ts): the production build on a fresh database, SQLite by
-// default or PostgreSQL when DATABASE_URL says so. Browser tests drive Debian's Chromium
-// (/usr/bin/chromium); nothing is downloaded.
+// default or PostgreSQL when DATABASE_URL says so. Browser tests drive the Chromium that
+// npm install brings (@sparticuz/chromium, unpacked by global-setup; CHROMIUM_PATH overrides
+// it); nothing is downloaded.
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.spec.ts",
@@ -20,11 +22,11 @@ export default defineConfig({
       use: {
         browserName: "chromium",
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+          // Set by global-setup before the workers start.
+          executablePath: process.env.CHROMIUM_PATH,
+          args: CHROMIUM_ARGS,
         },
         viewport: { width: 1280, height: 800 },
-        // Set by global-setup before the workers start.
         baseURL: process.env.BASE_URL,
       },
     },

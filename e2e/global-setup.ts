@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "./support/server";
 import { startStandIns } from "./support/stand-ins";
+import { chromiumExecutable } from "./support/chromium";
 
 /**
  * One server for the run: the production build of the current sources on a fresh database
@@ -11,6 +12,8 @@ import { startStandIns } from "./support/stand-ins";
  */
 export default async function globalSetup() {
   ensureBuild();
+  // Before any worker starts: they read it from the environment (playwright.config.ts).
+  process.env.CHROMIUM_PATH = await chromiumExecutable();
   const run = `${Date.now()}-${randomBytes(3).toString("hex")}`;
   const dataDir = join(root, "e2e", ".artifacts", `data-${run}`);
   mkdirSync(dataDir, { recursive: true });

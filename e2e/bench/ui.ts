@@ -9,6 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import { ensureBuild, freePort, migrateWith, root, startServer } from "../support/server";
+import { CHROMIUM_ARGS, chromiumExecutable } from "../support/chromium";
 import { seedBenchRows } from "./seed-rows";
 import { benchWorkspace } from "./workspace";
 import { summariseLateFrames, TRACE_CATEGORIES } from "./trace-summary";
@@ -61,8 +62,8 @@ async function main() {
   const port = await freePort();
   const server = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    executablePath: await chromiumExecutable(),
+    args: CHROMIUM_ARGS,
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });

@@ -35,14 +35,28 @@ test("generate a sandbox_oauth link, complete the OAuth in a second page while t
   await screenshot(page, "auth-links-pending");
 
   // The account owner, in another page.
+  // The redirects that follow Approve (the sandbox's to the callback, the callback's to the
+  // client's app) are followed here with the page's own cookies and read off the real responses;
+  // Chromium does not hand a redirect's target to request interception, and the browser has no
+  // route to example.com.
   const owner = await context.newPage();
-  await owner.route("https://example.com/**", (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "client app" }));
+  const sentTo = new Promise<string>((resolve) =>
+    owner.route("**/sandbox/oauth/authorize?**", async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      const approved = await route.fetch({ maxRedirects: 0 });
+      const callback = await owner.request.get(approved.headers().location, { maxRedirects: 0 });
+      resolve(`${callback.status()} ${callback.headers().location}`);
+      await route.fulfill({ status: 200, contentType: "text/plain", body: "client app" });
+    }),
+  );
   await owner.goto(url);
   await owner.getByRole("button", { name: "Continue to Sandbox" }).click();
   await owner.getByLabel("Account").fill("links-user");
   await owner.getByRole("button", { name: "Approve" }).click();
-  await expect(owner).toHaveURL(/^https:\/\/example\.com\/done\?status=mine&service_status=success&connection_type=sandbox_oauth&connection_id=conn_\w{20}&external_id=client-7$/);
-  const connectionId = new URL(owner.url()).searchParams.get("connection_id")!;
+  await expect(owner.getByText("client app")).toBeVisible();
+  const redirect = await sentTo;
+  expect(redirect).toMatch(/^302 https:\/\/example\.com\/done\?status=mine&service_status=success&connection_type=sandbox_oauth&connection_id=conn_\w{20}&external_id=client-7$/);
+  const connectionId = new URL(redirect.slice(4)).searchParams.get("connection_id")!;
   await owner.close();
 
   await expect(result.getByTestId("auth-link-status")).toHaveText("Connected", { timeout: 10_000 });
