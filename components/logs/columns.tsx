@@ -21,17 +21,17 @@ export const logColumns = [
       </span>
     ),
   }),
-  col.accessor((l) => l.service.name ?? l.service.id ?? "", {
+  col.accessor((l) => l.source.name ?? l.source.id ?? "", {
     id: "source",
     header: "Source",
     cell: (c) => (
       <span>
-        <span className="mr-1.5 rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] font-medium uppercase text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{c.row.original.service.type}</span>
+        <span className="mr-1.5 rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] font-medium uppercase text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{c.row.original.source.type}</span>
         {c.getValue() || <span className="text-zinc-400">—</span>}
       </span>
     ),
   }),
-  col.accessor((l) => l.service.run_id ?? "", {
+  col.accessor((l) => l.source.run_id ?? "", {
     id: "run",
     header: "Run",
     cell: (c) => (c.getValue() ? <span className="font-mono text-xs text-zinc-500">{c.getValue()}</span> : <span className="text-zinc-400">—</span>),

@@ -67,12 +67,12 @@ export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: 
               </dd>
               <dt className="text-zinc-500">Source</dt>
               <dd className="break-all">
-                {log.service.type} · {log.service.name ?? "—"} <span className="font-mono text-xs text-zinc-500">{log.service.id}</span>
+                {log.source.type} · {log.source.name ?? "—"} <span className="font-mono text-xs text-zinc-500">{log.source.id}</span>
               </dd>
-              {log.service.run_id && (
+              {log.source.run_id && (
                 <>
                   <dt className="text-zinc-500">Run</dt>
-                  <dd className="break-all font-mono text-xs">{log.service.run_id}</dd>
+                  <dd className="break-all font-mono text-xs">{log.source.run_id}</dd>
                 </>
               )}
               <dt className="text-zinc-500">User</dt>
@@ -87,8 +87,8 @@ export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: 
                 {log.cache_hit && " (cache hit)"}
               </dd>
             </dl>
-            {log.service.type === "workflow" && log.service.run_id && (
-              <button type="button" className="btn-primary w-full" onClick={() => onShowRun(log.service.run_id!)}>
+            {log.source.type === "workflow" && log.source.run_id && (
+              <button type="button" className="btn-primary w-full" onClick={() => onShowRun(log.source.run_id!)}>
                 All steps of this run
               </button>
             )}

@@ -34,8 +34,8 @@ export function RecentErrors({ team, logs }: { team: string; logs: LogJson[] }) 
               <span className="text-xs text-zinc-500 dark:text-zinc-400">{formatDateTime(log.started_at)}</span>
             </span>
             <span className="block text-xs text-zinc-600 dark:text-zinc-400">
-              {log.service.type}
-              {log.service.name ? ` · ${log.service.name}` : ""}
+              {log.source.type}
+              {log.source.name ? ` · ${log.source.name}` : ""}
               {log.user.email ? ` · ${log.user.email}` : ""}
             </span>
             {errorSummary(log.output) && <span className="mt-0.5 block truncate text-xs text-zinc-700 dark:text-zinc-300">{errorSummary(log.output)}</span>}

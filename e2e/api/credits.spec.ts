@@ -12,7 +12,7 @@ type Entry = {
   user: { id: string | null; email: string | null };
   created_at: number;
 };
-type Log = { id: string; service: { type: string; id: string | null; run_id: string | null }; started_at: number };
+type Log = { id: string; source: { type: string; id: string | null; run_id: string | null }; started_at: number };
 type Page<T> = { data: T[]; has_more: boolean; next_cursor: string | null };
 type Params = Record<string, string | number>;
 
@@ -190,22 +190,22 @@ test.describe("a team with simulated activity", () => {
   });
 
   test("a workflow run writes one log per node but one ledger entry; a conversation one entry", async () => {
-    const workflowLogs = logs.filter((l) => l.service.type === "workflow");
-    const runs = new Set(workflowLogs.map((l) => l.service.run_id));
+    const workflowLogs = logs.filter((l) => l.source.type === "workflow");
+    const runs = new Set(workflowLogs.map((l) => l.source.run_id));
     expect(runs.size).toBe(30);
     expect(workflowLogs.length).toBeGreaterThan(runs.size);
     const workflowEntries = ledger.filter((e) => e.service.type === "workflow");
     expect(workflowEntries.length).toBe(runs.size);
     // Per workflow too, and the charged workflow ids are the ones the logs name.
-    const workflowIds = new Set(workflowLogs.map((l) => l.service.id));
+    const workflowIds = new Set(workflowLogs.map((l) => l.source.id));
     for (const id of workflowIds) {
-      const runsOf = new Set(workflowLogs.filter((l) => l.service.id === id).map((l) => l.service.run_id));
+      const runsOf = new Set(workflowLogs.filter((l) => l.source.id === id).map((l) => l.source.run_id));
       expect(workflowEntries.filter((e) => e.service.id === id).length, `entries for ${id}`).toBe(runsOf.size);
     }
     expect(new Set(workflowEntries.map((e) => e.service.id))).toEqual(workflowIds);
     for (const entry of workflowEntries) expect(typeof entry.service.name).toBe("string");
     // Agent usage is charged per conversation.
-    const conversations = new Set(logs.filter((l) => l.service.type === "agent").map((l) => l.service.id));
+    const conversations = new Set(logs.filter((l) => l.source.type === "agent").map((l) => l.source.id));
     expect(conversations.size).toBe(5);
     const agentEntries = ledger.filter((e) => e.service.type === "agent");
     expect(new Set(agentEntries.map((e) => e.service.id))).toEqual(conversations);
@@ -401,7 +401,7 @@ test("the ledger is not truncated by plan while logs are", async () => {
   expect(logs.filter((l) => l.started_at < now - DAY - 60)).toEqual([]);
   expect(await logsOf(api, { started_before: now - DAY - 60 })).toEqual([]);
   // Runs whose logs aged out are still charged.
-  const visibleRuns = new Set(logs.filter((l) => l.service.type === "workflow").map((l) => l.service.run_id));
+  const visibleRuns = new Set(logs.filter((l) => l.source.type === "workflow").map((l) => l.source.run_id));
   expect(ledger.filter((e) => e.service.type === "workflow").length).toBeGreaterThan(visibleRuns.size);
   expect((await balanceOf(api)).credits_used).toBe(sum(ledger));
   await api.dispose();

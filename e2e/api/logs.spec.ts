@@ -8,7 +8,7 @@ type Log = {
   operation_id: string;
   operation_version?: number | null;
   status: string;
-  service: { type: string; id: string | null; run_id: string | null; name: string | null };
+  source: { type: string; id: string | null; run_id: string | null; name: string | null };
   user: { id: string | null; email: string | null };
   started_at: number;
   completed_at?: number | null;
@@ -24,8 +24,8 @@ type Params = Record<string, string | number>;
 const DAY = 86_400;
 const STATUSES = ["success", "error", "skipped", "stop", "start"];
 const SOURCE_TYPES = ["mcp", "agent", "workflow"];
-const LOG_FIELDS = ["id", "operation_id", "operation_version", "status", "service", "user", "started_at", "completed_at", "credits_used", "cache_hit", "input", "output", "metadata"];
-const REQUIRED_LOG_FIELDS = ["id", "operation_id", "status", "service", "user", "started_at", "credits_used", "cache_hit", "metadata"];
+const LOG_FIELDS = ["id", "operation_id", "operation_version", "status", "source", "user", "started_at", "completed_at", "credits_used", "cache_hit", "input", "output", "metadata"];
+const REQUIRED_LOG_FIELDS = ["id", "operation_id", "status", "source", "user", "started_at", "credits_used", "cache_hit", "metadata"];
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 async function getPage(api: APIRequestContext, params: Params = {}): Promise<Page<Log>> {
@@ -91,11 +91,11 @@ function logShapeProblems(log: Log, team: SeededTeam): string[] {
   check(log.operation_version === undefined || log.operation_version === null || isInt(log.operation_version), "operation_version is an integer or null");
   check(STATUSES.includes(log.status), `status ${log.status} is one of ${STATUSES}`);
 
-  check(JSON.stringify(Object.keys(log.service ?? {}).sort()) === JSON.stringify(["id", "name", "run_id", "type"]), `service has exactly type, id, run_id, name: ${JSON.stringify(log.service)}`);
-  check(SOURCE_TYPES.includes(log.service?.type), `service.type ${log.service?.type}`);
-  for (const key of ["id", "run_id", "name"] as const) check(isStringOrNull(log.service?.[key]), `service.${key} is a string or null`);
-  if (log.service?.type === "workflow") check(typeof log.service.run_id === "string", "workflow logs have a run_id");
-  else check(log.service?.run_id === null, "run_id is null outside workflows");
+  check(JSON.stringify(Object.keys(log.source ?? {}).sort()) === JSON.stringify(["id", "name", "run_id", "type"]), `source has exactly type, id, run_id, name: ${JSON.stringify(log.source)}`);
+  check(SOURCE_TYPES.includes(log.source?.type), `source.type ${log.source?.type}`);
+  for (const key of ["id", "run_id", "name"] as const) check(isStringOrNull(log.source?.[key]), `source.${key} is a string or null`);
+  if (log.source?.type === "workflow") check(typeof log.source.run_id === "string", "workflow logs have a run_id");
+  else check(log.source?.run_id === null, "run_id is null outside workflows");
 
   check(JSON.stringify(Object.keys(log.user ?? {}).sort()) === JSON.stringify(["email", "id"]), `user has exactly id, email: ${JSON.stringify(log.user)}`);
   if (log.user?.id === null) check(log.user.email === null, "a null user has a null email");
@@ -196,17 +196,17 @@ test.describe("a team with simulated activity", () => {
 
   test("every log has the fields of spec §2.5", async () => {
     expect(all.flatMap((log) => logShapeProblems(log, team))).toEqual([]);
-    for (const type of SOURCE_TYPES) expect(all.some((l) => l.service.type === type), `some ${type} logs`).toBe(true);
+    for (const type of SOURCE_TYPES) expect(all.some((l) => l.source.type === type), `some ${type} logs`).toBe(true);
   });
 
   test("workflow logs carry node metadata and a run id; MCP logs carry tool_name", async () => {
-    const workflow = all.filter((l) => l.service.type === "workflow");
+    const workflow = all.filter((l) => l.source.type === "workflow");
     expect(workflow.length).toBeGreaterThan(30);
     const bad = workflow.filter(
       (l) =>
-        typeof l.service.run_id !== "string" ||
-        typeof l.service.id !== "string" ||
-        typeof l.service.name !== "string" ||
+        typeof l.source.run_id !== "string" ||
+        typeof l.source.id !== "string" ||
+        typeof l.source.name !== "string" ||
         typeof l.metadata.node_id !== "string" ||
         typeof l.metadata.node_label !== "string" ||
         !Number.isInteger(l.metadata.retry_attempts) ||
@@ -217,10 +217,10 @@ test.describe("a team with simulated activity", () => {
     const failed = all.filter((l) => l.status === "error");
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.filter((l) => l.output === null || l.output === undefined)).toEqual([]);
-    const mcp = all.filter((l) => l.service.type === "mcp");
+    const mcp = all.filter((l) => l.source.type === "mcp");
     expect(mcp.length).toBe(15);
-    expect(mcp.filter((l) => l.service.run_id !== null || typeof l.metadata.tool_name !== "string" || !(l.metadata.tool_name as string).length)).toEqual([]);
-    expect(all.filter((l) => l.service.type === "agent" && l.service.run_id !== null)).toEqual([]);
+    expect(mcp.filter((l) => l.source.run_id !== null || typeof l.metadata.tool_name !== "string" || !(l.metadata.tool_name as string).length)).toEqual([]);
+    expect(all.filter((l) => l.source.type === "agent" && l.source.run_id !== null)).toEqual([]);
     // A still-running operation: status start, completed_at null.
     expect(all.some((l) => l.status === "start" && l.completed_at === null)).toBe(true);
   });
@@ -247,20 +247,20 @@ test.describe("a team with simulated activity", () => {
   });
 
   test("each filter returns exactly the matching logs, newest first", async () => {
-    const workflowLog = all.find((l) => l.service.type === "workflow")!;
-    const mcpLog = all.find((l) => l.service.type === "mcp")!;
-    const agentLog = all.find((l) => l.service.type === "agent" && l.operation_id.startsWith("agent."))!;
+    const workflowLog = all.find((l) => l.source.type === "workflow")!;
+    const mcpLog = all.find((l) => l.source.type === "mcp")!;
+    const agentLog = all.find((l) => l.source.type === "agent" && l.operation_id.startsWith("agent."))!;
     const cases: [Params, (l: Log) => boolean][] = [
-      ...SOURCE_TYPES.map((t): [Params, (l: Log) => boolean] => [{ source_type: t }, (l) => l.service.type === t]),
+      ...SOURCE_TYPES.map((t): [Params, (l: Log) => boolean] => [{ source_type: t }, (l) => l.source.type === t]),
       ...STATUSES.map((s): [Params, (l: Log) => boolean] => [{ status: s }, (l) => l.status === s]),
       [{ operation_id: workflowLog.operation_id }, (l) => l.operation_id === workflowLog.operation_id],
       [{ operation_id: mcpLog.operation_id }, (l) => l.operation_id === mcpLog.operation_id],
       [{ operation_id: "test.seeded" }, (l) => l.operation_id === "test.seeded"],
-      [{ source_id: workflowLog.service.id! }, (l) => l.service.id === workflowLog.service.id],
-      [{ source_id: mcpLog.service.id! }, (l) => l.service.id === mcpLog.service.id],
-      [{ source_id: agentLog.service.id! }, (l) => l.service.id === agentLog.service.id],
-      [{ source_type: "workflow", status: "error" }, (l) => l.service.type === "workflow" && l.status === "error"],
-      [{ source_type: "agent", source_id: SEEDED_SOURCE, status: "stop" }, (l) => l.service.id === SEEDED_SOURCE],
+      [{ source_id: workflowLog.source.id! }, (l) => l.source.id === workflowLog.source.id],
+      [{ source_id: mcpLog.source.id! }, (l) => l.source.id === mcpLog.source.id],
+      [{ source_id: agentLog.source.id! }, (l) => l.source.id === agentLog.source.id],
+      [{ source_type: "workflow", status: "error" }, (l) => l.source.type === "workflow" && l.status === "error"],
+      [{ source_type: "agent", source_id: SEEDED_SOURCE, status: "stop" }, (l) => l.source.id === SEEDED_SOURCE],
     ];
     for (const [params, matches] of cases) {
       const expected = all.filter(matches);
@@ -275,16 +275,16 @@ test.describe("a team with simulated activity", () => {
   });
 
   test("source_run_id returns every step of one run", async () => {
-    const runs = [...new Set(all.filter((l) => l.service.type === "workflow").map((l) => l.service.run_id!))];
+    const runs = [...new Set(all.filter((l) => l.source.type === "workflow").map((l) => l.source.run_id!))];
     expect(runs.length).toBe(30);
     for (const run of runs) {
-      const expected = all.filter((l) => l.service.run_id === run);
+      const expected = all.filter((l) => l.source.run_id === run);
       const got = (await walk(api, { source_run_id: run }, 100)).items;
       expect(ids(got)).toEqual(ids(expected));
-      expect(new Set(got.map((l) => l.service.id)).size, "one workflow per run").toBe(1);
+      expect(new Set(got.map((l) => l.source.id)).size, "one workflow per run").toBe(1);
       expectUnique(got.map((l) => l.metadata.node_id)); // one log per node
     }
-    const multiStep = runs.find((r) => all.filter((l) => l.service.run_id === r).length > 1);
+    const multiStep = runs.find((r) => all.filter((l) => l.source.run_id === r).length > 1);
     expect(multiStep, "runs have several steps").toBeTruthy();
   });
 
@@ -328,7 +328,7 @@ test.describe("a team with simulated activity", () => {
 
   test("a walk with a filter returns the filtered logs exactly once, newest first", async () => {
     const cases: [Params, (l: Log) => boolean][] = [
-      [{ source_type: "workflow" }, (l) => l.service.type === "workflow"],
+      [{ source_type: "workflow" }, (l) => l.source.type === "workflow"],
       [{ status: "success" }, (l) => l.status === "success"],
     ];
     for (const [params, matches] of cases) {
@@ -384,7 +384,7 @@ test.describe("a team with simulated activity", () => {
     const after = await getPage(api, { limit: 2, cursor: next.next_cursor! });
     expect(ids(after.data)).toEqual(ids(all.slice(27, 29)));
     // Same with a filter kept unchanged.
-    const wf = all.filter((l) => l.service.type === "workflow");
+    const wf = all.filter((l) => l.source.type === "workflow");
     const f1 = await getPage(api, { limit: 5, source_type: "workflow" });
     const f2 = await getPage(api, { limit: 11, source_type: "workflow", cursor: f1.next_cursor! });
     expect(ids(f2.data)).toEqual(ids(wf.slice(5, 16)));
@@ -400,11 +400,11 @@ test.describe("a team with simulated activity", () => {
 
   test("GET /v1/logs/{id} returns the same object as the list", async () => {
     const samples = [
-      all.find((l) => l.service.type === "workflow")!,
-      all.find((l) => l.service.type === "workflow" && l.status === "error")!,
+      all.find((l) => l.source.type === "workflow")!,
+      all.find((l) => l.source.type === "workflow" && l.status === "error")!,
       all.find((l) => l.status === "start")!,
-      all.find((l) => l.service.type === "mcp")!,
-      all.find((l) => l.service.type === "agent" && l.operation_id.startsWith("agent."))!,
+      all.find((l) => l.source.type === "mcp")!,
+      all.find((l) => l.source.type === "agent" && l.operation_id.startsWith("agent."))!,
       all.find((l) => l.operation_id === "test.seeded")!,
       all[all.length - 1],
     ];
@@ -430,7 +430,7 @@ test.describe("a team with simulated activity", () => {
 
   test("another team's logs are invisible: 404 by id, absent from lists", async () => {
     const other = await seedTeam();
-    const workflowId = all.find((l) => l.service.type === "workflow")!.service.id!;
+    const workflowId = all.find((l) => l.source.type === "workflow")!.source.id!;
     // A log in the other team that names this team's workflow id.
     const { ids: otherIds } = await seed<{ ids: string[] }>("logs", {
       team: other.id,
@@ -452,7 +452,7 @@ test.describe("a team with simulated activity", () => {
     const otherAll = (await walk(otherApi, {}, 100)).items;
     expect(ids(otherAll)).toEqual(otherIds);
     // The other team's log keeps its own recorded name, not this team's workflow name.
-    expect(otherAll[0].service.name).toBe("Recorded in the other team");
+    expect(otherAll[0].source.name).toBe("Recorded in the other team");
     expect(ids((await walk(otherApi, { source_id: workflowId }, 100)).items)).toEqual(otherIds);
     expect(ids((await walk(api, { source_run_id: "run_other_team" }, 100)).items)).toEqual([]);
     expect(ids((await walk(api, { source_id: workflowId }, 100)).items)).not.toContain(otherIds[0]);
@@ -483,7 +483,7 @@ test("time bounds accept the whole int64 range (spec §4.10: integer (int64), mi
   await api.dispose();
 });
 
-test("service.name is the workflow's current name, falling back to the recorded one", async () => {
+test("source.name is the workflow's current name, falling back to the recorded one", async () => {
   const team = await seedTeam();
   const wf = await seed<{ id: string }>("workflow", { team: team.id, name: "Current workflow name" });
   const live = await seed<{ ids: string[] }>("logs", {
@@ -495,9 +495,9 @@ test("service.name is the workflow's current name, falling back to the recorded 
   const api = await apiAs(team.users[0]);
   const { data } = await getPage(api);
   expect(ids(data)).toEqual([gone.ids[0], live.ids[0]]);
-  expect(data[1].service).toEqual({ type: "workflow", id: wf.id, run_id: "run_live", name: "Current workflow name" });
-  expect(data[0].service).toEqual({ type: "workflow", id: "wf_deleted000000000000", run_id: "run_gone", name: "Deleted workflow name" });
-  expect((await (await api.get(`/v1/logs/${live.ids[0]}`)).json()).service.name).toBe("Current workflow name");
+  expect(data[1].source).toEqual({ type: "workflow", id: wf.id, run_id: "run_live", name: "Current workflow name" });
+  expect(data[0].source).toEqual({ type: "workflow", id: "wf_deleted000000000000", run_id: "run_gone", name: "Deleted workflow name" });
+  expect((await (await api.get(`/v1/logs/${live.ids[0]}`)).json()).source.name).toBe("Current workflow name");
   await api.dispose();
 });
 

@@ -90,7 +90,7 @@ for (const c of CASES) {
     const logs = (await (await api.get(`/v1/logs?source_id=${made.json.id}`)).json()).data;
     expect(logs).toHaveLength(2);
     const [hit, miss] = [logs.find((l: { cache_hit: boolean }) => l.cache_hit), logs.find((l: { cache_hit: boolean }) => !l.cache_hit)];
-    expect(miss).toMatchObject({ status: "success", credits_used: expect.any(Number), metadata: { tool_name: c.tool, connection_id: connectionId }, service: { type: "mcp", id: made.json.id } });
+    expect(miss).toMatchObject({ status: "success", credits_used: expect.any(Number), metadata: { tool_name: c.tool, connection_id: connectionId }, source: { type: "mcp", id: made.json.id } });
     expect(miss.credits_used).toBeGreaterThan(0);
     expect(hit).toMatchObject({ status: "success", credits_used: 0, operation_id: miss.operation_id });
     const ledger = (await (await api.get(`/v1/credits/logs?service_id=${made.json.id}`)).json()).data;

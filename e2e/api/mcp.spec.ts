@@ -121,7 +121,7 @@ test.describe("tool calls", () => {
     expect(logs[0]).toMatchObject({
       operation_id: "mcp.list_connections",
       status: "success",
-      service: { type: "mcp", id: server, name: "Claude Desktop", run_id: null },
+      source: { type: "mcp", id: server, name: "Claude Desktop", run_id: null },
       user: { id: team.users[0].id, email: team.users[0].email },
       cache_hit: false,
       metadata: { tool_name: "list_connections" },

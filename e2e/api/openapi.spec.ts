@@ -27,8 +27,8 @@ const REQUIRED: Record<string, string[]> = {
   ConnectionType: ["type", "name", "auth_methods"],
   AuthLink: ["id", "url", "expires_at"],
   AuthLinkStatus: ["id", "status", "connection_type", "expires_at", "created_at", "updated_at", "connections"],
-  // §2.5 also requires the LogSource field, checked separately below.
-  Log: ["id", "operation_id", "status", "user", "started_at", "credits_used", "cache_hit", "metadata"],
+  // §2.5's LogSource field is `source` (CONTRACT §7: "the service" is a wording slip).
+  Log: ["id", "operation_id", "status", "source", "user", "started_at", "credits_used", "cache_hit", "metadata"],
   LogPage: ["data", "has_more"],
   CreditBalance: ["credits_limit", "credits_used", "credits_remaining", "tier"],
   CreditLog: ["id", "credits_used", "credits_remaining", "service", "user", "created_at"],
@@ -43,7 +43,7 @@ const FIELDS: Record<string, string[]> = {
   ConnectionType: ["type", "name", "auth_methods", "credential_fields", "docs_url"],
   AuthLink: ["id", "url", "expires_at"],
   AuthLinkStatus: ["id", "status", "connection_type", "connection_id", "external_id", "expires_at", "consumed_at", "created_at", "updated_at", "connections"],
-  Log: ["id", "operation_id", "operation_version", "status", "user", "started_at", "completed_at", "credits_used", "cache_hit", "input", "output", "metadata"],
+  Log: ["id", "operation_id", "operation_version", "status", "source", "user", "started_at", "completed_at", "credits_used", "cache_hit", "input", "output", "metadata"],
   LogPage: ["data", "has_more", "next_cursor"],
   CreditBalance: ["credits_limit", "credits_used", "credits_remaining", "billing_period_end", "tier"],
   CreditLog: ["id", "credits_used", "credits_remaining", "service", "user", "created_at"],
@@ -183,16 +183,15 @@ test("components.schemas hold every resource of spec §2 with its fields and req
     // The §2 tables mark some fields "Required: no"; those must not be required here (page
     // objects may require next_cursor, which is always present and null on the last page).
     if (["LogSource", "CreditService"].includes(name)) continue;
-    const extra = (schemas[name].required ?? []).filter((f: string) => !required.includes(f) && f !== "next_cursor" && !(name === "Log" && schemas.Log.properties[f]?.$ref === ref("LogSource")));
+    const extra = (schemas[name].required ?? []).filter((f: string) => !required.includes(f) && f !== "next_cursor");
     expect(extra, `${name}: required beyond the spec`).toEqual([]);
   }
   // §2.8: Error is an object whose one field `detail` is optional and of any type.
   expect(schemas.Error.type).toBe("object");
   expect(schemas.Error.required ?? []).toEqual([]);
-  // §2.5: the Log carries its LogSource (required) and LogUser.
-  const sourceField = Object.entries(schemas.Log.properties as Json).find(([, s]) => s.$ref === ref("LogSource"));
-  expect(sourceField, "Log has a LogSource field").toBeTruthy();
-  expect(schemas.Log.required).toContain(sourceField![0]);
+  // §2.5: the Log carries its LogSource as `source` (never `service`, the ledger's name) and LogUser.
+  expect(schemas.Log.properties.source).toEqual({ $ref: ref("LogSource") });
+  expect(schemas.Log.properties.service).toBeUndefined();
   expect(schemas.Log.properties.user).toEqual({ $ref: ref("LogUser") });
   expect(schemas.CreditLog.properties.service).toEqual({ $ref: ref("CreditService") });
   expect(schemas.CreditLog.properties.user).toEqual({ $ref: ref("LogUser") });

@@ -10,8 +10,8 @@ export function logToJson(row: OperationLog, currentName?: string | null): LogJs
     operation_id: row.operationId,
     operation_version: row.operationVersion,
     status: row.status as LogJson["status"],
-    service: {
-      type: row.sourceType as LogJson["service"]["type"],
+    source: {
+      type: row.sourceType as LogJson["source"]["type"],
       id: row.sourceId,
       run_id: row.sourceRunId,
       name: currentName ?? row.sourceName,

@@ -19,7 +19,7 @@ export const LogSchema = z
     operation_id: z.string(),
     operation_version: z.number().int().nullable().optional(),
     status: z.enum(LOG_STATUSES),
-    service: LogSourceSchema,
+    source: LogSourceSchema,
     user: LogUserSchema,
     started_at: int64().describe("Unix seconds."),
     completed_at: int64().nullable().optional().describe("Unix seconds; null while running."),
