@@ -15,6 +15,8 @@ export default defineConfig({
   reporter: [["list"], ["./e2e/support/summary-reporter.ts"]],
   outputDir: "e2e/.artifacts/test-results",
   projects: [
+    // Checks of the code itself (no server needed; it runs anyway).
+    { name: "unit", testDir: "e2e/unit" },
     { name: "api", testDir: "e2e/api" },
     {
       name: "browser",

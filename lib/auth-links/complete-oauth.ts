@@ -1,13 +1,12 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { appUrl } from "@/lib/config/env";
+import { appUrl, oauthRedirectUri } from "@/lib/config/env";
 import { ApiError } from "@/lib/api/errors";
 import { encryptJson } from "@/lib/security/encryption";
 import { authLinkStatus } from "@/lib/auth-links/auth-link-status";
 import { authLinkUrl } from "@/lib/auth-links/create-auth-link";
 import { ConnectError, type ConnectErrorCode } from "@/lib/auth-links/connect-error";
 import { attemptIdOf, stateMatches } from "@/lib/auth-links/oauth-state";
-import { oauthRedirectUri } from "@/lib/auth-links/start-oauth";
 import { resultRedirectUrl } from "@/lib/auth-links/result-redirect-url";
 import { saveConnection, type ConnectionToSave } from "@/lib/connections/save-connection";
 import { findConnectionType, oauthClientFor } from "@/lib/providers/registry";

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { db } from "@/lib/db/client";
-import { appUrl } from "@/lib/config/env";
+import { appUrl, oauthRedirectUri } from "@/lib/config/env";
 import { newId, randomToken } from "@/lib/security/ids";
 import { oauthClientFor } from "@/lib/providers/registry";
 import { providerUrl } from "@/lib/providers/provider-fetch";
@@ -11,7 +11,6 @@ import { findConnectLink } from "@/lib/auth-links/find-connect-link";
 import { signState } from "@/lib/auth-links/oauth-state";
 
 /** The one redirect URI to register with every provider's OAuth app. */
-export const oauthRedirectUri = () => `${appUrl()}/oauth/callback`;
 
 /**
  * "Continue" on a connect page: records an attempt (state, PKCE verifier, Shopify store) and

@@ -14,6 +14,9 @@ export function appUrl(): string {
   return (process.env.APP_URL ?? `http://localhost:${port()}`).replace(/\/+$/, "");
 }
 
+/** `${APP_URL}/oauth/callback`: the one redirect URI to register with every provider's OAuth app. */
+export const oauthRedirectUri = () => `${appUrl()}/oauth/callback`;
+
 /** Production mode refuses to invent secrets; everything else (demo, dev, tests) may. */
 export function isProductionMode(): boolean {
   return process.env.APP_ENV === "production";

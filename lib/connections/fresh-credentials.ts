@@ -3,13 +3,11 @@ import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/api/errors";
 import { decryptJson, encryptJson } from "@/lib/security/encryption";
 import { findConnectionType, oauthClientFor } from "@/lib/providers/registry";
-import { oauthRedirectUri } from "@/lib/auth-links/start-oauth";
-import { ProviderRejection, ProviderUnavailable, type TokenSet } from "@/lib/providers/types";
+import { oauthRedirectUri } from "@/lib/config/env";
+import { ProviderRejection, ProviderUnavailable, type FreshCredentials, type TokenSet } from "@/lib/providers/types";
 
 /** Refresh this long before the access token expires, so a call never starts on a dying token. */
 const REFRESH_MARGIN_MS = 5 * 60 * 1000;
-
-export type FreshCredentials = { kind: "oauth"; tokens: TokenSet } | { kind: "manual"; credentials: Record<string, string> };
 
 /**
  * A connection's credentials, ready to call its provider with: an OAuth access token near its

@@ -23,6 +23,9 @@ export type TokenSet = {
   extra?: Record<string, unknown>;
 };
 
+/** A connection's credentials, ready to call its provider with (lib/connections/fresh-credentials.ts refreshes OAuth tokens first). */
+export type FreshCredentials = { kind: "oauth"; tokens: TokenSet } | { kind: "manual"; credentials: Record<string, string> };
+
 /** The OAuth app of a provider, from OAUTH_<PROVIDER>_CLIENT_ID / OAUTH_<PROVIDER>_CLIENT_SECRET. */
 export type OAuthClient = { clientId: string; clientSecret: string };
 

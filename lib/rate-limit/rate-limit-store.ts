@@ -1,17 +1,6 @@
 import "server-only";
 import { createRedisStore } from "@/lib/rate-limit/redis-store";
-
-/** How many hits a key has in its current window, and when that window ends. */
-export type WindowCount = { count: number; resetAt: number };
-
-/**
- * Fixed-window counters. A key's window starts at its first hit and lasts `windowMs`; every
- * hit inside it counts, and the next hit after it starts a new window at 1.
- */
-export interface RateLimitStore {
-  hit(key: string, windowMs: number): Promise<WindowCount>;
-  reset(key: string): Promise<void>;
-}
+import type { RateLimitStore, WindowCount } from "@/lib/rate-limit/store-types";
 
 const MAX_KEYS = 10_000;
 

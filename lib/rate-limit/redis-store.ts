@@ -1,6 +1,6 @@
 import "server-only";
 import { createClient } from "redis";
-import type { RateLimitStore, WindowCount } from "@/lib/rate-limit/rate-limit-store";
+import type { RateLimitStore, WindowCount } from "@/lib/rate-limit/store-types";
 
 const PREFIX = "patchbay:rl:";
 /** A rate-limit check must never hold a request up for long: a slower Redis counts as down. */

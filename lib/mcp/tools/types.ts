@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
+import type { FreshCredentials } from "@/lib/providers/types";
 
 /** A connection a tool call may use: in the request's scope, visible to the MCP server's owner. */
 export type ToolConnection = { id: string; type: string; name: string | null; externalId: string | null; isPrivate: boolean };

@@ -2,11 +2,11 @@ import "server-only";
 import { cachedAccessToken } from "@/lib/providers/access-token-cache";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
 import { requestToken, urlWith, callbackCode } from "@/lib/providers/oauth2";
-import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import {
   ProviderRejection,
   ProviderUnavailable,
   type ConnectionTypeDefinition,
+  type FreshCredentials,
   type OAuthClient,
   type OAuthDefinition,
   type VerifiedAccount,

@@ -1,9 +1,8 @@
 import "server-only";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
 import { tokenSetFrom, urlWith, callbackCode } from "@/lib/providers/oauth2";
-import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type TokenSet } from "@/lib/providers/types";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type TokenSet, type FreshCredentials } from "@/lib/providers/types";
 import { hubspotDocs } from "@/lib/providers/hubspot/hubspot-docs";
-import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 // HubSpot CRM through Patchbay's public HubSpot app (HUBSPOT). The token endpoint is RFC 6749

@@ -1,9 +1,8 @@
 import "server-only";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
 import { requestToken, urlWith, callbackCode } from "@/lib/providers/oauth2";
-import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type FreshCredentials } from "@/lib/providers/types";
 import { linkedinDocs } from "@/lib/providers/linkedin/linkedin-docs";
-import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 // LinkedIn Ads: only through Patchbay's LinkedIn app (LINKEDIN), since LinkedIn grants the

@@ -2,9 +2,8 @@ import "server-only";
 import { createHmac } from "node:crypto";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
 import { tokenSetFrom, urlWith, callbackCode } from "@/lib/providers/oauth2";
-import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type FreshCredentials } from "@/lib/providers/types";
 import { metaDocs } from "@/lib/providers/meta/meta-docs";
-import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 // Meta Ads through the Graph API: Patchbay's Meta app (META) with the dialog/code flow, or the

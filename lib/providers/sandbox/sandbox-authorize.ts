@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { appUrl, secrets } from "@/lib/config/env";
+import { appUrl, oauthRedirectUri, secrets } from "@/lib/config/env";
 import { hmac, safeEqual } from "@/lib/security/hashing";
 
 // The sandbox provider's authorize page and its authorization codes. Codes are signed and
@@ -53,7 +53,7 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 function checkRequest(q: URLSearchParams): string | null {
   if (q.get("response_type") !== "code") return "response_type must be code.";
   if (q.get("client_id") !== (process.env.OAUTH_SANDBOX_CLIENT_ID || SANDBOX_CLIENT_ID)) return "client_id is not a registered client.";
-  if (q.get("redirect_uri") !== `${appUrl()}/oauth/callback`) return "redirect_uri is not registered for this client.";
+  if (q.get("redirect_uri") !== oauthRedirectUri()) return "redirect_uri is not registered for this client.";
   if (!q.get("state")) return "state is required.";
   if (q.get("code_challenge") && q.get("code_challenge_method") !== "S256") return "code_challenge_method must be S256.";
   return null;

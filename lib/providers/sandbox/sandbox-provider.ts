@@ -2,8 +2,7 @@ import "server-only";
 import { appUrl } from "@/lib/config/env";
 import { providerFetch, providerReason } from "@/lib/providers/provider-fetch";
 import { callbackCode, requestToken, urlWith } from "@/lib/providers/oauth2";
-import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
-import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type FreshCredentials } from "@/lib/providers/types";
 import { sandboxDocs } from "@/lib/providers/sandbox/sandbox-docs";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 

@@ -2,9 +2,8 @@ import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
 import { urlWith } from "@/lib/providers/oauth2";
-import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type VerifiedAccount } from "@/lib/providers/types";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type VerifiedAccount, type FreshCredentials } from "@/lib/providers/types";
 import { shopifyDocs } from "@/lib/providers/shopify/shopify-docs";
-import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 // Shopify: one store per connection. Every call goes to the store's own host

@@ -1,9 +1,8 @@
 import "server-only";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
 import { tokenSetFrom, urlWith } from "@/lib/providers/oauth2";
-import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type TokenSet, type VerifiedAccount } from "@/lib/providers/types";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type TokenSet, type VerifiedAccount, type FreshCredentials } from "@/lib/providers/types";
 import { slackDocs } from "@/lib/providers/slack/slack-docs";
-import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 // Slack's Web API answers HTTP 200 with {ok:false, error} for refusals, so the status alone

@@ -1,9 +1,8 @@
 import "server-only";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
 import { urlWith, callbackCode } from "@/lib/providers/oauth2";
-import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition } from "@/lib/providers/types";
+import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type FreshCredentials } from "@/lib/providers/types";
 import { tiktokDocs } from "@/lib/providers/tiktok/tiktok-docs";
-import type { FreshCredentials } from "@/lib/connections/fresh-credentials";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
 // TikTok Ads through the TikTok API for Business (Marketing API v1.3). Not RFC 6749: the
