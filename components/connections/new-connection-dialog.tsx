@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { useConnectionTypeDocs, useConnectionTypes, useCreateConnection, type ConnectionTypeWithLogo } from "@/lib/queries/connections";
+import { useConnectionTypeDocs, useConnectionTypes, useCreateConnection } from "@/lib/queries/connections";
+import type { DashboardConnectionType } from "@/lib/schemas/dashboard";
 import { ApiRequestError } from "@/lib/queries/api-client";
 import { Dialog } from "@/components/ui/dialog";
 import { ErrorNote, errorDetail } from "@/components/ui/error-note";
@@ -14,7 +15,7 @@ const SECRET_FIELD = /secret|token|key|password/i;
 /** Pick a type from /v1/connections/types; manual types get a credentials form beside their docs, OAuth types an auth link. */
 export function NewConnectionDialog({ teamId, open, onClose }: { teamId: string; open: boolean; onClose: () => void }) {
   const types = useConnectionTypes(teamId);
-  const [chosen, setChosen] = useState<ConnectionTypeWithLogo | null>(null);
+  const [chosen, setChosen] = useState<DashboardConnectionType | null>(null);
   const close = () => {
     setChosen(null);
     onClose();
@@ -32,34 +33,37 @@ export function NewConnectionDialog({ teamId, open, onClose }: { teamId: string;
       ) : types.isError ? (
         <ErrorNote error={types.error} title="The connection types could not be loaded." />
       ) : (
-        <fieldset>
-          <legend className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">Choose the kind of account to connect.</legend>
-          <ul className="grid max-h-[60vh] gap-2 overflow-y-auto sm:grid-cols-2">
-            {types.data.map((t) => (
-              <li key={t.type}>
-                <button
-                  type="button"
-                  onClick={() => setChosen(t)}
-                  className="flex w-full items-center gap-3 rounded-lg border border-zinc-200 p-3 text-left hover:border-indigo-400 hover:bg-indigo-50/50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:border-zinc-800 dark:hover:bg-indigo-950/30"
-                >
-                  <TypeLogo logo={t.logo} size={32} />
-                  <span className="min-w-0">
-                    <span className="block text-sm font-medium">{t.name}</span>
-                    <span className="block text-xs text-zinc-500 dark:text-zinc-400">
-                      {t.auth_methods.length === 0 ? "Not available on this server" : t.auth_methods.map((m) => (m === "oauth" ? "auth link" : "credentials")).join(" or ")}
-                    </span>
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </fieldset>
+        <>
+          <fieldset>
+            <legend className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">Choose the kind of account to connect.</legend>
+            <ul className="grid max-h-[50vh] gap-2 overflow-y-auto sm:grid-cols-2">
+              {types.data
+                .filter((t) => t.auth_methods.length > 0)
+                .map((t) => (
+                  <li key={t.type}>
+                    <button
+                      type="button"
+                      onClick={() => setChosen(t)}
+                      className="flex w-full items-center gap-3 rounded-lg border border-zinc-200 p-3 text-left hover:border-indigo-400 hover:bg-indigo-50/50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:border-zinc-800 dark:hover:bg-indigo-950/30"
+                    >
+                      <TypeLogo logo={t.logo} size={32} />
+                      <span className="min-w-0">
+                        <span className="block text-sm font-medium">{t.name}</span>
+                        <span className="block text-xs text-zinc-500 dark:text-zinc-400">{t.auth_methods.map((m) => (m === "oauth" ? "auth link" : "credentials")).join(" or ")}</span>
+                      </span>
+                    </button>
+                  </li>
+                ))}
+            </ul>
+          </fieldset>
+          <NotSetUp types={types.data.filter((t) => t.auth_methods.length === 0)} />
+        </>
       )}
     </Dialog>
   );
 }
 
-function TypeForm({ teamId, type, onBack, onDone }: { teamId: string; type: ConnectionTypeWithLogo; onBack: () => void; onDone: () => void }) {
+function TypeForm({ teamId, type, onBack, onDone }: { teamId: string; type: DashboardConnectionType; onBack: () => void; onDone: () => void }) {
   const manual = type.auth_methods.includes("manual");
   const oauth = type.auth_methods.includes("oauth");
   const fields = type.credential_fields ?? [];
@@ -132,7 +136,11 @@ function TypeForm({ teamId, type, onBack, onDone }: { teamId: string; type: Conn
             </button>
           </form>
         )}
-        {!manual && !oauth && <p className="text-sm text-zinc-600 dark:text-zinc-400">This type cannot be connected on this server right now.</p>}
+        {manual && !oauth && type.missing_settings.length > 0 && (
+          <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="oauth-setup-hint">
+            Auth links for {type.name} need its OAuth app on this server: <SettingNames names={type.missing_settings} />.
+          </p>
+        )}
       </div>
       <aside aria-label={`${type.name} guide`} className="max-h-[65vh] overflow-y-auto rounded-lg bg-zinc-50 p-4 dark:bg-zinc-950">
         {!type.docs_url ? (
@@ -150,6 +158,52 @@ function TypeForm({ teamId, type, onBack, onDone }: { teamId: string; type: Conn
         )}
       </aside>
     </div>
+  );
+}
+
+/** Owners only (the API lists these to no one else): each type that needs a setting before it can be connected, and which. */
+function NotSetUp({ types }: { types: DashboardConnectionType[] }) {
+  if (types.length === 0) return null;
+  const callback = typeof window === "undefined" ? "/oauth/callback" : `${window.location.origin}/oauth/callback`;
+  return (
+    <section aria-labelledby="not-set-up" className="mt-5 border-t border-zinc-200 pt-4 dark:border-zinc-800">
+      <h3 id="not-set-up" className="text-sm font-medium">
+        Not set up on this server
+      </h3>
+      <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+        These connect only through their provider&apos;s OAuth app. Set its settings in the server&apos;s environment, register <code className="font-mono">{callback}</code> as the app&apos;s redirect URI, and restart. Until then
+        they are not offered here or in <code className="font-mono">GET /v1/connections/types</code>.
+      </p>
+      <ul className="mt-3 grid gap-2 sm:grid-cols-2">
+        {types.map((t) => (
+          <li key={t.type} data-testid={`not-set-up-${t.type}`} className="flex items-start gap-3 rounded-lg border border-dashed border-zinc-300 p-3 text-sm dark:border-zinc-700">
+            <TypeLogo logo={t.logo} size={32} />
+            <span className="min-w-0">
+              <span className="block font-medium text-zinc-600 dark:text-zinc-300">{t.name}</span>
+              <span className="block text-xs text-zinc-500 dark:text-zinc-400">Set</span>
+              {t.missing_settings.map((name) => (
+                <code key={name} className="block break-all font-mono text-xs text-zinc-600 dark:text-zinc-300">
+                  {name}
+                </code>
+              ))}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function SettingNames({ names }: { names: string[] }) {
+  return (
+    <>
+      {names.map((name, i) => (
+        <span key={name}>
+          {i > 0 && (i === names.length - 1 ? " and " : ", ")}
+          <code className="break-all font-mono">{name}</code>
+        </span>
+      ))}
+    </>
   );
 }
 

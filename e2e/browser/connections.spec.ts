@@ -1,5 +1,6 @@
 import { test, expect, seed, apiAs } from "../fixtures";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
+import { startExtraServer } from "../support/extra-server";
 
 test("create a sandbox_key connection through the dialog (a rejection first), filter by type, delete it with the workflow it deactivates named", async ({ page }) => {
   const team = await seedTeamWithPasswords({ name: "Conn Co" });
@@ -92,4 +93,38 @@ test("the connections page fits a phone screen and an OAuth type offers an auth 
   await expect(page).toHaveURL(new RegExp(`/${team.id}/auth-links\\?type=sandbox_oauth`));
   await expect(page.getByLabel("Connection type")).toHaveValue("sandbox_oauth");
   await screenshot(page, "connections-phone-to-auth-links");
+});
+
+test("on a server without some OAuth apps, an owner sees those types as not set up with the settings to add; a member does not", async ({ browser }) => {
+  const unset = ["LINKEDIN", "TIKTOK", "HUBSPOT", "GOOGLE"].flatMap((p) => [`OAUTH_${p}_CLIENT_ID`, `OAUTH_${p}_CLIENT_SECRET`]);
+  const server = await startExtraServer(Object.fromEntries(unset.map((name) => [name, undefined])));
+  try {
+    const team = await seedTeamWithPasswords({ members: 2 });
+    const owner = await (await browser.newContext({ baseURL: server.baseUrl })).newPage();
+    await signIn(owner, team.users[0].email);
+    await owner.goto(`/${team.id}/connections`);
+    await owner.getByRole("button", { name: "New connection" }).click();
+    const dialog = owner.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: "Not set up on this server" })).toBeVisible();
+    await expect(dialog.getByTestId("not-set-up-linkedin_ads")).toContainText("SetOAUTH_LINKEDIN_CLIENT_IDOAUTH_LINKEDIN_CLIENT_SECRET");
+    await expect(dialog.getByTestId("not-set-up-hubspot")).toContainText("OAUTH_HUBSPOT_CLIENT_SECRET");
+    await expect(dialog.getByText(`${server.baseUrl}/oauth/callback`)).toBeVisible();
+    // Not offered as something to connect.
+    await expect(dialog.getByRole("button", { name: /LinkedIn Ads/ })).toHaveCount(0);
+    await screenshot(owner, "connections-not-set-up");
+    // A white-label type says what would add auth links to it.
+    await dialog.getByRole("button", { name: /Google Analytics 4/ }).click();
+    await expect(dialog.getByTestId("oauth-setup-hint")).toContainText("OAUTH_GOOGLE_CLIENT_ID and OAUTH_GOOGLE_CLIENT_SECRET");
+    await expect(dialog.getByRole("link", { name: "Generate an auth link" })).toHaveCount(0);
+
+    const member = await (await browser.newContext({ baseURL: server.baseUrl })).newPage();
+    await signIn(member, team.users[1].email);
+    await member.goto(`/${team.id}/connections`);
+    await member.getByRole("button", { name: "New connection" }).click();
+    await expect(member.getByRole("dialog").getByRole("button", { name: /Sandbox \(OAuth\)/ })).toBeVisible();
+    await expect(member.getByRole("dialog").getByText("Not set up on this server")).toHaveCount(0);
+    await expect(member.getByRole("dialog").getByText("LinkedIn Ads")).toHaveCount(0);
+  } finally {
+    await server.stop();
+  }
 });

@@ -2,10 +2,10 @@
 
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/queries/api-client";
-import type { ConnectionJson, ConnectionTypeJson } from "@/lib/schemas/connections";
+import type { ConnectionJson } from "@/lib/schemas/connections";
+import type { DashboardConnectionType } from "@/lib/schemas/dashboard";
 
 export type ConnectionFilters = { type?: string; external_id?: string };
-export type ConnectionTypeWithLogo = ConnectionTypeJson & { logo: string | null };
 export type ActiveWorkflow = { id: string; name: string };
 export type NeedsReauth = { id: string; needs_reauth_at: number };
 
@@ -34,7 +34,7 @@ export const connectionsQuery = (teamId: string, filters: ConnectionFilters) =>
 export const connectionTypesQuery = (teamId: string) =>
   queryOptions({
     queryKey: connectionKeys.types(teamId),
-    queryFn: () => apiFetch<ConnectionTypeWithLogo[]>(teamId, "/api/dashboard/connection-types"),
+    queryFn: () => apiFetch<DashboardConnectionType[]>(teamId, "/api/dashboard/connection-types"),
     staleTime: 5 * 60_000,
   });
 

@@ -18,7 +18,7 @@ export const ConnectionTypeSchema = z
   .object({
     type: z.string(),
     name: z.string(),
-    auth_methods: z.array(z.enum(["oauth", "manual"])),
+    auth_methods: z.array(z.enum(["oauth", "manual"])).min(1).describe("How the type can be connected on this server: `manual` = POST /v1/connections, `oauth` = an auth link. Never empty: a type that cannot be connected here is not listed."),
     credential_fields: z.array(z.string()).nullable().optional(),
     docs_url: z.string().meta({ format: "uri" }).nullable().optional().describe("Plain-markdown page explaining where each credential comes from."),
   })

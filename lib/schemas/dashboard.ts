@@ -1,6 +1,17 @@
 import { z } from "zod";
+import type { ConnectionTypeJson } from "@/lib/schemas/connections";
 
 // Shapes of the dashboard-only endpoints under /api/dashboard (not part of the public /v1 spec).
+
+/** /api/dashboard/connection-types: the public ConnectionType plus what the pages need. */
+export type DashboardConnectionType = ConnectionTypeJson & {
+  logo: string | null;
+  /**
+   * For owners: the unset settings (an OAuth app's id and secret) that would add `oauth` to the
+   * type; empty when nothing is missing. A type with no auth_methods yet is listed only to owners.
+   */
+  missing_settings: string[];
+};
 
 export type UsageDay = { day: number; workflow: number; agent: number; copilot: number; mcp: number; total: number };
 export type DailyUsage = {

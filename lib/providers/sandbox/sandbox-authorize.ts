@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { appUrl, oauthRedirectUri, secrets } from "@/lib/config/env";
+import { oauthRedirectUri, secrets } from "@/lib/config/env";
 import { hmac, safeEqual } from "@/lib/security/hashing";
 
 // The sandbox provider's authorize page and its authorization codes. Codes are signed and

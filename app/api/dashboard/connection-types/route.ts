@@ -1,12 +1,12 @@
 import { withAuth } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
-import { listConnectionTypesWithLogos } from "@/lib/providers/list-connection-types-with-logos";
+import { listDashboardConnectionTypes } from "@/lib/providers/list-connection-types";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
-export const GET = withAuth(async ({ searchParams }) => {
+export const GET = withAuth(async ({ role, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
-  return listConnectionTypesWithLogos();
+  return listDashboardConnectionTypes(role);
 });
 
 // Any other method: a JSON 405 naming the ones this route takes (not Next's empty one).

@@ -2,11 +2,11 @@ import { withAuth } from "@/lib/api/with-auth";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
-import { connectionTypes, connectionTypeToJson } from "@/lib/providers/registry";
+import { listConnectionTypes } from "@/lib/providers/list-connection-types";
 
 export const GET = withAuth(async ({ searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
-  return connectionTypes().map(connectionTypeToJson);
+  return listConnectionTypes();
 });
 
 const notAllowed = methodNotAllowed("GET");
