@@ -233,19 +233,19 @@ test.describe("activity simulate", () => {
     expect([...starts].sort((x, y) => y - x)).toEqual(starts);
 
     // §2.7: one ledger entry per workflow run, one log per node of it.
-    const runIds = new Set(logs.filter((l) => l.service.type === "workflow").map((l) => l.service.run_id));
+    const runIds = new Set(logs.filter((l) => l.source.type === "workflow").map((l) => l.source.run_id));
     expect(runIds.size).toBe(5);
     expect(ledger.filter((e) => e.service.type === "workflow")).toHaveLength(5);
     for (const runId of runIds) {
-      const steps = logs.filter((l) => l.service.run_id === runId);
+      const steps = logs.filter((l) => l.source.run_id === runId);
       expect(new Set(steps.map((l) => l.metadata.node_id)).size).toBe(steps.length);
       for (const s of steps) expect(s.metadata).toEqual(expect.objectContaining({ node_id: expect.any(String), node_label: expect.any(String), retry_attempts: expect.any(Number) }));
     }
-    const mcpLogs = logs.filter((l) => l.service.type === "mcp");
+    const mcpLogs = logs.filter((l) => l.source.type === "mcp");
     expect(mcpLogs).toHaveLength(5);
     for (const l of mcpLogs) {
       expect(l.metadata.tool_name).toEqual(expect.any(String));
-      expect(l.service.run_id).toBeNull();
+      expect(l.source.run_id).toBeNull();
     }
     expect(ledger.filter((e) => e.service.type === "mcp")).toHaveLength(5);
 
@@ -260,7 +260,7 @@ test.describe("activity simulate", () => {
     const sim = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "0", "--mcp-calls", "4", "--agent-conversations", "0", "--copilot-uses", "0");
     expect(sim).toEqual({ logs: 4, ledger_entries: 4 });
     const logs = await allPages(api, "/v1/logs", 100);
-    expect(logs.map((l) => l.service.type)).toEqual(["mcp", "mcp", "mcp", "mcp"]);
+    expect(logs.map((l) => l.source.type)).toEqual(["mcp", "mcp", "mcp", "mcp"]);
     const copilot = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "0", "--mcp-calls", "0", "--agent-conversations", "0", "--copilot-uses", "2");
     expect(copilot).toEqual({ logs: 0, ledger_entries: 2 });
     expect((await allPages(api, "/v1/credits/logs?service_type=copilot", 1000)).length).toBe(2);
@@ -278,7 +278,7 @@ test.describe("activity simulate", () => {
     const sim = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "4", "--mcp-calls", "0", "--agent-conversations", "0", "--copilot-uses", "0");
     expect(sim).toEqual({ logs: 4, ledger_entries: 4 });
     const logs = await allPages(api, "/v1/logs", 100);
-    expect(new Set(logs.map((l) => l.service.id))).toEqual(new Set([other.id]));
+    expect(new Set(logs.map((l) => l.source.id))).toEqual(new Set([other.id]));
 
     // With no active workflow at all, no run is written.
     const none = await seedTeam();

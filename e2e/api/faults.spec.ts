@@ -24,7 +24,7 @@ async function all<T>(team: SeededTeam, path: string, limit: number): Promise<T[
   }
 }
 
-type Log = { service: { type: string; id: string | null; run_id: string | null }; metadata: Record<string, unknown> };
+type Log = { source: { type: string; id: string | null; run_id: string | null }; metadata: Record<string, unknown> };
 type Entry = { credits_used: number; service: { type: string; id: string | null } };
 
 /** The ledger agrees with itself and with the logs: the invariants a crash must not break. */
@@ -32,9 +32,9 @@ async function expectConsistent(team: SeededTeam) {
   const [logs, ledger] = [await all<Log>(team, "/v1/logs", 100), await all<Entry>(team, "/v1/credits/logs", 1000)];
   const balance = await (await (await apiAs(team.users[0])).get("/v1/credits")).json();
   expect(balance.credits_used, "the period's usage is the sum of the ledger").toBe(ledger.reduce((n, e) => n + e.credits_used, 0));
-  const runs = new Set(logs.filter((l) => l.service.type === "workflow").map((l) => l.service.run_id));
+  const runs = new Set(logs.filter((l) => l.source.type === "workflow").map((l) => l.source.run_id));
   expect(ledger.filter((e) => e.service.type === "workflow").length, "one ledger entry per workflow run with logs").toBe(runs.size);
-  expect(ledger.filter((e) => e.service.type === "mcp").length, "one ledger entry per MCP call log").toBe(logs.filter((l) => l.service.type === "mcp").length);
+  expect(ledger.filter((e) => e.service.type === "mcp").length, "one ledger entry per MCP call log").toBe(logs.filter((l) => l.source.type === "mcp").length);
   return { logs, ledger };
 }
 
@@ -98,7 +98,7 @@ test("kill -9 of a server during MCP tool calls, then a restart: every call is a
   try {
     expect((await fetch(`${restarted.baseUrl}/v1/credits`, { headers: { authorization: `Bearer ${team.users[0].key}` } })).status).toBe(200);
     const { logs } = await expectConsistent(team);
-    const mcp = logs.filter((l) => l.service.type === "mcp");
+    const mcp = logs.filter((l) => l.source.type === "mcp");
     expect(mcp.length).toBeGreaterThanOrEqual(answered);
     expect(mcp.length, "no call was written twice").toBeLessThanOrEqual(answered + clients.length);
     // The restarted instance serves the same token.

@@ -6,7 +6,7 @@ import { test, expect, seedTeam, apiAs, cli, type SeededTeam } from "../fixtures
 // indistinguishable from unknown ones (404), and its data never shows up in a list.
 
 type Conn = { id: string; type: string; display_name: string | null; external_id: string | null; is_private: boolean };
-type Log = { id: string; service: { type: string; id: string | null; run_id: string | null }; user: { id: string | null } };
+type Log = { id: string; source: { type: string; id: string | null; run_id: string | null }; user: { id: string | null } };
 type CreditLog = { id: number; service: { type: string; id: string | null }; user: { id: string | null } };
 
 async function ok<T = any>(res: APIResponse, what = ""): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -123,19 +123,19 @@ test.describe("between teams", () => {
 
   test("B's list filters with A's source, run and user ids come back empty", async () => {
     const api = await apiAs(b.team.users[0]);
-    const workflowLog = a.logs.find((l) => l.service.type === "workflow" && l.service.run_id)!;
-    const mcpLog = a.logs.find((l) => l.service.type === "mcp")!;
+    const workflowLog = a.logs.find((l) => l.source.type === "workflow" && l.source.run_id)!;
+    const mcpLog = a.logs.find((l) => l.source.type === "mcp")!;
     expect(workflowLog && mcpLog).toBeTruthy();
     const empty = { data: [], has_more: false, next_cursor: null };
     for (const q of [
-      `source_id=${workflowLog.service.id}`,
-      `source_run_id=${workflowLog.service.run_id}`,
-      `source_id=${mcpLog.service.id}`,
+      `source_id=${workflowLog.source.id}`,
+      `source_run_id=${workflowLog.source.run_id}`,
+      `source_id=${mcpLog.source.id}`,
     ]) {
       expect(await ok(await api.get(`/v1/logs?${q}`)), q).toEqual(empty);
     }
     const aUser = a.credits.find((c) => c.user.id)?.user.id ?? a.team.users[0].id;
-    for (const q of [`user_id=${aUser}`, `service_id=${workflowLog.service.id}`, `service_id=${mcpLog.service.id}`]) {
+    for (const q of [`user_id=${aUser}`, `service_id=${workflowLog.source.id}`, `service_id=${mcpLog.source.id}`]) {
       expect(await ok(await api.get(`/v1/credits/logs?${q}`)), q).toEqual(empty);
     }
   });

@@ -257,7 +257,7 @@ test.describe("token refresh", () => {
 });
 
 test.describe("OAuth apps come from configuration", () => {
-  test("without OAUTH_* settings a type offers no oauth, and an auth link for it says which setting is missing", async () => {
+  test("without OAUTH_* settings a white-label type offers no oauth, an OAuth-only type is not listed, and an auth link says which setting is missing", async () => {
     const port = await freePort();
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^OAUTH_/.test(k))) as NodeJS.ProcessEnv;
     const server = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` });
@@ -267,7 +267,7 @@ test.describe("OAuth apps come from configuration", () => {
       const types = (await (await fetch(`${server.baseUrl}/v1/connections/types`, { headers })).json()) as { type: string; auth_methods: string[] }[];
       const byType = Object.fromEntries(types.map((t) => [t.type, t.auth_methods]));
       expect(byType.ga4).toEqual(["manual"]);
-      expect(byType.linkedin_ads).toEqual([]);
+      expect(byType.linkedin_ads).toBeUndefined();
       expect(byType.sandbox_oauth).toEqual(["oauth"]); // the sandbox's app is built in
       const res = await fetch(`${server.baseUrl}/v1/connections/auth-link`, { method: "POST", headers, body: JSON.stringify({ connection_type: "ga4" }) });
       expect(res.status).toBe(400);
