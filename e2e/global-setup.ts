@@ -41,6 +41,8 @@ export default async function globalSetup() {
     DEMO: "0",
     // Every browser test signs in from 127.0.0.1: the per-address limit is for real clients.
     SIGN_IN_IP_RATE_LIMIT: "100000",
+    // Every server of the run (this one and those the specs start) records its /v1 responses.
+    PATCHBAY_RECORD_RESPONSES: join(dataDir, "responses"),
     ...standIns.env,
   });
   migrateWith(process.env);

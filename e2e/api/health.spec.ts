@@ -81,7 +81,7 @@ test("readyz is 503 until every migration is applied, naming what is missing; he
   }
 });
 
-test("readyz is 503 when the database does not answer, without exposing where it is", async () => {
+test("readyz is 503 when the database does not answer, without exposing where it is; so is the API, with Retry-After", async () => {
   test.setTimeout(120_000);
   const deadPort = await freePort(); // nothing listens there
   const server = await startExtraServer({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${deadPort}/nothing` });
@@ -93,6 +93,13 @@ test("readyz is 503 when the database does not answer, without exposing where it
     expect(detail).not.toContain(String(deadPort));
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
     expect(server.log()).toContain("readiness: database check failed");
+    // Any operation: the key cannot even be checked. (The run's OpenAPI check sees this 503 too.)
+    for (const path of ["/v1/connections", "/v1/logs", "/v1/credits"]) {
+      const api = await fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer pbk_${"x".repeat(40)}` } });
+      expect(api.status, path).toBe(503);
+      expect(Number(api.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await api.json()).detail).toBe("The database is unavailable; retry shortly.");
+    }
   } finally {
     await server.stop();
   }

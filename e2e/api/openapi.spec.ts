@@ -135,13 +135,23 @@ for (const op of OPERATIONS) {
       const r = responses[String(status)];
       expect(r, `${status} listed`).toBeTruthy();
       expect(typeof r.description).toBe("string");
-      expect(r.content?.["application/json"]?.schema).toEqual({ $ref: ref("Error") });
+      expect(r.content?.["application/json"]?.schema).toEqual({ $ref: ref(op.path === "/v1/logs/{log_id}" && status === 404 ? "LogNotFoundError" : "Error") });
     }
-    // Every listed response has a description; every error body is the Error shape.
+    // Every listed response has a description; every error body is the Error shape (the aged-out
+    // log's 404 is its own: detail is a string or {message, history_days}).
     for (const [status, r] of Object.entries(responses as Json)) {
       expect(typeof r.description, `${status} description`).toBe("string");
-      if (Number(status) >= 400) expect(r.content?.["application/json"]?.schema, `${status} schema`).toEqual({ $ref: ref("Error") });
+      const errorShape = op.path === "/v1/logs/{log_id}" && status === "404" ? "LogNotFoundError" : "Error";
+      if (Number(status) >= 400) expect(r.content?.["application/json"]?.schema, `${status} schema`).toEqual({ $ref: ref(errorShape) });
     }
+    // What any operation can answer besides its own errors, with the headers that come with it.
+    for (const status of ["400", "401", "429", "500", "503"]) expect(responses[status], `${status} declared`).toBeTruthy();
+    expect(responses["429"].headers["Retry-After"]).toMatchObject({ required: true });
+    expect(responses["429"].headers["RateLimit-Remaining"]).toMatchObject({ required: true });
+    expect(responses["503"].headers["Retry-After"]).toMatchObject({ required: true });
+    expect(responses["401"].headers["WWW-Authenticate"]).toMatchObject({ required: true });
+    expect(Object.keys(responses["200"].headers)).toEqual(expect.arrayContaining(["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]));
+    if (op.method === "post") expect(responses["413"], "413 declared on a body-taking operation").toBeTruthy();
     // Path parameters: each {name} in the path is declared, required, in: path.
     const declared = (operation.parameters ?? doc.paths[op.path].parameters ?? []) as Json[];
     for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
@@ -149,6 +159,18 @@ for (const op of OPERATIONS) {
     }
   });
 }
+
+test("a method a path does not take (405 with Allow) and an unknown path (404) are described; headers are components", async () => {
+  expect(doc.components.responses.MethodNotAllowed).toMatchObject({ headers: { Allow: { required: true } }, content: { "application/json": { schema: { $ref: ref("Error") } } } });
+  expect(doc.components.responses.UnknownPath).toMatchObject({ content: { "application/json": { schema: { $ref: ref("Error") } } } });
+  for (const name of ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Retry-After", "WWW-Authenticate", "Allow"]) {
+    expect(doc.components.headers[name]?.schema, name).toBeTruthy();
+  }
+  expect(doc.components.schemas.LogNotFoundError.properties.detail.anyOf).toEqual([{ type: "string" }, { $ref: ref("AgedOutDetail") }]);
+  expect(doc.components.schemas.AgedOutDetail.required.sort()).toEqual(["history_days", "message"]);
+  // Spec §2.2 / CONTRACT §7: a listed type always has an auth method.
+  expect(doc.components.schemas.ConnectionType.properties.auth_methods.minItems).toBe(1);
+});
 
 test("request bodies of the two POSTs follow spec §4.2 and §4.6", async () => {
   const conn = doc.paths["/v1/connections"].post.requestBody;
@@ -307,8 +329,9 @@ test("the document is self-consistent: every $ref resolves, operationIds are uni
   };
   walk(doc);
   for (const r of new Set(refs)) {
-    expect(r, "local component ref").toMatch(/^#\/components\/schemas\/[A-Za-z0-9_.-]+$/);
-    expect(doc.components.schemas[r.split("/").pop()!], r).toBeTruthy();
+    const [, kind, name] = /^#\/components\/(schemas|headers|responses)\/([A-Za-z0-9_.-]+)$/.exec(r) ?? [];
+    expect(kind, `${r} is a local component ref`).toBeTruthy();
+    expect(doc.components[kind][name], r).toBeTruthy();
   }
   // JSON Schema 2020-12 (the OpenAPI 3.1 dialect): "$id" MUST NOT contain a non-empty fragment.
   expect(ids.filter((id) => /#./.test(id))).toEqual([]);

@@ -29,7 +29,9 @@ export function migrateWith(env: NodeJS.ProcessEnv) {
 
 /** `next start` on `port`; resolves once the API answers. `log()` returns what it printed. */
 export async function startServer(port: number, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // The test run records every /v1 response for the OpenAPI conformance check (e2e/conformance).
+  const recorder = env.PATCHBAY_RECORD_RESPONSES ? ["--require", join(root, "e2e", "support", "record-responses.cjs")] : [];
+  const child = spawn(process.execPath, [...recorder, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: root,
     env: { ...env, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],

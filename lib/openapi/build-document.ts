@@ -33,6 +33,43 @@ function tidy<T>(node: T): T {
   return node;
 }
 
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** Statuses any operation can answer, whatever it does (an operation's own text replaces the 400 here). */
+const COMMON_ERRORS = {
+  400: "Invalid input: a query or path parameter (an unknown one too), or the body.",
+  401: "Missing, invalid or revoked API key.",
+  429: "Over the API key's rate limit (RATE_LIMIT_API_PER_MINUTE requests per window): wait Retry-After seconds.",
+  500: "An unexpected error inside Patchbay; detail carries the request id it was logged under.",
+  503: "The database is unavailable; retry after Retry-After seconds.",
+};
+
+/** Headers of a response that got past authentication: its request id and the key's rate-limit count. */
+const COUNTED = {
+  "X-Request-Id": header("X-Request-Id"),
+  "RateLimit-Limit": header("RateLimit-Limit"),
+  "RateLimit-Remaining": header("RateLimit-Remaining"),
+  "RateLimit-Reset": header("RateLimit-Reset"),
+  "RateLimit-Policy": header("RateLimit-Policy"),
+};
+const required = (name: string) => ({ ...header(name), required: true });
+const ERROR_HEADERS: Record<string, Json> = {
+  401: { "X-Request-Id": header("X-Request-Id"), "WWW-Authenticate": required("WWW-Authenticate") },
+  429: { "X-Request-Id": header("X-Request-Id"), "Retry-After": required("Retry-After"), "RateLimit-Limit": required("RateLimit-Limit"), "RateLimit-Remaining": required("RateLimit-Remaining"), "RateLimit-Reset": required("RateLimit-Reset"), "RateLimit-Policy": required("RateLimit-Policy") },
+  503: { ...COUNTED, "Retry-After": required("Retry-After") },
+};
+
+const HEADERS = {
+  "X-Request-Id": { description: "The request's id (the caller's X-Request-Id when it is sane): quote it when reporting a problem; the server's log line carries it.", schema: { type: "string" } },
+  "RateLimit-Limit": { description: "Requests the API key may make per window (present while rate limits are on).", schema: { type: "integer", minimum: 1 } },
+  "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer", minimum: 0 } },
+  "RateLimit-Reset": { description: "Seconds until the current window ends.", schema: { type: "integer", minimum: 1 } },
+  "RateLimit-Policy": { description: "`<limit>;w=<window seconds>`.", schema: { type: "string" } },
+  "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 1 } },
+  "WWW-Authenticate": { description: "`Bearer realm=\"patchbay\"`.", schema: { type: "string" } },
+  Allow: { description: "The methods the path takes.", schema: { type: "string" } },
+};
+
 export function buildOpenApiDocument(baseUrl: string) {
   const components = tidy(z.toJSONSchema(z.globalRegistry, { io: "output", unrepresentable: "any", uri: ref, target: "draft-2020-12" }).schemas as Record<string, Json>);
   for (const s of Object.values(components)) delete s.$schema;
@@ -52,10 +89,15 @@ export function buildOpenApiDocument(baseUrl: string) {
       parameters.push({ name, in: "query", required: false, ...(description && { description }), schema });
     }
     const responses: Json = {
-      200: { description: op.responseDescription ?? "OK", content: { "application/json": { schema: schemaOf(op.response, "output") } } },
+      200: { description: op.responseDescription ?? "OK", headers: COUNTED, content: { "application/json": { schema: schemaOf(op.response, "output") } } },
     };
-    for (const [status, description] of Object.entries(op.errors)) {
-      responses[status] = { description, content: { "application/json": { schema: { $ref: ref("Error") } } } };
+    for (const [status, error] of Object.entries({ ...COMMON_ERRORS, ...op.errors })) {
+      const { description, schema } = typeof error === "string" ? { description: error, schema: undefined } : error;
+      responses[status] = {
+        description,
+        headers: ERROR_HEADERS[status] ?? COUNTED,
+        content: { "application/json": { schema: schema ? schemaOf(schema, "output") : { $ref: ref("Error") } } },
+      };
     }
     (paths[op.path] ??= {})[op.method] = {
       tags: [op.tag],
@@ -73,7 +115,7 @@ export function buildOpenApiDocument(baseUrl: string) {
       title: "Patchbay API",
       version: "1.0.0",
       description:
-        "Connections, operation logs and credits of a team workspace. Every endpoint takes `Authorization: Bearer <API_KEY>`. Errors are `{detail}`. Timestamps: logs and credits in Unix seconds; connection and auth-link responses in milliseconds (the create-from-credentials response in seconds).",
+        "Connections, operation logs and credits of a team workspace. Every endpoint takes `Authorization: Bearer <API_KEY>`. Errors are `{detail}` with the statuses each operation lists. A path answers a method it does not list with 405 and `Allow` (components.responses.MethodNotAllowed), and an unknown path under /v1 with 404 (components.responses.UnknownPath); a path with a trailing or doubled slash or a dot segment is redirected (308) to its plain form. Timestamps: logs and credits in Unix seconds; connection and auth-link responses in milliseconds (the create-from-credentials response in seconds).",
     },
     servers: [{ url: baseUrl }],
     security: [{ bearer: [] }],
@@ -81,6 +123,15 @@ export function buildOpenApiDocument(baseUrl: string) {
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key created by a team owner (Team plan)." } },
       schemas: { ...components, Error: components.Error ?? schemaOf(ErrorSchema, "output") },
+      headers: HEADERS,
+      responses: {
+        MethodNotAllowed: {
+          description: "The path does not take this method; `Allow` lists the ones it does.",
+          headers: { Allow: required("Allow") },
+          content: { "application/json": { schema: { $ref: ref("Error") } } },
+        },
+        UnknownPath: { description: "No operation at this path.", content: { "application/json": { schema: { $ref: ref("Error") } } } },
+      },
     },
   };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ConnectionSchema, ConnectionTypeSchema, createConnectionBodySchema, getConnectionQuerySchema, listConnectionsQuerySchema } from "@/lib/schemas/connections";
 import { AuthLinkSchema, AuthLinkStatusSchema, createAuthLinkBodySchema } from "@/lib/schemas/auth-links";
-import { LogPageSchema, LogSchema, listLogsQuerySchema } from "@/lib/schemas/logs";
+import { LogNotFoundSchema, LogPageSchema, LogSchema, listLogsQuerySchema } from "@/lib/schemas/logs";
 import { CreditBalanceSchema, CreditLogPageSchema, listCreditLogsQuerySchema } from "@/lib/schemas/credits";
 
 /** Every /v1 operation, described by the same zod schemas the handlers parse with. */
@@ -16,10 +16,16 @@ export type Operation = {
   body?: z.ZodType;
   response: z.ZodType;
   responseDescription?: string;
-  errors: Partial<Record<400 | 401 | 403 | 404 | 413 | 415 | 502, string>>;
+  /**
+   * The statuses particular to this operation, with what they mean here (and their body's schema
+   * when it is more than `Error`). 400, 401, 429, 500 and 503 can come from any operation: the
+   * document builder adds them (lib/openapi/build-document.ts), with a 400 text when none is given here.
+   */
+  errors: Partial<Record<400 | 403 | 404 | 413 | 501 | 502, string | { description: string; schema: z.ZodType }>>;
 };
 
-const auth = { 401: "Missing, invalid or revoked API key." } as const;
+const tooLarge = { 413: "The body is larger than 1 MB (1,048,576 bytes); nothing was read past that." } as const;
+const noParams = "An unknown query parameter, or a path parameter holding a NUL character.";
 
 export const operations: Operation[] = [
   {
@@ -30,7 +36,7 @@ export const operations: Operation[] = [
     description: "Shared team connections plus private connections owned by the API key's user. Timestamps in milliseconds.",
     query: listConnectionsQuerySchema,
     response: z.array(ConnectionSchema),
-    errors: { 400: "Invalid query parameter.", ...auth },
+    errors: { 400: "An invalid or unknown query parameter." },
   },
   {
     method: "post",
@@ -42,11 +48,11 @@ export const operations: Operation[] = [
     body: createConnectionBodySchema,
     response: ConnectionSchema,
     errors: {
-      400: "The type cannot be created from credentials, a credential field is missing or unrecognised, or the provider rejected the credentials (detail carries the provider's reason).",
-      ...auth,
+      400: "The body is not valid JSON or not the schema, the type cannot be created from credentials, a credential field is missing or unrecognised, or the provider rejected the credentials (detail carries the provider's reason).",
       403: "The type is white-label capable and the team is not on the Team plan.",
-      413: "Body larger than 1 MB.",
-      502: "The provider could not be reached; nothing was stored.",
+      ...tooLarge,
+      501: "The type has no credential check on this server, so it cannot be created from credentials.",
+      502: "The provider could not be reached or answered nonsense; nothing was stored.",
     },
   },
   {
@@ -54,8 +60,9 @@ export const operations: Operation[] = [
     path: "/v1/connections/types",
     tag: "Connections",
     summary: "List connection types",
+    description: "Only the types that can be connected on this server: each has at least one auth method.",
     response: z.array(ConnectionTypeSchema),
-    errors: { ...auth },
+    errors: { 400: noParams },
   },
   {
     method: "get",
@@ -66,7 +73,7 @@ export const operations: Operation[] = [
     pathParams: { connection_id: "Connection ID, or an external ID when lookup_by is external_id." },
     query: getConnectionQuerySchema,
     response: z.array(ConnectionSchema),
-    errors: { 400: "Invalid query parameter.", ...auth, 404: "Nothing matches in the caller's team." },
+    errors: { 400: "An invalid or unknown query parameter, or a NUL in the path.", 404: "Nothing matches in the caller's team." },
   },
   {
     method: "delete",
@@ -76,7 +83,7 @@ export const operations: Operation[] = [
     description: "Deactivates the team's active workflows that use the connection. Returns the deleted connection.",
     pathParams: { connection_id: "Public connection ID only." },
     response: ConnectionSchema,
-    errors: { ...auth, 404: "The connection does not exist or does not belong to the team (including other users' private connections)." },
+    errors: { 400: noParams, 404: "The connection does not exist or does not belong to the team (including other users' private connections)." },
   },
   {
     method: "post",
@@ -87,7 +94,7 @@ export const operations: Operation[] = [
       "The link expires 24 hours after creation or once a connection is created from it. After OAuth, the browser is redirected to redirect_url with `status=success`, `connection_type`, `connection_id` and `external_id` (when given) appended; on failure (the link stays usable until it expires) with `status=error`, `error` and `error_description`, plus `connection_type` and `external_id` (when given). `error` is one of `access_denied` (the user declined at the provider), `provider_error` (the provider returned an error, or its token or identity call failed; the description carries its reason), `link_expired`, `link_used` (the link already created its connection) and `invalid_request`. A name already on the URL gets the appended one prefixed with `service_`; read `service_status` when present, otherwise `status`. Without a redirect_url the browser lands on Patchbay's own result page. Register `{base_url}/oauth/callback` as the redirect URI of each provider's OAuth app.",
     body: createAuthLinkBodySchema,
     response: AuthLinkSchema,
-    errors: { 400: "Invalid request.", ...auth, 413: "Body larger than 1 MB." },
+    errors: { 400: "Invalid request: the body is not valid JSON or not the schema, an unknown type, a type that does not connect through OAuth here, or a redirect_url that is not https.", ...tooLarge },
   },
   {
     method: "get",
@@ -96,7 +103,7 @@ export const operations: Operation[] = [
     summary: "Get an auth link's status",
     pathParams: { auth_link_id: "The id from link creation." },
     response: AuthLinkStatusSchema,
-    errors: { ...auth, 404: "Auth link not found in the caller's team." },
+    errors: { 400: noParams, 404: "Auth link not found in the caller's team." },
   },
   {
     method: "get",
@@ -104,7 +111,7 @@ export const operations: Operation[] = [
     tag: "Credits",
     summary: "Get the credit balance",
     response: CreditBalanceSchema,
-    errors: { ...auth, 404: "Team not found." },
+    errors: { 400: noParams, 404: "Team not found." },
   },
   {
     method: "get",
@@ -114,7 +121,7 @@ export const operations: Operation[] = [
     description: "The full history; the ledger is not truncated by plan.",
     query: listCreditLogsQuerySchema,
     response: CreditLogPageSchema,
-    errors: { 400: "Invalid cursor or query parameter.", ...auth },
+    errors: { 400: "An invalid cursor (or one made for other filters), or an invalid or unknown query parameter." },
   },
   {
     method: "get",
@@ -124,7 +131,7 @@ export const operations: Operation[] = [
     description: "Only logs inside the plan's history window (free 1 day, pro 7, team 30 by default).",
     query: listLogsQuerySchema,
     response: LogPageSchema,
-    errors: { 400: "Invalid cursor or query parameter.", ...auth },
+    errors: { 400: "An invalid cursor (or one made for other filters), or an invalid or unknown query parameter." },
   },
   {
     method: "get",
@@ -133,6 +140,9 @@ export const operations: Operation[] = [
     summary: "Get one operation log",
     pathParams: { log_id: "Log ID." },
     response: LogSchema,
-    errors: { ...auth, 404: "No log with that ID in the team, or older than the history window (detail is then {message, history_days})." },
+    errors: {
+      400: noParams,
+      404: { description: "No log with that ID in the team, or one older than the plan's history window (detail is then {message, history_days}).", schema: LogNotFoundSchema },
+    },
   },
 ];

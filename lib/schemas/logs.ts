@@ -32,6 +32,14 @@ export const LogSchema = z
   .meta({ id: "Log" });
 export type LogJson = z.infer<typeof LogSchema>;
 
+/** GET /v1/logs/{log_id}'s 404: a string for an unknown id; for an aged-out log, an object (spec §7). */
+export const AgedOutDetailSchema = z
+  .object({ message: z.string(), history_days: z.number().int().describe("The plan's history window in days.") })
+  .meta({ id: "AgedOutDetail", description: "The log exists but is older than the plan's history window." });
+export const LogNotFoundSchema = z
+  .object({ detail: z.union([z.string(), AgedOutDetailSchema]) })
+  .meta({ id: "LogNotFoundError", description: "`detail` is a string for an unknown id, an AgedOutDetail for a log older than the history window." });
+
 export const LogPageSchema = z
   .object({ data: z.array(LogSchema), has_more: z.boolean(), next_cursor: z.string().nullable() })
   .meta({ id: "LogPage" });
