@@ -102,13 +102,14 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     await db.authLink.update({ where: { id: a.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     return { ok: true };
   },
-  /** Stored OAuth tokens of a connection, optionally edited first (expiry in the past, another refresh token). */
+  /** Stored OAuth tokens of a connection, optionally edited first (expiry in the past, another refresh or access token). */
   async oauthTokens(a) {
     const row = await db.connection.findUniqueOrThrow({ where: { id: a.id } });
     const stored = decryptJson<{ oauth: Record<string, unknown> }>(row.credentials);
-    if (a.expire || a.refreshToken) {
+    if (a.expire || a.refreshToken || a.accessToken) {
       if (a.expire) stored.oauth.expiresAt = Date.now() - 1000;
       if (a.refreshToken) stored.oauth.refreshToken = a.refreshToken;
+      if (a.accessToken) stored.oauth.accessToken = a.accessToken;
       await db.connection.update({ where: { id: a.id }, data: { credentials: encryptJson(stored) } });
     }
     return { ...stored.oauth, needsReauthAt: row.needsReauthAt };

@@ -11,6 +11,7 @@ import { simulateActivity } from "@/lib/activity/simulate-activity";
 import { renewBillingPeriod } from "@/lib/credits/renew-billing-period";
 import { ensureDemo } from "@/lib/demo/ensure-demo";
 import { createMcpServer, createMcpToken } from "@/lib/mcp/mcp-servers";
+import { revokeSandboxConnection } from "@/lib/providers/sandbox/revoke-sandbox-connection";
 import { runWithContext } from "@/lib/observability/request-context";
 
 // The operator's command line (CONTRACT §3): every command prints exactly one JSON object on
@@ -45,6 +46,10 @@ const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promi
   "apikey revoke": {
     schema: z.object({ id: str() }).strict(),
     run: (f) => revokeApiKey(f.id),
+  },
+  "sandbox revoke": {
+    schema: z.object({ connection: str() }).strict(),
+    run: (f) => revokeSandboxConnection(f.connection),
   },
   "activity simulate": {
     schema: z

@@ -3,7 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ZodError } from "zod";
 import { ApiError, describeZodError } from "@/lib/api/errors";
 import { getCreditBalance } from "@/lib/credits/get-credit-balance";
-import { freshCredentials } from "@/lib/connections/fresh-credentials";
+import { callWithCredentials } from "@/lib/connections/call-with-credentials";
 import { recordOperations } from "@/lib/logs/record-operations";
 import { ProviderRejection, ProviderUnavailable, UnsendableCredential } from "@/lib/providers/types";
 import { cacheKey, cached, remember } from "@/lib/mcp/response-cache";
@@ -89,8 +89,7 @@ export function providerToolSpec(req: McpRequest, tool: ProviderTool): ToolSpec 
       const key = cacheKey(connection.id, tool.name, input);
       const hit = cached(key);
       if (hit) return { ok: true, result: hit.value, credits: 0, cacheHit: true };
-      const credentials = await freshCredentials(req.principal.server.teamId, connection.id);
-      const result = await tool.run({ connection, credentials }, input);
+      const result = await callWithCredentials(req.principal.server.teamId, connection.id, (credentials) => tool.run({ connection, credentials }, input));
       remember(key, result, tool.cacheTtlSeconds);
       return { ok: true, result, credits: tool.credits, cacheHit: false };
     },

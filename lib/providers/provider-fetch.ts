@@ -1,5 +1,5 @@
 import "server-only";
-import { ProviderRejection, ProviderUnavailable, UnsendableCredential, type ConnectionTypeDefinition } from "@/lib/providers/types";
+import { CredentialRejected, ProviderRejection, ProviderUnavailable, UnsendableCredential, type ConnectionTypeDefinition } from "@/lib/providers/types";
 
 const TIMEOUT_MS = Number(process.env.PROVIDER_TIMEOUT_MS ?? 10_000);
 
@@ -92,6 +92,11 @@ export async function providerFetch(providerName: string, type: string, url: str
     body = null;
   }
   return { status: res.status, body, text };
+}
+
+/** A provider's refusal of a call: a 401 (RFC 6750 `invalid_token`) refuses the credential itself. */
+export function rejection(providerName: string, res: ProviderResponse, reason: string): ProviderRejection {
+  return res.status === 401 ? new CredentialRejected(providerName, reason) : new ProviderRejection(providerName, reason);
 }
 
 /**

@@ -99,6 +99,13 @@ export class ProviderRejection extends Error {
   }
 }
 
+/**
+ * The provider refused the credential itself (HTTP 401, `invalid_token`, a revoked grant), not
+ * just this request: the access behind the connection is gone. On use, an OAuth connection then
+ * gets one refresh and, failing that, needs re-authorization (lib/connections/call-with-credentials.ts).
+ */
+export class CredentialRejected extends ProviderRejection {}
+
 /** The provider could not be reached or answered nonsense: a 502 naming the provider. */
 export class ProviderUnavailable extends Error {
   constructor(

@@ -1,5 +1,5 @@
 import "server-only";
-import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
+import { providerFetch, providerReason, type ProviderResponse, rejection } from "@/lib/providers/provider-fetch";
 import { urlWith } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type VerifiedAccount } from "@/lib/providers/types";
 import { apiKeyDocs } from "@/lib/providers/api-keys/api-key-docs";
@@ -30,7 +30,7 @@ export function errorObjectReason(res: ProviderResponse): string {
 
 /** 4xx (but 429) = the provider refused the key; 429, 5xx, redirects = the provider is in trouble. */
 export function refuseOrUnavailable(provider: string, res: ProviderResponse, reason: (res: ProviderResponse) => string = providerReason): never {
-  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(provider, reason(res));
+  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw rejection(provider, res, reason(res));
   throw new ProviderUnavailable(provider, `${provider} answered ${reason(res)}.`);
 }
 

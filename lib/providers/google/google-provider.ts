@@ -1,6 +1,6 @@
 import "server-only";
 import { cachedAccessToken } from "@/lib/providers/access-token-cache";
-import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
+import { providerFetch, providerReason, type ProviderResponse, rejection } from "@/lib/providers/provider-fetch";
 import { requestToken, urlWith, callbackCode } from "@/lib/providers/oauth2";
 import {
   ProviderRejection,
@@ -75,7 +75,7 @@ export async function googleApiCall(
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   // 429 is Google's quota, not a verdict on the credentials.
-  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(PROVIDER, googleReason(res));
+  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw rejection(PROVIDER, res, googleReason(res));
   if (res.status !== 200 || !isObject(res.body)) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(googleReason(res))}`);
   return res.body;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
+import { providerFetch, providerReason, type ProviderResponse, rejection } from "@/lib/providers/provider-fetch";
 import { tokenSetFrom, urlWith, callbackCode } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type TokenSet, type FreshCredentials } from "@/lib/providers/types";
 import { hubspotDocs } from "@/lib/providers/hubspot/hubspot-docs";
@@ -35,7 +35,7 @@ function hubspotReason(res: ProviderResponse): string {
 }
 
 function rejectOrUnavailable(res: ProviderResponse, what: string): never {
-  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(PROVIDER, hubspotReason(res));
+  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw rejection(PROVIDER, res, hubspotReason(res));
   throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(hubspotReason(res))}`);
 }
 

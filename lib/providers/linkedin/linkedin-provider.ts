@@ -1,5 +1,5 @@
 import "server-only";
-import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
+import { providerFetch, providerReason, type ProviderResponse, rejection } from "@/lib/providers/provider-fetch";
 import { requestToken, urlWith, callbackCode } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type FreshCredentials } from "@/lib/providers/types";
 import { linkedinDocs } from "@/lib/providers/linkedin/linkedin-docs";
@@ -42,7 +42,7 @@ export async function linkedinRestGet(type: string, url: string, credentials: Fr
   const res = await providerFetch(PROVIDER, type, url, {
     headers: { authorization: `Bearer ${accessToken}`, accept: "application/json", "linkedin-version": LINKEDIN_VERSION, "x-restli-protocol-version": "2.0.0" },
   });
-  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(PROVIDER, linkedinReason(res));
+  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw rejection(PROVIDER, res, linkedinReason(res));
   if (res.status !== 200 || !isObject(res.body)) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(linkedinReason(res))}`);
   return res.body;
 }
@@ -63,7 +63,7 @@ const linkedinOAuth: OAuthDefinition = {
   },
   async identify({ type }, tokens) {
     const res = await providerFetch(PROVIDER, type, USERINFO_URL, { headers: { authorization: `Bearer ${tokens.accessToken}`, accept: "application/json" } });
-    if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(PROVIDER, linkedinReason(res));
+    if (res.status >= 400 && res.status < 500 && res.status !== 429) throw rejection(PROVIDER, res, linkedinReason(res));
     const me = isObject(res.body) ? res.body : null;
     if (res.status !== 200 || typeof me?.sub !== "string" || !me.sub) {
       throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the userinfo call with ${sentence(res.status === 200 ? "no subject (sub)" : linkedinReason(res))}`);

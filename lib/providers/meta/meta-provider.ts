@@ -1,8 +1,8 @@
 import "server-only";
 import { createHmac } from "node:crypto";
-import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
+import { providerFetch, providerReason, type ProviderResponse, rejection } from "@/lib/providers/provider-fetch";
 import { tokenSetFrom, urlWith, callbackCode } from "@/lib/providers/oauth2";
-import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type FreshCredentials } from "@/lib/providers/types";
+import { CredentialRejected, ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type FreshCredentials } from "@/lib/providers/types";
 import { metaDocs } from "@/lib/providers/meta/meta-docs";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
@@ -44,7 +44,10 @@ export async function graphGet(type: string, url: string, what: string, accessTo
   const res = await providerFetch(PROVIDER, type, url, { headers: { accept: "application/json", ...(accessToken && { authorization: `Bearer ${accessToken}` }) } });
   const error = isObject(res.body) && isObject(res.body.error) ? res.body.error : null;
   const throttled = error !== null && (THROTTLED.has(Number(error.code)) || error.is_transient === true);
-  if (res.status >= 400 && res.status < 500 && res.status !== 429 && !throttled) throw new ProviderRejection(PROVIDER, graphReason(res));
+  if (res.status >= 400 && res.status < 500 && res.status !== 429 && !throttled) {
+    // Graph's code 190 is an access token that is invalid, expired or revoked, whatever the HTTP status.
+    throw Number(error?.code) === 190 ? new CredentialRejected(PROVIDER, graphReason(res)) : rejection(PROVIDER, res, graphReason(res));
+  }
   if (res.status !== 200 || !isObject(res.body) || error) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(graphReason(res))}`);
   return res.body;
 }

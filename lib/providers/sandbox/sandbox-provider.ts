@@ -1,6 +1,6 @@
 import "server-only";
 import { appUrl } from "@/lib/config/env";
-import { providerFetch, providerReason } from "@/lib/providers/provider-fetch";
+import { providerFetch, providerReason, rejection } from "@/lib/providers/provider-fetch";
 import { callbackCode, requestToken, urlWith } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type FreshCredentials } from "@/lib/providers/types";
 import { sandboxDocs } from "@/lib/providers/sandbox/sandbox-docs";
@@ -22,7 +22,7 @@ const sandboxHosts = () => [new URL(appUrl()).origin];
  */
 export async function sandboxApiGet(type: string, path: string, headers: Record<string, string>, what: string): Promise<Record<string, unknown>> {
   const res = await providerFetch(PROVIDER, type, `${appUrl()}${path}`, { headers: { accept: "application/json", ...headers } });
-  if (res.status >= 400 && res.status < 500 && res.status !== 404 && res.status !== 429) throw new ProviderRejection(PROVIDER, providerReason(res));
+  if (res.status >= 400 && res.status < 500 && res.status !== 404 && res.status !== 429) throw rejection(PROVIDER, res, providerReason(res));
   if (res.status !== 200 || !res.body || typeof res.body !== "object") throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${providerReason(res)}.`);
   return res.body as Record<string, unknown>;
 }

@@ -1,22 +1,25 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { redeemCode, SANDBOX_CLIENT_ID } from "@/lib/providers/sandbox/sandbox-authorize";
+import { accountOfRefreshToken, grantOf, isRevoked, issueRefreshToken } from "@/lib/providers/sandbox/sandbox-grants";
 
 // Server side of the sandbox provider (mounted under /sandbox). It behaves like a real OAuth
 // provider's token and identity endpoints: any value is accepted except one beginning with
-// "bad", which is rejected with a reason text naming the field.
+// "bad", which is rejected with a reason text naming the field. Like a real provider, it honours
+// revocation: once a grant is revoked (`sandbox revoke`), its refresh token and every access token
+// minted from it are refused.
 
 const oauthError = (status: number, error: string, description: string) =>
   Response.json({ error, error_description: description }, { status, headers: { "cache-control": "no-store" } });
 
 const digest = (v: string) => createHash("sha256").update(v).digest("base64url");
 
-/** Access tokens name the account and whether the grant had the read scope. */
-function issueAccessToken(account: string, scoped: boolean) {
-  return `sbx_at.${Buffer.from(JSON.stringify({ account, scoped })).toString("base64url")}`;
+/** Access tokens name the account, whether the grant had the read scope, and the grant they come from. */
+function issueAccessToken(account: string, scoped: boolean, grant: string) {
+  return `sbx_at.${Buffer.from(JSON.stringify({ account, scoped, grant })).toString("base64url")}`;
 }
 
-function readAccessToken(token: string): { account: string; scoped: boolean } | null {
+function readAccessToken(token: string): { account: string; scoped: boolean; grant?: string } | null {
   if (!token.startsWith("sbx_at.")) return null;
   try {
     return JSON.parse(Buffer.from(token.slice("sbx_at.".length), "base64url").toString("utf8"));
@@ -37,9 +40,10 @@ export async function sandboxToken(req: Request): Promise<Response> {
     if (clientId !== (process.env.OAUTH_SANDBOX_CLIENT_ID || SANDBOX_CLIENT_ID)) return oauthError(401, "invalid_client", "client_id is not the sandbox app");
     const redeemed = redeemCode(form.get("code") ?? "", clientId, form.get("redirect_uri"), form.get("code_verifier"));
     if (typeof redeemed === "string") return oauthError(400, "invalid_grant", redeemed);
+    const refreshToken = issueRefreshToken(redeemed.account);
     return Response.json({
-      access_token: issueAccessToken(redeemed.account, true),
-      refresh_token: `sbx_rt.${redeemed.account}`,
+      access_token: issueAccessToken(redeemed.account, true, grantOf(refreshToken)),
+      refresh_token: refreshToken,
       token_type: "Bearer",
       expires_in: 3600,
       scope: "sandbox.read",
@@ -50,9 +54,10 @@ export async function sandboxToken(req: Request): Promise<Response> {
     if (!refresh) return oauthError(400, "invalid_request", "refresh_token is required");
     const scoped = !refresh.startsWith("bad_scope");
     if (refresh.startsWith("bad") && scoped) return oauthError(400, "invalid_grant", "refresh_token expired");
+    if (await isRevoked(grantOf(refresh))) return oauthError(400, "invalid_grant", "refresh_token was revoked by the user");
     // Refresh tokens the sandbox issued name their account; any other is a white-label test value.
-    const account = refresh.startsWith("sbx_rt.") ? refresh.slice("sbx_rt.".length) : `acct_${digest(refresh).slice(0, 12)}`;
-    return Response.json({ access_token: issueAccessToken(account, scoped), token_type: "Bearer", expires_in: 3600 });
+    const account = accountOfRefreshToken(refresh) ?? `acct_${digest(refresh).slice(0, 12)}`;
+    return Response.json({ access_token: issueAccessToken(account, scoped, grantOf(refresh)), token_type: "Bearer", expires_in: 3600 });
   }
   return oauthError(400, "unsupported_grant_type", `grant_type ${grant ?? "(missing)"} is not supported`);
 }
@@ -61,7 +66,7 @@ export async function sandboxToken(req: Request): Promise<Response> {
  * The account an API call acts for: an API key (`x-api-key`, sandbox_key) or an access token
  * the token endpoint issued (`Authorization: Bearer`), or the error answer for the caller.
  */
-function authenticate(req: Request): { account: string; via: "api_key" | "token" } | Response {
+async function authenticate(req: Request): Promise<{ account: string; via: "api_key" | "token" } | Response> {
   const apiKey = req.headers.get("x-api-key");
   if (apiKey !== null) {
     if (!apiKey || apiKey.startsWith("bad")) return oauthError(401, "invalid_api_key", "api_key is not valid");
@@ -70,12 +75,13 @@ function authenticate(req: Request): { account: string; via: "api_key" | "token"
   const bearer = /^Bearer (.+)$/.exec(req.headers.get("authorization") ?? "")?.[1];
   const token = bearer ? readAccessToken(bearer) : null;
   if (!token) return oauthError(401, "invalid_token", "access token is missing or invalid");
+  if (await isRevoked(token.grant)) return oauthError(401, "invalid_token", "access token was revoked by the user");
   if (!token.scoped) return oauthError(403, "insufficient_scope", "refresh_token lacks the scope sandbox.read");
   return { account: token.account, via: "token" };
 }
 
 export async function sandboxMe(req: Request): Promise<Response> {
-  const caller = authenticate(req);
+  const caller = await authenticate(req);
   if (caller instanceof Response) return caller;
   return Response.json({ id: caller.account, name: caller.via === "api_key" ? "Sandbox API-key account" : "Sandbox account" });
 }
@@ -88,7 +94,7 @@ const DAY_MS = 86_400_000;
  * value derived from the account, metric and date (the same question always gets the same answer).
  */
 export async function sandboxReport(req: Request): Promise<Response> {
-  const caller = authenticate(req);
+  const caller = await authenticate(req);
   if (caller instanceof Response) return caller;
   const q = new URL(req.url).searchParams;
   const metric = q.get("metric") ?? "";

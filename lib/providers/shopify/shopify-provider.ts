@@ -1,6 +1,6 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
+import { providerFetch, providerReason, type ProviderResponse, rejection } from "@/lib/providers/provider-fetch";
 import { urlWith } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type VerifiedAccount, type FreshCredentials } from "@/lib/providers/types";
 import { shopifyDocs } from "@/lib/providers/shopify/shopify-docs";
@@ -36,7 +36,7 @@ function shopDomainOrThrow(input: string | undefined, what: string): string {
 function fail(res: ProviderResponse, shop: string, what: string): never {
   if (res.status >= 400 && res.status < 500 && res.status !== 429) {
     const reason = providerReason(res);
-    throw new ProviderRejection(PROVIDER, res.status === 404 ? `${reason} (no store answers at ${shop})` : reason);
+    throw rejection(PROVIDER, res, res.status === 404 ? `${reason} (no store answers at ${shop})` : reason);
   }
   if (res.status >= 300 && res.status < 400) throw new ProviderRejection(PROVIDER, `${shop} redirected the API call (HTTP ${res.status}): the store does not exist under that domain.`);
   throw new ProviderUnavailable(PROVIDER, `${PROVIDER} ${what} answered ${providerReason(res)}.`);

@@ -1,7 +1,7 @@
 import "server-only";
 import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
 import { tokenSetFrom, urlWith } from "@/lib/providers/oauth2";
-import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type TokenSet, type VerifiedAccount, type FreshCredentials } from "@/lib/providers/types";
+import { CredentialRejected, ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type TokenSet, type VerifiedAccount, type FreshCredentials } from "@/lib/providers/types";
 import { slackDocs } from "@/lib/providers/slack/slack-docs";
 import { monogramLogo } from "@/lib/providers/monogram-logo";
 
@@ -17,6 +17,9 @@ const logo = monogramLogo("#4A154B", "S");
 /** Slack errors that are Slack's trouble, not the credential's (a 502, not a 400). */
 const SLACK_SIDE_ERRORS = new Set(["ratelimited", "fatal_error", "internal_error", "service_unavailable", "request_timeout"]);
 
+/** Slack's answers (HTTP 200, ok:false) that refuse the token itself: uninstalled, revoked, deactivated. */
+const SLACK_TOKEN_ERRORS = new Set(["invalid_auth", "not_authed", "token_revoked", "token_expired", "account_inactive"]);
+
 type SlackBody = { ok?: unknown; error?: unknown; needed?: unknown; provided?: unknown } & Record<string, unknown>;
 
 function slackReason(body: SlackBody): string {
@@ -29,7 +32,7 @@ function okBodyOrThrow(res: ProviderResponse, method: string): SlackBody {
   const body = (res.body && typeof res.body === "object" ? res.body : null) as SlackBody | null;
   if (res.status === 200 && body?.ok === true) return body;
   if (res.status === 200 && body?.ok === false && typeof body.error === "string" && !SLACK_SIDE_ERRORS.has(body.error)) {
-    throw new ProviderRejection(PROVIDER, slackReason(body));
+    throw SLACK_TOKEN_ERRORS.has(body.error) ? new CredentialRejected(PROVIDER, slackReason(body)) : new ProviderRejection(PROVIDER, slackReason(body));
   }
   const why = typeof body?.error === "string" ? `HTTP ${res.status}: ${body.error}` : providerReason(res);
   throw new ProviderUnavailable(PROVIDER, `${PROVIDER} ${method} answered ${why}.`);

@@ -1,5 +1,5 @@
 import "server-only";
-import { providerFetch, providerReason, type ProviderResponse } from "@/lib/providers/provider-fetch";
+import { providerFetch, providerReason, type ProviderResponse, rejection } from "@/lib/providers/provider-fetch";
 import { urlWith, callbackCode } from "@/lib/providers/oauth2";
 import { ProviderRejection, ProviderUnavailable, type ConnectionTypeDefinition, type OAuthDefinition, type FreshCredentials } from "@/lib/providers/types";
 import { tiktokDocs } from "@/lib/providers/tiktok/tiktok-docs";
@@ -28,7 +28,7 @@ const THROTTLED = new Set([40100]);
 /** `data` of a TikTok answer; code ≠ 0 in the 40000s = TikTok refused, anything else = unavailable. */
 function tiktokData(res: ProviderResponse, what: string): Json {
   const body = isObject(res.body) ? res.body : null;
-  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new ProviderRejection(PROVIDER, body ? tiktokReason(body) : providerReason(res));
+  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw rejection(PROVIDER, res, body ? tiktokReason(body) : providerReason(res));
   if (res.status !== 200 || !body || typeof body.code !== "number") {
     throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(body && typeof body.code === "number" ? tiktokReason(body) : providerReason(res))}`);
   }
