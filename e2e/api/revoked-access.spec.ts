@@ -114,3 +114,24 @@ test("sandbox revoke refuses what has no grant and what does not exist", async (
   expect(noFlag.code).toBe(1);
   expect(noFlag.json.error).toContain("connection");
 });
+
+test("a real provider type (GA4 against Google's stand-in): a refused access token is refreshed once; a refused refresh then marks the connection", async () => {
+  const team = await seedTeam();
+  const { id } = await oauthConnection(team, "ga4", `ga4-${Math.random().toString(36).slice(2, 8)}`);
+  const client = await agentFor(team, id);
+  const ga4 = (n: number) => ({ name: "ga4_run_report", arguments: { connection_id: id, property_id: "123456789", metrics: ["sessions"], dimensions: ["date"], start_date: `2026-02-0${n}`, end_date: `2026-02-0${n}` } });
+
+  // Google answers an access token it does not know with 401 and WWW-Authenticate: Bearer error="invalid_token".
+  await seed("oauthTokens", { id, accessToken: "ya29.revoked-at-google" });
+  const refreshed = await client.callTool(ga4(1));
+  expect(refreshed.isError, text(refreshed)).toBeFalsy();
+  expect((await seed("oauthTokens", { id })).accessToken).not.toBe("ya29.revoked-at-google");
+
+  // The user removed the app at myaccount.google.com: the access token and the refresh token die.
+  await seed("oauthTokens", { id, accessToken: "ya29.revoked-at-google", refreshToken: "bad_revoked" });
+  const refused = await client.callTool(ga4(2));
+  expect(refused.isError).toBe(true);
+  expect(text(refused)).toContain("invalid_grant");
+  expect(text(refused)).toContain("needs to be re-authorized");
+  expect((await seed("oauthTokens", { id })).needsReauthAt).toBeTruthy();
+});

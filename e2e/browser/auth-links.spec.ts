@@ -1,5 +1,6 @@
-import { test, expect, seed, apiAs } from "../fixtures";
-import { createLink } from "../support/oauth-flow";
+import { test, expect, seed, apiAs, cli } from "../fixtures";
+import { connect, createLink } from "../support/oauth-flow";
+import { mcpClient } from "../support/mcp";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 
 test("generate a sandbox_oauth link, complete the OAuth in a second page while the first turns connected", async ({ page, context }) => {
@@ -107,4 +108,44 @@ test("an expired link in the recent list is regenerated with one click into a ne
   expect(list[0].id).not.toBe(old.id);
   expect(list[0].url).toBe(await result.getByLabel("Link to send").inputValue());
   await screenshot(page, "auth-links-regenerated");
+});
+
+test("access revoked at the provider: after the next use the connection shows Needs re-authorization, and re-authorizing through the prefilled link clears it", async ({ page, context }) => {
+  test.slow();
+  const team = await seedTeamWithPasswords();
+  const api = await apiAs(team.users[0]);
+  const link = await createLink(api, { connection_type: "sandbox_oauth", external_id: "client-revoked" });
+  await connect(link, "sandbox_oauth", { account: "revoked-user" });
+  const connectionId = (await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json()).connection_id as string;
+  const made = await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", "Agent", "--connections", connectionId);
+  const agent = await mcpClient(made.json.token);
+  const report = (end_date: string) => agent.callTool({ name: "sandbox_report", arguments: { connection_id: connectionId, metric: "users", end_date } });
+
+  // The user revokes access at the sandbox; Patchbay learns it when an agent next uses the connection.
+  expect((await cli("sandbox", "revoke", "--connection", connectionId)).json).toEqual({ revoked: true });
+  expect((await report("2026-03-01")).isError).toBe(true);
+
+  await signIn(page, team.users[0].email);
+  await page.goto(`/${team.id}/connections`);
+  const row = page.getByTestId("connection-row").filter({ hasText: connectionId });
+  await expect(row).toContainText("Needs re-authorization");
+  await screenshot(page, "connections-needs-reauth");
+  await row.getByRole("link", { name: "Re-authorize" }).click();
+  await expect(page.getByLabel("Connection type")).toHaveValue("sandbox_oauth");
+  await expect(page.getByLabel("External ID (optional)")).toHaveValue("client-revoked");
+  await page.getByRole("button", { name: "Generate link" }).click();
+  const url = await page.getByTestId("auth-link-result").getByLabel("Link to send").inputValue();
+
+  const owner = await context.newPage();
+  await owner.goto(url);
+  await owner.getByRole("button", { name: "Continue to Sandbox" }).click();
+  await owner.getByLabel("Account").fill("revoked-user");
+  await owner.getByRole("button", { name: "Approve" }).click();
+  await expect(owner.getByText(/connected/i).first()).toBeVisible();
+  await owner.close();
+
+  await expect(page.getByTestId("auth-link-result").getByTestId("auth-link-connection")).toContainText(connectionId, { timeout: 10_000 });
+  await page.goto(`/${team.id}/connections`);
+  await expect(page.getByTestId("connection-row").filter({ hasText: connectionId })).not.toContainText("Needs re-authorization");
+  expect((await report("2026-03-02")).isError).toBeFalsy();
 });
