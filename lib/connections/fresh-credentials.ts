@@ -25,14 +25,18 @@ export async function freshCredentials(teamId: string, connectionId: string, opt
   if (row.needsReauthAt) throw needsReauth(row.type);
   const expiring = tokens.expiresAt != null && tokens.expiresAt - Date.now() < REFRESH_MARGIN_MS;
   const def = findConnectionType(row.type);
-  const canRefresh = Boolean(tokens.refreshToken && def?.oauth?.refresh);
-  if (options.forceRefresh && !canRefresh && options.rejected) throw await markNeedsReauth(row.id, options.rejected);
-  if (!(expiring || options.forceRefresh) || !canRefresh) return { kind: "oauth", tokens };
+  const { refreshToken } = tokens;
+  if (!def?.oauth?.refresh || !refreshToken) {
+    // Nothing to renew it with: a refused token is the end of this grant.
+    if (options.forceRefresh && options.rejected) throw await markNeedsReauth(row.id, options.rejected);
+    return { kind: "oauth", tokens };
+  }
+  if (!expiring && !options.forceRefresh) return { kind: "oauth", tokens };
 
-  const configured = oauthClientFor(def!);
-  if (!("client" in configured)) throw new ApiError(503, `${def!.name} sign-in is not configured on this server (${configured.missing.join(", ")}), so its token cannot be refreshed.`);
+  const configured = oauthClientFor(def);
+  if (!("client" in configured)) throw new ApiError(503, `${def.name} sign-in is not configured on this server (${configured.missing.join(", ")}), so its token cannot be refreshed.`);
   try {
-    const next = await def!.oauth!.refresh!({ type: def!.type, client: configured.client, redirectUri: oauthRedirectUri() }, tokens.refreshToken!);
+    const next = await def.oauth.refresh({ type: def.type, client: configured.client, redirectUri: oauthRedirectUri() }, refreshToken);
     // Providers that do not rotate refresh tokens send none back: keep the one we have.
     const merged: TokenSet = { ...tokens, ...next, refreshToken: next.refreshToken ?? tokens.refreshToken, extra: { ...tokens.extra, ...next.extra } };
     await db.connection.update({ where: { id: row.id }, data: { credentials: encryptJson({ oauth: merged }) } });
