@@ -1,5 +1,7 @@
 // Preloaded into test servers (node --require) when PATCHBAY_RECORD_RESPONSES names a folder:
-// every response to a /v1 request is appended, as the server sent it (status line, headers,
+// every response to a /v1 request made as an integrator makes it (a bearer key, or no
+// credential at all; not the dashboard's session cookie, which the document does not describe)
+// is appended, as the server sent it (status line, headers,
 // body bytes, possibly compressed), to <folder>/responses-<pid>.jsonl. The OpenAPI conformance
 // test (e2e/conformance) walks them afterwards. Test-only: nothing in the product loads this.
 const http = require("node:http");
@@ -16,7 +18,8 @@ if (dir) {
   const { write, end } = http.ServerResponse.prototype;
 
   http.Server.prototype.emit = function (event, req, res) {
-    if (event === "request" && typeof req.url === "string" && /^\/v1(\/|\?|$)/.test(req.url)) {
+    const integrator = req?.headers && (req.headers.authorization !== undefined || !/session-token/.test(req.headers.cookie ?? ""));
+    if (event === "request" && typeof req.url === "string" && /^\/v1(\/|\?|$)/.test(req.url) && integrator) {
       res.__recording = { method: req.method, url: req.url, chunks: [], size: 0 };
     }
     return serverEmit.apply(this, arguments);
