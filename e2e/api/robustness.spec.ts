@@ -414,6 +414,9 @@ test.describe("request bodies", () => {
     try {
       const big = await rawRequest({ method: "POST", path: "/v1/connections/auth-link", key: team.users[0].key, chunkedBytes: 2 * 1024 * 1024, agent });
       expect(big.status).toBe(413);
+      // A body this size is read to its end and dropped, so the connection stays usable (and the
+      // client, still sending, reads the 413 rather than a reset).
+      expect(big.headers.connection).toBe("keep-alive");
       const next = await rawRequest({ method: "GET", path: "/v1/credits", key: team.users[0].key, agent }).catch((e: Error) => ({ status: 0, headers: {}, body: `${e.message} (the 413 said connection: ${big.headers.connection})` }));
       expect(next.status, next.body).toBe(200);
     } finally {

@@ -20,7 +20,7 @@ export function parseQuery<S extends z.ZodType>(schema: S, searchParams: URLSear
 export async function parseJsonBody<S extends z.ZodType>(schema: S, req: Request): Promise<z.infer<S>> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0];
   const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge(`Body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`);
+  if (declared > MAX_BODY_BYTES) throw await tooLarge(req, 0, `Body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`);
   const text = await readLimited(req);
   if (!text.trim()) throw badRequest("Body is empty; send a JSON object.");
   let value: unknown;
@@ -67,8 +67,42 @@ export function findNul(root: unknown): string | null {
   return null;
 }
 
-// The unread rest of the body stays on the socket, so the connection is not reused.
-const tooLarge = (detail: string) => new ApiError(413, detail, { connection: "close" });
+/**
+ * How much of an oversized body is read and dropped before the 413 is sent. A client is usually
+ * still sending when the answer comes; if the server closed the connection on unread data, the
+ * client's kernel would get a reset and could drop the 413 before the client read it. Past these
+ * bounds (a huge or a stalled upload) the connection is closed instead, unread.
+ */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+const DRAIN_MS = 5_000;
+
+/** The 413, after draining what is left of the body within the bounds above (`connection: close` when it could not). */
+async function tooLarge(req: Request, alreadyRead: number, detail: string, reader = req.body?.getReader()): Promise<ApiError> {
+  const drained = reader ? await drain(reader, alreadyRead) : true;
+  return new ApiError(413, detail, drained ? {} : { connection: "close" });
+}
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number): Promise<boolean> {
+  const deadline = Date.now() + DRAIN_MS;
+  let size = alreadyRead;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    while (size <= DRAIN_BYTES) {
+      const timeout = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, deadline - Date.now()))));
+      const next = await Promise.race([reader.read(), timeout]);
+      clearTimeout(timer);
+      if (next === "late") break;
+      if (next.done) return true;
+      size += next.value.byteLength;
+    }
+  } catch {
+    // The client went away: nothing left to protect.
+  } finally {
+    clearTimeout(timer);
+  }
+  await reader.cancel().catch(() => {});
+  return false;
+}
 
 async function readLimited(req: Request): Promise<string> {
   if (!req.body) return "";
@@ -79,10 +113,7 @@ async function readLimited(req: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(`Body is larger than the limit of ${MAX_BODY_BYTES} bytes.`);
-    }
+    if (size > MAX_BODY_BYTES) throw await tooLarge(req, size, `Body is larger than the limit of ${MAX_BODY_BYTES} bytes.`, reader);
     chunks.push(value);
   }
   return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));

@@ -24,7 +24,7 @@ export type Operation = {
   errors: Partial<Record<400 | 403 | 404 | 413 | 501 | 502, string | { description: string; schema: z.ZodType }>>;
 };
 
-const tooLarge = { 413: "The body is larger than 1 MB (1,048,576 bytes); nothing was read past that." } as const;
+const tooLarge = { 413: "The body is larger than 1 MB (1,048,576 bytes); nothing of it was used." } as const;
 const noParams = "An unknown query parameter, or a path parameter holding a NUL character.";
 
 export const operations: Operation[] = [
