@@ -1,6 +1,6 @@
 import { test, expect, seedTeam, expectError } from "../fixtures";
 import { request as pwRequest } from "@playwright/test";
-import { startExtraServer, type ExtraServer } from "../support/extra-server";
+import { startExtraServer, withoutOAuthApps, type ExtraServer } from "../support/extra-server";
 import { sessionAs } from "../support/session";
 
 // Spec §2.2 and CONTRACT §7: GET /v1/connections/types lists only what can be connected on this
@@ -16,8 +16,7 @@ let server: ExtraServer;
 
 test.beforeAll(async () => {
   // The run's provider stand-ins, less the LinkedIn, TikTok, HubSpot and Google OAuth apps.
-  const unset = ["LINKEDIN", "TIKTOK", "HUBSPOT", "GOOGLE"].flatMap((p) => [`OAUTH_${p}_CLIENT_ID`, `OAUTH_${p}_CLIENT_SECRET`]);
-  server = await startExtraServer(Object.fromEntries(unset.map((name) => [name, undefined])));
+  server = await startExtraServer(withoutOAuthApps("LINKEDIN", "TIKTOK", "HUBSPOT", "GOOGLE"));
 });
 test.afterAll(async () => server?.stop());
 

@@ -1,6 +1,6 @@
 import { test, expect, seed, apiAs } from "../fixtures";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
-import { startExtraServer } from "../support/extra-server";
+import { startExtraServer, withoutOAuthApps } from "../support/extra-server";
 
 test("create a sandbox_key connection through the dialog (a rejection first), filter by type, delete it with the workflow it deactivates named", async ({ page }) => {
   const team = await seedTeamWithPasswords({ name: "Conn Co" });
@@ -96,8 +96,7 @@ test("the connections page fits a phone screen and an OAuth type offers an auth 
 });
 
 test("on a server without some OAuth apps, an owner sees those types as not set up with the settings to add; a member does not", async ({ browser }) => {
-  const unset = ["LINKEDIN", "TIKTOK", "HUBSPOT", "GOOGLE"].flatMap((p) => [`OAUTH_${p}_CLIENT_ID`, `OAUTH_${p}_CLIENT_SECRET`]);
-  const server = await startExtraServer(Object.fromEntries(unset.map((name) => [name, undefined])));
+  const server = await startExtraServer(withoutOAuthApps("LINKEDIN", "TIKTOK", "HUBSPOT", "GOOGLE"));
   try {
     const team = await seedTeamWithPasswords({ members: 2 });
     const owner = await (await browser.newContext({ baseURL: server.baseUrl })).newPage();

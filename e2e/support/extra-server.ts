@@ -6,6 +6,10 @@ export type ExtraServer = Awaited<ReturnType<typeof startServer>>;
  * Another `next start` of this run's build, with the run's environment (same database, same
  * secrets, same provider stand-ins) plus `env`: for settings the shared server must not have.
  */
+/** Environment overrides that unset the OAuth apps of `providers` (e.g. "LINKEDIN"), which the run's stand-ins configure. */
+export const withoutOAuthApps = (...providers: string[]) =>
+  Object.fromEntries(providers.flatMap((p) => [`OAUTH_${p}_CLIENT_ID`, `OAUTH_${p}_CLIENT_SECRET`]).map((name) => [name, undefined]));
+
 export async function startExtraServer(env: Record<string, string | undefined>): Promise<ExtraServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

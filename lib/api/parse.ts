@@ -20,7 +20,7 @@ export function parseQuery<S extends z.ZodType>(schema: S, searchParams: URLSear
 export async function parseJsonBody<S extends z.ZodType>(schema: S, req: Request): Promise<z.infer<S>> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0];
   const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw await tooLarge(req, 0, `Body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`);
+  if (declared > MAX_BODY_BYTES) throw await tooLarge(req.body?.getReader(), 0, `Body is ${declared} bytes; the limit is ${MAX_BODY_BYTES}.`);
   const text = await readLimited(req);
   if (!text.trim()) throw badRequest("Body is empty; send a JSON object.");
   let value: unknown;
@@ -77,20 +77,18 @@ const DRAIN_BYTES = 16 * 1024 * 1024;
 const DRAIN_MS = 5_000;
 
 /** The 413, after draining what is left of the body within the bounds above (`connection: close` when it could not). */
-async function tooLarge(req: Request, alreadyRead: number, detail: string, reader = req.body?.getReader()): Promise<ApiError> {
+async function tooLarge(reader: ReadableStreamDefaultReader<Uint8Array> | undefined, alreadyRead: number, detail: string): Promise<ApiError> {
   const drained = reader ? await drain(reader, alreadyRead) : true;
   return new ApiError(413, detail, drained ? {} : { connection: "close" });
 }
 
 async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRead: number): Promise<boolean> {
-  const deadline = Date.now() + DRAIN_MS;
   let size = alreadyRead;
   let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(resolve, DRAIN_MS, "late")));
   try {
     while (size <= DRAIN_BYTES) {
-      const timeout = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), Math.max(0, deadline - Date.now()))));
-      const next = await Promise.race([reader.read(), timeout]);
-      clearTimeout(timer);
+      const next = await Promise.race([reader.read(), late]);
       if (next === "late") break;
       if (next.done) return true;
       size += next.value.byteLength;
@@ -113,7 +111,7 @@ async function readLimited(req: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) throw await tooLarge(req, size, `Body is larger than the limit of ${MAX_BODY_BYTES} bytes.`, reader);
+    if (size > MAX_BODY_BYTES) throw await tooLarge(reader, size, `Body is larger than the limit of ${MAX_BODY_BYTES} bytes.`);
     chunks.push(value);
   }
   return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { db } from "@/lib/db/client";
-import { appUrl, oauthRedirectUri } from "@/lib/config/env";
+import { oauthRedirectUri } from "@/lib/config/env";
 import { newId, randomToken } from "@/lib/security/ids";
 import { oauthClientFor } from "@/lib/providers/registry";
 import { providerUrl } from "@/lib/providers/provider-fetch";
@@ -9,8 +9,6 @@ import { ProviderRejection } from "@/lib/providers/types";
 import { ConnectError } from "@/lib/auth-links/connect-error";
 import { findConnectLink } from "@/lib/auth-links/find-connect-link";
 import { signState } from "@/lib/auth-links/oauth-state";
-
-/** The one redirect URI to register with every provider's OAuth app. */
 
 /**
  * "Continue" on a connect page: records an attempt (state, PKCE verifier, Shopify store) and

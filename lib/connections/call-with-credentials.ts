@@ -16,7 +16,7 @@ export async function callWithCredentials<T>(teamId: string, connectionId: strin
     return await call(credentials);
   } catch (e) {
     if (!(e instanceof CredentialRejected) || credentials.kind !== "oauth") throw e;
-    const renewed = await freshCredentials(teamId, connectionId, { forceRefresh: true, rejected: e });
+    const renewed = await freshCredentials(teamId, connectionId, { rejected: e });
     try {
       return await call(renewed);
     } catch (again) {

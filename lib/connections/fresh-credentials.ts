@@ -11,12 +11,12 @@ const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
 /**
  * A connection's credentials, ready to call its provider with: an OAuth access token near its
- * expiry is refreshed first (and the new tokens stored); `forceRefresh` refreshes it whatever its
- * expiry, after the provider refused it (`rejected`). A refresh the provider rejects, or one that
+ * expiry is refreshed first (and the new tokens stored); after the provider refused the token
+ * (`rejected`), it is refreshed whatever its expiry. A refresh the provider rejects, or one that
  * is impossible after such a refusal, marks the connection as needing re-authorization and fails
  * with 409, instead of failing silently.
  */
-export async function freshCredentials(teamId: string, connectionId: string, options: { forceRefresh?: boolean; rejected?: ProviderRejection } = {}): Promise<FreshCredentials> {
+export async function freshCredentials(teamId: string, connectionId: string, options: { rejected?: ProviderRejection } = {}): Promise<FreshCredentials> {
   const row = await db.connection.findFirst({ where: { id: connectionId, teamId }, select: { id: true, type: true, credentials: true, needsReauthAt: true } });
   if (!row) throw new ApiError(404, `No connection ${connectionId} in this team.`);
   const stored = decryptJson<Record<string, unknown>>(row.credentials);
@@ -28,10 +28,10 @@ export async function freshCredentials(teamId: string, connectionId: string, opt
   const { refreshToken } = tokens;
   if (!def?.oauth?.refresh || !refreshToken) {
     // Nothing to renew it with: a refused token is the end of this grant.
-    if (options.forceRefresh && options.rejected) throw await markNeedsReauth(row.id, options.rejected);
+    if (options.rejected) throw await markNeedsReauth(row.id, options.rejected);
     return { kind: "oauth", tokens };
   }
-  if (!expiring && !options.forceRefresh) return { kind: "oauth", tokens };
+  if (!expiring && !options.rejected) return { kind: "oauth", tokens };
 
   const configured = oauthClientFor(def);
   if (!("client" in configured)) throw new ApiError(503, `${def.name} sign-in is not configured on this server (${configured.missing.join(", ")}), so its token cannot be refreshed.`);

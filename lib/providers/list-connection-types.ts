@@ -1,5 +1,5 @@
 import "server-only";
-import { connectionTypes, connectionTypeToJson, oauthClientFor, offeredAuthMethods } from "@/lib/providers/registry";
+import { connectionTypes, connectionTypeToJson, oauthClientFor } from "@/lib/providers/registry";
 import type { ConnectionTypeJson } from "@/lib/schemas/connections";
 import type { DashboardConnectionType } from "@/lib/schemas/dashboard";
 
@@ -10,8 +10,8 @@ import type { DashboardConnectionType } from "@/lib/schemas/dashboard";
  */
 export function listConnectionTypes(): ConnectionTypeJson[] {
   return connectionTypes()
-    .filter((def) => offeredAuthMethods(def).length > 0)
-    .map(connectionTypeToJson);
+    .map(connectionTypeToJson)
+    .filter((t) => t.auth_methods.length > 0);
 }
 
 /** The dashboard's list: every type with its logo; owners also see what is not set up and why. */
@@ -19,9 +19,8 @@ export function listDashboardConnectionTypes(role: string | null): DashboardConn
   const owner = role === "owner";
   return connectionTypes().flatMap((def) => {
     const json = connectionTypeToJson(def);
+    if (!owner) return json.auth_methods.length ? [{ ...json, logo: def.logo ?? null, missing_settings: [] }] : [];
     const configured = oauthClientFor(def);
-    const missing = owner && "missing" in configured ? configured.missing : [];
-    if (json.auth_methods.length === 0 && !owner) return [];
-    return [{ ...json, logo: def.logo ?? null, missing_settings: missing }];
+    return [{ ...json, logo: def.logo ?? null, missing_settings: "missing" in configured ? configured.missing : [] }];
   });
 }
