@@ -1,27 +1,67 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { read } from "@/lib/db/client";
+import { instantMs } from "@/lib/db/read-types";
 import { notFound } from "@/lib/api/errors";
 import { authLinkStatus } from "@/lib/auth-links/auth-link-status";
-import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
-import { visibleConnections } from "@/lib/connections/visible-connections";
+import { connectionToJson } from "@/lib/connections/connection-to-json";
 
 /** Spec §4.7: only links of the caller's team; the created connection when it is visible to the caller. */
 export async function getAuthLinkStatusOrThrow(teamId: string, userId: string, authLinkId: string) {
-  const link = await db.authLink.findFirst({ where: { id: authLinkId, teamId } });
+  const link = await read
+    .selectFrom("AuthLink as a")
+    // The link's connection, joined only when this user may see it (shared, or their own private one).
+    .leftJoin("Connection as c", (j) =>
+      j
+        .onRef("c.id", "=", "a.connectionId")
+        .onRef("c.teamId", "=", "a.teamId")
+        .on((eb) => eb.or([eb("c.ownerUserId", "is", null), eb("c.ownerUserId", "=", userId)])),
+    )
+    .select([
+      "a.id",
+      "a.connectionType",
+      "a.connectionId",
+      "a.externalId",
+      "a.expiresAt",
+      "a.consumedAt",
+      "a.createdAt",
+      "a.updatedAt",
+      "c.id as visibleId",
+      "c.type",
+      "c.displayName",
+      "c.externalId as connectionExternalId",
+      "c.ownerUserId",
+      "c.createdAt as connectionCreatedAt",
+      "c.updatedAt as connectionUpdatedAt",
+    ])
+    .where("a.id", "=", authLinkId)
+    .where("a.teamId", "=", teamId)
+    .executeTakeFirst();
   if (!link) throw notFound(`No auth link ${authLinkId} in this team.`);
-  const connection = link.connectionId
-    ? await db.connection.findFirst({ where: { ...visibleConnections(teamId, userId), id: link.connectionId }, select: connectionPublicSelect })
-    : null;
+  const consumedAt = link.consumedAt === null ? null : instantMs(link.consumedAt);
+  const expiresAt = instantMs(link.expiresAt);
   return {
     id: link.id,
-    status: authLinkStatus(link),
+    status: authLinkStatus({ connectionId: link.connectionId, consumedAt, expiresAt }),
     connection_type: link.connectionType,
     connection_id: link.connectionId,
     external_id: link.externalId,
-    expires_at: link.expiresAt.getTime(),
-    consumed_at: link.consumedAt?.getTime() ?? null,
-    created_at: link.createdAt.getTime(),
-    updated_at: link.updatedAt.getTime(),
-    connections: connection ? [connectionToJson(connection)] : [],
+    expires_at: expiresAt,
+    consumed_at: consumedAt,
+    created_at: instantMs(link.createdAt),
+    updated_at: instantMs(link.updatedAt),
+    connections:
+      link.visibleId === null
+        ? []
+        : [
+            connectionToJson({
+              id: link.visibleId,
+              type: link.type!,
+              displayName: link.displayName,
+              externalId: link.connectionExternalId,
+              ownerUserId: link.ownerUserId,
+              createdAt: link.connectionCreatedAt!,
+              updatedAt: link.connectionUpdatedAt!,
+            }),
+          ],
   };
 }

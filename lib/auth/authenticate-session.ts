@@ -1,7 +1,7 @@
 import "server-only";
 import type { NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
-import { db } from "@/lib/db/client";
+import { read } from "@/lib/db/client";
 import { appUrl, secrets } from "@/lib/config/env";
 import { ApiError, badRequest, unauthorized } from "@/lib/api/errors";
 import type { Principal } from "@/lib/api-keys/authenticate-api-key";
@@ -24,12 +24,17 @@ export async function authenticateSession(req: NextRequest): Promise<Principal> 
   const teamId = req.headers.get(TEAM_HEADER);
   if (!teamId) throw badRequest(`Name the team in the ${TEAM_HEADER} header.`);
   refuseCrossSite(req);
-  const membership = await db.membership.findUnique({
-    where: { teamId_userId: { teamId, userId } },
-    select: { role: true, team: { select: { id: true, name: true, plan: true, historyDays: true } }, user: { select: { id: true, email: true } } },
-  });
+  const membership = await read
+    .selectFrom("Membership as m")
+    .innerJoin("Team as t", "t.id", "m.teamId")
+    .innerJoin("User as u", "u.id", "m.userId")
+    .select(["m.role", "t.name as teamName", "t.plan", "t.historyDays", "u.email"])
+    .where("m.teamId", "=", teamId)
+    .where("m.userId", "=", userId)
+    .executeTakeFirst();
   if (!membership) throw new ApiError(404, `You are not a member of team ${teamId}.`);
-  return { team: membership.team, user: membership.user, apiKeyId: null, role: membership.role === "owner" ? "owner" : "member" };
+  const { role, teamName, plan, historyDays, email } = membership;
+  return { team: { id: teamId, name: teamName, plan, historyDays }, user: { id: userId, email }, apiKeyId: null, role: role === "owner" ? "owner" : "member" };
 }
 
 /** The signed-in user's id from the session cookie, or null. */

@@ -1,10 +1,14 @@
+import { instantMs, type Instant } from "@/lib/db/read-types";
 import type { ConnectionJson } from "@/lib/schemas/connections";
 
-type Row = { id: string; type: string; displayName: string | null; externalId: string | null; ownerUserId: string | null; createdAt: Date; updatedAt: Date };
+type Row = { id: string; type: string; displayName: string | null; externalId: string | null; ownerUserId: string | null; createdAt: Date | Instant; updatedAt: Date | Instant };
 
 /** Spec §9.4: connection responses use milliseconds, except create-from-credentials (seconds). */
 export function connectionToJson(row: Row, unit: "ms" | "s" = "ms"): ConnectionJson {
-  const t = (d: Date) => (unit === "ms" ? d.getTime() : Math.floor(d.getTime() / 1000));
+  const t = (d: Date | Instant) => {
+    const ms = d instanceof Date ? d.getTime() : instantMs(d);
+    return unit === "ms" ? ms : Math.floor(ms / 1000);
+  };
   return {
     id: row.id,
     type: row.type,

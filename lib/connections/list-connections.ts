@@ -1,13 +1,11 @@
 import "server-only";
-import { db } from "@/lib/db/client";
-import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
-import { visibleConnections } from "@/lib/connections/visible-connections";
+import { connectionToJson } from "@/lib/connections/connection-to-json";
+import { selectVisibleConnections } from "@/lib/connections/visible-connections";
 
 export async function listConnections(teamId: string, userId: string, filters: { type?: string; external_id?: string }) {
-  const rows = await db.connection.findMany({
-    where: { ...visibleConnections(teamId, userId), type: filters.type, externalId: filters.external_id },
-    select: connectionPublicSelect,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  let q = selectVisibleConnections(teamId, userId);
+  if (filters.type !== undefined) q = q.where("type", "=", filters.type);
+  if (filters.external_id !== undefined) q = q.where("externalId", "=", filters.external_id);
+  const rows = await q.execute();
   return rows.map((r) => connectionToJson(r));
 }

@@ -1,18 +1,22 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { db, read } from "@/lib/db/client";
+import { instantMs } from "@/lib/db/read-types";
 import { notFound } from "@/lib/api/errors";
 import { rollBillingPeriodIfEnded } from "@/lib/credits/roll-billing-period";
 
+const selectBalance = (teamId: string) =>
+  read.selectFrom("Team").select(["id", "plan", "creditsLimit", "creditsUsed", "billingPeriodEnd"]).where("id", "=", teamId).executeTakeFirst();
+
 export async function getCreditBalance(teamId: string) {
-  const select = { id: true, plan: true, creditsLimit: true, creditsUsed: true, billingPeriodEnd: true } as const;
-  let team = await db.team.findUnique({ where: { id: teamId }, select });
+  let team = await selectBalance(teamId);
   if (!team) throw notFound("Team not found.");
-  if (await rollBillingPeriodIfEnded(db, team)) team = (await db.team.findUnique({ where: { id: teamId }, select }))!;
+  // A period that has ended is rolled (a write, through Prisma) and read again.
+  if (await rollBillingPeriodIfEnded(db, { id: team.id, billingPeriodEnd: new Date(instantMs(team.billingPeriodEnd)) })) team = (await selectBalance(teamId))!;
   return {
     credits_limit: team.creditsLimit,
     credits_used: team.creditsUsed,
     credits_remaining: team.creditsLimit - team.creditsUsed,
-    billing_period_end: Math.floor(team.billingPeriodEnd.getTime() / 1000),
+    billing_period_end: Math.floor(instantMs(team.billingPeriodEnd) / 1000),
     tier: team.plan,
   };
 }

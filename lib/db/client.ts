@@ -1,11 +1,13 @@
 import "server-only";
 import Database from "better-sqlite3";
-import { Pool } from "pg";
+import { Pool, types } from "pg";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "@/lib/db/generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "@/lib/db/generated/postgresql/client";
 import { databaseTarget } from "@/lib/db/engine";
+import type { ReadDb } from "@/lib/db/read-types";
 
 // Both generated clients expose the same model API (one schema source); the SQLite client's
 // type stands for both.
@@ -13,44 +15,63 @@ export type Db = SqliteClient;
 export type { Prisma } from "@/lib/db/generated/sqlite/client";
 
 /**
- * One read through the driver under Prisma, for the lookup every request makes (the API key):
- * Prisma's per-query work (plan, adapter round, row mapping) costs more than the indexed read
- * itself there. SQL uses $1, $2 … placeholders on both engines.
+ * How the reads' PostgreSQL connections decode values (Prisma's adapter sets its own per query):
+ * int8 (the Unix-second columns) as a number, and a `timestamp without time zone` as the UTC
+ * instant Prisma wrote, in milliseconds, whatever the server's time zone.
  */
-export type DriverRead = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+const PG_READ_TYPES = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === types.builtins.INT8) return (text: string) => Number(text);
+    if (oid === types.builtins.TIMESTAMP) return (text: string) => Date.parse(`${text.replace(" ", "T")}Z`);
+    if (oid === types.builtins.TIMESTAMPTZ) return (text: string) => Date.parse(text);
+    return types.getTypeParser(oid, format);
+  },
+};
 
-function createClient(): { db: Db; read: DriverRead } {
+function createClients(): { db: Db; read: Kysely<ReadDb> } {
   const target = databaseTarget();
   if (target.engine === "postgresql") {
-    const pool = new Pool({ connectionString: target.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), connectionTimeoutMillis: 5_000 });
+    const pool = new Pool({ connectionString: target.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), connectionTimeoutMillis: 5_000, types: PG_READ_TYPES });
     // Without a listener an idle client's error (the database restarting) would crash the process.
     pool.on("error", () => {});
     const db = new PostgresClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) as unknown as Db;
-    return { db, read: async (sql, params) => (await pool.query({ text: sql, values: params })).rows };
+    return { db, read: new Kysely<ReadDb>({ dialect: new PostgresDialect({ pool }) }) };
   }
   // timeout = SQLite busy timeout: writers from several processes wait instead of failing.
   const db = new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: target.url, timeout: 10_000 }) });
-  let reader: Database.Database | undefined;
-  const statements = new Map<string, { stmt: Database.Statement; order: number[] }>();
-  const read: DriverRead = async <T,>(sql: string, params: unknown[]) => {
-    reader ??= new Database(target.file, { readonly: true, fileMustExist: true, timeout: 10_000 });
-    let prepared = statements.get(sql);
-    if (!prepared) {
-      // $n → ? in order of appearance, with the argument order that goes with it.
-      const order = [...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]) - 1);
-      prepared = { stmt: reader.prepare(sql.replace(/\$\d+/g, "?")), order };
-      statements.set(sql, prepared);
-    }
-    return prepared.stmt.all(...prepared.order.map((i) => params[i])) as T[];
-  };
+  const read = new Kysely<ReadDb>({
+    dialect: new SqliteDialect({
+      // A read-only connection of its own, opened on first use (the file exists once migrated);
+      // each distinct SQL text is prepared once (the hot reads are a handful of shapes).
+      database: async () => {
+        const conn = new Database(target.file, { readonly: true, fileMustExist: true, timeout: 10_000 });
+        const prepared = new Map<string, Database.Statement>();
+        return {
+          close: () => conn.close(),
+          prepare: (sql: string) => {
+            let stmt = prepared.get(sql);
+            if (!stmt) prepared.set(sql, (stmt = conn.prepare(sql)));
+            return stmt;
+          },
+        };
+      },
+    }),
+  });
   return { db, read };
 }
 
-const globalForDb = globalThis as unknown as { __patchbayDb?: { db: Db; read: DriverRead } };
-const client = (globalForDb.__patchbayDb ??= createClient());
+const globalForDb = globalThis as unknown as { __patchbayDb?: { db: Db; read: Kysely<ReadDb> } };
+const clients = (globalForDb.__patchbayDb ??= createClients());
 
-/** The process-wide Prisma client for the engine DATABASE_URL selects. */
-export const db: Db = client.db;
-export const driverRead: DriverRead = client.read;
+/** The process-wide Prisma client for the engine DATABASE_URL selects: schema, writes, transactions. */
+export const db: Db = clients.db;
+
+/**
+ * The hot reads (every request's key or session lookup, the lists and lookups of logs, ledger,
+ * connections and auth links): a typed query builder over the same driver and pool, whose row
+ * types come from Prisma's generated models (lib/db/read-types.ts). Prisma's per-query work
+ * costs more than these indexed reads themselves.
+ */
+export const read: Kysely<ReadDb> = clients.read;
 
 export const dbEngine = () => databaseTarget().engine;

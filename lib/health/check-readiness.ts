@@ -1,7 +1,8 @@
 import "server-only";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { driverRead, dbEngine } from "@/lib/db/client";
+import { sql } from "kysely";
+import { dbEngine, read } from "@/lib/db/client";
 
 const TIMEOUT_MS = 3_000;
 
@@ -27,7 +28,7 @@ export async function checkReadiness(): Promise<Readiness> {
   let applied: Set<string>;
   try {
     const rows = await Promise.race([
-      driverRead<{ name: string }>(`SELECT name FROM "_patchbay_migrations"`, []),
+      sql<{ name: string }>`SELECT name FROM "_patchbay_migrations"`.execute(read).then((r) => r.rows),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS)),
     ]);
     applied = new Set(rows.map((r) => r.name));

@@ -1,26 +1,53 @@
+import "server-only";
+import { read } from "@/lib/db/client";
 import type { LogJson } from "@/lib/schemas/logs";
-import type { OperationLog } from "@/lib/db/generated/sqlite/client";
+
+/**
+ * Logs with their parent's current name joined in (spec §2.5 LogSource.name: the workflow's or
+ * MCP server's name now, else the name recorded at log time), in one query with the page.
+ */
+export function selectLogs() {
+  return read
+    .selectFrom("OperationLog as l")
+    .leftJoin("Workflow as w", (j) => j.onRef("w.id", "=", "l.sourceId").onRef("w.teamId", "=", "l.teamId").on("l.sourceType", "=", "workflow"))
+    .leftJoin("McpServer as m", (j) => j.onRef("m.id", "=", "l.sourceId").onRef("m.teamId", "=", "l.teamId").on("l.sourceType", "=", "mcp"))
+    .select((eb) => [
+      "l.id",
+      "l.operationId",
+      "l.operationVersion",
+      "l.status",
+      "l.sourceType",
+      "l.sourceId",
+      "l.sourceRunId",
+      eb.fn.coalesce("w.name", "m.name", "l.sourceName").as("sourceName"),
+      "l.userId",
+      "l.userEmail",
+      "l.startedAt",
+      "l.completedAt",
+      "l.creditsUsed",
+      "l.cacheHit",
+      "l.input",
+      "l.output",
+      "l.metadata",
+    ]);
+}
+
+type LogRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectLogs>["executeTakeFirst"]>>>;
 
 const parse = (text: string | null) => (text === null ? null : JSON.parse(text));
 
-/** `currentName`: the parent's name now, when it still exists (spec §2.5 LogSource.name). */
-export function logToJson(row: OperationLog, currentName?: string | null): LogJson {
+export function logToJson(row: LogRow): LogJson {
   return {
     id: row.id,
     operation_id: row.operationId,
     operation_version: row.operationVersion,
     status: row.status as LogJson["status"],
-    source: {
-      type: row.sourceType as LogJson["source"]["type"],
-      id: row.sourceId,
-      run_id: row.sourceRunId,
-      name: currentName ?? row.sourceName,
-    },
+    source: { type: row.sourceType as LogJson["source"]["type"], id: row.sourceId, run_id: row.sourceRunId, name: row.sourceName },
     user: { id: row.userId, email: row.userEmail },
-    started_at: Number(row.startedAt),
-    completed_at: row.completedAt === null ? null : Number(row.completedAt),
+    started_at: row.startedAt,
+    completed_at: row.completedAt,
     credits_used: row.creditsUsed,
-    cache_hit: row.cacheHit,
+    cache_hit: Boolean(row.cacheHit),
     input: parse(row.input),
     output: parse(row.output),
     metadata: parse(row.metadata) ?? {},
