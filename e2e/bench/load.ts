@@ -8,10 +8,18 @@
 //
 // Embedded SQLite by default; DATABASE_URL=postgresql://… runs it on a fresh PostgreSQL
 // database. BENCH_SECONDS (60), BENCH_CONNECTIONS (100) and BENCH_TEAMS (20) scale it.
+//
+// BENCH_BASELINE=<a checkout of an older commit> compares the read mix (the GETs above) of this
+// code and that one in one run: both servers on the same database, 20 rounds of BENCH_SECONDS/10
+// each, alternating which goes first, so both see the same machine. The checkout needs its own
+// `node_modules` (e.g. `cp -al`) and is built here when it has no build.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
 import { startStandIns } from "../support/stand-ins";
 
@@ -97,34 +105,13 @@ async function main() {
     const before = await ledgerSum();
     console.log(`[bench:load] ${TEAMS} teams seeded; ${CONNECTIONS} connections for ${SECONDS} s on ${databaseUrl.startsWith("file:") ? "SQLite" : "PostgreSQL"}…`);
 
+    if (process.env.BENCH_BASELINE) return await compareReadMix(process.env.BENCH_BASELINE, env, baseUrl, teams);
     let charged = 0;
     let toolErrors = 0;
-    const runs = MIX.map((mix) => {
-      let n = 0;
-      const connections = Math.max(1, Math.round(CONNECTIONS * mix.share));
-      const instance = autocannon({
-        url: baseUrl,
-        connections,
-        duration: SECONDS,
-        requests: [
-          {
-            setupRequest: (req: autocannon.Request) => {
-              const i = n++;
-              const team = teams[i % teams.length];
-              const r = mix.request(team, i);
-              return { ...req, method: r.method, path: r.path, body: r.body, headers: { authorization: `Bearer ${team.key}`, ...r.headers } };
-            },
-            onResponse: (status: number, body: string) => {
-              if (mix.name.startsWith("POST /mcp") && status === 200) {
-                const result = JSON.parse(body).result;
-                if (result && !result.isError) charged += GA4_REPORT_CREDITS;
-                else toolErrors++;
-              }
-            },
-          },
-        ],
-      });
-      return { mix, connections, done: instance as unknown as Promise<autocannon.Result> };
+    const runs = runMix(baseUrl, teams, MIX, SECONDS, (body) => {
+      const result = JSON.parse(body).result;
+      if (result && !result.isError) charged += GA4_REPORT_CREDITS;
+      else toolErrors++;
     });
     const results = await Promise.all(runs.map(async (r) => ({ ...r, result: await r.done })));
     // Calls still in flight when the generator stopped finish on the server (and are charged)
@@ -177,6 +164,83 @@ async function main() {
     await standIns.stop();
     await drop?.();
   }
+}
+
+/** Each endpoint of `mixes` on its share of the connections, for `seconds`; `onMcpAnswer` gets each 200 MCP body. */
+function runMix(baseUrl: string, teams: Team[], mixes: Mix[], seconds: number, onMcpAnswer?: (body: string) => void) {
+  const shares = mixes.reduce((n, m) => n + m.share, 0);
+  return mixes.map((mix) => {
+    let n = 0;
+    const connections = Math.max(1, Math.round((CONNECTIONS * mix.share) / shares));
+    const instance = autocannon({
+      url: baseUrl,
+      connections,
+      duration: seconds,
+      requests: [
+        {
+          setupRequest: (req: autocannon.Request) => {
+            const i = n++;
+            const team = teams[i % teams.length];
+            const r = mix.request(team, i);
+            return { ...req, method: r.method, path: r.path, body: r.body, headers: { authorization: `Bearer ${team.key}`, ...r.headers } };
+          },
+          onResponse: (status: number, body: string) => {
+            if (mix.name.startsWith("POST /mcp") && status === 200) onMcpAnswer?.(body);
+          },
+        },
+      ],
+    });
+    return { mix, connections, done: instance as unknown as Promise<autocannon.Result> };
+  });
+}
+
+/**
+ * The read mix against this code and the checkout at `baselineDir`, alternating in rounds on the
+ * same database; prints requests/s (and per core) of each and their ratio.
+ */
+async function compareReadMix(baselineDir: string, env: NodeJS.ProcessEnv, baseUrl: string, teams: Team[]) {
+  if (!existsSync(join(baselineDir, ".next", "BUILD_ID"))) {
+    console.log(`[bench:load] building the baseline in ${baselineDir}…`);
+    const r = spawnSync(process.execPath, [join(baselineDir, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: baselineDir, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+    if (r.status !== 0) throw new Error("the baseline's build failed");
+  }
+  const port = await freePort();
+  const baseline = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` }, baselineDir);
+  const reads = MIX.filter((m) => m.name.startsWith("GET "));
+  const rounds = 20;
+  const seconds = Math.max(1, Math.round(SECONDS / 10));
+  const sides = { new: { url: baseUrl, requests: 0, non2xx: 0, errors: 0 }, baseline: { url: baseline.baseUrl, requests: 0, non2xx: 0, errors: 0 } };
+  try {
+    console.log(`[bench:load] read mix (${reads.map((m) => m.name).join(", ")}), ${rounds} rounds of ${seconds} s per side, alternating…`);
+    for (let round = 0; round < rounds; round++) {
+      for (const name of round % 2 ? (["baseline", "new"] as const) : (["new", "baseline"] as const)) {
+        const results = await Promise.all(runMix(sides[name].url, teams, reads, seconds).map((r) => r.done));
+        for (const r of results) {
+          sides[name].requests += r.requests.total;
+          sides[name].non2xx += r.non2xx;
+          sides[name].errors += r.errors + r.timeouts;
+        }
+      }
+    }
+  } finally {
+    await baseline.stop();
+  }
+  const cores = availableParallelism();
+  const rate = (side: { requests: number }) => side.requests / (rounds * seconds);
+  const ratio = rate(sides.new) / rate(sides.baseline);
+  const report = [
+    `# bench:load read mix — this code vs ${baselineDir}, ${CONNECTIONS} connections, ${rounds} × ${seconds} s each, alternating, ${env.DATABASE_URL!.startsWith("file:") ? "SQLite" : "PostgreSQL"}, ${cores} cores`,
+    "",
+    "| code | requests | req/s | req/s per core | non-2xx | socket errors + timeouts |",
+    "|---|---|---|---|---|---|",
+    ...(["baseline", "new"] as const).map((n) => `| ${n} | ${sides[n].requests} | ${rate(sides[n]).toFixed(0)} | ${(rate(sides[n]) / cores).toFixed(0)} | ${sides[n].non2xx} | ${sides[n].errors} |`),
+    "",
+    `- ${ratio >= 2 ? "PASS" : "FAIL"} read-mix throughput per core at least doubles: ${ratio.toFixed(2)}×`,
+    `- ${sides.new.non2xx + sides.new.errors === 0 ? "PASS" : "FAIL"} every read answered 2xx on this code`,
+  ].join("\n");
+  console.log(`\n${report}\n`);
+  writeFileSync(join(root, "e2e", ".artifacts", "bench-load-reads.md"), report);
+  process.exitCode = ratio >= 2 && sides.new.non2xx + sides.new.errors === 0 ? 0 : 1;
 }
 
 /** Teams through the product's own lib; their connections and MCP servers through the API and the CLI's functions. */

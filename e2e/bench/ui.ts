@@ -56,7 +56,7 @@ async function main() {
   const team = await createTeam({ name: "Bench UI", plan: "team" });
   const user = await createUser({ teamId: team.id, email: "bench-ui@patchbay.dev", role: "owner", password: PASSWORD });
   console.log(`[bench:ui] seeding ${ROWS.toLocaleString()} logs…`);
-  const seeded = seedBenchRows(dbFile, ROWS, team.id, user.id, user.email);
+  const seeded = await seedBenchRows({ file: dbFile }, ROWS, team.id, user.id, user.email);
   console.log(`[bench:ui] seeded in ${(seeded.logsSeconds + seeded.ledgerSeconds).toFixed(1)} s`);
 
   const port = await freePort();

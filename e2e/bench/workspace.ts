@@ -4,18 +4,19 @@ import { join } from "node:path";
 import { root } from "../support/server";
 
 /**
- * A fresh folder under e2e/.artifacts for one benchmark run, with its SQLite file and the
- * environment every bench starts its server with (new secrets, sandbox on, no demo, and the
- * per-key rate limits off: a benchmark's one key sends far more than a client may). The
- * environment is also applied to this process, so the lib functions that seed see the same database.
+ * A fresh folder under e2e/.artifacts for one benchmark run, with its SQLite file (or the given
+ * database) and the environment every bench starts its server with (new secrets, sandbox on, no
+ * demo, and the per-key rate limits off: a benchmark's one key sends far more than a client may).
+ * The environment is also applied to this process, so the lib functions that seed see the same
+ * database.
  */
-export function benchWorkspace(name: string) {
+export function benchWorkspace(name: string, databaseUrl?: string) {
   const dir = join(root, "e2e", ".artifacts", `${name}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
   const dbFile = join(dir, "bench.db");
   const env = {
     ...process.env,
-    DATABASE_URL: `file:${dbFile}`,
+    DATABASE_URL: databaseUrl ?? `file:${dbFile}`,
     DATA_DIR: dir,
     ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     AUTH_SECRET: randomBytes(32).toString("base64url"),

@@ -6,7 +6,6 @@ import { join, resolve } from "node:path";
 // served by `next start` on a free port with the given environment.
 
 export const root = resolve(__dirname, "..", "..");
-const nextBin = join(root, "node_modules", "next", "dist", "bin", "next");
 
 export { ensureBuild } from "@/lib/server/ensure-build";
 
@@ -27,12 +26,15 @@ export function migrateWith(env: NodeJS.ProcessEnv) {
   if (r.status !== 0) throw new Error(`migrations failed: ${r.stderr}`);
 }
 
-/** `next start` on `port`; resolves once the API answers. `log()` returns what it printed. */
-export async function startServer(port: number, env: NodeJS.ProcessEnv) {
+/**
+ * `next start` on `port`; resolves once the API answers. `log()` returns what it printed.
+ * `cwd`: another checkout's build (a benchmark's baseline); this one's by default.
+ */
+export async function startServer(port: number, env: NodeJS.ProcessEnv, cwd = root) {
   // The test run records every /v1 response for the OpenAPI conformance check (e2e/conformance).
   const recorder = env.PATCHBAY_RECORD_RESPONSES ? ["--require", join(root, "e2e", "support", "record-responses.cjs")] : [];
-  const child = spawn(process.execPath, [...recorder, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: root,
+  const child = spawn(process.execPath, [...recorder, join(cwd, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd,
     env: { ...env, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,5 +1,6 @@
 import "server-only";
-import { db, read } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
+import { prepared, read } from "@/lib/db/read";
 import { instantMs } from "@/lib/db/read-types";
 import { unauthorized } from "@/lib/api/errors";
 import { sha256Hex } from "@/lib/security/hashing";
@@ -17,6 +18,15 @@ export type Principal = {
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+const findKey = prepared((a: { hash: string }) =>
+  read
+    .selectFrom("ApiKey as k")
+    .innerJoin("Team as t", "t.id", "k.teamId")
+    .innerJoin("User as u", "u.id", "k.createdByUserId")
+    .select(["k.id as keyId", "k.revokedAt", "k.lastUsedAt", "t.id as teamId", "t.name as teamName", "t.plan", "t.historyDays", "u.id as userId", "u.email"])
+    .where("k.hash", "=", a.hash),
+);
+
 /**
  * Resolves `Authorization: Bearer <key>` to the key's team and creating user. The key is
  * looked up by its SHA-256 through a unique index, so the comparison never runs over the
@@ -29,13 +39,7 @@ export async function authenticateApiKey(authorization: string | null): Promise<
   const key = match[1];
   if (!API_KEY_PATTERN.test(key)) throw unauthorized("Invalid API key.");
   // One indexed join, on every request.
-  const row = await read
-    .selectFrom("ApiKey as k")
-    .innerJoin("Team as t", "t.id", "k.teamId")
-    .innerJoin("User as u", "u.id", "k.createdByUserId")
-    .select(["k.id as keyId", "k.revokedAt", "k.lastUsedAt", "t.id as teamId", "t.name as teamName", "t.plan", "t.historyDays", "u.id as userId", "u.email"])
-    .where("k.hash", "=", sha256Hex(key))
-    .executeTakeFirst();
+  const [row] = await findKey({ hash: sha256Hex(key) });
   if (!row) throw unauthorized("Invalid API key.");
   if (row.revokedAt !== null) throw unauthorized("This API key was revoked.");
   const now = Date.now();

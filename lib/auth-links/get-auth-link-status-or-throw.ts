@@ -1,20 +1,19 @@
 import "server-only";
-import { read } from "@/lib/db/client";
+import { prepared, read } from "@/lib/db/read";
 import { instantMs } from "@/lib/db/read-types";
 import { notFound } from "@/lib/api/errors";
 import { authLinkStatus } from "@/lib/auth-links/auth-link-status";
 import { connectionToJson } from "@/lib/connections/connection-to-json";
 
-/** Spec §4.7: only links of the caller's team; the created connection when it is visible to the caller. */
-export async function getAuthLinkStatusOrThrow(teamId: string, userId: string, authLinkId: string) {
-  const link = await read
+const findLink = prepared((a: { id: string; teamId: string; userId: string }) =>
+  read
     .selectFrom("AuthLink as a")
     // The link's connection, joined only when this user may see it (shared, or their own private one).
     .leftJoin("Connection as c", (j) =>
       j
         .onRef("c.id", "=", "a.connectionId")
         .onRef("c.teamId", "=", "a.teamId")
-        .on((eb) => eb.or([eb("c.ownerUserId", "is", null), eb("c.ownerUserId", "=", userId)])),
+        .on((eb) => eb.or([eb("c.ownerUserId", "is", null), eb("c.ownerUserId", "=", a.userId)])),
     )
     .select([
       "a.id",
@@ -33,9 +32,13 @@ export async function getAuthLinkStatusOrThrow(teamId: string, userId: string, a
       "c.createdAt as connectionCreatedAt",
       "c.updatedAt as connectionUpdatedAt",
     ])
-    .where("a.id", "=", authLinkId)
-    .where("a.teamId", "=", teamId)
-    .executeTakeFirst();
+    .where("a.id", "=", a.id)
+    .where("a.teamId", "=", a.teamId),
+);
+
+/** Spec §4.7: only links of the caller's team; the created connection when it is visible to the caller. */
+export async function getAuthLinkStatusOrThrow(teamId: string, userId: string, authLinkId: string) {
+  const [link] = await findLink({ id: authLinkId, teamId, userId });
   if (!link) throw notFound(`No auth link ${authLinkId} in this team.`);
   const consumedAt = link.consumedAt === null ? null : instantMs(link.consumedAt);
   const expiresAt = instantMs(link.expiresAt);

@@ -1,7 +1,7 @@
 import "server-only";
 import type { NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
-import { read } from "@/lib/db/client";
+import { prepared, read } from "@/lib/db/read";
 import { appUrl, secrets } from "@/lib/config/env";
 import { ApiError, badRequest, unauthorized } from "@/lib/api/errors";
 import type { Principal } from "@/lib/api-keys/authenticate-api-key";
@@ -11,6 +11,16 @@ export const TEAM_HEADER = "x-patchbay-team";
 
 const SESSION_COOKIE = /(^|;\s*)(__Secure-)?next-auth\.session-token(\.\d+)?=/;
 export const hasSessionCookie = (req: Request) => SESSION_COOKIE.test(req.headers.get("cookie") ?? "");
+
+const findMembership = prepared((a: { teamId: string; userId: string }) =>
+  read
+    .selectFrom("Membership as m")
+    .innerJoin("Team as t", "t.id", "m.teamId")
+    .innerJoin("User as u", "u.id", "m.userId")
+    .select(["m.role", "t.name as teamName", "t.plan", "t.historyDays", "u.email"])
+    .where("m.teamId", "=", a.teamId)
+    .where("m.userId", "=", a.userId),
+);
 
 /**
  * A dashboard request: the signed-in user from the session cookie, in the team the request
@@ -24,14 +34,7 @@ export async function authenticateSession(req: NextRequest): Promise<Principal> 
   const teamId = req.headers.get(TEAM_HEADER);
   if (!teamId) throw badRequest(`Name the team in the ${TEAM_HEADER} header.`);
   refuseCrossSite(req);
-  const membership = await read
-    .selectFrom("Membership as m")
-    .innerJoin("Team as t", "t.id", "m.teamId")
-    .innerJoin("User as u", "u.id", "m.userId")
-    .select(["m.role", "t.name as teamName", "t.plan", "t.historyDays", "u.email"])
-    .where("m.teamId", "=", teamId)
-    .where("m.userId", "=", userId)
-    .executeTakeFirst();
+  const [membership] = await findMembership({ teamId, userId });
   if (!membership) throw new ApiError(404, `You are not a member of team ${teamId}.`);
   const { role, teamName, plan, historyDays, email } = membership;
   return { team: { id: teamId, name: teamName, plan, historyDays }, user: { id: userId, email }, apiKeyId: null, role: role === "owner" ? "owner" : "member" };

@@ -1,13 +1,11 @@
 import "server-only";
 import { notFound } from "@/lib/api/errors";
 import { connectionToJson } from "@/lib/connections/connection-to-json";
-import { selectVisibleConnections } from "@/lib/connections/visible-connections";
+import { findVisibleConnections } from "@/lib/connections/visible-connections";
 
 /** Spec §4.4: always a list; an ID matches one, an external ID may match several. */
 export async function getConnectionsOrThrow(teamId: string, userId: string, key: string, lookupBy: "id" | "external_id") {
-  const rows = await selectVisibleConnections(teamId, userId)
-    .where(lookupBy === "id" ? "id" : "externalId", "=", key)
-    .execute();
+  const rows = await findVisibleConnections(lookupBy === "id" ? { teamId, userId, id: key } : { teamId, userId, externalId: key });
   if (!rows.length) throw notFound(lookupBy === "id" ? `No connection ${key} in this team.` : `No connection with external_id ${key} in this team.`);
   return rows.map((r) => connectionToJson(r));
 }

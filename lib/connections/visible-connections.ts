@@ -1,5 +1,6 @@
 import "server-only";
-import { read, type Prisma } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/client";
+import { prepared, read } from "@/lib/db/read";
 
 /** Spec §2.1/§5.3: the team's shared connections plus the caller's own private ones. */
 export function visibleConnections(teamId: string, userId: string): Prisma.ConnectionWhereInput {
@@ -8,14 +9,16 @@ export function visibleConnections(teamId: string, userId: string): Prisma.Conne
 
 /**
  * The same rule for the hot reads: the connections a user sees, newest first, without the
- * credentials column.
+ * credentials column; narrowed to one id, one external id or one type when given.
  */
-export function selectVisibleConnections(teamId: string, userId: string) {
-  return read
+export const findVisibleConnections = prepared((a: { teamId: string; userId: string; id?: string; externalId?: string; type?: string }) => {
+  let q = read
     .selectFrom("Connection")
     .select(["id", "type", "displayName", "externalId", "ownerUserId", "createdAt", "updatedAt"])
-    .where("teamId", "=", teamId)
-    .where((eb) => eb.or([eb("ownerUserId", "is", null), eb("ownerUserId", "=", userId)]))
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc");
-}
+    .where("teamId", "=", a.teamId)
+    .where((eb) => eb.or([eb("ownerUserId", "is", null), eb("ownerUserId", "=", a.userId)]));
+  if (a.id !== undefined) q = q.where("id", "=", a.id);
+  if (a.externalId !== undefined) q = q.where("externalId", "=", a.externalId);
+  if (a.type !== undefined) q = q.where("type", "=", a.type);
+  return q.orderBy("createdAt", "desc").orderBy("id", "desc");
+});

@@ -1,17 +1,19 @@
 import "server-only";
-import { db, read } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
+import { prepared, read } from "@/lib/db/read";
 import { instantMs } from "@/lib/db/read-types";
 import { notFound } from "@/lib/api/errors";
 import { rollBillingPeriodIfEnded } from "@/lib/credits/roll-billing-period";
 
-const selectBalance = (teamId: string) =>
-  read.selectFrom("Team").select(["id", "plan", "creditsLimit", "creditsUsed", "billingPeriodEnd"]).where("id", "=", teamId).executeTakeFirst();
+const findBalance = prepared((a: { teamId: string }) =>
+  read.selectFrom("Team").select(["id", "plan", "creditsLimit", "creditsUsed", "billingPeriodEnd"]).where("id", "=", a.teamId),
+);
 
 export async function getCreditBalance(teamId: string) {
-  let team = await selectBalance(teamId);
+  let [team] = await findBalance({ teamId });
   if (!team) throw notFound("Team not found.");
   // A period that has ended is rolled (a write, through Prisma) and read again.
-  if (await rollBillingPeriodIfEnded(db, { id: team.id, billingPeriodEnd: new Date(instantMs(team.billingPeriodEnd)) })) team = (await selectBalance(teamId))!;
+  if (await rollBillingPeriodIfEnded(db, { id: team.id, billingPeriodEnd: new Date(instantMs(team.billingPeriodEnd)) })) [team] = await findBalance({ teamId });
   return {
     credits_limit: team.creditsLimit,
     credits_used: team.creditsUsed,

@@ -1,5 +1,5 @@
 import "server-only";
-import { read } from "@/lib/db/client";
+import { prepared, read } from "@/lib/db/read";
 import { decodeCursor, encodeCursor, toPage } from "@/lib/api/pagination";
 import { badRequest } from "@/lib/api/errors";
 import type { CreditLogJson, ListCreditLogsQuery } from "@/lib/schemas/credits";
@@ -9,7 +9,35 @@ const selectEntries = () =>
     .selectFrom("CreditLedgerEntry")
     .select(["id", "creditsUsed", "creditsRemaining", "serviceType", "serviceId", "serviceName", "userId", "userEmail", "createdAt"]);
 
-type EntryRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectEntries>["executeTakeFirst"]>>>;
+type EntryRow = Awaited<ReturnType<ReturnType<typeof selectEntries>["executeTakeFirstOrThrow"]>>;
+
+type PageArgs = {
+  teamId: string;
+  serviceType?: string;
+  serviceId?: string;
+  userId?: string;
+  from?: number;
+  to?: number;
+  /** The keyset position after which the page starts. */
+  afterAt?: number;
+  afterId?: number;
+  take: number;
+};
+
+const findPage = prepared((a: PageArgs) => {
+  let q = selectEntries().where("teamId", "=", a.teamId);
+  if (a.serviceType !== undefined) q = q.where("serviceType", "=", a.serviceType);
+  if (a.serviceId !== undefined) q = q.where("serviceId", "=", a.serviceId);
+  if (a.userId !== undefined) q = q.where("userId", "=", a.userId);
+  if (a.from !== undefined) q = q.where("createdAt", ">=", a.from);
+  if (a.to !== undefined) q = q.where("createdAt", "<=", a.to);
+  if (a.afterAt !== undefined && a.afterId !== undefined) {
+    const { afterAt, afterId } = a;
+    // `createdAt <= at` bounds the index range; the OR only decides ties on that second.
+    q = q.where("createdAt", "<=", afterAt).where((eb) => eb.or([eb("createdAt", "<", afterAt), eb("id", "<", afterId)]));
+  }
+  return q.orderBy("createdAt", "desc").orderBy("id", "desc").limit(a.take);
+});
 
 export function creditLogToJson(row: EntryRow): CreditLogJson {
   return {
@@ -25,20 +53,20 @@ export function creditLogToJson(row: EntryRow): CreditLogJson {
 /** The whole ledger, newest first by (created_at, id); never truncated by plan. */
 export async function listCreditLogs(teamId: string, query: ListCreditLogsQuery) {
   const { limit, cursor, ...filters } = query;
-  let q = selectEntries().where("teamId", "=", teamId);
-  if (filters.service_type !== undefined) q = q.where("serviceType", "=", filters.service_type);
-  if (filters.service_id !== undefined) q = q.where("serviceId", "=", filters.service_id);
-  if (filters.user_id !== undefined) q = q.where("userId", "=", filters.user_id);
-  if (filters.created_after !== undefined) q = q.where("createdAt", ">=", filters.created_after);
-  if (filters.created_before !== undefined) q = q.where("createdAt", "<=", filters.created_before);
-  if (cursor) {
-    const after = decodeCursor("credit-logs", filters, cursor);
-    const id = after.id;
-    if (typeof id !== "number") throw badRequest("Invalid cursor: pass back next_cursor exactly as it was returned.");
-    // `createdAt <= at` bounds the index range; the OR only decides ties on that second.
-    q = q.where("createdAt", "<=", after.at).where((eb) => eb.or([eb("createdAt", "<", after.at), eb("id", "<", id)]));
-  }
-  const rows = await q.orderBy("createdAt", "desc").orderBy("id", "desc").limit(limit + 1).execute();
+  const after = cursor ? decodeCursor("credit-logs", filters, cursor) : undefined;
+  const afterId = after?.id;
+  if (typeof afterId === "string") throw badRequest("Invalid cursor: pass back next_cursor exactly as it was returned.");
+  const rows = await findPage({
+    teamId,
+    serviceType: filters.service_type,
+    serviceId: filters.service_id,
+    userId: filters.user_id,
+    from: filters.created_after,
+    to: filters.created_before,
+    afterAt: after?.at,
+    afterId,
+    take: limit + 1,
+  });
   return toPage(
     rows,
     limit,

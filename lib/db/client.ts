@@ -1,7 +1,16 @@
 import "server-only";
 import Database from "better-sqlite3";
 import { Pool, types } from "pg";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from "kysely";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "@/lib/db/generated/sqlite/client";
@@ -28,39 +37,45 @@ const PG_READ_TYPES = {
   },
 };
 
-function createClients(): { db: Db; read: Kysely<ReadDb> } {
+/** Runs one SQL statement compiled for this engine (lib/db/read.ts) and returns its rows. */
+export type RunRead = (sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
+
+type Clients = { db: Db; builder: Kysely<ReadDb>; run: RunRead };
+
+/** Kysely as a compiler only: it turns typed queries into this engine's SQL; `run` executes them. */
+const compilerFor = (engine: "sqlite" | "postgresql") =>
+  new Kysely<ReadDb>({
+    dialect:
+      engine === "sqlite"
+        ? { createAdapter: () => new SqliteAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new SqliteIntrospector(k), createQueryCompiler: () => new SqliteQueryCompiler() }
+        : { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() },
+  });
+
+function createClients(): Clients {
   const target = databaseTarget();
   if (target.engine === "postgresql") {
     const pool = new Pool({ connectionString: target.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), connectionTimeoutMillis: 5_000, types: PG_READ_TYPES });
     // Without a listener an idle client's error (the database restarting) would crash the process.
     pool.on("error", () => {});
     const db = new PostgresClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) as unknown as Db;
-    return { db, read: new Kysely<ReadDb>({ dialect: new PostgresDialect({ pool }) }) };
+    return { db, builder: compilerFor("postgresql"), run: async (sql, parameters) => (await pool.query({ text: sql, values: parameters as unknown[] })).rows };
   }
   // timeout = SQLite busy timeout: writers from several processes wait instead of failing.
   const db = new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: target.url, timeout: 10_000 }) });
-  const read = new Kysely<ReadDb>({
-    dialect: new SqliteDialect({
-      // A read-only connection of its own, opened on first use (the file exists once migrated);
-      // each distinct SQL text is prepared once (the hot reads are a handful of shapes).
-      database: async () => {
-        const conn = new Database(target.file, { readonly: true, fileMustExist: true, timeout: 10_000 });
-        const prepared = new Map<string, Database.Statement>();
-        return {
-          close: () => conn.close(),
-          prepare: (sql: string) => {
-            let stmt = prepared.get(sql);
-            if (!stmt) prepared.set(sql, (stmt = conn.prepare(sql)));
-            return stmt;
-          },
-        };
-      },
-    }),
-  });
-  return { db, read };
+  // The reads' own read-only connection, opened on first use (the file exists once migrated);
+  // each distinct SQL text is prepared once (the hot reads are a handful of shapes).
+  let conn: Database.Database | undefined;
+  const prepared = new Map<string, Database.Statement>();
+  const run: RunRead = async (sql, parameters) => {
+    conn ??= new Database(target.file, { readonly: true, fileMustExist: true, timeout: 10_000 });
+    let stmt = prepared.get(sql);
+    if (!stmt) prepared.set(sql, (stmt = conn.prepare(sql)));
+    return stmt.all(parameters);
+  };
+  return { db, builder: compilerFor("sqlite"), run };
 }
 
-const globalForDb = globalThis as unknown as { __patchbayDb?: { db: Db; read: Kysely<ReadDb> } };
+const globalForDb = globalThis as unknown as { __patchbayDb?: Clients };
 const clients = (globalForDb.__patchbayDb ??= createClients());
 
 /** The process-wide Prisma client for the engine DATABASE_URL selects: schema, writes, transactions. */
@@ -68,10 +83,12 @@ export const db: Db = clients.db;
 
 /**
  * The hot reads (every request's key or session lookup, the lists and lookups of logs, ledger,
- * connections and auth links): a typed query builder over the same driver and pool, whose row
- * types come from Prisma's generated models (lib/db/read-types.ts). Prisma's per-query work
- * costs more than these indexed reads themselves.
+ * connections and auth links) skip Prisma, whose per-query work costs more than these indexed
+ * reads themselves: `readBuilder` compiles typed queries (row types from Prisma's generated
+ * models, lib/db/read-types.ts) and `runRead` runs them on the same driver and pool. Use them
+ * through `prepared` (lib/db/read.ts).
  */
-export const read: Kysely<ReadDb> = clients.read;
+export const readBuilder: Kysely<ReadDb> = clients.builder;
+export const runRead: RunRead = clients.run;
 
 export const dbEngine = () => databaseTarget().engine;

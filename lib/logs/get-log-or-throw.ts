@@ -1,12 +1,15 @@
 import "server-only";
+import { prepared } from "@/lib/db/read";
 import { notFound } from "@/lib/api/errors";
 import { historyWindow, type TeamWindow } from "@/lib/logs/history-window";
 import { logToJson, selectLogs } from "@/lib/logs/log-to-json";
 import type { AgedOutDetailSchema } from "@/lib/schemas/logs";
 import type { z } from "zod";
 
+const findLog = prepared((a: { id: string; teamId: string }) => selectLogs().where("l.id", "=", a.id).where("l.teamId", "=", a.teamId));
+
 export async function getLogOrThrow(team: TeamWindow, logId: string) {
-  const row = await selectLogs().where("l.id", "=", logId).where("l.teamId", "=", team.id).executeTakeFirst();
+  const [row] = await findLog({ id: logId, teamId: team.id });
   if (!row) throw notFound(`No log ${logId} in this team.`);
   const { days, cutoff } = historyWindow(team);
   if (row.startedAt < cutoff) {

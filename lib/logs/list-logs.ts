@@ -1,29 +1,59 @@
 import "server-only";
+import { prepared } from "@/lib/db/read";
 import { decodeCursor, encodeCursor, toPage } from "@/lib/api/pagination";
 import { historyWindow, type TeamWindow } from "@/lib/logs/history-window";
 import { logToJson, selectLogs } from "@/lib/logs/log-to-json";
 import type { ListLogsQuery } from "@/lib/schemas/logs";
 
+type PageArgs = {
+  teamId: string;
+  from: number;
+  to?: number;
+  sourceType?: string;
+  status?: string;
+  operationId?: string;
+  sourceId?: string;
+  sourceRunId?: string;
+  /** The keyset position after which the page starts. */
+  afterAt?: number;
+  afterId?: string;
+  take: number;
+};
+
+const findPage = prepared((a: PageArgs) => {
+  let q = selectLogs().where("l.teamId", "=", a.teamId).where("l.startedAt", ">=", a.from);
+  if (a.to !== undefined) q = q.where("l.startedAt", "<=", a.to);
+  if (a.sourceType !== undefined) q = q.where("l.sourceType", "=", a.sourceType);
+  if (a.status !== undefined) q = q.where("l.status", "=", a.status);
+  if (a.operationId !== undefined) q = q.where("l.operationId", "=", a.operationId);
+  if (a.sourceId !== undefined) q = q.where("l.sourceId", "=", a.sourceId);
+  if (a.sourceRunId !== undefined) q = q.where("l.sourceRunId", "=", a.sourceRunId);
+  if (a.afterAt !== undefined && a.afterId !== undefined) {
+    const { afterAt, afterId } = a;
+    // `startedAt <= at` bounds the index range; the OR only decides ties on that second.
+    q = q.where("l.startedAt", "<=", afterAt).where((eb) => eb.or([eb("l.startedAt", "<", afterAt), eb("l.id", "<", afterId)]));
+  }
+  return q.orderBy("l.startedAt", "desc").orderBy("l.id", "desc").limit(a.take);
+});
+
 /** Newest first by (started_at, id); every filter is an index prefix of the keyset. */
 export async function listLogs(team: TeamWindow, query: ListLogsQuery) {
   const { limit, cursor, ...filters } = query;
   const { cutoff } = historyWindow(team);
-  let q = selectLogs()
-    .where("l.teamId", "=", team.id)
-    .where("l.startedAt", ">=", Math.max(cutoff, filters.started_after ?? 0));
-  if (filters.started_before !== undefined) q = q.where("l.startedAt", "<=", filters.started_before);
-  if (filters.source_type !== undefined) q = q.where("l.sourceType", "=", filters.source_type);
-  if (filters.status !== undefined) q = q.where("l.status", "=", filters.status);
-  if (filters.operation_id !== undefined) q = q.where("l.operationId", "=", filters.operation_id);
-  if (filters.source_id !== undefined) q = q.where("l.sourceId", "=", filters.source_id);
-  if (filters.source_run_id !== undefined) q = q.where("l.sourceRunId", "=", filters.source_run_id);
-  if (cursor) {
-    const after = decodeCursor("logs", filters, cursor);
-    const id = String(after.id);
-    // `startedAt <= at` bounds the index range; the OR only decides ties on that second.
-    q = q.where("l.startedAt", "<=", after.at).where((eb) => eb.or([eb("l.startedAt", "<", after.at), eb("l.id", "<", id)]));
-  }
-  const rows = await q.orderBy("l.startedAt", "desc").orderBy("l.id", "desc").limit(limit + 1).execute();
+  const after = cursor ? decodeCursor("logs", filters, cursor) : undefined;
+  const rows = await findPage({
+    teamId: team.id,
+    from: Math.max(cutoff, filters.started_after ?? 0),
+    to: filters.started_before,
+    sourceType: filters.source_type,
+    status: filters.status,
+    operationId: filters.operation_id,
+    sourceId: filters.source_id,
+    sourceRunId: filters.source_run_id,
+    afterAt: after?.at,
+    afterId: after === undefined ? undefined : String(after.id),
+    take: limit + 1,
+  });
   return toPage(
     rows,
     limit,

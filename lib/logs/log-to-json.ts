@@ -1,5 +1,5 @@
 import "server-only";
-import { read } from "@/lib/db/client";
+import { read } from "@/lib/db/read";
 import type { LogJson } from "@/lib/schemas/logs";
 
 /**
@@ -32,7 +32,7 @@ export function selectLogs() {
     ]);
 }
 
-type LogRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectLogs>["executeTakeFirst"]>>>;
+type LogRow = Awaited<ReturnType<ReturnType<typeof selectLogs>["executeTakeFirstOrThrow"]>>;
 
 const parse = (text: string | null) => (text === null ? null : JSON.parse(text));
 

@@ -1,0 +1,154 @@
+// The benchmark's reference for the hot reads: the same work each request does, done in this
+// process with the bare driver and hand-written SQL — no query builder, no ORM, no framework.
+// better-sqlite3 prepared statements (prepared once) on SQLite; one pg client on PostgreSQL.
+// The work: the API-key join, the page's keyset SQL with the parents' current names joined in,
+// the cursor's check and creation, JSON.parse of the stored JSON columns and the same JSON out.
+import { createHash } from "node:crypto";
+import { decodeCursor, encodeCursor } from "@/lib/api/pagination";
+import { historyWindow } from "@/lib/logs/history-window";
+
+type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Query = (sql: string, params: unknown[]) => Promise<Row[]>;
+
+async function connect(databaseUrl: string): Promise<{ query: Query; close: () => Promise<void> }> {
+  if (databaseUrl.startsWith("file:")) {
+    const Database = require("better-sqlite3") as typeof import("better-sqlite3");
+    const conn = new Database(databaseUrl.slice("file:".length), { readonly: true });
+    const statements = new Map<string, import("better-sqlite3").Statement>();
+    return {
+      query: async (sql, params) => {
+        let stmt = statements.get(sql);
+        if (!stmt) statements.set(sql, (stmt = conn.prepare(sql)));
+        return stmt.all(...params) as Row[];
+      },
+      close: async () => void conn.close(),
+    };
+  }
+  const { Client, types } = await import("pg");
+  const client = new Client({
+    connectionString: databaseUrl,
+    types: {
+      getTypeParser: (oid: number, format?: "text" | "binary") =>
+        oid === types.builtins.INT8 ? Number : oid === types.builtins.TIMESTAMP ? (t: string) => Date.parse(`${t.replace(" ", "T")}Z`) : types.getTypeParser(oid, format),
+    } as never,
+  });
+  await client.connect();
+  const numbered = new Map<string, string>();
+  return {
+    // The same SQL text on both engines: `?` placeholders numbered for PostgreSQL.
+    query: async (sql, params) => {
+      let text = numbered.get(sql);
+      if (text === undefined) {
+        let n = 0;
+        numbered.set(sql, (text = sql.replace(/\?/g, () => `$${++n}`)));
+      }
+      return (await client.query(text, params)).rows;
+    },
+    close: () => client.end(),
+  };
+}
+
+const KEY_SQL = `SELECT k."id" AS "keyId", k."revokedAt", t."id" AS "teamId", t."plan", t."historyDays", u."id" AS "userId", u."email"
+  FROM "ApiKey" k JOIN "Team" t ON t."id" = k."teamId" JOIN "User" u ON u."id" = k."createdByUserId" WHERE k."hash" = ?`;
+
+const LOG_SELECT = `SELECT l."id", l."operationId", l."operationVersion", l."status", l."sourceType", l."sourceId", l."sourceRunId",
+    COALESCE(w."name", m."name", l."sourceName") AS "sourceName", l."userId", l."userEmail", l."startedAt", l."completedAt",
+    l."creditsUsed", l."cacheHit", l."input", l."output", l."metadata"
+  FROM "OperationLog" l
+  LEFT JOIN "Workflow" w ON w."id" = l."sourceId" AND w."teamId" = l."teamId" AND l."sourceType" = 'workflow'
+  LEFT JOIN "McpServer" m ON m."id" = l."sourceId" AND m."teamId" = l."teamId" AND l."sourceType" = 'mcp'`;
+
+const parse = (text: string | null) => (text === null ? null : JSON.parse(text));
+
+const logJson = (r: Row) => ({
+  id: r.id,
+  operation_id: r.operationId,
+  operation_version: r.operationVersion,
+  status: r.status,
+  source: { type: r.sourceType, id: r.sourceId, run_id: r.sourceRunId, name: r.sourceName },
+  user: { id: r.userId, email: r.userEmail },
+  started_at: r.startedAt,
+  completed_at: r.completedAt,
+  credits_used: r.creditsUsed,
+  cache_hit: Boolean(r.cacheHit),
+  input: parse(r.input),
+  output: parse(r.output),
+  metadata: parse(r.metadata) ?? {},
+});
+
+export type LogFilters = { status?: string; source_run_id?: string; started_after?: number; started_before?: number };
+
+export async function bareDriver(databaseUrl: string) {
+  const { query, close } = await connect(databaseUrl);
+
+  async function authenticate(authorization: string) {
+    const key = /^Bearer (\S+)$/.exec(authorization)![1];
+    const [row] = await query(KEY_SQL, [createHash("sha256").update(key).digest("hex")]);
+    if (!row || row.revokedAt !== null) throw new Error("bench key refused");
+    return row;
+  }
+
+  return {
+    close,
+    async logsPage(authorization: string, limit: number, filters: LogFilters, cursor?: string) {
+      const principal = await authenticate(authorization);
+      const { cutoff } = historyWindow({ id: principal.teamId, plan: principal.plan, historyDays: principal.historyDays });
+      const where = [`l."teamId" = ?`, `l."startedAt" >= ?`];
+      const params: unknown[] = [principal.teamId, Math.max(cutoff, filters.started_after ?? 0)];
+      if (filters.started_before !== undefined) where.push(`l."startedAt" <= ?`), params.push(filters.started_before);
+      if (filters.status !== undefined) where.push(`l."status" = ?`), params.push(filters.status);
+      if (filters.source_run_id !== undefined) where.push(`l."sourceRunId" = ?`), params.push(filters.source_run_id);
+      if (cursor) {
+        const after = decodeCursor("logs", filters, cursor);
+        where.push(`l."startedAt" <= ?`, `(l."startedAt" < ? OR l."id" < ?)`);
+        params.push(after.at, after.at, after.id);
+      }
+      const rows = await query(`${LOG_SELECT} WHERE ${where.join(" AND ")} ORDER BY l."startedAt" DESC, l."id" DESC LIMIT ?`, [...params, limit + 1]);
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      const hasMore = rows.length > limit;
+      return JSON.stringify({ data: page.map(logJson), has_more: hasMore, next_cursor: hasMore ? encodeCursor("logs", filters, { at: last.startedAt, id: last.id }) : null });
+    },
+    async log(authorization: string, id: string) {
+      const principal = await authenticate(authorization);
+      const [row] = await query(`${LOG_SELECT} WHERE l."id" = ? AND l."teamId" = ?`, [id, principal.teamId]);
+      if (!row || row.startedAt < historyWindow({ id: principal.teamId, plan: principal.plan, historyDays: principal.historyDays }).cutoff) throw new Error("bench log not found");
+      return JSON.stringify(logJson(row));
+    },
+    async connections(authorization: string) {
+      const principal = await authenticate(authorization);
+      const rows = await query(
+        `SELECT "id", "type", "displayName", "externalId", "ownerUserId", "createdAt", "updatedAt" FROM "Connection"
+         WHERE "teamId" = ? AND ("ownerUserId" IS NULL OR "ownerUserId" = ?) ORDER BY "createdAt" DESC, "id" DESC`,
+        [principal.teamId, principal.userId],
+      );
+      const ms = (v: number | string) => (typeof v === "number" ? v : Date.parse(v));
+      return JSON.stringify(
+        rows.map((r) => ({ id: r.id, type: r.type, display_name: r.displayName, external_id: r.externalId, is_private: r.ownerUserId !== null, created_at: ms(r.createdAt), updated_at: ms(r.updatedAt) })),
+      );
+    },
+    async creditLogsPage(authorization: string, limit: number) {
+      const principal = await authenticate(authorization);
+      const rows = await query(
+        `SELECT "id", "creditsUsed", "creditsRemaining", "serviceType", "serviceId", "serviceName", "userId", "userEmail", "createdAt"
+         FROM "CreditLedgerEntry" WHERE "teamId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ?`,
+        [principal.teamId, limit + 1],
+      );
+      const page = rows.slice(0, limit);
+      const last = page[page.length - 1];
+      const hasMore = rows.length > limit;
+      return JSON.stringify({
+        data: page.map((r) => ({
+          id: r.id,
+          credits_used: r.creditsUsed,
+          credits_remaining: r.creditsRemaining,
+          service: { type: r.serviceType, id: r.serviceId, name: r.serviceName },
+          user: { id: r.userId, email: r.userEmail },
+          created_at: r.createdAt,
+        })),
+        has_more: hasMore,
+        next_cursor: hasMore ? encodeCursor("credit-logs", {}, { at: last.createdAt, id: last.id }) : null,
+      });
+    },
+  };
+}
