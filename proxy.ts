@@ -10,16 +10,30 @@ const API_PREFIXES = ["/v1/", "/api/dashboard/"];
 // Runs before routing, only for the requests the matcher below selects.
 export function proxy(req: NextRequest) {
   // An API path whose percent-escapes do not decode (e.g. /v1/logs/%FF) would otherwise fail
-  // inside the router with an HTML 500; the API answers it with a JSON 400.
+  // inside the router with an HTML 500. Such a segment is taken literally (its `%` escaped), so
+  // the route it reaches answers as for any other id: 404 for an id, 405 for a method the path
+  // does not list, the unknown-path 404 elsewhere.
   const path = req.nextUrl.pathname;
   if (path.includes("%") && API_PREFIXES.some((p) => path.startsWith(p))) {
-    try {
-      decodeURIComponent(req.nextUrl.pathname);
-    } catch {
-      return NextResponse.json({ detail: "The path has an invalid percent-escape (it does not decode as UTF-8)." }, { status: 400 });
-    }
+    const literal = path
+      .split("/")
+      .map((segment) => (decodes(segment) ? segment : segment.replace(/%/g, "%25")))
+      .join("/");
+    if (literal !== path) return withHsts(req, NextResponse.rewrite(new URL(`${literal}${req.nextUrl.search}`, req.url)));
   }
-  const res = NextResponse.next();
+  return withHsts(req, NextResponse.next());
+}
+
+function decodes(segment: string) {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function withHsts(req: NextRequest, res: NextResponse) {
   // Browsers only honour HSTS received over https, i.e. behind the TLS-terminating proxy.
   if (hsts && req.headers.get("x-forwarded-proto")?.startsWith("https")) res.headers.set("Strict-Transport-Security", hsts);
   return res;

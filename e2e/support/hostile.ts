@@ -34,7 +34,9 @@ function rawOnce(method: string, path: string, options: RawOptions): Promise<Raw
     const headers: Record<string, string | number> = { ...options.headers };
     if (options.body !== undefined && !options.chunked) headers["content-length"] = Buffer.byteLength(options.body);
     if (options.chunked) headers["transfer-encoding"] = "chunked";
-    const req = http.request({ agent, host: url.hostname, port: url.port, path, method, headers, timeout: options.timeoutMs ?? 30_000 });
+    // A redirect of a long URL repeats it in Location and Refresh (the framework's 308): past
+    // Node's default 16 KB of response headers, which is a client's own limit, not the server's.
+    const req = http.request({ agent, host: url.hostname, port: url.port, path, method, headers, timeout: options.timeoutMs ?? 30_000, maxHeaderSize: 64 * 1024 });
     req.on("response", (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (d: Buffer) => chunks.push(d));

@@ -91,12 +91,17 @@ export function conformanceChecker(doc: Json) {
     const url = new URL(rec.url, "http://x");
     const { status, headers } = parseHead(rec.head);
     const method = rec.method.toLowerCase();
-    if (NOT_OPERATIONS.has(url.pathname)) return [];
-    // The framework's one redirect, as the document's description says: to the path without a
-    // trailing or doubled slash or dot segment (the URL parser has already resolved those).
-    const canonical = url.pathname.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
+    // Dot segments that climb out of /v1 name another part of the site (the URL parser has
+    // resolved them, as every client does before sending).
+    if (NOT_OPERATIONS.has(url.pathname) || !/^\/v1(\/|$)/.test(url.pathname)) return [];
+    // The framework's redirect, as the document's description says: towards the path without a
+    // trailing or doubled slash, backslash or dot segment, in at most two steps (`/v1//` →
+    // `/v1/` → `/v1`), each one to another path with the same plain form.
+    const plain = (path: string) => path.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
+    const canonical = plain(url.pathname);
     const rawPath = rec.url.split("?")[0];
-    if (status === 308 && canonical !== rawPath && headers.location && new URL(headers.location, "http://x").pathname === canonical) return [];
+    const target = headers.location ? new URL(headers.location, "http://x").pathname : null;
+    if (status === 308 && target !== null && target !== rawPath && plain(target) === canonical) return [];
     const match = templates.find((t) => t.pattern.test(url.pathname));
     const example = `${rec.method} ${rec.url.slice(0, 160)} → ${status}`;
     const found = (key: string): Finding[] => [{ key, example }];

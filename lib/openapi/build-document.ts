@@ -115,7 +115,7 @@ export function buildOpenApiDocument(baseUrl: string) {
       title: "Patchbay API",
       version: "1.0.0",
       description:
-        "Connections, operation logs and credits of a team workspace. Every endpoint takes `Authorization: Bearer <API_KEY>`. Errors are `{detail}` with the statuses each operation lists. A path answers a method it does not list with 405 and `Allow` (components.responses.MethodNotAllowed), and an unknown path under /v1 with 404 (components.responses.UnknownPath); a path with a trailing or doubled slash or a dot segment is redirected (308) to its plain form. Timestamps: logs and credits in Unix seconds; connection and auth-link responses in milliseconds (the create-from-credentials response in seconds).",
+        "Connections, operation logs and credits of a team workspace. Every endpoint takes `Authorization: Bearer <API_KEY>`. Errors are `{detail}` with the statuses each operation lists. A path answers a method it does not list with 405 and `Allow` (components.responses.MethodNotAllowed), and an unknown path under /v1 with 404 (components.responses.UnknownPath); a path with a trailing or doubled slash, a backslash or a dot segment is redirected (308), in at most two steps, to its plain form. Timestamps: logs and credits in Unix seconds; connection and auth-link responses in milliseconds (the create-from-credentials response in seconds).",
     },
     servers: [{ url: baseUrl }],
     security: [{ bearer: [] }],

@@ -1,0 +1,127 @@
+import { problem, type RawResponse } from "../support/hostile";
+import { conformanceChecker, type Finding } from "../support/openapi-conformance";
+import type { FuzzRequest } from "./requests";
+
+// What every fuzzed answer must satisfy: the hostile-input property (never a 5xx, every error
+// JSON with a detail), the OpenAPI document's description of it, no database error text in
+// it, list filters that match exactly (a metacharacter is not a wildcard), and nothing of
+// another team.
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Text only a database driver, an ORM or a stack trace writes. */
+const LEAKS = [
+  /SQLITE_\w*/,
+  /syntax error/i,
+  /near "/,
+  /relation "/,
+  /column "?[\w.]+"? does not exist/i,
+  /unrecognized token/i,
+  /unterminated quoted/i,
+  /invalid input syntax/i,
+  /duplicate key value/i,
+  /violates [\w ]*constraint/i,
+  /prisma/i,
+  /Invalid `[\w.]+\(\)` invocation/,
+  /better-sqlite3/i,
+  /node_modules/,
+  /\n\s+at .+:\d+:\d+/,
+  /\bINSERT INTO\b/i,
+];
+
+/** For each list path, how a row must answer to each exact-match or range filter (the spec's parameter descriptions). */
+const FILTERS: Record<string, Record<string, (row: Json, value: string) => boolean>> = {
+  "/v1/logs": {
+    source_type: (r, v) => r.source.type === v,
+    status: (r, v) => r.status === v,
+    operation_id: (r, v) => r.operation_id === v,
+    source_id: (r, v) => r.source.id === v,
+    source_run_id: (r, v) => r.source.run_id === v,
+    started_after: (r, v) => r.started_at >= Number(v),
+    started_before: (r, v) => r.started_at <= Number(v),
+  },
+  "/v1/credits/logs": {
+    service_type: (r, v) => r.service.type === v,
+    service_id: (r, v) => r.service.id === v,
+    user_id: (r, v) => r.user.id === v,
+    created_after: (r, v) => r.created_at >= Number(v),
+    created_before: (r, v) => r.created_at <= Number(v),
+  },
+  "/v1/connections": {
+    external_id: (r, v) => r.external_id === v,
+    type: (r, v) => r.type === v,
+  },
+};
+
+const strings = (v: unknown): string[] => (typeof v === "string" ? [v] : v && typeof v === "object" ? Object.values(v).flatMap(strings) : []);
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The response as the recorder (e2e/support/record-responses.cjs) would have kept it, for the conformance check. */
+function recorded(req: FuzzRequest, res: RawResponse) {
+  const lines = Object.entries(res.headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
+  const head = [`HTTP/1.1 ${res.status} -`, ...lines].join("\r\n") + "\r\n\r\n";
+  return { method: req.method, url: req.path, head, body: Buffer.from(res.text).toString("base64") };
+}
+
+export function responseChecker(doc: Json) {
+  const { check } = conformanceChecker(doc);
+  return function findings(req: FuzzRequest, res: RawResponse): Finding[] {
+    const what = `${req.method} ${req.path.slice(0, 300)}${req.body === undefined ? "" : ` ${req.body.slice(0, 200)}`}`;
+    const answer = `${res.status} ${res.text.slice(0, 300)}`;
+    const hostile = problem(res, what);
+    if (hostile) return [{ key: `${req.operation}: ${res.status === 0 ? "no answer the client could read" : res.status >= 500 ? `a ${res.status}` : "an error that is not JSON with a detail"}`, example: hostile }];
+    const found: Finding[] = check(recorded(req, res)).map((f) => ({ key: f.key, example: `${what} → ${answer}` }));
+    let body: unknown;
+    try {
+      body = JSON.parse(res.text);
+    } catch {
+      return found;
+    }
+    if (res.status >= 400) {
+      const sent = [req.path, decoded(req.path), req.body ?? "", ...strings(safeJson(req.body))].join("\n");
+      for (const text of strings(body)) {
+        const leak = LEAKS.map((re) => text.match(re)?.[0]).find((m) => m !== undefined && !sent.includes(m));
+        if (leak) found.push({ key: `${req.operation} ${res.status}: database or internal error text in the body ("${leak}")`, example: `${what} → ${answer}` });
+      }
+    }
+    if (res.status >= 200 && res.status < 300) {
+      const url = new URL(req.path, "http://x");
+      const rows: unknown = Array.isArray(body) ? body : (body as Json | null)?.data;
+      if (req.foreign && !(Array.isArray(rows) && rows.length === 0)) found.push({ key: `${req.operation}: another team's or user's data answered ${res.status}`, example: `${what} → ${answer}` });
+      const unmet = Array.isArray(rows) && rows.length ? unmetFilter(url, rows) : null;
+      if (unmet) found.push({ key: `${req.operation}: a row does not match the filter ${unmet.name}`, example: `${what} → ${unmet.name}=${JSON.stringify(unmet.value)}, row ${JSON.stringify(unmet.row).slice(0, 300)}` });
+    }
+    return found;
+  };
+}
+
+function safeJson(text: string | undefined): unknown {
+  try {
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first filter of a 200 list some returned row does not meet, when the query is unambiguous (each name once, every escape valid). */
+function unmetFilter(url: URL, rows: Json[]): { name: string; value: string; row: Json } | null {
+  const filters = FILTERS[url.pathname];
+  if (!filters) return null;
+  const raw = url.search.slice(1).split("&").filter(Boolean);
+  const names = raw.map((pair) => pair.split("=")[0]);
+  if (new Set(names).size !== names.length || /%(?![0-9a-f]{2})/i.test(url.search) || url.searchParams.toString().includes("%EF%BF%BD")) return null;
+  for (const [name, value] of url.searchParams) {
+    // Own names only: a query may well be named "constructor".
+    const meets = Object.hasOwn(filters, name) ? filters[name] : undefined;
+    const row = meets && rows.find((r) => !meets(r, value));
+    if (row) return { name, value, row };
+  }
+  return null;
+}
