@@ -52,7 +52,10 @@ test("an owner creates an API key that is shown once and works, then revokes it 
   await page.getByLabel(`Role of ${owner.email}`).selectOption("member");
   await expect(page.getByRole("alert").filter({ hasText: "only owner" })).toBeVisible();
   await expect(page.getByLabel(`Role of ${owner.email}`)).toHaveValue("owner");
+  // The select shows the new role at once; the change is stored when its request answers.
+  const saved = page.waitForResponse((r) => r.request().method() === "PATCH" && r.url().includes("/members/") && r.ok());
   await page.getByLabel(`Role of ${member.email}`).selectOption("owner");
+  await saved;
   await expect(page.getByLabel(`Role of ${member.email}`)).toHaveValue("owner");
   const members = await (await page.request.get("/api/dashboard/members", { headers: { "x-patchbay-team": team.id } })).json();
   expect(members.data.find((m: { user_id: string }) => m.user_id === member.id).role).toBe("owner");
