@@ -3,7 +3,7 @@
 // alternately so every side sees the same machine:
 //   - bare:  the same work with the bare driver in this process (e2e/bench/bare-driver.ts);
 //   - floor: the same server's cheapest answer through the same wrapper (GET /v1/logs, no key: 401);
-// beside the library function the route calls (plus its JSON.stringify) and the API itself, over
+// beside the library function the route calls (plus its JSON text) and the API itself, over
 // node:http with keep-alive and no compression. Bar: (API p50 − floor p50) ≤ 2 × bare p50.
 //
 // Embedded SQLite by default; DATABASE_URL=postgresql://… runs it on a fresh PostgreSQL
@@ -123,9 +123,10 @@ async function main() {
     const { listConnections } = await import("@/lib/connections/list-connections");
     const { authenticateApiKey } = await import("@/lib/api-keys/authenticate-api-key");
     const { encodeCursor } = await import("@/lib/api/pagination");
+    const { jsonBody } = await import("@/lib/api/errors");
     const bare = await bareDriver(env.DATABASE_URL);
-    // The library side authenticates too, as every request does, then serialises what it returns.
-    const lib = async (fn: (principal: Awaited<ReturnType<typeof authenticateApiKey>>) => Promise<unknown>) => JSON.stringify(await fn(await authenticateApiKey(authorization)));
+    // The library side authenticates too, as every request does, then serialises what it returns as the wrapper does.
+    const lib = async (fn: (principal: Awaited<ReturnType<typeof authenticateApiKey>>) => Promise<unknown>) => jsonBody(await fn(await authenticateApiKey(authorization)));
 
     // The position 500,000 rows deep, as the cursor a client would hold after 5,000 pages.
     const depth = Math.floor(ROWS / 2);
@@ -211,7 +212,7 @@ async function main() {
       "",
       `Seeding: logs ${seeded.logsSeconds.toFixed(1)} s, ledger ${seeded.ledgerSeconds.toFixed(1)} s.`,
       "",
-      "One sequential client over node:http (keep-alive, no compression); per round: bare driver, library function (+ JSON.stringify), API, an unmeasured small request, floor (GET /v1/logs without a key: 401). p50 in ms.",
+      "One sequential client over node:http (keep-alive, no compression); per round: bare driver, library function (+ its JSON text), API, an unmeasured small request, floor (GET /v1/logs without a key: 401). p50 in ms.",
       "",
       "| page | bare | library | API p50 | API p99 | floor | in server: auth / handler / serialize | (API − floor) / bare | samples |",
       "|---|---|---|---|---|---|---|---|---|",

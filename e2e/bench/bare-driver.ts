@@ -2,7 +2,8 @@
 // process with the bare driver and hand-written SQL — no query builder, no ORM, no framework.
 // better-sqlite3 prepared statements (prepared once) on SQLite; one pg client on PostgreSQL.
 // The work: the API-key join, the page's keyset SQL with the parents' current names joined in,
-// the cursor's check and creation, JSON.parse of the stored JSON columns and the same JSON out.
+// the cursor's check and creation, and the same JSON out (the stored JSON columns spliced in as
+// text, as the API does: parsing them would be work the API no longer does).
 import { createHash } from "node:crypto";
 import { decodeCursor, encodeCursor } from "@/lib/api/pagination";
 import { historyWindow } from "@/lib/logs/history-window";
@@ -58,23 +59,19 @@ const LOG_SELECT = `SELECT l."id", l."operationId", l."operationVersion", l."sta
   LEFT JOIN "Workflow" w ON w."id" = l."sourceId" AND w."teamId" = l."teamId" AND l."sourceType" = 'workflow'
   LEFT JOIN "McpServer" m ON m."id" = l."sourceId" AND m."teamId" = l."teamId" AND l."sourceType" = 'mcp'`;
 
-const parse = (text: string | null) => (text === null ? null : JSON.parse(text));
-
-const logJson = (r: Row) => ({
-  id: r.id,
-  operation_id: r.operationId,
-  operation_version: r.operationVersion,
-  status: r.status,
-  source: { type: r.sourceType, id: r.sourceId, run_id: r.sourceRunId, name: r.sourceName },
-  user: { id: r.userId, email: r.userEmail },
-  started_at: r.startedAt,
-  completed_at: r.completedAt,
-  credits_used: r.creditsUsed,
-  cache_hit: Boolean(r.cacheHit),
-  input: parse(r.input),
-  output: parse(r.output),
-  metadata: parse(r.metadata) ?? {},
-});
+const logJson = (r: Row) =>
+  `${JSON.stringify({
+    id: r.id,
+    operation_id: r.operationId,
+    operation_version: r.operationVersion,
+    status: r.status,
+    source: { type: r.sourceType, id: r.sourceId, run_id: r.sourceRunId, name: r.sourceName },
+    user: { id: r.userId, email: r.userEmail },
+    started_at: r.startedAt,
+    completed_at: r.completedAt,
+    credits_used: r.creditsUsed,
+    cache_hit: Boolean(r.cacheHit),
+  }).slice(0, -1)},"input":${r.input ?? "null"},"output":${r.output ?? "null"},"metadata":${r.metadata}}`;
 
 export type LogFilters = { status?: string; source_run_id?: string; started_after?: number; started_before?: number };
 
@@ -107,13 +104,14 @@ export async function bareDriver(databaseUrl: string) {
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
       const hasMore = rows.length > limit;
-      return JSON.stringify({ data: page.map(logJson), has_more: hasMore, next_cursor: hasMore ? encodeCursor("logs", filters, { at: last.startedAt, id: last.id }) : null });
+      const next = hasMore ? encodeCursor("logs", filters, { at: last.startedAt, id: last.id }) : null;
+      return `{"data":[${page.map(logJson).join(",")}],"has_more":${hasMore},"next_cursor":${JSON.stringify(next)}}`;
     },
     async log(authorization: string, id: string) {
       const principal = await authenticate(authorization);
       const [row] = await query(`${LOG_SELECT} WHERE l."id" = ? AND l."teamId" = ?`, [id, principal.teamId]);
       if (!row || row.startedAt < historyWindow({ id: principal.teamId, plan: principal.plan, historyDays: principal.historyDays }).cutoff) throw new Error("bench log not found");
-      return JSON.stringify(logJson(row));
+      return logJson(row);
     },
     async connections(authorization: string) {
       const principal = await authenticate(authorization);

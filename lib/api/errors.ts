@@ -28,8 +28,16 @@ export function describeZodError(error: ZodError): string {
     .join("; ");
 }
 
+/** A response body that is JSON text already (a log page, whose stored JSON columns are spliced in unparsed). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** The JSON text of a handler's result. */
+export const jsonBody = (body: unknown) => (body instanceof JsonText ? body.text : JSON.stringify(body));
+
 export function json(body: unknown, init: ResponseInit = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return new Response(jsonBody(body), {
     ...init,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...init.headers },
   });

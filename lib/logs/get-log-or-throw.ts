@@ -1,8 +1,8 @@
 import "server-only";
 import { prepared } from "@/lib/db/read";
-import { notFound } from "@/lib/api/errors";
+import { JsonText, notFound } from "@/lib/api/errors";
 import { historyWindow, type TeamWindow } from "@/lib/logs/history-window";
-import { logToJson, selectLogs } from "@/lib/logs/log-to-json";
+import { logJsonText, selectLogs } from "@/lib/logs/log-to-json";
 import type { AgedOutDetailSchema } from "@/lib/schemas/logs";
 import type { z } from "zod";
 
@@ -16,5 +16,5 @@ export async function getLogOrThrow(team: TeamWindow, logId: string) {
     const detail: z.infer<typeof AgedOutDetailSchema> = { message: `This log is older than the plan's ${days}-day history window.`, history_days: days };
     throw notFound(detail);
   }
-  return logToJson(row);
+  return new JsonText(logJsonText(row));
 }

@@ -2,7 +2,8 @@ import "server-only";
 import { prepared } from "@/lib/db/read";
 import { decodeCursor, encodeCursor, toPage } from "@/lib/api/pagination";
 import { historyWindow, type TeamWindow } from "@/lib/logs/history-window";
-import { logToJson, selectLogs } from "@/lib/logs/log-to-json";
+import { logJsonText, selectLogs } from "@/lib/logs/log-to-json";
+import { JsonText } from "@/lib/api/errors";
 import type { ListLogsQuery } from "@/lib/schemas/logs";
 
 type PageArgs = {
@@ -36,7 +37,7 @@ const findPage = prepared((a: PageArgs) => {
   return q.orderBy("l.startedAt", "desc").orderBy("l.id", "desc").limit(a.take);
 });
 
-/** Newest first by (started_at, id); every filter is an index prefix of the keyset. */
+/** A LogPage, newest first by (started_at, id); every filter is an index prefix of the keyset. */
 export async function listLogs(team: TeamWindow, query: ListLogsQuery) {
   const { limit, cursor, ...filters } = query;
   const { cutoff } = historyWindow(team);
@@ -54,11 +55,12 @@ export async function listLogs(team: TeamWindow, query: ListLogsQuery) {
     afterId: after === undefined ? undefined : String(after.id),
     take: limit + 1,
   });
-  return toPage(
+  const page = toPage(
     rows,
     limit,
-    logToJson,
+    logJsonText,
     (r) => ({ at: r.startedAt, id: r.id }),
     (p) => encodeCursor("logs", filters, p),
   );
+  return new JsonText(`{"data":[${page.data.join(",")}],"has_more":${page.has_more},"next_cursor":${JSON.stringify(page.next_cursor)}}`);
 }
