@@ -15,12 +15,21 @@ async function connect(databaseUrl: string): Promise<{ query: Query; close: () =
   if (databaseUrl.startsWith("file:")) {
     const Database = require("better-sqlite3") as typeof import("better-sqlite3");
     const conn = new Database(databaseUrl.slice("file:".length), { readonly: true });
-    const statements = new Map<string, import("better-sqlite3").Statement>();
+    // Rows as arrays made objects in JS, the driver's fastest way to a row object (the API's too).
+    const statements = new Map<string, { stmt: import("better-sqlite3").Statement; columns: string[] }>();
     return {
       query: async (sql, params) => {
-        let stmt = statements.get(sql);
-        if (!stmt) statements.set(sql, (stmt = conn.prepare(sql)));
-        return stmt.all(...params) as Row[];
+        let p = statements.get(sql);
+        if (!p) {
+          const stmt = conn.prepare(sql).raw(true);
+          statements.set(sql, (p = { stmt, columns: stmt.columns().map((c) => c.name) }));
+        }
+        const { columns } = p;
+        return (p.stmt.all(...params) as unknown[][]).map((values) => {
+          const row: Row = {};
+          for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
+          return row;
+        });
       },
       close: async () => void conn.close(),
     };
