@@ -15,7 +15,7 @@ test("an owner creates an MCP server with two of three connections, issues a tok
   const team = await seedTeamWithPasswords({ name: "MCP Co" });
   const [owner] = team.users;
   const billing = await connection(owner, "Billing API");
-  const crm = await connection(owner, "CRM");
+  const crm = await connection(owner, "CRM desk");
   const mine = await connection(owner, "Owner's sandbox", true);
   const doomed = await connection(owner, "Doomed");
   const headers = { "x-patchbay-team": team.id };
@@ -99,7 +99,8 @@ test("an owner creates an MCP server with two of three connections, issues a tok
   // Permissions: search, add CRM, drop Billing API; the saved set is replaced.
   await card.getByRole("button", { name: "Edit permissions of Support assistant" }).click();
   const perms = page.getByRole("dialog", { name: "Permissions of Support assistant" });
-  await perms.getByLabel("Search connections").fill("crm");
+  // The search also matches ids (random base62); a term with a space can only match a name.
+  await perms.getByLabel("Search connections").fill("crm desk");
   await expect(perms.getByRole("checkbox")).toHaveCount(1);
   await perms.getByRole("checkbox", { name: /CRM/ }).check();
   await perms.getByLabel("Search connections").fill("");
@@ -108,7 +109,7 @@ test("an owner creates an MCP server with two of three connections, issues a tok
   await screenshot(page, "mcp-edit-permissions");
   await perms.getByRole("button", { name: "Save permissions" }).click();
   await expect(perms).toBeHidden();
-  await expect(allowed.getByRole("listitem")).toHaveText(["CRM", "Owner's sandbox· Private"]);
+  await expect(allowed.getByRole("listitem")).toHaveText(["CRM desk", "Owner's sandbox· Private"]);
   [server] = (await (await page.request.get("/api/dashboard/mcp-servers", { headers })).json()).data as Server[];
   expect(server.connections.map((c) => c.id).sort()).toEqual([crm, mine].sort());
 
