@@ -1,7 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import { NEXT_START_OPTIONS } from "@/lib/server/next-start-options";
 
 // Shared by the test setup and the benchmarks: the production build of the current sources,
 // served by `next start` on a free port with the given environment.
@@ -34,7 +33,7 @@ export function migrateWith(env: NodeJS.ProcessEnv) {
 export async function startServer(port: number, env: NodeJS.ProcessEnv, cwd = root) {
   // The test run records every /v1 response for the OpenAPI conformance check (e2e/conformance).
   const recorder = env.PATCHBAY_RECORD_RESPONSES ? ["--require", join(root, "e2e", "support", "record-responses.cjs")] : [];
-  const child = spawn(process.execPath, [...recorder, join(cwd, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1", ...NEXT_START_OPTIONS], {
+  const child = spawn(process.execPath, [...recorder, join(cwd, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd,
     env: { ...env, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],

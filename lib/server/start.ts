@@ -6,7 +6,6 @@ import { appUrl, loadSecrets, port } from "@/lib/config/env";
 import { migrate } from "@/lib/db/migrate";
 import { databaseTarget } from "@/lib/db/engine";
 import { ensureBuild } from "@/lib/server/ensure-build";
-import { NEXT_START_OPTIONS } from "@/lib/server/next-start-options";
 import { logger } from "@/lib/observability/logger";
 
 const nextBin = join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
@@ -33,7 +32,7 @@ async function main() {
 
   ensureBuild(log);
 
-  const server = spawn(process.execPath, [nextBin, "start", "-p", String(port()), ...NEXT_START_OPTIONS], { stdio: ["ignore", "pipe", "inherit"], env: { ...env, NODE_ENV: "production" } });
+  const server = spawn(process.execPath, [nextBin, "start", "-p", String(port())], { stdio: ["ignore", "pipe", "inherit"], env: { ...env, NODE_ENV: "production" } });
   server.stdout.pipe(process.stdout);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code) => process.exit(code ?? 0));
