@@ -1,6 +1,6 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { badRequest, errorResponse, forbidden, json } from "@/lib/api/errors";
+import { badRequest, errorResponse, forbidden, json, jsonBody, JsonText } from "@/lib/api/errors";
 import { findNul } from "@/lib/api/parse";
 import { authenticateApiKey, type Principal } from "@/lib/api-keys/authenticate-api-key";
 import { authenticateSession, hasSessionCookie } from "@/lib/auth/authenticate-session";
@@ -34,6 +34,7 @@ export function withAuth<P = Record<string, never>>(handler: Handler<P>, options
       let principal: Principal | null = null;
       let limitHeaders: Record<string, string> = {};
       let res: Response;
+      let headersSet = false;
       try {
         const authorization = req.headers.get("authorization");
         // An API key when one is sent; otherwise the dashboard's signed-in session.
@@ -48,14 +49,22 @@ export function withAuth<P = Record<string, never>>(handler: Handler<P>, options
         if (nul !== null) throw badRequest(`${nul}: must not contain NUL characters`);
         const result = await handler({ ...principal, req, params, searchParams: req.nextUrl.searchParams });
         const t2 = performance.now();
-        res = result instanceof Response ? result : json(result);
-        const t3 = performance.now();
-        res.headers.set("server-timing", `auth;dur=${(t1 - t0).toFixed(2)}, handler;dur=${(t2 - t1).toFixed(2)}, serialize;dur=${(t3 - t2).toFixed(2)}`);
+        if (result instanceof Response) {
+          res = result;
+          res.headers.set("server-timing", serverTiming(t0, t1, t2, t2));
+        } else {
+          // Plain data (most answers): the response is made once, with all its headers.
+          const body = new JsonText(jsonBody(result));
+          res = json(body, { headers: { ...limitHeaders, "x-request-id": requestId, "server-timing": serverTiming(t0, t1, t2, performance.now()) } });
+          headersSet = true;
+        }
       } catch (error) {
         res = errorResponse(error);
       }
-      for (const [name, value] of Object.entries(limitHeaders)) if (!res.headers.has(name)) res.headers.set(name, value);
-      res.headers.set("x-request-id", requestId);
+      if (!headersSet) {
+        for (const name in limitHeaders) if (!res.headers.has(name)) res.headers.set(name, limitHeaders[name]);
+        res.headers.set("x-request-id", requestId);
+      }
       logRequest({
         method: req.method,
         path: templatePath(req.nextUrl.pathname, params as Record<string, unknown>),
@@ -69,3 +78,6 @@ export function withAuth<P = Record<string, never>>(handler: Handler<P>, options
     });
   };
 }
+
+const serverTiming = (t0: number, t1: number, t2: number, t3: number) =>
+  `auth;dur=${(t1 - t0).toFixed(2)}, handler;dur=${(t2 - t1).toFixed(2)}, serialize;dur=${(t3 - t2).toFixed(2)}`;
