@@ -45,30 +45,34 @@ const p = (times: number[], q: number) => {
 type Case = { name: string; path: string; bare: () => Promise<string>; lib: () => Promise<string> };
 
 /**
- * Rounds of: bare, library, API, floor — each side once per round for 2 × SECONDS. A small
- * unmeasured request follows each measured HTTP request, so a garbage collection a large page
- * left due in the server lands there and not on the next sample.
+ * Rounds of the four sides — bare, library, API, floor — each once per round for 2 × SECONDS,
+ * in an order that rotates every round, so that no side always runs right after the same other
+ * one (whatever ran just before leaves the caches warm for code it shares). A small unmeasured
+ * request to a route outside the wrapper (`/healthz`) follows each measured HTTP request, so a
+ * garbage collection a large page left due in the server lands there and not on the next sample.
  */
 async function measure(baseUrl: string, headers: Record<string, string>, c: Case) {
   const sides = { bare: [] as number[], lib: [] as number[], api: [] as number[], floor: [] as number[] };
   const inServer: Record<string, number[]> = {};
-  const small = () => get(`${baseUrl}/v1/logs`, {}, 401);
+  const small = () => get(`${baseUrl}/healthz`, {}, 200);
+  const sample: Record<keyof typeof sides, () => Promise<void>> = {
+    bare: async () => void (await c.bare()),
+    lib: async () => void (await c.lib()),
+    api: async () => {
+      for (const [k, v] of Object.entries(stages(await get(baseUrl + c.path, headers, 200)))) (inServer[k] ??= []).push(v);
+    },
+    floor: async () => void (await get(`${baseUrl}/v1/logs`, {}, 401)),
+  };
+  const order = Object.keys(sides) as (keyof typeof sides)[];
   const until = performance.now() + 2 * SECONDS * 1000;
-  while (performance.now() < until) {
-    let t = performance.now();
-    await c.bare();
-    sides.bare.push(performance.now() - t);
-    t = performance.now();
-    await c.lib();
-    sides.lib.push(performance.now() - t);
-    t = performance.now();
-    const timing = stages(await get(baseUrl + c.path, headers, 200));
-    sides.api.push(performance.now() - t);
-    for (const [k, v] of Object.entries(timing)) (inServer[k] ??= []).push(v);
-    await small();
-    t = performance.now();
-    await get(`${baseUrl}/v1/logs`, {}, 401);
-    sides.floor.push(performance.now() - t);
+  for (let round = 0; performance.now() < until; round++) {
+    for (let i = 0; i < order.length; i++) {
+      const side = order[(round + i) % order.length];
+      const t = performance.now();
+      await sample[side]();
+      sides[side].push(performance.now() - t);
+      if (side === "api" || side === "floor") await small();
+    }
   }
   return {
     bare: p(sides.bare, 0.5),
@@ -212,7 +216,7 @@ async function main() {
       "",
       `Seeding: logs ${seeded.logsSeconds.toFixed(1)} s, ledger ${seeded.ledgerSeconds.toFixed(1)} s.`,
       "",
-      "One sequential client over node:http (keep-alive, no compression); per round: bare driver, library function (+ its JSON text), API, an unmeasured small request, floor (GET /v1/logs without a key: 401). p50 in ms.",
+      "One sequential client over node:http (keep-alive, no compression); per round, in an order rotating every round: bare driver, library function (+ its JSON text), API, floor (GET /v1/logs without a key: 401); an unmeasured small request (GET /healthz) after each HTTP sample. p50 in ms.",
       "",
       "| page | bare | library | API p50 | API p99 | floor | in server: auth / handler / serialize | (API − floor) / bare | samples |",
       "|---|---|---|---|---|---|---|---|---|",
