@@ -11,7 +11,8 @@
 //
 // BENCH_BASELINE=<a checkout of an older commit> compares the read mix (the GETs above) of this
 // code and that one in one run: both servers on the same database, 20 rounds of BENCH_SECONDS/10
-// each, alternating which goes first, so both see the same machine. The checkout needs its own
+// each, alternating which goes first, so both see the same machine, and beside them the floor
+// (this server refusing a request with no key). The checkout needs its own
 // `node_modules` (e.g. `cp -al`) and is built here when it has no build.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -167,7 +168,7 @@ async function main() {
 }
 
 /** Each endpoint of `mixes` on its share of the connections, for `seconds`; `onMcpAnswer` gets each 200 MCP body. */
-function runMix(baseUrl: string, teams: Team[], mixes: Mix[], seconds: number, onMcpAnswer?: (body: string) => void) {
+function runMix(baseUrl: string, teams: Team[], mixes: Mix[], seconds: number, onMcpAnswer?: (body: string) => void, authorize = true) {
   const shares = mixes.reduce((n, m) => n + m.share, 0);
   return mixes.map((mix) => {
     let n = 0;
@@ -182,7 +183,7 @@ function runMix(baseUrl: string, teams: Team[], mixes: Mix[], seconds: number, o
             const i = n++;
             const team = teams[i % teams.length];
             const r = mix.request(team, i);
-            return { ...req, method: r.method, path: r.path, body: r.body, headers: { authorization: `Bearer ${team.key}`, ...r.headers } };
+            return { ...req, method: r.method, path: r.path, body: r.body, headers: { ...(authorize && { authorization: `Bearer ${team.key}` }), ...r.headers } };
           },
           onResponse: (status: number, body: string) => {
             if (mix.name.startsWith("POST /mcp") && status === 200) onMcpAnswer?.(body);
@@ -207,14 +208,22 @@ async function compareReadMix(baselineDir: string, env: NodeJS.ProcessEnv, baseU
   const port = await freePort();
   const baseline = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` }, baselineDir);
   const reads = MIX.filter((m) => m.name.startsWith("GET "));
-  const rounds = 20;
+  const rounds = 21; // each of the three orders 7 times
   const seconds = Math.max(1, Math.round(SECONDS / 10));
-  const sides = { new: { url: baseUrl, requests: 0, non2xx: 0, errors: 0 }, baseline: { url: baseline.baseUrl, requests: 0, non2xx: 0, errors: 0 } };
+  // The framework's floor: the same server's cheapest answer through the same wrapper (a GET
+  // with no key, refused with a 401), at the same concurrency: no code can serve more than that.
+  const floor: Mix[] = [{ name: "GET /v1/logs, no key", share: 1, request: () => ({ method: "GET", path: "/v1/logs" }) }];
+  const sides = {
+    new: { url: baseUrl, mix: reads, requests: 0, non2xx: 0, errors: 0 },
+    baseline: { url: baseline.baseUrl, mix: reads, requests: 0, non2xx: 0, errors: 0 },
+    floor: { url: baseUrl, mix: floor, requests: 0, non2xx: 0, errors: 0 },
+  };
+  const orders = [["new", "baseline", "floor"], ["baseline", "floor", "new"], ["floor", "new", "baseline"]] as const;
   try {
-    console.log(`[bench:load] read mix (${reads.map((m) => m.name).join(", ")}), ${rounds} rounds of ${seconds} s per side, alternating…`);
+    console.log(`[bench:load] read mix (${reads.map((m) => m.name).join(", ")}), ${rounds} rounds of ${seconds} s per side, alternating with the floor (401)…`);
     for (let round = 0; round < rounds; round++) {
-      for (const name of round % 2 ? (["baseline", "new"] as const) : (["new", "baseline"] as const)) {
-        const results = await Promise.all(runMix(sides[name].url, teams, reads, seconds).map((r) => r.done));
+      for (const name of orders[round % orders.length]) {
+        const results = await Promise.all(runMix(sides[name].url, teams, sides[name].mix, seconds, undefined, name !== "floor").map((r) => r.done));
         for (const r of results) {
           sides[name].requests += r.requests.total;
           sides[name].non2xx += r.non2xx;
@@ -233,7 +242,9 @@ async function compareReadMix(baselineDir: string, env: NodeJS.ProcessEnv, baseU
     "",
     "| code | requests | req/s | req/s per core | non-2xx | socket errors + timeouts |",
     "|---|---|---|---|---|---|",
-    ...(["baseline", "new"] as const).map((n) => `| ${n} | ${sides[n].requests} | ${rate(sides[n]).toFixed(0)} | ${(rate(sides[n]) / cores).toFixed(0)} | ${sides[n].non2xx} | ${sides[n].errors} |`),
+    ...(["baseline", "new", "floor"] as const).map((n) => `| ${n === "floor" ? "floor (401, no key)" : n} | ${sides[n].requests} | ${rate(sides[n]).toFixed(0)} | ${(rate(sides[n]) / cores).toFixed(0)} | ${n === "floor" ? "(all 401)" : sides[n].non2xx} | ${sides[n].errors} |`),
+    "",
+    `Per request, beyond the floor: baseline ${(1000 / rate(sides.baseline) - 1000 / rate(sides.floor)).toFixed(3)} ms, new ${(1000 / rate(sides.new) - 1000 / rate(sides.floor)).toFixed(3)} ms (server time per request, the inverse of req/s).`,
     "",
     `- ${ratio >= 2 ? "PASS" : "FAIL"} read-mix throughput per core at least doubles: ${ratio.toFixed(2)}×`,
     `- ${sides.new.non2xx + sides.new.errors === 0 ? "PASS" : "FAIL"} every read answered 2xx on this code`,
