@@ -9,8 +9,8 @@ type Level = "info" | "warn" | "error";
 
 // Info lines (one per request) are written once per turn of the event loop: a busy server
 // answers many requests a turn, and a write to a pipe is a system call of its own. Warnings
-// and errors go out at once, and whatever is pending is written before the process exits. One buffer per process, however many bundles hold a copy of this
-// module.
+// and errors go out at once, and whatever is pending is written before the process exits.
+// One buffer per process, however many bundles hold a copy of this module.
 const out = ((globalThis as { __patchbayLogBuffer?: { pending: string } }).__patchbayLogBuffer ??= (() => {
   const buffer = { pending: "" };
   process.on("exit", () => flush(buffer));

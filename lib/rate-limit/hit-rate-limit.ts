@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { ApiError } from "@/lib/api/errors";
 import type { RateLimitRule } from "@/lib/rate-limit/limits";
 import { rateLimitStore } from "@/lib/rate-limit/rate-limit-store";
@@ -23,7 +23,7 @@ function keyFor(rule: RateLimitRule, subject: string): string {
   const id = `${rule.name}:${subject}`;
   let key = recentKeys.get(id);
   if (key === undefined) {
-    key = `${rule.name}:${createHash("sha256").update(subject).digest("hex").slice(0, 32)}`;
+    key = `${rule.name}:${hash("sha256", subject, "hex").slice(0, 32)}`;
     if (subject.length <= 100) {
       if (recentKeys.size >= 10_000) recentKeys.clear();
       recentKeys.set(id, key);
