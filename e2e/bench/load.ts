@@ -10,10 +10,10 @@
 // database. BENCH_SECONDS (60), BENCH_CONNECTIONS (100) and BENCH_TEAMS (20) scale it.
 //
 // BENCH_BASELINE=<a checkout of an older commit> compares the read mix (the GETs above) of this
-// code and that one in one run: both servers on the same database, 20 rounds of BENCH_SECONDS/10
-// each, alternating which goes first, so both see the same machine, and beside them the floor
-// (this server refusing a request with no key). The checkout needs its own
-// `node_modules` (e.g. `cp -al`) and is built here when it has no build.
+// code and that one in one run: both servers on the same database, and beside them the floor (this
+// server refusing a request with no key): 21 rounds of BENCH_SECONDS/10 each, rotating which goes
+// first, so all three see the same machine. The checkout needs its own `node_modules` (e.g.
+// `cp -al`) and is built here when it has no build.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

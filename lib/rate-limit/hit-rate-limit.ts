@@ -16,21 +16,7 @@ export type RateLimitResult = {
 
 // Subjects are hashed: an email or an address is personal data that has no business sitting
 // readable in Redis, and a subject sent by the client stays small whatever its length.
-// The hash of a subject seen recently (an API key's id on every request) is reused.
-const recentKeys = new Map<string, string>();
-
-function keyFor(rule: RateLimitRule, subject: string): string {
-  const id = `${rule.name}:${subject}`;
-  let key = recentKeys.get(id);
-  if (key === undefined) {
-    key = `${rule.name}:${hash("sha256", subject, "hex").slice(0, 32)}`;
-    if (subject.length <= 100) {
-      if (recentKeys.size >= 10_000) recentKeys.clear();
-      recentKeys.set(id, key);
-    }
-  }
-  return key;
-}
+const keyFor = (rule: RateLimitRule, subject: string) => `${rule.name}:${hash("sha256", subject, "hex").slice(0, 32)}`;
 
 /** Counts one hit of `subject` (a key id, a user id, an email …) against `rule`. */
 export async function hitRateLimit(rule: RateLimitRule, subject: string): Promise<RateLimitResult> {
