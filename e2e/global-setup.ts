@@ -41,6 +41,10 @@ export default async function globalSetup() {
     DEMO: "0",
     // Every browser test signs in from 127.0.0.1: the per-address limit is for real clients.
     SIGN_IN_IP_RATE_LIMIT: "100000",
+    // Webhook receivers in the tests listen on 127.0.0.1 over http; retries come within seconds.
+    WEBHOOK_ALLOW_PRIVATE_URLS: "1",
+    WEBHOOK_RETRY_SCHEDULE_SECONDS: "0.3,0.6,1.2,2.4",
+    WEBHOOK_TIMEOUT_MS: "2000",
     // Every server of the run (this one and those the specs start) records its /v1 responses.
     PATCHBAY_RECORD_RESPONSES: join(dataDir, "responses"),
     ...standIns.env,

@@ -29,6 +29,12 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "mcp_server.delete": "MCP server deleted",
   "mcp_token.create": "MCP token created",
   "mcp_token.revoke": "MCP token revoked",
+  "webhook_endpoint.create": "Webhook endpoint added",
+  "webhook_endpoint.update": "Webhook endpoint changed",
+  "webhook_endpoint.rotate_secret": "Webhook secret rotated",
+  "webhook_endpoint.delete": "Webhook endpoint deleted",
+  "webhook_endpoint.disable": "Webhook endpoint disabled",
+  "team.low_credits_change": "Low-credits threshold changed",
 };
 
 const ACTOR_KINDS: Record<string, string> = {

@@ -17,6 +17,12 @@ export const AUDIT_ACTIONS = [
   "mcp_server.delete",
   "mcp_token.create",
   "mcp_token.revoke",
+  "webhook_endpoint.create",
+  "webhook_endpoint.update",
+  "webhook_endpoint.rotate_secret",
+  "webhook_endpoint.delete",
+  "webhook_endpoint.disable",
+  "team.low_credits_change",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -3,7 +3,9 @@ import { db } from "@/lib/db/client";
 import { appUrl, oauthRedirectUri } from "@/lib/config/env";
 import { ApiError } from "@/lib/api/errors";
 import { encryptJson } from "@/lib/security/encryption";
-import { authLinkStatus } from "@/lib/auth-links/auth-link-status";
+import { authLinkStatus, authLinkStatusJson } from "@/lib/auth-links/auth-link-status";
+import { transaction } from "@/lib/db/transaction";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { authLinkUrl } from "@/lib/auth-links/create-auth-link";
 import { ConnectError, type ConnectErrorCode } from "@/lib/auth-links/connect-error";
 import { attemptIdOf, stateMatches } from "@/lib/auth-links/oauth-state";
@@ -69,7 +71,11 @@ export async function completeOAuth(query: URLSearchParams): Promise<string> {
       ? resultRedirectUrl(link.redirectUrl, { status: "success", connection_type: def.type, connection_id: row.id, external_id: link.externalId })
       : `${authLinkUrl(link.token)}?status=success`;
   } catch (e) {
-    if (e instanceof ConnectError) return errorRedirect(link, e.code, e.description);
+    if (e instanceof ConnectError) {
+      // A denial or a provider's error leaves the link pending: its integrator hears of it.
+      if (e.code === "access_denied" || e.code === "provider_error") await emitLinkFailed(link.id, e.code, e.description);
+      return errorRedirect(link, e.code, e.description);
+    }
     if (e instanceof ApiError && e.status === 400) return errorRedirect(link, "invalid_request", String(e.detail));
     throw e;
   }
@@ -78,18 +84,20 @@ export async function completeOAuth(query: URLSearchParams): Promise<string> {
 const LINK_LOST = new Error("auth link lost to another callback");
 
 /**
- * Saves the connection and wins the link in the same transaction: a link that another callback
- * consumed, or that expired meanwhile, rolls everything back. Why it was lost is read after the
+ * Saves the connection and wins the link in the same transaction, with the auth_link.connected
+ * event: a link that another callback consumed, or that expired meanwhile, rolls everything back. Why it was lost is read after the
  * rollback: inside, a second pooled connection could wait on the one this transaction holds.
  */
 async function saveLinkConnection(link: Link, connection: ConnectionToSave) {
   try {
-    const { row } = await saveConnection(connection, async (tx, connectionId) => {
+    const { row } = await saveConnection(connection, async (tx, saved) => {
       const won = await tx.authLink.updateMany({
         where: { id: link.id, consumedAt: null, expiresAt: { gt: new Date() } },
-        data: { consumedAt: new Date(), connectionId },
+        data: { consumedAt: new Date(), connectionId: saved.id },
       });
       if (won.count === 0) throw LINK_LOST;
+      const after = await tx.authLink.findUniqueOrThrow({ where: { id: link.id } });
+      await emitWebhookEvent(tx, link.teamId, "auth_link.connected", { auth_link: authLinkStatusJson(after, [saved]), connection: saved });
     });
     return row;
   } catch (e) {
@@ -118,6 +126,14 @@ async function linkStateError(authLinkId: string, otherwise = "This link can no 
   if (status === "connected") return new ConnectError("link_used", "This link was already used to connect an account; a link connects one account.");
   if (status === "expired") return new ConnectError("link_expired", "This link has expired; links are valid for 24 hours. Ask whoever sent it for a new one.");
   return new ConnectError("invalid_request", otherwise);
+}
+
+/** auth_link.failed, with the error redirect's own values; the link itself is unchanged. */
+async function emitLinkFailed(authLinkId: string, error: ConnectErrorCode, description: string) {
+  await transaction(async (tx) => {
+    const link = await tx.authLink.findUniqueOrThrow({ where: { id: authLinkId } });
+    await emitWebhookEvent(tx, link.teamId, "auth_link.failed", { auth_link: authLinkStatusJson(link, []), error, error_description: description });
+  });
 }
 
 function errorRedirect(link: Link, code: ConnectErrorCode, description: string): string {

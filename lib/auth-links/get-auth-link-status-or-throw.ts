@@ -2,7 +2,7 @@ import "server-only";
 import { prepared, read } from "@/lib/db/read";
 import { instantMs } from "@/lib/db/read-types";
 import { notFound } from "@/lib/api/errors";
-import { authLinkStatus } from "@/lib/auth-links/auth-link-status";
+import { authLinkStatusJson } from "@/lib/auth-links/auth-link-status";
 import { connectionToJson } from "@/lib/connections/connection-to-json";
 
 const findLink = prepared((a: { id: string; teamId: string; userId: string }) =>
@@ -40,20 +40,18 @@ const findLink = prepared((a: { id: string; teamId: string; userId: string }) =>
 export async function getAuthLinkStatusOrThrow(teamId: string, userId: string, authLinkId: string) {
   const [link] = await findLink({ id: authLinkId, teamId, userId });
   if (!link) throw notFound(`No auth link ${authLinkId} in this team.`);
-  const consumedAt = link.consumedAt === null ? null : instantMs(link.consumedAt);
-  const expiresAt = instantMs(link.expiresAt);
-  return {
-    id: link.id,
-    status: authLinkStatus({ connectionId: link.connectionId, consumedAt, expiresAt }),
-    connection_type: link.connectionType,
-    connection_id: link.connectionId,
-    external_id: link.externalId,
-    expires_at: expiresAt,
-    consumed_at: consumedAt,
-    created_at: instantMs(link.createdAt),
-    updated_at: instantMs(link.updatedAt),
-    connections:
-      link.visibleId === null
+  return authLinkStatusJson(
+    {
+      id: link.id,
+      connectionType: link.connectionType,
+      connectionId: link.connectionId,
+      externalId: link.externalId,
+      expiresAt: instantMs(link.expiresAt),
+      consumedAt: link.consumedAt === null ? null : instantMs(link.consumedAt),
+      createdAt: instantMs(link.createdAt),
+      updatedAt: instantMs(link.updatedAt),
+    },
+    link.visibleId === null
         ? []
         : [
             connectionToJson({
@@ -66,5 +64,5 @@ export async function getAuthLinkStatusOrThrow(teamId: string, userId: string, a
               updatedAt: link.connectionUpdatedAt!,
             }),
           ],
-  };
+  );
 }

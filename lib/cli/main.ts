@@ -13,6 +13,8 @@ import { ensureDemo } from "@/lib/demo/ensure-demo";
 import { createMcpServer, createMcpToken } from "@/lib/mcp/mcp-servers";
 import { revokeSandboxConnection } from "@/lib/providers/sandbox/revoke-sandbox-connection";
 import { runWithContext } from "@/lib/observability/request-context";
+import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/endpoints";
+import { setLowCreditsPercent } from "@/lib/teams/set-low-credits";
 
 // The operator's command line (CONTRACT §3): every command prints exactly one JSON object on
 // stdout and exits 0; bad input prints {"error": "..."} and exits 1.
@@ -34,6 +36,25 @@ const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promi
   "team set-plan": {
     schema: z.object({ team: str(), plan: z.enum(PLANS, { error: `must be one of ${PLANS.join(", ")}` }) }).strict(),
     run: (f) => setTeamPlan(f.team, f.plan),
+  },
+  "team set-low-credits": {
+    schema: z.object({ team: str(), percent: z.string().regex(/^\d+$/, "must be a whole number from 0 to 100").transform(Number).refine((n) => n <= 100, "must be a whole number from 0 to 100") }).strict(),
+    run: (f) => setLowCreditsPercent(f.team, f.percent),
+  },
+  "webhook create": {
+    schema: z.object({ team: str(), url: str(), events: z.string().optional() }).strict(),
+    run: async (f) => {
+      const events = f.events === undefined ? undefined : f.events.split(",").map((t: string) => t.trim()).filter(Boolean);
+      if (events && events.length === 0) throw new Error("--events is empty: leave it out to receive every type.");
+      const { endpoint, secret } = await createWebhookEndpoint(f.team, { url: f.url, events });
+      return { id: endpoint.id, secret };
+    },
+  },
+  "webhook list": {
+    schema: z.object({ team: str() }).strict(),
+    run: async (f) => ({
+      endpoints: (await listWebhookEndpoints(f.team)).map((e) => ({ id: e.id, url: e.url, events: e.events, enabled: e.enabled })),
+    }),
   },
   "user create": {
     schema: z.object({ team: str(), email: str(), role: z.enum(["owner", "member"], { error: "must be owner or member" }).optional(), password: z.string().min(8, "needs at least 8 characters").optional() }).strict(),

@@ -5,27 +5,28 @@ import { notFound } from "@/lib/api/errors";
 import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
 import { visibleConnections } from "@/lib/connections/visible-connections";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
 
 /**
  * Deletes a connection the caller can see (spec §4.5) and, in the same transaction,
- * deactivates the team's active workflows that use it. The join rows (workflow and MCP server
+ * deactivates the team's active workflows that use it, and writes the connection.deleted event. The join rows (workflow and MCP server
  * permissions) go with the connection.
  */
 export async function deleteConnection(teamId: string, userId: string, connectionId: string) {
   return transaction(async (tx) => {
     const row = await tx.connection.findFirst({ where: { ...visibleConnections(teamId, userId), id: connectionId }, select: connectionPublicSelect });
     if (!row) throw notFound(`No connection ${connectionId} in this team.`);
-    const deactivated = await tx.workflow.updateMany({
-      where: { teamId, active: true, connections: { some: { connectionId } } },
-      data: { active: false },
-    });
+    const deactivatedIds = (await tx.workflow.findMany({ where: { teamId, active: true, connections: { some: { connectionId } } }, select: { id: true }, orderBy: { id: "asc" } })).map((w) => w.id);
+    if (deactivatedIds.length) await tx.workflow.updateMany({ where: { id: { in: deactivatedIds } }, data: { active: false } });
     await tx.connection.delete({ where: { id: connectionId } });
     await recordAuditEvent(tx, {
       teamId,
       action: "connection.delete",
       target: { type: "connection", id: connectionId },
-      details: { type: row.type, name: row.displayName, workflows_deactivated: deactivated.count },
+      details: { type: row.type, name: row.displayName, workflows_deactivated: deactivatedIds.length },
     });
-    return connectionToJson(row);
+    const connection = connectionToJson(row);
+    await emitWebhookEvent(tx, teamId, "connection.deleted", { connection, deactivated_workflow_ids: deactivatedIds });
+    return connection;
   });
 }

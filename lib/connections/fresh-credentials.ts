@@ -1,5 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
+import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { redactString } from "@/lib/observability/redact";
 import { ApiError } from "@/lib/api/errors";
 import { decryptJson, encryptJson } from "@/lib/security/encryption";
 import { findConnectionType, oauthClientFor } from "@/lib/providers/registry";
@@ -51,10 +55,17 @@ export async function freshCredentials(teamId: string, connectionId: string, opt
 /**
  * Marks a connection whose provider no longer accepts its access (a refused refresh, or a
  * refused token that could not be renewed) as needing re-authorization; returns the 409 to throw.
+ * Entering that state writes the connection.needs_reauth event, once: later refusals find it
+ * already marked.
  */
 export async function markNeedsReauth(connectionId: string, rejection: ProviderRejection): Promise<ApiError> {
-  // Only the first refusal stamps the time: the dashboard says since when.
-  await db.connection.updateMany({ where: { id: connectionId, needsReauthAt: null }, data: { needsReauthAt: new Date() } });
+  await transaction(async (tx) => {
+    // Only the first refusal stamps the time: the dashboard says since when.
+    const entered = await tx.connection.updateMany({ where: { id: connectionId, needsReauthAt: null }, data: { needsReauthAt: new Date() } });
+    if (entered.count === 0) return;
+    const row = await tx.connection.findUniqueOrThrow({ where: { id: connectionId }, select: { ...connectionPublicSelect, teamId: true } });
+    await emitWebhookEvent(tx, row.teamId, "connection.needs_reauth", { connection: connectionToJson(row), reason: redactString(rejection.reason) });
+  });
   return new ApiError(409, `${rejection.provider} no longer accepts this connection's access (${rejection.reason}); it needs to be re-authorized through a new auth link for the same account.`);
 }
 

@@ -2,7 +2,9 @@ import "server-only";
 import { badRequest } from "@/lib/api/errors";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
-import { connectionPublicSelect } from "@/lib/connections/connection-to-json";
+import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import type { ConnectionJson } from "@/lib/schemas/connections";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/observability/request-context";
 
@@ -30,9 +32,10 @@ export type ConnectionToSave = {
  * Inserts a connection, or replaces in place the one its rotation key points at, in one
  * transaction that `within` can join (an auth link claims itself there). Two racing saves of
  * the same account: one insert wins the unique index, the other retries as the replacement,
- * so exactly one connection results.
+ * so exactly one connection results. The webhook event (connection.created or .updated) is
+ * written in the same transaction.
  */
-export async function saveConnection<T = void>(c: ConnectionToSave, within?: (tx: Tx, connectionId: string) => Promise<T>) {
+export async function saveConnection<T = void>(c: ConnectionToSave, within?: (tx: Tx, connection: ConnectionJson) => Promise<T>) {
   for (let attempt = 0; ; attempt++) {
     try {
       return await transaction(async (tx) => {
@@ -72,7 +75,8 @@ export async function saveConnection<T = void>(c: ConnectionToSave, within?: (tx
               },
               select: connectionPublicSelect,
             });
-        const extra = within ? await within(tx, row.id) : (undefined as T);
+        const connection = connectionToJson(row);
+        const extra = within ? await within(tx, connection) : (undefined as T);
         await recordAuditEvent(tx, {
           teamId: c.teamId,
           action: existing ? "connection.replace" : "connection.create",
@@ -80,6 +84,7 @@ export async function saveConnection<T = void>(c: ConnectionToSave, within?: (tx
           details: { type: c.type, name: c.displayName, private: row.ownerUserId !== null, via: c.via.kind, auth_link_id: c.via.kind === "auth_link" ? c.via.authLinkId : undefined },
           actor: c.via.kind === "auth_link" ? c.via.actor : undefined,
         });
+        await emitWebhookEvent(tx, c.teamId, existing ? "connection.updated" : "connection.created", { connection });
         return { row, replaced: existing !== null, extra };
       });
     } catch (e) {

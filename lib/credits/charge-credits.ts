@@ -1,8 +1,7 @@
 import "server-only";
-import type { Db } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/transaction";
 import type { SERVICE_TYPES } from "@/lib/schemas/credits";
-
-type Tx = Pick<Db, "team" | "creditLedgerEntry">;
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
 
 export type Charge = {
   teamId: string;
@@ -16,13 +15,16 @@ export type Charge = {
  * Adds one ledger entry and moves the period's usage in the same transaction. The increment's
  * returned row is the balance right after this charge, so the snapshot is exact even with
  * concurrent writers. The balance may go below zero: an overshooting run is not rolled back.
+ * The first charge of a billing period that leaves the balance at or below the team's
+ * threshold, or at or below zero, writes credits.low / credits.exhausted in the same transaction.
  */
 export async function chargeCredits(tx: Tx, charge: Charge) {
   const team = await tx.team.update({
     where: { id: charge.teamId },
     data: { creditsUsed: { increment: charge.credits } },
-    select: { creditsLimit: true, creditsUsed: true },
+    select: { creditsLimit: true, creditsUsed: true, plan: true, billingPeriodEnd: true, lowCreditsPercent: true, creditsLowSentFor: true, creditsExhaustedSentFor: true },
   });
+  await emitCreditEvents(tx, charge.teamId, team);
   return tx.creditLedgerEntry.create({
     data: {
       teamId: charge.teamId,
@@ -36,4 +38,39 @@ export async function chargeCredits(tx: Tx, charge: Charge) {
       createdAt: BigInt(charge.at),
     },
   });
+}
+
+type TeamAfterCharge = {
+  creditsLimit: number;
+  creditsUsed: number;
+  plan: string;
+  billingPeriodEnd: Date;
+  lowCreditsPercent: number;
+  creditsLowSentFor: Date | null;
+  creditsExhaustedSentFor: Date | null;
+};
+
+/** CONTRACT §6: each of the two fires once per billing period (the period's end marks it sent); low first. */
+async function emitCreditEvents(tx: Tx, teamId: string, team: TeamAfterCharge) {
+  const remaining = team.creditsLimit - team.creditsUsed;
+  const period = team.billingPeriodEnd.getTime();
+  const low = remaining * 100 <= team.creditsLimit * team.lowCreditsPercent && team.creditsLowSentFor?.getTime() !== period;
+  const exhausted = remaining <= 0 && team.creditsExhaustedSentFor?.getTime() !== period;
+  if (!low && !exhausted) return;
+  await tx.team.update({
+    where: { id: teamId },
+    data: { ...(low && { creditsLowSentFor: team.billingPeriodEnd }), ...(exhausted && { creditsExhaustedSentFor: team.billingPeriodEnd }) },
+  });
+  const data = {
+    balance: {
+      credits_limit: team.creditsLimit,
+      credits_used: team.creditsUsed,
+      credits_remaining: remaining,
+      billing_period_end: Math.floor(period / 1000),
+      tier: team.plan,
+    },
+    low_credits_percent: team.lowCreditsPercent,
+  };
+  if (low) await emitWebhookEvent(tx, teamId, "credits.low", data);
+  if (exhausted) await emitWebhookEvent(tx, teamId, "credits.exhausted", data);
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { db, type Db } from "@/lib/db/client";
+import { afterCommit } from "@/lib/webhooks/emit";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -15,7 +16,10 @@ const MAX_ATTEMPTS = 10;
 export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.$transaction(fn, { maxWait: 10_000, timeout: 30_000 });
+      const result = await db.$transaction(fn, { maxWait: 10_000, timeout: 30_000 });
+      // Webhook deliveries this transaction wrote are due now: wake the dispatcher.
+      afterCommit();
+      return result;
     } catch (e) {
       if (attempt >= MAX_ATTEMPTS || !isRetryable(e)) throw e;
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(500, 10 * 2 ** attempt)));

@@ -9,9 +9,11 @@ const SECRET_KEY = /pass(word)?|secret|token|credential|api[-_]?key|authorizatio
 // 16 or more characters: a whole key or token (40), not the 12-character prefix the dashboard shows.
 const PATCHBAY_SECRET = /\bpb[km]_[0-9A-Za-z]{16,}/g;
 const BEARER = /\b(Bearer|Basic)\s+[^\s"',;]+/gi;
+// A webhook endpoint's signing secret (CONTRACT §6).
+const WEBHOOK_SECRET = /\bwhsec_[0-9A-Za-z+/=]{16,}/g;
 
 export function redactString(text: string): string {
-  return text.replace(PATCHBAY_SECRET, (m) => `${m.slice(0, 4)}${REDACTED}`).replace(BEARER, `$1 ${REDACTED}`);
+  return text.replace(PATCHBAY_SECRET, (m) => `${m.slice(0, 4)}${REDACTED}`).replace(BEARER, `$1 ${REDACTED}`).replace(WEBHOOK_SECRET, `whsec_${REDACTED}`);
 }
 
 export const isSecretKey = (key: string) => SECRET_KEY.test(key);

@@ -1,0 +1,34 @@
+import { withAuth } from "@/lib/api/with-auth";
+import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { noParamsSchema } from "@/lib/schemas/common";
+import { updateWebhookEndpointBodySchema } from "@/lib/schemas/webhooks";
+import { deleteWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { methodNotAllowed } from "@/lib/api/method-not-allowed";
+
+export const GET = withAuth<{ id: string }>(
+  async ({ team, params, searchParams }) => {
+    parseQuery(noParamsSchema, searchParams);
+    return getWebhookEndpoint(team.id, params.id);
+  },
+  { ownerOnly: true },
+);
+
+/** Change the URL, the event types, the description, or turn it on or off. */
+export const PATCH = withAuth<{ id: string }>(
+  async ({ team, params, req, searchParams }) => {
+    parseQuery(noParamsSchema, searchParams);
+    return updateWebhookEndpoint(team.id, params.id, await parseJsonBody(updateWebhookEndpointBodySchema, req));
+  },
+  { ownerOnly: true },
+);
+
+export const DELETE = withAuth<{ id: string }>(
+  async ({ team, params, searchParams }) => {
+    parseQuery(noParamsSchema, searchParams);
+    return deleteWebhookEndpoint(team.id, params.id);
+  },
+  { ownerOnly: true },
+);
+
+const notAllowed = methodNotAllowed("GET, PATCH, DELETE");
+export { notAllowed as POST, notAllowed as PUT };

@@ -1,0 +1,261 @@
+import "server-only";
+import { db, dbEngine } from "@/lib/db/client";
+import { transaction, type Tx } from "@/lib/db/transaction";
+import { newId } from "@/lib/security/ids";
+import { decryptJson } from "@/lib/security/encryption";
+import { logger } from "@/lib/observability/logger";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { dispatchSignal } from "@/lib/webhooks/emit";
+import { signatureHeader } from "@/lib/webhooks/signature";
+import { postWebhook, type AttemptResult } from "@/lib/webhooks/send";
+import { DISABLE_AFTER_MS, deliveryTimeoutMs, retryDelayMs, retrySchedule } from "@/lib/webhooks/config";
+
+// The dispatcher runs in every server instance (instrumentation.ts). It claims due deliveries
+// from the outbox with one atomic statement per endpoint (PostgreSQL: FOR UPDATE SKIP LOCKED,
+// so two instances never claim the same row; SQLite: the same conditional UPDATE, serialized
+// by the database), sends each with its own timeout, and stores the results in batches.
+// A claim is a lease: it moves nextAttemptAt to the end of the attempt's time budget, so a
+// delivery whose instance died mid-attempt is claimed again once that has passed.
+
+/** Deliveries in flight per instance, and per endpoint: a slow endpoint fills only its own slots. */
+const MAX_IN_FLIGHT = 256;
+const MAX_PER_ENDPOINT = 32;
+/** How often due retries and other processes' events (the CLI's) are looked for. */
+const POLL_MS = 500;
+/** Results are written together once this many wait, or after FLUSH_MS. */
+const FLUSH_BATCH = 200;
+const FLUSH_MS = 10;
+const LEASE_MARGIN_MS = 30_000;
+
+type Claimed = { id: string; eventId: string; attempts: number };
+type Endpoint = { id: string; teamId: string; url: string; secrets: string[] };
+type Done = { delivery: Claimed; endpoint: Endpoint; result: AttemptResult };
+
+class Dispatcher {
+  private inFlight = 0;
+  private perEndpoint = new Map<string, number>();
+  private running = false;
+  private again = false;
+  private results: Done[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private poller: NodeJS.Timeout | null = null;
+
+  start() {
+    this.poller = setInterval(() => this.tick(), POLL_MS);
+    this.poller.unref();
+    dispatchSignal.kick = () => this.tick();
+    this.tick();
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.poller) clearInterval(this.poller);
+  }
+
+  /** Claims and starts what is due; coalesces calls that arrive while a claim runs. */
+  tick() {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    void (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.claimAndStart();
+        } while (this.again && !this.stopped);
+      } catch (e) {
+        logger.warn("webhook dispatcher: claim failed", { error: e });
+      } finally {
+        this.running = false;
+      }
+    })();
+  }
+
+  private async claimAndStart() {
+    const now = Date.now();
+    // Enabled endpoints with a due delivery; those at their in-flight limit here wait their turn.
+    const endpoints = await db.$queryRawUnsafe<{ id: string; teamId: string; url: string; secret: string; previousSecret: string | null; previousSecretExpiresAt: unknown }[]>(
+      `SELECT e."id", e."teamId", e."url", e."secret", e."previousSecret", e."previousSecretExpiresAt" FROM "WebhookEndpoint" e
+       WHERE e."enabled" = ${dbEngine() === "postgresql" ? "true" : "1"} AND EXISTS (
+         SELECT 1 FROM "WebhookDelivery" d WHERE d."endpointId" = e."id" AND d."status" IN ('pending', 'delivering') AND d."nextAttemptAt" <= ${param(1)})`,
+      now,
+    );
+    const lease = now + deliveryTimeoutMs() + LEASE_MARGIN_MS;
+    for (const e of endpoints) {
+      const free = Math.min(MAX_PER_ENDPOINT - (this.perEndpoint.get(e.id) ?? 0), MAX_IN_FLIGHT - this.inFlight);
+      if (free <= 0) continue;
+      const claimed = await claim(e.id, now, lease, free);
+      if (claimed.length === 0) continue;
+      if (claimed.length === free) this.again = true;
+      const endpoint: Endpoint = { id: e.id, teamId: e.teamId, url: e.url, secrets: signingSecrets(e, now) };
+      const payloads = new Map((await db.webhookEvent.findMany({ where: { id: { in: [...new Set(claimed.map((c) => c.eventId))] } }, select: { id: true, payload: true } })).map((p) => [p.id, p.payload]));
+      for (const delivery of claimed) {
+        const payload = payloads.get(delivery.eventId);
+        if (payload === undefined) continue; // the team was deleted meanwhile: its rows went with it
+        this.inFlight++;
+        this.perEndpoint.set(e.id, (this.perEndpoint.get(e.id) ?? 0) + 1);
+        void this.attempt(delivery, endpoint, payload);
+      }
+    }
+  }
+
+  private async attempt(delivery: Claimed, endpoint: Endpoint, payload: string) {
+    let result: AttemptResult;
+    try {
+      // Signed per attempt: the timestamp is this attempt's.
+      const timestamp = Math.floor(Date.now() / 1000);
+      const headers = { "webhook-id": delivery.eventId, "webhook-timestamp": String(timestamp), "webhook-signature": signatureHeader(endpoint.secrets, delivery.eventId, timestamp, payload) };
+      result = await postWebhook(endpoint.url, payload, headers, deliveryTimeoutMs());
+    } catch (e) {
+      result = { ok: false, statusCode: null, error: String((e as Error)?.message ?? e), responseBody: null, startedAt: Date.now(), durationMs: 0 };
+    }
+    this.inFlight--;
+    const left = (this.perEndpoint.get(endpoint.id) ?? 1) - 1;
+    if (left > 0) this.perEndpoint.set(endpoint.id, left);
+    else this.perEndpoint.delete(endpoint.id);
+    this.results.push({ delivery, endpoint, result });
+    if (this.results.length >= FLUSH_BATCH) this.flushSoon(0);
+    else this.flushSoon(FLUSH_MS);
+    this.tick();
+  }
+
+  private flushSoon(delay: number) {
+    if (this.flushTimer && delay > 0) return;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      this.flushing = this.flushing.then(() => this.flush());
+    }, delay);
+  }
+
+  /** Stores a batch of results in one transaction. */
+  private async flush() {
+    const batch = this.results.splice(0, this.results.length);
+    if (batch.length === 0) return;
+    try {
+      await transaction((tx) => storeResults(tx, batch));
+    } catch (e) {
+      // Not stored: each lease runs out and the delivery is attempted again (at least once).
+      logger.error("webhook dispatcher: results not stored", { error: e, deliveries: batch.length });
+    }
+    if (this.results.length) this.flushSoon(0);
+    this.tick();
+  }
+
+  /** Tests and shutdown: waits for in-flight attempts and their results to be stored. */
+  async drain() {
+    while (this.inFlight > 0 || this.results.length > 0 || this.flushTimer) {
+      await new Promise((r) => setTimeout(r, 5));
+      await this.flushing;
+    }
+  }
+}
+
+const param = (n: number) => (dbEngine() === "postgresql" ? `$${n}` : "?");
+
+/** Claims up to `limit` due deliveries of one endpoint: one atomic statement, each row's attempt counted. */
+async function claim(endpointId: string, now: number, lease: number, limit: number): Promise<Claimed[]> {
+  const pg = dbEngine() === "postgresql";
+  const rows = await db.$queryRawUnsafe<{ id: string; eventId: string; attempts: number | bigint }[]>(
+    `UPDATE "WebhookDelivery" SET "status" = 'delivering', "attempts" = "attempts" + 1, "nextAttemptAt" = ${param(1)}
+     WHERE "id" IN (
+       SELECT "id" FROM "WebhookDelivery"
+       WHERE "endpointId" = ${param(2)} AND "status" IN ('pending', 'delivering') AND "nextAttemptAt" <= ${param(3)}
+       ORDER BY "nextAttemptAt" LIMIT ${param(4)}${pg ? " FOR UPDATE SKIP LOCKED" : ""})
+     ${pg ? "" : `AND "status" IN ('pending', 'delivering') AND "nextAttemptAt" <= ${param(5)}`}
+     RETURNING "id", "eventId", "attempts"`,
+    ...(pg ? [lease, endpointId, now, limit] : [lease, endpointId, now, limit, now]),
+  );
+  return rows.map((r) => ({ id: r.id, eventId: r.eventId, attempts: Number(r.attempts) }));
+}
+
+function signingSecrets(e: { secret: string; previousSecret: string | null; previousSecretExpiresAt: unknown }, now: number): string[] {
+  const secrets = [decryptJson<string>(e.secret)];
+  const until = e.previousSecretExpiresAt == null ? 0 : e.previousSecretExpiresAt instanceof Date ? e.previousSecretExpiresAt.getTime() : Number(new Date(e.previousSecretExpiresAt as string | number));
+  if (e.previousSecret && until > now) secrets.push(decryptJson<string>(e.previousSecret));
+  return secrets;
+}
+
+async function storeResults(tx: Tx, batch: Done[]) {
+  const schedule = retrySchedule();
+  const attempts = [];
+  const endpointOutcome = new Map<string, { endpoint: Endpoint; failedAt: number | null; succeeded: boolean }>();
+  for (const { delivery, endpoint, result } of batch) {
+    const end = result.startedAt + result.durationMs;
+    const delay = result.ok ? null : retryDelayMs(delivery.attempts, schedule);
+    const status = result.ok ? "succeeded" : delay === null ? "failed" : "pending";
+    // Stored only for the attempt this instance claimed: after a lost lease, another's counts.
+    const stored = await tx.webhookDelivery.updateMany({
+      where: { id: delivery.id, attempts: delivery.attempts, status: "delivering" },
+      data: {
+        status,
+        lastStatusCode: result.statusCode,
+        lastError: result.error,
+        nextAttemptAt: BigInt(status === "pending" ? end + delay! : end),
+        completedAt: status === "pending" ? null : BigInt(end),
+      },
+    });
+    if (stored.count === 0) continue;
+    attempts.push({
+      id: newId("wha"),
+      deliveryId: delivery.id,
+      number: delivery.attempts,
+      startedAt: BigInt(result.startedAt),
+      durationMs: result.durationMs,
+      statusCode: result.statusCode,
+      error: result.error,
+      responseBody: result.responseBody,
+    });
+    // The endpoint's latest outcome in this batch decides its failing streak.
+    const o = endpointOutcome.get(endpoint.id) ?? { endpoint, failedAt: null, succeeded: false };
+    if (result.ok) o.succeeded = true;
+    else o.failedAt ??= result.startedAt;
+    if (result.ok) o.failedAt = null;
+    endpointOutcome.set(endpoint.id, o);
+    if (!result.ok) logger.info("webhook attempt failed", { endpoint_id: endpoint.id, delivery_id: delivery.id, event_id: delivery.eventId, attempt: delivery.attempts, status_code: result.statusCode, error: result.error, next: status });
+  }
+  if (attempts.length) await tx.webhookAttempt.createMany({ data: attempts });
+  for (const { endpoint, failedAt, succeeded } of endpointOutcome.values()) {
+    if (failedAt === null) {
+      if (succeeded) await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: { not: null } }, data: { failingSince: null } });
+      continue;
+    }
+    await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: null }, data: { failingSince: new Date(failedAt) } });
+    await disableIfFailingTooLong(tx, endpoint);
+  }
+}
+
+/** An endpoint whose attempts have all failed for 3 days is disabled, with an audit event. */
+async function disableIfFailingTooLong(tx: Tx, endpoint: Endpoint) {
+  const since = new Date(Date.now() - DISABLE_AFTER_MS);
+  const reason = "Every delivery attempt failed for 3 days.";
+  const disabled = await tx.webhookEndpoint.updateMany({
+    where: { id: endpoint.id, enabled: true, failingSince: { lte: since } },
+    data: { enabled: false, disabledAt: new Date(), disabledReason: reason },
+  });
+  if (disabled.count === 0) return;
+  await recordAuditEvent(tx, {
+    teamId: endpoint.teamId,
+    action: "webhook_endpoint.disable",
+    target: { type: "webhook_endpoint", id: endpoint.id },
+    details: { url: endpoint.url, reason },
+    actor: { kind: "system" },
+  });
+  logger.warn("webhook endpoint disabled", { endpoint_id: endpoint.id, reason });
+}
+
+const globalDispatcher = globalThis as { __patchbayWebhookDispatcher?: Dispatcher };
+
+/** Starts this process's dispatcher once (instrumentation.ts). */
+export function startWebhookDispatcher(): Dispatcher {
+  if (!globalDispatcher.__patchbayWebhookDispatcher) {
+    globalDispatcher.__patchbayWebhookDispatcher = new Dispatcher();
+    globalDispatcher.__patchbayWebhookDispatcher.start();
+  }
+  return globalDispatcher.__patchbayWebhookDispatcher;
+}

@@ -1,0 +1,42 @@
+import "server-only";
+import type { Tx } from "@/lib/db/transaction";
+import { newId } from "@/lib/security/ids";
+import { subscribes, type WebhookEventType, WEBHOOK_TEST_EVENT } from "@/lib/webhooks/event-types";
+
+// The outbox: an event and its deliveries are rows written with the transaction of the change
+// that caused it, so they exist exactly when the change committed. The dispatcher
+// (lib/webhooks/dispatcher.ts) sends them from there.
+
+type Kick = { wanted: boolean; kick?: () => void };
+/** One per process, however many bundles hold a copy of this module (the dispatcher sets `kick`). */
+export const dispatchSignal: Kick = ((globalThis as { __patchbayWebhookSignal?: Kick }).__patchbayWebhookSignal ??= { wanted: false });
+
+/** Called by `transaction()` after a commit: deliveries written in it are sent now, not at the next poll. */
+export function afterCommit() {
+  if (!dispatchSignal.wanted) return;
+  dispatchSignal.wanted = false;
+  dispatchSignal.kick?.();
+}
+
+/**
+ * Writes one event for `teamId` and a pending delivery to each enabled endpoint subscribed to
+ * `type` (or to the one `endpointId` given: a test event, a resend). No subscriber, no rows.
+ * Returns the event id, or null when nothing was written.
+ */
+export async function emitWebhookEvent(tx: Tx, teamId: string, type: WebhookEventType | typeof WEBHOOK_TEST_EVENT, data: object, endpointId?: string): Promise<string | null> {
+  const endpoints = endpointId
+    ? [{ id: endpointId }]
+    : (await tx.webhookEndpoint.findMany({ where: { teamId, enabled: true }, select: { id: true, events: true } })).filter((e) => subscribes(e.events, type));
+  if (endpoints.length === 0) return null;
+  const id = newId("msg");
+  const createdAt = Math.floor(Date.now() / 1000);
+  // Key order is the contract's; these bytes are what every attempt sends.
+  const payload = JSON.stringify({ id, type, created_at: createdAt, team_id: teamId, data });
+  await tx.webhookEvent.create({ data: { id, teamId, type, createdAt: BigInt(createdAt), payload } });
+  const now = BigInt(Date.now());
+  await tx.webhookDelivery.createMany({
+    data: endpoints.map((e) => ({ id: newId("whd"), eventId: id, endpointId: e.id, teamId, eventType: type, status: "pending", nextAttemptAt: now, createdAt: now })),
+  });
+  dispatchSignal.wanted = true;
+  return id;
+}

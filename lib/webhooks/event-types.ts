@@ -1,0 +1,40 @@
+// The webhook event catalogue (CONTRACT §6). Shared by the server, the dashboard's pickers and
+// the docs page, so it holds no server code.
+
+export const WEBHOOK_EVENT_TYPES = [
+  "connection.created",
+  "connection.updated",
+  "connection.deleted",
+  "connection.needs_reauth",
+  "auth_link.connected",
+  "auth_link.failed",
+  "credits.low",
+  "credits.exhausted",
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Sent by "Send test event" to one endpoint, whatever it subscribed to; never subscribable. */
+export const WEBHOOK_TEST_EVENT = "webhook.test";
+
+export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
+  "connection.created": "A connection was created, from posted credentials or through an auth link.",
+  "connection.updated": "A connection's credentials were replaced in place: the same account posted again, or re-authorized through an auth link.",
+  "connection.deleted": "A connection was deleted; carries the workflows its deletion deactivated.",
+  "connection.needs_reauth": "The provider refused a connection's access (revoked, or a refresh was refused); sent once when it enters that state.",
+  "auth_link.connected": "An auth link was used to connect an account.",
+  "auth_link.failed": "An auth link's sign-in was denied or failed at the provider; the link stays pending and can be retried.",
+  "credits.low": "A charge left the balance at or below the team's low-credits threshold (once per billing period).",
+  "credits.exhausted": "A charge left the balance at or below zero (once per billing period).",
+};
+
+/** "*" (every type) or the subscribed types, as stored and as `webhook list` prints them. */
+export const ALL_EVENTS = "*";
+
+export function parseEventFilter(stored: string): string[] {
+  return stored === ALL_EVENTS ? [ALL_EVENTS] : stored.split(",").filter(Boolean);
+}
+
+export function subscribes(stored: string, type: string): boolean {
+  return stored === ALL_EVENTS || stored.split(",").includes(type);
+}
