@@ -13,6 +13,7 @@ import { chargeCredits, type Charge } from "@/lib/credits/charge-credits";
 import { transaction } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import type { Db } from "@/lib/db/client";
+import { saveConnection } from "@/lib/connections/save-connection";
 
 async function writeRuns(teamId: string, runs: { logs: OperationRecord[]; charge: Charge }[]) {
   await transaction(async (tx) => {
@@ -165,6 +166,51 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
    * mapping and charge function as recordOperations, 250 runs per transaction (5,000 logs in
    * a few seconds).
    */
+  /** A charge whose transaction then fails: everything it wrote (a webhook event too) rolls back. */
+  async rolledBackCharge(a) {
+    const boom = new Error("rolled back on purpose");
+    try {
+      await transaction(async (tx) => {
+        await chargeCredits(tx, { teamId: a.team, credits: a.credits, service: { type: "workflow", id: null, name: "Rolled back" }, user: null, at: Math.floor(Date.now() / 1000) });
+        throw boom;
+      });
+    } catch (e) {
+      if (e !== boom) throw e;
+    }
+    const team = await db.team.findUniqueOrThrow({ where: { id: a.team }, select: { creditsUsed: true } });
+    return { creditsUsed: team.creditsUsed, events: await db.webhookEvent.count({ where: { teamId: a.team } }) };
+  },
+  /** `count` API-key connections through saveConnection, one transaction each (one connection.created each). */
+  async connections(a) {
+    const ids: string[] = [];
+    for (let i = 0; i < a.count; i++) {
+      const { row } = await saveConnection({
+        teamId: a.team,
+        type: "sandbox_key",
+        typeName: "Sandbox key",
+        displayName: `${a.prefix ?? "Bulk"} ${i}`,
+        ownerUserId: null,
+        actingUserId: null,
+        credentials: encryptJson({ api_key: `bulk-${i}` }),
+        rotationKey: null,
+        via: { kind: "credentials" },
+      });
+      ids.push(row.id);
+    }
+    return { ids };
+  },
+  /** Backdates an endpoint's failing streak (the 3-day disable rule without waiting 3 days). */
+  async webhookFailingSince(a) {
+    await db.webhookEndpoint.update({ where: { id: a.endpoint }, data: { failingSince: new Date(Date.now() - a.msAgo) } });
+    return {};
+  },
+  /** The outbox as stored: events of a team, and every attempt (delivery, number) recorded. */
+  async webhookOutbox(a) {
+    const events = await db.webhookEvent.findMany({ where: { teamId: a.team }, select: { id: true, type: true } });
+    const attempts = await db.webhookAttempt.findMany({ where: { delivery: { teamId: a.team } }, select: { deliveryId: true, number: true, statusCode: true } });
+    const deliveries = await db.webhookDelivery.findMany({ where: { teamId: a.team }, select: { id: true, status: true, attempts: true } });
+    return { events, attempts, deliveries };
+  },
   async bulkActivity(a) {
     const count: number = a.count ?? 5000;
     const now = Math.floor(Date.now() / 1000);

@@ -25,7 +25,8 @@ const POLL_MS = 500;
 /** Results are written together once this many wait, or after FLUSH_MS. */
 const FLUSH_BATCH = 200;
 const FLUSH_MS = 10;
-const LEASE_MARGIN_MS = 30_000;
+// Beyond the attempt's timeout: time to store its result before another instance may take it over.
+const LEASE_MARGIN_MS = 5_000;
 
 type Claimed = { id: string; eventId: string; attempts: number };
 type Endpoint = { id: string; teamId: string; url: string; secrets: string[] };

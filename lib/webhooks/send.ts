@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { resolveDeliveryAddresses, UnsafeWebhookUrl } from "@/lib/webhooks/url-safety";
+import { checkUrlShape, resolveDeliveryAddresses, UnsafeWebhookUrl } from "@/lib/webhooks/url-safety";
 
 // One HTTP attempt of a delivery: POST, the given headers, cut at the timeout, redirects never
 // followed (a 3xx is a failure like any other non-2xx), the first 1 KB of the answer kept.
@@ -21,10 +21,12 @@ const agents = {
 export async function postWebhook(rawUrl: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptResult> {
   const startedAt = Date.now();
   const done = (r: Omit<AttemptResult, "startedAt" | "durationMs">): AttemptResult => ({ ...r, startedAt, durationMs: Date.now() - startedAt });
-  const url = new URL(rawUrl);
+  let url: URL;
   let target: { address: string; family: 4 | 6 };
   try {
-    // Checked again now: DNS can point a public name at a private address after it was saved.
+    // Checked again now: DNS can point a public name at a private address after it was saved
+    // (and a server may run without the development switch the endpoint was saved under).
+    url = checkUrlShape(rawUrl);
     [target] = await resolveDeliveryAddresses(url);
   } catch (e) {
     return done({ ok: false, statusCode: null, error: e instanceof UnsafeWebhookUrl ? e.message : String(e), responseBody: null });
