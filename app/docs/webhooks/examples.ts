@@ -1,0 +1,150 @@
+import type { z } from "zod";
+import type { ConnectionJson } from "@/lib/schemas/connections";
+import type { AuthLinkStatusSchema } from "@/lib/schemas/auth-links";
+import type { CreditBalanceSchema } from "@/lib/schemas/credits";
+import { WEBHOOK_TEST_EVENT, type WebhookEventType } from "@/lib/webhooks/event-types";
+
+// One example event per type for the docs page. The types below are CONTRACT §6's `data`
+// shapes, built from the API's own schemas (every field required), so an example cannot lose
+// or invent a field, and a type added to the catalogue fails the build until it has one.
+
+type Connection = Required<ConnectionJson>;
+type AuthLinkStatus = Required<Omit<z.infer<typeof AuthLinkStatusSchema>, "connections">> & { connections: Connection[] };
+type CreditBalance = Required<z.infer<typeof CreditBalanceSchema>>;
+
+export type WebhookEventData = {
+  "connection.created": { connection: Connection };
+  "connection.updated": { connection: Connection };
+  "connection.deleted": { connection: Connection; deactivated_workflow_ids: string[] };
+  "connection.needs_reauth": { connection: Connection; reason: string };
+  "auth_link.connected": { auth_link: AuthLinkStatus; connection: Connection };
+  "auth_link.failed": { auth_link: AuthLinkStatus; error: "access_denied" | "provider_error"; error_description: string };
+  "credits.low": { balance: CreditBalance; low_credits_percent: number };
+  "credits.exhausted": { balance: CreditBalance; low_credits_percent: number };
+  [WEBHOOK_TEST_EVENT]: { endpoint_id: string; message: string };
+};
+
+export type ExampleEventType = keyof WebhookEventData;
+
+/** The body every attempt sends, keys in the contract's order. */
+export type WebhookEventBody<T extends ExampleEventType> = { id: string; type: T; created_at: number; team_id: string; data: WebhookEventData[T] };
+
+const TEAM_ID = "team_IVPM76xV3Ksz3czmVccF";
+export const EXAMPLE_ENDPOINT_ID = "we_dZwmGpTXG0CCDKiXgSBf";
+
+// Tuesday 24 November 2026, 14:05:12 UTC, and the moments around it.
+const NOW_S = 1795529112;
+const ms = (secondsBeforeNow: number) => (NOW_S - secondsBeforeNow) * 1000;
+
+const stripeConnection: Connection = {
+  id: "conn_4PodCEMp6Bwz5aZlJqHJ",
+  type: "stripe",
+  display_name: "Stripe (live)",
+  external_id: null,
+  is_private: false,
+  created_at: ms(2),
+  updated_at: ms(2),
+};
+
+const ga4Connection: Connection = {
+  id: "conn_tynRbx1qQtxvBfLDtU1l",
+  type: "ga4",
+  display_name: "marketing@northwind-outdoor.com",
+  external_id: "cust_4821",
+  is_private: false,
+  created_at: ms(41 * 86400 + 3600),
+  updated_at: ms(1),
+};
+
+const shopifyConnection: Connection = {
+  id: "conn_oOt4KzFmvlWdxpQePeCk",
+  type: "shopify",
+  display_name: "northwind-outdoor.myshopify.com",
+  external_id: "cust_4821",
+  is_private: false,
+  created_at: ms(96 * 86400),
+  updated_at: ms(12 * 86400),
+};
+
+const hubspotConnection: Connection = {
+  id: "conn_8fTq2LmZrY0cKx4WbN1s",
+  type: "hubspot",
+  display_name: "northwind-outdoor.com",
+  external_id: "cust_4821",
+  is_private: false,
+  created_at: ms(1),
+  updated_at: ms(1),
+};
+
+const creditsBalance = (used: number): CreditBalance => ({
+  credits_limit: 20000,
+  credits_used: used,
+  credits_remaining: 20000 - used,
+  billing_period_end: 1796083200, // 1 December 2026, 00:00 UTC
+  tier: "pro",
+});
+
+const event = <T extends ExampleEventType>(id: string, type: T, secondsBeforeNow: number, data: WebhookEventData[T]): WebhookEventBody<T> => ({
+  id,
+  type,
+  created_at: NOW_S - secondsBeforeNow,
+  team_id: TEAM_ID,
+  data,
+});
+
+export const EXAMPLE_EVENTS: { [T in ExampleEventType]: WebhookEventBody<T> } = {
+  "connection.created": event("msg_u4yxkCxvsigMgbeF326T", "connection.created", 2, { connection: stripeConnection }),
+  "connection.updated": event("msg_i65GkrHsp5NTqgpVqcmZ", "connection.updated", 1, { connection: ga4Connection }),
+  "connection.deleted": event("msg_lNGynZW64qJCOmmS5vpf", "connection.deleted", 0, {
+    connection: shopifyConnection,
+    deactivated_workflow_ids: ["wf_NWPWEh3tFT7cRnexKZu6", "wf_hmH4OelfdX3dbWzf6LQS"],
+  }),
+  "connection.needs_reauth": event("msg_PAmWMKB0MNQGtYMbZGGh", "connection.needs_reauth", 3 * 86400, {
+    connection: { ...ga4Connection, updated_at: ms(3 * 86400) },
+    reason: "invalid_grant: Token has been expired or revoked.",
+  }),
+  "auth_link.connected": event("msg_sjCvtVgjIK3fAbfwSDui", "auth_link.connected", 1, {
+    auth_link: {
+      id: "al_YNQGmgxWkz7I4Bk2Ws5x",
+      status: "connected",
+      connection_type: "hubspot",
+      connection_id: hubspotConnection.id,
+      external_id: "cust_4821",
+      expires_at: ms(-23 * 3600 - 1740),
+      consumed_at: ms(1),
+      created_at: ms(1860),
+      updated_at: ms(1),
+      connections: [hubspotConnection],
+    },
+    connection: hubspotConnection,
+  }),
+  "auth_link.failed": event("msg_Vp1FFSlEwx27An3VR2Kk", "auth_link.failed", 0, {
+    auth_link: {
+      id: "al_oqxB9Wpz2FXokLZ0Ppeu",
+      status: "pending",
+      connection_type: "ga4",
+      connection_id: null,
+      external_id: "cust_5310",
+      expires_at: ms(-22 * 3600),
+      consumed_at: null,
+      created_at: ms(2 * 3600),
+      updated_at: ms(2 * 3600),
+      connections: [],
+    },
+    error: "access_denied",
+    error_description: "Access was not granted at Google: access_denied",
+  }),
+  "credits.low": event("msg_vhYV1nidtnFrdDcBkf6T", "credits.low", 0, { balance: creditsBalance(18040), low_credits_percent: 10 }),
+  "credits.exhausted": event("msg_1CXA7RuWQ0iUCf0DhvEq", "credits.exhausted", 0, { balance: creditsBalance(20012), low_credits_percent: 10 }),
+  [WEBHOOK_TEST_EVENT]: event("msg_Ru3E2aTgWKiWswLgWLlQ", WEBHOOK_TEST_EVENT, 0, {
+    endpoint_id: EXAMPLE_ENDPOINT_ID,
+    // The text lib/webhooks/endpoints.ts sendTestEvent() sends.
+    message: "A test event from Patchbay: this endpoint receives and verifies webhooks.",
+  }),
+};
+
+/** Compile-time check: the catalogue's every type has an example. */
+export const EXAMPLE_FOR: Record<WebhookEventType, WebhookEventBody<ExampleEventType>> = EXAMPLE_EVENTS;
+
+/** A made-up signing secret for the worked example (never one Patchbay issued). */
+export const EXAMPLE_SECRET = "whsec_dWHerrMA5InQcSjsoTTSEVbrS1lYGGX4+Y1syrVLx3s=";
