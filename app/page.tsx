@@ -36,6 +36,11 @@ export default async function Home() {
           </Link>
         </li>
         <li>
+          <Link className="font-medium text-indigo-600 underline-offset-4 hover:underline dark:text-indigo-400" href="/docs/webhooks">
+            Webhooks: events, signatures and retries
+          </Link>
+        </li>
+        <li>
           <a className="font-medium text-indigo-600 underline-offset-4 hover:underline dark:text-indigo-400" href="/v1/openapi.json">
             OpenAPI 3.1 document
           </a>

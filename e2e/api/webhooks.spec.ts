@@ -80,6 +80,9 @@ test("each event type arrives once per subscribed endpoint, signed so the standa
   const counts = Object.fromEntries(types.map((t) => [t, all.ofType(t).length]));
   expect(counts).toEqual({ "connection.created": 2, "connection.updated": 1, "connection.deleted": 1, "auth_link.connected": 1, "auth_link.failed": 1, "credits.low": 1, "credits.exhausted": 1 });
   expect(onlyCredits.events().map((e) => e.type).sort()).toEqual(["credits.exhausted", "credits.low"]);
+  // One charge crossed both: credits.low was written first (the log lists newest first).
+  const creditsLog = (await (await (await owner(team)).get(`/api/dashboard/webhooks/${c.id}/deliveries`)).json()).data;
+  expect(creditsLog.map((d: { event_type: string }) => d.event_type)).toEqual(["credits.exhausted", "credits.low"]);
 
   for (const r of all.received) {
     const verified = verify(a.secret, r) as Record<string, unknown>;

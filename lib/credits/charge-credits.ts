@@ -2,6 +2,7 @@ import "server-only";
 import type { Tx } from "@/lib/db/transaction";
 import type { SERVICE_TYPES } from "@/lib/schemas/credits";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { rollBillingPeriodIfEnded } from "@/lib/credits/roll-billing-period";
 
 export type Charge = {
   teamId: string;
@@ -17,13 +18,18 @@ export type Charge = {
  * concurrent writers. The balance may go below zero: an overshooting run is not rolled back.
  * The first charge of a billing period that leaves the balance at or below the team's
  * threshold, or at or below zero, writes credits.low / credits.exhausted in the same transaction.
+ * A charge after the period's end first rolls it (usage resets), so it counts in the new
+ * period and the new period's events are armed.
  */
 export async function chargeCredits(tx: Tx, charge: Charge) {
-  const team = await tx.team.update({
-    where: { id: charge.teamId },
-    data: { creditsUsed: { increment: charge.credits } },
-    select: { creditsLimit: true, creditsUsed: true, plan: true, billingPeriodEnd: true, lowCreditsPercent: true, creditsLowSentFor: true, creditsExhaustedSentFor: true },
-  });
+  const increment = () =>
+    tx.team.update({
+      where: { id: charge.teamId },
+      data: { creditsUsed: { increment: charge.credits } },
+      select: { creditsLimit: true, creditsUsed: true, plan: true, billingPeriodEnd: true, lowCreditsPercent: true, creditsLowSentFor: true, creditsExhaustedSentFor: true },
+    });
+  let team = await increment();
+  if (await rollBillingPeriodIfEnded(tx, { id: charge.teamId, billingPeriodEnd: team.billingPeriodEnd })) team = await increment();
   await emitCreditEvents(tx, charge.teamId, team);
   return tx.creditLedgerEntry.create({
     data: {

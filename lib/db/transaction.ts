@@ -1,6 +1,6 @@
 import "server-only";
 import { db, type Db } from "@/lib/db/client";
-import { afterCommit } from "@/lib/webhooks/emit";
+import { afterCommit } from "@/lib/webhooks/dispatch-signal";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 

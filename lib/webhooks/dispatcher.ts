@@ -5,10 +5,10 @@ import { newId } from "@/lib/security/ids";
 import { decryptJson } from "@/lib/security/encryption";
 import { logger } from "@/lib/observability/logger";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { dispatchSignal } from "@/lib/webhooks/emit";
+import { dispatchSignal } from "@/lib/webhooks/dispatch-signal";
 import { signatureHeader } from "@/lib/webhooks/signature";
 import { postWebhook, type AttemptResult } from "@/lib/webhooks/send";
-import { DISABLE_AFTER_MS, deliveryTimeoutMs, retryDelayMs, retrySchedule } from "@/lib/webhooks/config";
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, DISABLE_AFTER_MS, deliveryTimeoutMs, retryDelayMs, retrySchedule } from "@/lib/webhooks/config";
 
 // The dispatcher runs in every server instance (instrumentation.ts). It claims due deliveries
 // from the outbox with one atomic statement per endpoint (PostgreSQL: FOR UPDATE SKIP LOCKED,
@@ -17,8 +17,12 @@ import { DISABLE_AFTER_MS, deliveryTimeoutMs, retryDelayMs, retrySchedule } from
 // A claim is a lease: it moves nextAttemptAt to the end of the attempt's time budget, so a
 // delivery whose instance died mid-attempt is claimed again once that has passed.
 
-/** Deliveries in flight per instance, and per endpoint: a slow endpoint fills only its own slots. */
-const MAX_IN_FLIGHT = 256;
+/**
+ * Deliveries in flight per endpoint, and per instance: a slow or hanging endpoint fills only
+ * its own slots (each waits at most the timeout), and the instance's ceiling is far above
+ * what a few such endpoints take.
+ */
+const MAX_IN_FLIGHT = 2048;
 const MAX_PER_ENDPOINT = 32;
 /** How often due retries and other processes' events (the CLI's) are looked for. */
 const POLL_MS = 500;
@@ -43,7 +47,15 @@ class Dispatcher {
   private stopped = false;
   private poller: NodeJS.Timeout | null = null;
 
+  /** The retry delays, read and checked once: a bad value is reported at start, not at every result. */
+  private schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
+
   start() {
+    try {
+      this.schedule = retrySchedule();
+    } catch (e) {
+      logger.error(`${(e as Error).message}; using the default schedule (${DEFAULT_RETRY_SCHEDULE_SECONDS.join(",")})`);
+    }
     this.poller = setInterval(() => this.tick(), POLL_MS);
     this.poller.unref();
     dispatchSignal.kick = () => this.tick();
@@ -139,7 +151,7 @@ class Dispatcher {
     const batch = this.results.splice(0, this.results.length);
     if (batch.length === 0) return;
     try {
-      await transaction((tx) => storeResults(tx, batch));
+      await transaction((tx) => storeResults(tx, batch, this.schedule));
     } catch (e) {
       // Not stored: each lease runs out and the delivery is attempted again (at least once).
       logger.error("webhook dispatcher: results not stored", { error: e, deliveries: batch.length });
@@ -167,7 +179,7 @@ async function claim(endpointId: string, now: number, lease: number, limit: numb
      WHERE "id" IN (
        SELECT "id" FROM "WebhookDelivery"
        WHERE "endpointId" = ${param(2)} AND "status" IN ('pending', 'delivering') AND "nextAttemptAt" <= ${param(3)}
-       ORDER BY "nextAttemptAt" LIMIT ${param(4)}${pg ? " FOR UPDATE SKIP LOCKED" : ""})
+       ORDER BY "nextAttemptAt", "createdAt" LIMIT ${param(4)}${pg ? " FOR UPDATE SKIP LOCKED" : ""})
      ${pg ? "" : `AND "status" IN ('pending', 'delivering') AND "nextAttemptAt" <= ${param(5)}`}
      RETURNING "id", "eventId", "attempts"`,
     ...(pg ? [lease, endpointId, now, limit] : [lease, endpointId, now, limit, now]),
@@ -182,9 +194,10 @@ function signingSecrets(e: { secret: string; previousSecret: string | null; prev
   return secrets;
 }
 
-async function storeResults(tx: Tx, batch: Done[]) {
-  const schedule = retrySchedule();
+async function storeResults(tx: Tx, batch: Done[], schedule: number[]) {
   const attempts = [];
+  // Per endpoint, in the order of the batch: the first failure since its last success here
+  // (null when it ends on a success), and whether a success came first (its streak ends).
   const endpointOutcome = new Map<string, { endpoint: Endpoint; failedAt: number | null; succeeded: boolean }>();
   for (const { delivery, endpoint, result } of batch) {
     const end = result.startedAt + result.durationMs;
@@ -212,11 +225,11 @@ async function storeResults(tx: Tx, batch: Done[]) {
       error: result.error,
       responseBody: result.responseBody,
     });
-    // The endpoint's latest outcome in this batch decides its failing streak.
     const o = endpointOutcome.get(endpoint.id) ?? { endpoint, failedAt: null, succeeded: false };
-    if (result.ok) o.succeeded = true;
-    else o.failedAt ??= result.startedAt;
-    if (result.ok) o.failedAt = null;
+    if (result.ok) {
+      o.succeeded = true;
+      o.failedAt = null;
+    } else o.failedAt ??= result.startedAt;
     endpointOutcome.set(endpoint.id, o);
     if (!result.ok) logger.info("webhook attempt failed", { endpoint_id: endpoint.id, delivery_id: delivery.id, event_id: delivery.eventId, attempt: delivery.attempts, status_code: result.statusCode, error: result.error, next: status });
   }
@@ -226,7 +239,8 @@ async function storeResults(tx: Tx, batch: Done[]) {
       if (succeeded) await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: { not: null } }, data: { failingSince: null } });
       continue;
     }
-    await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: null }, data: { failingSince: new Date(failedAt) } });
+    // A success earlier in the batch ended the old streak: the new one starts at this failure.
+    await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, ...(!succeeded && { failingSince: null }) }, data: { failingSince: new Date(failedAt) } });
     await disableIfFailingTooLong(tx, endpoint);
   }
 }

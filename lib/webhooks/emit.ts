@@ -1,22 +1,12 @@
 import "server-only";
 import type { Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
+import { dispatchSignal } from "@/lib/webhooks/dispatch-signal";
 import { subscribes, type WebhookEventType, WEBHOOK_TEST_EVENT } from "@/lib/webhooks/event-types";
 
 // The outbox: an event and its deliveries are rows written with the transaction of the change
 // that caused it, so they exist exactly when the change committed. The dispatcher
 // (lib/webhooks/dispatcher.ts) sends them from there.
-
-type Kick = { wanted: boolean; kick?: () => void };
-/** One per process, however many bundles hold a copy of this module (the dispatcher sets `kick`). */
-export const dispatchSignal: Kick = ((globalThis as { __patchbayWebhookSignal?: Kick }).__patchbayWebhookSignal ??= { wanted: false });
-
-/** Called by `transaction()` after a commit: deliveries written in it are sent now, not at the next poll. */
-export function afterCommit() {
-  if (!dispatchSignal.wanted) return;
-  dispatchSignal.wanted = false;
-  dispatchSignal.kick?.();
-}
 
 /**
  * Writes one event for `teamId` and a pending delivery to each enabled endpoint subscribed to
@@ -33,10 +23,20 @@ export async function emitWebhookEvent(tx: Tx, teamId: string, type: WebhookEven
   // Key order is the contract's; these bytes are what every attempt sends.
   const payload = JSON.stringify({ id, type, created_at: createdAt, team_id: teamId, data });
   await tx.webhookEvent.create({ data: { id, teamId, type, createdAt: BigInt(createdAt), payload } });
-  const now = BigInt(Date.now());
+  const now = BigInt(monotonicNow());
   await tx.webhookDelivery.createMany({
     data: endpoints.map((e) => ({ id: newId("whd"), eventId: id, endpointId: e.id, teamId, eventType: type, status: "pending", nextAttemptAt: now, createdAt: now })),
   });
   dispatchSignal.wanted = true;
   return id;
+}
+
+let last = 0;
+/**
+ * Milliseconds, strictly increasing in this process: events written one after the other (a
+ * charge's credits.low, then its credits.exhausted) are claimed and listed in that order.
+ */
+export function monotonicNow(): number {
+  last = Math.max(Date.now(), last + 1);
+  return last;
 }

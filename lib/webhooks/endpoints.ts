@@ -5,10 +5,11 @@ import { badRequest, notFound } from "@/lib/api/errors";
 import { newId } from "@/lib/security/ids";
 import { encryptJson } from "@/lib/security/encryption";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { ALL_EVENTS, parseEventFilter, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "@/lib/webhooks/event-types";
+import { ALL_EVENTS, parseEventFilter, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, WEBHOOK_TEST_MESSAGE } from "@/lib/webhooks/event-types";
 import { checkEndpointUrl, UnsafeWebhookUrl } from "@/lib/webhooks/url-safety";
 import { newSigningSecret } from "@/lib/webhooks/signature";
-import { dispatchSignal, emitWebhookEvent } from "@/lib/webhooks/emit";
+import { emitWebhookEvent, monotonicNow } from "@/lib/webhooks/emit";
+import { dispatchSignal } from "@/lib/webhooks/dispatch-signal";
 import { PREVIOUS_SECRET_GRACE_MS } from "@/lib/webhooks/config";
 import type { WebhookEndpointJson } from "@/lib/schemas/webhooks";
 
@@ -136,7 +137,7 @@ export async function deleteWebhookEndpoint(teamId: string, id: string) {
 export async function sendTestEvent(teamId: string, id: string) {
   await findEndpoint(teamId, id);
   const eventId = await transaction((tx) =>
-    emitWebhookEvent(tx, teamId, WEBHOOK_TEST_EVENT, { endpoint_id: id, message: "A test event from Patchbay: this endpoint receives and verifies webhooks." }, id),
+    emitWebhookEvent(tx, teamId, WEBHOOK_TEST_EVENT, { endpoint_id: id, message: WEBHOOK_TEST_MESSAGE }, id),
   );
   return { event_id: eventId! };
 }
@@ -146,7 +147,7 @@ export async function resendDelivery(teamId: string, endpointId: string, deliver
   await findEndpoint(teamId, endpointId);
   const original = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId, teamId }, select: { eventId: true, eventType: true } });
   if (!original) throw notFound(`No delivery ${deliveryId} to webhook endpoint ${endpointId}.`);
-  const now = BigInt(Date.now());
+  const now = BigInt(monotonicNow());
   const id = newId("whd");
   await transaction(async (tx) => {
     await tx.webhookDelivery.create({ data: { id, eventId: original.eventId, endpointId, teamId, eventType: original.eventType, status: "pending", nextAttemptAt: now, createdAt: now } });

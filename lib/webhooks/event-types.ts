@@ -16,6 +16,8 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** Sent by "Send test event" to one endpoint, whatever it subscribed to; never subscribable. */
 export const WEBHOOK_TEST_EVENT = "webhook.test";
+/** The `message` of a test event's data: {endpoint_id, message}. */
+export const WEBHOOK_TEST_MESSAGE = "A test event from Patchbay: this endpoint receives and verifies webhooks.";
 
 export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   "connection.created": "A connection was created, from posted credentials or through an auth link.",

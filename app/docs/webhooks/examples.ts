@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { ConnectionJson } from "@/lib/schemas/connections";
 import type { AuthLinkStatusSchema } from "@/lib/schemas/auth-links";
 import type { CreditBalanceSchema } from "@/lib/schemas/credits";
-import { WEBHOOK_TEST_EVENT, type WebhookEventType } from "@/lib/webhooks/event-types";
+import { WEBHOOK_TEST_EVENT, WEBHOOK_TEST_MESSAGE, type WebhookEventType } from "@/lib/webhooks/event-types";
 
 // One example event per type for the docs page. The types below are CONTRACT §6's `data`
 // shapes, built from the API's own schemas (every field required), so an example cannot lose
@@ -139,7 +139,7 @@ export const EXAMPLE_EVENTS: { [T in ExampleEventType]: WebhookEventBody<T> } = 
   [WEBHOOK_TEST_EVENT]: event("msg_Ru3E2aTgWKiWswLgWLlQ", WEBHOOK_TEST_EVENT, 0, {
     endpoint_id: EXAMPLE_ENDPOINT_ID,
     // The text lib/webhooks/endpoints.ts sendTestEvent() sends.
-    message: "A test event from Patchbay: this endpoint receives and verifies webhooks.",
+    message: WEBHOOK_TEST_MESSAGE,
   }),
 };
 
