@@ -28,6 +28,8 @@ type Props<T> = {
   empty: React.ReactNode;
   /** Shown after the last row once every page is loaded. */
   end?: React.ReactNode;
+  /** The scroll container's height: the explorers fill the window, a table inside a page is shorter. */
+  heightClass?: string;
 };
 
 const NO_ROWS: never[] = [];
@@ -53,7 +55,7 @@ export function DataTable<T>(props: Props<T>) {
       aria-rowcount={hasNextPage ? -1 : rows.length + 1}
       aria-busy={isLoading || isFetchingNextPage}
       data-testid="data-table-scroll"
-      className="card h-[calc(100dvh-17rem)] min-h-[360px] overflow-auto"
+      className={`card overflow-auto ${props.heightClass ?? "h-[calc(100dvh-17rem)] min-h-[360px]"}`}
     >
       <div style={{ minWidth }}>
         <TableHeader table={table} template={template} />

@@ -25,10 +25,12 @@ export function useUrlFilters<K extends string>(keys: readonly K[]) {
 
   const setFilters = useCallback(
     (next: Partial<Record<K, string | undefined>>) => {
-      const params = new URLSearchParams();
+      // Parameters of other tables on the same page (Settings has two) stay as they are.
+      const params = new URLSearchParams(serialized);
       for (const key of keys) {
         const value = next[key]?.trim();
         if (value) params.set(key, value);
+        else params.delete(key);
       }
       const qs = params.toString();
       if (qs === new URLSearchParams(serialized).toString()) return;
