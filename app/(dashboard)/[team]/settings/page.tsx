@@ -4,6 +4,8 @@ import { ApiKeysSection } from "@/components/settings/api-keys-section";
 import { MembersSection } from "@/components/settings/members-section";
 import { McpServersSection } from "@/components/settings/mcp-servers-section";
 import { AuditLogSection } from "@/components/settings/audit-log-section";
+import { WebhooksSection } from "@/components/settings/webhooks-section";
+import { LowCreditsSetting } from "@/components/webhooks/low-credits-setting";
 
 function Section({ id, title, description, children }: { id: string; title: string; description: string; children: React.ReactNode }) {
   return (
@@ -34,6 +36,12 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
       </Section>
       <Section id="mcp-heading" title="MCP servers" description="The team's MCP servers: who owns them, which connections they may reach, and their tokens.">
         <McpServersSection team={team} userId={user.id} />
+      </Section>
+      <Section id="webhooks-heading" title="Webhooks" description="Endpoints that receive the team's events (connections, auth links, credits) as signed HTTP requests, and what was delivered to each.">
+        <WebhooksSection team={team} role={membership.role} />
+      </Section>
+      <Section id="low-credits-heading" title="Low-credits alert" description="A warning to your webhook endpoints before the team's credits run out.">
+        <LowCreditsSetting team={team} role={membership.role} />
       </Section>
       <Section id="audit-heading" title="Audit log" description="Who created, changed or removed keys, connections, members and MCP access, and when.">
         <AuditLogSection team={team} role={membership.role} />
