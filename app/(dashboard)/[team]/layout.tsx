@@ -5,6 +5,7 @@ import { Providers } from "@/components/providers";
 import { NavLinks } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { TeamSwitcher } from "@/components/shell/team-switcher";
+import { DisabledWebhooksBanner } from "@/components/shell/disabled-webhooks-banner";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +13,8 @@ export const dynamic = "force-dynamic";
 export default async function TeamLayout({ children, params }: { children: React.ReactNode; params: Promise<{ team: string }> }) {
   const { team } = await params;
   const user = await requireUser(`/${team}`);
-  if (!user.teams.some((t) => t.id === team)) notFound();
+  const membership = user.teams.find((t) => t.id === team);
+  if (!membership) notFound();
   return (
     <Providers>
       <div className="min-h-screen bg-zinc-50 dark:bg-zinc-950">
@@ -36,6 +38,8 @@ export default async function TeamLayout({ children, params }: { children: React
             <NavLinks team={team} />
           </div>
         </header>
+        {/* Webhooks are owners' business (the endpoints list answers 403 to members). */}
+        {membership.role === "owner" && <DisabledWebhooksBanner team={team} />}
         <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
       </div>
     </Providers>

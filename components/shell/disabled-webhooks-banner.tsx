@@ -1,0 +1,34 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { webhookEndpointsQuery } from "@/lib/queries/webhooks";
+
+// The reason an owner's own "disable" stores; every other disabled endpoint was disabled by the
+// dispatcher after 3 days of failures. The API has no field saying which, so the text decides.
+const DISABLED_BY_OWNER = "Disabled by a team owner.";
+
+/**
+ * On every page of an owner's dashboard: endpoints the dispatcher turned off, which receive
+ * nothing until someone turns them on again. Reads the endpoints list (the Settings section's
+ * query, so the cache is shared); says nothing when that fails.
+ */
+export function DisabledWebhooksBanner({ team }: { team: string }) {
+  const endpoints = useQuery(webhookEndpointsQuery(team));
+  const disabled = endpoints.data?.data.filter((e) => !e.enabled && e.disabled_reason !== DISABLED_BY_OWNER) ?? [];
+  if (disabled.length === 0) return null;
+  return (
+    <div role="status" data-testid="disabled-webhooks-banner" className="border-b border-amber-300 bg-amber-50 dark:border-amber-900 dark:bg-amber-950/50">
+      <ul className="mx-auto max-w-7xl space-y-1 px-4 py-2 text-sm text-amber-900 dark:text-amber-200">
+        {disabled.map((e) => (
+          <li key={e.id} className="[overflow-wrap:anywhere]">
+            Webhook endpoint <span className="font-mono text-xs font-semibold">{e.url}</span> was disabled after 3 days of failed deliveries.{" "}
+            <Link href={`/${team}/settings?webhook=${encodeURIComponent(e.id)}#webhooks-heading`} className="font-medium underline underline-offset-2 hover:no-underline">
+              Review it in Settings → Webhooks
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
