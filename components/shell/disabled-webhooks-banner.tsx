@@ -4,10 +4,6 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { webhookEndpointsQuery } from "@/lib/queries/webhooks";
 
-// The reason an owner's own "disable" stores; every other disabled endpoint was disabled by the
-// dispatcher after 3 days of failures. The API has no field saying which, so the text decides.
-const DISABLED_BY_OWNER = "Disabled by a team owner.";
-
 /**
  * On every page of an owner's dashboard: endpoints the dispatcher turned off, which receive
  * nothing until someone turns them on again. Reads the endpoints list (the Settings section's
@@ -15,7 +11,7 @@ const DISABLED_BY_OWNER = "Disabled by a team owner.";
  */
 export function DisabledWebhooksBanner({ team }: { team: string }) {
   const endpoints = useQuery(webhookEndpointsQuery(team));
-  const disabled = endpoints.data?.data.filter((e) => !e.enabled && e.disabled_reason !== DISABLED_BY_OWNER) ?? [];
+  const disabled = endpoints.data?.data.filter((e) => e.disabled_by === "failures") ?? [];
   if (disabled.length === 0) return null;
   return (
     <div role="status" data-testid="disabled-webhooks-banner" className="border-b border-amber-300 bg-amber-50 dark:border-amber-900 dark:bg-amber-950/50">

@@ -53,6 +53,8 @@ export type WebhookEndpointJson = {
   events: string[];
   enabled: boolean;
   disabled_reason: string | null;
+  /** Who turned it off: a team owner, or the dispatcher after 3 days of failures (the banner's case). */
+  disabled_by: "owner" | "failures" | null;
   /** Unix ms: since when every attempt has failed, or null. */
   failing_since: number | null;
   /** Unix ms until which the rotated-out secret still signs, or null. */

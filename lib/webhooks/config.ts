@@ -13,6 +13,10 @@ export const RETRY_JITTER = 0.2;
 /** An endpoint whose every attempt has failed for this long is disabled. */
 export const DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
 
+/** Why an endpoint was turned off, as stored (`disabledReason`) and shown. */
+export const DISABLED_BY_FAILURES = "Every delivery attempt failed for 3 days.";
+export const DISABLED_BY_OWNER = "Disabled by a team owner.";
+
 /** How long a rotated-out secret keeps signing alongside the new one. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 

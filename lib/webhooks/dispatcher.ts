@@ -8,7 +8,7 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { dispatchSignal } from "@/lib/webhooks/dispatch-signal";
 import { signatureHeader } from "@/lib/webhooks/signature";
 import { postWebhook, type AttemptResult } from "@/lib/webhooks/send";
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, DISABLE_AFTER_MS, deliveryTimeoutMs, retryDelayMs, retrySchedule } from "@/lib/webhooks/config";
+import { DEFAULT_RETRY_SCHEDULE_SECONDS, DISABLE_AFTER_MS, DISABLED_BY_FAILURES, deliveryTimeoutMs, retryDelayMs, retrySchedule } from "@/lib/webhooks/config";
 
 // The dispatcher runs in every server instance (instrumentation.ts). It claims due deliveries
 // from the outbox with one atomic statement per endpoint (PostgreSQL: FOR UPDATE SKIP LOCKED,
@@ -248,7 +248,7 @@ async function storeResults(tx: Tx, batch: Done[], schedule: number[]) {
 /** An endpoint whose attempts have all failed for 3 days is disabled, with an audit event. */
 async function disableIfFailingTooLong(tx: Tx, endpoint: Endpoint) {
   const since = new Date(Date.now() - DISABLE_AFTER_MS);
-  const reason = "Every delivery attempt failed for 3 days.";
+  const reason = DISABLED_BY_FAILURES;
   const disabled = await tx.webhookEndpoint.updateMany({
     where: { id: endpoint.id, enabled: true, failingSince: { lte: since } },
     data: { enabled: false, disabledAt: new Date(), disabledReason: reason },

@@ -10,7 +10,7 @@ import { checkEndpointUrl, UnsafeWebhookUrl } from "@/lib/webhooks/url-safety";
 import { newSigningSecret } from "@/lib/webhooks/signature";
 import { emitWebhookEvent, monotonicNow } from "@/lib/webhooks/emit";
 import { dispatchSignal } from "@/lib/webhooks/dispatch-signal";
-import { PREVIOUS_SECRET_GRACE_MS } from "@/lib/webhooks/config";
+import { DISABLED_BY_FAILURES, DISABLED_BY_OWNER, PREVIOUS_SECRET_GRACE_MS } from "@/lib/webhooks/config";
 import type { WebhookEndpointJson } from "@/lib/schemas/webhooks";
 
 // A team's webhook endpoints: every change is an audit event written with it.
@@ -25,6 +25,7 @@ export function endpointToJson(r: Row): WebhookEndpointJson {
     events: parseEventFilter(r.events),
     enabled: r.enabled,
     disabled_reason: r.enabled ? null : r.disabledReason,
+    disabled_by: r.enabled ? null : r.disabledReason === DISABLED_BY_FAILURES ? "failures" : "owner",
     failing_since: r.failingSince?.getTime() ?? null,
     previous_secret_expires_at: r.previousSecret && r.previousSecretExpiresAt && r.previousSecretExpiresAt.getTime() > Date.now() ? r.previousSecretExpiresAt.getTime() : null,
     created_at: r.createdAt.getTime(),
@@ -96,11 +97,17 @@ export async function updateWebhookEndpoint(teamId: string, id: string, patch: {
         description: patch.description === undefined ? undefined : patch.description || null,
         enabled: patch.enabled,
         // Turning it back on starts a fresh streak; turning it off by hand is not "failing".
-        ...(patch.enabled !== undefined && patch.enabled !== before.enabled && { failingSince: null, disabledAt: patch.enabled ? null : new Date(), disabledReason: patch.enabled ? null : "Disabled by a team owner." }),
+        ...(patch.enabled !== undefined && patch.enabled !== before.enabled && { failingSince: null, disabledAt: patch.enabled ? null : new Date(), disabledReason: patch.enabled ? null : DISABLED_BY_OWNER }),
       },
     });
+    // Only what really changed (a client may send unchanged fields along).
     const changed = Object.fromEntries(
-      Object.entries({ url, events: events === undefined ? undefined : parseEventFilter(events), description: patch.description, enabled: patch.enabled }).filter(([, v]) => v !== undefined),
+      Object.entries({
+        url: url !== before.url ? url : undefined,
+        events: events !== undefined && events !== before.events ? parseEventFilter(events) : undefined,
+        description: patch.description !== undefined && (patch.description || null) !== before.description ? patch.description : undefined,
+        enabled: patch.enabled !== before.enabled ? patch.enabled : undefined,
+      }).filter(([, v]) => v !== undefined),
     );
     await recordAuditEvent(tx, { teamId, action: "webhook_endpoint.update", target: { type: "webhook_endpoint", id }, details: { url: updated.url, changed: Object.keys(changed), ...("enabled" in changed && { enabled: patch.enabled }) } });
     return updated;
