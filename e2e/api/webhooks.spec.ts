@@ -453,8 +453,9 @@ test.describe("durability", () => {
   test("two instances on one database and 1,000 events: every event delivered, no attempt sent twice", async () => {
     test.setTimeout(180_000);
     const world = await isolatedWorld();
-    const servers = [await startExtraServer(world.env), await startExtraServer(world.env)];
+    const servers: Awaited<ReturnType<typeof startExtraServer>>[] = [];
     try {
+      for (let i = 0; i < 2; i++) servers.push(await startExtraServer(world.env));
       const team = await world.seed("team", {});
       const r = await receiver();
       await world.cli("webhook", "create", "--team", team.id, "--url", r.url, "--events", "connection.created");
