@@ -134,7 +134,8 @@ class Dispatcher {
     this.results.push({ delivery, endpoint, result });
     if (this.results.length >= FLUSH_BATCH) this.flushSoon(0);
     else this.flushSoon(FLUSH_MS);
-    this.tick();
+    // Refilled once half its slots are free, not at every completion: a claim is a write.
+    if (left <= MAX_PER_ENDPOINT / 2) this.tick();
   }
 
   private flushSoon(delay: number) {
@@ -171,20 +172,50 @@ class Dispatcher {
 
 const param = (n: number) => (dbEngine() === "postgresql" ? `$${n}` : "?");
 
-/** Claims up to `limit` due deliveries of one endpoint: one atomic statement, each row's attempt counted. */
+/**
+ * Claims up to `limit` due deliveries of one endpoint, each row's attempt counted: first those
+ * whose lease ran out (an instance died mid-attempt; rarely any), then pending ones, oldest due
+ * first. Each is one atomic statement over an index range of (endpointId, status, nextAttemptAt).
+ */
 async function claim(endpointId: string, now: number, lease: number, limit: number): Promise<Claimed[]> {
+  const claimed = await claimWithStatus("delivering", endpointId, now, lease, limit);
+  if (claimed.length < limit) claimed.push(...(await claimWithStatus("pending", endpointId, now, lease, limit - claimed.length)));
+  return claimed;
+}
+
+async function claimWithStatus(status: "pending" | "delivering", endpointId: string, now: number, lease: number, limit: number): Promise<Claimed[]> {
   const pg = dbEngine() === "postgresql";
   const rows = await db.$queryRawUnsafe<{ id: string; eventId: string; attempts: number | bigint }[]>(
     `UPDATE "WebhookDelivery" SET "status" = 'delivering', "attempts" = "attempts" + 1, "nextAttemptAt" = ${param(1)}
      WHERE "id" IN (
        SELECT "id" FROM "WebhookDelivery"
-       WHERE "endpointId" = ${param(2)} AND "status" IN ('pending', 'delivering') AND "nextAttemptAt" <= ${param(3)}
-       ORDER BY "nextAttemptAt", "createdAt" LIMIT ${param(4)}${pg ? " FOR UPDATE SKIP LOCKED" : ""})
-     ${pg ? "" : `AND "status" IN ('pending', 'delivering') AND "nextAttemptAt" <= ${param(5)}`}
+       WHERE "endpointId" = ${param(2)} AND "status" = '${status}' AND "nextAttemptAt" <= ${param(3)}
+       ORDER BY "nextAttemptAt" LIMIT ${param(4)}${pg ? " FOR UPDATE SKIP LOCKED" : ""})
+     ${pg ? "" : `AND "status" = '${status}' AND "nextAttemptAt" <= ${param(5)}`}
      RETURNING "id", "eventId", "attempts"`,
     ...(pg ? [lease, endpointId, now, limit] : [lease, endpointId, now, limit, now]),
   );
   return rows.map((r) => ({ id: r.id, eventId: r.eventId, attempts: Number(r.attempts) }));
+}
+
+/**
+ * Stores the outcome of a batch of attempts in one statement; returns the ids it stored. A row
+ * is updated only while it is still this instance's attempt (same number, still delivering):
+ * after a lost lease, the other instance's attempt counts.
+ */
+async function storeOutcomes(tx: Tx, rows: { id: string; attempts: number; status: string; code: number | null; error: string | null; next: number; completed: number | null }[]): Promise<Set<string>> {
+  const pg = dbEngine() === "postgresql";
+  const cast = pg ? ["::text", "::int", "::text", "::int", "::text", "::bigint", "::bigint"] : ["", "", "", "", "", "", ""];
+  const values = rows.map((_, i) => `(${cast.map((c, j) => `${param(i * 7 + j + 1)}${c}`).join(", ")})`);
+  const params = rows.flatMap((r) => [r.id, r.attempts, r.status, r.code, r.error, r.next, r.completed]);
+  const stored = await tx.$queryRawUnsafe<{ id: string }[]>(
+    `WITH v ("id", "attempts", "status", "code", "error", "next", "completed") AS (VALUES ${values.join(", ")})
+     UPDATE "WebhookDelivery" SET "status" = v."status", "lastStatusCode" = v."code", "lastError" = v."error", "nextAttemptAt" = v."next", "completedAt" = v."completed"
+     FROM v WHERE "WebhookDelivery"."id" = v."id" AND "WebhookDelivery"."attempts" = v."attempts" AND "WebhookDelivery"."status" = 'delivering'
+     RETURNING "WebhookDelivery"."id"`,
+    ...params,
+  );
+  return new Set(stored.map((r) => r.id));
 }
 
 function signingSecrets(e: { secret: string; previousSecret: string | null; previousSecretExpiresAt: unknown }, now: number): string[] {
@@ -199,22 +230,16 @@ async function storeResults(tx: Tx, batch: Done[], schedule: number[]) {
   // Per endpoint, in the order of the batch: the first failure since its last success here
   // (null when it ends on a success), and whether a success came first (its streak ends).
   const endpointOutcome = new Map<string, { endpoint: Endpoint; failedAt: number | null; succeeded: boolean }>();
-  for (const { delivery, endpoint, result } of batch) {
+  const outcomes = batch.map(({ delivery, result }) => {
     const end = result.startedAt + result.durationMs;
     const delay = result.ok ? null : retryDelayMs(delivery.attempts, schedule);
     const status = result.ok ? "succeeded" : delay === null ? "failed" : "pending";
-    // Stored only for the attempt this instance claimed: after a lost lease, another's counts.
-    const stored = await tx.webhookDelivery.updateMany({
-      where: { id: delivery.id, attempts: delivery.attempts, status: "delivering" },
-      data: {
-        status,
-        lastStatusCode: result.statusCode,
-        lastError: result.error,
-        nextAttemptAt: BigInt(status === "pending" ? end + delay! : end),
-        completedAt: status === "pending" ? null : BigInt(end),
-      },
-    });
-    if (stored.count === 0) continue;
+    return { id: delivery.id, attempts: delivery.attempts, status, code: result.statusCode, error: result.error, next: status === "pending" ? end + delay! : end, completed: status === "pending" ? null : end };
+  });
+  const stored = await storeOutcomes(tx, outcomes);
+  for (const [i, { delivery, endpoint, result }] of batch.entries()) {
+    if (!stored.has(delivery.id)) continue;
+    const status = outcomes[i].status;
     attempts.push({
       id: newId("wha"),
       deliveryId: delivery.id,
