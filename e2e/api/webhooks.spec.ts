@@ -438,8 +438,8 @@ test.describe("durability", () => {
       // Back up: the same port for the receiver, then the server.
       const back = await receiver(undefined, Number(new URL(url).port));
       server = await startExtraServer(world.env);
-      // At once if the first attempt's failure was stored; else when its lease (timeout + 5 s) runs out.
-      await waitFor(() => back.received.length >= 1, 20_000, "the event after the restart");
+      // At once if the first attempt's failure was stored; else when its lease (timeout + 20 s) runs out.
+      await waitFor(() => back.received.length >= 1, 45_000, "the event after the restart");
       const event = body(back.received[0]);
       expect(event).toMatchObject({ type: "connection.created", data: { connection: { id: conn.id } } });
       verify(made.secret, back.received[0]);

@@ -23,14 +23,16 @@ import { DEFAULT_RETRY_SCHEDULE_SECONDS, DISABLE_AFTER_MS, DISABLED_BY_FAILURES,
  * what a few such endpoints take.
  */
 const MAX_IN_FLIGHT = 2048;
-const MAX_PER_ENDPOINT = 32;
+const MAX_PER_ENDPOINT = 64;
 /** How often due retries and other processes' events (the CLI's) are looked for. */
 const POLL_MS = 500;
 /** Results are written together once this many wait, or after FLUSH_MS. */
 const FLUSH_BATCH = 200;
 const FLUSH_MS = 10;
-// Beyond the attempt's timeout: time to store its result before another instance may take it over.
-const LEASE_MARGIN_MS = 5_000;
+// Beyond the attempt's timeout: time to store its result before another instance may take it
+// over. Generous, because a result stored late after a takeover means the event was sent twice
+// (a busy database can hold a write for seconds); a crashed instance's deliveries wait this long.
+const LEASE_MARGIN_MS = 20_000;
 
 type Claimed = { id: string; eventId: string; attempts: number };
 type Endpoint = { id: string; teamId: string; url: string; secrets: string[] };
@@ -46,6 +48,8 @@ class Dispatcher {
   private flushing: Promise<void> = Promise.resolve();
   private stopped = false;
   private poller: NodeJS.Timeout | null = null;
+  /** Endpoints whose refill claim is running: one at a time each. */
+  private refilling = new Set<string>();
 
   /** The retry delays, read and checked once: a bad value is reported at start, not at every result. */
   private schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
@@ -98,23 +102,44 @@ class Dispatcher {
          SELECT 1 FROM "WebhookDelivery" d WHERE d."endpointId" = e."id" AND d."status" IN ('pending', 'delivering') AND d."nextAttemptAt" <= ${param(1)})`,
       now,
     );
-    const lease = now + deliveryTimeoutMs() + LEASE_MARGIN_MS;
     for (const e of endpoints) {
-      const free = Math.min(MAX_PER_ENDPOINT - (this.perEndpoint.get(e.id) ?? 0), MAX_IN_FLIGHT - this.inFlight);
-      if (free <= 0) continue;
-      const claimed = await claim(e.id, now, lease, free);
-      if (claimed.length === 0) continue;
-      if (claimed.length === free) this.again = true;
       const endpoint: Endpoint = { id: e.id, teamId: e.teamId, url: e.url, secrets: signingSecrets(e, now) };
+      // Expired leases (an instance died mid-attempt) are looked for here, at each scan.
+      if (await this.claimFor(endpoint, now, true)) this.again = true;
+    }
+  }
+
+  /**
+   * Claims and starts as many of the endpoint's due deliveries as it has free slots; true when
+   * that filled them (more may be due).
+   */
+  private async claimFor(endpoint: Endpoint, now: number, withExpiredLeases: boolean): Promise<boolean> {
+    const free = Math.min(MAX_PER_ENDPOINT - (this.perEndpoint.get(endpoint.id) ?? 0), MAX_IN_FLIGHT - this.inFlight);
+    if (free <= 0) return false;
+    const claimed = await claim(endpoint.id, now, now + deliveryTimeoutMs() + LEASE_MARGIN_MS, free, withExpiredLeases);
+    if (claimed.length > 0) {
       const payloads = new Map((await db.webhookEvent.findMany({ where: { id: { in: [...new Set(claimed.map((c) => c.eventId))] } }, select: { id: true, payload: true } })).map((p) => [p.id, p.payload]));
       for (const delivery of claimed) {
         const payload = payloads.get(delivery.eventId);
         if (payload === undefined) continue; // the team was deleted meanwhile: its rows went with it
         this.inFlight++;
-        this.perEndpoint.set(e.id, (this.perEndpoint.get(e.id) ?? 0) + 1);
+        this.perEndpoint.set(endpoint.id, (this.perEndpoint.get(endpoint.id) ?? 0) + 1);
         void this.attempt(delivery, endpoint, payload);
       }
     }
+    return claimed.length === free;
+  }
+
+  /**
+   * Once half an endpoint's slots are free: its next due deliveries, claimed directly (no scan
+   * of all endpoints; the claim itself skips an endpoint disabled meanwhile).
+   */
+  private refill(endpoint: Endpoint) {
+    if (this.stopped || this.refilling.has(endpoint.id)) return;
+    this.refilling.add(endpoint.id);
+    void this.claimFor(endpoint, Date.now(), false)
+      .catch((e) => logger.warn("webhook dispatcher: claim failed", { error: e }))
+      .finally(() => this.refilling.delete(endpoint.id));
   }
 
   private async attempt(delivery: Claimed, endpoint: Endpoint, payload: string) {
@@ -135,7 +160,7 @@ class Dispatcher {
     if (this.results.length >= FLUSH_BATCH) this.flushSoon(0);
     else this.flushSoon(FLUSH_MS);
     // Refilled once half its slots are free, not at every completion: a claim is a write.
-    if (left <= MAX_PER_ENDPOINT / 2) this.tick();
+    if (left <= MAX_PER_ENDPOINT / 2) this.refill(endpoint);
   }
 
   private flushSoon(delay: number) {
@@ -177,8 +202,8 @@ const param = (n: number) => (dbEngine() === "postgresql" ? `$${n}` : "?");
  * whose lease ran out (an instance died mid-attempt; rarely any), then pending ones, oldest due
  * first. Each is one atomic statement over an index range of (endpointId, status, nextAttemptAt).
  */
-async function claim(endpointId: string, now: number, lease: number, limit: number): Promise<Claimed[]> {
-  const claimed = await claimWithStatus("delivering", endpointId, now, lease, limit);
+async function claim(endpointId: string, now: number, lease: number, limit: number, withExpiredLeases: boolean): Promise<Claimed[]> {
+  const claimed = withExpiredLeases ? await claimWithStatus("delivering", endpointId, now, lease, limit) : [];
   if (claimed.length < limit) claimed.push(...(await claimWithStatus("pending", endpointId, now, lease, limit - claimed.length)));
   return claimed;
 }
@@ -190,6 +215,7 @@ async function claimWithStatus(status: "pending" | "delivering", endpointId: str
      WHERE "id" IN (
        SELECT "id" FROM "WebhookDelivery"
        WHERE "endpointId" = ${param(2)} AND "status" = '${status}' AND "nextAttemptAt" <= ${param(3)}
+         AND EXISTS (SELECT 1 FROM "WebhookEndpoint" e WHERE e."id" = "WebhookDelivery"."endpointId" AND e."enabled" = ${pg ? "true" : "1"})
        ORDER BY "nextAttemptAt" LIMIT ${param(4)}${pg ? " FOR UPDATE SKIP LOCKED" : ""})
      ${pg ? "" : `AND "status" = '${status}' AND "nextAttemptAt" <= ${param(5)}`}
      RETURNING "id", "eventId", "attempts"`,
