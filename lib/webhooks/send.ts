@@ -45,39 +45,49 @@ export async function postWebhook(rawUrl: string, body: string, headers: Record<
       resolve(done(r));
     };
     const client = url.protocol === "https:" ? https : http;
-    const req = client.request(
-      url,
-      {
-        method: "POST",
-        agent: agents[url.protocol as "http:" | "https:"],
-        lookup,
-        headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": "Patchbay-Webhooks/1.0" },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let read = 0;
-        res.on("data", (chunk: Buffer) => {
-          read += chunk.length;
-          if (read - chunk.length < RESPONSE_KEEP_BYTES) chunks.push(chunk);
-          if (read > RESPONSE_READ_LIMIT) res.destroy();
-        });
-        const settle = () => {
-          const status = res.statusCode ?? 0;
-          const text = Buffer.concat(chunks).subarray(0, RESPONSE_KEEP_BYTES).toString("utf8").replace(/\0/g, "\ufffd");
-          const ok = status >= 200 && status < 300;
-          finish({ ok, statusCode: status, error: ok ? null : status >= 300 && status < 400 ? `Redirect (${status}) not followed` : null, responseBody: text || null });
-        };
-        res.on("end", settle);
-        res.on("close", settle);
-        res.on("error", settle);
-      },
-    );
+    let current: http.ClientRequest | null = null;
     const timer = setTimeout(() => {
-      req.destroy();
+      current?.destroy();
       finish({ ok: false, statusCode: null, error: `Timed out after ${timeoutMs} ms`, responseBody: null });
     }, timeoutMs);
-    req.on("error", (e: NodeJS.ErrnoException) => finish({ ok: false, statusCode: null, error: describeNetworkError(e), responseBody: null }));
-    req.end(body);
+    const send = (retried: boolean) => {
+      const req = client.request(
+        url,
+        {
+          method: "POST",
+          agent: agents[url.protocol as "http:" | "https:"],
+          lookup,
+          headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": "Patchbay-Webhooks/1.0" },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let read = 0;
+          res.on("data", (chunk: Buffer) => {
+            read += chunk.length;
+            if (read - chunk.length < RESPONSE_KEEP_BYTES) chunks.push(chunk);
+            if (read > RESPONSE_READ_LIMIT) res.destroy();
+          });
+          const settle = () => {
+            const status = res.statusCode ?? 0;
+            const text = Buffer.concat(chunks).subarray(0, RESPONSE_KEEP_BYTES).toString("utf8").replace(/\0/g, "\ufffd");
+            const ok = status >= 200 && status < 300;
+            finish({ ok, statusCode: status, error: ok ? null : status >= 300 && status < 400 ? `Redirect (${status}) not followed` : null, responseBody: text || null });
+          };
+          res.on("end", settle);
+          res.on("close", settle);
+          res.on("error", settle);
+        },
+      );
+      current = req;
+      req.on("error", (e: NodeJS.ErrnoException) => {
+        // A kept-alive socket the receiver closed while idle (Node servers do after 5 s): the
+        // request never reached it, so it is sent once more on a fresh connection, at once.
+        if (!retried && !settled && req.reusedSocket && e.code === "ECONNRESET") return send(true);
+        finish({ ok: false, statusCode: null, error: describeNetworkError(e), responseBody: null });
+      });
+      req.end(body);
+    };
+    send(false);
   });
 }
 
