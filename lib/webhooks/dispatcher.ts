@@ -46,8 +46,6 @@ class Dispatcher {
   private results: Done[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
-  private stopped = false;
-  private poller: NodeJS.Timeout | null = null;
   /** Endpoints whose refill claim is running: one at a time each. */
   private refilling = new Set<string>();
 
@@ -60,20 +58,13 @@ class Dispatcher {
     } catch (e) {
       logger.error(`${(e as Error).message}; using the default schedule (${DEFAULT_RETRY_SCHEDULE_SECONDS.join(",")})`);
     }
-    this.poller = setInterval(() => this.tick(), POLL_MS);
-    this.poller.unref();
+    setInterval(() => this.tick(), POLL_MS).unref();
     dispatchSignal.kick = () => this.tick();
     this.tick();
   }
 
-  stop() {
-    this.stopped = true;
-    if (this.poller) clearInterval(this.poller);
-  }
-
   /** Claims and starts what is due; coalesces calls that arrive while a claim runs. */
   tick() {
-    if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
@@ -84,7 +75,7 @@ class Dispatcher {
         do {
           this.again = false;
           await this.claimAndStart();
-        } while (this.again && !this.stopped);
+        } while (this.again);
       } catch (e) {
         logger.warn("webhook dispatcher: claim failed", { error: e });
       } finally {
@@ -117,14 +108,11 @@ class Dispatcher {
     const free = Math.min(MAX_PER_ENDPOINT - (this.perEndpoint.get(endpoint.id) ?? 0), MAX_IN_FLIGHT - this.inFlight);
     if (free <= 0) return false;
     const claimed = await claim(endpoint.id, now, now + deliveryTimeoutMs() + LEASE_MARGIN_MS, free, withExpiredLeases);
-    if (claimed.length > 0) {
-      for (const delivery of claimed) {
-        const payload = delivery.payload;
-        if (payload === null) continue; // the team was deleted meanwhile: its rows went with it
-        this.inFlight++;
-        this.perEndpoint.set(endpoint.id, (this.perEndpoint.get(endpoint.id) ?? 0) + 1);
-        void this.attempt(delivery, endpoint, payload);
-      }
+    for (const delivery of claimed) {
+      if (delivery.payload === null) continue; // the team was deleted meanwhile: its rows went with it
+      this.inFlight++;
+      this.perEndpoint.set(endpoint.id, (this.perEndpoint.get(endpoint.id) ?? 0) + 1);
+      void this.attempt(delivery, endpoint, delivery.payload);
     }
     return claimed.length === free;
   }
@@ -134,7 +122,7 @@ class Dispatcher {
    * of all endpoints; the claim itself skips an endpoint disabled meanwhile).
    */
   private refill(endpoint: Endpoint) {
-    if (this.stopped || this.refilling.has(endpoint.id)) return;
+    if (this.refilling.has(endpoint.id)) return;
     this.refilling.add(endpoint.id);
     void this.claimFor(endpoint, Date.now(), false)
       .catch((e) => logger.warn("webhook dispatcher: claim failed", { error: e }))
@@ -183,14 +171,6 @@ class Dispatcher {
     }
     if (this.results.length) this.flushSoon(0);
     this.tick();
-  }
-
-  /** Tests and shutdown: waits for in-flight attempts and their results to be stored. */
-  async drain() {
-    while (this.inFlight > 0 || this.results.length > 0 || this.flushTimer) {
-      await new Promise((r) => setTimeout(r, 5));
-      await this.flushing;
-    }
   }
 }
 
