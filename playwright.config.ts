@@ -12,6 +12,9 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   timeout: 60_000,
+  // The suite starts extra servers of its own (instances, webhooks' kill -9 and two-instance
+  // runs) on 2 cores: a page's refetch can take longer than the default 5 s then.
+  expect: { timeout: 10_000 },
   reporter: [["list"], ["./e2e/support/summary-reporter.ts"]],
   outputDir: "e2e/.artifacts/test-results",
   projects: [
