@@ -4,7 +4,10 @@ import { afterCommit } from "@/lib/webhooks/dispatch-signal";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
-const MAX_ATTEMPTS = 10;
+// Enough to outlast a busy stretch: in WAL mode a transaction that read and then writes fails
+// at once whenever any other connection committed in between (the webhook dispatcher commits
+// often while it delivers), however long the busy timeout.
+const MAX_ATTEMPTS = 25;
 
 /**
  * An interactive transaction that is retried whole when the database says "busy". SQLite in
