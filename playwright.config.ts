@@ -21,6 +21,8 @@ export default defineConfig({
     // Checks of the code itself (no server needed; it runs anyway).
     { name: "unit", testDir: "e2e/unit" },
     { name: "api", testDir: "e2e/api" },
+    // @patchbay/client against the same server (its own suite lives with the package).
+    { name: "client", testDir: "packages/client/test" },
     // After the API suite: every /v1 response it received, checked against the OpenAPI document.
     { name: "conformance", testDir: "e2e/conformance", dependencies: ["api"] },
     {

@@ -9,6 +9,12 @@ export const root = resolve(__dirname, "..", "..");
 
 export { ensureBuild } from "@/lib/server/ensure-build";
 
+/** Compiles packages/client (tsc) into its dist/, as `npm install` does. */
+export function buildClient() {
+  const r = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "packages", "client")], { cwd: root, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`building @patchbay/client failed:\n${r.stdout}${r.stderr}`);
+}
+
 export function freePort(): Promise<number> {
   return new Promise((ok, fail) => {
     const srv = createServer();

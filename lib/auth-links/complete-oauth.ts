@@ -129,7 +129,7 @@ async function linkStateError(authLinkId: string, otherwise = "This link can no 
 }
 
 /** auth_link.failed, with the error redirect's own values; the link itself is unchanged. */
-async function emitLinkFailed(authLinkId: string, error: ConnectErrorCode, description: string) {
+async function emitLinkFailed(authLinkId: string, error: "access_denied" | "provider_error", description: string) {
   await transaction(async (tx) => {
     const link = await tx.authLink.findUniqueOrThrow({ where: { id: authLinkId } });
     await emitWebhookEvent(tx, link.teamId, "auth_link.failed", { auth_link: authLinkStatusJson(link, []), error, error_description: description });

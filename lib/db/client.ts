@@ -61,7 +61,9 @@ function createClients(): Clients {
     return { db, builder: compilerFor("postgresql"), run: async (sql, parameters) => (await pool.query({ text: sql, values: parameters as unknown[] })).rows };
   }
   // timeout = SQLite busy timeout: writers from several processes wait instead of failing.
-  const db = new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: target.url, timeout: 10_000 }) });
+  // Past it, the database counts as unavailable (a 503 with Retry-After).
+  const busyTimeout = Number(process.env.SQLITE_BUSY_TIMEOUT_MS ?? 10_000);
+  const db = new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: target.url, timeout: busyTimeout }) });
   // The reads' own read-only connection, opened on first use (the file exists once migrated);
   // each distinct SQL text is prepared once (the hot reads are a handful of shapes).
   // Rows come from the driver as arrays and are made objects here: better-sqlite3's own row
@@ -69,7 +71,7 @@ function createClients(): Clients {
   let conn: Database.Database | undefined;
   const prepared = new Map<string, { stmt: Database.Statement; columns: string[] }>();
   const run: RunRead = async (sql, parameters) => {
-    conn ??= new Database(target.file, { readonly: true, fileMustExist: true, timeout: 10_000 });
+    conn ??= new Database(target.file, { readonly: true, fileMustExist: true, timeout: busyTimeout });
     let p = prepared.get(sql);
     if (!p) {
       const stmt = conn.prepare(sql).raw(true);

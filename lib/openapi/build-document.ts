@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { operations } from "@/lib/openapi/operations";
 import { ErrorSchema } from "@/lib/schemas/common";
+import { webhookEventDescription, webhookEventSchemaId, webhookEventSchemas, type WebhookEventName } from "@/lib/schemas/webhook-events";
 
 type Json = Record<string, unknown>;
 
@@ -70,6 +71,37 @@ const HEADERS = {
   Allow: { description: "The methods the path takes.", schema: { type: "string" } },
 };
 
+const WEBHOOK_HEADERS = [
+  { name: "webhook-id", description: "The event's id, equal to the body's `id`: the same at every attempt and every endpoint." },
+  { name: "webhook-timestamp", description: "Unix seconds of this attempt; refuse one more than 5 minutes from your clock." },
+  { name: "webhook-signature", description: "`v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, keyed by the base64-decoded part of the endpoint's `whsec_` secret; space-separated, two of them for 24 h after a secret rotation." },
+];
+
+/**
+ * The events Patchbay POSTs to the team's webhook endpoints (Standard Webhooks), one entry per
+ * type: the body is the registered `…Event` component. Any 2xx acknowledges a delivery.
+ */
+function webhooks(): Record<string, Json> {
+  return Object.fromEntries(
+    (Object.keys(webhookEventSchemas) as WebhookEventName[]).map((type) => [
+      type,
+      {
+        post: {
+          tags: ["Webhooks"],
+          summary: type,
+          description: webhookEventDescription(type),
+          operationId: `webhook${webhookEventSchemaId(type).replace(/Event$/, "")}`,
+          parameters: WEBHOOK_HEADERS.map((h) => ({ ...h, in: "header", required: true, schema: { type: "string" } })),
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: ref(webhookEventSchemaId(type)) } } } },
+          responses: {
+            "2XX": { description: "Received: the delivery is done. Anything else, a redirect or no answer within WEBHOOK_TIMEOUT_MS is retried on the schedule at /docs/webhooks." },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 export function buildOpenApiDocument(baseUrl: string) {
   const components = tidy(z.toJSONSchema(z.globalRegistry, { io: "output", unrepresentable: "any", uri: ref, target: "draft-2020-12" }).schemas as Record<string, Json>);
   for (const s of Object.values(components)) delete s.$schema;
@@ -120,6 +152,7 @@ export function buildOpenApiDocument(baseUrl: string) {
     servers: [{ url: baseUrl }],
     security: [{ bearer: [] }],
     paths,
+    webhooks: webhooks(),
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key created by a team owner (Team plan)." } },
       schemas: { ...components, Error: components.Error ?? schemaOf(ErrorSchema, "output") },

@@ -2,7 +2,8 @@ import "server-only";
 import type { Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import { dispatchSignal } from "@/lib/webhooks/dispatch-signal";
-import { subscribes, type WebhookEventType, WEBHOOK_TEST_EVENT } from "@/lib/webhooks/event-types";
+import { subscribes } from "@/lib/webhooks/event-types";
+import type { WebhookEventData, WebhookEventName } from "@/lib/schemas/webhook-events";
 
 // The outbox: an event and its deliveries are rows written with the transaction of the change
 // that caused it, so they exist exactly when the change committed. The dispatcher
@@ -13,7 +14,7 @@ import { subscribes, type WebhookEventType, WEBHOOK_TEST_EVENT } from "@/lib/web
  * `type` (or to the one `endpointId` given: a test event, a resend). No subscriber, no rows.
  * Returns the event id, or null when nothing was written.
  */
-export async function emitWebhookEvent(tx: Tx, teamId: string, type: WebhookEventType | typeof WEBHOOK_TEST_EVENT, data: object, endpointId?: string): Promise<string | null> {
+export async function emitWebhookEvent<T extends WebhookEventName>(tx: Tx, teamId: string, type: T, data: WebhookEventData[T], endpointId?: string): Promise<string | null> {
   const endpoints = endpointId
     ? [{ id: endpointId }]
     : (await tx.webhookEndpoint.findMany({ where: { teamId, enabled: true }, select: { id: true, events: true } })).filter((e) => subscribes(e.events, type));

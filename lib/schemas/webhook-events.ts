@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { ConnectionSchema } from "@/lib/schemas/connections";
+import { AuthLinkStatusSchema } from "@/lib/schemas/auth-links";
+import { CreditBalanceSchema } from "@/lib/schemas/credits";
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_TEST_EVENT, type WebhookEventType } from "@/lib/webhooks/event-types";
+
+// The bodies webhooks carry (CONTRACT §6), described once: the emitter is typed by them, the
+// OpenAPI document lists them under `webhooks`, and the client's verifyWebhook returns them.
+
+const lowCredits = z.object({
+  balance: CreditBalanceSchema,
+  low_credits_percent: z.number().int().min(0).max(100).describe("The team's threshold, in percent of credits_limit."),
+});
+
+/** `data` of each event type. */
+export const webhookEventDataSchemas = {
+  "connection.created": z.object({ connection: ConnectionSchema }),
+  "connection.updated": z.object({ connection: ConnectionSchema }),
+  "connection.deleted": z.object({
+    connection: ConnectionSchema,
+    deactivated_workflow_ids: z.array(z.string()).describe("The team's active workflows the deletion deactivated."),
+  }),
+  "connection.needs_reauth": z.object({
+    connection: ConnectionSchema,
+    reason: z.string().describe("What the provider answered."),
+  }),
+  "auth_link.connected": z.object({ auth_link: AuthLinkStatusSchema, connection: ConnectionSchema }),
+  "auth_link.failed": z.object({
+    auth_link: AuthLinkStatusSchema,
+    error: z.enum(["access_denied", "provider_error"]).describe("The error redirect's `error`."),
+    error_description: z.string().describe("The error redirect's `error_description`."),
+  }),
+  "credits.low": lowCredits,
+  "credits.exhausted": lowCredits,
+  [WEBHOOK_TEST_EVENT]: z.object({
+    endpoint_id: z.string().describe("The endpoint the test was sent to."),
+    message: z.string(),
+  }),
+} satisfies Record<WebhookEventType | typeof WEBHOOK_TEST_EVENT, z.ZodObject>;
+
+export type WebhookEventName = keyof typeof webhookEventDataSchemas;
+export type WebhookEventData = { [T in WebhookEventName]: z.infer<(typeof webhookEventDataSchemas)[T]> };
+
+/** "connection.created" → "ConnectionCreatedEvent": the component each body is registered as. */
+export const webhookEventSchemaId = (type: WebhookEventName) =>
+  `${type.replace(/(^|[._])(\w)/g, (_, __, c: string) => c.toUpperCase())}Event`;
+
+const DESCRIPTIONS: Record<WebhookEventName, string> = {
+  ...WEBHOOK_EVENT_DESCRIPTIONS,
+  [WEBHOOK_TEST_EVENT]: "Sent by *Send test event* in Settings → Webhooks to one endpoint, whatever it subscribed to.",
+};
+
+function bodySchema<T extends WebhookEventName>(type: T) {
+  return z
+    .object({
+      id: z.string().describe("The event's id (`msg_…`), equal to the `webhook-id` header: the same at every attempt and every endpoint. Deduplicate on it."),
+      type: z.literal(type),
+      created_at: z.number().int().meta({ format: "int64" }).describe("Unix seconds when the event happened."),
+      team_id: z.string(),
+      data: webhookEventDataSchemas[type],
+    })
+    .meta({ id: webhookEventSchemaId(type), description: DESCRIPTIONS[type] });
+}
+
+/** The whole body of each event type, as every attempt sends it. */
+export const webhookEventSchemas = Object.fromEntries(
+  (Object.keys(webhookEventDataSchemas) as WebhookEventName[]).map((type) => [type, bodySchema(type)]),
+) as { [T in WebhookEventName]: ReturnType<typeof bodySchema<T>> };
+
+export const webhookEventDescription = (type: WebhookEventName) => DESCRIPTIONS[type];

@@ -1,0 +1,150 @@
+import createClient, { type Client } from "openapi-fetch";
+import type { components, operations, paths } from "./generated/openapi.js";
+import { PatchbayError } from "./errors.js";
+import { retryingFetch, type TransportOptions } from "./transport.js";
+
+type Schemas = components["schemas"];
+export type Connection = Schemas["Connection"];
+export type ConnectionType = Schemas["ConnectionType"];
+export type AuthLink = Schemas["AuthLink"];
+export type AuthLinkStatus = Schemas["AuthLinkStatus"];
+export type CreditBalance = Schemas["CreditBalance"];
+export type CreditLog = Schemas["CreditLog"];
+export type CreditLogPage = Schemas["CreditLogPage"];
+export type Log = Schemas["Log"];
+export type LogPage = Schemas["LogPage"];
+
+type QueryOf<O extends keyof operations> = NonNullable<operations[O]["parameters"]["query"]>;
+type BodyOf<O extends keyof operations> = NonNullable<operations[O]["requestBody"]>["content"]["application/json"];
+
+export type ListConnectionsQuery = QueryOf<"getV1Connections">;
+export type GetConnectionQuery = QueryOf<"getV1ConnectionsByConnectionId">;
+export type CreateConnectionBody = BodyOf<"postV1Connections">;
+export type CreateAuthLinkBody = BodyOf<"postV1ConnectionsAuthLink">;
+export type ListLogsQuery = QueryOf<"getV1Logs">;
+export type ListCreditLogsQuery = QueryOf<"getV1CreditsLogs">;
+/** The filters of a walk through every page: the cursor is the iterator's. */
+export type IterateLogsQuery = Omit<ListLogsQuery, "cursor">;
+export type IterateCreditLogsQuery = Omit<ListCreditLogsQuery, "cursor">;
+
+/** Per call: cancel it, or give it its own timeout. */
+export type CallOptions = { signal?: AbortSignal; timeoutMs?: number };
+
+export type PatchbayOptions = TransportOptions & {
+  /** The server's base URL, e.g. `https://patchbay.example.com`. */
+  baseUrl: string;
+  /** A team API key (`pb_…`), sent as `Authorization: Bearer`. */
+  apiKey: string;
+  /** Extra headers for every request. */
+  headers?: Record<string, string>;
+};
+
+/**
+ * The Patchbay /v1 API. Every method resolves to the response body, typed from the API's
+ * OpenAPI document, or throws a PatchbayError carrying the server's status and `detail`.
+ * `api` is the underlying openapi-fetch client, for the request and response objects themselves.
+ *
+ *   const patchbay = new Patchbay({ baseUrl: "https://patchbay.example.com", apiKey: process.env.PATCHBAY_API_KEY! });
+ *   for await (const log of patchbay.logs.iterate({ status: "error" })) console.log(log.id);
+ */
+export class Patchbay {
+  readonly api: Client<paths>;
+  readonly #options: PatchbayOptions;
+
+  constructor(options: PatchbayOptions) {
+    if (!options?.baseUrl) throw new TypeError("Patchbay: baseUrl is required, e.g. https://patchbay.example.com");
+    if (!options.apiKey) throw new TypeError("Patchbay: apiKey is required (a team API key, pb_…)");
+    this.#options = options;
+    this.api = createClient<paths>({
+      baseUrl: options.baseUrl.replace(/\/+$/, ""),
+      headers: { ...options.headers, authorization: `Bearer ${options.apiKey}` },
+      fetch: retryingFetch(options),
+    });
+  }
+
+  /** The same client with other transport settings (a per-call timeout). */
+  #for(call: CallOptions | undefined): Client<paths> {
+    return call?.timeoutMs === undefined ? this.api : new Patchbay({ ...this.#options, timeoutMs: call.timeoutMs }).api;
+  }
+
+  readonly connections = {
+    /** Shared team connections plus the API key's user's private ones. */
+    list: (query: ListConnectionsQuery = {}, call?: CallOptions) =>
+      unwrap("GET", this.#for(call).GET("/v1/connections", { params: { query }, signal: call?.signal })),
+    /** Verified with the provider before anything is stored. */
+    create: (body: CreateConnectionBody, call?: CallOptions) => unwrap("POST", this.#for(call).POST("/v1/connections", { body, signal: call?.signal })),
+    /** The types that can be connected on this server, with their credential fields. */
+    types: (call?: CallOptions) => unwrap("GET", this.#for(call).GET("/v1/connections/types", { signal: call?.signal })),
+    /** Always a list: one item by id, possibly several by external id. */
+    get: (connectionId: string, query: GetConnectionQuery = {}, call?: CallOptions) =>
+      unwrap("GET", this.#for(call).GET("/v1/connections/{connection_id}", { params: { path: { connection_id: connectionId }, query }, signal: call?.signal })),
+    /** Deactivates the team's active workflows that use it; returns the deleted connection. */
+    delete: (connectionId: string, call?: CallOptions) =>
+      unwrap("DELETE", this.#for(call).DELETE("/v1/connections/{connection_id}", { params: { path: { connection_id: connectionId } }, signal: call?.signal })),
+  };
+
+  readonly authLinks = {
+    /** A link to send to your client; it connects one account, within 24 hours. */
+    create: (body: CreateAuthLinkBody, call?: CallOptions) => unwrap("POST", this.#for(call).POST("/v1/connections/auth-link", { body, signal: call?.signal })),
+    status: (authLinkId: string, call?: CallOptions) =>
+      unwrap("GET", this.#for(call).GET("/v1/connections/auth-links/{auth_link_id}/status", { params: { path: { auth_link_id: authLinkId } }, signal: call?.signal })),
+  };
+
+  readonly credits = {
+    /** The current billing period's balance. */
+    get: (call?: CallOptions) => unwrap("GET", this.#for(call).GET("/v1/credits", { signal: call?.signal })),
+  };
+
+  readonly ledger = {
+    /** One page of ledger entries, newest first. */
+    list: (query: ListCreditLogsQuery = {}, call?: CallOptions) =>
+      unwrap("GET", this.#for(call).GET("/v1/credits/logs", { params: { query }, signal: call?.signal })),
+    /** Every entry matching `query`, newest first, page after page. */
+    iterate: (query: IterateCreditLogsQuery = {}, call?: CallOptions): AsyncGenerator<CreditLog, void, undefined> =>
+      walk(query, (q) => this.ledger.list(q, call)),
+  };
+
+  readonly logs = {
+    /** One page of operation logs inside the plan's history window, newest first. */
+    list: (query: ListLogsQuery = {}, call?: CallOptions) => unwrap("GET", this.#for(call).GET("/v1/logs", { params: { query }, signal: call?.signal })),
+    /** Every log matching `query`, newest first, page after page. */
+    iterate: (query: IterateLogsQuery = {}, call?: CallOptions): AsyncGenerator<Log, void, undefined> => walk(query, (q) => this.logs.list(q, call)),
+    /** A log older than the history window throws a 404 PatchbayError with `historyDays`. */
+    get: (logId: string, call?: CallOptions) => unwrap("GET", this.#for(call).GET("/v1/logs/{log_id}", { params: { path: { log_id: logId } }, signal: call?.signal })),
+  };
+}
+
+type Result<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
+
+async function unwrap<T>(method: string, result: Result<T>): Promise<T> {
+  const { data, error, response } = await result;
+  if (response.ok) {
+    if (data === undefined) throw new PatchbayError({ status: response.status, code: "invalid_response", detail: "The response has no JSON body.", method, url: response.url });
+    return data;
+  }
+  throw new PatchbayError({
+      status: response.status,
+      code: "http_error",
+      detail: (error as { detail?: unknown } | undefined)?.detail ?? error ?? response.statusText,
+      method,
+      url: response.url,
+      requestId: response.headers.get("x-request-id"),
+    retryAfter: response.headers.has("retry-after") ? Number(response.headers.get("retry-after")) || undefined : undefined,
+  });
+}
+
+/**
+ * Pages through a cursor list with the filters copied once, so no page can be asked for with
+ * other filters than the first (the "cursor made for other filters" 400).
+ */
+async function* walk<Q extends object, T>(query: Q, list: (q: Q & { cursor?: string }) => Promise<{ data: T[]; has_more: boolean; next_cursor: string | null }>): AsyncGenerator<T, void, undefined> {
+  const filters = Object.freeze({ ...query });
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await list({ ...filters, ...(cursor === undefined ? {} : { cursor }) });
+    yield* page.data;
+    if (!page.has_more) return;
+    if (!page.next_cursor) throw new TypeError("The server said has_more without a next_cursor.");
+    cursor = page.next_cursor;
+  }
+}
