@@ -11,9 +11,10 @@ import { chromiumExecutable } from "./support/chromium";
  * environment set here reaches the workers, so fixtures and the CLI use the same database.
  */
 export default async function globalSetup() {
-  ensureBuild();
-  // @patchbay/client's dist, which its tests import, from its current sources (2 s).
+  // @patchbay/client's dist, from its current sources (2 s): its tests import it, and the
+  // app's type check (in next build) reads its declarations.
   buildClient();
+  ensureBuild();
   // Before any worker starts: they read it from the environment (playwright.config.ts).
   process.env.CHROMIUM_PATH = await chromiumExecutable();
   const run = `${Date.now()}-${randomBytes(3).toString("hex")}`;

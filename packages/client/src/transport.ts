@@ -41,18 +41,14 @@ export function retryingFetch(options: TransportOptions): (request: Request) => 
     const body = method === "GET" || method === "HEAD" ? undefined : await request.arrayBuffer();
     for (let attempt = 0; ; attempt++) {
       signal.throwIfAborted();
-      const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
+      const attemptSignal = withTimeout(signal, timeoutMs);
       let response: Response;
       try {
-        response = await fetchImpl(url, {
-          method,
-          headers: request.headers,
-          body,
-          signal: timeout ? AbortSignal.any([signal, timeout]) : signal,
-        });
+        response = await fetchImpl(url, { method, headers: request.headers, body, signal: attemptSignal.signal });
       } catch (error) {
+        attemptSignal.dispose();
         if (signal.aborted) throw signal.reason;
-        const timedOut = timeout?.aborted ?? false;
+        const timedOut = attemptSignal.timedOut();
         const failure = new PatchbayError({
           status: 0,
           code: timedOut ? "timeout" : "network_error",
@@ -69,7 +65,9 @@ export function retryingFetch(options: TransportOptions): (request: Request) => 
         continue;
       }
       const retryable = response.status === 429 || (response.status === 503 && method === "GET");
+      // The timeout stays armed while the caller reads the body.
       if (!retryable || attempt >= maxRetries) return response;
+      attemptSignal.dispose();
       const delay = retryAfterMs(response.headers.get("retry-after")) ?? backoff(attempt);
       if (delay > maxDelay) return response;
       // Let the connection be reused: nobody reads this body.
@@ -77,6 +75,35 @@ export function retryingFetch(options: TransportOptions): (request: Request) => 
       options.onRetry?.({ attempt: attempt + 1, delayMs: delay, status: response.status, method, url });
       await sleep(delay, signal);
     }
+  };
+}
+
+/**
+ * The caller's signal plus this attempt's timeout, as one signal. Written out rather than with
+ * AbortSignal.any/timeout, which not every edge runtime has.
+ */
+function withTimeout(signal: AbortSignal, timeoutMs: number) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const abort = () => controller.abort(signal.reason);
+  signal.addEventListener("abort", abort, { once: true });
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          signal.removeEventListener("abort", abort);
+          controller.abort(new Error(`No response within ${timeoutMs} ms.`));
+        }, timeoutMs)
+      : undefined;
+  // In Node, a pending timeout must not keep the process alive.
+  (timer as { unref?: () => void } | undefined)?.unref?.();
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", abort);
+    },
   };
 }
 

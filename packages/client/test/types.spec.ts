@@ -1,0 +1,41 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { test, expect } from "../../../e2e/fixtures";
+import { root } from "../../../e2e/support/server";
+
+// The generated types reach the integrator: a wrong parameter name or enum value does not compile.
+
+const tsc = (project: string) =>
+  promisify(execFile)(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project], { cwd: root }).then(
+    () => ({ code: 0, output: "" }),
+    (e: { code: number; stdout: string }) => ({ code: e.code, output: e.stdout }),
+  );
+
+const typesDir = join(root, "packages", "client", "test", "types");
+
+test("tsc --noEmit: the right calls compile and every line marked @ts-expect-error fails to", async () => {
+  const result = await tsc(join(typesDir, "tsconfig.json"));
+  expect(result.output).toBe("");
+  expect(result.code).toBe(0);
+});
+
+test("without the markers, each marked line is an error for the reason it is there", async () => {
+  const source = readFileSync(join(typesDir, "usage.ts"), "utf8").split("\n");
+  const marked = source.flatMap((line, i) => (line.trim().startsWith("// @ts-expect-error") ? [i + 1] : []));
+  expect(marked.length).toBe(8);
+  // The same file with the markers blanked (line numbers kept), compiled the same way.
+  const dir = join(process.env.DATA_DIR!, `types-${Date.now()}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, "usage.ts"), source.map((l) => (l.trim().startsWith("// @ts-expect-error") ? "" : l)).join("\n"));
+  writeFileSync(join(dir, "tsconfig.json"), readFileSync(join(typesDir, "tsconfig.json"), "utf8"));
+  const { code, output } = await tsc(join(dir, "tsconfig.json"));
+  expect(code).not.toBe(0);
+  const errorLines = [...output.matchAll(/usage\.ts\((\d+),\d+\): error/g)].map((m) => Number(m[1]));
+  expect([...new Set(errorLines)].sort((a, b) => a - b), output).toEqual(marked.map((n) => n + 1));
+  expect(output).toContain("'state' does not exist in type");
+  expect(output).toContain(`Type '"failed"' is not assignable`);
+  expect(output).toContain(`Type '"cron"' is not assignable`);
+  expect(output).toContain(`Type '"name"' is not assignable`);
+});
