@@ -23,8 +23,8 @@ export default defineConfig({
     { name: "api", testDir: "e2e/api" },
     // @patchbay/client against the same server (its own suite lives with the package).
     { name: "client", testDir: "packages/client/test" },
-    // After the API suite: every /v1 response it received, checked against the OpenAPI document.
-    { name: "conformance", testDir: "e2e/conformance", dependencies: ["api"] },
+    // After the API and client suites: every /v1 response they received, checked against the OpenAPI document.
+    { name: "conformance", testDir: "e2e/conformance", dependencies: ["api", "client"] },
     {
       name: "browser",
       testDir: "e2e/browser",

@@ -39,3 +39,17 @@ test("without the markers, each marked line is an error for the reason it is the
   expect(output).toContain(`Type '"cron"' is not assignable`);
   expect(output).toContain(`Type '"name"' is not assignable`);
 });
+
+test("the README's quick start compiles against the package, in ten lines", async () => {
+  const readme = readFileSync(join(root, "packages", "client", "README.md"), "utf8");
+  const quickStart = /## Quick start\s+```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(quickStart).toBeTruthy();
+  expect(quickStart!.trim().split("\n")).toHaveLength(10);
+  const dir = join(process.env.DATA_DIR!, `quick-start-${Date.now()}`);
+  mkdirSync(dir);
+  // Where it runs, `process` is Node's; the package itself needs no Node types.
+  writeFileSync(join(dir, "usage.ts"), `declare const process: { env: Record<string, string | undefined> };\n${quickStart}`);
+  writeFileSync(join(dir, "tsconfig.json"), readFileSync(join(typesDir, "tsconfig.json"), "utf8"));
+  const result = await tsc(join(dir, "tsconfig.json"));
+  expect(result.output).toBe("");
+});
