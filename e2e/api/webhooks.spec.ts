@@ -8,6 +8,7 @@ import { startReceiver, verify, waitFor, type Answer, type Receiver, type Receiv
 import { startExtraServer } from "../support/extra-server";
 import { freshPostgresDatabase, migrateWith, root } from "../support/server";
 import { sessionAs } from "../support/session";
+import { conformanceChecker } from "../support/openapi-conformance";
 
 // Issue 13 / CONTRACT §6: events written with the change that caused them, delivered to real
 // HTTP receivers, signed so the Standard Webhooks library verifies them. The run's server has
@@ -95,6 +96,10 @@ test("each event type arrives once per subscribed endpoint, signed so the standa
     expect(() => verify(c.secret, r)).toThrow();
   }
   for (const r of onlyCredits.received) verify(c.secret, r);
+  // Every body is the one the OpenAPI document's `webhooks` describes for its type.
+  const { checkWebhook } = conformanceChecker(await (await api.get("/v1/openapi.json")).json());
+  expect([...all.received, ...onlyCredits.received].flatMap((r) => checkWebhook(JSON.parse(r.body)))).toEqual([]);
+  expect(checkWebhook({ ...JSON.parse(all.ofType("credits.low")[0].body), data: { balance: {} } }).length, "the check refuses a body off the schema").toBeGreaterThan(0);
 
   // Tampered body, or an old timestamp: the library refuses both.
   const sample = all.received[0];

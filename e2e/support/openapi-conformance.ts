@@ -150,5 +150,13 @@ export function conformanceChecker(doc: Json) {
     }
     return problems;
   }
-  return { check, parseHead };
+
+  /** Problems with a webhook body the server sent: it must be the document's `webhooks[type]` body. */
+  function checkWebhook(body: Json): string[] {
+    const item = doc.webhooks?.[body?.type];
+    if (!item) return [`webhook type ${JSON.stringify(body?.type)} is not in the document's webhooks`];
+    const validate = validatorFor(item.post.requestBody.content["application/json"].schema);
+    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${body.type}: ${e.instancePath || "/"} ${e.message}`);
+  }
+  return { check, checkWebhook, parseHead };
 }
