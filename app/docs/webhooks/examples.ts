@@ -1,28 +1,15 @@
-import type { z } from "zod";
 import type { ConnectionJson } from "@/lib/schemas/connections";
-import type { AuthLinkStatusSchema } from "@/lib/schemas/auth-links";
-import type { CreditBalanceSchema } from "@/lib/schemas/credits";
+import type { WebhookEventData as EventData, WebhookEventName } from "@/lib/schemas/webhook-events";
 import { WEBHOOK_TEST_EVENT, WEBHOOK_TEST_MESSAGE, type WebhookEventType } from "@/lib/webhooks/event-types";
 
-// One example event per type for the docs page. The types below are CONTRACT §6's `data`
-// shapes, built from the API's own schemas (every field required), so an example cannot lose
+// One example event per type for the docs page, typed by the event schemas the emitter is typed
+// by (lib/schemas/webhook-events.ts) with every field made required, so an example cannot lose
 // or invent a field, and a type added to the catalogue fails the build until it has one.
 
-type Connection = Required<ConnectionJson>;
-type AuthLinkStatus = Required<Omit<z.infer<typeof AuthLinkStatusSchema>, "connections">> & { connections: Connection[] };
-type CreditBalance = Required<z.infer<typeof CreditBalanceSchema>>;
+type Complete<T> = T extends (infer U)[] ? Complete<U>[] : T extends object ? { [K in keyof T]-?: Complete<T[K]> } : T;
+type Connection = Complete<ConnectionJson>;
 
-export type WebhookEventData = {
-  "connection.created": { connection: Connection };
-  "connection.updated": { connection: Connection };
-  "connection.deleted": { connection: Connection; deactivated_workflow_ids: string[] };
-  "connection.needs_reauth": { connection: Connection; reason: string };
-  "auth_link.connected": { auth_link: AuthLinkStatus; connection: Connection };
-  "auth_link.failed": { auth_link: AuthLinkStatus; error: "access_denied" | "provider_error"; error_description: string };
-  "credits.low": { balance: CreditBalance; low_credits_percent: number };
-  "credits.exhausted": { balance: CreditBalance; low_credits_percent: number };
-  [WEBHOOK_TEST_EVENT]: { endpoint_id: string; message: string };
-};
+export type WebhookEventData = { [T in WebhookEventName]: Complete<EventData[T]> };
 
 export type ExampleEventType = keyof WebhookEventData;
 
@@ -76,7 +63,7 @@ const hubspotConnection: Connection = {
   updated_at: ms(1),
 };
 
-const creditsBalance = (used: number): CreditBalance => ({
+const creditsBalance = (used: number): WebhookEventData["credits.low"]["balance"] => ({
   credits_limit: 20000,
   credits_used: used,
   credits_remaining: 20000 - used,
