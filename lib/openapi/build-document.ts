@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { operations } from "@/lib/openapi/operations";
 import { ErrorSchema } from "@/lib/schemas/common";
+import { codeSamples } from "@/lib/openapi/code-samples";
 
 type Json = Record<string, unknown>;
 
@@ -107,6 +108,7 @@ export function buildOpenApiDocument(baseUrl: string) {
       ...(parameters.length && { parameters }),
       ...(op.body && { requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.body, "input") } } } }),
       responses,
+      "x-codeSamples": codeSamples(op, baseUrl),
     };
   }
   return {
