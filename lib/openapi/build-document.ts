@@ -2,6 +2,7 @@ import { z } from "zod";
 import { operations } from "@/lib/openapi/operations";
 import { ErrorSchema } from "@/lib/schemas/common";
 import { webhookEventDescription, webhookEventSchemaId, webhookEventSchemas, type WebhookEventName } from "@/lib/schemas/webhook-events";
+import { codeSamples } from "@/lib/openapi/code-samples";
 
 type Json = Record<string, unknown>;
 
@@ -139,6 +140,7 @@ export function buildOpenApiDocument(baseUrl: string) {
       ...(parameters.length && { parameters }),
       ...(op.body && { requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.body, "input") } } } }),
       responses,
+      "x-codeSamples": codeSamples(op, baseUrl),
     };
   }
   return {
