@@ -18,15 +18,17 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): Json {
 
 /**
  * Query parameters are parsed from strings but documented as the integers they stand for, and
- * int64 fields without JavaScript's ±2^53 bounds; `$id`s (fragments) are not valid in 3.1.
+ * integer fields without JavaScript's ±2^53 bounds; `$id`s (fragments) are not valid in 3.1.
  */
 function tidy<T>(node: T): T {
   if (Array.isArray(node)) node.forEach(tidy);
   else if (node && typeof node === "object") {
     const n = node as Json;
     if (n.type === "integer") delete n.pattern;
-    if (n.format === "int64" && Math.abs(Number(n.maximum)) === Number.MAX_SAFE_INTEGER) {
-      delete n.maximum;
+    // zod bounds every integer by JavaScript's ±2^53, which says nothing about the field (and a
+    // renderer would show -9007199254740991 as its example); a real bound stays.
+    if (n.type === "integer") {
+      if (n.maximum === Number.MAX_SAFE_INTEGER) delete n.maximum;
       if (n.minimum === -Number.MAX_SAFE_INTEGER) delete n.minimum;
     }
     delete n.$id;

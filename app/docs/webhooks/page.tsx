@@ -350,7 +350,7 @@ npm run --silent cli -- webhook list --team team_…
           Objects inside <C>data</C> are exactly what the API returns for them: a <C>Connection</C> as <C>GET /v1/connections/{"{id}"}</C> returns it and an{" "}
           <C>AuthLinkStatus</C> as <C>GET /v1/connections/auth-links/{"{id}"}/status</C> does, with times in <strong>milliseconds</strong> (unlike the response of{" "}
           <C>POST /v1/connections</C>, which uses seconds); a <C>CreditBalance</C> as <C>GET /v1/credits</C> returns it, with <C>billing_period_end</C> in Unix seconds.
-          See the <a className={link} href="/docs/api#schema-Connection">schemas</a> in the API reference.
+          See the <a className={link} href="/docs/api#schemas/Connection">schemas</a> in the API reference.
         </p>
       </Section>
 

@@ -33,7 +33,7 @@ export type CallOptions = { signal?: AbortSignal; timeoutMs?: number };
 export type PatchbayOptions = TransportOptions & {
   /** The server's base URL, e.g. `https://patchbay.example.com`. */
   baseUrl: string;
-  /** A team API key (`pb_…`), sent as `Authorization: Bearer`. */
+  /** A team API key (`pbk_…`), sent as `Authorization: Bearer`. */
   apiKey: string;
   /** Extra headers for every request. */
   headers?: Record<string, string>;
@@ -53,7 +53,7 @@ export class Patchbay {
 
   constructor(options: PatchbayOptions) {
     if (!options?.baseUrl) throw new TypeError("Patchbay: baseUrl is required, e.g. https://patchbay.example.com");
-    if (!options.apiKey) throw new TypeError("Patchbay: apiKey is required (a team API key, pb_…)");
+    if (!options.apiKey) throw new TypeError("Patchbay: apiKey is required (a team API key, pbk_…)");
     this.#options = options;
     this.api = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ""),

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { test, expect } from "../../../e2e/fixtures";
+import { test, expect, baseURL } from "../../../e2e/fixtures";
 import { root } from "../../../e2e/support/server";
 
 // The generated types reach the integrator: a wrong parameter name or enum value does not compile.
@@ -50,6 +50,24 @@ test("the README's quick start compiles against the package, in ten lines", asyn
   // Where it runs, `process` is Node's; the package itself needs no Node types.
   writeFileSync(join(dir, "usage.ts"), `declare const process: { env: Record<string, string | undefined> };\n${quickStart}`);
   writeFileSync(join(dir, "tsconfig.json"), readFileSync(join(typesDir, "tsconfig.json"), "utf8"));
+  const result = await tsc(join(dir, "tsconfig.json"));
+  expect(result.output).toBe("");
+});
+
+test("every operation's @patchbay/client sample in the live document (x-codeSamples) compiles", async () => {
+  const doc = await (await fetch(`${baseURL()}/v1/openapi.json`)).json();
+  const samples: { label: string; source: string }[] = Object.entries(doc.paths as Record<string, Record<string, { "x-codeSamples"?: { label: string; source: string }[] }>>).flatMap(([path, item]) =>
+    Object.entries(item).flatMap(([method, op]) => (op["x-codeSamples"] ?? []).map((s) => ({ label: `${method.toUpperCase()} ${path} (${s.label})`, source: s.source }))),
+  );
+  expect(samples).toHaveLength(11);
+  const dir = join(process.env.DATA_DIR!, `samples-${Date.now()}`);
+  mkdirSync(dir);
+  const files = samples.map((s, i) => {
+    writeFileSync(join(dir, `sample-${i}.ts`), `// ${s.label}\ndeclare const process: { env: Record<string, string | undefined> };\n${s.source}\nexport {};\n`);
+    return `sample-${i}.ts`;
+  });
+  const config = JSON.parse(readFileSync(join(typesDir, "tsconfig.json"), "utf8").replace(/^\s*\/\/.*$/gm, ""));
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ ...config, files }));
   const result = await tsc(join(dir, "tsconfig.json"));
   expect(result.output).toBe("");
 });
