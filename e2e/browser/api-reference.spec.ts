@@ -72,13 +72,25 @@ test("renders every operation of the live document, from this server only, with 
   const header = page.getByRole("banner");
   for (const text of [doc.info.title, `v${doc.info.version}`, baseURL()]) await expect(header).toContainText(text);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(doc.info.title);
-  await expect(page.getByRole("link", { name: "openapi.json" })).toHaveAttribute("href", "/v1/openapi.json");
-  await expect(page.getByRole("link", { name: "Webhooks" })).toHaveAttribute("href", "/docs/webhooks");
+  await expect(header.getByRole("link", { name: "openapi.json" })).toHaveAttribute("href", "/v1/openapi.json");
+  await expect(header.getByRole("link", { name: "Webhooks guide" })).toHaveAttribute("href", "/docs/webhooks");
 
   const operations = operationsOf(doc);
   expect(operations.length).toBeGreaterThan(10);
   for (const op of operations) await openOperation(page, doc, op);
   await page.screenshot({ path: join(screenshotsDir, "api-reference-operations.png") });
+
+  // The webhook catalogue is in the same document: each event, its headers and its body.
+  const events = Object.keys(doc.webhooks);
+  expect(events).toContain("auth_link.connected");
+  const sidebar = page.getByRole("complementary", { name: `Sidebar for ${doc.info.title}` });
+  const openWebhooks = sidebar.getByRole("button", { name: "Open Group - Webhooks" });
+  if (await openWebhooks.isVisible()) await openWebhooks.click();
+  for (const event of events) await expect(sidebar.getByRole("link", { name: new RegExp(`^${escape(event)}\\b`) })).toBeVisible();
+  await sidebar.getByRole("link", { name: /^auth_link\.connected\b/ }).click();
+  const hook = page.getByRole("region", { name: "auth_link.connected", exact: true });
+  for (const header of ["webhook-id", "webhook-timestamp", "webhook-signature"]) await expect(hook).toContainText(header);
+  await expect(hook).toContainText("AuthLinkConnectedEvent");
 
   // Rendered from the document the server serves, fetched by the page itself.
   expect(watcher.requests).toContain(`${baseURL()}/v1/openapi.json`);

@@ -94,6 +94,8 @@ function webhooks(): Record<string, Json> {
           summary: type,
           description: webhookEventDescription(type),
           operationId: `webhook${webhookEventSchemaId(type).replace(/Event$/, "")}`,
+          // Signed with the endpoint's secret (the headers below), not sent with an API key.
+          security: [],
           parameters: WEBHOOK_HEADERS.map((h) => ({ ...h, in: "header", required: true, schema: { type: "string" } })),
           requestBody: { required: true, content: { "application/json": { schema: { $ref: ref(webhookEventSchemaId(type)) } } } },
           responses: {
@@ -151,7 +153,7 @@ export function buildOpenApiDocument(baseUrl: string) {
       title: "Patchbay API",
       version: "1.0.0",
       description:
-        "Connections, operation logs and credits of a team workspace. Every endpoint takes `Authorization: Bearer <API_KEY>`. Errors are `{detail}` with the statuses each operation lists. A path answers a method it does not list with 405 and `Allow` (components.responses.MethodNotAllowed), and an unknown path under /v1 with 404 (components.responses.UnknownPath); a path with a trailing or doubled slash, a backslash or a dot segment is redirected (308), in at most two steps, to its plain form. Timestamps: logs and credits in Unix seconds; connection and auth-link responses in milliseconds (the create-from-credentials response in seconds).",
+        "Connections, operation logs and credits of a team workspace. Every endpoint takes `Authorization: Bearer <API_KEY>`. Errors are `{detail}` with the statuses each operation lists. A path answers a method it does not list with 405 and `Allow` (components.responses.MethodNotAllowed), and an unknown path under /v1 with 404 (components.responses.UnknownPath); a path with a trailing or doubled slash, a backslash or a dot segment is redirected (308), in at most two steps, to its plain form. Timestamps: logs and credits in Unix seconds; connection and auth-link responses in milliseconds (the create-from-credentials response in seconds). `webhooks` lists the events sent to a team's webhook endpoints. The TypeScript client `@patchbay/client` is generated from this document; each operation shows its call.",
     },
     servers: [{ url: baseUrl }],
     security: [{ bearer: [] }],

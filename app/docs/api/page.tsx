@@ -27,8 +27,9 @@ export default function ApiReferencePage() {
           <a className={link} href="/v1/openapi.json">
             openapi.json
           </a>
+          {/* The events themselves are in the reference (its Webhooks group); the guide is how to receive them. */}
           <a className={link} href="/docs/webhooks">
-            Webhooks
+            Webhooks guide
           </a>
         </nav>
       </header>
