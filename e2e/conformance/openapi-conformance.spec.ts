@@ -9,7 +9,9 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 let doc: Json;
 test.beforeAll(async () => {
-  doc = await (await (await anonymous()).get("/v1/openapi.json")).json();
+  const res = await (await anonymous()).get("/v1/openapi.json");
+  expect(res.status(), await res.text()).toBe(200);
+  doc = await res.json();
 });
 
 test("every /v1 response the integration suite received is declared by the OpenAPI document, body and headers", async () => {

@@ -107,9 +107,28 @@ function webhooks(): Record<string, Json> {
   );
 }
 
+/**
+ * Every registered shape (`.meta({id})`) the operations and webhook bodies use, converted
+ * together from this module's own schema objects. Not from z.globalRegistry: Next bundles the
+ * schema modules into each layer (route handlers, pages), so a process holds several copies of
+ * `Connection`, the registry lists whichever copy was evaluated last, and converting it beside
+ * another copy nested in `AuthLinkStatus` fails ("Duplicate schema id"): the document was a 500
+ * depending on which pages had been served first.
+ */
+function componentSchemas(): Record<string, Json> {
+  const roots: Record<string, z.ZodType> = { error: ErrorSchema };
+  operations.forEach((op, i) => {
+    roots[`response${i}`] = op.response;
+    if (op.body) roots[`body${i}`] = op.body;
+    for (const [status, error] of Object.entries(op.errors)) if (typeof error === "object") roots[`error${i}_${status}`] = error.schema;
+  });
+  for (const [type, schema] of Object.entries(webhookEventSchemas)) roots[type] = schema;
+  const all = z.toJSONSchema(z.object(roots), { io: "output", unrepresentable: "any", target: "draft-2020-12" }) as Json;
+  return tidy(JSON.parse(JSON.stringify(all.$defs ?? {}).replaceAll('"#/$defs/', '"#/components/schemas/')));
+}
+
 export function buildOpenApiDocument(baseUrl: string) {
-  const components = tidy(z.toJSONSchema(z.globalRegistry, { io: "output", unrepresentable: "any", uri: ref, target: "draft-2020-12" }).schemas as Record<string, Json>);
-  for (const s of Object.values(components)) delete s.$schema;
+  const components = componentSchemas();
   const paths: Record<string, Record<string, Json>> = {};
   for (const op of operations) {
     const parameters: Json[] = [];

@@ -374,11 +374,6 @@ export interface components {
         Error: {
             detail?: unknown;
         };
-        /** @description Both may be null for system-triggered runs. */
-        LogUser: {
-            id: string | null;
-            email: string | null;
-        };
         Connection: {
             /** @description Public connection ID; safe to store. */
             id: string | null;
@@ -445,15 +440,53 @@ export interface components {
             /** @description The created connection when status is connected. */
             connections: components["schemas"]["Connection"][];
         };
-        LogSource: {
+        CreditBalance: {
+            /** @description Credits included in the plan for the period. */
+            credits_limit: number;
+            /** @description Consumed so far this period. */
+            credits_used: number;
+            /** @description credits_limit minus credits_used; may be negative. */
+            credits_remaining: number;
+            /** @description Unix seconds when the period ends and usage resets. */
+            billing_period_end?: number | null;
+            /** @description Current plan: free, pro or team. */
+            tier: string;
+        };
+        CreditLogPage: {
+            data: components["schemas"]["CreditLog"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        CreditLog: {
+            id: number;
+            credits_used: number;
+            /** @description Balance right after this charge (a snapshot). */
+            credits_remaining: number;
+            service: components["schemas"]["CreditService"];
+            user: components["schemas"]["LogUser"];
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            created_at: number;
+        };
+        CreditService: {
             /** @enum {string} */
-            type: "mcp" | "agent" | "workflow";
-            /** @description The MCP server, agent conversation or workflow. */
+            type: "workflow" | "agent" | "copilot" | "mcp";
+            /** @description The workflow, conversation or MCP server charged. */
             id: string | null;
-            /** @description Single execution; set on workflow logs, null otherwise. */
-            run_id: string | null;
-            /** @description Current parent name, falling back to the name recorded at log time. */
+            /** @description Name at the time of the charge. */
             name: string | null;
+        };
+        /** @description Both may be null for system-triggered runs. */
+        LogUser: {
+            id: string | null;
+            email: string | null;
+        };
+        LogPage: {
+            data: components["schemas"]["Log"][];
+            has_more: boolean;
+            next_cursor: string | null;
         };
         Log: {
             id: string;
@@ -479,58 +512,25 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description The log exists but is older than the plan's history window. */
-        AgedOutDetail: {
-            message: string;
-            /** @description The plan's history window in days. */
-            history_days: number;
+        LogSource: {
+            /** @enum {string} */
+            type: "mcp" | "agent" | "workflow";
+            /** @description The MCP server, agent conversation or workflow. */
+            id: string | null;
+            /** @description Single execution; set on workflow logs, null otherwise. */
+            run_id: string | null;
+            /** @description Current parent name, falling back to the name recorded at log time. */
+            name: string | null;
         };
         /** @description `detail` is a string for an unknown id, an AgedOutDetail for a log older than the history window. */
         LogNotFoundError: {
             detail: string | components["schemas"]["AgedOutDetail"];
         };
-        LogPage: {
-            data: components["schemas"]["Log"][];
-            has_more: boolean;
-            next_cursor: string | null;
-        };
-        CreditBalance: {
-            /** @description Credits included in the plan for the period. */
-            credits_limit: number;
-            /** @description Consumed so far this period. */
-            credits_used: number;
-            /** @description credits_limit minus credits_used; may be negative. */
-            credits_remaining: number;
-            /** @description Unix seconds when the period ends and usage resets. */
-            billing_period_end?: number | null;
-            /** @description Current plan: free, pro or team. */
-            tier: string;
-        };
-        CreditService: {
-            /** @enum {string} */
-            type: "workflow" | "agent" | "copilot" | "mcp";
-            /** @description The workflow, conversation or MCP server charged. */
-            id: string | null;
-            /** @description Name at the time of the charge. */
-            name: string | null;
-        };
-        CreditLog: {
-            id: number;
-            credits_used: number;
-            /** @description Balance right after this charge (a snapshot). */
-            credits_remaining: number;
-            service: components["schemas"]["CreditService"];
-            user: components["schemas"]["LogUser"];
-            /**
-             * Format: int64
-             * @description Unix seconds.
-             */
-            created_at: number;
-        };
-        CreditLogPage: {
-            data: components["schemas"]["CreditLog"][];
-            has_more: boolean;
-            next_cursor: string | null;
+        /** @description The log exists but is older than the plan's history window. */
+        AgedOutDetail: {
+            message: string;
+            /** @description The plan's history window in days. */
+            history_days: number;
         };
         /** @description A connection was created, from posted credentials or through an auth link. */
         ConnectionCreatedEvent: {
