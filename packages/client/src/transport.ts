@@ -41,7 +41,9 @@ export function retryingFetch(options: TransportOptions): (request: Request) => 
     const body = method === "GET" || method === "HEAD" ? undefined : await request.arrayBuffer();
     for (let attempt = 0; ; attempt++) {
       signal.throwIfAborted();
-      const attemptSignal = withTimeout(signal, timeoutMs);
+      const timeoutError = () =>
+        new PatchbayError({ status: 0, code: "timeout", detail: `No response within ${timeoutMs} ms.`, method, url });
+      const attemptSignal = withTimeout(signal, timeoutMs, timeoutError);
       let response: Response;
       try {
         response = await fetchImpl(url, { method, headers: request.headers, body, signal: attemptSignal.signal });
@@ -49,14 +51,9 @@ export function retryingFetch(options: TransportOptions): (request: Request) => 
         attemptSignal.dispose();
         if (signal.aborted) throw signal.reason;
         const timedOut = attemptSignal.timedOut();
-        const failure = new PatchbayError({
-          status: 0,
-          code: timedOut ? "timeout" : "network_error",
-          detail: timedOut ? `No response within ${timeoutMs} ms.` : `The request failed: ${(error as Error)?.message ?? error}.`,
-          method,
-          url,
-          cause: error,
-        });
+        const failure = timedOut
+          ? timeoutError()
+          : new PatchbayError({ status: 0, code: "network_error", detail: `The request failed: ${(error as Error)?.message ?? error}.`, method, url, cause: error });
         // A timed-out request may still be running on the server: only a read is repeated.
         const delay = method === "GET" ? backoff(attempt) : undefined;
         if (delay === undefined || attempt >= maxRetries) throw failure;
@@ -80,9 +77,10 @@ export function retryingFetch(options: TransportOptions): (request: Request) => 
 
 /**
  * The caller's signal plus this attempt's timeout, as one signal. Written out rather than with
- * AbortSignal.any/timeout, which not every edge runtime has.
+ * AbortSignal.any/timeout, which not every edge runtime has. The timeout's reason is the
+ * PatchbayError itself, so a body still being read when it fires rejects with it too.
  */
-function withTimeout(signal: AbortSignal, timeoutMs: number) {
+function withTimeout(signal: AbortSignal, timeoutMs: number, timeoutError: () => Error) {
   const controller = new AbortController();
   let timedOut = false;
   const abort = () => controller.abort(signal.reason);
@@ -92,7 +90,7 @@ function withTimeout(signal: AbortSignal, timeoutMs: number) {
       ? setTimeout(() => {
           timedOut = true;
           signal.removeEventListener("abort", abort);
-          controller.abort(new Error(`No response within ${timeoutMs} ms.`));
+          controller.abort(timeoutError());
         }, timeoutMs)
       : undefined;
   // In Node, a pending timeout must not keep the process alive.

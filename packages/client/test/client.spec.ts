@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Patchbay, type Log } from "@patchbay/client";
 import { test, expect, seed, seedTeam, baseURL } from "../../../e2e/fixtures";
 import { clientFor, failure } from "./support";
@@ -146,4 +148,20 @@ test("a caller's AbortSignal cancels the call; a per-call timeout becomes a Patc
   expect(slow).toMatchObject({ status: 0, code: "timeout" });
   expect(slow.message).toContain("No response within 1 ms");
   expect((await patchbay.credits.get()).tier).toBeTruthy();
+
+  // A server that sends its headers and then stalls mid-body: the timeout covers the body too.
+  const stalling = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.write('{"credits_limit": 10');
+  });
+  await new Promise<void>((ready) => stalling.listen(0, "127.0.0.1", ready));
+  try {
+    const started = Date.now();
+    const stalled = await failure(new Patchbay({ baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`, apiKey: "pbk_x", timeoutMs: 300 }).credits.get());
+    expect(stalled).toMatchObject({ status: 0, code: "timeout", method: "GET" });
+    expect(Date.now() - started).toBeLessThan(3000);
+  } finally {
+    stalling.closeAllConnections();
+    stalling.close();
+  }
 });

@@ -4,8 +4,11 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { test, expect, baseURL } from "../../../e2e/fixtures";
 import { root } from "../../../e2e/support/server";
+import { isPostgres } from "../../../e2e/support/instances";
 
 // The generated types reach the integrator: a wrong parameter name or enum value does not compile.
+
+test.skip(isPostgres(), "compiles against the package: the same whichever database the server runs on, so it runs in the SQLite pass");
 
 const tsc = (project: string) =>
   promisify(execFile)(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project], { cwd: root }).then(
