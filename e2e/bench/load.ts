@@ -22,6 +22,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
+import { benchServerEnv } from "./workspace";
 import { startStandIns } from "../support/stand-ins";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -80,20 +81,8 @@ async function main() {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const standIns = await startStandIns();
-  const env = {
-    ...standIns.env,
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dir,
-    APP_URL: baseUrl,
-    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    AUTH_SECRET: randomBytes(32).toString("base64url"),
-    SANDBOX_PROVIDERS: "1",
-    DEMO: "0",
-    // The load is the point here, not the per-key budgets.
-    RATE_LIMIT_API_PER_MINUTE: "0",
-    RATE_LIMIT_MCP_PER_MINUTE: "0",
-  };
+  // The load is the point here, not the per-key budgets (benchServerEnv turns them off).
+  const env = { ...standIns.env, ...process.env, ...benchServerEnv(databaseUrl, dir), APP_URL: baseUrl };
   Object.assign(process.env, env);
   migrateWith(env);
   const server = await startServer(port, { ...env, PORT: String(port) });

@@ -27,11 +27,11 @@
 // e2e/.artifacts/bench-webhooks-<engine>.json.
 import http from "node:http";
 import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
+import { benchServerEnv } from "./workspace";
 import type { FromReceivers, ReceiverCounts, ReceiverDump, ToReceivers } from "./webhook-receivers";
 import type { Changes, Seeded } from "./webhook-writer";
 import { bareOutbox, writeBacklog, type BareResult } from "./webhook-bare-outbox";
@@ -382,15 +382,8 @@ async function main() {
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dir,
+    ...benchServerEnv(databaseUrl, dir),
     APP_URL: baseUrl,
-    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-    AUTH_SECRET: randomBytes(32).toString("base64url"),
-    SANDBOX_PROVIDERS: "1",
-    DEMO: "0",
-    RATE_LIMIT_API_PER_MINUTE: "0",
-    RATE_LIMIT_MCP_PER_MINUTE: "0",
     WEBHOOK_ALLOW_PRIVATE_URLS: "1",
     // A failed attempt (there should be none) is retried within seconds, inside the drain timeout.
     WEBHOOK_RETRY_SCHEDULE_SECONDS: "1,2,5,10,20",

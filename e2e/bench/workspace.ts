@@ -4,19 +4,13 @@ import { join } from "node:path";
 import { root } from "../support/server";
 
 /**
- * A fresh folder under e2e/.artifacts for one benchmark run, with its SQLite file (or the given
- * database) and the environment every bench starts its server with (new secrets, sandbox on, no
- * demo, and the per-key rate limits off: a benchmark's one key sends far more than a client may).
- * The environment is also applied to this process, so the lib functions that seed see the same
- * database.
+ * The settings every bench starts its server with: its database and folder, new secrets, sandbox
+ * on, no demo, and the per-key rate limits off (a benchmark's one key sends far more than a
+ * client may).
  */
-export function benchWorkspace(name: string, databaseUrl?: string) {
-  const dir = join(root, "e2e", ".artifacts", `${name}-${Date.now()}`);
-  mkdirSync(dir, { recursive: true });
-  const dbFile = join(dir, "bench.db");
-  const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl ?? `file:${dbFile}`,
+export function benchServerEnv(databaseUrl: string, dir: string) {
+  return {
+    DATABASE_URL: databaseUrl,
     DATA_DIR: dir,
     ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     AUTH_SECRET: randomBytes(32).toString("base64url"),
@@ -25,6 +19,18 @@ export function benchWorkspace(name: string, databaseUrl?: string) {
     RATE_LIMIT_API_PER_MINUTE: "0",
     RATE_LIMIT_MCP_PER_MINUTE: "0",
   };
+}
+
+/**
+ * A fresh folder under e2e/.artifacts for one benchmark run, with its SQLite file (or the given
+ * database) and benchServerEnv. The environment is also applied to this process, so the lib
+ * functions that seed see the same database.
+ */
+export function benchWorkspace(name: string, databaseUrl?: string) {
+  const dir = join(root, "e2e", ".artifacts", `${name}-${Date.now()}`);
+  mkdirSync(dir, { recursive: true });
+  const dbFile = join(dir, "bench.db");
+  const env = { ...process.env, ...benchServerEnv(databaseUrl ?? `file:${dbFile}`, dir) };
   Object.assign(process.env, env);
   return { dir, dbFile, env };
 }

@@ -6,6 +6,7 @@ import { encryptJson } from "@/lib/security/encryption";
 import { authLinkStatus, authLinkStatusJson } from "@/lib/auth-links/auth-link-status";
 import { transaction } from "@/lib/db/transaction";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import type { WebhookEventData } from "@/lib/schemas/webhook-events";
 import { authLinkUrl } from "@/lib/auth-links/create-auth-link";
 import { ConnectError, type ConnectErrorCode } from "@/lib/auth-links/connect-error";
 import { attemptIdOf, stateMatches } from "@/lib/auth-links/oauth-state";
@@ -129,7 +130,7 @@ async function linkStateError(authLinkId: string, otherwise = "This link can no 
 }
 
 /** auth_link.failed, with the error redirect's own values; the link itself is unchanged. */
-async function emitLinkFailed(authLinkId: string, error: "access_denied" | "provider_error", description: string) {
+async function emitLinkFailed(authLinkId: string, error: WebhookEventData["auth_link.failed"]["error"], description: string) {
   await transaction(async (tx) => {
     const link = await tx.authLink.findUniqueOrThrow({ where: { id: authLinkId } });
     await emitWebhookEvent(tx, link.teamId, "auth_link.failed", { auth_link: authLinkStatusJson(link, []), error, error_description: description });

@@ -13,8 +13,11 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): Json {
   const out = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
   delete out.$schema;
   delete out.$defs; // every registered shape is in components.schemas
-  return tidy(JSON.parse(JSON.stringify(out).replaceAll('"#/$defs/', '"#/components/schemas/')));
+  return inComponents(out);
 }
+
+/** JSON Schema whose `$defs` references point into the document's components, tidied. */
+const inComponents = (schema: Json): Json => tidy(JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/')));
 
 /**
  * Query parameters are parsed from strings but documented as the integers they stand for, and
@@ -124,7 +127,7 @@ function componentSchemas(): Record<string, Json> {
   });
   for (const [type, schema] of Object.entries(webhookEventSchemas)) roots[type] = schema;
   const all = z.toJSONSchema(z.object(roots), { io: "output", unrepresentable: "any", target: "draft-2020-12" }) as Json;
-  return tidy(JSON.parse(JSON.stringify(all.$defs ?? {}).replaceAll('"#/$defs/', '"#/components/schemas/')));
+  return inComponents((all.$defs ?? {}) as Json) as Record<string, Json>;
 }
 
 export function buildOpenApiDocument(baseUrl: string) {
@@ -180,7 +183,7 @@ export function buildOpenApiDocument(baseUrl: string) {
     webhooks: webhooks(),
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key created by a team owner (Team plan)." } },
-      schemas: { ...components, Error: components.Error ?? schemaOf(ErrorSchema, "output") },
+      schemas: components,
       headers: HEADERS,
       responses: {
         MethodNotAllowed: {
