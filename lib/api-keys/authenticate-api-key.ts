@@ -1,7 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { prepared, read } from "@/lib/db/read";
-import { instantMs } from "@/lib/db/read-types";
 import { unauthorized } from "@/lib/api/errors";
 import { sha256Hex } from "@/lib/security/hashing";
 import { API_KEY_PATTERN } from "@/lib/api-keys/api-key-format";
@@ -43,7 +42,7 @@ export async function authenticateApiKey(authorization: string | null): Promise<
   if (!row) throw unauthorized("Invalid API key.");
   if (row.revokedAt !== null) throw unauthorized("This API key was revoked.");
   const now = Date.now();
-  const lastUsed = row.lastUsedAt === null ? 0 : instantMs(row.lastUsedAt);
+  const lastUsed = row.lastUsedAt ?? 0;
   if (!(now - lastUsed <= LAST_USED_RESOLUTION_MS)) {
     // Recorded at minute resolution so reads do not turn into a write per request.
     void db.apiKey.update({ where: { id: row.keyId }, data: { lastUsedAt: new Date(now) } }).catch(() => {});

@@ -1,6 +1,5 @@
 import "server-only";
 import { prepared, read } from "@/lib/db/read";
-import { instantMs } from "@/lib/db/read-types";
 import { notFound } from "@/lib/api/errors";
 import { authLinkStatusJson } from "@/lib/auth-links/auth-link-status";
 import { connectionToJson } from "@/lib/connections/connection-to-json";
@@ -46,10 +45,10 @@ export async function getAuthLinkStatusOrThrow(teamId: string, userId: string, a
       connectionType: link.connectionType,
       connectionId: link.connectionId,
       externalId: link.externalId,
-      expiresAt: instantMs(link.expiresAt),
-      consumedAt: link.consumedAt === null ? null : instantMs(link.consumedAt),
-      createdAt: instantMs(link.createdAt),
-      updatedAt: instantMs(link.updatedAt),
+      expiresAt: link.expiresAt,
+      consumedAt: link.consumedAt,
+      createdAt: link.createdAt,
+      updatedAt: link.updatedAt,
     },
     link.visibleId === null
         ? []

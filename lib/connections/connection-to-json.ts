@@ -1,4 +1,4 @@
-import { instantMs, type Instant } from "@/lib/db/read-types";
+import type { Instant } from "@/lib/db/read-types";
 import type { ConnectionJson } from "@/lib/schemas/connections";
 
 type Row = { id: string; type: string; displayName: string | null; externalId: string | null; ownerUserId: string | null; createdAt: Date | Instant; updatedAt: Date | Instant };
@@ -6,7 +6,7 @@ type Row = { id: string; type: string; displayName: string | null; externalId: s
 /** Spec §9.4: connection responses use milliseconds, except create-from-credentials (seconds). */
 export function connectionToJson(row: Row, unit: "ms" | "s" = "ms"): ConnectionJson {
   const t = (d: Date | Instant) => {
-    const ms = d instanceof Date ? d.getTime() : instantMs(d);
+    const ms = d instanceof Date ? d.getTime() : d;
     return unit === "ms" ? ms : Math.floor(ms / 1000);
   };
   return {

@@ -1,7 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { prepared, read } from "@/lib/db/read";
-import { instantMs } from "@/lib/db/read-types";
 import { notFound } from "@/lib/api/errors";
 import { rollBillingPeriodIfEnded } from "@/lib/credits/roll-billing-period";
 
@@ -13,12 +12,12 @@ export async function getCreditBalance(teamId: string) {
   let [team] = await findBalance({ teamId });
   if (!team) throw notFound("Team not found.");
   // A period that has ended is rolled (a write, through Prisma) and read again.
-  if (await rollBillingPeriodIfEnded(db, { id: team.id, billingPeriodEnd: new Date(instantMs(team.billingPeriodEnd)) })) [team] = await findBalance({ teamId });
+  if (await rollBillingPeriodIfEnded(db, { id: team.id, billingPeriodEnd: new Date(team.billingPeriodEnd) })) [team] = await findBalance({ teamId });
   return {
     credits_limit: team.creditsLimit,
     credits_used: team.creditsUsed,
     credits_remaining: team.creditsLimit - team.creditsUsed,
-    billing_period_end: Math.floor(instantMs(team.billingPeriodEnd) / 1000),
+    billing_period_end: Math.floor(team.billingPeriodEnd / 1000),
     tier: team.plan,
   };
 }

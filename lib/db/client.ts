@@ -16,6 +16,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "@/lib/db/generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "@/lib/db/generated/postgresql/client";
 import { databaseTarget } from "@/lib/db/engine";
+import { encodeParameter, utcMs } from "@/lib/db/instants";
 import type { ReadDb } from "@/lib/db/read-types";
 
 // Both generated clients expose the same model API (one schema source); the SQLite client's
@@ -23,16 +24,12 @@ import type { ReadDb } from "@/lib/db/read-types";
 export type Db = SqliteClient;
 export type { Prisma } from "@/lib/db/generated/sqlite/client";
 
-/**
- * How the reads' PostgreSQL connections decode values (Prisma's adapter sets its own per query):
- * int8 (the Unix-second columns) as a number, and a `timestamp without time zone` as the UTC
- * instant Prisma wrote, in milliseconds, whatever the server's time zone.
- */
+/** How PostgreSQL values reach the reads (Prisma's adapter sets its own per query); instants: lib/db/instants.ts. */
 const PG_READ_TYPES = {
   getTypeParser(oid: number, format?: "text" | "binary") {
+    // int8 (the Unix-second and -millisecond columns) as a number.
     if (oid === types.builtins.INT8) return (text: string) => Number(text);
-    if (oid === types.builtins.TIMESTAMP) return (text: string) => Date.parse(`${text.replace(" ", "T")}Z`);
-    if (oid === types.builtins.TIMESTAMPTZ) return (text: string) => Date.parse(text);
+    if (oid === types.builtins.TIMESTAMP || oid === types.builtins.TIMESTAMPTZ) return utcMs;
     return types.getTypeParser(oid, format);
   },
 };
@@ -54,11 +51,18 @@ const compilerFor = (engine: "sqlite" | "postgresql") =>
 function createClients(): Clients {
   const target = databaseTarget();
   if (target.engine === "postgresql") {
-    const pool = new Pool({ connectionString: target.url, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), connectionTimeoutMillis: 5_000, types: PG_READ_TYPES });
+    const pool = new Pool({
+      connectionString: target.url,
+      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+      connectionTimeoutMillis: 5_000,
+      types: PG_READ_TYPES,
+      options: "-c TimeZone=UTC",
+    });
+    const encode = encodeParameter("postgresql");
     // Without a listener an idle client's error (the database restarting) would crash the process.
     pool.on("error", () => {});
     const db = new PostgresClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) as unknown as Db;
-    return { db, builder: compilerFor("postgresql"), run: async (sql, parameters) => (await pool.query({ text: sql, values: parameters as unknown[] })).rows };
+    return { db, builder: compilerFor("postgresql"), run: async (sql, parameters) => (await pool.query({ text: sql, values: parameters.map(encode) })).rows };
   }
   // timeout = SQLite busy timeout: writers from several processes wait instead of failing.
   // Past it, the database counts as unavailable (a 503 with Retry-After).
@@ -67,20 +71,26 @@ function createClients(): Clients {
   // The reads' own read-only connection, opened on first use (the file exists once migrated);
   // each distinct SQL text is prepared once (the hot reads are a handful of shapes).
   // Rows come from the driver as arrays and are made objects here: better-sqlite3's own row
-  // objects cost a third more on a page of logs.
+  // objects cost a third more on a page of logs. Columns declared DATETIME are decoded to
+  // milliseconds here, as PostgreSQL's are by its type parser.
   let conn: Database.Database | undefined;
-  const prepared = new Map<string, { stmt: Database.Statement; columns: string[] }>();
+  const prepared = new Map<string, { stmt: Database.Statement; columns: string[]; instants: boolean[] }>();
+  const encode = encodeParameter("sqlite");
   const run: RunRead = async (sql, parameters) => {
     conn ??= new Database(target.file, { readonly: true, fileMustExist: true, timeout: busyTimeout });
     let p = prepared.get(sql);
     if (!p) {
       const stmt = conn.prepare(sql).raw(true);
-      prepared.set(sql, (p = { stmt, columns: stmt.columns().map((c) => c.name) }));
+      const described = stmt.columns();
+      prepared.set(sql, (p = { stmt, columns: described.map((c) => c.name), instants: described.map((c) => c.type?.toUpperCase() === "DATETIME") }));
     }
-    const { columns } = p;
-    return (p.stmt.all(parameters) as unknown[][]).map((values) => {
+    const { columns, instants } = p;
+    return (p.stmt.all(parameters.map(encode)) as unknown[][]).map((values) => {
       const row: Record<string, unknown> = {};
-      for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
+      for (let i = 0; i < columns.length; i++) {
+        const v = values[i];
+        row[columns[i]] = instants[i] && typeof v === "string" ? utcMs(v) : v;
+      }
       return row;
     });
   };

@@ -11,11 +11,8 @@ import type {
   Workflow,
 } from "@/lib/db/generated/sqlite/client";
 
-/**
- * A stored instant as the read drivers return it: milliseconds on PostgreSQL (lib/db/client.ts
- * decodes it), Prisma's ISO-8601 text on SQLite. Read it with `instantMs`.
- */
-export type Instant = number | string;
+/** A stored instant as the read drivers return it on both engines: milliseconds since the epoch (lib/db/client.ts decodes it). */
+export type Instant = number;
 
 /** A Boolean column: true/false on PostgreSQL, 1/0 on SQLite. */
 export type Flag = boolean | number;
@@ -37,9 +34,3 @@ export type ReadDb = {
   User: Row<User>;
   Workflow: Row<Workflow>;
 };
-
-/** Milliseconds since the epoch of an `Instant`; SQLite text without a zone is UTC (CURRENT_TIMESTAMP). */
-export function instantMs(value: Instant): number {
-  if (typeof value === "number") return value;
-  return Date.parse(value.includes("T") ? value : `${value.replace(" ", "T")}Z`);
-}

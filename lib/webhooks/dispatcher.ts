@@ -9,6 +9,7 @@ import { dispatchSignal } from "@/lib/webhooks/dispatch-signal";
 import { signatureHeader } from "@/lib/webhooks/signature";
 import { postWebhook, type AttemptResult } from "@/lib/webhooks/send";
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, DISABLE_AFTER_MS, DISABLED_BY_FAILURES, deliveryTimeoutMs, retryDelayMs, retrySchedule } from "@/lib/webhooks/config";
+import { utcMs } from "@/lib/db/instants";
 
 // The dispatcher runs in every server instance (instrumentation.ts). It claims due deliveries
 // from the outbox with one atomic statement per endpoint (PostgreSQL: FOR UPDATE SKIP LOCKED,
@@ -225,7 +226,8 @@ async function storeOutcomes(tx: Tx, rows: { id: string; attempts: number; statu
 
 function signingSecrets(e: { secret: string; previousSecret: string | null; previousSecretExpiresAt: unknown }, now: number): string[] {
   const secrets = [decryptJson<string>(e.secret)];
-  const until = e.previousSecretExpiresAt == null ? 0 : e.previousSecretExpiresAt instanceof Date ? e.previousSecretExpiresAt.getTime() : Number(new Date(e.previousSecretExpiresAt as string | number));
+  const at = e.previousSecretExpiresAt;
+  const until = at == null ? 0 : at instanceof Date ? at.getTime() : typeof at === "string" ? utcMs(at) : Number(at);
   if (e.previousSecret && until > now) secrets.push(decryptJson<string>(e.previousSecret));
   return secrets;
 }
