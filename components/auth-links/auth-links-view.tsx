@@ -10,6 +10,7 @@ import { TypeLogo } from "@/components/connections/type-logo";
 import { AuthLinkResult } from "@/components/auth-links/auth-link-result";
 import { StatusBadge } from "@/components/auth-links/status-badge";
 import { CopyField } from "@/components/ui/copy-field";
+import { LocalTime } from "@/components/time/local-time";
 
 // Stands in for the id the connection will get, in the redirect preview.
 const PLACEHOLDER_CONNECTION_ID = "conn_XXXXXXXXXXXXXXXXXXXX";
@@ -207,7 +208,7 @@ function RecentLinks({
                     {l.is_private && <span className="text-xs text-zinc-500">private</span>}
                   </div>
                   <div className="text-xs text-zinc-500 dark:text-zinc-400">
-                    {new Date(l.created_at).toLocaleString()}
+                    <LocalTime seconds={l.created_at / 1000} />
                     {l.external_id && (
                       <>
                         {" · external_id "}

@@ -9,9 +9,9 @@ import { ErrorNote } from "@/components/ui/error-note";
 import { TypeLogo } from "@/components/connections/type-logo";
 import { DeleteConnectionDialog } from "@/components/connections/delete-connection-dialog";
 import { NewConnectionDialog } from "@/components/connections/new-connection-dialog";
+import { LocalTime } from "@/components/time/local-time";
 
-const formatTime = (ms: number | null | undefined) =>
-  ms ? new Date(ms).toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }) : "—";
+
 
 /** The connections table: filters by type and external_id live in the URL; the name search is local. */
 export function ConnectionsView({ teamId }: { teamId: string }) {
@@ -140,7 +140,7 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
                           </div>
                         </td>
                         <td className="hidden px-3 py-2 font-mono text-xs sm:table-cell">{c.external_id ?? <span className="text-zinc-400">—</span>}</td>
-                        <td className="hidden whitespace-nowrap px-3 py-2 text-zinc-600 md:table-cell dark:text-zinc-400">{formatTime(c.created_at)}</td>
+                        <td className="hidden whitespace-nowrap px-3 py-2 text-zinc-600 md:table-cell dark:text-zinc-400">{c.created_at ? <LocalTime seconds={c.created_at / 1000} /> : "—"}</td>
                         <td className="whitespace-nowrap px-3 py-2 text-right">
                           {c.id && needsReauth.has(c.id) && (
                             <Link

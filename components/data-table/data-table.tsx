@@ -6,6 +6,7 @@ import { TableHeader } from "@/components/data-table/table-header";
 import { VirtualBody } from "@/components/data-table/virtual-body";
 import { SkeletonRows } from "@/components/data-table/skeleton-rows";
 import { ErrorState } from "@/components/data-table/error-state";
+import { TimeZoneNote } from "@/components/time/local-time";
 
 type Props<T> = {
   label: string;
@@ -80,7 +81,7 @@ export function DataTable<T>(props: Props<T>) {
                 <span>Loading more…</span>
               ) : (
                 <div data-testid="end-of-list">
-                  <span>{rows.length.toLocaleString("en")} rows · end of the list.</span> {props.end}
+                  <span>{rows.length.toLocaleString("en")} rows · end of the list.</span> <TimeZoneNote /> {props.end}
                 </div>
               )}
             </div>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { localInputToSeconds, secondsToLocalInput } from "@/components/data-table/format";
+import { secondsToZonedInput, useDisplayTimeZone, zonedInputToSeconds } from "@/components/time/local-time";
 
 const labelClass = "mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400";
 
@@ -63,15 +63,16 @@ export function FilterText({ label, value, placeholder, onChange }: { label: str
   );
 }
 
-/** A date-and-time filter kept in the URL as Unix seconds. */
+/** A date-and-time filter kept in the URL as Unix seconds, typed in the display time zone. */
 export function FilterDateTime({ label, value, onChange }: { label: string; value: string | undefined; onChange: (v: string | undefined) => void }) {
   const id = useId();
+  const zone = useDisplayTimeZone();
   return (
     <div>
       <label htmlFor={id} className={labelClass}>
         {label}
       </label>
-      <input id={id} type="datetime-local" className="input" value={secondsToLocalInput(value)} onChange={(e) => onChange(localInputToSeconds(e.target.value))} />
+      <input id={id} type="datetime-local" className="input" value={secondsToZonedInput(value, zone)} onChange={(e) => onChange(zonedInputToSeconds(e.target.value, zone))} />
     </div>
   );
 }

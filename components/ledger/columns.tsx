@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { createColumnHelper } from "@tanstack/react-table";
 import type { CreditLogJson } from "@/lib/schemas/credits";
-import { formatTime } from "@/components/data-table/format";
+import { LocalTime } from "@/components/time/local-time";
 
 const col = createColumnHelper<CreditLogJson>();
 
@@ -25,7 +25,7 @@ export function logsOfChargeHref(teamId: string, entry: CreditLogJson) {
 
 export function ledgerColumns(teamId: string) {
   return [
-    col.accessor("created_at", { header: "Charged", cell: (c) => <time className="tabular-nums text-zinc-600 dark:text-zinc-400">{formatTime(c.getValue())}</time> }),
+    col.accessor("created_at", { header: "Charged", cell: (c) => <LocalTime seconds={c.getValue()} className="tabular-nums text-zinc-600 dark:text-zinc-400" /> }),
     col.accessor((e) => e.service.type, {
       id: "service_type",
       header: "Service",

@@ -3,14 +3,14 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import type { LogJson } from "@/lib/schemas/logs";
 import { StatusBadge } from "@/components/logs/status-badge";
-import { formatTime } from "@/components/data-table/format";
+import { LocalTime } from "@/components/time/local-time";
 
 const col = createColumnHelper<LogJson>();
 
 export const LOG_COLUMNS_TEMPLATE = "10.5rem 5.5rem minmax(10rem,1.4fr) minmax(10rem,1.2fr) minmax(7rem,0.8fr) minmax(8rem,1fr) 4rem 4.5rem";
 
 export const logColumns = [
-  col.accessor("started_at", { header: "Started", cell: (c) => <time className="tabular-nums text-zinc-600 dark:text-zinc-400">{formatTime(c.getValue())}</time> }),
+  col.accessor("started_at", { header: "Started", cell: (c) => <LocalTime seconds={c.getValue()} className="tabular-nums text-zinc-600 dark:text-zinc-400" /> }),
   col.accessor("status", { header: "Status", cell: (c) => <StatusBadge status={c.getValue()} /> }),
   col.accessor("operation_id", {
     header: "Operation",

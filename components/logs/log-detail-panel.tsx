@@ -5,7 +5,7 @@ import { useLog } from "@/lib/queries/logs";
 import { ApiRequestError } from "@/lib/queries/api-client";
 import { StatusBadge } from "@/components/logs/status-badge";
 import { JsonView } from "@/components/logs/json-view";
-import { formatTime } from "@/components/data-table/format";
+import { LocalTime } from "@/components/time/local-time";
 
 function describeError(error: unknown) {
   if (error instanceof ApiRequestError) {
@@ -78,9 +78,9 @@ export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: 
               <dt className="text-zinc-500">User</dt>
               <dd className="break-all">{log.user?.email ?? "system"}</dd>
               <dt className="text-zinc-500">Started</dt>
-              <dd>{formatTime(log.started_at)}</dd>
+              <dd><LocalTime seconds={log.started_at} /></dd>
               <dt className="text-zinc-500">Completed</dt>
-              <dd>{log.completed_at != null ? formatTime(log.completed_at) : "still running"}</dd>
+              <dd>{log.completed_at != null ? <LocalTime seconds={log.completed_at} /> : "still running"}</dd>
               <dt className="text-zinc-500">Credits</dt>
               <dd>
                 {log.credits_used}

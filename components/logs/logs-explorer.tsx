@@ -5,7 +5,7 @@ import { DataTable } from "@/components/data-table/data-table";
 import { EmptyState } from "@/components/data-table/empty-state";
 import { FilterDateTime, FilterSelect, FilterText } from "@/components/data-table/filter-controls";
 import { useUrlFilters } from "@/components/data-table/use-url-filters";
-import { formatTime } from "@/components/data-table/format";
+import { LocalTime } from "@/components/time/local-time";
 import { LOG_COLUMNS_TEMPLATE, logColumns } from "@/components/logs/columns";
 import { LogDetailPanel } from "@/components/logs/log-detail-panel";
 import { LOG_FILTER_KEYS, useInfiniteLogs } from "@/lib/queries/logs";
@@ -25,7 +25,7 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
   const windowNote = (
     <>
       Older logs are outside the <strong className="font-semibold capitalize">{history.plan}</strong> plan&apos;s {history.days}-day history window: nothing before{" "}
-      <time className="font-medium">{formatTime(history.cutoff)}</time> is shown (it is stored, and returns if the plan&apos;s window grows).
+      <LocalTime seconds={history.cutoff} className="font-medium" /> is shown (it is stored, and returns if the plan&apos;s window grows).
     </>
   );
 
@@ -42,7 +42,7 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
       </div>
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-zinc-600 dark:text-zinc-400">
         <p>
-          History window: last {history.days} {history.days === 1 ? "day" : "days"} (since {formatTime(history.cutoff)}).
+          History window: last {history.days} {history.days === 1 ? "day" : "days"} (since <LocalTime seconds={history.cutoff} />).
         </p>
         {filtered && (
           <button type="button" className="btn-secondary px-3 py-1.5" onClick={() => setFilters({})}>

@@ -2,7 +2,7 @@
 
 import { createColumnHelper } from "@tanstack/react-table";
 import type { WebhookDeliveryJson } from "@/lib/schemas/webhooks";
-import { formatTime } from "@/components/data-table/format";
+import { LocalTime } from "@/components/time/local-time";
 import { DeliveryStatusBadge, StatusCode } from "@/components/webhooks/delivery-status-badge";
 
 const col = createColumnHelper<WebhookDeliveryJson>();
@@ -13,7 +13,7 @@ export const DELIVERY_COLUMNS_TEMPLATE = "10.5rem minmax(9rem,1fr) minmax(11rem,
 export const lastAttempt = (d: WebhookDeliveryJson) => d.attempts.at(-1) ?? null;
 
 export const deliveryColumns = [
-  col.accessor("created_at", { header: "Time", cell: (c) => <time className="tabular-nums text-zinc-600 dark:text-zinc-400">{formatTime(c.getValue() / 1000)}</time> }),
+  col.accessor("created_at", { header: "Time", cell: (c) => <LocalTime seconds={c.getValue() / 1000} className="tabular-nums text-zinc-600 dark:text-zinc-400" /> }),
   col.accessor("event_type", { header: "Event type", cell: (c) => <span className="font-mono text-xs text-zinc-900 dark:text-zinc-100">{c.getValue()}</span> }),
   col.accessor("event_id", { header: "Event ID", cell: (c) => <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{c.getValue()}</span> }),
   col.accessor("status", { header: "Status", cell: (c) => <DeliveryStatusBadge status={c.getValue()} /> }),

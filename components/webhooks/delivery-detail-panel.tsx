@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { resendWebhookDelivery, webhookKeys } from "@/lib/queries/webhooks";
 import type { WebhookAttemptJson, WebhookDeliveryJson } from "@/lib/schemas/webhooks";
 import { detailText } from "@/components/overview/format";
-import { formatTime } from "@/components/data-table/format";
+import { LocalTime } from "@/components/time/local-time";
 import { JsonView } from "@/components/logs/json-view";
 import { DeliveryStatusBadge, StatusCode } from "@/components/webhooks/delivery-status-badge";
 
@@ -69,17 +69,17 @@ export function DeliveryDetailPanel({
             {d.event_id} <span className="font-sans text-zinc-500">(the webhook-id header)</span>
           </dd>
           <dt className="text-zinc-500">Created</dt>
-          <dd>{formatTime(d.created_at / 1000)}</dd>
+          <dd><LocalTime seconds={d.created_at / 1000} /></dd>
           {d.completed_at !== null && (
             <>
               <dt className="text-zinc-500">{d.status === "succeeded" ? "Delivered" : "Gave up"}</dt>
-              <dd>{formatTime(d.completed_at / 1000)}</dd>
+              <dd><LocalTime seconds={d.completed_at / 1000} /></dd>
             </>
           )}
           {d.next_attempt_at !== null && (
             <>
               <dt className="text-zinc-500">Next attempt</dt>
-              <dd>{endpointEnabled ? (d.next_attempt_at <= Date.now() ? "now" : formatTime(d.next_attempt_at / 1000)) : "when the endpoint is enabled again"}</dd>
+              <dd>{endpointEnabled ? (d.next_attempt_at <= Date.now() ? "now" : <LocalTime seconds={d.next_attempt_at / 1000} />) : "when the endpoint is enabled again"}</dd>
             </>
           )}
           <dt className="text-zinc-500">Attempts</dt>
@@ -135,7 +135,7 @@ function Attempt({ attempt: a }: { attempt: WebhookAttemptJson }) {
       <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
         <span className="font-medium">Attempt {a.number}</span>
         <span className="flex items-center gap-3 text-xs text-zinc-500 dark:text-zinc-400">
-          <time className="tabular-nums">{formatTime(a.started_at / 1000)}</time>
+          <LocalTime seconds={a.started_at / 1000} className="tabular-nums" />
           <span className="tabular-nums">{a.duration_ms} ms</span>
           <span>
             HTTP <StatusCode code={a.status_code} />

@@ -4,10 +4,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { sendWebhookTestEvent, updateWebhookEndpoint, webhookKeys } from "@/lib/queries/webhooks";
 import type { WebhookEndpointJson } from "@/lib/schemas/webhooks";
 import { detailText } from "@/components/overview/format";
-import { formatTime } from "@/components/data-table/format";
+import { LocalTime } from "@/components/time/local-time";
 
 const linkButton = "font-medium text-indigo-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:opacity-60 dark:text-indigo-400";
-const ms = (t: number) => formatTime(t / 1000);
 
 /** One endpoint: where it sends, what it receives, its state, and what an owner can do with it. */
 export function EndpointCard({
@@ -107,12 +106,12 @@ export function EndpointCard({
           {!e.enabled && e.disabled_reason && <p className="text-rose-700 dark:text-rose-400">Disabled: {e.disabled_reason}</p>}
           {e.failing_since !== null && (
             <p className="text-amber-700 dark:text-amber-300">
-              Failing since <time>{ms(e.failing_since)}</time>: every attempt since then has failed; after 3 days the endpoint is disabled.
+              Failing since <LocalTime seconds={e.failing_since / 1000} />: every attempt since then has failed; after 3 days the endpoint is disabled.
             </p>
           )}
           {e.previous_secret_expires_at !== null && (
             <p className="text-zinc-500 dark:text-zinc-400">
-              Secret rotated: the previous secret also signs until <time>{ms(e.previous_secret_expires_at)}</time>.
+              Secret rotated: the previous secret also signs until <LocalTime seconds={e.previous_secret_expires_at / 1000} />.
             </p>
           )}
         </div>

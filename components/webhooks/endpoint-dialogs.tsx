@@ -13,7 +13,7 @@ import {
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/event-types";
 import type { WebhookEndpointJson } from "@/lib/schemas/webhooks";
 import { detailText } from "@/components/overview/format";
-import { formatTime } from "@/components/data-table/format";
+import { LocalTime } from "@/components/time/local-time";
 import { Dialog } from "@/components/ui/dialog";
 import { allTicked, EventTypesField } from "@/components/webhooks/event-types-field";
 import { SecretReveal } from "@/components/webhooks/secret-reveal";
@@ -187,7 +187,7 @@ export function RotateSecretDialog({ team, endpoint, onClose }: { team: string; 
             The old secret keeps verifying for 24 hours
             {rotated.previous_secret_expires_at ? (
               <>
-                , until <time className="font-medium">{formatTime(rotated.previous_secret_expires_at / 1000)}</time>
+                , until <LocalTime seconds={rotated.previous_secret_expires_at / 1000} className="font-medium" />
               </>
             ) : null}
             : until then every delivery is signed with both, so switch your receiver to the new one before that.

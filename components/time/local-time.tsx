@@ -1,0 +1,88 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+
+// Dashboard times are shown in the viewer's time zone, and the page says which. The server
+// renders in UTC (and says so) whatever zone it runs in, so the HTML it sends never depends on
+// the server's TZ; the browser then switches to the viewer's zone after hydration (React renders
+// the server snapshot first, so nothing mismatches).
+
+const noSubscription = () => () => {};
+const viewerZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+
+/** "UTC" while rendering on the server and hydrating; the viewer's IANA zone afterwards. */
+export function useDisplayTimeZone(): string {
+  return useSyncExternalStore(noSubscription, viewerZone, () => "UTC");
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(timeZone: string) {
+  let f = formatters.get(timeZone);
+  if (!f) formatters.set(timeZone, (f = new Intl.DateTimeFormat("en-GB", { year: "numeric", month: "short", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone })));
+  return f;
+}
+
+/** Unix seconds as a date and time in `timeZone`, to the second (the API's resolution). */
+export function formatTime(seconds: number, timeZone: string) {
+  return formatter(timeZone).format(new Date(seconds * 1000));
+}
+
+/** The zone's name and its offset at `atMs`, e.g. "Pacific/Kiritimati (GMT+14)". */
+export function describeZone(timeZone: string, atMs = Date.now()) {
+  const offset = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "shortOffset" }).formatToParts(atMs).find((p) => p.type === "timeZoneName")?.value ?? "";
+  return timeZone === "UTC" || offset === "" || offset === "GMT" ? timeZone : `${timeZone} (${offset})`;
+}
+
+/** An instant (Unix seconds), shown in the display zone; the zone is in its tooltip. */
+export function LocalTime({ seconds, className }: { seconds: number; className?: string }) {
+  const zone = useDisplayTimeZone();
+  return (
+    <time dateTime={new Date(seconds * 1000).toISOString()} title={describeZone(zone, seconds * 1000)} className={className}>
+      {formatTime(seconds, zone)}
+    </time>
+  );
+}
+
+/** Says which zone the page's times are in. */
+export function TimeZoneNote({ className }: { className?: string }) {
+  const zone = useDisplayTimeZone();
+  return (
+    <span data-testid="time-zone-note" className={className}>
+      Times in {zone === "UTC" ? "UTC" : `your time zone, ${describeZone(zone)}`}.
+    </span>
+  );
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** Wall-clock fields of an instant in `timeZone`. */
+function wallClock(ms: number, timeZone: string) {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
+      .formatToParts(ms)
+      .map((p) => [p.type, p.value]),
+  );
+  return { y: Number(parts.year), mo: Number(parts.month), d: Number(parts.day), h: Number(parts.hour), mi: Number(parts.minute), s: Number(parts.second) };
+}
+
+/** Unix seconds (as kept in the URL) → a `datetime-local` input value in `timeZone`. */
+export function secondsToZonedInput(seconds: string | undefined, timeZone: string) {
+  if (!seconds || !/^\d+$/.test(seconds)) return "";
+  const w = wallClock(Number(seconds) * 1000, timeZone);
+  return `${w.y}-${pad(w.mo)}-${pad(w.d)}T${pad(w.h)}:${pad(w.mi)}`;
+}
+
+/** A `datetime-local` value read as a wall-clock time in `timeZone` → Unix seconds. */
+export function zonedInputToSeconds(value: string, timeZone: string) {
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)(?::(\d\d))?$/.exec(value);
+  if (!m) return undefined;
+  const asUtc = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
+  // The zone's offset at that moment, found by comparing wall clocks; a second pass settles
+  // the hour around a daylight-saving change.
+  let ms = asUtc;
+  for (let i = 0; i < 2; i++) {
+    const w = wallClock(ms, timeZone);
+    ms = asUtc - (Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi, w.s) - ms);
+  }
+  return Number.isFinite(ms) ? String(Math.floor(ms / 1000)) : undefined;
+}
