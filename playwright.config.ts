@@ -25,6 +25,14 @@ export default defineConfig({
     { name: "client", testDir: "packages/client/test" },
     // After the API and client suites: every /v1 response they received, checked against the OpenAPI document.
     { name: "conformance", testDir: "e2e/conformance", dependencies: ["api", "client"] },
+    // The time-sensitive flows through servers and CLIs in UTC, UTC+14 and UTC−11 on one
+    // database, answers compared byte for byte (its own servers, one worker).
+    {
+      name: "time-zones",
+      testDir: "e2e/time-zones",
+      fullyParallel: false,
+      use: { browserName: "chromium", launchOptions: { executablePath: process.env.CHROMIUM_PATH, args: CHROMIUM_ARGS } },
+    },
     {
       name: "browser",
       testDir: "e2e/browser",

@@ -7,20 +7,30 @@ const run = promisify(execFile);
 const root = resolve(__dirname, "..");
 export const baseURL = () => process.env.BASE_URL!;
 
-async function node(script: string, args: string[]) {
-  const { stdout } = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], { cwd: root, env: process.env, maxBuffer: 64 * 1024 * 1024 });
+async function node(script: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const { stdout } = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
   return stdout;
 }
 
 /** Test data through the product's own lib functions (e2e/support/seed.ts). */
 export async function seed<T = any>(command: string, args: object = {}): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  return JSON.parse(await node("e2e/support/seed.ts", [command, JSON.stringify(args)]));
+  return seedWith(process.env, command, args);
+}
+
+/** `seed` in a process with this environment (another database, another TZ). */
+export async function seedWith<T = any>(env: NodeJS.ProcessEnv, command: string, args: object = {}): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return JSON.parse(await node("e2e/support/seed.ts", [command, JSON.stringify(args)], env));
 }
 
 /** The admin CLI exactly as an operator runs it; returns its JSON and exit code. */
 export async function cli(...args: string[]): Promise<{ code: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return cliWith(process.env, ...args);
+}
+
+/** `cli` in a process with this environment (another database, another TZ). */
+export async function cliWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   try {
-    return { code: 0, json: JSON.parse(await node("lib/cli/main.ts", args)) };
+    return { code: 0, json: JSON.parse(await node("lib/cli/main.ts", args, env)) };
   } catch (e) {
     const err = e as { code: number; stdout: string };
     return { code: err.code, json: JSON.parse(err.stdout) };
