@@ -15,21 +15,31 @@ export function useDisplayTimeZone(): string {
   return useSyncExternalStore(noSubscription, viewerZone, () => "UTC");
 }
 
+// Intl formatters are costly to build and every table cell needs them: one per kind and zone.
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string) {
-  let f = formatters.get(timeZone);
-  if (!f) formatters.set(timeZone, (f = new Intl.DateTimeFormat("en-GB", { year: "numeric", month: "short", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone })));
+function formatter(kind: "shown" | "offset" | "fields", timeZone: string) {
+  const key = `${kind} ${timeZone}`;
+  let f = formatters.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions =
+      kind === "shown"
+        ? { year: "numeric", month: "short", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }
+        : kind === "offset"
+          ? { timeZoneName: "shortOffset" }
+          : { hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" };
+    formatters.set(key, (f = new Intl.DateTimeFormat(kind === "shown" ? "en-GB" : "en-US", { ...options, timeZone })));
+  }
   return f;
 }
 
 /** Unix seconds as a date and time in `timeZone`, to the second (the API's resolution). */
 export function formatTime(seconds: number, timeZone: string) {
-  return formatter(timeZone).format(new Date(seconds * 1000));
+  return formatter("shown", timeZone).format(new Date(seconds * 1000));
 }
 
 /** The zone's name and its offset at `atMs`, e.g. "Pacific/Kiritimati (GMT+14)". */
 export function describeZone(timeZone: string, atMs = Date.now()) {
-  const offset = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "shortOffset" }).formatToParts(atMs).find((p) => p.type === "timeZoneName")?.value ?? "";
+  const offset = formatter("offset", timeZone).formatToParts(atMs).find((p) => p.type === "timeZoneName")?.value ?? "";
   return timeZone === "UTC" || offset === "" || offset === "GMT" ? timeZone : `${timeZone} (${offset})`;
 }
 
@@ -57,11 +67,7 @@ const pad = (n: number) => String(n).padStart(2, "0");
 
 /** Wall-clock fields of an instant in `timeZone`. */
 function wallClock(ms: number, timeZone: string) {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" })
-      .formatToParts(ms)
-      .map((p) => [p.type, p.value]),
-  );
+  const parts = Object.fromEntries(formatter("fields", timeZone).formatToParts(ms).map((p) => [p.type, p.value]));
   return { y: Number(parts.year), mo: Number(parts.month), d: Number(parts.day), h: Number(parts.hour), mi: Number(parts.minute), s: Number(parts.second) };
 }
 

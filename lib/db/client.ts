@@ -58,11 +58,10 @@ function createClients(): Clients {
       types: PG_READ_TYPES,
       options: "-c TimeZone=UTC",
     });
-    const encode = encodeParameter("postgresql");
     // Without a listener an idle client's error (the database restarting) would crash the process.
     pool.on("error", () => {});
     const db = new PostgresClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) as unknown as Db;
-    return { db, builder: compilerFor("postgresql"), run: async (sql, parameters) => (await pool.query({ text: sql, values: parameters.map(encode) })).rows };
+    return { db, builder: compilerFor("postgresql"), run: async (sql, parameters) => (await pool.query({ text: sql, values: parameters as unknown[] })).rows };
   }
   // timeout = SQLite busy timeout: writers from several processes wait instead of failing.
   // Past it, the database counts as unavailable (a 503 with Retry-After).
@@ -75,7 +74,6 @@ function createClients(): Clients {
   // milliseconds here, as PostgreSQL's are by its type parser.
   let conn: Database.Database | undefined;
   const prepared = new Map<string, { stmt: Database.Statement; columns: string[]; instants: boolean[] }>();
-  const encode = encodeParameter("sqlite");
   const run: RunRead = async (sql, parameters) => {
     conn ??= new Database(target.file, { readonly: true, fileMustExist: true, timeout: busyTimeout });
     let p = prepared.get(sql);
@@ -85,7 +83,7 @@ function createClients(): Clients {
       prepared.set(sql, (p = { stmt, columns: described.map((c) => c.name), instants: described.map((c) => c.type?.toUpperCase() === "DATETIME") }));
     }
     const { columns, instants } = p;
-    return (p.stmt.all(parameters.map(encode)) as unknown[][]).map((values) => {
+    return (p.stmt.all(parameters) as unknown[][]).map((values) => {
       const row: Record<string, unknown> = {};
       for (let i = 0; i < columns.length; i++) {
         const v = values[i];
@@ -114,3 +112,6 @@ export const readBuilder: Kysely<ReadDb> = clients.builder;
 export const runRead: RunRead = clients.run;
 
 export const dbEngine = () => databaseTarget().engine;
+
+/** A read's parameter as this engine's driver must receive it (a Date as UTC text: lib/db/instants.ts). */
+export const encodeReadParameter = encodeParameter(databaseTarget().engine);

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Compilable } from "kysely";
-import { readBuilder, runRead } from "@/lib/db/client";
+import { encodeReadParameter, readBuilder, runRead } from "@/lib/db/client";
 
 export { readBuilder as read };
 
@@ -26,7 +26,7 @@ export function prepared<Args extends Record<string, unknown>, Row>(build: (args
       compiled = build(slots).compile();
       shapes.set(shape, compiled);
     }
-    const values = compiled.parameters.map((v) => (v instanceof Slot ? args[v.name] : v));
+    const values = compiled.parameters.map((v) => encodeReadParameter(v instanceof Slot ? args[v.name] : v));
     return (await runRead(compiled.sql, values)) as Row[];
   };
 }
