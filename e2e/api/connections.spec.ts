@@ -76,7 +76,7 @@ async function inDatabase<T>(script: string, args: unknown): Promise<T> {
 const giveExternalId = (id: string, externalId: string) =>
   inDatabase("await db.connection.update({ where: { id: args.id }, data: { externalId: args.externalId } });", { id, externalId });
 const storedCredentials = (id: string) =>
-  inDatabase<Record<string, string>>("return decryptJson((await db.connection.findUniqueOrThrow({ where: { id: args.id } })).credentials);", { id });
+  inDatabase<Record<string, string>>("return decryptJson((await db.connection.findUniqueOrThrow({ where: { id: args.id } })).credentials, `connection:${args.id}`);", { id });
 
 test.describe("authentication", () => {
   test("requires a bearer API key", async () => {

@@ -115,7 +115,7 @@ async function writeChanges(x: Exec, teamId: string, changes: number, writers: n
         "sandbox_key",
         `${label} ${i}`,
         null,
-        encryptJson({ api_key: `bench-${label}-${i}` }),
+        encryptJson({ api_key: `bench-${label}-${i}` }, `connection:${id}`),
         null,
         null,
         date(at),
@@ -191,7 +191,8 @@ export async function bareOutbox(target: { file: string } | { url: string }, cha
     await x.tx(async (q) => {
       await q(`INSERT INTO "Team" ("id", "name", "creditsLimit", "billingPeriodStart", "billingPeriodEnd") VALUES (?, ?, ?, ?, ?)`, [teamId, "Bare", 100_000, date(now), date(new Date(now.getTime() + 30 * 86_400_000))]);
       for (let i = 0; i < ENDPOINTS; i++) {
-        await q(`INSERT INTO "WebhookEndpoint" ("id", "teamId", "url", "secret", "updatedAt") VALUES (?, ?, ?, ?, ?)`, [newId("we"), teamId, `http://127.0.0.1:${9000 + i}/hook`, encryptJson("whsec_bare"), date(now)]);
+        const id = newId("we");
+        await q(`INSERT INTO "WebhookEndpoint" ("id", "teamId", "url", "secret", "updatedAt") VALUES (?, ?, ?, ?, ?)`, [id, teamId, `http://127.0.0.1:${9000 + i}/hook`, encryptJson("whsec_bare", `webhook_endpoint:${id}`), date(now)]);
       }
     });
 

@@ -9,7 +9,6 @@ import { createUser } from "@/lib/users/create-user";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { saveConnection } from "@/lib/connections/save-connection";
-import { encryptJson } from "@/lib/security/encryption";
 import { db } from "@/lib/db/client";
 
 export type Seeded = { teamId: string; key: string; endpoints: { id: string; secret: string }[] };
@@ -50,7 +49,7 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
           displayName: `${a.label} ${i}`,
           ownerUserId: undefined,
           actingUserId: null,
-          credentials: encryptJson({ api_key: `bench-${a.label}-${i}` }),
+          credentials: { api_key: `bench-${a.label}-${i}` },
           rotationKey: null,
           via: { kind: "credentials" },
         });

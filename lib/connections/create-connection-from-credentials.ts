@@ -1,6 +1,5 @@
 import "server-only";
 import { ApiError, badRequest, forbidden } from "@/lib/api/errors";
-import { encryptJson } from "@/lib/security/encryption";
 import { findConnectionType } from "@/lib/providers/registry";
 import { ProviderRejection, ProviderUnavailable, UnsendableCredential, type ConnectionTypeDefinition } from "@/lib/providers/types";
 import { connectionToJson } from "@/lib/connections/connection-to-json";
@@ -27,7 +26,7 @@ export async function createConnectionFromCredentials(principal: Principal, body
     displayName: body.name,
     ownerUserId: body.is_private === undefined ? undefined : body.is_private ? principal.user.id : null,
     actingUserId: principal.user.id,
-    credentials: encryptJson(body.credentials),
+    credentials: body.credentials,
     rotationKey: account.rotationKey,
     via: { kind: "credentials" },
   });

@@ -5,7 +5,8 @@ import { connectionPublicSelect, connectionToJson } from "@/lib/connections/conn
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { redactString } from "@/lib/observability/redact";
 import { ApiError } from "@/lib/api/errors";
-import { decryptJson, encryptJson } from "@/lib/security/encryption";
+import { decryptJson, encryptJson, UnreadableEnvelope } from "@/lib/security/encryption";
+import { logger } from "@/lib/observability/logger";
 import { findConnectionType, oauthClientFor } from "@/lib/providers/registry";
 import { oauthRedirectUri } from "@/lib/config/env";
 import { ProviderRejection, ProviderUnavailable, type FreshCredentials, type TokenSet } from "@/lib/providers/types";
@@ -23,7 +24,7 @@ const REFRESH_MARGIN_MS = 5 * 60 * 1000;
 export async function freshCredentials(teamId: string, connectionId: string, options: { rejected?: ProviderRejection } = {}): Promise<FreshCredentials> {
   const row = await db.connection.findFirst({ where: { id: connectionId, teamId }, select: { id: true, type: true, credentials: true, needsReauthAt: true } });
   if (!row) throw new ApiError(404, `No connection ${connectionId} in this team.`);
-  const stored = decryptJson<Record<string, unknown>>(row.credentials);
+  const stored = openCredentials(row.id, row.credentials);
   if (!stored.oauth) return { kind: "manual", credentials: stored as Record<string, string> };
   const tokens = stored.oauth as TokenSet;
   if (row.needsReauthAt) throw needsReauth(row.type);
@@ -43,7 +44,7 @@ export async function freshCredentials(teamId: string, connectionId: string, opt
     const next = await def.oauth.refresh({ type: def.type, client: configured.client, redirectUri: oauthRedirectUri() }, refreshToken);
     // Providers that do not rotate refresh tokens send none back: keep the one we have.
     const merged: TokenSet = { ...tokens, ...next, refreshToken: next.refreshToken ?? tokens.refreshToken, extra: { ...tokens.extra, ...next.extra } };
-    await db.connection.update({ where: { id: row.id }, data: { credentials: encryptJson({ oauth: merged }) } });
+    await db.connection.update({ where: { id: row.id }, data: { credentials: encryptJson({ oauth: merged }, `connection:${row.id}`) } });
     return { kind: "oauth", tokens: merged };
   } catch (e) {
     if (e instanceof ProviderRejection) throw await markNeedsReauth(row.id, e);
@@ -71,3 +72,18 @@ export async function markNeedsReauth(connectionId: string, rejection: ProviderR
 
 const needsReauth = (type: string) =>
   new ApiError(409, `This ${type} connection needs to be re-authorized: its provider no longer accepts its access (revoked, or a refresh was refused). Create a new auth link for the same account.`);
+
+/**
+ * The stored credentials of a connection. An envelope that does not open (a key that is no
+ * longer configured, or a row altered in the database) is a 409 that says so, and an error in
+ * the server's log: the connection has to be connected again.
+ */
+function openCredentials(connectionId: string, envelope: string): Record<string, unknown> {
+  try {
+    return decryptJson<Record<string, unknown>>(envelope, `connection:${connectionId}`);
+  } catch (e) {
+    if (!(e instanceof UnreadableEnvelope)) throw e;
+    logger.error("stored credentials do not open", { connection_id: connectionId, reason: e.message });
+    throw new ApiError(409, `The stored credentials of connection ${connectionId} cannot be read (${e.message}); connect the account again.`);
+  }
+}

@@ -2,6 +2,7 @@ import "server-only";
 import { badRequest } from "@/lib/api/errors";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
+import { encryptJson } from "@/lib/security/encryption";
 import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import type { ConnectionJson } from "@/lib/schemas/connections";
@@ -18,8 +19,8 @@ export type ConnectionToSave = {
   ownerUserId: string | null | undefined;
   /** Who is saving: a connection private to someone else is never replaced by them. */
   actingUserId: string | null;
-  /** Encrypted credentials envelope. */
-  credentials: string;
+  /** The credentials (tokens, keys) to store: encrypted here, bound to the row they land in. */
+  credentials: unknown;
   /** Spec §4.2: the connection a save of the same account replaces; null always creates. */
   rotationKey: string | null;
   /** Set on a new connection, and on the replaced one when given (auth links). */
@@ -49,11 +50,13 @@ export async function saveConnection<T = void>(c: ConnectionToSave, within?: (tx
         if (existing && existing.ownerUserId !== null && existing.ownerUserId !== c.actingUserId) {
           throw badRequest(`This ${c.typeName} account is already connected privately by another member of the team; ask them to replace it, or connect a different account.`);
         }
+        const id = existing?.id ?? newId("conn");
+        const credentials = encryptJson(c.credentials, `connection:${id}`);
         const row = existing
           ? await tx.connection.update({
               where: { id: existing.id },
               data: {
-                credentials: c.credentials,
+                credentials,
                 displayName: c.displayName,
                 needsReauthAt: null,
                 updatedAt: new Date(),
@@ -64,12 +67,12 @@ export async function saveConnection<T = void>(c: ConnectionToSave, within?: (tx
             })
           : await tx.connection.create({
               data: {
-                id: newId("conn"),
+                id,
                 teamId: c.teamId,
                 type: c.type,
                 displayName: c.displayName,
                 ownerUserId: c.ownerUserId ?? null,
-                credentials: c.credentials,
+                credentials,
                 rotationKey: c.rotationKey,
                 externalId: c.externalId ?? null,
               },

@@ -2,7 +2,7 @@ import "server-only";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { db } from "@/lib/db/client";
-import { appUrl, dataDir } from "@/lib/config/env";
+import { appUrl, dataDir, isProductionMode } from "@/lib/config/env";
 import { randomToken } from "@/lib/security/ids";
 import { sha256Hex } from "@/lib/security/hashing";
 import { createTeam } from "@/lib/teams/create-team";
@@ -24,6 +24,7 @@ type DemoCredentials = { teamId: string; password: string; api_key: string };
  * issued anew.
  */
 export async function ensureDemo() {
+  if (isProductionMode()) throw new Error("There is no demo workspace in production mode (APP_ENV=production): create a team and its owner with `team create` and `user create`.");
   const user = await db.user.findUnique({ where: { email: DEMO_EMAIL }, select: { id: true, memberships: { select: { teamId: true, role: true } } } });
   const saved: Partial<DemoCredentials> = existsSync(demoFile()) ? JSON.parse(readFileSync(demoFile(), "utf8")) : {};
   let created = false;

@@ -1,52 +1,100 @@
 import "server-only";
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes, scryptSync } from "node:crypto";
 import { secrets } from "@/lib/config/env";
 
-// Credentials at rest: AES-256-GCM envelopes "v1.<key id>.<iv>.<tag>.<ciphertext>". The key
-// id lets ENCRYPTION_KEY rotate: the old key moves to ENCRYPTION_KEYS_PREVIOUS (comma
-// separated) and stays able to decrypt what it wrote.
+// Secrets at rest (connection credentials, webhook signing secrets, auth-link tokens):
+// AES-256-GCM envelopes "v2.<key id>.<iv>.<tag>.<ciphertext>".
+// - Each envelope is bound to its row: the row's identity ("connection:conn_…") is the GCM
+//   additional data, so an envelope copied into another row does not open there.
+// - The tag is always 16 bytes, checked before decrypting: GCM accepts tags as short as 4
+//   bytes unless told otherwise, and a short tag is a forgeable one.
+// - The key id lets ENCRYPTION_KEY rotate: the old key moves to ENCRYPTION_KEYS_PREVIOUS (comma
+//   separated) and stays able to decrypt what it wrote.
+// - A key that is not 32 bytes (base64 or hex) is a passphrase, stretched with scrypt.
+// "v1" envelopes (no additional data) written before all this still open, and `npm start`
+// re-seals them (lib/security/reseal-legacy-envelopes.ts).
 
 type Key = { id: string; bytes: Buffer };
 
-function parseKey(raw: string): Key {
-  const trimmed = raw.trim();
-  let bytes: Buffer;
-  if (/^[0-9a-f]{64}$/i.test(trimmed)) bytes = Buffer.from(trimmed, "hex");
-  else {
-    bytes = Buffer.from(trimmed, "base64");
-    // Any other string of some length is accepted and stretched, so a passphrase also works.
-    if (bytes.length !== 32) bytes = createHash("sha256").update(trimmed).digest();
-  }
-  return { id: createHash("sha256").update(bytes).digest("hex").slice(0, 8), bytes };
+const TAG_BYTES = 16;
+const IV_BYTES = 12;
+// A fixed salt: the derived key must be the same on every instance and every start, and a
+// per-deployment salt would be one more secret to carry. scrypt's cost is what slows guessing.
+const PASSPHRASE_SALT = "patchbay/encryption-key/v2";
+const PASSPHRASE_COST = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+
+const keyOf = (bytes: Buffer): Key => ({ id: createHash("sha256").update(bytes).digest("hex").slice(0, 8), bytes });
+
+/** How releases before v2 read a key: 32 bytes as given, anything else one SHA-256 of the text. */
+function legacyBytes(trimmed: string): Buffer {
+  if (/^[0-9a-f]{64}$/i.test(trimmed)) return Buffer.from(trimmed, "hex");
+  const decoded = Buffer.from(trimmed, "base64");
+  return decoded.length === 32 ? decoded : createHash("sha256").update(trimmed).digest();
 }
 
-let keys: { current: Key; all: Map<string, Key> } | undefined;
-function keyring() {
+/** The configured key, plus (for a passphrase) the key older releases derived from it, which may only decrypt. */
+function parseKey(raw: string): { key: Key; legacy?: Key } {
+  const trimmed = raw.trim();
+  if (/^[0-9a-f]{64}$/i.test(trimmed) || /^[A-Za-z0-9+/]{43}=$|^[A-Za-z0-9_-]{43}$/.test(trimmed)) return { key: keyOf(legacyBytes(trimmed)) };
+  return { key: keyOf(scryptSync(trimmed, PASSPHRASE_SALT, 32, PASSPHRASE_COST)), legacy: keyOf(legacyBytes(trimmed)) };
+}
+
+type Keyring = { current: Key; all: Map<string, Key> };
+let keys: Keyring | undefined;
+
+function keyring(): Keyring {
   if (keys) return keys;
-  const current = parseKey(secrets().encryptionKey);
-  const all = new Map([[current.id, current]]);
-  for (const raw of (process.env.ENCRYPTION_KEYS_PREVIOUS ?? "").split(",").filter(Boolean)) {
-    const k = parseKey(raw);
-    all.set(k.id, k);
+  const { key: current, legacy } = parseKey(secrets().encryptionKey);
+  const all = new Map<string, Key>([[current.id, current]]);
+  const add = (k?: Key) => k && !all.has(k.id) && all.set(k.id, k);
+  add(legacy);
+  for (const raw of (process.env.ENCRYPTION_KEYS_PREVIOUS ?? "").split(",").filter((s) => s.trim())) {
+    const parsed = parseKey(raw);
+    add(parsed.key);
+    add(parsed.legacy);
   }
   return (keys = { current, all });
 }
 
-export function encryptJson(value: unknown): string {
+/** The additional data that binds an envelope to one row of one table. */
+export type SealedFor = `${"connection" | "webhook_endpoint" | "auth_link"}:${string}`;
+
+export class UnreadableEnvelope extends Error {}
+
+export function encryptJson(value: unknown, boundTo: SealedFor): string {
   const { current } = keyring();
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", current.bytes, iv);
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", current.bytes, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(Buffer.from(boundTo, "utf8"));
   const data = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
-  return ["v1", current.id, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(".");
+  return ["v2", current.id, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(".");
 }
 
-export function decryptJson<T = unknown>(envelope: string): T {
-  const [version, keyId, iv, tag, data] = envelope.split(".");
-  if (version !== "v1") throw new Error("unknown credentials envelope version");
+/**
+ * Opens an envelope written for `boundTo`; throws UnreadableEnvelope when it was written for
+ * another row, with a key that is not configured, or was altered in any way.
+ */
+export function decryptJson<T = unknown>(envelope: string, boundTo: SealedFor): T {
+  const [version, keyId, iv, tag, data, ...rest] = envelope.split(".");
+  if ((version !== "v1" && version !== "v2") || rest.length || data === undefined) throw new UnreadableEnvelope("not a credentials envelope");
   const key = keyring().all.get(keyId);
-  if (!key) throw new Error(`credentials were encrypted with key ${keyId}, which is not configured`);
-  const decipher = createDecipheriv("aes-256-gcm", key.bytes, Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  const plain = Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]);
-  return JSON.parse(plain.toString("utf8")) as T;
+  if (!key) throw new UnreadableEnvelope(`encrypted with key ${keyId}, which is not configured (ENCRYPTION_KEY / ENCRYPTION_KEYS_PREVIOUS)`);
+  const ivBytes = Buffer.from(iv, "base64url");
+  const tagBytes = Buffer.from(tag, "base64url");
+  if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) throw new UnreadableEnvelope("malformed envelope (IV or tag length)");
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", key.bytes, ivBytes, { authTagLength: TAG_BYTES });
+    if (version === "v2") decipher.setAAD(Buffer.from(boundTo, "utf8"));
+    decipher.setAuthTag(tagBytes);
+    const plain = Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]);
+    return JSON.parse(plain.toString("utf8")) as T;
+  } catch {
+    throw new UnreadableEnvelope("the envelope does not open for this row (altered, or moved from another row)");
+  }
 }
+
+/** True for an envelope of the format before rows were bound (re-sealed at start). */
+export const isLegacyEnvelope = (envelope: string) => envelope.startsWith("v1.");
+
+/** True when the envelope was sealed with a key other than the current one (a rotation, or a passphrase's old derivation). */
+export const sealedWithOldKey = (envelope: string) => envelope.split(".")[1] !== keyring().current.id;

@@ -2,7 +2,7 @@
 // then `next start`; prints the URL, the demo sign-in and the demo API key.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { appUrl, loadSecrets, port } from "@/lib/config/env";
+import { appUrl, isProductionMode, loadSecrets, port } from "@/lib/config/env";
 import { migrate } from "@/lib/db/migrate";
 import { databaseTarget } from "@/lib/db/engine";
 import { ensureBuild } from "@/lib/server/ensure-build";
@@ -20,15 +20,19 @@ async function main() {
   const result = await migrate(target);
   log(`database: ${target.engine === "sqlite" ? target.file : "PostgreSQL"} (${result.applied.length ? `applied ${result.applied.join(", ")}` : "up to date"})`);
 
+  const { db } = await import("@/lib/db/client");
+  const { resealLegacyEnvelopes } = await import("@/lib/security/reseal-legacy-envelopes");
+  const sealed = await resealLegacyEnvelopes();
+  if (sealed.resealed || sealed.unreadable) log(`stored secrets: ${sealed.resealed} re-sealed with the current key${sealed.unreadable ? `, ${sealed.unreadable} that no configured key opens (see the log)` : ""}`);
   let demo: Awaited<ReturnType<typeof import("@/lib/demo/ensure-demo").ensureDemo>> | null = null;
-  if (process.env.DEMO !== "0") {
-    const { db } = await import("@/lib/db/client");
+  // Production never has a demo account: its password and key would be printed to the log.
+  if (process.env.DEMO !== "0" && !isProductionMode()) {
     const { ensureDemo, DEMO_EMAIL } = await import("@/lib/demo/ensure-demo");
     const empty = (await db.team.count()) === 0;
     const hasDemo = (await db.user.count({ where: { email: DEMO_EMAIL } })) > 0;
     if (empty || hasDemo) demo = await ensureDemo();
-    await db.$disconnect();
   }
+  await db.$disconnect();
 
   ensureBuild(log);
 

@@ -224,11 +224,11 @@ async function storeOutcomes(tx: Tx, rows: { id: string; attempts: number; statu
   return new Set(stored.map((r) => r.id));
 }
 
-function signingSecrets(e: { secret: string; previousSecret: string | null; previousSecretExpiresAt: unknown }, now: number): string[] {
-  const secrets = [decryptJson<string>(e.secret)];
+function signingSecrets(e: { id: string; secret: string; previousSecret: string | null; previousSecretExpiresAt: unknown }, now: number): string[] {
+  const secrets = [decryptJson<string>(e.secret, `webhook_endpoint:${e.id}`)];
   const at = e.previousSecretExpiresAt;
   const until = at == null ? 0 : at instanceof Date ? at.getTime() : typeof at === "string" ? utcMs(at) : Number(at);
-  if (e.previousSecret && until > now) secrets.push(decryptJson<string>(e.previousSecret));
+  if (e.previousSecret && until > now) secrets.push(decryptJson<string>(e.previousSecret, `webhook_endpoint:${e.id}`));
   return secrets;
 }
 

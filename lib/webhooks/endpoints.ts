@@ -61,7 +61,8 @@ export async function createWebhookEndpoint(teamId: string, input: { url: string
   const events = eventFilter(input.events);
   const secret = newSigningSecret();
   const row = await transaction(async (tx) => {
-    const created = await tx.webhookEndpoint.create({ data: { id: newId("we"), teamId, url, events, description: input.description || null, secret: encryptJson(secret) } });
+    const id = newId("we");
+    const created = await tx.webhookEndpoint.create({ data: { id, teamId, url, events, description: input.description || null, secret: encryptJson(secret, `webhook_endpoint:${id}`) } });
     await recordAuditEvent(tx, { teamId, action: "webhook_endpoint.create", target: { type: "webhook_endpoint", id: created.id }, details: { url, events: parseEventFilter(events) } });
     return created;
   });
@@ -122,7 +123,7 @@ export async function rotateWebhookSecret(teamId: string, id: string) {
   const row = await transaction(async (tx) => {
     const updated = await tx.webhookEndpoint.update({
       where: { id },
-      data: { secret: encryptJson(secret), previousSecret: before.secret, previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_GRACE_MS) },
+      data: { secret: encryptJson(secret, `webhook_endpoint:${id}`), previousSecret: before.secret, previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_GRACE_MS) },
     });
     await recordAuditEvent(tx, { teamId, action: "webhook_endpoint.rotate_secret", target: { type: "webhook_endpoint", id }, details: { url: updated.url } });
     return updated;

@@ -17,7 +17,7 @@ export async function revokeSandboxConnection(connectionId: string): Promise<{ r
   if (!REVOCABLE.includes(row.type)) {
     throw new ApiError(400, `${connectionId} is a ${row.type} connection: only ${REVOCABLE.join(" and ")} connections stand on a grant the sandbox can revoke.`);
   }
-  const stored = decryptJson<{ oauth?: { refreshToken?: string | null }; refresh_token?: string }>(row.credentials);
+  const stored = decryptJson<{ oauth?: { refreshToken?: string | null }; refresh_token?: string }>(row.credentials, `connection:${connectionId}`);
   const refreshToken = stored.oauth?.refreshToken ?? stored.refresh_token;
   if (!refreshToken) throw new ApiError(400, `${connectionId} holds no refresh token, so there is no grant to revoke.`);
   await revokeGrant(refreshToken);
