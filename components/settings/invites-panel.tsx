@@ -3,21 +3,24 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createInvite, invitesQuery, revokeInvite, settingsKeys } from "@/lib/queries/settings";
-import type { InviteJson, MemberJson } from "@/lib/schemas/dashboard";
+import type { CreatedInviteJson, MemberJson } from "@/lib/schemas/dashboard";
 import { detailText, formatDateTime } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 import { CopyField } from "@/components/ui/copy-field";
 
-/** Owners invite by email: the result is a link to send, and open invites can be copied or withdrawn. */
+/**
+ * Owners invite by email: the result is a link to send, shown once (it is stored only as a
+ * hash); an open invite can be replaced by a new link or withdrawn.
+ */
 export function InvitesPanel({ team }: { team: string }) {
   const client = useQueryClient();
   const invites = useQuery(invitesQuery(team));
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<MemberJson["role"]>("member");
-  const [created, setCreated] = useState<InviteJson | null>(null);
+  const [created, setCreated] = useState<CreatedInviteJson | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: settingsKeys.invites(team) });
   const create = useMutation({
-    mutationFn: () => createInvite(team, { email: email.trim(), role }),
+    mutationFn: (invite: { email: string; role: MemberJson["role"] }) => createInvite(team, invite),
     onSuccess: (invite) => {
       setCreated(invite);
       setEmail("");
@@ -38,7 +41,7 @@ export function InvitesPanel({ team }: { team: string }) {
         className="flex flex-col gap-2 sm:flex-row sm:items-end"
         onSubmit={(e) => {
           e.preventDefault();
-          if (email.trim()) create.mutate();
+          if (email.trim()) create.mutate({ email: email.trim(), role });
         }}
       >
         <label className="block flex-1 text-sm">
@@ -91,8 +94,14 @@ export function InvitesPanel({ team }: { team: string }) {
                     Invite again
                   </button>
                 ) : (
-                  <button type="button" className="btn-secondary px-2 py-1" onClick={() => setCreated(invite)}>
-                    Show link
+                  <button
+                    type="button"
+                    className="btn-secondary px-2 py-1"
+                    aria-label={`New link for ${invite.email} (the current one stops working)`}
+                    disabled={create.isPending}
+                    onClick={() => create.mutate({ email: invite.email, role: invite.role })}
+                  >
+                    New link
                   </button>
                 )}
                 <button

@@ -79,7 +79,8 @@ test("no key, token or credential appears in any response or in the server's out
     });
     expect(decided.status, decided.body).toBe(302);
     const callbackUrl = new URL(decided.headers.get("location")!, appUrl);
-    const finished = await call("oauth callback", callbackUrl.pathname + callbackUrl.search);
+    // The same "browser": the cookie that Continue set binds the attempt to it.
+    const finished = await call("oauth callback", callbackUrl.pathname + callbackUrl.search, { headers: { cookie: started.headers.get("set-cookie")!.split(";")[0] } });
     expect(finished.status).toBe(302);
     expect(finished.headers.get("location")).toContain("status=success");
     const status = (await call("auth link status", `/v1/connections/auth-links/${link.id}/status`, { headers: auth })).json();

@@ -26,11 +26,23 @@ function locationOf(res: Response, status: number | number[], what: string): str
 /** The store a Shopify test connects for an account (the connect page asks for it). */
 export const shopFor = (account: string) => `${account.toLowerCase().replace(/[^a-z0-9-]+/g, "-")}.myshopify.com`;
 
-/** Presses "Continue" on the connect page; returns the provider authorize URL it redirects to. */
+// The browser's cookie jar, as far as the flow needs one: "Continue" sets a cookie that binds
+// the attempt to the browser, and the callback is refused without it. Kept by the attempt's
+// state, which the provider hands back to the callback.
+const jar = new Map<string, string>();
+const stateOf = (url: string) => new URL(url).searchParams.get("state") ?? "";
+
+/** The cookie "Continue" set for the attempt that `url` (an authorize or callback URL) carries the state of. */
+export const bindingCookieFor = (url: string) => jar.get(stateOf(url));
+
+/** Presses "Continue" on the connect page; returns the provider authorize URL it redirects to (and keeps its cookie). */
 export async function start(link: Link, options: { shop?: string } = {}): Promise<string> {
   const body = new URLSearchParams(options.shop ? { shop: options.shop } : {});
   const res = await hop(`${link.url}/start`, { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } });
-  return locationOf(res, 303, "POST start");
+  const authorizeUrl = locationOf(res, 303, "POST start");
+  const cookie = res.headers.get("set-cookie");
+  if (cookie) jar.set(stateOf(authorizeUrl), cookie.split(";")[0]);
+  return authorizeUrl;
 }
 
 export type Decision = { decision?: "approve" | "deny" | "error"; account?: string; tokenFailure?: "server_error"; shop?: string };
@@ -52,10 +64,15 @@ export async function authorize(authorizeUrl: string, d: Decision = {}): Promise
   return locationOf(await hop(url.toString()), [302, 303], "provider authorize");
 }
 
-/** The browser arriving at the app's callback; returns where the app sends it next. */
-export async function callback(callbackUrl: string): Promise<string> {
+/**
+ * The browser arriving at the app's callback, with the cookie of the attempt when this
+ * "browser" pressed Continue (`browser: "other"` plays a victim handed someone else's provider
+ * URL); returns where the app sends it next.
+ */
+export async function callback(callbackUrl: string, options: { browser?: "same" | "other" } = {}): Promise<string> {
   expect(new URL(callbackUrl).pathname).toBe("/oauth/callback");
-  return locationOf(await hop(callbackUrl), 302, "callback");
+  const cookie = options.browser === "other" ? undefined : bindingCookieFor(callbackUrl);
+  return locationOf(await hop(callbackUrl, { headers: cookie ? { cookie } : {} }), 302, "callback");
 }
 
 /** A whole flow for a link: start, authorize with the decision, callback. */

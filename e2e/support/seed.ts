@@ -106,12 +106,12 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
   /** Stored OAuth tokens of a connection, optionally edited first (expiry in the past, another refresh or access token). */
   async oauthTokens(a) {
     const row = await db.connection.findUniqueOrThrow({ where: { id: a.id } });
-    const stored = decryptJson<{ oauth: Record<string, unknown> }>(row.credentials);
+    const stored = decryptJson<{ oauth: Record<string, unknown> }>(row.credentials, `connection:${row.id}`);
     if (a.expire || a.refreshToken || a.accessToken) {
       if (a.expire) stored.oauth.expiresAt = Date.now() - 1000;
       if (a.refreshToken) stored.oauth.refreshToken = a.refreshToken;
       if (a.accessToken) stored.oauth.accessToken = a.accessToken;
-      await db.connection.update({ where: { id: a.id }, data: { credentials: encryptJson(stored) } });
+      await db.connection.update({ where: { id: a.id }, data: { credentials: encryptJson(stored, `connection:${row.id}`) } });
     }
     return { ...stored.oauth, needsReauthAt: row.needsReauthAt };
   },
@@ -191,7 +191,7 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
         displayName: `${a.prefix ?? "Bulk"} ${i}`,
         ownerUserId: null,
         actingUserId: null,
-        credentials: encryptJson({ api_key: `bulk-${i}` }),
+        credentials: { api_key: `bulk-${i}` },
         rotationKey: null,
         via: { kind: "credentials" },
       });

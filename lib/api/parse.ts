@@ -102,7 +102,7 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, alreadyRea
   return false;
 }
 
-async function readLimited(req: Request): Promise<string> {
+async function readLimited(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
   if (!req.body) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -111,11 +111,24 @@ async function readLimited(req: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) throw await tooLarge(reader, size, `Body is larger than the limit of ${MAX_BODY_BYTES} bytes.`);
+    if (size > limit) throw await tooLarge(reader, size, `Body is larger than the limit of ${limit} bytes.`);
     chunks.push(value);
   }
   return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
 }
+
+/**
+ * The body as text, at most `limit` bytes (a declared or actual larger one is a 413 ApiError):
+ * for routes outside /v1 that take forms (the connect page, the sandbox provider, sign-in).
+ */
+export async function readBoundedText(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? 0);
+  if (declared > limit) throw await tooLarge(req.body?.getReader(), 0, `Body is ${declared} bytes; the limit is ${limit}.`);
+  return readLimited(req, limit);
+}
+
+/** A URL-encoded form body, at most `limit` bytes. */
+export const readBoundedForm = async (req: Request, limit = MAX_BODY_BYTES) => new URLSearchParams(await readBoundedText(req, limit));
 
 /**
  * V8 quotes the body around the error (`Unexpected token 'x', "{"api_key": sk-…" is not valid

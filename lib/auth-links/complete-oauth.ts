@@ -2,7 +2,6 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { appUrl, oauthRedirectUri } from "@/lib/config/env";
 import { ApiError } from "@/lib/api/errors";
-import { encryptJson } from "@/lib/security/encryption";
 import { authLinkStatus, authLinkStatusJson } from "@/lib/auth-links/auth-link-status";
 import { transaction } from "@/lib/db/transaction";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
@@ -10,6 +9,8 @@ import type { WebhookEventData } from "@/lib/schemas/webhook-events";
 import { authLinkUrl } from "@/lib/auth-links/create-auth-link";
 import { ConnectError, type ConnectErrorCode } from "@/lib/auth-links/connect-error";
 import { attemptIdOf, stateMatches } from "@/lib/auth-links/oauth-state";
+import { browserMatches } from "@/lib/auth-links/browser-binding";
+import { linkTokenOf } from "@/lib/auth-links/link-token";
 import { resultRedirectUrl } from "@/lib/auth-links/result-redirect-url";
 import { saveConnection, type ConnectionToSave } from "@/lib/connections/save-connection";
 import { findConnectionType, oauthClientFor } from "@/lib/providers/registry";
@@ -25,15 +26,33 @@ const DENIALS = new Set(["access_denied", "user_cancelled_authorize", "user_canc
  * the account with the identity call, and stores the encrypted tokens as the link's one
  * connection; then sends the browser on to the caller's redirect_url (spec §4.6) or our own
  * result page. Any failure leaves the link pending and retryable until it expires (§3.1).
- * Returns where to send the browser.
+ * It completes only in the browser that pressed Continue (the attempt's binding cookie, from
+ * `cookieHeader`). Returns where to send the browser, and the attempt whose cookie to clear.
  */
-export async function completeOAuth(query: URLSearchParams): Promise<string> {
+export async function completeOAuth(query: URLSearchParams, cookieHeader: string | null): Promise<{ location: string; attemptId?: string }> {
   const state = query.get("state") ?? "";
   const attemptId = attemptIdOf(state);
-  const attempt = attemptId ? await db.oAuthAttempt.findUnique({ where: { id: attemptId }, include: { authLink: true } }) : null;
+  const attempt = attemptId ? await findAttempt(attemptId) : null;
   if (!attempt || !stateMatches(state, attempt.id, attempt.authLinkId)) {
-    return callbackErrorPage("invalid_request", "The sign-in response does not belong to any auth link (its state is missing or invalid). Open the link you were sent again.");
+    return { location: callbackErrorPage("invalid_request", "The sign-in response does not belong to any auth link (its state is missing or invalid). Open the link you were sent again.") };
   }
+  // Another browser's attempt: nothing is exchanged or stored, and the link's owner hears
+  // nothing (this is what someone forwarding a provider URL to a victim would cause).
+  if (!browserMatches(cookieHeader, attempt.id, attempt.browserHash)) {
+    return {
+      location: callbackErrorPage(
+        "invalid_request",
+        "This sign-in was started in another browser (or its 30 minutes ran out), so no account was connected. Open the link you were sent in this browser and press Continue.",
+      ),
+    };
+  }
+  return { location: await completeAttempt(attempt, query), attemptId: attempt.id };
+}
+
+type Attempt = NonNullable<Awaited<ReturnType<typeof findAttempt>>>;
+const findAttempt = (id: string) => db.oAuthAttempt.findUnique({ where: { id }, include: { authLink: true } });
+
+async function completeAttempt(attempt: Attempt, query: URLSearchParams): Promise<string> {
   const link = attempt.authLink;
   try {
     // Single use: of concurrent callbacks carrying one state, exactly one goes on.
@@ -62,7 +81,7 @@ export async function completeOAuth(query: URLSearchParams): Promise<string> {
       displayName: account.accountName ?? def.name,
       ownerUserId: link.isPrivate ? link.createdByUserId : undefined,
       actingUserId: link.createdByUserId,
-      credentials: encryptJson({ oauth: tokens }),
+      credentials: { oauth: tokens },
       rotationKey: account.rotationKey,
       externalId: link.externalId,
       // The end user holding the link acts on behalf of whoever created it.
@@ -70,7 +89,7 @@ export async function completeOAuth(query: URLSearchParams): Promise<string> {
     });
     return link.redirectUrl
       ? resultRedirectUrl(link.redirectUrl, { status: "success", connection_type: def.type, connection_id: row.id, external_id: link.externalId })
-      : `${authLinkUrl(link.token)}?status=success`;
+      : `${connectPageOf(link)}?status=success`;
   } catch (e) {
     if (e instanceof ConnectError) {
       // A denial or a provider's error leaves the link pending: its integrator hears of it.
@@ -147,7 +166,13 @@ function errorRedirect(link: Link, code: ConnectErrorCode, description: string):
       external_id: link.externalId,
     });
   }
-  return `${authLinkUrl(link.token)}?${new URLSearchParams({ error: code, error_description: description })}`;
+  return `${connectPageOf(link)}?${new URLSearchParams({ error: code, error_description: description })}`;
+}
+
+/** The link's own connect page; the generic one for a link made before tokens were sealed. */
+function connectPageOf(link: Link): string {
+  const token = linkTokenOf(link);
+  return token ? authLinkUrl(token) : `${appUrl()}/connect`;
 }
 
 function callbackErrorPage(code: ConnectErrorCode, description: string): string {

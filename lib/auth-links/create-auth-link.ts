@@ -3,7 +3,8 @@ import { transaction } from "@/lib/db/transaction";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { badRequest } from "@/lib/api/errors";
 import { appUrl } from "@/lib/config/env";
-import { newId, randomToken } from "@/lib/security/ids";
+import { newId } from "@/lib/security/ids";
+import { newLinkToken } from "@/lib/auth-links/link-token";
 import { findConnectionType, oauthClientFor } from "@/lib/providers/registry";
 import { AUTH_LINK_LIFETIME_MS } from "@/lib/auth-links/auth-link-status";
 import type { CreateAuthLinkBody } from "@/lib/schemas/auth-links";
@@ -25,11 +26,14 @@ export async function createAuthLink(principal: Principal, body: CreateAuthLinkB
     throw badRequest(`${def.type} cannot connect through OAuth on this server: its OAuth app is not configured (set ${configured.missing.join(" and ")}).`);
   }
   const now = Date.now();
+  const id = newId("al");
+  const { token, tokenHash, tokenSealed } = newLinkToken(id);
   const link = await transaction(async (tx) => {
     const created = await tx.authLink.create({
       data: {
-        id: newId("al"),
-        token: randomToken(32),
+        id,
+        tokenHash,
+        tokenSealed,
         teamId: principal.team.id,
         createdByUserId: principal.user.id,
         connectionType: def.type,
@@ -49,5 +53,5 @@ export async function createAuthLink(principal: Principal, body: CreateAuthLinkB
     });
     return created;
   });
-  return { id: link.id, url: authLinkUrl(link.token), expires_at: link.expiresAt.getTime() };
+  return { id: link.id, url: authLinkUrl(token), expires_at: link.expiresAt.getTime() };
 }

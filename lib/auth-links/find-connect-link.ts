@@ -2,12 +2,14 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { authLinkStatus } from "@/lib/auth-links/auth-link-status";
 import { findConnectionType } from "@/lib/providers/registry";
+import { linkTokenHash } from "@/lib/auth-links/link-token";
 
 /** Everything the public connect page needs about the link in its URL; null for an unknown token. */
 export async function findConnectLink(token: string) {
-  if (!/^[0-9A-Za-z]{32}$/.test(token)) return null;
+  const tokenHash = linkTokenHash(token);
+  if (!tokenHash) return null;
   const link = await db.authLink.findUnique({
-    where: { token },
+    where: { tokenHash },
     include: { team: { select: { name: true } }, connection: { select: { displayName: true } } },
   });
   if (!link) return null;

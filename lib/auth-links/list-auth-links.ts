@@ -2,17 +2,25 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { authLinkStatus } from "@/lib/auth-links/auth-link-status";
 import { authLinkUrl } from "@/lib/auth-links/create-auth-link";
+import { linkTokenOf } from "@/lib/auth-links/link-token";
+
+const urlOf = (link: { id: string; tokenSealed: string | null }) => {
+  const token = linkTokenOf(link);
+  return token ? authLinkUrl(token) : null;
+};
 
 export const RECENT_AUTH_LINKS = 50;
 
 /**
- * The team's most recent auth links, newest first, with everything needed to share a pending
- * one again or to regenerate an expired one with the same settings. The url is only given
- * while the link can still be used.
+ * The team's most recent auth links that `viewerUserId` may see, newest first, with everything
+ * needed to share a pending one again or to regenerate an expired one with the same settings.
+ * A private link is its creator's alone (its connection will be theirs): nobody else sees it,
+ * its URL or its redirect_url. The url is only given while the link can still be used (and not
+ * for links made before tokens were sealed, which cannot be shown again).
  */
-export async function listAuthLinks(teamId: string, limit = RECENT_AUTH_LINKS) {
+export async function listAuthLinks(teamId: string, viewerUserId: string, limit = RECENT_AUTH_LINKS) {
   const links = await db.authLink.findMany({
-    where: { teamId },
+    where: { teamId, OR: [{ isPrivate: false }, { createdByUserId: viewerUserId }] },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit,
   });
@@ -27,7 +35,7 @@ export async function listAuthLinks(teamId: string, limit = RECENT_AUTH_LINKS) {
       redirect_url: link.redirectUrl,
       is_private: link.isPrivate,
       connection_id: link.connectionId,
-      url: status === "pending" ? authLinkUrl(link.token) : null,
+      url: status === "pending" ? urlOf(link) : null,
       expires_at: link.expiresAt.getTime(),
       created_at: link.createdAt.getTime(),
     };

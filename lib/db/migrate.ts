@@ -52,6 +52,8 @@ function migrateSqlite(file: string, migrations: Migration[]): string[] {
   try {
     db.pragma("busy_timeout = 30000");
     db.pragma("journal_mode = WAL");
+    // What PostgreSQL's sha256() does in its migrations (0008 turns stored link tokens into their hashes).
+    db.function("patchbay_sha256_hex", { deterministic: true }, (v: unknown) => (typeof v === "string" ? createHash("sha256").update(v).digest("hex") : null));
     db.exec(`CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
     const applied: string[] = [];
     // IMMEDIATE takes the write lock up front: a second process waits here (busy_timeout).

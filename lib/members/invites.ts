@@ -4,10 +4,10 @@ import { transaction } from "@/lib/db/transaction";
 import { appUrl } from "@/lib/config/env";
 import { ApiError, badRequest, notFound } from "@/lib/api/errors";
 import { newId, randomToken } from "@/lib/security/ids";
-import { hashPassword } from "@/lib/security/hashing";
+import { hashPassword, sha256Hex } from "@/lib/security/hashing";
 import { normaliseEmail } from "@/lib/users/email";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { INVITE_TTL_DAYS, type InviteJson, type MemberJson } from "@/lib/schemas/dashboard";
+import { INVITE_TTL_DAYS, type CreatedInviteJson, type InviteJson, type MemberJson } from "@/lib/schemas/dashboard";
 
 // Owners invite people by email; there is no mail delivery, so the owner copies the link to
 // them (as with auth links). The link is the secret; it names one email address, and whoever
@@ -15,7 +15,9 @@ import { INVITE_TTL_DAYS, type InviteJson, type MemberJson } from "@/lib/schemas
 
 export const inviteUrl = (token: string) => `${appUrl()}/invite/${token}`;
 
-type InviteRow = { id: string; token: string; email: string; role: string; createdByUserId: string | null; createdAt: Date; expiresAt: Date };
+type InviteRow = { id: string; email: string; role: string; createdByUserId: string | null; createdAt: Date; expiresAt: Date };
+
+const INVITE_TOKEN = /^[0-9A-Za-z]{32}$/;
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 const asRole = (role: string): MemberJson["role"] => (role === "owner" ? "owner" : "member");
@@ -25,7 +27,6 @@ function toJson(row: InviteRow, inviters: Map<string, string>, now = Date.now())
     id: row.id,
     email: row.email,
     role: asRole(row.role),
-    url: inviteUrl(row.token),
     status: row.expiresAt.getTime() > now ? "pending" : "expired",
     invited_by: row.createdByUserId && inviters.has(row.createdByUserId) ? { id: row.createdByUserId, email: inviters.get(row.createdByUserId)! } : null,
     created_at: seconds(row.createdAt),
@@ -40,17 +41,19 @@ async function invitersOf(rows: InviteRow[]) {
 }
 
 /** A new invite for `email`; an open invite for the same address is replaced (its link stops working). */
-export async function createInvite(teamId: string, invitedBy: { id: string; email: string }, input: { email: string; role: MemberJson["role"] }): Promise<InviteJson> {
+export async function createInvite(teamId: string, invitedBy: { id: string; email: string }, input: { email: string; role: MemberJson["role"] }): Promise<CreatedInviteJson> {
   const email = normaliseEmail(input.email);
   const member = await db.membership.findFirst({ where: { teamId, user: { email } }, select: { userId: true } });
   if (member) throw new ApiError(409, `${email} is already a member of this team.`);
   const now = new Date();
+  // The link's token is shown in this answer only; the invite keeps its SHA-256, as API keys do.
+  const token = randomToken(32);
   const row = await transaction(async (tx) => {
     await tx.invite.updateMany({ where: { teamId, email, acceptedAt: null, revokedAt: null }, data: { revokedAt: now } });
     const invite = await tx.invite.create({
       data: {
         id: newId("inv"),
-        token: randomToken(32),
+        tokenHash: sha256Hex(token),
         teamId,
         email,
         role: input.role,
@@ -62,7 +65,7 @@ export async function createInvite(teamId: string, invitedBy: { id: string; emai
     await recordAuditEvent(tx, { teamId, action: "invite.create", target: { type: "invite", id: invite.id }, details: { email, role: input.role } });
     return invite;
   });
-  return toJson(row, new Map([[invitedBy.id, invitedBy.email]]));
+  return { ...toJson(row, new Map([[invitedBy.id, invitedBy.email]])), url: inviteUrl(token) };
 }
 
 /** Invites not yet accepted or revoked, newest first (expired ones too, so they can be sent again). */
@@ -86,8 +89,8 @@ export type InviteState = "pending" | "expired" | "accepted" | "revoked";
 
 /** What the invite page shows: the invite, its team and whether its email has an account here. */
 export async function findInvite(token: string) {
-  if (!/^[0-9A-Za-z]{32}$/.test(token)) return null;
-  const invite = await db.invite.findUnique({ where: { token }, include: { team: { select: { id: true, name: true } } } });
+  if (!INVITE_TOKEN.test(token)) return null;
+  const invite = await db.invite.findUnique({ where: { tokenHash: sha256Hex(token) }, include: { team: { select: { id: true, name: true } } } });
   if (!invite) return null;
   const [inviter, account] = await Promise.all([
     invite.createdByUserId ? db.user.findUnique({ where: { id: invite.createdByUserId }, select: { email: true } }) : null,
@@ -133,12 +136,13 @@ export async function acceptInvite(token: string, as: { userId: string } | null,
   const passwordHash = !userId && input.password ? await hashPassword(input.password) : null;
   const now = new Date();
   const joined = await transaction(async (tx) => {
-    const { count } = await tx.invite.updateMany({ where: { token, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } }, data: { acceptedAt: now } });
+    const tokenHash = sha256Hex(token);
+    const { count } = await tx.invite.updateMany({ where: { tokenHash, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } }, data: { acceptedAt: now } });
     if (!count) throw new ApiError(410, "This invite is no longer open (accepted, withdrawn or expired a moment ago).");
-    const inviteRow = await tx.invite.findUniqueOrThrow({ where: { token }, select: { id: true } });
+    const inviteRow = await tx.invite.findUniqueOrThrow({ where: { tokenHash }, select: { id: true } });
     // The unique email decides a race with another sign-up for the same address (P2002 below).
-    const joiner = userId ?? (await tx.user.create({ data: { id: newId("user"), email: invite.email, name: input.name || null, passwordHash } })).id;
-    await tx.invite.updateMany({ where: { token }, data: { acceptedUserId: joiner } });
+    const joiner = userId ?? (await tx.user.create({ data: { id: newId("user"), email: invite.email, name: input.name || null, passwordHash, passwordFromInvite: true } })).id;
+    await tx.invite.updateMany({ where: { tokenHash }, data: { acceptedUserId: joiner } });
     await tx.membership.upsert({
       where: { teamId_userId: { teamId: invite.team.id, userId: joiner } },
       create: { teamId: invite.team.id, userId: joiner, role: invite.role },

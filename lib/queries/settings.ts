@@ -2,7 +2,7 @@
 
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/queries/api-client";
-import type { ApiKeyJson, InviteJson, McpServerJson, McpTokenJson, MemberJson } from "@/lib/schemas/dashboard";
+import type { ApiKeyJson, CreatedInviteJson, InviteJson, McpServerJson, McpTokenJson, MemberJson } from "@/lib/schemas/dashboard";
 import type { AuditEventJson } from "@/lib/schemas/audit";
 
 export const settingsKeys = {
@@ -34,7 +34,7 @@ export const invitesQuery = (teamId: string) =>
   queryOptions({ queryKey: settingsKeys.invites(teamId), queryFn: () => apiFetch<{ data: InviteJson[] }>(teamId, "/api/dashboard/invites") });
 
 export const createInvite = (teamId: string, body: { email: string; role: MemberJson["role"] }) =>
-  apiFetch<InviteJson>(teamId, "/api/dashboard/invites", { method: "POST", body: JSON.stringify(body) });
+  apiFetch<CreatedInviteJson>(teamId, "/api/dashboard/invites", { method: "POST", body: JSON.stringify(body) });
 
 export const revokeInvite = (teamId: string, id: string) => apiFetch<{ id: string; revoked: true }>(teamId, `/api/dashboard/invites/${encodeURIComponent(id)}`, { method: "DELETE" });
 

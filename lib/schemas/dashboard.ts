@@ -121,13 +121,16 @@ export const acceptInviteBodySchema = z
   })
   .strict();
 
+/** An open invite as listed: its link is not (it is stored only as a hash). */
 export type InviteJson = {
   id: string;
   email: string;
   role: (typeof ROLES)[number];
-  url: string;
   status: "pending" | "expired";
   invited_by: { id: string; email: string } | null;
   created_at: number;
   expires_at: number;
 };
+
+/** A new invite: the only answer that carries its link. */
+export type CreatedInviteJson = InviteJson & { url: string };

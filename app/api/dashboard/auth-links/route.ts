@@ -4,9 +4,9 @@ import { noParamsSchema } from "@/lib/schemas/common";
 import { listAuthLinks } from "@/lib/auth-links/list-auth-links";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
-export const GET = withAuth(async ({ team, searchParams }) => {
+export const GET = withAuth(async ({ team, user, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
-  return listAuthLinks(team.id);
+  return listAuthLinks(team.id, user.id);
 });
 
 // Any other method: a JSON 405 naming the ones this route takes (not Next's empty one).
