@@ -1,7 +1,10 @@
-// Next.js runs register() once when a server instance starts: every instance runs a webhook
-// dispatcher over the shared outbox (lib/webhooks/dispatcher.ts).
+// Next.js runs register() once when a server instance starts, before it serves: every request
+// is stamped with its TCP peer's address (lib/server/peer-address.ts), and every instance runs a
+// webhook dispatcher over the shared outbox (lib/webhooks/dispatcher.ts).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { stampPeerAddresses } = await import("@/lib/server/peer-address");
+  stampPeerAddresses();
   const { startWebhookDispatcher } = await import("@/lib/webhooks/dispatcher");
   startWebhookDispatcher();
 }

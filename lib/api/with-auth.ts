@@ -1,6 +1,6 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { badRequest, errorResponse, forbidden, json, jsonBody, JsonText } from "@/lib/api/errors";
+import { badRequest, errorResponse, forbidden, json, jsonBody, JsonText, unauthorized } from "@/lib/api/errors";
 import { findNul } from "@/lib/api/parse";
 import { authenticateApiKey, type Principal } from "@/lib/api-keys/authenticate-api-key";
 import { authenticateSession, hasSessionCookie } from "@/lib/auth/authenticate-session";
@@ -25,7 +25,7 @@ type Handler<P> = (ctx: AuthContext<P>) => Promise<unknown>;
  * the benchmark) where a request's time went: authentication, the handler, serialisation.
  * Every request gets an id (`X-Request-Id`, the caller's when sane) and one JSON log line.
  */
-export function withAuth<P = Record<string, never>>(handler: Handler<P>, options: { ownerOnly?: boolean } = {}) {
+export function withAuth<P = Record<string, never>>(handler: Handler<P>, options: { ownerOnly?: boolean; sessionOnly?: boolean } = {}) {
   return async (req: NextRequest, route: { params: Promise<P> }): Promise<Response> => {
     const t0 = performance.now();
     const requestId = requestIdFrom(req.headers);
@@ -37,8 +37,9 @@ export function withAuth<P = Record<string, never>>(handler: Handler<P>, options
       let headersSet = false;
       try {
         const authorization = req.headers.get("authorization");
+        if (options.sessionOnly && authorization) throw unauthorized(SESSION_ONLY);
         // An API key when one is sent; otherwise the dashboard's signed-in session.
-        principal = !authorization && hasSessionCookie(req) ? await authenticateSession(req) : await authenticateApiKey(authorization);
+        principal = options.sessionOnly || (!authorization && hasSessionCookie(req)) ? await authenticateSession(req) : await authenticateApiKey(authorization);
         setActor({ kind: principal.apiKeyId ? "api_key" : "session", userId: principal.user.id, email: principal.user.email, apiKeyId: principal.apiKeyId });
         limitHeaders = principal.apiKeyId
           ? await enforceRateLimit(rateLimits().apiKey, principal.apiKeyId)
@@ -78,6 +79,15 @@ export function withAuth<P = Record<string, never>>(handler: Handler<P>, options
     });
   };
 }
+
+/**
+ * The dashboard's own routes (/api/dashboard/*): the signed-in session only. They reach what
+ * /v1 never gives an API key (MCP servers and their tokens, members, webhooks, API keys), so
+ * a leaked integration key must not become any of that.
+ */
+export const withSession = <P = Record<string, never>>(handler: Handler<P>, options: { ownerOnly?: boolean } = {}) => withAuth<P>(handler, { ...options, sessionOnly: true });
+
+const SESSION_ONLY = "This is a dashboard route: it takes the signed-in session only. API keys are for the /v1 API.";
 
 const serverTiming = (t0: number, t1: number, t2: number, t3: number) =>
   `auth;dur=${(t1 - t0).toFixed(2)}, handler;dur=${(t2 - t1).toFixed(2)}, serialize;dur=${(t3 - t2).toFixed(2)}`;

@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   "webhook_endpoint.delete",
   "webhook_endpoint.disable",
   "team.low_credits_change",
+  "user.sign_out_everywhere",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

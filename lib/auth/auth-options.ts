@@ -4,6 +4,9 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { db } from "@/lib/db/client";
 import { appUrl, secrets } from "@/lib/config/env";
 import { SignInError, signInWithPassword } from "@/lib/auth/sign-in-with-password";
+import { clientIp } from "@/lib/observability/request-context";
+import { resolveSsoUser } from "@/lib/auth/resolve-sso-user";
+import { sameOriginPath } from "@/lib/auth/same-origin-path";
 
 // next-auth reads its own base URL from NEXTAUTH_URL; ours is APP_URL.
 process.env.NEXTAUTH_URL ??= appUrl();
@@ -45,9 +48,10 @@ export const authOptions: NextAuthOptions = {
       name: "Email and password",
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, req) {
-        const forwarded = String((req?.headers as Record<string, string> | undefined)?.["x-forwarded-for"] ?? "").split(",")[0].trim();
+        // The address the same way as every request's (TCP peer, or what a trusted proxy forwarded).
+        const ip = clientIp(new Headers((req?.headers ?? {}) as Record<string, string>));
         try {
-          return await signInWithPassword(String(credentials?.email ?? ""), String(credentials?.password ?? ""), forwarded || "local");
+          return await signInWithPassword(String(credentials?.email ?? ""), String(credentials?.password ?? ""), ip);
         } catch (e) {
           // next-auth hands a thrown message to the sign-in page as `error`.
           if (e instanceof SignInError) throw new Error(e.message);
@@ -58,24 +62,30 @@ export const authOptions: NextAuthOptions = {
     ...oidcProvider(),
   ],
   callbacks: {
-    // SSO signs in only people who already belong to a team here (matched by email).
-    async signIn({ user, account }) {
+    // SSO signs in only people who already belong to a team here (lib/auth/resolve-sso-user.ts).
+    async signIn({ account, profile }) {
       if (account?.provider === "credentials") return true;
-      const email = user.email?.toLowerCase();
-      if (!email) return "/sign-in?error=NoEmail";
-      const known = await db.user.findUnique({ where: { email }, select: { id: true } });
-      return known ? true : "/sign-in?error=NotAMember";
+      if (!account) return "/sign-in?error=OAuthCallback";
+      const resolved = await resolveSsoUser(account.provider, account.providerAccountId, profile as Record<string, unknown> | undefined);
+      return "userId" in resolved ? true : `/sign-in?error=${resolved.refused}`;
     },
     async jwt({ token, user, account }) {
       if (user && account) {
-        const email = (user.email ?? "").toLowerCase();
-        const row = account.provider === "credentials" ? { id: user.id } : await db.user.findUnique({ where: { email }, select: { id: true } });
+        const userId = account.provider === "credentials" ? user.id : (await db.ssoIdentity.findUnique({ where: { provider_subject: { provider: account.provider, subject: account.providerAccountId } }, select: { userId: true } }))?.userId;
+        const row = userId ? await db.user.findUnique({ where: { id: userId }, select: { id: true, sessionEpoch: true } }) : null;
         token.uid = row?.id;
+        // The session's epoch: "sign out everywhere" raises the user's, which ends every session issued before.
+        token.sv = row?.sessionEpoch ?? 0;
       }
       return token;
     },
     async session({ session, token }) {
-      return { ...session, userId: token.uid as string | undefined };
+      return { ...session, userId: token.uid as string | undefined, sessionEpoch: (token.sv as number | undefined) ?? 0 };
+    },
+    // After signing in (or out), only a path of this app: the same parse as the sign-in page's.
+    async redirect({ url, baseUrl }) {
+      const path = url.startsWith(baseUrl) ? url.slice(baseUrl.length) || "/" : url;
+      return `${baseUrl}${sameOriginPath(path)}`;
     },
   },
 };

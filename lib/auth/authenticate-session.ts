@@ -17,7 +17,7 @@ const findMembership = prepared((a: { teamId: string; userId: string }) =>
     .selectFrom("Membership as m")
     .innerJoin("Team as t", "t.id", "m.teamId")
     .innerJoin("User as u", "u.id", "m.userId")
-    .select(["m.role", "t.name as teamName", "t.plan", "t.historyDays", "u.email"])
+    .select(["m.role", "t.name as teamName", "t.plan", "t.historyDays", "u.email", "u.sessionEpoch"])
     .where("m.teamId", "=", a.teamId)
     .where("m.userId", "=", a.userId),
 );
@@ -29,21 +29,38 @@ const findMembership = prepared((a: { teamId: string; userId: string }) =>
  * the browser sends one, an Origin of this app.
  */
 export async function authenticateSession(req: NextRequest): Promise<Principal> {
-  const userId = await sessionUserId(req);
-  if (!userId) throw unauthorized("Your session has ended; sign in again.");
+  const session = await sessionOf(req);
+  if (!session) throw unauthorized(SESSION_ENDED);
+  const { userId } = session;
   const teamId = req.headers.get(TEAM_HEADER);
   if (!teamId) throw badRequest(`Name the team in the ${TEAM_HEADER} header.`);
   refuseCrossSite(req);
   const [membership] = await findMembership({ teamId, userId });
+  // Removed from the team: that team's sessions end here, on the next request.
   if (!membership) throw new ApiError(404, `You are not a member of team ${teamId}.`);
-  const { role, teamName, plan, historyDays, email } = membership;
+  const { role, teamName, plan, historyDays, email, sessionEpoch } = membership;
+  // Signed out everywhere since this session began.
+  if (sessionEpoch !== session.epoch) throw unauthorized(SESSION_ENDED);
   return { team: { id: teamId, name: teamName, plan, historyDays }, user: { id: userId, email }, apiKeyId: null, role: role === "owner" ? "owner" : "member" };
 }
 
-/** The signed-in user's id from the session cookie, or null. */
-export async function sessionUserId(req: NextRequest): Promise<string | null> {
+const SESSION_ENDED = "Your session has ended; sign in again.";
+
+/** The session cookie's user and the epoch it was issued in (not yet checked against the user's), or null. */
+async function sessionOf(req: NextRequest): Promise<{ userId: string; epoch: number } | null> {
   const token = await getToken({ req, secret: secrets().authSecret });
-  return typeof token?.uid === "string" ? token.uid : null;
+  if (typeof token?.uid !== "string") return null;
+  return { userId: token.uid, epoch: typeof token.sv === "number" ? token.sv : 0 };
+}
+
+const findSessionEpoch = prepared((a: { userId: string }) => read.selectFrom("User").select(["sessionEpoch"]).where("id", "=", a.userId));
+
+/** The signed-in user's id from a session that is still valid (not signed out everywhere), or null. */
+export async function sessionUserId(req: NextRequest): Promise<string | null> {
+  const session = await sessionOf(req);
+  if (!session) return null;
+  const [user] = await findSessionEpoch({ userId: session.userId });
+  return user && user.sessionEpoch === session.epoch ? session.userId : null;
 }
 
 /**

@@ -6,13 +6,14 @@ import { authOptions } from "@/lib/auth/auth-options";
 
 /** The signed-in user and their teams, or null. */
 export async function currentUser() {
-  const session = (await getServerSession(authOptions)) as { userId?: string } | null;
+  const session = (await getServerSession(authOptions)) as { userId?: string; sessionEpoch?: number } | null;
   if (!session?.userId) return null;
   const user = await db.user.findUnique({
     where: { id: session.userId },
-    select: { id: true, email: true, name: true, memberships: { select: { role: true, team: { select: { id: true, name: true, plan: true } } }, orderBy: { createdAt: "asc" } } },
+    select: { id: true, email: true, name: true, sessionEpoch: true, memberships: { select: { role: true, team: { select: { id: true, name: true, plan: true } } }, orderBy: { createdAt: "asc" } } },
   });
-  if (!user) return null;
+  // Signed out everywhere since this session began: as good as no session.
+  if (!user || user.sessionEpoch !== (session.sessionEpoch ?? 0)) return null;
   return {
     id: user.id,
     email: user.email,

@@ -7,11 +7,19 @@ export const CREDIT_LOGS_CSV_HEADER = ["id", "created_at", "created_at_unix", "s
 // Each pull reads one keyset page, so memory stays at one page however long the ledger is.
 const PAGE_SIZE = 500;
 
-/** A text cell: quoted when needed, and never read by a spreadsheet as a formula. */
-function textCell(value: string | null) {
+const FORMULA_START = /^[\s\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r]/;
+
+/**
+ * A text cell that no spreadsheet reads as a formula, whatever separator it splits on: one that
+ * starts like a formula (= + - @, a tab or a carriage return) gets a leading apostrophe, and one
+ * holding a separator (comma, semicolon, tab), a quote or a line break is quoted, so a locale that
+ * splits on ";" cannot cut "a;=HYPERLINK(…)" into a second cell that starts a formula.
+ * (Leading blanks and the full-width signs some spreadsheets also take for a formula count too.)
+ */
+export function textCell(value: string | null) {
   if (value === null) return "";
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  return /[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 function csvLine(e: CreditLogJson) {

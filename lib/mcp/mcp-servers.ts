@@ -4,7 +4,7 @@ import { transaction } from "@/lib/db/transaction";
 import { badRequest, forbidden, notFound } from "@/lib/api/errors";
 import { newId } from "@/lib/security/ids";
 import { sha256Hex } from "@/lib/security/hashing";
-import { visibleConnections } from "@/lib/connections/visible-connections";
+import { checkBindableConnections } from "@/lib/connections/check-bindable-connections";
 import { generateMcpToken } from "@/lib/mcp/mcp-token-format";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
@@ -13,27 +13,20 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
 type Actor = { teamId: string; userId: string; role: "owner" | "member" | null };
 
-/**
- * The saved permissions must be connections the server's owner can see (the team's shared ones
- * and the owner's private ones); anything else is named in a 400, never silently dropped.
- */
-async function checkConnections(teamId: string, ownerUserId: string, ids: string[]) {
-  const unique = [...new Set(ids)];
-  if (!unique.length) return unique;
-  const found = await db.connection.findMany({ where: { ...visibleConnections(teamId, ownerUserId), id: { in: unique } }, select: { id: true } });
-  const known = new Set(found.map((c) => c.id));
-  const missing = unique.filter((id) => !known.has(id));
-  if (missing.length) throw badRequest(`connection_ids: no connection ${missing.join(", ")} that this server's owner can use in this team.`);
-  return unique;
-}
-
+/** A new server owned by `ownerUserId`, who is also the one binding its connections. */
 export async function createMcpServer(input: { teamId: string; ownerUserId: string; name: string; isPrivate?: boolean; connectionIds?: string[] }) {
   const name = input.name.trim();
   if (!name) throw badRequest("name: is empty");
   if (name.length > 100) throw badRequest("name: must be at most 100 characters");
   const member = await db.membership.findUnique({ where: { teamId_userId: { teamId: input.teamId, userId: input.ownerUserId } }, select: { role: true } });
   if (!member) throw notFound(`No member ${input.ownerUserId} in team ${input.teamId}.`);
-  const connectionIds = await checkConnections(input.teamId, input.ownerUserId, input.connectionIds ?? []);
+  const connectionIds = await checkBindableConnections({
+    teamId: input.teamId,
+    actorUserId: input.ownerUserId,
+    resourceOwnerUserId: input.ownerUserId,
+    ids: input.connectionIds ?? [],
+    resource: "MCP server",
+  });
   return transaction(async (tx) => {
     const server = await tx.mcpServer.create({
       data: {
@@ -79,7 +72,7 @@ export async function updateMcpServer(actor: Actor, id: string, patch: { name?: 
   const name = patch.name?.trim();
   if (name !== undefined && !name) throw badRequest("name: is empty");
   if (name && name.length > 100) throw badRequest("name: must be at most 100 characters");
-  const ids = patch.connectionIds ? await checkConnections(actor.teamId, server.ownerUserId ?? actor.userId, patch.connectionIds) : null;
+  const ids = patch.connectionIds ? await permissionsAfterUpdate(actor, server, patch.connectionIds) : null;
   await transaction(async (tx) => {
     // A count, not update(): a server deleted meanwhile is a 404, not Prisma's record-not-found.
     const { count } = await tx.mcpServer.updateMany({ where: { id, teamId: actor.teamId }, data: { updatedAt: new Date(), ...(name ? { name } : {}), ...(patch.isPrivate !== undefined ? { isPrivate: patch.isPrivate } : {}) } });
@@ -96,6 +89,21 @@ export async function updateMcpServer(actor: Actor, id: string, patch: { name?: 
     });
   });
   return findMcpServer(actor, id);
+}
+
+/**
+ * The saved permissions a PATCH leaves: the ones given, each bindable by the actor; plus, when
+ * a team owner edits someone else's server, that server owner's private connections already on
+ * it, which the editor cannot see, so cannot have meant to remove.
+ */
+async function permissionsAfterUpdate(actor: Actor, server: Awaited<ReturnType<typeof findMcpServer>>, given: string[]) {
+  const ids = await checkBindableConnections({ teamId: actor.teamId, actorUserId: actor.userId, resourceOwnerUserId: server.ownerUserId, ids: given, resource: "MCP server" });
+  if (server.ownerUserId === actor.userId) return ids;
+  const unseen = await db.connection.findMany({
+    where: { id: { in: server.connections.map((c) => c.connectionId) }, ownerUserId: { not: null }, NOT: { ownerUserId: actor.userId } },
+    select: { id: true },
+  });
+  return [...new Set([...ids, ...unseen.map((c) => c.id)])];
 }
 
 export async function deleteMcpServer(actor: Actor, id: string) {

@@ -58,20 +58,18 @@ export function readNarrowing(headers: Headers, query: URLSearchParams): Narrowi
 }
 
 /**
- * The connections this request may use: the server's saved permissions that its owner can
- * still see (shared, or the private ones of an owner still in the team), narrowed by the request. Ids outside the
- * saved permissions are never reachable, whether they exist or not.
+ * The connections this request may use: the server's saved permissions that are shared, plus
+ * the server owner's private ones when the token is the owner's own (a token someone else
+ * minted on the server, a team owner's say, never reaches a member's private connection),
+ * narrowed by the request. Ids outside the saved permissions are never reachable, whether they
+ * exist or not.
  */
 export async function resolveScope(principal: McpPrincipal, narrowing: Narrowing): Promise<ToolConnection[]> {
   const { server } = principal;
   if (narrowing.source !== "saved" && narrowing.ids.length === 0) return [];
-  // An owner who left the team takes their private connections with them.
-  // (A token of the owner's own was checked for membership when it authenticated.)
-  const owner = !server.ownerUserId
-    ? null
-    : principal.user?.id === server.ownerUserId
-      ? { userId: server.ownerUserId }
-      : await db.membership.findUnique({ where: { teamId_userId: { teamId: server.teamId, userId: server.ownerUserId } }, select: { userId: true } });
+  // The token's creator was checked for membership when it authenticated: an owner who left the
+  // team takes their private connections with them.
+  const owner = server.ownerUserId && principal.user?.id === server.ownerUserId ? { userId: server.ownerUserId } : null;
   const rows = await db.connection.findMany({
     where: {
       teamId: server.teamId,

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomToken } from "@/lib/security/ids";
+import { clientAddress } from "@/lib/security/trusted-proxies";
+import { PEER_HEADER } from "@/lib/server/peer-address";
 
 // What the code under a request knows about it without passing it down every call: its id
 // (for log lines) and who is acting (for audit events). The CLI sets an operator context;
@@ -34,8 +36,10 @@ export function requestIdFrom(headers: Headers): string {
   return `req_${randomToken(20)}`;
 }
 
-/** The client address as the proxy in front reports it (first hop), else null. */
+/**
+ * The client's address: the TCP peer (stamped on arrival, lib/server/peer-address.ts), or what a
+ * trusted proxy (TRUSTED_PROXIES) forwarded; null outside a server (the CLI).
+ */
 export function clientIp(headers: Headers): string | null {
-  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim() || headers.get("x-real-ip")?.trim();
-  return forwarded && /^[0-9A-Fa-f.:]{2,45}$/.test(forwarded) ? forwarded : null;
+  return clientAddress(headers.get(PEER_HEADER), headers.get("x-forwarded-for"));
 }

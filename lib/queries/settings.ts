@@ -81,3 +81,6 @@ export const auditEventsQuery = (teamId: string, action: string | undefined) =>
     },
     getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
   });
+
+/** Ends every session of the signed-in user (then the page signs this one out). */
+export const signOutEverywhere = (teamId: string) => apiFetch<{ signed_out_everywhere: true }>(teamId, "/api/dashboard/sessions", { method: "DELETE" });

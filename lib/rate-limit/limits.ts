@@ -23,8 +23,9 @@ function readRules() {
     apiKey: { name: "api-key", limit: envInt("RATE_LIMIT_API_PER_MINUTE", 1200), windowMs, per: "API key" },
     apiUser: { name: "api-user", limit: envInt("RATE_LIMIT_API_PER_MINUTE", 1200), windowMs, per: "signed-in user" },
     mcpToken: { name: "mcp-token", limit: envInt("RATE_LIMIT_MCP_PER_MINUTE", 600), windowMs, per: "MCP token" },
-    // Per account: guessing one password. Per client address: trying many accounts.
-    signInAccount: { name: "sign-in-account", limit: envInt("SIGN_IN_RATE_LIMIT", 10), windowMs: SIGN_IN_WINDOW_MS, per: "account" },
+    // Per account and address pair: wrong passwords before each further attempt waits a growing
+    // delay (lib/auth/sign-in-with-password.ts). Per client address: trying many accounts.
+    signInAccount: { name: "sign-in-account", limit: envInt("SIGN_IN_RATE_LIMIT", 10), windowMs: SIGN_IN_WINDOW_MS, per: "account and client address" },
     signInIp: { name: "sign-in-ip", limit: envInt("SIGN_IN_IP_RATE_LIMIT", 100), windowMs: SIGN_IN_WINDOW_MS, per: "client address" },
   } satisfies Record<string, RateLimitRule>;
 }

@@ -20,6 +20,10 @@ export function createMemoryStore(): RateLimitStore {
       w.count++;
       return { count: w.count, resetAt: w.resetAt };
     },
+    async peek(key) {
+      const w = windows.get(key);
+      return w && Date.now() < w.resetAt ? { ...w } : null;
+    },
     async reset(key) {
       windows.delete(key);
     },

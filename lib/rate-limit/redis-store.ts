@@ -18,6 +18,11 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {n, ttl}`;
 
+const PEEK_SCRIPT = `
+local n = redis.call('GET', KEYS[1])
+if not n then return {0, -2} end
+return {tonumber(n), redis.call('PTTL', KEYS[1])}`;
+
 /**
  * Counters in Redis, shared by every instance. When Redis is unreachable or slow the limits
  * fail open to `fallback` (this process's own counters) with a warning in the log: a rate
@@ -69,6 +74,17 @@ export function createRedisStore(url: string, fallback: RateLimitStore): RateLim
         warn(new Error("not connected"));
       }
       return fallback.hit(key, windowMs);
+    },
+    async peek(key): Promise<WindowCount | null> {
+      if (await usable()) {
+        try {
+          const [count, ttl] = (await client.eval(PEEK_SCRIPT, { keys: [PREFIX + key] })) as [number, number];
+          return Number(ttl) > 0 ? { count: Number(count), resetAt: Date.now() + Number(ttl) } : null;
+        } catch (error) {
+          warn(error);
+        }
+      }
+      return fallback.peek(key);
     },
     async reset(key) {
       await fallback.reset(key);

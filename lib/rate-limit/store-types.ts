@@ -7,5 +7,7 @@ export type WindowCount = { count: number; resetAt: number };
  */
 export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<WindowCount>;
+  /** The key's current window without counting a hit; null when it has none. */
+  peek(key: string): Promise<WindowCount | null>;
   reset(key: string): Promise<void>;
 }

@@ -33,16 +33,44 @@ for (const [net, prefix] of [
   ["ff00::", 8],
   ["2001:db8::", 32],
   ["100::", 64],
+  // Addresses that carry an IPv4 address a router or the host may turn into a connection to it:
+  ["::", 96], // IPv4-compatible (deprecated), ::a.b.c.d
+  ["::ffff:0:0:0", 96], // IPv4-translated (SIIT), ::ffff:0:a.b.c.d
+  ["2002::", 16], // 6to4: 2002:AABB:CCDD::/48 reaches a.b.c.d's relay
+  ["2001::", 32], // Teredo: an IPv4 address and port, obfuscated
+  ["64:ff9b:1::", 48], // local-use NAT64 (RFC 8215): any IPv4 the operator's translator reaches
+  ["fec0::", 10], // site-local (deprecated, still routed inside some networks)
 ] as const) blocked.addSubnet(net, prefix, "ipv6");
 
-/** An IPv4 address embedded in an IPv6 one (mapped ::ffff:a.b.c.d, or NAT64 64:ff9b::/96). */
+/** The 16 bytes of an IPv6 address in any of its text forms (zero compression, a dotted IPv4 tail); null if it is not one. */
+function ipv6Bytes(address: string): number[] | null {
+  let text = address.toLowerCase().replace(/%.*$/, "");
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    if (isIP(dotted[1]) !== 4) return null;
+    const [a, b, c, d] = dotted[1].split(".").map(Number);
+    text = `${text.slice(0, -dotted[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const parts = (s: string) => (s ? s.split(":") : []);
+  const head = parts(halves[0]);
+  const tail = halves.length === 2 ? parts(halves[1]) : [];
+  const missing = 8 - head.length - tail.length;
+  if ((halves.length === 2 && missing < 1) || (halves.length === 1 && missing !== 0)) return null;
+  const groups = [...head, ...Array(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  if (groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
+  return groups.flatMap((g) => [parseInt(g, 16) >> 8, parseInt(g, 16) & 255]);
+}
+
+/** The IPv4 address an IPv4-mapped (::ffff:0:0/96) or NAT64 (64:ff9b::/96) address stands for. */
 function embeddedIpv4(address: string): string | null {
-  const m = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
-  if (!m) return null;
-  if (m[1]) return m[1];
-  const hi = parseInt(m[2], 16);
-  const lo = parseInt(m[3], 16);
-  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
+  const b = ipv6Bytes(address);
+  if (!b) return null;
+  const prefix = b.slice(0, 12).join(",");
+  const mapped = "0,0,0,0,0,0,0,0,0,0,255,255";
+  const nat64 = "0,100,255,155,0,0,0,0,0,0,0,0";
+  return prefix === mapped || prefix === nat64 ? b.slice(12).join(".") : null;
 }
 
 export function isNonPublicAddress(address: string): boolean {

@@ -3,19 +3,17 @@ import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/current-user";
 import { oidcConfigured } from "@/lib/auth/auth-options";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { sameOriginPath } from "@/lib/auth/same-origin-path";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in · Patchbay" };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** Only same-site paths may be returned to after sign-in. */
-// ("/\host" is read by browsers as "//host", another site.)
-const safePath = (v: unknown) => (typeof v === "string" && /^\/(?![/\\])/.test(v) ? v : "/");
-
 export default async function SignInPage({ searchParams }: Props) {
   const q = await searchParams;
-  const callbackUrl = safePath(q.callbackUrl);
+  // Only a path of this app, as the browser will parse it (lib/auth/same-origin-path.ts).
+  const callbackUrl = sameOriginPath(q.callbackUrl);
   if (await currentUser()) redirect(callbackUrl);
   return (
     <main className="flex min-h-screen items-start justify-center bg-zinc-50 px-4 py-16 sm:items-center dark:bg-zinc-950">

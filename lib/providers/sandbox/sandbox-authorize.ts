@@ -2,6 +2,10 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { oauthRedirectUri, secrets } from "@/lib/config/env";
 import { hmac, safeEqual } from "@/lib/security/hashing";
+import { readBoundedForm } from "@/lib/api/parse";
+
+/** Like a real provider's, the sandbox's forms are small: a bigger body is refused unread (413). */
+export const SANDBOX_FORM_BYTES = 16 * 1024;
 
 // The sandbox provider's authorize page and its authorization codes. Codes are signed and
 // short-lived, and each is redeemed once (remembered by this process: the sandbox is for demos
@@ -77,7 +81,7 @@ export async function sandboxAuthorizeDecision(req: Request): Promise<Response> 
   const q = new URL(req.url).searchParams;
   const problem = checkRequest(q);
   if (problem) return html(400, `<h1>Invalid authorization request</h1><p class="err">${escape(problem)}</p>`);
-  const form = new URLSearchParams(await req.text());
+  const form = await readBoundedForm(req, SANDBOX_FORM_BYTES);
   const target = new URL(q.get("redirect_uri")!);
   target.searchParams.set("state", q.get("state")!);
   if (form.get("decision") !== "approve") {

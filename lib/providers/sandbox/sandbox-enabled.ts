@@ -1,7 +1,17 @@
 import { sandboxProvidersEnabled } from "@/lib/config/env";
+import { errorResponse } from "@/lib/api/errors";
 
-/** The sandbox provider exists only where SANDBOX_PROVIDERS is on (never by default in production). */
+/**
+ * The sandbox provider exists only where SANDBOX_PROVIDERS is on (never by default in
+ * production); an error its handlers throw (a body over its bound) is answered as JSON.
+ */
 export function sandboxEnabledOr404(handler: (req: Request) => Promise<Response>) {
-  return (req: Request) =>
-    sandboxProvidersEnabled() ? handler(req) : Promise.resolve(Response.json({ detail: "The sandbox provider is disabled (SANDBOX_PROVIDERS=0)." }, { status: 404 }));
+  return async (req: Request) => {
+    if (!sandboxProvidersEnabled()) return Response.json({ detail: "The sandbox provider is disabled (SANDBOX_PROVIDERS=0)." }, { status: 404 });
+    try {
+      return await handler(req);
+    } catch (e) {
+      return errorResponse(e);
+    }
+  };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { redeemCode, SANDBOX_CLIENT_ID } from "@/lib/providers/sandbox/sandbox-authorize";
+import { redeemCode, SANDBOX_CLIENT_ID, SANDBOX_FORM_BYTES } from "@/lib/providers/sandbox/sandbox-authorize";
+import { readBoundedForm } from "@/lib/api/parse";
 import { accountOfRefreshToken, grantOf, isRevoked, issueRefreshToken } from "@/lib/providers/sandbox/sandbox-grants";
 
 // Server side of the sandbox provider (mounted under /sandbox). It behaves like a real OAuth
@@ -29,7 +30,7 @@ function readAccessToken(token: string): { account: string; scoped: boolean; gra
 }
 
 export async function sandboxToken(req: Request): Promise<Response> {
-  const form = new URLSearchParams(await req.text());
+  const form = await readBoundedForm(req, SANDBOX_FORM_BYTES);
   const grant = form.get("grant_type");
   const clientId = form.get("client_id") ?? "";
   const clientSecret = form.get("client_secret") ?? "";

@@ -5,6 +5,7 @@ import { MembersSection } from "@/components/settings/members-section";
 import { McpServersSection } from "@/components/settings/mcp-servers-section";
 import { AuditLogSection } from "@/components/settings/audit-log-section";
 import { WebhooksSection } from "@/components/settings/webhooks-section";
+import { SessionsSection } from "@/components/settings/sessions-section";
 import { LowCreditsSetting } from "@/components/webhooks/low-credits-setting";
 
 function Section({ id, title, description, children }: { id: string; title: string; description: string; children: React.ReactNode }) {
@@ -42,6 +43,9 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
       </Section>
       <Section id="low-credits-heading" title="Low-credits alert" description="A warning to your webhook endpoints before the team's credits run out.">
         <LowCreditsSetting team={team} role={membership.role} />
+      </Section>
+      <Section id="sessions-heading" title="Your sessions" description="Where you are signed in to Patchbay.">
+        <SessionsSection team={team} email={user.email} />
       </Section>
       <Section id="audit-heading" title="Audit log" description="Who created, changed or removed keys, connections, members and MCP access, and when.">
         <AuditLogSection team={team} role={membership.role} />

@@ -1,5 +1,25 @@
 import NextAuth from "next-auth";
+import { NextRequest } from "next/server";
 import { authOptions } from "@/lib/auth/auth-options";
+import { readBoundedText } from "@/lib/api/parse";
+import { errorResponse } from "@/lib/api/errors";
 
 const handler = NextAuth(authOptions);
-export { handler as GET, handler as POST };
+
+/** A sign-in form is an email, a password and a CSRF token: a few hundred bytes. */
+const MAX_FORM_BYTES = 16 * 1024;
+
+type Context = { params: Promise<{ nextauth: string[] }> };
+
+/** next-auth reads a POST's whole body before anything else: it gets a bounded copy of it instead. */
+async function POST(req: NextRequest, context: Context) {
+  let body: string;
+  try {
+    body = await readBoundedText(req, MAX_FORM_BYTES);
+  } catch (e) {
+    return errorResponse(e);
+  }
+  return handler(new NextRequest(req.url, { method: "POST", headers: req.headers, body }), context);
+}
+
+export { handler as GET, POST };

@@ -1,4 +1,4 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseJsonBody, parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { createApiKeyBodySchema } from "@/lib/schemas/dashboard";
@@ -6,7 +6,7 @@ import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
-export const GET = withAuth(
+export const GET = withSession(
   async ({ team, searchParams }) => {
     parseQuery(noParamsSchema, searchParams);
     return { data: await listApiKeys(team.id) };
@@ -15,7 +15,7 @@ export const GET = withAuth(
 );
 
 /** The key is in this response only; it is stored as a hash. */
-export const POST = withAuth(
+export const POST = withSession(
   async ({ team, user, req }) => {
     const body = await parseJsonBody(createApiKeyBodySchema, req);
     const created = await createApiKey({ teamId: team.id, userId: user.id, name: body.name, requireTeamPlan: true });

@@ -1,10 +1,10 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { listDashboardConnectionTypes } from "@/lib/providers/list-connection-types";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
-export const GET = withAuth(async ({ role, searchParams }) => {
+export const GET = withSession(async ({ role, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   return listDashboardConnectionTypes(role);
 });

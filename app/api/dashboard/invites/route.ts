@@ -1,4 +1,4 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseJsonBody, parseQuery } from "@/lib/api/parse";
 import { createInviteBodySchema } from "@/lib/schemas/dashboard";
 import { noParamsSchema } from "@/lib/schemas/common";
@@ -6,7 +6,7 @@ import { json } from "@/lib/api/errors";
 import { createInvite, listInvites } from "@/lib/members/invites";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
-export const GET = withAuth(
+export const GET = withSession(
   async ({ team, searchParams }) => {
     parseQuery(noParamsSchema, searchParams);
     return { data: await listInvites(team.id) };
@@ -14,7 +14,7 @@ export const GET = withAuth(
   { ownerOnly: true },
 );
 
-export const POST = withAuth(
+export const POST = withSession(
   async ({ team, user, req }) => {
     const body = await parseJsonBody(createInviteBodySchema, req);
     return json(await createInvite(team.id, user, body), { status: 201 });

@@ -1,5 +1,5 @@
 import { NextRequest } from "next/server";
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/api/parse";
 import { hasSessionCookie, TEAM_HEADER } from "@/lib/auth/authenticate-session";
 import { listCreditLogsQuerySchema } from "@/lib/schemas/credits";
@@ -8,7 +8,7 @@ import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 const exportQuerySchema = listCreditLogsQuerySchema.omit({ limit: true, cursor: true }).strict();
 
-const exportLedgerCsv = withAuth(async ({ team, searchParams }) => {
+const exportLedgerCsv = withSession(async ({ team, searchParams }) => {
   const params = new URLSearchParams(searchParams);
   params.delete("team");
   const filters = parseQuery(exportQuerySchema, params);

@@ -1,10 +1,10 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { listMembers } from "@/lib/members/list-members";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
-export const GET = withAuth(async ({ team, searchParams }) => {
+export const GET = withSession(async ({ team, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   return { data: await listMembers(team.id) };
 });

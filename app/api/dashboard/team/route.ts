@@ -1,4 +1,4 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseJsonBody, parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { setLowCreditsBodySchema } from "@/lib/schemas/webhooks";
@@ -6,12 +6,12 @@ import { getLowCreditsPercent, setLowCreditsPercent } from "@/lib/teams/set-low-
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 /** The team's notification settings: the credits.low threshold. */
-export const GET = withAuth(async ({ team, searchParams }) => {
+export const GET = withSession(async ({ team, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   return getLowCreditsPercent(team.id);
 });
 
-export const PATCH = withAuth(
+export const PATCH = withSession(
   async ({ team, req, searchParams }) => {
     parseQuery(noParamsSchema, searchParams);
     const body = await parseJsonBody(setLowCreditsBodySchema, req);

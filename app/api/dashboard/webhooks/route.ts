@@ -1,4 +1,4 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseJsonBody, parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { createWebhookEndpointBodySchema } from "@/lib/schemas/webhooks";
@@ -7,7 +7,7 @@ import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 // Settings → Webhooks: team owners only.
 
-export const GET = withAuth(
+export const GET = withSession(
   async ({ team, searchParams }) => {
     parseQuery(noParamsSchema, searchParams);
     return { data: await listWebhookEndpoints(team.id) };
@@ -16,7 +16,7 @@ export const GET = withAuth(
 );
 
 /** The answer carries the signing secret: the only time it is shown. */
-export const POST = withAuth(
+export const POST = withSession(
   async ({ team, req, searchParams }) => {
     parseQuery(noParamsSchema, searchParams);
     const body = await parseJsonBody(createWebhookEndpointBodySchema, req);

@@ -1,10 +1,10 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { listConnectionsNeedingReauth } from "@/lib/connections/list-connections-needing-reauth";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
-export const GET = withAuth(async ({ team, user, searchParams }) => {
+export const GET = withSession(async ({ team, user, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   return listConnectionsNeedingReauth(team.id, user.id);
 });

@@ -1,10 +1,10 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { revokeInvite } from "@/lib/members/invites";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
-export const DELETE = withAuth<{ id: string }>(
+export const DELETE = withSession<{ id: string }>(
   async ({ team, params, searchParams }) => {
     parseQuery(noParamsSchema, searchParams);
     return revokeInvite(team.id, params.id);

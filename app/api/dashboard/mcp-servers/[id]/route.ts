@@ -1,4 +1,4 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseJsonBody, parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { updateMcpServerBodySchema } from "@/lib/schemas/dashboard";
@@ -7,7 +7,7 @@ import { deleteMcpServer, updateMcpServer } from "@/lib/mcp/mcp-servers";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 /** Rename, share or make private, and replace the saved connection permissions. */
-export const PATCH = withAuth<{ id: string }>(async ({ team, user, role, params, req, searchParams }) => {
+export const PATCH = withSession<{ id: string }>(async ({ team, user, role, params, req, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   const body = await parseJsonBody(updateMcpServerBodySchema, req);
   const actor = { teamId: team.id, userId: user.id, role };
@@ -17,7 +17,7 @@ export const PATCH = withAuth<{ id: string }>(async ({ team, user, role, params,
 });
 
 /** Deletes the server with its tokens and permissions. */
-export const DELETE = withAuth<{ id: string }>(async ({ team, user, role, params, searchParams }) => {
+export const DELETE = withSession<{ id: string }>(async ({ team, user, role, params, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   return deleteMcpServer({ teamId: team.id, userId: user.id, role }, params.id);
 });

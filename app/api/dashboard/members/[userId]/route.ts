@@ -1,4 +1,4 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseJsonBody, parseQuery } from "@/lib/api/parse";
 import { changeRoleBodySchema } from "@/lib/schemas/dashboard";
 import { noParamsSchema } from "@/lib/schemas/common";
@@ -6,7 +6,7 @@ import { changeMemberRole } from "@/lib/members/change-member-role";
 import { removeMember } from "@/lib/members/remove-member";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
-export const PATCH = withAuth<{ userId: string }>(
+export const PATCH = withSession<{ userId: string }>(
   async ({ team, params, req }) => {
     const { role } = await parseJsonBody(changeRoleBodySchema, req);
     return changeMemberRole(team.id, params.userId, role);
@@ -15,7 +15,7 @@ export const PATCH = withAuth<{ userId: string }>(
 );
 
 /** An owner removes a member; a member may remove only themselves (leave). */
-export const DELETE = withAuth<{ userId: string }>(async ({ params, searchParams, ...principal }) => {
+export const DELETE = withSession<{ userId: string }>(async ({ params, searchParams, ...principal }) => {
   parseQuery(noParamsSchema, searchParams);
   return removeMember(principal, params.userId);
 });

@@ -1,11 +1,11 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseJsonBody, parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { updateWebhookEndpointBodySchema } from "@/lib/schemas/webhooks";
 import { deleteWebhookEndpoint, getWebhookEndpoint, updateWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
-export const GET = withAuth<{ id: string }>(
+export const GET = withSession<{ id: string }>(
   async ({ team, params, searchParams }) => {
     parseQuery(noParamsSchema, searchParams);
     return getWebhookEndpoint(team.id, params.id);
@@ -14,7 +14,7 @@ export const GET = withAuth<{ id: string }>(
 );
 
 /** Change the URL, the event types, the description, or turn it on or off. */
-export const PATCH = withAuth<{ id: string }>(
+export const PATCH = withSession<{ id: string }>(
   async ({ team, params, req, searchParams }) => {
     parseQuery(noParamsSchema, searchParams);
     return updateWebhookEndpoint(team.id, params.id, await parseJsonBody(updateWebhookEndpointBodySchema, req));
@@ -22,7 +22,7 @@ export const PATCH = withAuth<{ id: string }>(
   { ownerOnly: true },
 );
 
-export const DELETE = withAuth<{ id: string }>(
+export const DELETE = withSession<{ id: string }>(
   async ({ team, params, searchParams }) => {
     parseQuery(noParamsSchema, searchParams);
     return deleteWebhookEndpoint(team.id, params.id);

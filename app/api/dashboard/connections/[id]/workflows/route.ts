@@ -1,10 +1,10 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { listActiveWorkflowsOfConnection } from "@/lib/workflows/list-active-workflows-of-connection";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
-export const GET = withAuth<{ id: string }>(async ({ team, user, params, searchParams }) => {
+export const GET = withSession<{ id: string }>(async ({ team, user, params, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   return listActiveWorkflowsOfConnection(team.id, user.id, params.id);
 });

@@ -1,4 +1,4 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseJsonBody, parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { createMcpTokenBodySchema } from "@/lib/schemas/dashboard";
@@ -6,13 +6,13 @@ import { listMcpServerTokens } from "@/lib/mcp/list-mcp-server-tokens";
 import { createMcpToken } from "@/lib/mcp/mcp-servers";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
-export const GET = withAuth<{ id: string }>(async ({ team, user, role, params, searchParams }) => {
+export const GET = withSession<{ id: string }>(async ({ team, user, role, params, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   return { data: await listMcpServerTokens({ teamId: team.id, userId: user.id, role }, params.id) };
 });
 
 /** The token is in this response only; it is stored as a hash. */
-export const POST = withAuth<{ id: string }>(async ({ team, user, role, params, req, searchParams }) => {
+export const POST = withSession<{ id: string }>(async ({ team, user, role, params, req, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   const body = await parseJsonBody(createMcpTokenBodySchema, req);
   const created = await createMcpToken({ teamId: team.id, userId: user.id, role }, params.id, body.name);

@@ -1,11 +1,11 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { sendTestEvent } from "@/lib/webhooks/endpoints";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 /** Queues a `webhook.test` event to this endpoint. */
-export const POST = withAuth<{ id: string }>(
+export const POST = withSession<{ id: string }>(
   async ({ team, params, searchParams }) => {
     parseQuery(noParamsSchema, searchParams);
     return sendTestEvent(team.id, params.id);

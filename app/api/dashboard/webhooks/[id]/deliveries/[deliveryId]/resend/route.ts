@@ -1,11 +1,11 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { withSession } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/api/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { resendDelivery } from "@/lib/webhooks/endpoints";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 /** Sends the delivery's event to the endpoint again (a new delivery, the same webhook-id). */
-export const POST = withAuth<{ id: string; deliveryId: string }>(
+export const POST = withSession<{ id: string; deliveryId: string }>(
   async ({ team, params, searchParams }) => {
     parseQuery(noParamsSchema, searchParams);
     return resendDelivery(team.id, params.id, params.deliveryId);
