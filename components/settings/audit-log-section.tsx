@@ -35,6 +35,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_endpoint.delete": "Webhook endpoint deleted",
   "webhook_endpoint.disable": "Webhook endpoint disabled",
   "team.low_credits_change": "Low-credits threshold changed",
+  "user.sign_out_everywhere": "Signed out everywhere",
 };
 
 const ACTOR_KINDS: Record<string, string> = {
