@@ -6,6 +6,7 @@ import { appUrl, isProductionMode, loadSecrets, port } from "@/lib/config/env";
 import { migrate } from "@/lib/db/migrate";
 import { databaseTarget } from "@/lib/db/engine";
 import { ensureBuild } from "@/lib/server/ensure-build";
+import { parseTrustedProxies } from "@/lib/security/trusted-proxies";
 import { logger } from "@/lib/observability/logger";
 
 const nextBin = join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
@@ -13,6 +14,8 @@ const log = (msg: string) => console.log(`[patchbay] ${msg}`);
 
 async function main() {
   const secrets = loadSecrets();
+  // A mistyped TRUSTED_PROXIES stops the start here rather than failing every request later.
+  parseTrustedProxies(process.env.TRUSTED_PROXIES);
   const env = { ...process.env, ENCRYPTION_KEY: secrets.encryptionKey, AUTH_SECRET: secrets.authSecret, APP_URL: appUrl(), PORT: String(port()) };
   Object.assign(process.env, env);
 
