@@ -7,6 +7,9 @@ import { Alert } from "@/components/ui/alert";
 
 const ERRORS: Record<string, string> = {
   NotAMember: "That account is not a member of any team here. Ask a team owner to invite you.",
+  EmailNotVerified: "Your single sign-on provider has not verified your email address, so it cannot be matched to an account here. Verify it with your provider, or sign in with your password.",
+  InvitePasswordUnproven:
+    "This account's password was chosen on an invite page. Sign in once with that password; single sign-on works for this account after that.",
   NoEmail: "Your single sign-on account has no email address.",
   OAuthSignin: "Single sign-on could not start. Try again.",
   OAuthCallback: "Single sign-on did not complete. Try again.",

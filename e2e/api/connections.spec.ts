@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
-import { resolve } from "node:path";
-import { promisify } from "node:util";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
 import { test, expect, seed, seedTeam, apiAs, anonymous, cli, type SeededTeam, expectError } from "../fixtures";
+import { inDatabase } from "../support/in-database";
 
 // Spec §4.1-§4.5 (connections) and §4.3 (types), over real HTTP against the production
 // server. Every test makes its own team, so the file runs fully in parallel.
@@ -57,22 +55,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // No endpoint sets a connection's external_id yet except the OAuth flow of an auth link
 // (spec §2.1), so these two helpers reach the rows through the product's own db client.
-const run = promisify(execFile);
-async function inDatabase<T>(script: string, args: unknown): Promise<T> {
-  const code = `
-    const pick = (m, name) => m[name] ?? m.default?.[name];
-    const db = pick(await import("./lib/db/client.ts"), "db");
-    const decryptJson = pick(await import("./lib/security/encryption.ts"), "decryptJson");
-    const args = JSON.parse(process.argv[1]);
-    const out = await (async () => { ${script} })();
-    process.stdout.write(JSON.stringify(out ?? null));
-    process.exit(0);`;
-  const { stdout } = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "--input-type=module", "-e", code, JSON.stringify(args)], {
-    cwd: resolve(__dirname, "..", ".."),
-    env: process.env,
-  });
-  return JSON.parse(stdout);
-}
 const giveExternalId = (id: string, externalId: string) =>
   inDatabase("await db.connection.update({ where: { id: args.id }, data: { externalId: args.externalId } });", { id, externalId });
 const storedCredentials = (id: string) =>

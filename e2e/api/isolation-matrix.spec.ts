@@ -186,6 +186,30 @@ test("even a team owner gets 404 for a member's private connection and MCP serve
   test.info().annotations.push({ type: "matrix", description: `${n} private requests (owner → member's)` });
 });
 
+test("an API key gets 401 from every dashboard operation, even for its own team's ids, and changes nothing", async () => {
+  // The dashboard's routes reach what /v1 never gives a key (MCP servers and tokens, members,
+  // invites, API keys): they take the signed-in session only (issue 23, point 2).
+  const dashboardOps = OPERATIONS.filter((op) => op.path("x").startsWith("/api/dashboard/"));
+  const own = foreign.crossTeam;
+  const before = await snapshotOfA();
+  const problems: string[] = [];
+  let n = 0;
+  for (const op of dashboardOps) {
+    for (const f of own.filter((f) => f.kind === op.kind)) {
+      const path = op.path(f.id, f.extra);
+      const res = await raw(op.method, path, {
+        headers: { authorization: `Bearer ${actors.a0.user.key}`, "x-patchbay-team": a.id, ...(op.body === undefined ? {} : { "content-type": "application/json" }) },
+        body: op.body === undefined ? undefined : JSON.stringify(op.body),
+      });
+      n++;
+      if (res.status !== 401 || !/session/.test(JSON.parse(res.text).detail ?? "")) problems.push(`A0 key ${op.method} ${path} (${f.label}) → ${res.status} ${res.text.slice(0, 200)}`);
+    }
+  }
+  expect(n).toBeGreaterThanOrEqual(15);
+  expect(problems).toEqual([]);
+  expect(await snapshotOfA(), "A's data changed").toEqual(before);
+});
+
 test("the rightful owner still reaches everything the matrix attacked", async () => {
   for (const [actor, ids] of [
     [actors.a0, foreign.privateOfA0],

@@ -52,11 +52,11 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     });
     return { id: row.id };
   },
-  /** Ledger charges through chargeCredits: [{credits, type, ago (seconds before now)}]. */
+  /** Ledger charges through chargeCredits: [{credits, type, ago (seconds before now), name?}]. */
   async charges(a) {
     const now = Math.floor(Date.now() / 1000);
-    for (const c of a.charges as { credits: number; type: "workflow" | "agent" | "copilot" | "mcp"; ago?: number }[]) {
-      await transaction((tx) => chargeCredits(tx, { teamId: a.team, credits: c.credits, service: { type: c.type, id: null, name: `Test ${c.type}` }, user: null, at: now - (c.ago ?? 0) }));
+    for (const c of a.charges as { credits: number; type: "workflow" | "agent" | "copilot" | "mcp"; ago?: number; name?: string }[]) {
+      await transaction((tx) => chargeCredits(tx, { teamId: a.team, credits: c.credits, service: { type: c.type, id: null, name: c.name ?? `Test ${c.type}` }, user: null, at: now - (c.ago ?? 0) }));
     }
     return { now };
   },

@@ -123,7 +123,12 @@ async function readLimited(req: Request, limit = MAX_BODY_BYTES): Promise<string
  */
 export async function readBoundedText(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > limit) throw await tooLarge(req.body?.getReader(), 0, `Body is ${declared} bytes; the limit is ${limit}.`);
+  if (declared > limit) {
+    const detail = `Body is ${declared} bytes; the limit is ${limit}.`;
+    // Far past what is worth draining: answered at once, and the connection closed.
+    if (declared > DRAIN_BYTES) throw new ApiError(413, detail, { connection: "close" });
+    throw await tooLarge(req.body?.getReader(), 0, detail);
+  }
   return readLimited(req, limit);
 }
 

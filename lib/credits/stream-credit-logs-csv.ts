@@ -7,18 +7,21 @@ export const CREDIT_LOGS_CSV_HEADER = ["id", "created_at", "created_at_unix", "s
 // Each pull reads one keyset page, so memory stays at one page however long the ledger is.
 const PAGE_SIZE = 500;
 
-const FORMULA_START = /^[\s\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r]/;
+/** A separator (or the start) followed by what a spreadsheet reads as the start of a formula. */
+const FORMULA_AFTER_SEPARATOR = /(^|[,;\t\r\n])(?=[\s\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/g;
 
 /**
- * A text cell that no spreadsheet reads as a formula, whatever separator it splits on: one that
- * starts like a formula (= + - @, a tab or a carriage return) gets a leading apostrophe, and one
- * holding a separator (comma, semicolon, tab), a quote or a line break is quoted, so a locale that
- * splits on ";" cannot cut "a;=HYPERLINK(…)" into a second cell that starts a formula.
- * (Leading blanks and the full-width signs some spreadsheets also take for a formula count too.)
+ * A text cell that no spreadsheet reads as a formula, whatever separator it splits on. A
+ * spreadsheet set to split on ";" (or tabs) ignores our quotes in mid-cell and cuts
+ * "Acme;=HYPERLINK(…)" into a second cell that starts a formula; so every part of the text
+ * that would start a cell under any separator (the start, and after each , ; tab or line
+ * break) gets an apostrophe before a formula sign (= + - @, their full-width forms, after
+ * blanks), which spreadsheets read as "this is text". Then the cell is quoted when it holds a
+ * separator, a quote or a line break.
  */
 export function textCell(value: string | null) {
   if (value === null) return "";
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  const safe = value.replace(FORMULA_AFTER_SEPARATOR, "$1'");
   return /[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
