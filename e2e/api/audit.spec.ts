@@ -41,11 +41,11 @@ async function ok<T = any>(res: Awaited<ReturnType<APIRequestContext["get"]>>, s
 }
 
 test.describe("audit log", () => {
-  test("requires an owner's session: members get 403, API keys get 403, no session gets 401", async () => {
+  test("requires an owner's session: members get 403, an API key (even an owner's) 401, no session 401", async () => {
     const team = await seedTeam({ members: 2, password: PASSWORD });
     const member = await sessionAs(team.users[1].email, PASSWORD, team.id);
     await expectError(await member.get("/api/dashboard/audit"), 403, "owners");
-    await expectError(await (await apiAs(team.users[0])).get("/api/dashboard/audit"), 403, "owners");
+    await expectError(await (await apiAs(team.users[0])).get("/api/dashboard/audit"), 401, "session");
     await expectError(await (await anonymous()).get("/api/dashboard/audit"), 401);
   });
 

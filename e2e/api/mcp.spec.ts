@@ -155,14 +155,16 @@ test.describe("tool calls", () => {
   });
 });
 
-test("when a server's owner leaves the team, its tokens from others no longer reach the owner's private connections; the owner's own tokens stop", async () => {
+test("a token someone else minted on a server never reaches its owner's private connections; when the owner leaves the team, the owner's own tokens stop", async () => {
   const team = await seedTeam({ name: "MCP Leaver Co", members: 2 });
   const [admin, leaver] = team.users;
   const shared = await connection(team, "shared", {}, admin);
   const privateOne = await connection(team, "leaver-private", { is_private: true }, leaver);
   const made = await cli("mcp", "create", "--team", team.id, "--user", leaver.id, "--name", "Leaver's agent", "--connections", `${shared.id},${privateOne.id}`);
+  expect(await listedIds(await mcpClient(made.json.token))).toEqual([shared.id, privateOne.id]);
+  // A team owner may mint tokens on a shared server, but theirs act without the owner's private connections.
   const adminToken = (await seed("mcpToken", { team: team.id, user: admin.id, server: made.json.id })).token;
-  expect(await listedIds(await mcpClient(adminToken))).toEqual([shared.id, privateOne.id]);
+  expect(await listedIds(await mcpClient(adminToken))).toEqual([shared.id]);
   await seed("removeMember", { team: team.id, by: admin.id, user: leaver.id });
   expect(await listedIds(await mcpClient(adminToken))).toEqual([shared.id]);
   await expectError(await wrap(rawMcp({ authorization: `Bearer ${made.json.token}` })), 401, "no longer a member");

@@ -115,10 +115,13 @@ test.describe("1. a member's private connection", () => {
     expect((await listedIds(asMember)).sort()).toEqual([shared.id, secret.id].sort());
     await asMember.close();
 
-    // The owner editing the server's shared permissions keeps the member's private one on it (it cannot see it, so did not mean to drop it).
-    const edited = await dashboard(ownerSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, { connection_ids: [shared.id] });
+    // The owner editing the server sends back what it holds, the member's private connection included (as the dashboard does): kept.
+    const edited = await dashboard(ownerSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, { name: "Renamed by the owner", connection_ids: [shared.id, secret.id] });
     expect(edited.status, edited.text).toBe(200);
     expect((JSON.parse(edited.text).connections as { id: string }[]).map((c) => c.id).sort()).toEqual([shared.id, secret.id].sort());
+    // Dropped by the owner, it cannot be put back by them.
+    expect((await dashboard(ownerSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, { connection_ids: [shared.id] })).status).toBe(200);
+    expect((await dashboard(ownerSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, { connection_ids: [shared.id, secret.id] })).status).toBe(400);
   });
 });
 

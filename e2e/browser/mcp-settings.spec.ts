@@ -41,7 +41,7 @@ test("an owner creates an MCP server with two of three connections, issues a tok
   // The connection goes away while the dialog is open: the API names the unknown id.
   await (await apiAs(owner)).delete(`/v1/connections/${doomed}`);
   await dialog.getByRole("button", { name: "Create server" }).click();
-  await expect(dialog.getByRole("alert")).toContainText(`connection_ids: no connection ${doomed} that this server's owner can use`);
+  await expect(dialog.getByRole("alert")).toContainText(`connection_ids: no connection ${doomed} that you can use in this team`);
   await dialog.getByRole("checkbox", { name: /Doomed/ }).uncheck();
   await screenshot(page, "mcp-new-server-dialog");
   await dialog.getByRole("button", { name: "Create server" }).click();

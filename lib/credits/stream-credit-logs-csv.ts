@@ -7,8 +7,10 @@ export const CREDIT_LOGS_CSV_HEADER = ["id", "created_at", "created_at_unix", "s
 // Each pull reads one keyset page, so memory stays at one page however long the ledger is.
 const PAGE_SIZE = 500;
 
-/** A separator (or the start) followed by what a spreadsheet reads as the start of a formula. */
-const FORMULA_AFTER_SEPARATOR = /(^|[,;\t\r\n])(?=[\s\u3000]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/g;
+const FORMULA_SIGN = "[\\s\\u3000]*[=+\\-@\\uFF1D\\uFF0B\\uFF0D\\uFF20]";
+/** A separator followed by what a spreadsheet reads as the start of a formula; and the same at the start. */
+const FORMULA_AFTER_SEPARATOR = new RegExp(`([,;\\t\\r\\n])(?=${FORMULA_SIGN})`, "g");
+const FORMULA_AT_START = new RegExp(`^${FORMULA_SIGN}`);
 
 /**
  * A text cell that no spreadsheet reads as a formula, whatever separator it splits on. A
@@ -21,7 +23,8 @@ const FORMULA_AFTER_SEPARATOR = /(^|[,;\t\r\n])(?=[\s\u3000]*[=+\-@\uFF1D\uFF0B\
  */
 export function textCell(value: string | null) {
   if (value === null) return "";
-  const safe = value.replace(FORMULA_AFTER_SEPARATOR, "$1'");
+  const parts = value.replace(FORMULA_AFTER_SEPARATOR, "$1'");
+  const safe = FORMULA_AT_START.test(parts) ? `'${parts}` : parts;
   return /[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

@@ -92,18 +92,16 @@ export async function updateMcpServer(actor: Actor, id: string, patch: { name?: 
 }
 
 /**
- * The saved permissions a PATCH leaves: the ones given, each bindable by the actor; plus, when
- * a team owner edits someone else's server, that server owner's private connections already on
- * it, which the editor cannot see, so cannot have meant to remove.
+ * The saved permissions a PATCH leaves: exactly the ids given. Those already on the server stay
+ * as they are (a team owner editing a member's shared server sends back the member's private
+ * connections it holds, nameless, and may drop them); every id new to the server must be one the
+ * editor may bind (lib/connections/check-bindable-connections.ts).
  */
 async function permissionsAfterUpdate(actor: Actor, server: Awaited<ReturnType<typeof findMcpServer>>, given: string[]) {
-  const ids = await checkBindableConnections({ teamId: actor.teamId, actorUserId: actor.userId, resourceOwnerUserId: server.ownerUserId, ids: given, resource: "MCP server" });
-  if (server.ownerUserId === actor.userId) return ids;
-  const unseen = await db.connection.findMany({
-    where: { id: { in: server.connections.map((c) => c.connectionId) }, ownerUserId: { not: null }, NOT: { ownerUserId: actor.userId } },
-    select: { id: true },
-  });
-  return [...new Set([...ids, ...unseen.map((c) => c.id)])];
+  const saved = new Set(server.connections.map((c) => c.connectionId));
+  const unique = [...new Set(given)];
+  await checkBindableConnections({ teamId: actor.teamId, actorUserId: actor.userId, resourceOwnerUserId: server.ownerUserId, ids: unique.filter((id) => !saved.has(id)), resource: "MCP server" });
+  return unique;
 }
 
 export async function deleteMcpServer(actor: Actor, id: string) {
