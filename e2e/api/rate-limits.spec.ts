@@ -193,12 +193,14 @@ test("with REDIS_URL, two server processes share one budget per key", async () =
   await expectLimited(await listConnections(second.baseUrl, key), "API key");
   await expectLimited(await listConnections(server.baseUrl, key), "API key");
 
-  // Sign-in attempts too: an account's budget spent on one instance is spent on the other.
+  // Sign-in attempts too: failures of one account from one address on one instance count on the other, and so does the wait they earn.
   const signer = await seedTeam({ password: "correct horse battery staple" });
   const email = signer.users[0].email;
-  expect(await signInAttempt(server.baseUrl, email, "wrong-1", randomIp())).toContain("Wrong email or password");
-  expect(await signInAttempt(second.baseUrl, email, "wrong-2", randomIp())).toContain("Wrong email or password");
-  expect(await signInAttempt(server.baseUrl, email, "wrong-3", randomIp())).toContain("Too many sign-in attempts");
+  const ip = randomIp();
+  expect(await signInAttempt(server.baseUrl, email, "wrong-1", ip)).toContain("Wrong email or password");
+  expect(await signInAttempt(second.baseUrl, email, "wrong-2", ip)).toContain("Wrong email or password");
+  expect(await signInAttempt(server.baseUrl, email, "wrong-3", ip)).toContain("Too many sign-in attempts");
+  expect(await signInAttempt(second.baseUrl, email, "wrong-3", ip)).toContain("Too many sign-in attempts");
 });
 
 test("with Redis configured but down, requests are still served and limited per instance, with a warning in the log", async () => {
