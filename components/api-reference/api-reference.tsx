@@ -4,7 +4,7 @@
 import "@/components/api-reference/zod-jitless";
 import { ApiReferenceReact } from "@scalar/api-reference-react";
 import "@scalar/api-reference-react/style.css";
-import type { ComponentProps } from "react";
+import { useEffect, type ComponentProps } from "react";
 
 type Configuration = ComponentProps<typeof ApiReferenceReact>["configuration"];
 
@@ -22,13 +22,19 @@ const CUSTOM_CSS = `
   --scalar-background-3: #f4f4f5;
   --scalar-background-accent: #eef2ff;
   --scalar-color-1: #18181b;
-  --scalar-color-2: #52525b;
-  --scalar-color-3: #71717a;
-  --scalar-color-accent: #4f46e5;
+  --scalar-color-2: #3f3f46;
+  --scalar-color-3: #52525b;
+  --scalar-color-accent: #4338ca;
+  --scalar-color-green: #15803d;
+  --scalar-color-blue: #1d4ed8;
+  --scalar-color-orange: #c2410c;
+  --scalar-color-red: #b91c1c;
+  --scalar-color-yellow: #a16207;
+  --scalar-color-purple: #7e22ce;
   --scalar-border-color: #e4e4e7;
-  --scalar-link-color: #4f46e5;
-  --scalar-button-1: #4f46e5;
-  --scalar-button-1-hover: #6366f1;
+  --scalar-link-color: #4338ca;
+  --scalar-button-1: #4338ca;
+  --scalar-button-1-hover: #4f46e5;
   --scalar-button-1-color: #fff;
 }
 .dark-mode {
@@ -37,16 +43,41 @@ const CUSTOM_CSS = `
   --scalar-background-3: #27272a;
   --scalar-background-accent: #1e1b4b;
   --scalar-color-1: #f4f4f5;
-  --scalar-color-2: #a1a1aa;
-  --scalar-color-3: #71717a;
-  --scalar-color-accent: #818cf8;
+  --scalar-color-2: #d4d4d8;
+  --scalar-color-3: #a1a1aa;
+  --scalar-color-accent: #a5b4fc;
+  --scalar-color-green: #4ade80;
+  --scalar-color-blue: #93c5fd;
+  --scalar-color-orange: #fdba74;
+  --scalar-color-red: #fca5a5;
+  --scalar-color-yellow: #fde047;
+  --scalar-color-purple: #d8b4fe;
   --scalar-border-color: #27272a;
-  --scalar-link-color: #818cf8;
-  --scalar-button-1: #6366f1;
-  --scalar-button-1-hover: #818cf8;
+  --scalar-link-color: #a5b4fc;
+  --scalar-button-1: #4338ca;
+  --scalar-button-1-hover: #4f46e5;
   --scalar-button-1-color: #fff;
 }
+/* Every control at least 24 px square (WCAG 2.5.8): the sidebar's group toggles and the phone menu button are smaller. */
+.scalar-app li[data-sidebar-id] button, .scalar-app [id^="headlessui-popover-button"] {
+  min-width: 24px;
+  min-height: 24px;
+}
 `;
+
+/**
+ * Scalar's copy buttons on code blocks are an icon with no name; a screen reader would say
+ * only "button". Each one (they come and go as operations render) is named here.
+ */
+function useNamedCopyButtons() {
+  useEffect(() => {
+    const name = () => document.querySelectorAll<HTMLButtonElement>("button.scalar-code-copy:not([aria-label])").forEach((b) => b.setAttribute("aria-label", "Copy code"));
+    name();
+    const observer = new MutationObserver(name);
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, []);
+}
 
 /**
  * Everything that would reach outside this server is off: Scalar's hosted fonts, its request
@@ -106,5 +137,6 @@ const CONFIGURATION: Configuration = {
 
 /** The interactive reference, rendered in the browser from the live /v1/openapi.json. */
 export function ApiReference() {
+  useNamedCopyButtons();
   return <ApiReferenceReact configuration={CONFIGURATION} />;
 }

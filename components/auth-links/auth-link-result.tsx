@@ -42,13 +42,13 @@ export function AuthLinkResult({ teamId, link, typeName }: { teamId: string; lin
               <p className="font-semibold text-emerald-900 dark:text-emerald-200">Connected</p>
               {connection ? (
                 <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
-                  <dt className="text-zinc-500">Name</dt>
+                  <dt className="text-zinc-500 dark:text-zinc-400">Name</dt>
                   <dd>{connection.display_name ?? "—"}</dd>
-                  <dt className="text-zinc-500">Connection ID</dt>
+                  <dt className="text-zinc-500 dark:text-zinc-400">Connection ID</dt>
                   <dd className="break-all font-mono text-xs">{connection.id}</dd>
                   {connection.external_id && (
                     <>
-                      <dt className="text-zinc-500">External ID</dt>
+                      <dt className="text-zinc-500 dark:text-zinc-400">External ID</dt>
                       <dd className="break-all font-mono text-xs">{connection.external_id}</dd>
                     </>
                   )}

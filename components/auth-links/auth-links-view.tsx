@@ -205,7 +205,7 @@ function RecentLinks({
                   <div className="flex flex-wrap items-center gap-2">
                     <span className="text-sm font-medium">{nameOf(l.connection_type)}</span>
                     <StatusBadge status={l.status} />
-                    {l.is_private && <span className="text-xs text-zinc-500">private · only you see this link</span>}
+                    {l.is_private && <span className="text-xs text-zinc-500 dark:text-zinc-400">private · only you see this link</span>}
                   </div>
                   <div className="text-xs text-zinc-500 dark:text-zinc-400">
                     <LocalTime seconds={l.created_at / 1000} />

@@ -10,6 +10,7 @@ import { TypeLogo } from "@/components/connections/type-logo";
 import { DeleteConnectionDialog } from "@/components/connections/delete-connection-dialog";
 import { NewConnectionDialog } from "@/components/connections/new-connection-dialog";
 import { LocalTime } from "@/components/time/local-time";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 
 
@@ -97,7 +98,7 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
       {connections.isError ? (
         <ErrorNote error={connections.error} title="The connections could not be loaded." />
       ) : (
-        <div className="card overflow-x-auto">
+        <ScrollRegion label="Connections" className="card">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Connections</caption>
             <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">
@@ -139,7 +140,7 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
                             </div>
                           </div>
                         </td>
-                        <td className="hidden px-3 py-2 font-mono text-xs sm:table-cell">{c.external_id ?? <span className="text-zinc-400">—</span>}</td>
+                        <td className="hidden px-3 py-2 font-mono text-xs sm:table-cell">{c.external_id ?? <span className="text-zinc-500 dark:text-zinc-400">—</span>}</td>
                         <td className="hidden whitespace-nowrap px-3 py-2 text-zinc-600 md:table-cell dark:text-zinc-400">{c.created_at ? <LocalTime seconds={c.created_at / 1000} /> : "—"}</td>
                         <td className="whitespace-nowrap px-3 py-2 text-right">
                           {c.id && needsReauth.has(c.id) && (
@@ -184,7 +185,7 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
               )}
             </div>
           )}
-        </div>
+        </ScrollRegion>
       )}
 
       <DeleteConnectionDialog teamId={teamId} connection={deleting} onClose={() => setDeleting(null)} />

@@ -144,7 +144,7 @@ function TypeForm({ teamId, type, onBack, onDone }: { teamId: string; type: Dash
       </div>
       <aside aria-label={`${type.name} guide`} className="max-h-[65vh] overflow-y-auto rounded-lg bg-zinc-50 p-4 dark:bg-zinc-950">
         {!type.docs_url ? (
-          <p className="text-sm text-zinc-500">No guide exists for this type.</p>
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">No guide exists for this type.</p>
         ) : docs.isPending ? (
           <div className="space-y-2" aria-label="Loading the guide">
             {Array.from({ length: 5 }, (_, i) => (

@@ -31,6 +31,11 @@ type Props<T> = {
   end?: React.ReactNode;
   /** The scroll container's height: the explorers fill the window, a table inside a page is shorter. */
   heightClass?: string;
+  /**
+   * A row to give the keyboard focus back to (the one whose detail panel just closed); each
+   * new value is acted on once.
+   */
+  focusRowId?: { id: string } | null;
 };
 
 const NO_ROWS: never[] = [];
@@ -48,20 +53,14 @@ export function DataTable<T>(props: Props<T>) {
   const table = useReactTable({ data: NO_ROWS as T[], columns, getCoreRowModel: getCoreRowModel() });
   const rows = data;
 
+  // The scroll container holds the grid (only rows inside it, as the grid role requires) and,
+  // after it, the end-of-list line and the loading, empty and error states.
   return (
-    <div
-      ref={setScrollElement}
-      role="table"
-      aria-label={label}
-      aria-rowcount={hasNextPage ? -1 : rows.length + 1}
-      aria-busy={isLoading || isFetchingNextPage}
-      data-testid="data-table-scroll"
-      className={`card overflow-auto ${props.heightClass ?? "h-[calc(100dvh-17rem)] min-h-[360px]"}`}
-    >
+    <div ref={setScrollElement} data-testid="data-table-scroll" className={`card overflow-auto ${props.heightClass ?? "h-[calc(100dvh-17rem)] min-h-[360px]"}`}>
       <div style={{ minWidth }}>
-        <TableHeader table={table} template={template} />
-        {!isLoading && rows.length > 0 && scrollElement && (
-          <>
+        <div role="grid" aria-label={label} aria-rowcount={hasNextPage ? -1 : rows.length + 1} aria-colcount={columns.length} aria-busy={isLoading || isFetchingNextPage}>
+          <TableHeader table={table} template={template} />
+          {!isLoading && rows.length > 0 && scrollElement && (
             <VirtualBody
               rows={rows}
               columns={table.getVisibleLeafColumns()}
@@ -73,19 +72,22 @@ export function DataTable<T>(props: Props<T>) {
               fetchNextPage={props.fetchNextPage}
               onRowClick={props.onRowClick}
               isSelected={props.isSelected}
+              focusRowId={props.focusRowId}
             />
-            <div className="px-3 py-3 text-sm text-zinc-500 dark:text-zinc-400" aria-live="polite">
-              {error ? (
-                <ErrorState error={error} onRetry={props.fetchNextPage} />
-              ) : isFetchingNextPage || hasNextPage ? (
-                <span>Loading more…</span>
-              ) : (
-                <div data-testid="end-of-list">
-                  <span>{rows.length.toLocaleString("en")} rows · end of the list.</span> <TimeZoneNote /> {props.end}
-                </div>
-              )}
-            </div>
-          </>
+          )}
+        </div>
+        {!isLoading && rows.length > 0 && scrollElement && (
+          <div className="px-3 py-3 text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
+            {error ? (
+              <ErrorState error={error} onRetry={props.fetchNextPage} />
+            ) : isFetchingNextPage || hasNextPage ? (
+              <span>Loading more…</span>
+            ) : (
+              <div data-testid="end-of-list">
+                <span>{rows.length.toLocaleString("en")} rows · end of the list.</span> <TimeZoneNote /> {props.end}
+              </div>
+            )}
+          </div>
         )}
         {isLoading && !error && <SkeletonRows columns={columns.length} template={template} />}
       </div>

@@ -36,11 +36,11 @@ export function ledgerColumns(teamId: string) {
       header: "Charged to",
       cell: (c) => (
         <span title={c.row.original.service.id ?? undefined}>
-          {c.getValue() || <span className="text-zinc-400">—</span>} <span className="font-mono text-xs text-zinc-400">{c.row.original.service.id}</span>
+          {c.getValue() || <span className="text-zinc-600 dark:text-zinc-400">—</span>} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.row.original.service.id}</span>
         </span>
       ),
     }),
-    col.accessor((e) => e.user?.email ?? "", { id: "user", header: "User", cell: (c) => c.getValue() || <span className="text-zinc-400">system</span> }),
+    col.accessor((e) => e.user?.email ?? "", { id: "user", header: "User", cell: (c) => c.getValue() || <span className="text-zinc-600 dark:text-zinc-400">system</span> }),
     col.accessor("credits_used", { header: "Credits", cell: (c) => <span className="tabular-nums font-medium">{c.getValue().toLocaleString("en")}</span> }),
     col.accessor("credits_remaining", {
       header: "Balance after",

@@ -17,7 +17,7 @@ export const logColumns = [
     cell: (c) => (
       <span className="font-mono text-xs text-zinc-900 dark:text-zinc-100">
         {c.getValue()}
-        {c.row.original.operation_version != null && <span className="text-zinc-400"> v{c.row.original.operation_version}</span>}
+        {c.row.original.operation_version != null && <span className="text-zinc-600 dark:text-zinc-400"> v{c.row.original.operation_version}</span>}
       </span>
     ),
   }),
@@ -27,20 +27,20 @@ export const logColumns = [
     cell: (c) => (
       <span>
         <span className="mr-1.5 rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] font-medium uppercase text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{c.row.original.source.type}</span>
-        {c.getValue() || <span className="text-zinc-400">—</span>}
+        {c.getValue() || <span className="text-zinc-600 dark:text-zinc-400">—</span>}
       </span>
     ),
   }),
   col.accessor((l) => l.source.run_id ?? "", {
     id: "run",
     header: "Run",
-    cell: (c) => (c.getValue() ? <span className="font-mono text-xs text-zinc-500">{c.getValue()}</span> : <span className="text-zinc-400">—</span>),
+    cell: (c) => (c.getValue() ? <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.getValue()}</span> : <span className="text-zinc-600 dark:text-zinc-400">—</span>),
   }),
-  col.accessor((l) => l.user?.email ?? "", { id: "user", header: "User", cell: (c) => c.getValue() || <span className="text-zinc-400">system</span> }),
+  col.accessor((l) => l.user?.email ?? "", { id: "user", header: "User", cell: (c) => c.getValue() || <span className="text-zinc-600 dark:text-zinc-400">system</span> }),
   col.accessor("credits_used", { header: "Credits", cell: (c) => <span className="tabular-nums">{c.getValue()}</span> }),
   col.accessor((l) => (l.completed_at != null ? l.completed_at - l.started_at : null), {
     id: "duration",
     header: "Took",
-    cell: (c) => (c.getValue() === null ? <span className="text-sky-600 dark:text-sky-400">running</span> : <span className="tabular-nums">{c.getValue()} s</span>),
+    cell: (c) => (c.getValue() === null ? <span className="text-sky-700 dark:text-sky-300">running</span> : <span className="tabular-nums">{c.getValue()} s</span>),
   }),
 ];

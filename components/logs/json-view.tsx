@@ -23,10 +23,10 @@ export function JsonView({ value, name, depth = 0 }: { value: unknown; name?: st
   return (
     <details open={depth < 2} className="group">
       <summary className="cursor-pointer list-none rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 [&::-webkit-details-marker]:hidden">
-        <span className="inline-block w-3 text-zinc-400 group-open:rotate-90">▸</span>
+        <span className="inline-block w-3 text-zinc-500 dark:text-zinc-400 group-open:rotate-90">▸</span>
         {key}
         {open}
-        <span className="text-zinc-400 group-open:hidden">
+        <span className="text-zinc-500 dark:text-zinc-400 group-open:hidden">
           {" "}
           {entries.length} {Array.isArray(value) ? "items" : "keys"} {close}
         </span>

@@ -1,11 +1,13 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
+import { usePanelKeyboard } from "@/components/ui/use-panel-keyboard";
 import { useLog } from "@/lib/queries/logs";
 import { ApiRequestError } from "@/lib/queries/api-client";
 import { StatusBadge } from "@/components/logs/status-badge";
 import { JsonView } from "@/components/logs/json-view";
 import { LocalTime } from "@/components/time/local-time";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 function describeError(error: unknown) {
   if (error instanceof ApiRequestError) {
@@ -20,23 +22,20 @@ function describeError(error: unknown) {
 export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: string; logId: string; onClose: () => void; onShowRun: (runId: string) => void }) {
   const { data: log, error, isLoading } = useLog(teamId, logId);
   const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    closeRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [logId, onClose]);
+  const panelRef = useRef<HTMLElement>(null);
+  usePanelKeyboard(panelRef, closeRef, onClose, logId);
 
   return (
     <aside
+      ref={panelRef}
       role="dialog"
-      aria-modal="false"
+      aria-modal="true"
       aria-labelledby="log-detail-title"
       className="fixed inset-y-0 right-0 z-40 flex w-full flex-col border-l border-zinc-200 bg-white shadow-2xl sm:w-[30rem] dark:border-zinc-800 dark:bg-zinc-900"
     >
       <div className="flex items-center justify-between gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
         <h2 id="log-detail-title" className="truncate font-semibold">
-          Log <span className="font-mono text-sm text-zinc-500">{logId}</span>
+          Log <span className="font-mono text-sm text-zinc-500 dark:text-zinc-400">{logId}</span>
         </h2>
         <button ref={closeRef} type="button" onClick={onClose} className="btn-secondary px-3 py-1.5" aria-label="Close log detail">
           ✕
@@ -56,32 +55,32 @@ export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: 
         ) : log ? (
           <div className="space-y-4">
             <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-2">
-              <dt className="text-zinc-500">Status</dt>
+              <dt className="text-zinc-500 dark:text-zinc-400">Status</dt>
               <dd>
                 <StatusBadge status={log.status} />
               </dd>
-              <dt className="text-zinc-500">Operation</dt>
+              <dt className="text-zinc-500 dark:text-zinc-400">Operation</dt>
               <dd className="break-all font-mono text-xs">
                 {log.operation_id}
                 {log.operation_version != null && ` v${log.operation_version}`}
               </dd>
-              <dt className="text-zinc-500">Source</dt>
+              <dt className="text-zinc-500 dark:text-zinc-400">Source</dt>
               <dd className="break-all">
-                {log.source.type} · {log.source.name ?? "—"} <span className="font-mono text-xs text-zinc-500">{log.source.id}</span>
+                {log.source.type} · {log.source.name ?? "—"} <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{log.source.id}</span>
               </dd>
               {log.source.run_id && (
                 <>
-                  <dt className="text-zinc-500">Run</dt>
+                  <dt className="text-zinc-500 dark:text-zinc-400">Run</dt>
                   <dd className="break-all font-mono text-xs">{log.source.run_id}</dd>
                 </>
               )}
-              <dt className="text-zinc-500">User</dt>
+              <dt className="text-zinc-500 dark:text-zinc-400">User</dt>
               <dd className="break-all">{log.user?.email ?? "system"}</dd>
-              <dt className="text-zinc-500">Started</dt>
+              <dt className="text-zinc-500 dark:text-zinc-400">Started</dt>
               <dd><LocalTime seconds={log.started_at} /></dd>
-              <dt className="text-zinc-500">Completed</dt>
+              <dt className="text-zinc-500 dark:text-zinc-400">Completed</dt>
               <dd>{log.completed_at != null ? <LocalTime seconds={log.completed_at} /> : "still running"}</dd>
-              <dt className="text-zinc-500">Credits</dt>
+              <dt className="text-zinc-500 dark:text-zinc-400">Credits</dt>
               <dd>
                 {log.credits_used}
                 {log.cache_hit && " (cache hit)"}
@@ -101,9 +100,9 @@ export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: 
             ).map(([title, value]) => (
               <details key={title} open className="rounded-lg border border-zinc-200 dark:border-zinc-800">
                 <summary className="cursor-pointer rounded-lg px-3 py-2 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">{title}</summary>
-                <div className="overflow-x-auto border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800">
-                  {value === undefined || value === null ? <span className="text-zinc-400">none</span> : <JsonView value={value} />}
-                </div>
+                <ScrollRegion label={title} className="border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800">
+                  {value === undefined || value === null ? <span className="text-zinc-500 dark:text-zinc-400">none</span> : <JsonView value={value} />}
+                </ScrollRegion>
               </details>
             ))}
           </div>

@@ -1,6 +1,7 @@
 "use client";
 
-import { useCallback, useMemo, useState } from "react";
+import { useMemo } from "react";
+import { useRowDetail } from "@/components/data-table/use-row-detail";
 import { DataTable } from "@/components/data-table/data-table";
 import { EmptyState } from "@/components/data-table/empty-state";
 import { FilterDateTime, FilterSelect, FilterText } from "@/components/data-table/filter-controls";
@@ -18,9 +19,7 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
   const { filters, setFilters, setFilter } = useUrlFilters(LOG_FILTER_KEYS);
   const query = useInfiniteLogs(teamId, filters);
   const logs = useMemo(() => query.data?.pages.flatMap((p) => p.data) ?? [], [query.data]);
-  const [openId, setOpenId] = useState<string | null>(null);
-  const openLog = useCallback((l: { id: string }) => setOpenId(l.id), []);
-  const close = useCallback(() => setOpenId(null), []);
+  const { openId, setOpenId, open: openLog, close, returnFocus } = useRowDetail();
   const filtered = Object.keys(filters).length > 0;
   const windowNote = (
     <>
@@ -66,6 +65,7 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
         fetchNextPage={query.fetchNextPage}
         onRowClick={openLog}
         isSelected={(l) => l.id === openId}
+        focusRowId={returnFocus}
         empty={
           <EmptyState title={filtered ? "No logs match these filters" : "No logs yet"}>
             {filtered ? (

@@ -2,6 +2,7 @@
 
 import type { DailyUsage } from "@/lib/schemas/dashboard";
 import { formatCredits, formatDay } from "@/components/overview/format";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 export const SERVICES = [
   { type: "workflow", label: "Workflows", fill: "fill-indigo-500", swatch: "bg-indigo-500" },
@@ -43,7 +44,7 @@ export function UsageChart({ usage }: { usage: DailyUsage }) {
           </li>
         ))}
       </ul>
-      <div className="overflow-x-auto">
+      <ScrollRegion label="Credits per day">
         <svg
           data-testid="usage-chart"
           role="img"
@@ -86,7 +87,7 @@ export function UsageChart({ usage }: { usage: DailyUsage }) {
             );
           })}
         </svg>
-      </div>
+      </ScrollRegion>
       <figcaption className="text-xs text-zinc-500 dark:text-zinc-400">Credits per UTC day this billing period; hover a bar for its numbers.</figcaption>
       <table className="sr-only">
         <caption>Credits used per day by service type</caption>

@@ -8,6 +8,7 @@ import { detailText, formatDateTime } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Notice } from "@/components/settings/notice";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 export function ApiKeysSection({ team, role, plan }: { team: string; role: "owner" | "member"; plan: string }) {
   if (plan !== "team") {
@@ -81,7 +82,7 @@ function OwnerApiKeys({ team }: { team: string }) {
       ) : keys.data.data.length === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">No API keys yet. Name one above to create it; integrations send it as <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <ScrollRegion label="API keys">
           <table className="w-full min-w-[40rem] text-left text-sm" aria-label="API keys">
             <thead className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
               <tr>
@@ -99,7 +100,7 @@ function OwnerApiKeys({ team }: { team: string }) {
             <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
               {keys.data.data.map((k) => (
                 <tr key={k.id} data-key-prefix={k.prefix}>
-                  <td className="py-2 pr-3 font-medium">{k.name ?? <span className="text-zinc-500">Unnamed</span>}</td>
+                  <td className="py-2 pr-3 font-medium">{k.name ?? <span className="text-zinc-500 dark:text-zinc-400">Unnamed</span>}</td>
                   <td className="py-2 pr-3 font-mono text-xs">{k.prefix}…</td>
                   <td className="py-2 pr-3">{k.created_by.email}</td>
                   <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(k.created_at)}</td>
@@ -122,7 +123,7 @@ function OwnerApiKeys({ team }: { team: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       <ConfirmDialog
         open={!!revoking}

@@ -8,6 +8,7 @@ import { formatDateTime } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 import { useUrlFilters } from "@/components/data-table/use-url-filters";
 import { Notice } from "@/components/settings/notice";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 const FILTER_KEYS = ["audit_action"] as const;
 
@@ -85,7 +86,7 @@ function OwnerAuditLog({ team }: { team: string }) {
       ) : rows.length === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{action ? `No “${ACTION_LABELS[action]}” events yet.` : "Nothing recorded yet: changes to keys, connections, members and MCP servers appear here."}</p>
       ) : (
-        <div className="overflow-x-auto">
+        <ScrollRegion label="Audit log">
           <table className="w-full min-w-[44rem] text-left text-sm" aria-label="Audit log">
             <thead className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
               <tr>
@@ -101,8 +102,8 @@ function OwnerAuditLog({ team }: { team: string }) {
                 <tr key={e.id} data-action={e.action}>
                   <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(Math.floor(e.created_at / 1000))}</td>
                   <td className="py-2 pr-3">
-                    <div>{e.actor.email ?? <span className="text-zinc-500">—</span>}</div>
-                    <div className="text-xs text-zinc-500">via {ACTOR_KINDS[e.actor.kind] ?? e.actor.kind}</div>
+                    <div>{e.actor.email ?? <span className="text-zinc-500 dark:text-zinc-400">—</span>}</div>
+                    <div className="text-xs text-zinc-500 dark:text-zinc-400">via {ACTOR_KINDS[e.actor.kind] ?? e.actor.kind}</div>
                   </td>
                   <td className="py-2 pr-3 whitespace-nowrap font-medium">{ACTION_LABELS[e.action] ?? e.action}</td>
                   <td className="py-2 pr-3 font-mono text-xs">{e.target.id ?? e.target.type}</td>
@@ -111,7 +112,7 @@ function OwnerAuditLog({ team }: { team: string }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       {events.hasNextPage && (
         <button type="button" className="btn-secondary" onClick={() => events.fetchNextPage()} disabled={events.isFetchingNextPage}>

@@ -19,7 +19,7 @@ function NameField({ value, onChange }: { value: string; onChange: (v: string) =
   return (
     <label className="block text-sm">
       <span className="font-medium">Name</span>
-      <input className="input mt-1" value={value} onChange={(e) => onChange(e.target.value)} maxLength={100} placeholder="e.g. Support assistant" autoFocus />
+      <input className="input mt-1" value={value} onChange={(e) => onChange(e.target.value)} maxLength={100} placeholder="e.g. Support assistant" data-autofocus />
     </label>
   );
 }

@@ -79,7 +79,7 @@ export function McpServerTokens({ team, server }: { team: string; server: McpSer
             <li key={t.id} data-token-prefix={t.prefix} className="flex flex-col gap-x-4 gap-y-1 px-3 py-2 text-sm sm:flex-row sm:items-center">
               <div className="min-w-0 flex-1 [overflow-wrap:anywhere]">
                 <p className="truncate font-medium">
-                  {t.name ?? <span className="text-zinc-500">Unnamed</span>} <span className="font-mono text-xs font-normal text-zinc-500 dark:text-zinc-400">{t.prefix}…</span>
+                  {t.name ?? <span className="text-zinc-500 dark:text-zinc-400">Unnamed</span>} <span className="font-mono text-xs font-normal text-zinc-500 dark:text-zinc-400">{t.prefix}…</span>
                 </p>
                 <p className="text-xs text-zinc-500 dark:text-zinc-400">
                   {t.created_by ? `By ${t.created_by.email}` : "Creator left the team"} · created {formatDateTime(t.created_at)} · {t.last_used_at ? `last used ${formatDateTime(t.last_used_at)}` : "never used"}

@@ -49,7 +49,7 @@ export function MembersSection({ team, role, userId }: { team: string; role: "ow
             <div className="min-w-0">
               <p className="truncate text-sm font-medium">
                 {m.email}
-                {m.user_id === userId && <span className="ml-2 text-xs font-normal text-zinc-500">(you)</span>}
+                {m.user_id === userId && <span className="ml-2 text-xs font-normal text-zinc-500 dark:text-zinc-400">(you)</span>}
               </p>
               <p className="text-xs text-zinc-500 dark:text-zinc-400">Joined {formatDate(m.joined_at)}</p>
             </div>

@@ -24,7 +24,7 @@ export function ConfirmDialog({
     <Dialog open={open} onClose={onCancel} title={title} className="max-w-md">
       <div className="text-sm text-zinc-600 dark:text-zinc-300">{children}</div>
       <div className="mt-5 flex justify-end gap-2">
-        <button type="button" className="btn-secondary" onClick={onCancel} autoFocus>
+        <button type="button" className="btn-secondary" onClick={onCancel} data-autofocus>
           Cancel
         </button>
         <button type="button" className="btn-danger" onClick={onConfirm} disabled={pending}>

@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode } from "react";
+import { ScrollRegion, SCROLL_FOCUS } from "@/components/ui/scroll-region";
 
 // A deliberately tiny markdown renderer for the connection types' docs pages: headings, lists,
 // tables, fenced code, inline code, bold and links. It builds React elements, never HTML
@@ -132,7 +133,7 @@ export function Markdown({ source }: { source: string }) {
           }
           case "table":
             return (
-              <div key={i} className="overflow-x-auto">
+              <ScrollRegion key={i} label="Table">
                 <table className="w-full border-collapse text-left text-xs">
                   <thead>
                     <tr>
@@ -155,11 +156,11 @@ export function Markdown({ source }: { source: string }) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </ScrollRegion>
             );
           case "code":
             return (
-              <pre key={i} className="overflow-x-auto rounded-lg bg-zinc-100 p-3 font-mono text-xs dark:bg-zinc-800">
+              <pre key={i} tabIndex={0} className={`overflow-x-auto rounded-lg bg-zinc-100 p-3 font-mono text-xs dark:bg-zinc-800 ${SCROLL_FOCUS}`}>
                 <code>{block.text}</code>
               </pre>
             );

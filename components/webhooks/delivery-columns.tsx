@@ -15,7 +15,7 @@ export const lastAttempt = (d: WebhookDeliveryJson) => d.attempts.at(-1) ?? null
 export const deliveryColumns = [
   col.accessor("created_at", { header: "Time", cell: (c) => <LocalTime seconds={c.getValue() / 1000} className="tabular-nums text-zinc-600 dark:text-zinc-400" /> }),
   col.accessor("event_type", { header: "Event type", cell: (c) => <span className="font-mono text-xs text-zinc-900 dark:text-zinc-100">{c.getValue()}</span> }),
-  col.accessor("event_id", { header: "Event ID", cell: (c) => <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{c.getValue()}</span> }),
+  col.accessor("event_id", { header: "Event ID", cell: (c) => <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.getValue()}</span> }),
   col.accessor("status", { header: "Status", cell: (c) => <DeliveryStatusBadge status={c.getValue()} /> }),
   col.accessor("attempt_count", { header: "Attempts", cell: (c) => <span className="tabular-nums">{c.getValue()}</span> }),
   col.accessor((d) => lastAttempt(d)?.status_code ?? null, {

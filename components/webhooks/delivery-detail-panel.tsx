@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import { usePanelKeyboard } from "@/components/ui/use-panel-keyboard";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { resendWebhookDelivery, webhookKeys } from "@/lib/queries/webhooks";
 import type { WebhookAttemptJson, WebhookDeliveryJson } from "@/lib/schemas/webhooks";
@@ -8,6 +9,7 @@ import { detailText } from "@/components/overview/format";
 import { LocalTime } from "@/components/time/local-time";
 import { JsonView } from "@/components/logs/json-view";
 import { DeliveryStatusBadge, StatusCode } from "@/components/webhooks/delivery-status-badge";
+import { ScrollRegion } from "@/components/ui/scroll-region";
 
 /**
  * One delivery in full: every attempt with the receiver's answer, the payload, and Resend.
@@ -33,24 +35,21 @@ export function DeliveryDetailPanel({
     onSuccess: () => client.invalidateQueries({ queryKey: webhookKeys.deliveries(team, endpointId) }),
   });
   const { reset } = resend;
-  useEffect(() => {
-    closeRef.current?.focus();
-    reset();
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [d.id, onClose, reset]);
+  const panelRef = useRef<HTMLElement>(null);
+  usePanelKeyboard(panelRef, closeRef, onClose, d.id);
+  useEffect(() => reset(), [d.id, reset]);
 
   return (
     <aside
+      ref={panelRef}
       role="dialog"
-      aria-modal="false"
+      aria-modal="true"
       aria-labelledby="delivery-detail-title"
       className="fixed inset-y-0 right-0 z-40 flex w-full flex-col border-l border-zinc-200 bg-white shadow-2xl sm:w-[32rem] dark:border-zinc-800 dark:bg-zinc-900"
     >
       <div className="flex items-center justify-between gap-3 border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
         <h2 id="delivery-detail-title" className="truncate font-semibold">
-          Delivery <span className="font-mono text-sm text-zinc-500">{d.id}</span>
+          Delivery <span className="font-mono text-sm text-zinc-500 dark:text-zinc-400">{d.id}</span>
         </h2>
         <button ref={closeRef} type="button" onClick={onClose} className="btn-secondary px-3 py-1.5" aria-label="Close delivery detail">
           ✕
@@ -58,31 +57,31 @@ export function DeliveryDetailPanel({
       </div>
       <div className="flex-1 space-y-4 overflow-y-auto p-4 text-sm">
         <dl className="grid grid-cols-[7.5rem_1fr] gap-x-3 gap-y-2">
-          <dt className="text-zinc-500">Status</dt>
+          <dt className="text-zinc-500 dark:text-zinc-400">Status</dt>
           <dd>
             <DeliveryStatusBadge status={d.status} />
           </dd>
-          <dt className="text-zinc-500">Event type</dt>
+          <dt className="text-zinc-500 dark:text-zinc-400">Event type</dt>
           <dd className="font-mono text-xs">{d.event_type}</dd>
-          <dt className="text-zinc-500">Event ID</dt>
+          <dt className="text-zinc-500 dark:text-zinc-400">Event ID</dt>
           <dd className="break-all font-mono text-xs">
-            {d.event_id} <span className="font-sans text-zinc-500">(the webhook-id header)</span>
+            {d.event_id} <span className="font-sans text-zinc-500 dark:text-zinc-400">(the webhook-id header)</span>
           </dd>
-          <dt className="text-zinc-500">Created</dt>
+          <dt className="text-zinc-500 dark:text-zinc-400">Created</dt>
           <dd><LocalTime seconds={d.created_at / 1000} /></dd>
           {d.completed_at !== null && (
             <>
-              <dt className="text-zinc-500">{d.status === "succeeded" ? "Delivered" : "Gave up"}</dt>
+              <dt className="text-zinc-500 dark:text-zinc-400">{d.status === "succeeded" ? "Delivered" : "Gave up"}</dt>
               <dd><LocalTime seconds={d.completed_at / 1000} /></dd>
             </>
           )}
           {d.next_attempt_at !== null && (
             <>
-              <dt className="text-zinc-500">Next attempt</dt>
+              <dt className="text-zinc-500 dark:text-zinc-400">Next attempt</dt>
               <dd>{endpointEnabled ? (d.next_attempt_at <= Date.now() ? "now" : <LocalTime seconds={d.next_attempt_at / 1000} />) : "when the endpoint is enabled again"}</dd>
             </>
           )}
-          <dt className="text-zinc-500">Attempts</dt>
+          <dt className="text-zinc-500 dark:text-zinc-400">Attempts</dt>
           <dd className="tabular-nums">{d.attempt_count}</dd>
         </dl>
 
@@ -120,9 +119,9 @@ export function DeliveryDetailPanel({
 
         <details open className="rounded-lg border border-zinc-200 dark:border-zinc-800">
           <summary className="cursor-pointer rounded-lg px-3 py-2 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">Payload</summary>
-          <div data-testid="delivery-payload" className="overflow-x-auto border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800">
+          <ScrollRegion label="Payload" testId="delivery-payload" className="border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800">
             <JsonView value={d.payload} />
-          </div>
+          </ScrollRegion>
         </details>
       </div>
     </aside>

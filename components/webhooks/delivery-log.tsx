@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { isOpenDelivery, webhookDeliveriesQuery, webhookKeys, type DeliveryFilters } from "@/lib/queries/webhooks";
 import { DELIVERY_OUTCOMES, type WebhookDeliveryJson, type WebhookEndpointJson } from "@/lib/schemas/webhooks";
@@ -9,6 +9,7 @@ import { DataTable } from "@/components/data-table/data-table";
 import { EmptyState } from "@/components/data-table/empty-state";
 import { FilterSelect } from "@/components/data-table/filter-controls";
 import { useUrlFilters } from "@/components/data-table/use-url-filters";
+import { useRowDetail } from "@/components/data-table/use-row-detail";
 import { DELIVERY_COLUMNS_TEMPLATE, deliveryColumns } from "@/components/webhooks/delivery-columns";
 import { DeliveryDetailPanel } from "@/components/webhooks/delivery-detail-panel";
 
@@ -28,10 +29,8 @@ export function DeliveryLog({ team, endpoint }: { team: string; endpoint: Webhoo
   );
   const query = useInfiniteQuery(webhookDeliveriesQuery(team, endpoint.id, filters, endpoint.enabled));
   const rows = useMemo(() => query.data?.pages.flatMap((p) => p.data) ?? [], [query.data]);
-  const [openId, setOpenId] = useState<string | null>(null);
+  const { openId, open: openDelivery, close, returnFocus } = useRowDetail();
   const open = rows.find((d) => d.id === openId) ?? null;
-  const openDelivery = useCallback((d: WebhookDeliveryJson) => setOpenId(d.id), []);
-  const close = useCallback(() => setOpenId(null), []);
   const filtered = !!(filters.event_type || filters.outcome);
 
   // A delivery that finished moves the endpoint's "failing since": refresh the list when one does.
@@ -77,6 +76,7 @@ export function DeliveryLog({ team, endpoint }: { team: string; endpoint: Webhoo
         fetchNextPage={query.fetchNextPage}
         onRowClick={openDelivery}
         isSelected={(d) => d.id === openId}
+        focusRowId={returnFocus}
         empty={
           <EmptyState title={filtered ? "No deliveries match these filters" : "No deliveries yet"}>
             {filtered ? <p>Loosen or clear the filters.</p> : <p>Events this endpoint subscribes to appear here as they are sent. “Send test event” sends one now.</p>}

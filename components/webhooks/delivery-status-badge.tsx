@@ -16,7 +16,7 @@ export function DeliveryStatusBadge({ status }: { status: string }) {
 
 /** An HTTP status as a receiver answered it: 2xx green, anything else red; none (no answer) grey. */
 export function StatusCode({ code }: { code: number | null }) {
-  if (code === null) return <span className="text-zinc-400">—</span>;
+  if (code === null) return <span className="text-zinc-500 dark:text-zinc-400">—</span>;
   const ok = code >= 200 && code < 300;
   return <span className={`font-mono text-xs font-semibold tabular-nums ${ok ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400"}`}>{code}</span>;
 }

@@ -32,7 +32,7 @@ function UrlField({ value, onChange }: { value: string; onChange: (v: string) =>
   return (
     <label className="block text-sm">
       <span className="font-medium">Endpoint URL</span>
-      <input className="input mt-1 font-mono" inputMode="url" autoComplete="off" spellCheck={false} value={value} onChange={(e) => onChange(e.target.value)} maxLength={2048} placeholder="https://example.com/webhooks/patchbay" autoFocus />
+      <input className="input mt-1 font-mono" inputMode="url" autoComplete="off" spellCheck={false} value={value} onChange={(e) => onChange(e.target.value)} maxLength={2048} placeholder="https://example.com/webhooks/patchbay" data-autofocus />
       <span className="mt-1 block text-xs text-zinc-500 dark:text-zinc-400">Each event is POSTed here as JSON. A 2xx answer counts as delivered; anything else is retried with growing delays.</span>
     </label>
   );
@@ -207,7 +207,7 @@ export function RotateSecretDialog({ team, endpoint, onClose }: { team: string; 
             </div>
           )}
           <div className="mt-5 flex justify-end gap-2">
-            <button type="button" className="btn-secondary" onClick={close} autoFocus>
+            <button type="button" className="btn-secondary" onClick={close} data-autofocus>
               Cancel
             </button>
             <button type="button" className="btn-danger" onClick={() => rotate.mutate(endpoint.id)} disabled={rotate.isPending}>

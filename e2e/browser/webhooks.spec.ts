@@ -76,7 +76,7 @@ async function addEndpoint(page: Page, url: string, options: { description?: str
   return { shown, secret };
 }
 
-const deliveryRows = (page: Page) => page.getByRole("table", { name: "Deliveries" }).getByRole("row").filter({ hasText: /msg_/ });
+const deliveryRows = (page: Page) => page.getByRole("grid", { name: "Deliveries" }).getByRole("row").filter({ hasText: /msg_/ });
 // The columns: time, event type, event id, status, attempts, last status code.
 const ATTEMPTS = 4;
 const LAST_STATUS = 5;
@@ -127,8 +127,8 @@ test("an owner adds an endpoint and sees its secret once, sends a test event the
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("webhook.test");
   await expect(rows.first()).toContainText("succeeded", { timeout: 10_000 });
-  await expect(rows.first().getByRole("cell").nth(LAST_STATUS)).toHaveText("200");
-  await expect(rows.first().getByRole("cell").nth(ATTEMPTS)).toHaveText("1");
+  await expect(rows.first().getByRole("gridcell").nth(LAST_STATUS)).toHaveText("200");
+  await expect(rows.first().getByRole("gridcell").nth(ATTEMPTS)).toHaveText("1");
   expect(hook.hits).toHaveLength(1);
   const first = verify(secret, hook.hits[0]);
   expect(first).toMatchObject({ type: "webhook.test", team_id: team.id });
@@ -244,7 +244,7 @@ test("a receiver answering 500: the delivery shows the status and body, is retri
   // The test event reaches the endpoint whatever it subscribes to; every attempt gets the 500.
   await card.getByRole("button", { name: "Send test event" }).click();
   const row = deliveryRows(page).first();
-  await expect(row.getByRole("cell").nth(LAST_STATUS)).toHaveText("500", { timeout: 10_000 });
+  await expect(row.getByRole("gridcell").nth(LAST_STATUS)).toHaveText("500", { timeout: 10_000 });
   await expect(row).toContainText(/pending|delivering|failed/);
   await row.click();
   const detail = page.getByRole("dialog", { name: /^Delivery whd_/ });
@@ -252,7 +252,7 @@ test("a receiver answering 500: the delivery shows the status and body, is retri
   await expect(detail.getByTestId("delivery-attempt").first()).toContainText("database is down");
   // 1 attempt + 4 retries (0.3 … 2.4 s, up to 20 % longer), then failed for good.
   await expect(row).toContainText("failed", { timeout: 15_000 });
-  await expect(row.getByRole("cell").nth(ATTEMPTS)).toHaveText("5");
+  await expect(row.getByRole("gridcell").nth(ATTEMPTS)).toHaveText("5");
   await expect(detail.getByTestId("delivery-attempt")).toHaveCount(5);
   await expect(detail).toContainText("Gave up");
   expect(hook.hits).toHaveLength(5);
@@ -322,7 +322,7 @@ test("the delivery log is virtualized: a long history pages in as it scrolls, wi
 
   await signIn(page, team.users[0].email);
   await page.goto(`/${team.id}/settings?webhook=${id}`);
-  const table = page.getByRole("table", { name: "Deliveries" });
+  const table = page.getByRole("grid", { name: "Deliveries" });
   await expect(deliveryRows(page).first()).toContainText("succeeded");
   const inDom = await deliveryRows(page).count();
   expect(inDom).toBeLessThan(40);

@@ -6,6 +6,7 @@ import { NavLinks } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { TeamSwitcher } from "@/components/shell/team-switcher";
 import { DisabledWebhooksBanner } from "@/components/shell/disabled-webhooks-banner";
+import { MAIN_ID, SkipLink } from "@/components/shell/skip-link";
 
 export const dynamic = "force-dynamic";
 
@@ -18,15 +19,17 @@ export default async function TeamLayout({ children, params }: { children: React
   return (
     <Providers>
       <div className="min-h-screen bg-zinc-50 dark:bg-zinc-950">
+        <SkipLink />
         <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
           <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3">
             <div className="flex min-w-0 items-center gap-3">
               <Link href={`/${team}`} className="flex items-center gap-2 font-semibold tracking-tight">
                 {/* eslint-disable-next-line @next/next/no-img-element */}
                 <img src="/favicon.svg" alt="" width={24} height={24} />
-                <span className="hidden sm:inline">Patchbay</span>
+                {/* On a phone only the logo shows; the name stays for screen readers (the link's name). */}
+                <span className="sr-only sm:not-sr-only">Patchbay</span>
               </Link>
-              <span className="text-zinc-300 dark:text-zinc-700">/</span>
+              <span aria-hidden="true" className="text-zinc-300 dark:text-zinc-700">/</span>
               <TeamSwitcher current={team} teams={user.teams.map((t) => ({ id: t.id, name: t.name }))} />
             </div>
             <div className="flex items-center gap-4">
@@ -40,7 +43,9 @@ export default async function TeamLayout({ children, params }: { children: React
         </header>
         {/* Webhooks are owners' business (the endpoints list answers 403 to members). */}
         {membership.role === "owner" && <DisabledWebhooksBanner team={team} />}
-        <main className="mx-auto max-w-7xl px-4 py-6">{children}</main>
+        <main id={MAIN_ID} tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
+          {children}
+        </main>
       </div>
     </Providers>
   );

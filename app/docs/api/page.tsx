@@ -20,7 +20,7 @@ export default function ApiReferencePage() {
         {/* Not a heading: Scalar's introduction below is the page's h1. */}
         <span className="text-base font-semibold tracking-tight">{info.title}</span>
         <span className="rounded-full bg-zinc-100 px-2 py-0.5 font-mono text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">v{info.version}</span>
-        <span className="hidden truncate text-zinc-500 md:inline">
+        <span className="hidden truncate text-zinc-500 dark:text-zinc-400 md:inline">
           base URL <code className="font-mono">{appUrl()}</code>
         </span>
         <nav aria-label="API documents" className="flex shrink-0 gap-3 border-l border-zinc-200 pl-3 dark:border-zinc-800">

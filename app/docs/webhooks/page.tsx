@@ -3,13 +3,15 @@ import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, ty
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, DISABLE_AFTER_MS, PREVIOUS_SECRET_GRACE_MS, RETRY_JITTER } from "@/lib/webhooks/config";
 import { signatureHeader } from "@/lib/webhooks/signature";
 import { EXAMPLE_EVENTS, EXAMPLE_FOR, EXAMPLE_SECRET } from "@/app/docs/webhooks/examples";
+import { ScrollRegion, SCROLL_FOCUS } from "@/components/ui/scroll-region";
 
 export const metadata: Metadata = { title: "Webhooks · Patchbay" };
 
 // The catalogue, the retry schedule and the grace periods come from lib/webhooks, and the
 // worked signature is computed by the signing code itself, so this page cannot drift from them.
 
-const link = "text-indigo-600 hover:underline dark:text-indigo-400";
+// Links in running text are underlined: colour alone does not tell them apart (WCAG 1.4.1).
+const link = "text-indigo-700 underline underline-offset-2 hover:text-indigo-900 dark:text-indigo-300 dark:hover:text-indigo-200";
 const preClass = "mt-3 overflow-x-auto rounded-lg bg-zinc-100 p-3 font-mono text-xs leading-relaxed dark:bg-zinc-800";
 
 function C({ children, className = "" }: { children: React.ReactNode; className?: string }) {
@@ -19,7 +21,7 @@ function C({ children, className = "" }: { children: React.ReactNode; className?
 /** `wrap`: long lines wrap on screen (copying still gives the exact text). */
 function Pre({ children, label, wrap = false }: { children: string; label?: string; wrap?: boolean }) {
   return (
-    <pre className={`${preClass}${wrap ? " whitespace-pre-wrap break-all" : ""}`} aria-label={label}>
+    <pre tabIndex={0} className={`${preClass} ${SCROLL_FOCUS}${wrap ? " whitespace-pre-wrap break-all" : ""}`} aria-label={label}>
       <code>{children}</code>
     </pre>
   );
@@ -48,10 +50,10 @@ function H3({ id, children }: { id?: string; children: React.ReactNode }) {
 
 function Table({ head, rows }: { head: React.ReactNode[]; rows: React.ReactNode[][] }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label="Table">
       <table className="w-full text-left text-sm">
         <thead>
-          <tr className="text-xs uppercase tracking-wide text-zinc-500">
+          <tr className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
             {head.map((h, i) => (
               <th key={i} className="py-1.5 pr-4 font-semibold">
                 {h}
@@ -71,7 +73,7 @@ function Table({ head, rows }: { head: React.ReactNode[]; rows: React.ReactNode[
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
@@ -240,7 +242,7 @@ export default function WebhooksDocsPage() {
   return (
     <main className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-semibold tracking-tight">Webhooks</h1>
-      <p className="mt-1 text-sm text-zinc-500">
+      <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
         Signed event notifications ·{" "}
         <a className={link} href="/docs/api">
           API reference
@@ -257,7 +259,7 @@ export default function WebhooksDocsPage() {
       </p>
 
       <nav aria-label="On this page" className="mt-6 text-sm">
-        <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500">On this page</h2>
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">On this page</h2>
         <ol className="mt-2 grid list-inside list-decimal gap-x-6 gap-y-1 sm:grid-cols-2">
           {CONTENTS.map(([id, title]) => (
             <li key={id}>

@@ -1,0 +1,14 @@
+/** The main content's id: the skip link's target. */
+export const MAIN_ID = "main";
+
+/** The first stop of the tab order: past the header and the navigation, to the page itself. Visible only when focused. */
+export function SkipLink() {
+  return (
+    <a
+      href={`#${MAIN_ID}`}
+      className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium text-indigo-700 shadow focus:not-sr-only focus:absolute focus:left-3 focus:top-3 focus:outline focus:outline-2 focus:outline-indigo-600 dark:bg-zinc-900 dark:text-indigo-300"
+    >
+      Skip to main content
+    </a>
+  );
+}

@@ -1,0 +1,211 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { test, expect, seed, cli, apiAs, baseURL } from "../fixtures";
+import { PASSWORD, seedTeamWithPasswords, signIn } from "../support/browser";
+import { signInCookie } from "../support/hostile";
+
+// WCAG 2.0/2.1/2.2 A and AA as a standing check: axe-core (the npm package, run inside this
+// suite's Chromium) on every page, in the light and dark colour schemes, at 1440 px and at
+// 390 px, with tables full of data and in the states a person reaches (an open detail panel, an
+// open dialog). A new page joins by adding one entry to PAGES.
+
+type World = { team: string; email: string; connectPath: string; invitePath: string };
+
+type PageEntry = {
+  name: string;
+  path: (w: World) => string;
+  /** Signed out (the sign-in, connect and invite pages are public). */
+  public?: boolean;
+  /** Waits until the page shows its data, so the check sees what a person sees. */
+  ready?: (page: Page) => Promise<unknown>;
+  /** Further states to check: each is reached from the loaded page, then checked too. */
+  states?: { name: string; reach: (page: Page) => Promise<unknown> }[];
+};
+
+const tableRows = (page: Page) => expect(page.getByRole("row").nth(3)).toBeVisible();
+
+export const PAGES: PageEntry[] = [
+  { name: "sign-in", path: () => "/sign-in", public: true, ready: (p) => expect(p.getByRole("button", { name: "Sign in" })).toBeVisible() },
+  { name: "overview", path: (w) => `/${w.team}`, ready: (p) => expect(p.getByTestId("credit-gauge").or(p.getByRole("heading", { level: 1 }))).toBeVisible() },
+  {
+    name: "connections",
+    path: (w) => `/${w.team}/connections`,
+    ready: (p) => expect(p.getByRole("table").or(p.getByRole("list")).first()).toBeVisible(),
+    states: [{ name: "new connection dialog", reach: (p) => p.getByRole("button", { name: "New connection" }).click().then(() => expect(p.getByRole("dialog")).toBeVisible()) }],
+  },
+  { name: "auth links", path: (w) => `/${w.team}/auth-links`, ready: (p) => expect(p.getByRole("heading", { name: "Recent links" })).toBeVisible() },
+  {
+    name: "logs",
+    path: (w) => `/${w.team}/logs`,
+    ready: tableRows,
+    states: [{ name: "log detail", reach: (p) => p.getByRole("row").nth(2).click().then(() => expect(p.getByRole("dialog", { name: /^Log / })).toContainText("Status")) }],
+  },
+  { name: "ledger", path: (w) => `/${w.team}/ledger`, ready: tableRows },
+  {
+    name: "settings",
+    path: (w) => `/${w.team}/settings`,
+    ready: (p) => expect(p.getByRole("list", { name: "Members" })).toBeVisible(),
+    states: [{ name: "confirm dialog", reach: (p) => p.getByRole("button", { name: "Sign out everywhere" }).click().then(() => expect(p.getByRole("dialog")).toBeVisible()) }],
+  },
+  { name: "connect page", path: (w) => w.connectPath, public: true, ready: (p) => expect(p.getByRole("button", { name: /^Continue/ })).toBeVisible() },
+  { name: "invite page", path: (w) => w.invitePath, public: true, ready: (p) => expect(p.getByRole("heading", { level: 1 })).toBeVisible() },
+  { name: "webhooks docs", path: () => "/docs/webhooks", public: true, ready: (p) => expect(p.getByRole("heading", { level: 1 })).toBeVisible() },
+  { name: "API reference", path: () => "/docs/api", public: true, ready: (p) => expect(p.getByRole("heading", { level: 1 }).first()).toBeVisible() },
+];
+
+const VARIANTS = [
+  { name: "light 1440", width: 1440, height: 900, colorScheme: "light" as const },
+  { name: "light 390", width: 390, height: 844, colorScheme: "light" as const },
+  { name: "dark 1440", width: 1440, height: 900, colorScheme: "dark" as const },
+  { name: "dark 390", width: 390, height: 844, colorScheme: "dark" as const },
+];
+
+const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
+
+type AxeViolation = { id: string; impact: string; help: string; nodes: { target: string[]; failureSummary: string }[] };
+
+/** axe-core on the page as it is now; evaluated through the browser's debugging protocol, so the page's CSP does not stand in its way. */
+async function axe(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async (tags) => {
+    const result = await (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
+      runOnly: { type: "tag", values: tags },
+      resultTypes: ["violations"],
+    });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+  }, WCAG_TAGS);
+}
+
+const describe = (where: string, violations: AxeViolation[]) =>
+  violations.map((v) => `${where}: ${v.impact} ${v.id} ×${v.nodes.length} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+
+let world: World;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  const team = await seedTeamWithPasswords({ name: "Accessible Co", members: 2 });
+  const owner = team.users[0];
+  const api = await apiAs(owner);
+  for (const [type, name, credentials] of [
+    ["sandbox_key", "Analytics key", { api_key: "sk-a11y" }],
+    ["sandbox_whitelabel", "White-label app", { client_id: "c", client_secret: "s", refresh_token: "r" }],
+  ] as const) {
+    expect((await api.post("/v1/connections", { data: { connection_type: type, name, credentials } })).status()).toBe(200);
+  }
+  const link = await (await api.post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth", external_id: "client-7" } })).json();
+  await api.post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth", is_private: true } });
+  await cli("activity", "simulate", "--team", team.id, "--workflow-runs", "40", "--mcp-calls", "60", "--agent-conversations", "5", "--copilot-uses", "5", "--days", "5");
+  await cli("mcp", "create", "--team", team.id, "--user", owner.id, "--name", "Claude Desktop");
+  await cli("webhook", "create", "--team", team.id, "--url", "http://127.0.0.1:9/hooks");
+  const session = await signInCookie(owner.email, PASSWORD);
+  const invite = await (
+    await fetch(`${baseURL()}/api/dashboard/invites`, { method: "POST", headers: { cookie: session, "x-patchbay-team": team.id, "content-type": "application/json" }, body: JSON.stringify({ email: "newcomer@a11y.example", role: "member" }) })
+  ).json();
+  await seed("charges", { team: team.id, charges: [{ credits: 3, type: "mcp" }] });
+  world = { team: team.id, email: owner.email, connectPath: new URL(link.url).pathname, invitePath: new URL(invite.url).pathname };
+});
+
+for (const entry of PAGES) {
+  test(`${entry.name}: no WCAG A/AA violation, light and dark, 1440 and 390 px${entry.states?.length ? `, also with ${entry.states.map((s) => s.name).join(", ")}` : ""}`, async ({ browser }) => {
+    test.setTimeout(120_000);
+    const problems: string[] = [];
+    for (const variant of VARIANTS) {
+      const context = await browser.newContext({ viewport: { width: variant.width, height: variant.height }, colorScheme: variant.colorScheme, baseURL: baseURL() });
+      const page = await context.newPage();
+      if (!entry.public) await signIn(page, world.email);
+      await page.goto(entry.path(world));
+      await entry.ready?.(page);
+      problems.push(...describe(`${entry.name} (${variant.name})`, await axe(page)));
+      for (const state of entry.states ?? []) {
+        await state.reach(page);
+        problems.push(...describe(`${entry.name} with ${state.name} (${variant.name})`, await axe(page)));
+        await page.keyboard.press("Escape");
+      }
+      await context.close();
+    }
+    expect(problems).toEqual([]);
+  });
+}
+
+/** The focused element's role, name-ish text and row index, as the keyboard left it. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    const style = el ? getComputedStyle(el) : null;
+    return {
+      role: el?.getAttribute("role") ?? el?.tagName.toLowerCase() ?? null,
+      label: el?.getAttribute("aria-label") ?? el?.textContent?.trim().slice(0, 60) ?? "",
+      rowIndex: el?.getAttribute("aria-rowindex") ? Number(el.getAttribute("aria-rowindex")) : null,
+      inDialog: !!el?.closest('[role="dialog"], dialog'),
+      ring: !!style && (style.boxShadow !== "none" || (style.outlineStyle !== "none" && style.outlineWidth !== "0px")),
+    };
+  });
+
+async function tabUntil(page: Page, done: (f: Awaited<ReturnType<typeof focused>>) => boolean, most = 40) {
+  for (let i = 0; i < most; i++) {
+    await page.keyboard.press("Tab");
+    const f = await focused(page);
+    if (done(f)) return f;
+  }
+  throw new Error("the keyboard never reached it");
+}
+
+test("keyboard: skip link, the logs grid row by row, its detail panel, and a dialog", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, world.email);
+  await page.goto(`/${world.team}/logs`);
+  await expect(page.getByRole("row").nth(3)).toBeVisible();
+
+  // The first stop is the skip link; it lands on the main content.
+  await page.keyboard.press("Tab");
+  expect(await focused(page)).toMatchObject({ label: "Skip to main content" });
+  await expect(page.getByRole("link", { name: "Skip to main content" })).toBeVisible();
+  await page.keyboard.press("Enter");
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe("main");
+
+  // Tab reaches the grid's one row in the tab order, with a visible focus ring.
+  const first = await tabUntil(page, (f) => f.role === "row");
+  expect(first).toMatchObject({ rowIndex: 2, ring: true });
+  // Arrow keys move between rows; End goes to the last loaded row (scrolled into view), Home back.
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowDown");
+  expect((await focused(page)).rowIndex).toBe(5);
+  await page.keyboard.press("ArrowUp");
+  expect((await focused(page)).rowIndex).toBe(4);
+  await page.keyboard.press("End");
+  // The last loaded row is rendered only once the grid has scrolled to it: the focus follows then.
+  await expect.poll(async () => (await focused(page)).rowIndex ?? 0).toBeGreaterThan(20);
+  const last = await focused(page);
+  await expect(page.locator(`[role="row"][aria-rowindex="${last.rowIndex}"]`)).toBeInViewport();
+  await page.keyboard.press("Home");
+  await expect.poll(async () => (await focused(page)).rowIndex).toBe(2);
+  await page.keyboard.press("ArrowDown");
+
+  // Enter opens the row's detail; the focus is in it and Tab keeps it there; Escape closes and returns to the row.
+  await page.keyboard.press("Enter");
+  const panel = page.getByRole("dialog", { name: /^Log / });
+  await expect(panel).toContainText("Status");
+  expect(await focused(page)).toMatchObject({ label: "Close log detail", inDialog: true });
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press("Tab");
+    expect((await focused(page)).inDialog, `Tab ${i + 1} left the panel`).toBe(true);
+  }
+  await page.keyboard.press("Escape");
+  await expect(panel).toBeHidden();
+  expect(await focused(page)).toMatchObject({ role: "row", rowIndex: 3 });
+
+  // A dialog: opened from its button by the keyboard, focus trapped inside, Escape returns it to the button.
+  await page.goto(`/${world.team}/connections`);
+  const opener = page.getByRole("button", { name: "New connection" });
+  await opener.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  for (let i = 0; i < 15; i++) {
+    await page.keyboard.press("Tab");
+    expect((await focused(page)).inDialog, `Tab ${i + 1} left the dialog`).toBe(true);
+  }
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  expect(await focused(page)).toMatchObject({ label: "New connection" });
+});
