@@ -98,7 +98,7 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
       {connections.isError ? (
         <ErrorNote error={connections.error} title="The connections could not be loaded." />
       ) : (
-        <ScrollRegion label="Connections" className="card">
+        <ScrollRegion label="Connections table" className="card">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Connections</caption>
             <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">

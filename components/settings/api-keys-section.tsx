@@ -82,7 +82,7 @@ function OwnerApiKeys({ team }: { team: string }) {
       ) : keys.data.data.length === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">No API keys yet. Name one above to create it; integrations send it as <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.</p>
       ) : (
-        <ScrollRegion label="API keys">
+        <ScrollRegion label="API keys table">
           <table className="w-full min-w-[40rem] text-left text-sm" aria-label="API keys">
             <thead className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
               <tr>

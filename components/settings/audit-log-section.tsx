@@ -86,7 +86,7 @@ function OwnerAuditLog({ team }: { team: string }) {
       ) : rows.length === 0 ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{action ? `No “${ACTION_LABELS[action]}” events yet.` : "Nothing recorded yet: changes to keys, connections, members and MCP servers appear here."}</p>
       ) : (
-        <ScrollRegion label="Audit log">
+        <ScrollRegion label="Audit log table">
           <table className="w-full min-w-[44rem] text-left text-sm" aria-label="Audit log">
             <thead className="text-xs uppercase tracking-wide text-zinc-500 dark:text-zinc-400">
               <tr>
