@@ -6,7 +6,7 @@ export function SkipLink() {
   return (
     <a
       href={`#${MAIN_ID}`}
-      className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium text-indigo-700 shadow focus:not-sr-only focus:absolute focus:left-3 focus:top-3 focus:outline focus:outline-2 focus:outline-indigo-600 dark:bg-zinc-900 dark:text-indigo-300"
+      className="fixed left-3 top-3 z-50 -translate-y-24 rounded-md bg-white px-3 py-2 text-sm font-medium text-indigo-700 shadow-lg ring-1 ring-zinc-200 focus:translate-y-0 focus:outline focus:outline-2 focus:outline-indigo-600 dark:bg-zinc-900 dark:text-indigo-300 dark:ring-zinc-700"
     >
       Skip to main content
     </a>
