@@ -5,9 +5,9 @@ import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 
 type Bulk = { workflowId: string; logs: number; charges: { workflow: number; mcp: number; agent: number }; now: number };
 
-/** Body rows only (the header row has no aria-rowindex). */
-const bodyRows = (page: Page) => page.locator("[role=row][aria-rowindex]");
-const cellTexts = (rows: Locator, column: number) => rows.locator(`[role=cell]:nth-child(${column})`).allTextContents();
+/** Body rows only (the header row is aria-rowindex 1 and has no data-row-index). */
+const bodyRows = (page: Page) => page.locator("[role=row][data-row-index]");
+const cellTexts = (rows: Locator, column: number) => rows.locator(`[role=gridcell]:nth-child(${column})`).allTextContents();
 
 /** Scrolls the table to its bottom again and again until every page is loaded. */
 async function scrollToEnd(page: Page) {

@@ -327,9 +327,10 @@ test("the delivery log is virtualized: a long history pages in as it scrolls, wi
   const inDom = await deliveryRows(page).count();
   expect(inDom).toBeLessThan(40);
   // Scrolled to the end again and again: the next pages arrive (50 a page) until the last.
-  const end = table.getByTestId("end-of-list");
+  const scroller = page.getByTestId("data-table-scroll");
+  const end = scroller.getByTestId("end-of-list");
   await expect(async () => {
-    await table.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await expect(end).toContainText(`${total} rows`, { timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
   expect(await deliveryRows(page).count()).toBeLessThan(40);
