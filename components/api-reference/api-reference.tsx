@@ -73,9 +73,13 @@ function useNamedCopyButtons() {
   useEffect(() => {
     const name = () => document.querySelectorAll<HTMLButtonElement>("button.scalar-code-copy:not([aria-label])").forEach((b) => b.setAttribute("aria-label", "Copy code"));
     name();
-    const observer = new MutationObserver(name);
+    // Scalar renders in bursts: one look per frame, however many nodes changed in it.
+    let frame = 0;
+    const observer = new MutationObserver(() => {
+      if (!frame) frame = requestAnimationFrame(() => ((frame = 0), name()));
+    });
     observer.observe(document.body, { childList: true, subtree: true });
-    return () => observer.disconnect();
+    return () => (observer.disconnect(), cancelAnimationFrame(frame));
   }, []);
 }
 
