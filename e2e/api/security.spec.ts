@@ -586,6 +586,28 @@ test.describe("9. smaller points", () => {
     expect(await inDatabase("return decryptJson(args.legacy, 'connection:conn_any');", { legacy }, env)).toEqual({ old: true });
   });
 
+  test("an envelope of the format before rows were bound opens, and the start-up re-seal binds it to its row", async () => {
+    const team = await seedTeam();
+    const c = await connection(team.users[0].key, `legacy-${unique()}`, false);
+    // What an older release stored: "v1", this run's key, no additional data.
+    const key = Buffer.from(process.env.ENCRYPTION_KEY!, "base64");
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", key, iv);
+    const data = Buffer.concat([cipher.update(JSON.stringify({ api_key: "sk-legacy" })), cipher.final()]);
+    const v1 = ["v1", createHash("sha256").update(key).digest("hex").slice(0, 8), iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(".");
+    await inDatabase("await db.connection.update({ where: { id: args.id }, data: { credentials: args.v1 } });", { id: c.id, v1 });
+    expect(await seed("freshCredentials", { team: team.id, id: c.id })).toEqual({ ok: { kind: "manual", credentials: { api_key: "sk-legacy" } } });
+    const sealed = await inDatabase<{ resealed: number; stored: string }>(
+      `const resealLegacyEnvelopes = pick(await import("./lib/security/reseal-legacy-envelopes.ts"), "resealLegacyEnvelopes");
+       const { resealed } = await resealLegacyEnvelopes();
+       return { resealed, stored: (await db.connection.findUniqueOrThrow({ where: { id: args.id } })).credentials };`,
+      { id: c.id },
+    );
+    expect(sealed.resealed).toBeGreaterThanOrEqual(1);
+    expect(sealed.stored).toMatch(/^v2\./);
+    expect(await seed("freshCredentials", { team: team.id, id: c.id })).toEqual({ ok: { kind: "manual", credentials: { api_key: "sk-legacy" } } });
+  });
+
   test("APP_ENV=production never creates or prints the demo account", async () => {
     test.setTimeout(120_000);
     const pg = /^postgres/.test(process.env.DATABASE_URL ?? "") ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_prod") : null;

@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { badRequest } from "@/lib/api/errors";
+import { visibleConnections } from "@/lib/connections/visible-connections";
 
 /**
  * The one rule for every path that binds connections to something that will later act on them
@@ -14,7 +15,7 @@ export async function checkBindableConnections(input: { teamId: string; actorUse
   const unique = [...new Set(input.ids)];
   if (!unique.length) return unique;
   const found = await db.connection.findMany({
-    where: { teamId: input.teamId, id: { in: unique }, OR: [{ ownerUserId: null }, { ownerUserId: input.actorUserId }] },
+    where: { ...visibleConnections(input.teamId, input.actorUserId), id: { in: unique } },
     select: { id: true, ownerUserId: true },
   });
   const visible = new Map(found.map((c) => [c.id, c.ownerUserId]));

@@ -93,8 +93,5 @@ export function decryptJson<T = unknown>(envelope: string, boundTo: SealedFor): 
   }
 }
 
-/** True for an envelope of the format before rows were bound (re-sealed at start). */
-export const isLegacyEnvelope = (envelope: string) => envelope.startsWith("v1.");
-
-/** True when the envelope was sealed with a key other than the current one (a rotation, or a passphrase's old derivation). */
-export const sealedWithOldKey = (envelope: string) => envelope.split(".")[1] !== keyring().current.id;
+/** How every envelope sealed now begins: one that does not is legacy ("v1") or under an older key, and is re-sealed at start. */
+export const currentEnvelopePrefix = () => `v2.${keyring().current.id}.`;

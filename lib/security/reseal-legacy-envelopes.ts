@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { decryptJson, encryptJson, isLegacyEnvelope, sealedWithOldKey, type SealedFor } from "@/lib/security/encryption";
+import { currentEnvelopePrefix, decryptJson, encryptJson, type SealedFor } from "@/lib/security/encryption";
 import { logger } from "@/lib/observability/logger";
 
 /**
@@ -13,8 +13,10 @@ import { logger } from "@/lib/observability/logger";
 export async function resealLegacyEnvelopes(): Promise<{ resealed: number; unreadable: number }> {
   let resealed = 0;
   let unreadable = 0;
+  const current = currentEnvelopePrefix();
+  const stale = { not: { startsWith: current } };
   const reseal = (envelope: string, boundTo: SealedFor): string | null => {
-    if (!isLegacyEnvelope(envelope) && !sealedWithOldKey(envelope)) return null;
+    if (envelope.startsWith(current)) return null;
     try {
       return encryptJson(decryptJson(envelope, boundTo), boundTo);
     } catch (e) {
@@ -23,11 +25,12 @@ export async function resealLegacyEnvelopes(): Promise<{ resealed: number; unrea
       return null;
     }
   };
-  for (const c of await db.connection.findMany({ select: { id: true, credentials: true } })) {
+  // Only the stale rows come back: a start with nothing to re-seal decrypts nothing.
+  for (const c of await db.connection.findMany({ where: { credentials: stale }, select: { id: true, credentials: true } })) {
     const next = reseal(c.credentials, `connection:${c.id}`);
     if (next) resealed += (await db.connection.updateMany({ where: { id: c.id, credentials: c.credentials }, data: { credentials: next } })).count;
   }
-  for (const e of await db.webhookEndpoint.findMany({ select: { id: true, secret: true, previousSecret: true } })) {
+  for (const e of await db.webhookEndpoint.findMany({ where: { OR: [{ secret: stale }, { previousSecret: stale }] }, select: { id: true, secret: true, previousSecret: true } })) {
     const secret = reseal(e.secret, `webhook_endpoint:${e.id}`);
     const previous = e.previousSecret ? reseal(e.previousSecret, `webhook_endpoint:${e.id}`) : null;
     if (!secret && !previous) continue;
