@@ -37,6 +37,9 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_endpoint.disable": "Webhook endpoint disabled",
   "team.low_credits_change": "Low-credits threshold changed",
   "user.sign_out_everywhere": "Signed out everywhere",
+  "mcp_server.write_policy_change": "MCP write policy changed",
+  "approval.approve": "Write approved",
+  "approval.reject": "Write rejected",
 };
 
 const ACTOR_KINDS: Record<string, string> = {

@@ -7,7 +7,7 @@ import { recordOperations } from "@/lib/logs/record-operations";
 import { chargeCredits } from "@/lib/credits/charge-credits";
 import { createWorkflow, type WorkflowNode } from "@/lib/workflows/create-workflow";
 import { recordWorkflowRun, type NodeOutcome } from "@/lib/workflows/record-workflow-run";
-import { PROVIDER_TOOLS } from "@/lib/mcp/tools";
+import { DIRECT_TOOL_OPERATIONS } from "@/lib/operations/registry";
 import { findConnectionType } from "@/lib/providers/registry";
 
 // `activity simulate`: realistic operation logs and charges for a team, written through the
@@ -71,7 +71,7 @@ const WORKFLOW_TEMPLATES: { name: string; nodes: Omit<WorkflowNode, "id">[] }[] 
 /** The endpoint's own tools, so simulated calls look like real ones. */
 const MCP_TOOLS = [
   { name: "list_connections", operationId: "mcp.list_connections", credits: 0, cacheable: false, types: [] as string[] },
-  ...PROVIDER_TOOLS.map((t) => ({ name: t.name, operationId: t.operationId, credits: t.credits, cacheable: t.cacheTtlSeconds > 0, types: t.types })),
+  ...DIRECT_TOOL_OPERATIONS.map((op) => ({ name: op.toolName!, operationId: op.id, credits: op.credits, cacheable: op.cacheTtlSeconds > 0, types: op.types })),
 ];
 const AGENT_STEPS = ["agent.plan", "agent.tool_call", "agent.retrieve", "agent.answer"];
 

@@ -24,6 +24,9 @@ export const AUDIT_ACTIONS = [
   "webhook_endpoint.disable",
   "team.low_credits_change",
   "user.sign_out_everywhere",
+  "mcp_server.write_policy_change",
+  "approval.approve",
+  "approval.reject",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

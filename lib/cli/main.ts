@@ -15,6 +15,10 @@ import { revokeSandboxConnection } from "@/lib/providers/sandbox/revoke-sandbox-
 import { runWithContext } from "@/lib/observability/request-context";
 import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/endpoints";
 import { setLowCreditsPercent } from "@/lib/teams/set-low-credits";
+import { WRITE_POLICIES } from "@/lib/approvals/write-policy";
+import { APPROVAL_STATUSES, approvalJson } from "@/lib/approvals/approval-json";
+import { approveApproval, rejectApproval } from "@/lib/approvals/decide-approval";
+import { listApprovalsForCli, teamOfApproval } from "@/lib/approvals/list-approvals";
 
 // The operator's command line (CONTRACT §3): every command prints exactly one JSON object on
 // stdout and exits 0; bad input prints {"error": "..."} and exits 1.
@@ -102,6 +106,7 @@ const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promi
         name: str().max(100, "must be at most 100 characters"),
         connections: z.string().optional(),
         private: z.enum(["true", "false"], { error: "takes no value (or true/false)" }).optional(),
+        writes: z.enum(WRITE_POLICIES, { error: `must be one of ${WRITE_POLICIES.join(", ")}` }).optional(),
       })
       .strict(),
     run: async (f) => {
@@ -109,9 +114,27 @@ const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promi
         .split(",")
         .map((id: string) => id.trim())
         .filter(Boolean);
-      const server = await createMcpServer({ teamId: f.team, ownerUserId: f.user, name: f.name, isPrivate: f.private === "true", connectionIds });
+      const server = await createMcpServer({ teamId: f.team, ownerUserId: f.user, name: f.name, isPrivate: f.private === "true", connectionIds, writePolicy: f.writes });
       const { token } = await createMcpToken({ teamId: f.team, userId: f.user, role: null }, server.id);
       return { id: server.id, token };
+    },
+  },
+  "approval list": {
+    schema: z.object({ team: str(), status: z.enum(APPROVAL_STATUSES, { error: `must be one of ${APPROVAL_STATUSES.join(", ")}` }).optional() }).strict(),
+    run: async (f) => ({ approvals: (await listApprovalsForCli(f.team, f.status)).map(approvalJson) }),
+  },
+  "approval approve": {
+    schema: z.object({ id: str(), user: str(), note: z.string().max(1000, "must be at most 1000 characters").optional() }).strict(),
+    run: async (f) => {
+      const decided = await approveApproval({ teamId: await teamOfApproval(f.id), userId: f.user }, f.id, f.note);
+      return { id: decided.id, status: decided.status };
+    },
+  },
+  "approval reject": {
+    schema: z.object({ id: str(), user: str(), note: z.string().max(1000, "must be at most 1000 characters").optional() }).strict(),
+    run: async (f) => {
+      const decided = await rejectApproval({ teamId: await teamOfApproval(f.id), userId: f.user }, f.id, f.note);
+      return { id: decided.id, status: decided.status };
     },
   },
   "credits renew": {

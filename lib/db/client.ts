@@ -22,7 +22,7 @@ import type { ReadDb } from "@/lib/db/read-types";
 // Both generated clients expose the same model API (one schema source); the SQLite client's
 // type stands for both.
 export type Db = SqliteClient;
-export type { Prisma } from "@/lib/db/generated/sqlite/client";
+export type { Prisma, Approval } from "@/lib/db/generated/sqlite/client";
 
 /** How PostgreSQL values reach the reads (Prisma's adapter sets its own per query); instants: lib/db/instants.ts. */
 const PG_READ_TYPES = {

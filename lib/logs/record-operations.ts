@@ -1,6 +1,6 @@
 import "server-only";
 import { type Db } from "@/lib/db/client";
-import { transaction } from "@/lib/db/transaction";
+import { transaction, type Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import { chargeCredits, type Charge } from "@/lib/credits/charge-credits";
 import type { LOG_SOURCE_TYPES, LOG_STATUSES } from "@/lib/schemas/logs";
@@ -27,7 +27,13 @@ const toText = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
  * charge commit together or not at all, so a crash never leaves a charged run without logs
  * or logs without their charge.
  */
-export async function recordOperations(teamId: string, logs: OperationRecord[], charge?: Omit<Charge, "teamId">) {
+export async function recordOperations(
+  teamId: string,
+  logs: OperationRecord[],
+  charge?: Omit<Charge, "teamId">,
+  /** What else commits with them (an approval's outcome that points at its log). */
+  within?: (tx: Tx, written: { logIds: string[] }) => Promise<void>,
+) {
   return transaction(async (tx) => {
     const ids: string[] = [];
     if (logs.length) {
@@ -39,6 +45,7 @@ export async function recordOperations(teamId: string, logs: OperationRecord[], 
       await (tx as unknown as Db).operationLog.createMany({ data: rows });
     }
     const entry = charge ? await chargeCredits(tx, { ...charge, teamId }) : null;
+    if (within) await within(tx, { logIds: ids });
     return { logIds: ids, ledgerEntryId: entry?.id ?? null };
   });
 }

@@ -7,7 +7,7 @@ import { MCP_TOKEN_PATTERN } from "@/lib/mcp/mcp-token-format";
 /** Who calls /mcp: one MCP server of a team, through one of its tokens, acting as the token's creator. */
 export type McpPrincipal = {
   tokenId: string;
-  server: { id: string; name: string; teamId: string; ownerUserId: string | null };
+  server: { id: string; name: string; teamId: string; ownerUserId: string | null; writePolicy: string };
   user: { id: string; email: string } | null;
 };
 
@@ -29,7 +29,7 @@ export async function authenticateMcpToken(authorization: string | null): Promis
   }
   const row = await db.mcpToken.findUnique({
     where: { hash: sha256Hex(token) },
-    select: { id: true, revokedAt: true, lastUsedAt: true, createdByUserId: true, mcpServer: { select: { id: true, name: true, teamId: true, ownerUserId: true } } },
+    select: { id: true, revokedAt: true, lastUsedAt: true, createdByUserId: true, mcpServer: { select: { id: true, name: true, teamId: true, ownerUserId: true, writePolicy: true } } },
   });
   if (!row) throw unauthorized("Invalid MCP token.");
   if (row.revokedAt) throw unauthorized("This MCP token was revoked.");

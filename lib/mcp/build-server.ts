@@ -2,23 +2,62 @@ import "server-only";
 import { z } from "zod";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { findConnectionType } from "@/lib/providers/registry";
-import { PROVIDER_TOOLS } from "@/lib/mcp/tools";
-import { callTool, providerToolSpec, type McpRequest, type ToolSpec } from "@/lib/mcp/call-tool";
-import type { ToolConnection } from "@/lib/mcp/tools/types";
+import { DIRECT_TOOL_OPERATIONS, OPERATIONS, searchOperations } from "@/lib/operations/registry";
+import { checkRun, describeFailure, executeOperation, inputJsonSchema, OperationRefusal, operationOrRefuse, type ScopedConnection } from "@/lib/operations/run-operation";
+import type { Operation } from "@/lib/operations/types";
+import { fileApproval, readApprovalResult } from "@/lib/approvals/file-approval";
+import { WRITE_POLICY_SETTINGS_HINT } from "@/lib/approvals/write-policy";
+import { callTool, type McpRequest, type Outcome, type ToolSpec } from "@/lib/mcp/call-tool";
 
-const describeConnection = (c: ToolConnection) =>
+/** tools/list never holds more than this (CONTRACT §8): the catalogue is reached through discovery. */
+export const MAX_LISTED_TOOLS = 25;
+
+const describeConnection = (c: ScopedConnection) =>
   `${c.id} (${findConnectionType(c.type)?.name ?? c.type}${c.name ? `: ${c.name}` : ""}${c.externalId ? `, external_id ${c.externalId}` : ""})`;
 
-function listConnectionsSpec(req: McpRequest): ToolSpec {
+const ok = (result: unknown, credits = 0, cacheHit = false): Outcome => ({ ok: true, result, credits, cacheHit });
+
+/** The operations the request's scope can run, and on which of its connections. */
+const runnableIn = (scope: readonly ScopedConnection[], op: Operation) => scope.filter((c) => op.types.includes(c.type)).map((c) => c.id);
+
+/** A checked run of `op` in this request, its outcome named after the operation. */
+async function runChecked(req: McpRequest, op: Operation, connectionId: unknown, input: unknown, metadata: Record<string, unknown> = {}): Promise<Outcome> {
+  const checked = checkRun(op, req.scope, connectionId, input);
+  const run = await executeOperation(req.principal.server.teamId, op, checked.connection, checked.input);
+  return { ...ok(run.result, run.credits, run.cacheHit), operation: { id: op.id, version: op.operationVersion }, metadata };
+}
+
+/**
+ * Failures of a call that named an operation are logged under that operation's id (what it
+ * tried); an unknown id under the tool's own.
+ */
+async function named(opId: unknown, work: (op: Operation) => Promise<Outcome>): Promise<Outcome> {
+  const op = operationOrRefuse(opId);
+  try {
+    return await work(op);
+  } catch (e) {
+    return { ok: false, error: describeFailure(e), code: e instanceof OperationRefusal ? e.code : undefined, operation: { id: op.id, version: op.operationVersion } };
+  }
+}
+
+function directTool(req: McpRequest, op: Operation): ToolSpec {
+  return {
+    name: op.toolName!,
+    operationId: op.id,
+    operationVersion: op.operationVersion,
+    spends: true,
+    run: async ({ connection_id, ...input }) => runChecked(req, op, connection_id, input),
+  };
+}
+
+function listConnections(req: McpRequest): ToolSpec {
   return {
     name: "list_connections",
     operationId: "mcp.list_connections",
     operationVersion: 1,
-    run: async () => ({
-      ok: true,
-      credits: 0,
-      cacheHit: false,
-      result: {
+    spends: false,
+    run: async () =>
+      ok({
         connections: req.scope.map((c) => ({
           id: c.id,
           type: c.type,
@@ -26,16 +65,120 @@ function listConnectionsSpec(req: McpRequest): ToolSpec {
           display_name: c.name,
           external_id: c.externalId,
           is_private: c.isPrivate,
-          tools: PROVIDER_TOOLS.filter((t) => t.types.includes(c.type)).map((t) => t.name),
+          tools: DIRECT_TOOL_OPERATIONS.filter((op) => op.types.includes(c.type)).map((op) => op.toolName!),
         })),
-      },
-    }),
+      }),
   };
 }
 
+function findOperations(req: McpRequest): ToolSpec {
+  return {
+    name: "find_operations",
+    operationId: "mcp.find_operations",
+    operationVersion: 1,
+    spends: false,
+    run: async ({ query, connection_id }) => {
+      let connections = req.scope;
+      if (typeof connection_id === "string") {
+        connections = req.scope.filter((c) => c.id === connection_id);
+        if (!connections.length) throw new OperationRefusal(`Connection ${connection_id.slice(0, 255)} is not among the connections this request may use. Call list_connections for the ones it may use.`, "connection_out_of_scope");
+      }
+      const runnable = OPERATIONS.filter((op) => runnableIn(connections, op).length > 0);
+      const found = searchOperations(typeof query === "string" ? query : undefined, runnable);
+      return ok({
+        operations: found.map((op) => ({
+          id: op.id,
+          title: op.title,
+          description: op.description,
+          kind: op.kind,
+          requires_approval: op.requiresApproval,
+          credits: op.credits,
+          connection_types: op.types,
+          connection_ids: runnableIn(connections, op),
+        })),
+      });
+    },
+  };
+}
+
+function getOperationInputs(): ToolSpec {
+  return {
+    name: "get_operation_inputs",
+    operationId: "mcp.get_operation_inputs",
+    operationVersion: 1,
+    spends: false,
+    run: async ({ operation_id }) => {
+      const op = operationOrRefuse(operation_id);
+      return ok({ operation_id: op.id, input_schema: inputJsonSchema(op), example: op.example });
+    },
+  };
+}
+
+function runOperation(req: McpRequest): ToolSpec {
+  return {
+    name: "run_operation",
+    operationId: "mcp.run_operation",
+    operationVersion: 1,
+    spends: true,
+    run: ({ operation_id, connection_id, input }) =>
+      named(operation_id, async (op) => {
+        if (op.kind === "write") {
+          if (op.requiresApproval) throw new OperationRefusal(`${op.id} is a write that needs a person's approval: call run_write_operation with the same arguments.`, "approval_required");
+          if (req.principal.server.writePolicy === "off") throw writesOff(req);
+        }
+        return runChecked(req, op, connection_id, input);
+      }),
+  };
+}
+
+const writesOff = (req: McpRequest) =>
+  new OperationRefusal(`Writes are off for the MCP server “${req.principal.server.name}”: it runs reads only. ${WRITE_POLICY_SETTINGS_HINT}`, "writes_off");
+
+function runWriteOperation(req: McpRequest): ToolSpec {
+  return {
+    name: "run_write_operation",
+    operationId: "mcp.run_write_operation",
+    operationVersion: 1,
+    spends: true,
+    run: ({ operation_id, connection_id, input }) =>
+      named(operation_id, async (op) => {
+        if (op.kind !== "write") throw new OperationRefusal(`${op.id} is a read: call run_operation.`, "not_a_write");
+        const checked = checkRun(op, req.scope, connection_id, input);
+        const policy = req.principal.server.writePolicy;
+        if (policy === "off") throw writesOff(req);
+        if (policy === "allowed" || !op.requiresApproval) return runChecked(req, op, connection_id, input);
+        const filed = await fileApproval(req.principal, op, checked.connection, checked.input);
+        return { ...ok(filed), operation: { id: "mcp.run_write_operation", version: 1 }, metadata: { approval_id: filed.approval_id, requested_operation_id: op.id } };
+      }),
+  };
+}
+
+function getOperationResult(req: McpRequest): ToolSpec {
+  return {
+    name: "get_operation_result",
+    operationId: "mcp.get_operation_result",
+    operationVersion: 1,
+    spends: false,
+    run: async ({ approval_id }) => {
+      if (typeof approval_id !== "string" || !approval_id) throw new OperationRefusal("approval_id is required: the id run_write_operation answered with.", "invalid_input");
+      return ok(await readApprovalResult(req.principal.server, approval_id));
+    },
+  };
+}
+
+const text = (max: number) => z.string().max(max);
+
+type ToolConfig = {
+  title: string;
+  description: string;
+  inputSchema: z.ZodRawShape;
+  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
+};
+
 /**
- * The MCP server one request talks to: list_connections, and the provider reads that work on
- * at least one connection in this request's scope (a tool with nothing to run on is not offered).
+ * The MCP server one request talks to: list_connections; the direct reads that work on at least
+ * one connection in this request's scope (a tool with nothing to run on is not offered); and the
+ * discovery tools through which the whole catalogue is found, described and run.
  */
 export function buildMcpServer(req: McpRequest): McpServer {
   const server = new McpServer(
@@ -43,37 +186,101 @@ export function buildMcpServer(req: McpRequest): McpServer {
     {
       capabilities: { tools: {} },
       instructions:
-        "Tools read data from the team's connected accounts (analytics, ads, stores, messaging). Call list_connections first: it names the connections this session may use and the tools for each; pass a connection's id as connection_id.",
+        "Tools read and change data in the team's connected accounts (analytics, ads, stores, messaging, CRM). Call list_connections first: it names the connections this session may use. " +
+        "Beyond the direct read tools, the whole catalogue is reached through find_operations (search by intent), get_operation_inputs (an operation's fields) and run_operation; " +
+        "writes go through run_write_operation, which may file a request a person approves in the Patchbay dashboard: then show the user the summary and approve_url, and check the outcome with get_operation_result.",
     },
   );
-  const list = listConnectionsSpec(req);
-  server.registerTool(
-    "list_connections",
-    {
-      title: "List connections",
-      description: "The connected accounts this session may use (id, type, name, external_id) and, for each, the tools that read from it.",
-      inputSchema: {},
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    async () => callTool(req, list, {}),
-  );
-  for (const tool of PROVIDER_TOOLS) {
-    const usable = req.scope.filter((c) => tool.types.includes(c.type));
-    if (!usable.length) continue;
-    const spec = providerToolSpec(req, tool);
-    server.registerTool(
-      tool.name,
+  const register = (spec: ToolSpec, config: ToolConfig) =>
+    server.registerTool(spec.name, config, async (args: Record<string, unknown>) => callTool(req, spec, args ?? {}));
+
+  register(listConnections(req), {
+    title: "List connections",
+    description: "The connected accounts this session may use (id, type, name, external_id) and, for each, the direct tools that read from it.",
+    inputSchema: {},
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  });
+  const connectionIdArg = z.string().min(1).max(255);
+  const operationIdArg = text(200).describe("The operation's id from find_operations, e.g. sandbox.report.");
+  const discovery: [ToolSpec, ToolConfig][] = [
+    [
+      findOperations(req),
       {
-        title: tool.title,
-        description: tool.description,
+        title: "Find operations",
+        description:
+          "Searches the catalogue of operations (reads and writes on the connected platforms) that this session's connections can run. Give a few words of intent (\"pause campaign\", \"post slack message\", \"ga4 sessions report\"); leave query out to list every runnable operation. " +
+          "Each result has its id, kind (read or write), whether a write needs approval, its credits and the connection_ids that can run it. Then call get_operation_inputs.",
         inputSchema: {
-          connection_id: z.string().min(1).max(255).describe(`The connection to read from. This session may use: ${usable.map(describeConnection).join("; ")}.`),
-          ...tool.input,
+          query: text(500).optional().describe("Words describing what you want to do."),
+          connection_id: connectionIdArg.optional().describe("Only operations this connection can run."),
         },
-        annotations: { readOnlyHint: true, openWorldHint: true },
+        annotations: { readOnlyHint: true, openWorldHint: false },
       },
-      async (args: Record<string, unknown>) => callTool(req, spec, args),
-    );
+    ],
+    [
+      getOperationInputs(),
+      {
+        title: "Get an operation's inputs",
+        description: "The JSON Schema of an operation's input (connection_id is passed beside it, not inside) and an example input.",
+        inputSchema: { operation_id: operationIdArg },
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+    ],
+    [
+      runOperation(req),
+      {
+        title: "Run an operation",
+        description: "Runs a read operation of the catalogue on one connection and returns its result. Writes that need approval are refused here: use run_write_operation.",
+        inputSchema: {
+          operation_id: operationIdArg,
+          connection_id: connectionIdArg.describe("The connection to run it on (find_operations names the ones that can)."),
+          input: z.record(z.string(), z.unknown()).optional().describe("The operation's input, as get_operation_inputs describes it."),
+        },
+        annotations: { readOnlyHint: false, openWorldHint: true },
+      },
+    ],
+    [
+      runWriteOperation(req),
+      {
+        title: "Run a write operation",
+        description:
+          "Asks to run a write (pause a campaign, change a budget, post a message, …). Depending on this MCP server's write policy it is refused (writes off), run at once (the result is returned), or filed for a person's approval: " +
+          "then the answer is {approval_id, status: \"pending\", summary, approve_url, expires_at}; tell the user what will happen and where to approve it, and call get_operation_result to learn the outcome.",
+        inputSchema: {
+          operation_id: operationIdArg,
+          connection_id: connectionIdArg.describe("The connection to run it on."),
+          input: z.record(z.string(), z.unknown()).optional().describe("The operation's input, as get_operation_inputs describes it."),
+        },
+        annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+      },
+    ],
+    [
+      getOperationResult(req),
+      {
+        title: "Get a write's outcome",
+        description: "The status of a write filed for approval (pending, running, rejected, expired, succeeded, failed) and, once it ran, its result or error.",
+        inputSchema: { approval_id: text(100).describe("The approval_id run_write_operation answered with.") },
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+    ],
+  ];
+  // Direct reads with something to run on, within the cap; the sandbox's demo read goes first
+  // when every real family and the sandbox are in scope at once (it stays reachable through run_operation).
+  const direct = DIRECT_TOOL_OPERATIONS.filter((op) => runnableIn(req.scope, op).length > 0);
+  const room = MAX_LISTED_TOOLS - 1 - discovery.length;
+  const listed = direct.length > room ? direct.filter((op) => op.id !== "sandbox.report").slice(0, room) : direct;
+  for (const op of listed) {
+    const usable = req.scope.filter((c) => op.types.includes(c.type));
+    register(directTool(req, op), {
+      title: op.title,
+      description: op.description,
+      inputSchema: {
+        connection_id: connectionIdArg.describe(`The connection to read from. This session may use: ${usable.map(describeConnection).join("; ")}.`),
+        ...op.input,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    });
   }
+  for (const [spec, config] of discovery) register(spec, config);
   return server;
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { appUrl } from "@/lib/config/env";
 import type { McpServerJson } from "@/lib/schemas/dashboard";
+import type { WritePolicy } from "@/lib/approvals/write-policy";
 
 type Viewer = { teamId: string; userId: string; role: "owner" | "member" | null };
 
@@ -19,6 +20,7 @@ export async function listMcpServers(viewer: Viewer, only?: string): Promise<Mcp
       name: true,
       ownerUserId: true,
       isPrivate: true,
+      writePolicy: true,
       createdAt: true,
       connections: { select: { connection: { select: { id: true, type: true, displayName: true, ownerUserId: true } } } },
       _count: { select: { tokens: { where: { revokedAt: null } } } },
@@ -44,6 +46,7 @@ export async function listMcpServers(viewer: Viewer, only?: string): Promise<Mcp
       active_tokens: r._count.tokens,
       mcp_url: mcpUrl,
       can_manage: r.ownerUserId === viewer.userId || viewer.role === "owner",
+      write_policy: r.writePolicy as WritePolicy,
       created_at: Math.floor(r.createdAt.getTime() / 1000),
     };
   });

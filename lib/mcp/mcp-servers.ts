@@ -7,6 +7,7 @@ import { sha256Hex } from "@/lib/security/hashing";
 import { checkBindableConnections } from "@/lib/connections/check-bindable-connections";
 import { generateMcpToken } from "@/lib/mcp/mcp-token-format";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import type { WritePolicy } from "@/lib/approvals/write-policy";
 
 // MCP servers are a team resource: a name, an owner, shared or private, the saved connection
 // permissions (the most any request may use, spec §4.13) and its bearer tokens.
@@ -14,7 +15,7 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 type Actor = { teamId: string; userId: string; role: "owner" | "member" | null };
 
 /** A new server owned by `ownerUserId`, who is also the one binding its connections. */
-export async function createMcpServer(input: { teamId: string; ownerUserId: string; name: string; isPrivate?: boolean; connectionIds?: string[] }) {
+export async function createMcpServer(input: { teamId: string; ownerUserId: string; name: string; isPrivate?: boolean; connectionIds?: string[]; writePolicy?: WritePolicy }) {
   const name = input.name.trim();
   if (!name) throw badRequest("name: is empty");
   if (name.length > 100) throw badRequest("name: must be at most 100 characters");
@@ -35,6 +36,7 @@ export async function createMcpServer(input: { teamId: string; ownerUserId: stri
         name,
         ownerUserId: input.ownerUserId,
         isPrivate: input.isPrivate ?? false,
+        writePolicy: input.writePolicy ?? "off",
         connections: { create: connectionIds.map((connectionId) => ({ connectionId })) },
       },
       select: { id: true, name: true, isPrivate: true, ownerUserId: true, createdAt: true },
@@ -43,7 +45,7 @@ export async function createMcpServer(input: { teamId: string; ownerUserId: stri
       teamId: input.teamId,
       action: "mcp_server.create",
       target: { type: "mcp_server", id: server.id },
-      details: { name, private: server.isPrivate, connection_ids: connectionIds },
+      details: { name, private: server.isPrivate, connection_ids: connectionIds, write_policy: input.writePolicy ?? "off" },
     });
     return server;
   });
@@ -53,7 +55,7 @@ export async function createMcpServer(input: { teamId: string; ownerUserId: stri
 export async function findMcpServer(actor: Actor, id: string) {
   const server = await db.mcpServer.findFirst({
     where: { id, teamId: actor.teamId, OR: [{ isPrivate: false }, { ownerUserId: actor.userId }] },
-    select: { id: true, name: true, isPrivate: true, ownerUserId: true, createdAt: true, connections: { select: { connectionId: true } } },
+    select: { id: true, name: true, isPrivate: true, ownerUserId: true, writePolicy: true, createdAt: true, connections: { select: { connectionId: true } } },
   });
   if (!server) throw notFound(`No MCP server ${id} in this team.`);
   return server;
@@ -66,16 +68,20 @@ async function manageable(actor: Actor, id: string) {
   return server;
 }
 
-export async function updateMcpServer(actor: Actor, id: string, patch: { name?: string; isPrivate?: boolean; connectionIds?: string[] }) {
+export async function updateMcpServer(actor: Actor, id: string, patch: { name?: string; isPrivate?: boolean; connectionIds?: string[]; writePolicy?: WritePolicy }) {
   const server = await manageable(actor, id);
   if (patch.isPrivate && server.ownerUserId !== actor.userId) throw forbidden("Only the server's owner can make it private.");
+  const policy = patch.writePolicy !== undefined && patch.writePolicy !== server.writePolicy ? patch.writePolicy : undefined;
+  if (policy === "allowed" && actor.role !== "owner") {
+    throw forbidden("Only a team owner can let agents write without approval; choose “approval” to let them ask, or ask a team owner.");
+  }
   const name = patch.name?.trim();
   if (name !== undefined && !name) throw badRequest("name: is empty");
   if (name && name.length > 100) throw badRequest("name: must be at most 100 characters");
   const ids = patch.connectionIds ? await permissionsAfterUpdate(actor, server, patch.connectionIds) : null;
   await transaction(async (tx) => {
     // A count, not update(): a server deleted meanwhile is a 404, not Prisma's record-not-found.
-    const { count } = await tx.mcpServer.updateMany({ where: { id, teamId: actor.teamId }, data: { updatedAt: new Date(), ...(name ? { name } : {}), ...(patch.isPrivate !== undefined ? { isPrivate: patch.isPrivate } : {}) } });
+    const { count } = await tx.mcpServer.updateMany({ where: { id, teamId: actor.teamId }, data: { updatedAt: new Date(), ...(name ? { name } : {}), ...(patch.isPrivate !== undefined ? { isPrivate: patch.isPrivate } : {}), ...(policy ? { writePolicy: policy } : {}) } });
     if (!count) throw notFound(`No MCP server ${id} in this team.`);
     if (ids) {
       await tx.mcpServerConnection.deleteMany({ where: { mcpServerId: id } });
@@ -87,6 +93,14 @@ export async function updateMcpServer(actor: Actor, id: string, patch: { name?: 
       target: { type: "mcp_server", id },
       details: { name: name || server.name, renamed_from: name && name !== server.name ? server.name : undefined, private: patch.isPrivate, connection_ids: ids ?? undefined },
     });
+    if (policy) {
+      await recordAuditEvent(tx, {
+        teamId: actor.teamId,
+        action: "mcp_server.write_policy_change",
+        target: { type: "mcp_server", id },
+        details: { name: name || server.name, from: server.writePolicy, to: policy },
+      });
+    }
   });
   return findMcpServer(actor, id);
 }

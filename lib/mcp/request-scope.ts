@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { badRequest } from "@/lib/api/errors";
 import { UNSTORABLE } from "@/lib/api/parse";
 import type { McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
-import type { ToolConnection } from "@/lib/mcp/tools/types";
+import type { ScopedConnection } from "@/lib/operations/run-operation";
 
 // Spec §4.13: a request to /mcp may be narrowed to specific connections, by the
 // `X-Service-Context` header ({"connection_ids": [...]}) or the `connection_ids` query
@@ -64,7 +64,7 @@ export function readNarrowing(headers: Headers, query: URLSearchParams): Narrowi
  * narrowed by the request. Ids outside the saved permissions are never reachable, whether they
  * exist or not.
  */
-export async function resolveScope(principal: McpPrincipal, narrowing: Narrowing): Promise<ToolConnection[]> {
+export async function resolveScope(principal: McpPrincipal, narrowing: Narrowing): Promise<ScopedConnection[]> {
   const { server } = principal;
   if (narrowing.source !== "saved" && narrowing.ids.length === 0) return [];
   // The token's creator was checked for membership when it authenticated: an owner who left the
@@ -78,7 +78,7 @@ export async function resolveScope(principal: McpPrincipal, narrowing: Narrowing
       ...(narrowing.source === "saved" ? {} : { id: { in: [...new Set(narrowing.ids)] } }),
     },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true },
+    select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true, readsVersion: true },
   });
-  return rows.map((r) => ({ id: r.id, type: r.type, name: r.displayName, externalId: r.externalId, isPrivate: r.ownerUserId !== null }));
+  return rows.map((r) => ({ id: r.id, type: r.type, name: r.displayName, externalId: r.externalId, isPrivate: r.ownerUserId !== null, readsVersion: r.readsVersion }));
 }

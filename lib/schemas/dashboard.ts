@@ -1,3 +1,4 @@
+import { WRITE_POLICIES, type WritePolicy } from "@/lib/approvals/write-policy";
 import { z } from "zod";
 import type { ConnectionTypeJson } from "@/lib/schemas/connections";
 
@@ -60,6 +61,8 @@ export type McpServerJson = {
   mcp_url: string;
   /** Whether the viewer may rename, re-permission, delete it and manage its tokens (its owner, or a team owner). */
   can_manage: boolean;
+  /** What run_write_operation does on this server (CONTRACT §8). */
+  write_policy: WritePolicy;
   created_at: number;
 };
 
@@ -89,6 +92,7 @@ export const createMcpServerBodySchema = z
     name: mcpServerName,
     is_private: z.boolean({ error: "must be true or false" }).optional(),
     connection_ids: connectionIds.optional(),
+    write_policy: z.enum(WRITE_POLICIES, { error: `must be one of ${WRITE_POLICIES.join(", ")}` }).optional(),
   })
   .strict();
 
@@ -98,9 +102,13 @@ export const updateMcpServerBodySchema = z
     name: mcpServerName.optional(),
     is_private: z.boolean({ error: "must be true or false" }).optional(),
     connection_ids: connectionIds.optional(),
+    write_policy: z.enum(WRITE_POLICIES, { error: `must be one of ${WRITE_POLICIES.join(", ")}` }).optional(),
   })
   .strict()
-  .refine((b) => b.name !== undefined || b.is_private !== undefined || b.connection_ids !== undefined, "Send at least one of name, is_private, connection_ids.");
+  .refine(
+    (b) => b.name !== undefined || b.is_private !== undefined || b.connection_ids !== undefined || b.write_policy !== undefined,
+    "Send at least one of name, is_private, connection_ids, write_policy.",
+  );
 
 export const createMcpTokenBodySchema = z.object({ name: z.string({ error: "must be a string" }).trim().max(100, "must be at most 100 characters").optional() }).strict();
 

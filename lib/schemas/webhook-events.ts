@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ConnectionSchema } from "@/lib/schemas/connections";
 import { AuthLinkStatusSchema } from "@/lib/schemas/auth-links";
 import { CreditBalanceSchema } from "@/lib/schemas/credits";
+import { ApprovalSchema } from "@/lib/schemas/approvals";
 import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_TEST_EVENT, type WebhookEventType } from "@/lib/webhooks/event-types";
 
 // The bodies webhooks carry (CONTRACT §6), described once: the emitter is typed by them, the
@@ -32,6 +33,8 @@ export const webhookEventDataSchemas = {
   }),
   "credits.low": lowCredits,
   "credits.exhausted": lowCredits,
+  "approval.requested": z.object({ approval: ApprovalSchema }),
+  "approval.resolved": z.object({ approval: ApprovalSchema }),
   [WEBHOOK_TEST_EVENT]: z.object({
     endpoint_id: z.string().describe("The endpoint the test was sent to."),
     message: z.string(),

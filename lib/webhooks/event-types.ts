@@ -10,6 +10,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "auth_link.failed",
   "credits.low",
   "credits.exhausted",
+  "approval.requested",
+  "approval.resolved",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -28,6 +30,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   "auth_link.failed": "An auth link's sign-in was denied or failed at the provider; the link stays pending and can be retried.",
   "credits.low": "A charge left the balance at or below the team's low-credits threshold (once per billing period).",
   "credits.exhausted": "A charge left the balance at or below zero (once per billing period).",
+  "approval.requested": "An agent asked for a write on an MCP server whose policy is approval; it waits on the Approvals page.",
+  "approval.resolved": "An approval request ended: rejected, expired, or approved and then succeeded or failed.",
 };
 
 /** "*" (every type) or the subscribed types, as stored and as `webhook list` prints them. */

@@ -79,6 +79,18 @@ const event = <T extends ExampleEventType>(id: string, type: T, secondsBeforeNow
   data,
 });
 
+const exampleApproval = {
+  id: "apr_7HkV2mQp9WzL3xNc0RtB",
+  status: "pending" as const,
+  operation_id: "google_ads.campaign.pause",
+  connection_id: "conn_G5tR8wLq2ZpX7vNk3HmB",
+  summary: "Pause Google Ads campaign 21467093 “Brand — US” in account 999-888-7777.",
+  mcp_server_id: "mcp_Jd4sW9qLx2Nv7KpR0ZcT",
+  requested_by: "user_8Lp3Xq0WvN5sKd2HmJ7R",
+  created_at: NOW_S - 600,
+  expires_at: NOW_S - 600 + 3600,
+};
+
 export const EXAMPLE_EVENTS: { [T in ExampleEventType]: WebhookEventBody<T> } = {
   "connection.created": event("msg_u4yxkCxvsigMgbeF326T", "connection.created", 2, { connection: stripeConnection }),
   "connection.updated": event("msg_i65GkrHsp5NTqgpVqcmZ", "connection.updated", 1, { connection: ga4Connection }),
@@ -123,6 +135,11 @@ export const EXAMPLE_EVENTS: { [T in ExampleEventType]: WebhookEventBody<T> } = 
   }),
   "credits.low": event("msg_vhYV1nidtnFrdDcBkf6T", "credits.low", 0, { balance: creditsBalance(18040), low_credits_percent: 10 }),
   "credits.exhausted": event("msg_1CXA7RuWQ0iUCf0DhvEq", "credits.exhausted", 0, { balance: creditsBalance(20012), low_credits_percent: 10 }),
+  // A pending request has no decided_by / decided_at yet: the one example with fields left out.
+  "approval.requested": event("msg_Qm3v8TzK1pLw0aXc5RbN", "approval.requested", 600, { approval: exampleApproval as WebhookEventData["approval.requested"]["approval"] }),
+  "approval.resolved": event("msg_Vb7nW2kHq9Zc4LsD0ePy", "approval.resolved", 0, {
+    approval: { ...exampleApproval, status: "succeeded", decided_by: "user_2Wq9hJ3bN8sKd5LmPx0R", decided_at: NOW_S - 12 },
+  }),
   [WEBHOOK_TEST_EVENT]: event("msg_Ru3E2aTgWKiWswLgWLlQ", WEBHOOK_TEST_EVENT, 0, {
     endpoint_id: EXAMPLE_ENDPOINT_ID,
     // The text lib/webhooks/endpoints.ts sendTestEvent() sends.

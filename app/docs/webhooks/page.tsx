@@ -149,6 +149,19 @@ const WHEN: Record<WebhookEventType, React.ReactNode> = {
       after the charge.
     </>
   ),
+  "approval.requested": (
+    <>
+      Sent when an agent&apos;s <C>run_write_operation</C> on an MCP server whose write policy is <em>approval</em> files a request (see{" "}
+      <a className={link} href="/docs/operations#approvals">approvals</a>). Route it to Slack to ask the team. <C>data</C>: <C>{"{approval}"}</C> with <C>status</C>{" "}
+      <C>pending</C>.
+    </>
+  ),
+  "approval.resolved": (
+    <>
+      Sent once per request when it ends: <C>rejected</C>, <C>expired</C> (within 15 s of <C>expires_at</C>), or approved and then <C>succeeded</C> or <C>failed</C>.{" "}
+      <C>data</C>: <C>{"{approval}"}</C> with <C>decided_by</C> and <C>decided_at</C> once a member decided.
+    </>
+  ),
 };
 
 const CONTENTS: [string, string][] = [

@@ -31,6 +31,15 @@ export type Route = (req: StandInRequest) => Reply | Promise<Reply>;
  */
 export const CALLS_PATH = "/__stand-in/calls";
 
+/**
+ * Where a test reads the exact requests a stand-in received (what a write sent the provider):
+ * `GET /__stand-in/requests?path=<path>[&method=POST]` → `{"requests": [{method, path, query,
+ * headers, json, text}]}`, oldest first; `path` as for CALLS_PATH. Bodies and headers only of
+ * non-GET requests are kept (the writes), at most the last 500.
+ */
+export const REQUESTS_PATH = "/__stand-in/requests";
+export type RecordedRequest = { method: string; path: string; query: Record<string, string>; headers: IncomingMessage["headers"]; json: unknown; text: string };
+
 const safeDecode = (v: string) => {
   try {
     return decodeURIComponent(v);
@@ -66,6 +75,7 @@ function matchRoute(routes: Record<string, Route>, method: string, path: string)
  */
 export async function startStandInServer(routes: Record<string, Route>): Promise<StandIn> {
   const calls = new Map<string, number>();
+  const journal: RecordedRequest[] = [];
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://stand-in");
     const chunks: Buffer[] = [];
@@ -86,9 +96,17 @@ export async function startStandInServer(routes: Record<string, Route>): Promise
       let count = 0;
       for (const [key, n] of calls) if (key.endsWith(` ${path}`) && (!only || key.startsWith(`${only} `))) count += n;
       reply = { json: { count } };
+    } else if (method === "GET" && url.pathname === REQUESTS_PATH) {
+      const path = url.searchParams.get("path");
+      const only = url.searchParams.get("method")?.toUpperCase();
+      reply = { json: { requests: journal.filter((r) => (path === null || r.path === path) && (!only || r.method === only)) } };
     } else {
       const counted = `${method} ${safeDecode(url.pathname)}`;
       calls.set(counted, (calls.get(counted) ?? 0) + 1);
+      if (method !== "GET") {
+        journal.push({ method, path: safeDecode(url.pathname), query: Object.fromEntries(url.searchParams), headers: req.headers, json, text });
+        if (journal.length > 500) journal.shift();
+      }
       const found = matchRoute(routes, method, url.pathname);
       try {
         reply = found

@@ -17,18 +17,20 @@ const PROVIDER = "Sandbox";
 const sandboxHosts = () => [new URL(appUrl()).origin];
 
 /**
- * One GET of the sandbox's API (`path` with its query): 4xx = the sandbox refused; a 404 (the
- * sandbox is switched off here), a 429 or anything else but a JSON 200 = unavailable.
+ * One call of the sandbox's API (`path` with its query; a POST when `body` is given, sent as
+ * JSON): 4xx = the sandbox refused; a 404 (the sandbox is switched off here), a 429 or anything
+ * else but a JSON 200 = unavailable.
  */
-export async function sandboxApiGet(type: string, path: string, headers: Record<string, string>, what: string): Promise<Record<string, unknown>> {
-  const res = await providerFetch(PROVIDER, type, `${appUrl()}${path}`, { headers: { accept: "application/json", ...headers } });
+export async function sandboxApiCall(type: string, path: string, headers: Record<string, string>, what: string, body?: unknown): Promise<Record<string, unknown>> {
+  const init: RequestInit = body === undefined ? { headers: { accept: "application/json", ...headers } } : { method: "POST", headers: { accept: "application/json", "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+  const res = await providerFetch(PROVIDER, type, `${appUrl()}${path}`, init);
   if (res.status >= 400 && res.status < 500 && res.status !== 404 && res.status !== 429) throw rejection(PROVIDER, res, providerReason(res));
   if (res.status !== 200 || !res.body || typeof res.body !== "object") throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${providerReason(res)}.`);
   return res.body as Record<string, unknown>;
 }
 
 async function identity(type: string, headers: Record<string, string>) {
-  const me = (await sandboxApiGet(type, "/sandbox/api/me", headers, "the identity call")) as { id?: string; name?: string };
+  const me = (await sandboxApiCall(type, "/sandbox/api/me", headers, "the identity call")) as { id?: string; name?: string };
   if (!me.id) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the identity call without an id.`);
   return { accountId: me.id, accountName: me.name };
 }

@@ -1,7 +1,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { redeemCode, SANDBOX_CLIENT_ID, SANDBOX_FORM_BYTES } from "@/lib/providers/sandbox/sandbox-authorize";
-import { readBoundedForm } from "@/lib/api/parse";
+import { readBoundedForm, readBoundedText } from "@/lib/api/parse";
+import { db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
 import { accountOfRefreshToken, grantOf, isRevoked, issueRefreshToken } from "@/lib/providers/sandbox/sandbox-grants";
 
 // Server side of the sandbox provider (mounted under /sandbox). It behaves like a real OAuth
@@ -113,5 +115,42 @@ export async function sandboxReport(req: Request): Promise<Response> {
     const value = metric === "revenue" ? Math.round((n % 500_000) / 10) / 10 : metric === "signups" ? n % 50 : metric === "users" ? 50 + (n % 700) : 100 + (n % 1500);
     return { date, value };
   });
-  return Response.json({ account: caller.account, metric, unit: metric === "revenue" ? "USD" : "count", rows, total: Math.round(rows.reduce((sum, r) => sum + r.value, 0) * 10) / 10 });
+  const note = await db.sandboxNote.findUnique({ where: { account: caller.account }, select: { note: true } });
+  return Response.json({
+    account: caller.account,
+    metric,
+    unit: metric === "revenue" ? "USD" : "count",
+    rows,
+    total: Math.round(rows.reduce((sum, r) => sum + r.value, 0) * 10) / 10,
+    note: note?.note ?? null,
+  });
+}
+
+export const SANDBOX_NOTE_MAX = 500;
+
+/**
+ * POST /sandbox/api/note {"note": "…"} (1–500 characters): stores the account's note (the
+ * sandbox's one writable object) and answers {"note", "previous_note"}.
+ */
+export async function sandboxSetNote(req: Request): Promise<Response> {
+  const caller = await authenticate(req);
+  if (caller instanceof Response) return caller;
+  const text = await readBoundedText(req, 16 * 1024).catch(() => null);
+  let body: unknown = null;
+  try {
+    body = text === null ? null : JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  const note = body && typeof body === "object" ? (body as { note?: unknown }).note : undefined;
+  if (typeof note !== "string" || note.length < 1 || note.length > SANDBOX_NOTE_MAX) {
+    return oauthError(400, "invalid_request", `note must be a string of 1 to ${SANDBOX_NOTE_MAX} characters`);
+  }
+  const previous = await transaction(async (tx) => {
+    const before = await tx.sandboxNote.findUnique({ where: { account: caller.account }, select: { note: true } });
+    const updatedAt = BigInt(Math.floor(Date.now() / 1000));
+    await tx.sandboxNote.upsert({ where: { account: caller.account }, create: { account: caller.account, note, updatedAt }, update: { note, updatedAt } });
+    return before?.note ?? null;
+  });
+  return Response.json({ note, previous_note: previous });
 }

@@ -11,7 +11,7 @@ export const PATCH = withSession<{ id: string }>(async ({ team, user, role, para
   parseQuery(noParamsSchema, searchParams);
   const body = await parseJsonBody(updateMcpServerBodySchema, req);
   const actor = { teamId: team.id, userId: user.id, role };
-  await updateMcpServer(actor, params.id, { name: body.name, isPrivate: body.is_private, connectionIds: body.connection_ids });
+  await updateMcpServer(actor, params.id, { name: body.name, isPrivate: body.is_private, connectionIds: body.connection_ids, writePolicy: body.write_policy });
   const [server] = await listMcpServers(actor, params.id);
   return server;
 });

@@ -2,24 +2,25 @@ import "server-only";
 import { z } from "zod";
 import { hubspotApiCall } from "@/lib/providers/hubspot/hubspot-provider";
 import { urlWith } from "@/lib/providers/oauth2";
-import { defineTool } from "@/lib/mcp/tools/define-tool";
-import { isObject } from "@/lib/mcp/tools/tool-arguments";
-import type { ProviderTool } from "@/lib/mcp/tools/types";
+import { defineRead } from "@/lib/operations/define-operation";
+import { isObject } from "@/lib/operations/input-parts";
+import type { Operation } from "@/lib/operations/types";
 
 const CONTACTS_URL = "https://api.hubapi.com/crm/v3/objects/contacts";
 const DEFAULT_PROPERTIES = ["email", "firstname", "lastname", "company", "jobtitle", "phone", "lifecyclestage", "createdate", "lastmodifieddate"];
 
 
-const hubspotListContacts = defineTool({
-  name: "hubspot_list_contacts",
+const hubspotListContacts = defineRead({
+  toolName: "hubspot_list_contacts",
   title: "List or search HubSpot contacts",
   description:
     "Contacts from the HubSpot CRM (CRM v3 objects/contacts): ID and properties (email, name, company, job title, lifecycle stage … by default). " +
     "With `query`, a full-text search over name, email, phone and company (contacts/search, most recently modified first); without it, the list in ID order. Page with `after` (the previous answer's next_after).",
   types: ["hubspot"],
-  operationId: "hubspot.list_contacts",
+  id: "hubspot.list_contacts",
   credits: 2,
   cacheTtlSeconds: 60,
+  example: {"query": "jane", "limit": 10},
   input: {
     query: z.string().trim().min(1).max(300).optional().describe("Search text (matches name, email, phone, company); leave out to list all contacts."),
     properties: z
@@ -55,4 +56,4 @@ const hubspotListContacts = defineTool({
   },
 });
 
-export const tools: ProviderTool[] = [hubspotListContacts];
+export const operations: Operation[] = [hubspotListContacts];

@@ -1,8 +1,10 @@
 import "server-only";
 
-// Answers of provider read tools, per process, for each tool's cacheTtlSeconds: an identical
-// call (same connection, tool and arguments) within that time is answered without reaching
-// the provider, and its log says cache_hit. Bounded; the oldest entries go first.
+// Answers of read operations, per process, for each operation's cacheTtlSeconds: an identical
+// run (same connection, operation and input) within that time is answered without reaching
+// the provider, and its log says cache_hit. Keys carry the connection's readsVersion, which a
+// write bumps in the database: every process then misses its stale entries. Bounded; the
+// oldest entries go first.
 
 const MAX_ENTRIES = 1000;
 const entries = new Map<string, { value: unknown; expiresAt: number }>();
@@ -20,7 +22,8 @@ function stable(value: unknown): unknown {
   return value;
 }
 
-export const cacheKey = (connectionId: string, tool: string, args: unknown) => `${connectionId}\u0000${tool}\u0000${JSON.stringify(stable(args))}`;
+export const cacheKey = (connectionId: string, readsVersion: number, operationId: string, input: unknown) =>
+  `${connectionId}\u0000${readsVersion}\u0000${operationId}\u0000${JSON.stringify(stable(input))}`;
 
 export function cached(key: string, now = Date.now()): { value: unknown } | null {
   const hit = entries.get(key);

@@ -1,22 +1,23 @@
 import "server-only";
 import { z } from "zod";
 import { callWithToken, slackBotToken } from "@/lib/providers/slack/slack-provider";
-import { defineTool } from "@/lib/mcp/tools/define-tool";
-import { isObject } from "@/lib/mcp/tools/tool-arguments";
-import type { ProviderTool } from "@/lib/mcp/tools/types";
+import { defineRead } from "@/lib/operations/define-operation";
+import { isObject } from "@/lib/operations/input-parts";
+import type { Operation } from "@/lib/operations/types";
 
 const text = (v: unknown) => (isObject(v) && typeof v.value === "string" && v.value ? v.value : null);
 
-const slackListChannels = defineTool({
-  name: "slack_list_channels",
+const slackListChannels = defineRead({
+  toolName: "slack_list_channels",
   title: "List Slack channels",
   description:
     "The workspace's channels (Web API conversations.list): ID, name, member count, topic, purpose, whether the bot is a member. Public channels by default; private ones only where the bot was invited (and the app has groups:read). " +
     "Page with `cursor` (the previous answer's next_cursor).",
   types: ["slack"],
-  operationId: "slack.list_channels",
+  id: "slack.list_channels",
   credits: 1,
   cacheTtlSeconds: 60,
+  example: {},
   input: {
     types: z.array(z.enum(["public_channel", "private_channel"])).min(1).default(["public_channel"]).describe("Which channels: public_channel (default) and/or private_channel."),
     exclude_archived: z.boolean().default(true).describe("Leave archived channels out (default true)."),
@@ -46,4 +47,4 @@ const slackListChannels = defineTool({
   },
 });
 
-export const tools: ProviderTool[] = [slackListChannels];
+export const operations: Operation[] = [slackListChannels];

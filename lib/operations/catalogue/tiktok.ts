@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { tiktokAdvertiserIds, tiktokApiGet } from "@/lib/providers/tiktok/tiktok-provider";
-import { defineTool } from "@/lib/mcp/tools/define-tool";
-import { dateRangeOrThrow, isoDate, numeric, rowLimit, isObject } from "@/lib/mcp/tools/tool-arguments";
-import { ToolInputError, type ProviderTool } from "@/lib/mcp/tools/types";
+import { defineRead } from "@/lib/operations/define-operation";
+import { dateRangeOrThrow, isoDate, numeric, rowLimit, isObject } from "@/lib/operations/input-parts";
+import { OperationInputError, type Operation } from "@/lib/operations/types";
 
 // TikTok API for Business: the synchronous integrated report (BASIC report type).
 
@@ -19,16 +19,17 @@ const LEVELS = {
 } as const;
 
 
-const tiktokAdsReport = defineTool({
-  name: "tiktok_ads_report",
+const tiktokAdsReport = defineRead({
+  toolName: "tiktok_ads_report",
   title: "TikTok Ads report",
   description:
     "Performance of a TikTok advertiser account (Marketing API report/integrated/get, BASIC report): spend, impressions, clicks, CTR, conversions … per advertiser, campaign, ad group or ad, in total or per day. " +
     "advertiser_id defaults to the first advertiser the user authorized. Daily rows are limited to 30 days per call.",
   types: ["tiktok_ads"],
-  operationId: "tiktok_ads.report",
+  id: "tiktok_ads.report",
   credits: 3,
   cacheTtlSeconds: 300,
+  example: {"data_level": "AUCTION_CAMPAIGN", "daily": false},
   input: {
     advertiser_id: z.string().regex(/^\d{1,20}$/, "must be a numeric advertiser ID").optional().describe("The advertiser ID (default: the first one authorized for this connection)."),
     data_level: z.enum(["AUCTION_ADVERTISER", "AUCTION_CAMPAIGN", "AUCTION_ADGROUP", "AUCTION_AD"]).default("AUCTION_CAMPAIGN").describe("One row per advertiser, campaign (default), ad group or ad."),
@@ -41,7 +42,7 @@ const tiktokAdsReport = defineTool({
   async run({ connection, credentials }, args) {
     const range = dateRangeOrThrow(args.start_date, args.end_date, { defaultDays: 7, maxDays: args.daily ? 30 : 365 });
     const advertiserId = args.advertiser_id ?? tiktokAdvertiserIds(credentials)[0];
-    if (!advertiserId) throw new ToolInputError("advertiser_id is required: this connection names no authorized advertiser.");
+    if (!advertiserId) throw new OperationInputError("advertiser_id is required: this connection names no authorized advertiser.");
     const level = LEVELS[args.data_level];
     const data = await tiktokApiGet(
       connection.type,
@@ -76,4 +77,4 @@ const tiktokAdsReport = defineTool({
   },
 });
 
-export const tools: ProviderTool[] = [tiktokAdsReport];
+export const operations: Operation[] = [tiktokAdsReport];

@@ -2,9 +2,9 @@ import "server-only";
 import { z } from "zod";
 import { GRAPH, graphAuth, graphGet, isObject } from "@/lib/providers/meta/meta-provider";
 import { urlWith } from "@/lib/providers/oauth2";
-import { defineTool } from "@/lib/mcp/tools/define-tool";
-import { dateRangeOrThrow, isoDate, numeric, rowLimit } from "@/lib/mcp/tools/tool-arguments";
-import { ToolInputError, type ProviderTool } from "@/lib/mcp/tools/types";
+import { defineRead } from "@/lib/operations/define-operation";
+import { dateRangeOrThrow, isoDate, numeric, rowLimit } from "@/lib/operations/input-parts";
+import { OperationInputError, type Operation } from "@/lib/operations/types";
 
 // Meta Ads through the Graph API's Insights edge.
 
@@ -39,16 +39,17 @@ function actionsObject(v: unknown): unknown {
   return Object.fromEntries(v.filter(isObject).map((a) => [String(a.action_type), numeric(a.value)]));
 }
 
-const metaAdsInsights = defineTool({
-  name: "meta_ads_insights",
+const metaAdsInsights = defineRead({
+  toolName: "meta_ads_insights",
   title: "Meta Ads insights",
   description:
     "Performance of one Meta (Facebook/Instagram) ad account from the Graph API Insights edge: impressions, clicks, spend (account currency), CTR, CPC, actions (conversions by action type) …, " +
     "at account, campaign, ad set or ad level, over a date preset or a since/until range, optionally one row per day. Use meta_ads_list_ad_accounts when you do not know the ad account ID.",
   types: ["meta_ads"],
-  operationId: "meta_ads.insights",
+  id: "meta_ads.insights",
   credits: 3,
   cacheTtlSeconds: 300,
+  example: {"ad_account_id": "act_1234567890", "level": "campaign", "date_preset": "last_7d"},
   input: {
     ad_account_id: adAccountId.describe("The ad account ID, e.g. 1234567890 or act_1234567890."),
     level: z.enum(["account", "campaign", "adset", "ad"]).default("campaign").describe("One row per account, campaign, ad set or ad (default campaign)."),
@@ -60,8 +61,8 @@ const metaAdsInsights = defineTool({
     limit: rowLimit(100, 500),
   },
   async run({ connection, credentials }, args) {
-    if (args.date_preset && (args.since || args.until)) throw new ToolInputError("Give either date_preset or since/until, not both.");
-    if (!args.since !== !args.until) throw new ToolInputError("since and until go together.");
+    if (args.date_preset && (args.since || args.until)) throw new OperationInputError("Give either date_preset or since/until, not both.");
+    if (!args.since !== !args.until) throw new OperationInputError("since and until go together.");
     const range = args.since ? dateRangeOrThrow(args.since, args.until, { maxDays: 37 * 31 }) : null;
     const { accessToken, proof } = graphAuth(credentials);
     const url = urlWith(`${GRAPH}/act_${args.ad_account_id}/insights`, {
@@ -82,14 +83,15 @@ const metaAdsInsights = defineTool({
   },
 });
 
-const metaAdsListAdAccounts = defineTool({
-  name: "meta_ads_list_ad_accounts",
+const metaAdsListAdAccounts = defineRead({
+  toolName: "meta_ads_list_ad_accounts",
   title: "List Meta ad accounts",
   description: "Lists the Meta ad accounts this connection can read (Graph API /me/adaccounts): ID, name, status, currency and time zone, for meta_ads_insights.",
   types: ["meta_ads"],
-  operationId: "meta_ads.list_ad_accounts",
+  id: "meta_ads.list_ad_accounts",
   credits: 1,
   cacheTtlSeconds: 300,
+  example: {},
   input: { limit: rowLimit(50, 500) },
   async run({ connection, credentials }, args) {
     const { accessToken, proof } = graphAuth(credentials);
@@ -108,4 +110,4 @@ const metaAdsListAdAccounts = defineTool({
   },
 });
 
-export const tools: ProviderTool[] = [metaAdsInsights, metaAdsListAdAccounts];
+export const operations: Operation[] = [metaAdsInsights, metaAdsListAdAccounts];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ToolInputError } from "@/lib/mcp/tools/types";
+import { OperationInputError } from "@/lib/operations/types";
 
 // Argument pieces several tools share: calendar dates, date ranges and row limits.
 
@@ -21,8 +21,8 @@ export function dateRangeOrThrow(start: string | undefined, end: string | undefi
   const until = end ?? daysAgo(1);
   const since = start ?? new Date(Date.parse(`${until}T00:00:00Z`) - (defaultDays - 1) * DAY_MS).toISOString().slice(0, 10);
   const days = (Date.parse(`${until}T00:00:00Z`) - Date.parse(`${since}T00:00:00Z`)) / DAY_MS + 1;
-  if (days < 1) throw new ToolInputError(`start_date ${since} is after end_date ${until}.`);
-  if (days > maxDays) throw new ToolInputError(`The date range ${since}..${until} spans ${days} days; at most ${maxDays} are allowed.`);
+  if (days < 1) throw new OperationInputError(`start_date ${since} is after end_date ${until}.`);
+  if (days > maxDays) throw new OperationInputError(`The date range ${since}..${until} spans ${days} days; at most ${maxDays} are allowed.`);
   return { start: since, end: until };
 }
 

@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { shopifyGraphql } from "@/lib/providers/shopify/shopify-provider";
-import { defineTool } from "@/lib/mcp/tools/define-tool";
-import { isoDate, numeric, isObject } from "@/lib/mcp/tools/tool-arguments";
-import type { ProviderTool } from "@/lib/mcp/tools/types";
+import { defineRead } from "@/lib/operations/define-operation";
+import { isoDate, numeric, isObject } from "@/lib/operations/input-parts";
+import type { Operation } from "@/lib/operations/types";
 
 // Shopify Admin GraphQL API (REST is legacy for new apps).
 
@@ -29,16 +29,17 @@ type Json = Record<string, unknown>;
 const get = (v: unknown, ...path: string[]): unknown => path.reduce<unknown>((o, k) => (isObject(o) ? o[k] : undefined), v);
 const nodes = (v: unknown): Json[] => (Array.isArray(get(v, "nodes")) ? (get(v, "nodes") as unknown[]).filter(isObject) : []);
 
-const shopifyListOrders = defineTool({
-  name: "shopify_list_orders",
+const shopifyListOrders = defineRead({
+  toolName: "shopify_list_orders",
   title: "List Shopify orders",
   description:
     "The store's orders, newest first (Admin GraphQL API orders): order number, date, financial and fulfillment status, total with currency, item count, customer name and the first line items. " +
     "Filter by creation date and status; page with `after` (the previous answer's next_cursor). Without the read_all_orders scope Shopify only returns the last 60 days.",
   types: ["shopify"],
-  operationId: "shopify.list_orders",
+  id: "shopify.list_orders",
   credits: 2,
   cacheTtlSeconds: 60,
+  example: {"financial_status": "paid", "limit": 20},
   input: {
     created_at_min: isoDate.optional().describe("Only orders created on or after this day, YYYY-MM-DD."),
     created_at_max: isoDate.optional().describe("Only orders created on or before this day, YYYY-MM-DD."),
@@ -80,4 +81,4 @@ const shopifyListOrders = defineTool({
   },
 });
 
-export const tools: ProviderTool[] = [shopifyListOrders];
+export const operations: Operation[] = [shopifyListOrders];

@@ -4,23 +4,24 @@ import { providerFetch } from "@/lib/providers/provider-fetch";
 import { urlWith } from "@/lib/providers/oauth2";
 import { apiKeyHeaders, errorObjectReason, nonsense, refuseOrUnavailable, semrushTextOrThrow } from "@/lib/providers/api-keys/api-key-providers";
 import { ProviderUnavailable } from "@/lib/providers/types";
-import { defineTool } from "@/lib/mcp/tools/define-tool";
-import { numeric, isObject } from "@/lib/mcp/tools/tool-arguments";
-import type { ProviderTool, ToolContext } from "@/lib/mcp/tools/types";
+import { defineRead } from "@/lib/operations/define-operation";
+import { numeric, isObject } from "@/lib/operations/input-parts";
+import type { Operation, OperationContext } from "@/lib/operations/types";
 
 // One read per API-key provider; the key is the connection's only credential field.
 
 type Json = Record<string, unknown>;
-const keyOf = ({ credentials }: ToolContext, field: string) => (credentials.kind === "manual" ? (credentials.credentials[field] ?? "") : credentials.tokens.accessToken);
+const keyOf = ({ credentials }: OperationContext, field: string) => (credentials.kind === "manual" ? (credentials.credentials[field] ?? "") : credentials.tokens.accessToken);
 
-const openaiListModels = defineTool({
-  name: "openai_list_models",
+const openaiListModels = defineRead({
+  toolName: "openai_list_models",
   title: "List OpenAI models",
   description: "The models this OpenAI API key can use (GET /v1/models): ID, owner and creation date, sorted by ID.",
   types: ["openai"],
-  operationId: "openai.list_models",
+  id: "openai.list_models",
   credits: 1,
   cacheTtlSeconds: 3600,
+  example: {},
   input: {},
   async run(ctx) {
     const res = await providerFetch("OpenAI", ctx.connection.type, "https://api.openai.com/v1/models", { headers: apiKeyHeaders.openai(keyOf(ctx, "api_key")) });
@@ -32,14 +33,15 @@ const openaiListModels = defineTool({
   },
 });
 
-const anthropicListModels = defineTool({
-  name: "anthropic_list_models",
+const anthropicListModels = defineRead({
+  toolName: "anthropic_list_models",
   title: "List Anthropic models",
   description: "The Claude models this Anthropic API key can use (GET /v1/models), newest first: ID, display name, release date.",
   types: ["anthropic"],
-  operationId: "anthropic.list_models",
+  id: "anthropic.list_models",
   credits: 1,
   cacheTtlSeconds: 3600,
+  example: {},
   input: { limit: z.number().int().min(1).max(1000).default(100).describe("How many models to return at most (1-1000, default 100).") },
   async run(ctx, args) {
     const res = await providerFetch("Anthropic", ctx.connection.type, urlWith("https://api.anthropic.com/v1/models", { limit: String(args.limit) }), {
@@ -55,15 +57,16 @@ const anthropicListModels = defineTool({
   },
 });
 
-const klaviyoListCampaigns = defineTool({
-  name: "klaviyo_list_campaigns",
+const klaviyoListCampaigns = defineRead({
+  toolName: "klaviyo_list_campaigns",
   title: "List Klaviyo campaigns",
   description:
     "The account's Klaviyo campaigns of one channel (GET /api/campaigns), newest first: ID, name, status (Draft, Scheduled, Sent …), send and schedule times. Page with `cursor` (the previous answer's next_cursor).",
   types: ["klaviyo"],
-  operationId: "klaviyo.list_campaigns",
+  id: "klaviyo.list_campaigns",
   credits: 1,
   cacheTtlSeconds: 300,
+  example: {"channel": "email"},
   input: {
     channel: z.enum(["email", "sms", "mobile_push"]).default("email").describe("Which campaigns: email (default), sms or mobile_push; Klaviyo requires one channel per call."),
     cursor: z.string().max(500).optional().describe("next_cursor of the previous page, to continue."),
@@ -93,16 +96,17 @@ const klaviyoListCampaigns = defineTool({
 /** Semrush's report columns (export_columns codes) and the names the answer is keyed by. */
 const SEMRUSH_COLUMNS = { Db: "database", Dn: "domain", Rk: "rank", Or: "organic_keywords", Ot: "organic_traffic", Oc: "organic_cost_usd", Ad: "adwords_keywords", At: "adwords_traffic", Ac: "adwords_cost_usd" } as const;
 
-const semrushDomainOverview = defineTool({
-  name: "semrush_domain_overview",
+const semrushDomainOverview = defineRead({
+  toolName: "semrush_domain_overview",
   title: "Semrush domain overview",
   description:
     "A domain's search visibility in one Semrush regional database (domain_rank report): Semrush rank, organic keywords, estimated organic traffic and its cost, and the same for paid (Google Ads) search. " +
     "Costs Semrush API units (10 per call). found=false when Semrush has no data for the domain.",
   types: ["semrush"],
-  operationId: "semrush.domain_overview",
+  id: "semrush.domain_overview",
   credits: 5,
   cacheTtlSeconds: 3600,
+  example: {"domain": "example.com", "database": "us"},
   input: {
     domain: z
       .string()
@@ -137,14 +141,15 @@ function stripeAmounts(v: unknown) {
   });
 }
 
-const stripeGetBalance = defineTool({
-  name: "stripe_get_balance",
+const stripeGetBalance = defineRead({
+  toolName: "stripe_get_balance",
   title: "Stripe balance",
   description: "The Stripe account's balance (GET /v1/balance): funds available for payout and pending, per currency, in major units (amount) and Stripe's minor units (amount_minor).",
   types: ["stripe"],
-  operationId: "stripe.get_balance",
+  id: "stripe.get_balance",
   credits: 1,
   cacheTtlSeconds: 60,
+  example: {},
   input: {},
   async run(ctx) {
     const res = await providerFetch("Stripe", ctx.connection.type, "https://api.stripe.com/v1/balance", { headers: apiKeyHeaders.stripe(keyOf(ctx, "secret_key")) });
@@ -155,4 +160,4 @@ const stripeGetBalance = defineTool({
   },
 });
 
-export const tools: ProviderTool[] = [openaiListModels, anthropicListModels, klaviyoListCampaigns, semrushDomainOverview, stripeGetBalance];
+export const operations: Operation[] = [openaiListModels, anthropicListModels, klaviyoListCampaigns, semrushDomainOverview, stripeGetBalance];

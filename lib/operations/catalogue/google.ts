@@ -2,9 +2,9 @@ import "server-only";
 import { z } from "zod";
 import { GOOGLE_ADS_API, googleAccessToken, googleAdsDeveloperToken, googleApiCall, isObject, listOf } from "@/lib/providers/google/google-provider";
 import { ProviderRejection } from "@/lib/providers/types";
-import { defineTool } from "@/lib/mcp/tools/define-tool";
-import { dateRangeOrThrow, isoDate, numeric, rowLimit } from "@/lib/mcp/tools/tool-arguments";
-import { ToolInputError, type ProviderTool } from "@/lib/mcp/tools/types";
+import { defineRead } from "@/lib/operations/define-operation";
+import { dateRangeOrThrow, isoDate, numeric, rowLimit } from "@/lib/operations/input-parts";
+import { OperationInputError, type Operation } from "@/lib/operations/types";
 
 // Google Analytics 4 (Data API), Google Ads (GAQL search) and Search Console (search analytics).
 
@@ -39,17 +39,18 @@ function ga4Rows(body: Json): Record<string, unknown>[] {
   });
 }
 
-const ga4RunReport = defineTool({
-  name: "ga4_run_report",
+const ga4RunReport = defineRead({
+  toolName: "ga4_run_report",
   title: "Run a Google Analytics 4 report",
   description:
     "Runs a GA4 report (Analytics Data API runReport) on one property: the given metrics, split by the given dimensions, over a date range. " +
     "Returns one object per row keyed by dimension and metric name, plus the total row count. Use ga4_list_properties first when you do not know the property ID. " +
     "Common metrics: sessions, totalUsers, newUsers, screenPageViews, conversions, totalRevenue, engagementRate; common dimensions: date, sessionDefaultChannelGroup, country, deviceCategory, pagePath, sessionSource.",
   types: ["ga4"],
-  operationId: "ga4.run_report",
+  id: "ga4.run_report",
   credits: 3,
   cacheTtlSeconds: 300,
+  example: {"property_id": "123456789", "metrics": ["sessions", "totalUsers"], "dimensions": ["date"], "start_date": "7daysAgo", "end_date": "yesterday"},
   input: {
     property_id: z.string().regex(/^(properties\/)?\d+$/, "must be a numeric GA4 property ID").describe("The GA4 property ID, e.g. 123456789 (properties/123456789 is accepted)."),
     metrics: z.array(ga4Name).min(1).max(10).describe("Metric API names, 1-10, e.g. [\"sessions\", \"totalUsers\"]."),
@@ -61,7 +62,7 @@ const ga4RunReport = defineTool({
   },
   async run({ connection, credentials }, args) {
     const propertyId = args.property_id.replace(/^properties\//, "");
-    if (args.order_by && ![...args.metrics, ...args.dimensions].includes(args.order_by)) throw new ToolInputError(`order_by ${args.order_by} is not one of the report's metrics or dimensions.`);
+    if (args.order_by && ![...args.metrics, ...args.dimensions].includes(args.order_by)) throw new OperationInputError(`order_by ${args.order_by} is not one of the report's metrics or dimensions.`);
     const orderBys = !args.order_by ? undefined : args.metrics.includes(args.order_by) ? [{ metric: { metricName: args.order_by }, desc: true }] : [{ dimension: { dimensionName: args.order_by } }];
     const accessToken = await googleAccessToken(connection.type, credentials);
     const body = await googleApiCall(connection.type, `${GA4_DATA_API}/properties/${propertyId}:runReport`, accessToken, "the runReport call", {
@@ -85,14 +86,15 @@ const ga4RunReport = defineTool({
   },
 });
 
-const ga4ListProperties = defineTool({
-  name: "ga4_list_properties",
+const ga4ListProperties = defineRead({
+  toolName: "ga4_list_properties",
   title: "List Google Analytics 4 properties",
   description: "Lists the GA4 accounts and properties this connection can read (Analytics Admin API accountSummaries), with their IDs for ga4_run_report.",
   types: ["ga4"],
-  operationId: "ga4.list_properties",
+  id: "ga4.list_properties",
   credits: 1,
   cacheTtlSeconds: 300,
+  example: {},
   input: { limit: rowLimit(50, 200) },
   async run({ connection, credentials }, args) {
     const accessToken = await googleAccessToken(connection.type, credentials);
@@ -119,17 +121,18 @@ function flattenAdsRow(row: Json, prefix = "", out: Record<string, unknown> = {}
   return out;
 }
 
-const googleAdsSearch = defineTool({
-  name: "google_ads_search",
+const googleAdsSearch = defineRead({
+  toolName: "google_ads_search",
   title: "Query Google Ads with GAQL",
   description:
     "Runs a Google Ads Query Language (GAQL) SELECT on one customer account (GoogleAdsService.Search) and returns one flat object per row, keyed like \"campaign.name\" and \"metrics.clicks\" (cost is in micros: metrics.costMicros / 1e6). " +
     "Example: SELECT campaign.name, metrics.clicks, metrics.impressions, metrics.cost_micros FROM campaign WHERE segments.date DURING LAST_30_DAYS ORDER BY metrics.clicks DESC. " +
     "Use google_ads_list_customers when you do not know the customer ID; give login_customer_id when the account is reached through a manager account.",
   types: ["gads"],
-  operationId: "google_ads.search",
+  id: "google_ads.search",
   credits: 3,
   cacheTtlSeconds: 300,
+  example: {"customer_id": "123-456-7890", "query": "SELECT campaign.id, campaign.name, metrics.clicks, metrics.cost_micros FROM campaign WHERE segments.date DURING LAST_7_DAYS"},
   input: {
     customer_id: customerId("customer_id").describe("The Google Ads customer ID to query, 10 digits (123-456-7890 is accepted)."),
     query: z
@@ -161,14 +164,15 @@ const googleAdsSearch = defineTool({
   },
 });
 
-const googleAdsListCustomers = defineTool({
-  name: "google_ads_list_customers",
+const googleAdsListCustomers = defineRead({
+  toolName: "google_ads_list_customers",
   title: "List accessible Google Ads customers",
   description: "Lists the Google Ads customer IDs this connection can access directly (CustomerService.ListAccessibleCustomers), for google_ads_search.",
   types: ["gads"],
-  operationId: "google_ads.list_customers",
+  id: "google_ads.list_customers",
   credits: 1,
   cacheTtlSeconds: 300,
+  example: {},
   input: {},
   async run({ connection, credentials }) {
     const developerToken = googleAdsDeveloperToken(credentials);
@@ -184,16 +188,17 @@ const googleAdsListCustomers = defineTool({
 
 const SEARCH_DIMENSIONS = ["query", "page", "country", "device", "date", "searchAppearance"] as const;
 
-const searchConsoleQuery = defineTool({
-  name: "search_console_query",
+const searchConsoleQuery = defineRead({
+  toolName: "search_console_query",
   title: "Query Search Console performance",
   description:
     "Google Search performance of one Search Console property (searchanalytics.query): clicks, impressions, CTR and average position, split by the given dimensions (query, page, country, device, date, searchAppearance) and sorted by clicks. " +
     "Data lags about 2-3 days. Use search_console_list_sites when you do not know the property's site URL.",
   types: ["gsc"],
-  operationId: "search_console.query",
+  id: "search_console.query",
   credits: 2,
   cacheTtlSeconds: 300,
+  example: {"site_url": "sc-domain:example.com", "dimensions": ["query"], "limit": 25},
   input: {
     site_url: z
       .string()
@@ -242,14 +247,15 @@ const searchConsoleQuery = defineTool({
   },
 });
 
-const searchConsoleListSites = defineTool({
-  name: "search_console_list_sites",
+const searchConsoleListSites = defineRead({
+  toolName: "search_console_list_sites",
   title: "List Search Console properties",
   description: "Lists the Search Console properties (site URLs) this connection can read, with its permission level on each, for search_console_query.",
   types: ["gsc"],
-  operationId: "search_console.list_sites",
+  id: "search_console.list_sites",
   credits: 1,
   cacheTtlSeconds: 300,
+  example: {},
   input: {},
   async run({ connection, credentials }) {
     const accessToken = await googleAccessToken(connection.type, credentials);
@@ -259,4 +265,4 @@ const searchConsoleListSites = defineTool({
   },
 });
 
-export const tools: ProviderTool[] = [ga4RunReport, ga4ListProperties, googleAdsSearch, googleAdsListCustomers, searchConsoleQuery, searchConsoleListSites];
+export const operations: Operation[] = [ga4RunReport, ga4ListProperties, googleAdsSearch, googleAdsListCustomers, searchConsoleQuery, searchConsoleListSites];

@@ -1,9 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { linkedinRestGet } from "@/lib/providers/linkedin/linkedin-provider";
-import { defineTool } from "@/lib/mcp/tools/define-tool";
-import { dateRangeOrThrow, isoDate, numeric, rowLimit, isObject } from "@/lib/mcp/tools/tool-arguments";
-import type { ProviderTool } from "@/lib/mcp/tools/types";
+import { defineRead } from "@/lib/operations/define-operation";
+import { dateRangeOrThrow, isoDate, numeric, rowLimit, isObject } from "@/lib/operations/input-parts";
+import type { Operation } from "@/lib/operations/types";
 
 // LinkedIn Marketing API (versioned REST, Rest.li 2.0 query syntax: List(…) and (key:value)
 // stay literal, URNs inside them are percent-encoded).
@@ -40,16 +40,17 @@ function isoOf(v: unknown): string | null {
   return `${String(v.year)}-${pad(v.month)}-${pad(v.day)}`;
 }
 
-const linkedinAdsAnalytics = defineTool({
-  name: "linkedin_ads_analytics",
+const linkedinAdsAnalytics = defineRead({
+  toolName: "linkedin_ads_analytics",
   title: "LinkedIn Ads analytics",
   description:
     "Ad performance of one LinkedIn ad account (Marketing API adAnalytics, analytics finder): impressions, clicks, spend, conversions …, split by campaign, campaign group, creative or the whole account, in total, per day or per month. " +
     "Use linkedin_ads_list_accounts when you do not know the ad account ID. Rows name the pivot by URN, e.g. urn:li:sponsoredCampaign:123.",
   types: ["linkedin_ads"],
-  operationId: "linkedin_ads.analytics",
+  id: "linkedin_ads.analytics",
   credits: 3,
   cacheTtlSeconds: 300,
+  example: {"ad_account_id": "507404993", "pivot": "CAMPAIGN"},
   input: {
     ad_account_id: z
       .string()
@@ -90,14 +91,15 @@ const linkedinAdsAnalytics = defineTool({
   },
 });
 
-const linkedinAdsListAccounts = defineTool({
-  name: "linkedin_ads_list_accounts",
+const linkedinAdsListAccounts = defineRead({
+  toolName: "linkedin_ads_list_accounts",
   title: "List LinkedIn ad accounts",
   description: "Lists the LinkedIn ad accounts this connection can read (Marketing API adAccounts search): ID, name, status, currency, for linkedin_ads_analytics.",
   types: ["linkedin_ads"],
-  operationId: "linkedin_ads.list_accounts",
+  id: "linkedin_ads.list_accounts",
   credits: 1,
   cacheTtlSeconds: 300,
+  example: {},
   input: { limit: rowLimit(50, 1000) },
   async run({ connection, credentials }, args) {
     const body = await linkedinRestGet(connection.type, `${API}/adAccounts?q=search&pageSize=${args.limit}`, credentials, "the adAccounts call");
@@ -113,4 +115,4 @@ const linkedinAdsListAccounts = defineTool({
   },
 });
 
-export const tools: ProviderTool[] = [linkedinAdsAnalytics, linkedinAdsListAccounts];
+export const operations: Operation[] = [linkedinAdsAnalytics, linkedinAdsListAccounts];

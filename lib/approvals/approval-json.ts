@@ -1,0 +1,58 @@
+import "server-only";
+import type { Approval } from "@/lib/db/client";
+
+import { APPROVAL_STATUS_VALUES, type ApprovalStatusValue } from "@/lib/approvals/statuses";
+
+export const APPROVAL_STATUSES = APPROVAL_STATUS_VALUES;
+export type ApprovalStatus = ApprovalStatusValue;
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/** A pending request past its expiry reads `expired` everywhere, before the sweeper has stored it. */
+export const effectiveStatus = (row: Pick<Approval, "status" | "expiresAt">, at = now()): ApprovalStatus =>
+  (row.status === "pending" && Number(row.expiresAt) <= at ? "expired" : row.status) as ApprovalStatus;
+
+const parse = (text: string | null): unknown => {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/** The Approval object of CONTRACT §8 (`approval list`, webhooks). */
+export function approvalJson(row: Approval) {
+  return {
+    id: row.id,
+    status: effectiveStatus(row),
+    operation_id: row.operationId,
+    connection_id: row.connectionId,
+    summary: row.summary,
+    mcp_server_id: row.mcpServerId,
+    requested_by: row.requestedById,
+    created_at: Number(row.createdAt),
+    expires_at: Number(row.expiresAt),
+    ...(row.decidedAt !== null && { decided_by: row.decidedById, decided_at: Number(row.decidedAt) }),
+  };
+}
+
+/** Everything the dashboard shows of a request: the contract's object plus what a person judges it by. */
+export function approvalDetailJson(row: Approval) {
+  return {
+    ...approvalJson(row),
+    operation_version: row.operationVersion,
+    connection: { id: row.connectionId, type: row.connectionType, name: row.connectionName, account: row.connectionAccount },
+    mcp_server_name: row.mcpServerName,
+    requested_by_email: row.requestedByEmail,
+    decided_by_email: row.decidedByEmail,
+    note: row.note,
+    input: parse(row.input),
+    before: parse(row.before),
+    result: parse(row.result),
+    error: row.error,
+    log_id: row.logId,
+  };
+}
+
+export type ApprovalDetail = ReturnType<typeof approvalDetailJson>;

@@ -1,0 +1,167 @@
+import "server-only";
+import { db, type Approval } from "@/lib/db/client";
+import { transaction, type Tx } from "@/lib/db/transaction";
+import { ApiError, notFound } from "@/lib/api/errors";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { currentContext } from "@/lib/observability/request-context";
+import { recordOperations } from "@/lib/logs/record-operations";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { noCreditsLeft } from "@/lib/mcp/call-tool";
+import { findOperation } from "@/lib/operations/registry";
+import { connectionForRun, describeFailure, executeOperation, OperationRefusal, type RunResult } from "@/lib/operations/run-operation";
+import { approvalDetailJson, approvalJson, effectiveStatus } from "@/lib/approvals/approval-json";
+
+/** Who decides: a member of the request's team (the dashboard's session, or the CLI's --user). */
+export type Decider = { teamId: string; userId: string };
+
+const MAX_NOTE = 1000;
+const seconds = () => Math.floor(Date.now() / 1000);
+const when = (s: bigint | null) => (s === null ? "" : ` at ${new Date(Number(s) * 1000).toISOString()}`);
+
+async function deciderEmail(d: Decider): Promise<string> {
+  const m = await db.membership.findUnique({ where: { teamId_userId: { teamId: d.teamId, userId: d.userId } }, select: { user: { select: { email: true } } } });
+  if (!m) throw new ApiError(403, `User ${d.userId} is not a member of this team, so cannot decide its approval requests.`);
+  return m.user.email;
+}
+
+async function requestOf(d: Decider, id: string): Promise<Approval> {
+  const row = await db.approval.findFirst({ where: { id, teamId: d.teamId } });
+  if (!row) throw notFound(`No approval request ${id} in this team.`);
+  return row;
+}
+
+/** The 409 for a request that is no longer pending, saying what became of it. */
+function alreadyDecided(row: Approval): ApiError {
+  const status = effectiveStatus(row);
+  const by = row.decidedByEmail ?? "a team member";
+  const reason =
+    status === "expired"
+      ? `it expired${when(row.expiresAt)} without a decision; nothing was written`
+      : status === "rejected"
+        ? `it was already rejected by ${by}${when(row.decidedAt)}`
+        : status === "running"
+          ? `it was already approved by ${by}${when(row.decidedAt)} and the write is running`
+          : `it was already approved by ${by}${when(row.decidedAt)} and the write ${status}`;
+  return new ApiError(409, `Approval request ${row.id} cannot be decided: ${reason}.`);
+}
+
+const cleanNote = (note: string | undefined) => {
+  const text = note?.trim();
+  if (!text) return null;
+  if (text.length > MAX_NOTE) throw new ApiError(400, `note: at most ${MAX_NOTE} characters.`);
+  return text;
+};
+
+/**
+ * Rejects a pending request: nothing runs and nothing is charged. `approval.resolved` and the
+ * audit event commit with the decision. A request that is not pending (or has expired) is a 409.
+ */
+export async function rejectApproval(d: Decider, id: string, noteText?: string) {
+  const note = cleanNote(noteText);
+  const email = await deciderEmail(d);
+  await requestOf(d, id);
+  const now = seconds();
+  const decided = await transaction(async (tx) => {
+    const { count } = await tx.approval.updateMany({
+      where: { id, teamId: d.teamId, status: "pending", expiresAt: { gt: BigInt(now) } },
+      data: { status: "rejected", decidedById: d.userId, decidedByEmail: email, decidedAt: BigInt(now), note },
+    });
+    if (count === 0) return null;
+    const row = await tx.approval.findUniqueOrThrow({ where: { id } });
+    await emitWebhookEvent(tx, d.teamId, "approval.resolved", { approval: approvalJson(row) });
+    await audit(tx, row, "approval.reject", d, email);
+    return row;
+  });
+  if (!decided) throw alreadyDecided(await requestOf(d, id));
+  return approvalDetailJson(decided);
+}
+
+/**
+ * Approves a pending request and runs its write, here and now, exactly once: of any number of
+ * concurrent approvals (clicks, retries, instances, the CLI) only the one whose conditional update
+ * moves it from pending to running runs it; every other gets a 409. The run is logged and charged
+ * like any MCP call (metadata.approval_id, metadata.approved_by), and its outcome commits with the
+ * log: succeeded or failed, then `approval.resolved`.
+ */
+export async function approveApproval(d: Decider, id: string, noteText?: string) {
+  const note = cleanNote(noteText);
+  const email = await deciderEmail(d);
+  await requestOf(d, id);
+  const now = seconds();
+  const claimed = await transaction(async (tx) => {
+    const { count } = await tx.approval.updateMany({
+      where: { id, teamId: d.teamId, status: "pending", expiresAt: { gt: BigInt(now) } },
+      data: { status: "running", decidedById: d.userId, decidedByEmail: email, decidedAt: BigInt(now), note },
+    });
+    if (count === 0) return null;
+    const row = await tx.approval.findUniqueOrThrow({ where: { id } });
+    await audit(tx, row, "approval.approve", d, email);
+    return row;
+  });
+  if (!claimed) throw alreadyDecided(await requestOf(d, id));
+  return approvalDetailJson(await runApproved(claimed, d.userId));
+}
+
+async function runApproved(row: Approval, approvedBy: string): Promise<Approval> {
+  const startedAt = seconds();
+  const input = JSON.parse(row.input) as Record<string, unknown>;
+  let outcome: { ok: true; run: RunResult } | { ok: false; error: string };
+  try {
+    const op = findOperation(row.operationId);
+    if (!op) throw new OperationRefusal(`Operation ${row.operationId} is no longer in the catalogue.`, "unknown_operation");
+    const connection = await connectionForRun(row.teamId, row.connectionId);
+    if (!connection) throw new OperationRefusal(`Connection ${row.connectionId} was deleted after the request was filed; nothing was written.`, "connection_gone");
+    const refusal = await noCreditsLeft(row.teamId);
+    if (refusal) throw new OperationRefusal(refusal, "no_credits");
+    outcome = { ok: true, run: await executeOperation(row.teamId, op, connection, input) };
+  } catch (e) {
+    outcome = { ok: false, error: describeFailure(e) };
+  }
+  const credits = outcome.ok ? outcome.run.credits : 0;
+  const source = { type: "mcp" as const, id: row.mcpServerId, name: row.mcpServerName };
+  const user = row.requestedById && row.requestedByEmail ? { id: row.requestedById, email: row.requestedByEmail } : null;
+  let finished: Approval | null = null;
+  await recordOperations(
+    row.teamId,
+    [
+      {
+        operationId: row.operationId,
+        operationVersion: row.operationVersion,
+        status: outcome.ok ? "success" : "error",
+        source,
+        user,
+        startedAt,
+        completedAt: seconds(),
+        creditsUsed: credits,
+        input: { operation_id: row.operationId, connection_id: row.connectionId, input },
+        output: outcome.ok ? outcome.run.result : { error: { message: outcome.error } },
+        metadata: { tool_name: "run_write_operation", connection_id: row.connectionId, approval_id: row.id, approved_by: approvedBy },
+      },
+    ],
+    { credits, service: source, user, at: startedAt },
+    async (tx, { logIds }) => {
+      await tx.approval.update({
+        where: { id: row.id },
+        data: {
+          status: outcome.ok ? "succeeded" : "failed",
+          result: outcome.ok ? JSON.stringify(outcome.run.result ?? null) : null,
+          error: outcome.ok ? null : outcome.error,
+          logId: logIds[0] ?? null,
+        },
+      });
+      finished = await tx.approval.findUniqueOrThrow({ where: { id: row.id } });
+      await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalJson(finished) });
+    },
+  );
+  return finished!;
+}
+
+function audit(tx: Tx, row: Approval, action: "approval.approve" | "approval.reject", d: Decider, email: string) {
+  return recordAuditEvent(tx, {
+    teamId: row.teamId,
+    action,
+    target: { type: "approval", id: row.id },
+    details: { operation_id: row.operationId, connection_id: row.connectionId, mcp_server_id: row.mcpServerId, note: row.note ?? undefined },
+    actor: { kind: currentContext().actor?.kind ?? "session", userId: d.userId, email },
+  });
+}

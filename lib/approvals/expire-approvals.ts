@@ -1,0 +1,70 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { logger } from "@/lib/observability/logger";
+import { approvalJson } from "@/lib/approvals/approval-json";
+
+// Every instance looks for approval requests past their expiry every few seconds and stores them
+// as expired with their `approval.resolved` event (CONTRACT §8: within 15 s of expires_at). Each
+// is moved by a conditional update, so two instances never expire (or announce) one twice, and a
+// request approved at the last moment is never expired. Reads show `expired` from the first
+// second anyway (effectiveStatus).
+
+const SWEEP_MS = 3_000;
+const BATCH = 200;
+/**
+ * A write still `running` this long after its approval lost its instance mid-call: it is marked
+ * failed (it may or may not have reached the provider), never run again.
+ */
+const STUCK_RUNNING_SECONDS = 15 * 60;
+
+export async function expireDueApprovals(now = Math.floor(Date.now() / 1000)): Promise<number> {
+  const due = await db.approval.findMany({
+    where: { status: "pending", expiresAt: { lte: BigInt(now) } },
+    select: { id: true },
+    orderBy: { expiresAt: "asc" },
+    take: BATCH,
+  });
+  let expired = 0;
+  for (const { id } of due) {
+    await transaction(async (tx) => {
+      const { count } = await tx.approval.updateMany({ where: { id, status: "pending", expiresAt: { lte: BigInt(now) } }, data: { status: "expired" } });
+      if (count === 0) return;
+      expired++;
+      const row = await tx.approval.findUniqueOrThrow({ where: { id } });
+      await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalJson(row) });
+    });
+  }
+  const stuck = await db.approval.findMany({
+    where: { status: "running", decidedAt: { lte: BigInt(now - STUCK_RUNNING_SECONDS) } },
+    select: { id: true },
+    take: BATCH,
+  });
+  for (const { id } of stuck) {
+    await transaction(async (tx) => {
+      const { count } = await tx.approval.updateMany({
+        where: { id, status: "running" },
+        data: { status: "failed", error: "The instance running this approved write stopped before it finished; it may or may not have reached the provider, and it is not run again. Check the account before asking again." },
+      });
+      if (count === 0) return;
+      const row = await tx.approval.findUniqueOrThrow({ where: { id } });
+      await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalJson(row) });
+    });
+  }
+  return expired;
+}
+
+let started = false;
+export function startApprovalSweeper() {
+  if (started) return;
+  started = true;
+  let busy = false;
+  setInterval(() => {
+    if (busy) return;
+    busy = true;
+    expireDueApprovals()
+      .catch((e) => logger.error("approval expiry sweep failed", { error: e }))
+      .finally(() => (busy = false));
+  }, SWEEP_MS).unref();
+}

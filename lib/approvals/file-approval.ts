@@ -1,0 +1,95 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
+import { appUrl } from "@/lib/config/env";
+import { newId } from "@/lib/security/ids";
+import { callWithCredentials } from "@/lib/connections/call-with-credentials";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { logger } from "@/lib/observability/logger";
+import { describeFailure, OperationRefusal, type ScopedConnection } from "@/lib/operations/run-operation";
+import type { Operation } from "@/lib/operations/types";
+import type { McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
+import { approvalJson, effectiveStatus } from "@/lib/approvals/approval-json";
+import { approvalTtlSeconds } from "@/lib/approvals/write-policy";
+
+/** Where a person approves or rejects a request: its detail on the team's Approvals page. */
+export const approveUrl = (teamId: string, id: string) => `${appUrl()}/${encodeURIComponent(teamId)}/approvals?approval=${encodeURIComponent(id)}`;
+
+/**
+ * Files a checked write (scope and input already validated) as a request a person decides:
+ * its summary, the object's state now when the operation can read it, who asked through which
+ * server. It expires after APPROVAL_TTL_MINUTES. `approval.requested` goes out with it.
+ */
+export async function fileApproval(principal: McpPrincipal, op: Operation, connection: ScopedConnection, input: Record<string, unknown>) {
+  const { server } = principal;
+  const before = op.before ? await readBefore(server.teamId, op, connection, input) : undefined;
+  const summary = op.summarize ? op.summarize(input, connection, before?.state) : `Run ${op.title} on ${connection.name ?? connection.id}.`;
+  const createdAt = Math.floor(Date.now() / 1000);
+  const expiresAt = createdAt + approvalTtlSeconds();
+  const id = newId("apr");
+  await transaction(async (tx) => {
+    const row = await tx.approval.create({
+      data: {
+        id,
+        teamId: server.teamId,
+        status: "pending",
+        operationId: op.id,
+        operationVersion: op.operationVersion,
+        connectionId: connection.id,
+        connectionType: connection.type,
+        connectionName: connection.name,
+        connectionAccount: connection.externalId,
+        input: JSON.stringify(input),
+        summary,
+        before: before === undefined ? null : JSON.stringify(before.state ?? { error: before.error }),
+        mcpServerId: server.id,
+        mcpServerName: server.name,
+        requestedById: principal.user?.id ?? null,
+        requestedByEmail: principal.user?.email ?? null,
+        createdAt: BigInt(createdAt),
+        expiresAt: BigInt(expiresAt),
+      },
+    });
+    await emitWebhookEvent(tx, server.teamId, "approval.requested", { approval: approvalJson(row) });
+  });
+  return {
+    approval_id: id,
+    status: "pending" as const,
+    summary,
+    approve_url: approveUrl(server.teamId, id),
+    expires_at: expiresAt,
+    message: `This write needs a person's approval before it runs: “${summary}” A member of the team can approve or reject it at ${approveUrl(server.teamId, id)} until ${new Date(expiresAt * 1000).toISOString()}. Call get_operation_result with approval_id ${id} to learn the outcome.`,
+  };
+}
+
+/** The object's state before the write, for the person deciding; a failed read is shown, never fatal. */
+async function readBefore(teamId: string, op: Operation, connection: ScopedConnection, input: Record<string, unknown>): Promise<{ state?: unknown; error?: string }> {
+  try {
+    return { state: await callWithCredentials(teamId, connection.id, (credentials) => op.before!({ connection, credentials }, input)) };
+  } catch (e) {
+    logger.info("approval before-state unavailable", { operation: op.id, error: String(e) });
+    return { error: `The current state could not be read: ${describeFailure(e)}` };
+  }
+}
+
+/** get_operation_result: a request of this server's team, as the agent may see it. */
+export async function readApprovalResult(server: McpPrincipal["server"], approvalId: string) {
+  const row = await db.approval.findFirst({ where: { id: approvalId.slice(0, 100), teamId: server.teamId } });
+  if (!row) throw new OperationRefusal(`There is no approval request ${JSON.stringify(approvalId.slice(0, 100))} in this team. Use the approval_id run_write_operation answered with.`, "unknown_approval");
+  const status = effectiveStatus(row);
+  const parse = (text: string) => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  };
+  return {
+    approval_id: row.id,
+    status,
+    ...(status === "succeeded" && row.result !== null && { result: parse(row.result) }),
+    ...(status === "failed" && { error: row.error ?? "The write failed." }),
+    ...(status === "rejected" && { error: `Rejected by ${row.decidedByEmail ?? "a team member"}${row.note ? `: ${row.note}` : ""}. Nothing was written.` }),
+    ...(status === "expired" && { error: "Nobody decided in time; the request expired and nothing was written." }),
+  };
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import type { Operation, OperationConnection, OperationContext } from "@/lib/operations/types";
+
+type Input<S extends z.ZodRawShape> = z.infer<z.ZodObject<S>>;
+
+type Common<S extends z.ZodRawShape> = Omit<Operation, "input" | "run" | "before" | "summarize" | "operationVersion" | "kind" | "requiresApproval" | "cacheTtlSeconds"> & {
+  operationVersion?: number;
+  input: S;
+  example: Input<S> extends infer T ? Partial<{ [K in keyof T]: unknown }> & Record<string, unknown> : never;
+  run(ctx: OperationContext, input: Input<S>): Promise<unknown>;
+};
+
+export type ReadDefinition<S extends z.ZodRawShape> = Common<S> & { cacheTtlSeconds: number };
+
+export type WriteDefinition<S extends z.ZodRawShape> = Common<S> & {
+  /** Default true. */
+  requiresApproval?: boolean;
+  summarize(input: Input<S>, connection: OperationConnection, before?: unknown): string;
+  before?(ctx: OperationContext, input: Input<S>): Promise<unknown>;
+};
+
+/**
+ * A read whose `run` gets its input parsed by its own schema (defaults applied, types known),
+ * whatever the caller did before: it never talks to a provider with input its schema refuses.
+ */
+export function defineRead<S extends z.ZodRawShape>(def: ReadDefinition<S>): Operation {
+  const schema = z.object(def.input);
+  return { operationVersion: 1, ...def, kind: "read", requiresApproval: false, run: (ctx, input) => def.run(ctx, schema.parse(input)) };
+}
+
+/** A write: like defineRead, plus the summary a person approves and, optionally, the object's state before. */
+export function defineWrite<S extends z.ZodRawShape>(def: WriteDefinition<S>): Operation {
+  const schema = z.object(def.input);
+  const before = def.before;
+  return {
+    operationVersion: 1,
+    ...def,
+    kind: "write",
+    cacheTtlSeconds: 0,
+    requiresApproval: def.requiresApproval ?? true,
+    summarize: (input, connection, state) => def.summarize(schema.parse(input), connection, state),
+    before: before ? (ctx, input) => before(ctx, schema.parse(input)) : undefined,
+    run: (ctx, input) => def.run(ctx, schema.parse(input)),
+  };
+}

@@ -1,0 +1,150 @@
+import "server-only";
+import { findConnectionType } from "@/lib/providers/registry";
+import type { Operation } from "@/lib/operations/types";
+import { operations as sandbox } from "@/lib/operations/catalogue/sandbox";
+import { operations as google } from "@/lib/operations/catalogue/google";
+import { operations as googleAdsWrites } from "@/lib/operations/catalogue/google-ads-writes";
+import { operations as meta } from "@/lib/operations/catalogue/meta";
+import { operations as metaAdsWrites } from "@/lib/operations/catalogue/meta-ads-writes";
+import { operations as linkedin } from "@/lib/operations/catalogue/linkedin";
+import { operations as linkedinWrites } from "@/lib/operations/catalogue/linkedin-writes";
+import { operations as tiktok } from "@/lib/operations/catalogue/tiktok";
+import { operations as tiktokWrites } from "@/lib/operations/catalogue/tiktok-writes";
+import { operations as shopify } from "@/lib/operations/catalogue/shopify";
+import { operations as slack } from "@/lib/operations/catalogue/slack";
+import { operations as slackWrites } from "@/lib/operations/catalogue/slack-writes";
+import { operations as hubspot } from "@/lib/operations/catalogue/hubspot";
+import { operations as hubspotWrites } from "@/lib/operations/catalogue/hubspot-writes";
+import { operations as apiKeys } from "@/lib/operations/catalogue/api-keys";
+import { operations as klaviyoWrites } from "@/lib/operations/catalogue/klaviyo-writes";
+
+// The operations catalogue: the single source of every operation Patchbay runs on a provider.
+// The MCP endpoint (its direct tools and its discovery tools), the Operations page, the docs
+// and the approvals all read it; a new operation is one entry in a file of ./catalogue.
+
+export const OPERATIONS: readonly Operation[] = [
+  ...sandbox,
+  ...google,
+  ...googleAdsWrites,
+  ...meta,
+  ...metaAdsWrites,
+  ...linkedin,
+  ...linkedinWrites,
+  ...tiktok,
+  ...tiktokWrites,
+  ...shopify,
+  ...slack,
+  ...slackWrites,
+  ...hubspot,
+  ...hubspotWrites,
+  ...apiKeys,
+  ...klaviyoWrites,
+];
+
+const BY_ID = new Map(OPERATIONS.map((op) => [op.id, op]));
+if (BY_ID.size !== OPERATIONS.length) throw new Error("Two operations of the catalogue share an id.");
+
+export const findOperation = (id: string): Operation | undefined => BY_ID.get(id);
+
+/** The operations that run on connections of `type`. */
+export const operationsForType = (type: string): Operation[] => OPERATIONS.filter((op) => op.types.includes(type));
+
+/** The reads /mcp offers as tools of their own (CONTRACT §8), in catalogue order. */
+export const DIRECT_TOOL_OPERATIONS: readonly Operation[] = OPERATIONS.filter((op) => op.toolName);
+
+// ---- Search (find_operations, the Operations page) ----
+
+/** Words people use for what an operation's own words say. */
+const SYNONYMS: Record<string, string[]> = {
+  stop: ["pause"],
+  halt: ["pause"],
+  off: ["pause", "disable"],
+  disable: ["pause"],
+  resume: ["enable"],
+  restart: ["enable"],
+  start: ["enable"],
+  activate: ["enable"],
+  unpause: ["enable"],
+  on: ["enable"],
+  send: ["post", "message"],
+  notify: ["post", "message"],
+  message: ["post"],
+  spend: ["budget", "cost"],
+  subscriber: ["profile", "list"],
+  subscribe: ["list", "profile"],
+  lead: ["contact"],
+  customer: ["contact", "customers"],
+  traffic: ["sessions", "report"],
+  visits: ["sessions"],
+  analytics: ["report"],
+  stats: ["report", "insights"],
+  performance: ["report", "insights"],
+};
+
+const STOP_WORDS = new Set(["a", "an", "the", "of", "to", "in", "on", "for", "my", "our", "and", "or", "with", "from", "by", "at", "is", "it", "this", "that", "me", "i", "we", "do", "how", "can"]);
+
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w && !STOP_WORDS.has(w));
+
+/** "campaigns" and "campaign" are one word to the search. */
+const stem = (w: string) => (w.length > 4 && w.endsWith("ies") ? `${w.slice(0, -3)}y` : w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w);
+
+type Indexed = { op: Operation; strong: Set<string>; weak: Set<string> };
+
+const INDEX: Indexed[] = OPERATIONS.map((op) => {
+  const platforms = op.types.map((t) => findConnectionType(t)?.name ?? t).join(" ");
+  return {
+    op,
+    strong: new Set([...words(op.id), ...words(op.title), ...words(op.toolName ?? ""), ...words(platforms), ...op.types.flatMap(words), op.kind].map(stem)),
+    weak: new Set(words(op.description).map(stem)),
+  };
+});
+
+/**
+ * The operations matching `query`, best first: each word of the query (or a synonym) found in
+ * an operation's id, title or platform counts 3, in its description 1; operations matching
+ * none are left out. No query: every operation, in catalogue order. `among` narrows the search.
+ */
+export function searchOperations(query: string | undefined, among: readonly Operation[] = OPERATIONS): Operation[] {
+  const terms = words(query ?? "");
+  if (!terms.length) return [...among];
+  const allowed = new Set(among);
+  const scored: { op: Operation; score: number }[] = [];
+  for (const { op, strong, weak } of INDEX) {
+    if (!allowed.has(op)) continue;
+    let score = 0;
+    for (const term of terms) {
+      const forms = [term, ...(SYNONYMS[term] ?? [])].map(stem);
+      if (forms.some((f) => strong.has(f))) score += 3;
+      else if (forms.some((f) => weak.has(f))) score += 1;
+    }
+    if (score > 0) scored.push({ op, score });
+  }
+  return scored.sort((a, b) => b.score - a.score).map((s) => s.op);
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const next = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = row[j];
+      row[j] = next;
+    }
+  }
+  return row[b.length];
+}
+
+/** The catalogue ids closest to `id` (an unknown one), for the error that names them. */
+export function closestOperationIds(id: string, count = 3): string[] {
+  const probe = id.toLowerCase().slice(0, 200);
+  return OPERATIONS.map((op) => ({ id: op.id, d: distance(probe, op.id) - (op.id.includes(probe) || probe.includes(op.id) ? 5 : 0) }))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, count)
+    .map((x) => x.id);
+}
