@@ -41,6 +41,11 @@ export default async function Home() {
           </Link>
         </li>
         <li>
+          <Link className="font-medium text-indigo-600 underline-offset-4 hover:underline dark:text-indigo-400" href="/docs/operations">
+            Operations and approvals: what agents can read and write
+          </Link>
+        </li>
+        <li>
           <a className="font-medium text-indigo-600 underline-offset-4 hover:underline dark:text-indigo-400" href="/v1/openapi.json">
             OpenAPI 3.1 document
           </a>

@@ -15,7 +15,7 @@ import { McpServerTokens } from "@/components/settings/mcp-server-tokens";
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const linkButton = "font-medium text-indigo-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-indigo-400";
 
-export function McpServersSection({ team, userId }: { team: string; userId: string }) {
+export function McpServersSection({ team, userId, role }: { team: string; userId: string; role: "owner" | "member" }) {
   const client = useQueryClient();
   const servers = useQuery(mcpServersQuery(team));
   const [creating, setCreating] = useState(false);
@@ -54,9 +54,9 @@ export function McpServersSection({ team, userId }: { team: string; userId: stri
         </ul>
       )}
 
-      <NewMcpServerDialog team={team} open={creating} onClose={() => setCreating(false)} />
+      <NewMcpServerDialog team={team} open={creating} onClose={() => setCreating(false)} teamOwner={role === "owner"} />
       <EditPermissionsDialog team={team} server={permissionsOf} mine={permissionsOf?.owner?.id === userId} onClose={() => setPermissionsOf(null)} />
-      <EditMcpServerDialog team={team} server={editing} mine={editing?.owner?.id === userId} onClose={() => setEditing(null)} />
+      <EditMcpServerDialog team={team} server={editing} mine={editing?.owner?.id === userId} teamOwner={role === "owner"} onClose={() => setEditing(null)} />
       <ConfirmDialog
         open={!!deleting}
         title={`Delete ${deleting?.name ?? "server"}?`}
@@ -113,6 +113,12 @@ function ServerCard({
         <div className="flex flex-wrap items-center gap-2 text-xs">
           <span className={`rounded-full px-2 py-0.5 ${s.is_private ? "bg-amber-50 text-amber-800 dark:bg-amber-950 dark:text-amber-300" : "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"}`}>
             {s.is_private ? "Private" : "Shared"}
+          </span>
+          <span
+            data-testid="write-policy"
+            className={`rounded-full px-2 py-0.5 ${s.write_policy === "allowed" ? "bg-rose-50 text-rose-800 dark:bg-rose-950 dark:text-rose-300" : s.write_policy === "approval" ? "bg-indigo-50 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-300" : "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"}`}
+          >
+            {s.write_policy === "off" ? "Read only" : s.write_policy === "approval" ? "Writes need approval" : "Writes allowed"}
           </span>
           <span className="tabular-nums text-zinc-600 dark:text-zinc-400">{plural(s.connection_permissions, "connection", "connections")} allowed</span>
         </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import type { WritePolicy } from "@/lib/approvals/write-policy";
 import { apiFetch } from "@/lib/queries/api-client";
 import type { ApiKeyJson, CreatedInviteJson, InviteJson, McpServerJson, McpTokenJson, MemberJson } from "@/lib/schemas/dashboard";
 import type { AuditEventJson } from "@/lib/schemas/audit";
@@ -41,7 +42,7 @@ export const revokeInvite = (teamId: string, id: string) => apiFetch<{ id: strin
 export const removeMember = (teamId: string, userId: string) =>
   apiFetch<{ user_id: string; removed: true; api_keys_revoked: number }>(teamId, `/api/dashboard/members/${encodeURIComponent(userId)}`, { method: "DELETE" });
 
-export type McpServerInput = { name: string; is_private: boolean; connection_ids: string[] };
+export type McpServerInput = { name: string; is_private: boolean; connection_ids: string[]; write_policy?: WritePolicy };
 export type CreatedMcpToken = { id: string; prefix: string; name: string | null; created_at: number; token: string };
 
 const mcpServerPath = (id: string) => `/api/dashboard/mcp-servers/${encodeURIComponent(id)}`;

@@ -31,6 +31,9 @@ export default function ApiReferencePage() {
           <a className={link} href="/docs/webhooks">
             Webhooks guide
           </a>
+          <a className={link} href="/docs/operations">
+            Operations
+          </a>
         </nav>
       </header>
       <ApiReference />

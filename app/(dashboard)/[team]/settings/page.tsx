@@ -36,7 +36,7 @@ export default async function SettingsPage({ params }: { params: Promise<{ team:
         <MembersSection team={team} role={membership.role} userId={user.id} />
       </Section>
       <Section id="mcp-heading" title="MCP servers" description="The team's MCP servers: who owns them, which connections they may reach, and their tokens.">
-        <McpServersSection team={team} userId={user.id} />
+        <McpServersSection team={team} userId={user.id} role={membership.role} />
       </Section>
       <Section id="webhooks-heading" title="Webhooks" description="Endpoints that receive the team's events (connections, auth links, credits) as signed HTTP requests, and what was delivered to each.">
         <WebhooksSection team={team} role={membership.role} />
