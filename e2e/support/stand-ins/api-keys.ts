@@ -24,6 +24,20 @@ import { startStandInServer, type Reply, type StandInModule, type StandInRequest
 //   Semrush    GET /?type=domain_rank&key&export_columns&domain&database: the CSV Semrush sends (header line +
 //              one row, columns as asked); a domain beginning with `nothing` → "ERROR 50 :: NOTHING FOUND".
 //   Stripe     GET /v1/balance: {object:"balance", available, pending} in usd (amounts derived from the key).
+//   Klaviyo    GET /api/lists/{id}: {data:{type:"list", id, attributes:{name, created, updated, opt_in_process}}}. Every
+//              key has three lists (IDs like "Ab3xYz" derived from the key: "Newsletter", "VIP customers",
+//              "Webinar signups"; the first is in the example of each route below); another ID → 404
+//              {errors:[{code:"not_found", detail:"A list with id … does not exist."}]}.
+//              GET /api/lists/{id}/relationships/profiles: {data:[{type:"profile", id}]}, the list's members.
+// Write calls (the operations catalogue), Klaviyo only, same refusals (scopes profiles:write, lists:write),
+// routes with or without a trailing slash, kept per key in memory:
+//   Klaviyo    POST /api/profile-import {data:{type:"profile", attributes:{email, first_name?, last_name?, …}}}: creates
+//              (201) or updates (200) the profile with that email → {data:{type:"profile", id, attributes}}. No email,
+//              phone_number or external_id, or an email that is not one → 400 {errors:[{code:"invalid",
+//              source:{pointer:"/data/attributes/email"}}]}; a type other than profile → 409 conflict.
+//              POST /api/lists/{id}/relationships/profiles {data:[{type:"profile", id}, …]} (1-1000): adds them to the
+//              list → 204; the relationships GET then lists them. An unknown list → 404 not_found; an unknown
+//              profile ID → 404 not_found naming it; a malformed body → 400 invalid.
 
 const hash = (v: string) => createHash("sha256").update(v).digest("hex");
 
@@ -71,9 +85,9 @@ function anthropicModels(req: StandInRequest): Reply {
 }
 
 const klaviyoKey = (req: StandInRequest) => /^Klaviyo-API-Key (.*)$/.exec(String(req.headers.authorization ?? ""))?.[1] ?? "";
-const klaviyoError = (key: string, status: number, code: string, title: string, detail: string): Reply => ({
+const klaviyoError = (key: string, status: number, code: string, title: string, detail: string, pointer = "/data/"): Reply => ({
   status,
-  json: { errors: [{ id: hash(`${key}/${Date.now()}`).slice(0, 36), status, code, title, detail, source: { pointer: "/data/" }, meta: {} }] },
+  json: { errors: [{ id: hash(`${key}/${Date.now()}`).slice(0, 36), status, code, title, detail, source: { pointer }, meta: {} }] },
   headers: { "content-type": "application/vnd.api+json" },
 });
 
@@ -147,6 +161,94 @@ function klaviyoAccounts(req: StandInRequest): Reply {
     },
     headers: { "content-type": "application/vnd.api+json" },
   };
+}
+
+// ---- Klaviyo lists and profiles (the writes), per key ----
+
+const JSON_API = { "content-type": "application/vnd.api+json" };
+const KLAVIYO_LISTS = ["Newsletter", "VIP customers", "Webinar signups"];
+/** A Klaviyo-looking ID of `length` letters and digits derived from `seed` (lists: 6, profiles: 26, ULID-like). */
+const klaviyoId = (seed: string, length: number) => Buffer.from(createHash("sha256").update(seed).digest()).toString("base64").replace(/[^A-Za-z0-9]/g, "").slice(0, length);
+/** The IDs of the key's three lists (tests name them: Klaviyo has no list read among the operations). */
+export const klaviyoListIds = (key: string) => KLAVIYO_LISTS.map((_, i) => klaviyoId(`${key}/list/${i}`, 6));
+
+type KlaviyoProfile = { id: string; email: string; first_name: string | null; last_name: string | null; created: string; updated: string };
+type KlaviyoAccount = { profiles: Map<string, KlaviyoProfile>; members: Map<string, Set<string>> };
+const klaviyoState = new Map<string, KlaviyoAccount>(); // key → its profiles and list members
+function klaviyoStateOf(key: string): KlaviyoAccount {
+  if (!klaviyoState.has(key)) klaviyoState.set(key, { profiles: new Map(), members: new Map(klaviyoListIds(key).map((id) => [id, new Set<string>()])) });
+  return klaviyoState.get(key)!;
+}
+const klaviyoNotFound = (key: string, what: string): Reply => klaviyoError(key, 404, "not_found", "Not found.", what);
+
+function klaviyoList(req: StandInRequest): Reply {
+  const refusal = klaviyoRefusal(req, "lists:read");
+  if (refusal) return refusal;
+  const key = klaviyoKey(req);
+  const i = klaviyoListIds(key).indexOf(req.params.id);
+  if (i < 0) return klaviyoNotFound(key, `A list with id ${req.params.id} does not exist.`);
+  const id = req.params.id;
+  return {
+    json: {
+      data: { type: "list", id, attributes: { name: KLAVIYO_LISTS[i], created: "2025-01-02T10:00:00+00:00", updated: "2025-01-02T10:00:00+00:00", opt_in_process: "single_opt_in" }, links: { self: `https://a.klaviyo.com/api/lists/${id}/` } },
+      links: { self: `https://a.klaviyo.com/api/lists/${id}/` },
+    },
+    headers: JSON_API,
+  };
+}
+
+function klaviyoListMembers(req: StandInRequest): Reply {
+  const refusal = klaviyoRefusal(req, "lists:read");
+  if (refusal) return refusal;
+  const key = klaviyoKey(req);
+  const members = klaviyoStateOf(key).members.get(req.params.id);
+  if (!members) return klaviyoNotFound(key, `A list with id ${req.params.id} does not exist.`);
+  return { json: { data: [...members].map((id) => ({ type: "profile", id })), links: { self: `https://a.klaviyo.com/api/lists/${req.params.id}/relationships/profiles/`, next: null, prev: null } }, headers: JSON_API };
+}
+
+function klaviyoProfileImport(req: StandInRequest): Reply {
+  const refusal = klaviyoRefusal(req, "profiles:write");
+  if (refusal) return refusal;
+  const key = klaviyoKey(req);
+  const data = req.json?.data;
+  if (!data || typeof data !== "object" || Array.isArray(data)) return klaviyoError(key, 400, "invalid", "Invalid input.", "The request body must hold a data object.");
+  if (data.type !== "profile") return klaviyoError(key, 409, "conflict", "Conflict.", `The type '${String(data.type)}' does not match the endpoint's type 'profile'.`);
+  const a = (data.attributes ?? {}) as { email?: unknown; phone_number?: unknown; external_id?: unknown; first_name?: unknown; last_name?: unknown };
+  const invalidEmail = (detail: string): Reply => klaviyoError(key, 400, "invalid", "Invalid input.", detail, "/data/attributes/email");
+  if (a.email === undefined && a.phone_number === undefined && a.external_id === undefined) return invalidEmail("One of email, phone_number or external_id is required to identify the profile.");
+  if (typeof a.email !== "string" || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(a.email)) return invalidEmail("Invalid email address");
+  const email = a.email.toLowerCase();
+  const account = klaviyoStateOf(key);
+  const now = new Date().toISOString().replace(/\.\d+Z$/, "+00:00");
+  let profile = account.profiles.get(email);
+  const created = !profile;
+  if (!profile) {
+    profile = { id: klaviyoId(`${key}/profile/${email}`, 26).toUpperCase(), email, first_name: null, last_name: null, created: now, updated: now };
+    account.profiles.set(email, profile);
+  }
+  if (typeof a.first_name === "string") profile.first_name = a.first_name;
+  if (typeof a.last_name === "string") profile.last_name = a.last_name;
+  profile.updated = now;
+  const { id, ...attributes } = profile;
+  return { status: created ? 201 : 200, json: { data: { type: "profile", id, attributes, links: { self: `https://a.klaviyo.com/api/profiles/${id}/` } } }, headers: JSON_API };
+}
+
+function klaviyoAddToList(req: StandInRequest): Reply {
+  const refusal = klaviyoRefusal(req, "lists:write");
+  if (refusal) return refusal;
+  const key = klaviyoKey(req);
+  const account = klaviyoStateOf(key);
+  const members = account.members.get(req.params.id);
+  if (!members) return klaviyoNotFound(key, `A list with id ${req.params.id} does not exist.`);
+  const data = req.json?.data;
+  if (!Array.isArray(data) || data.length < 1 || data.length > 1000 || !data.every((d) => d && d.type === "profile" && typeof d.id === "string")) {
+    return klaviyoError(key, 400, "invalid", "Invalid input.", "data must be an array of 1-1000 {\"type\": \"profile\", \"id\": …} objects.");
+  }
+  const known = new Set([...account.profiles.values()].map((p) => p.id));
+  const missing = data.find((d: { id: string }) => !known.has(d.id));
+  if (missing) return klaviyoNotFound(key, `A profile with id ${missing.id} does not exist.`);
+  for (const d of data as { id: string }[]) members.add(d.id);
+  return { status: 204, text: "" };
 }
 
 /** Semrush's plain-text refusal of a key (HTTP 200, as Semrush sends it), or null. */
@@ -257,6 +359,14 @@ export const standIn: StandInModule = {
       "GET /v1/account": stripeAccount,
       "GET /v1/balance": stripeBalance,
       "GET /api/campaigns/": klaviyoCampaigns,
+      "GET /api/lists/{id}": klaviyoList,
+      "GET /api/lists/{id}/": klaviyoList,
+      "GET /api/lists/{id}/relationships/profiles": klaviyoListMembers,
+      "GET /api/lists/{id}/relationships/profiles/": klaviyoListMembers,
+      "POST /api/profile-import": klaviyoProfileImport,
+      "POST /api/profile-import/": klaviyoProfileImport,
+      "POST /api/lists/{id}/relationships/profiles": klaviyoAddToList,
+      "POST /api/lists/{id}/relationships/profiles/": klaviyoAddToList,
       "GET /": semrushReport,
     }),
 };

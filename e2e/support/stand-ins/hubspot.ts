@@ -14,6 +14,20 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 // - GET /crm/v3/objects/contacts?limit&after&properties: 30 contacts derived from the portal, in ID order.
 // - POST /crm/v3/objects/contacts/search {query, limit, after, properties}: those whose name,
 //   email or company contains the query (case-insensitive), with `total`.
+// - GET /crm/v3/objects/contacts/{contactId}[?idProperty=email][&properties=a,b]: one contact, by ID or
+//   (idProperty=email) by email; none → 404 {status:"error", message:"resource not found", category:"OBJECT_NOT_FOUND"}.
+// The contacts are kept per portal in memory: the reads show what the writes changed.
+//
+// Write calls (the operations catalogue), same token checks (HubSpot requires crm.objects.contacts.write
+// for writes; the app requests only crm.objects.contacts.read today, so this stand-in asks for that):
+// - POST /crm/v3/objects/contacts/batch/upsert {inputs: [{id, idProperty: "email", properties}]} (1-100):
+//   updates the contact with that email or creates one, and answers 200 {status: "COMPLETE", results:
+//   [{id, properties, createdAt, updatedAt, archived, new}], startedAt, completedAt}. Refusals are 400
+//   {status: "error", message: "Property values were not valid: [{isValid, message, error, name, …}]",
+//   category: "VALIDATION_ERROR"}: an id that is not an email (INVALID_EMAIL), a property that does not
+//   exist (PROPERTY_DOESNT_EXIST), a read-only one (READ_ONLY_VALUE: hs_object_id, createdate,
+//   lastmodifieddate), a lifecyclestage that is not an option (INVALID_OPTION); an idProperty other than
+//   email, or no inputs → 400 VALIDATION_ERROR.
 
 const CLIENT = testClient("HUBSPOT");
 const APP_ID = 4100001;
@@ -134,7 +148,16 @@ function start() {
     return t;
   }
 
-  function contactsOf(account: string) {
+  type Contact = { id: string; properties: Record<string, string>; createdAt: string; updatedAt: string; archived: boolean };
+  const portals = new Map<string, Contact[]>(); // account → its contacts, in ID order
+
+  /** The portal's contacts (30 derived from the account at first, then as the writes left them). */
+  function contactsOf(account: string): Contact[] {
+    if (!portals.has(account)) portals.set(account, seedContacts(account));
+    return portals.get(account)!;
+  }
+
+  function seedContacts(account: string): Contact[] {
     const first = ["Ada", "Grace", "Linus", "Margaret", "Alan", "Barbara", "Ken", "Frances", "Donald", "Radia"];
     const companies = ["Acme", "Globex", "Initech", "Umbrella", "Hooli"];
     return Array.from({ length: 30 }, (_, i) => {
@@ -160,12 +183,12 @@ function start() {
   }
 
   /** Only the asked properties (HubSpot always adds createdate, lastmodifieddate and hs_object_id). */
-  const withProperties = (c: ReturnType<typeof contactsOf>[number], asked: string[]) => ({
+  const withProperties = (c: Contact, asked: string[]) => ({
     ...c,
     properties: Object.fromEntries(Object.entries(c.properties).filter(([k]) => asked.includes(k) || ["createdate", "lastmodifieddate", "hs_object_id"].includes(k))),
   });
 
-  function page(all: ReturnType<typeof contactsOf>, limit: number, after: string | null | undefined, asked: string[]) {
+  function page(all: Contact[], limit: number, after: string | null | undefined, asked: string[]) {
     const start = after ? Number(after) : 0;
     const results = all.slice(start, start + limit).map((c) => withProperties(c, asked));
     const next = start + limit < all.length ? String(start + limit) : null;
@@ -189,12 +212,79 @@ function start() {
     if (!(limit >= 1 && limit <= 200)) return hubError(400, "error", "limit must be between 1 and 200", { category: "VALIDATION_ERROR" });
     const needle = (b.query ?? "").toLowerCase();
     const found = contactsOf(t.account)
-      .filter((c) => !needle || [c.properties.firstname, c.properties.lastname, c.properties.email, c.properties.company].some((v) => v.toLowerCase().includes(needle)))
+      .filter((c) => !needle || [c.properties.firstname, c.properties.lastname, c.properties.email, c.properties.company].some((v) => (v ?? "").toLowerCase().includes(needle)))
       .reverse();
     return { json: { total: found.length, ...page(found, limit, b.after, b.properties ?? ["firstname", "lastname", "email"]) } };
   }
 
+  function getContact(req: StandInRequest): Reply {
+    const t = crmCaller(req);
+    if (!("account" in t)) return t;
+    const key = req.params.contactId;
+    const byEmail = req.query.get("idProperty") === "email";
+    const c = contactsOf(t.account).find((x) => (byEmail ? x.properties.email === key.toLowerCase() : x.id === key));
+    if (!c) return hubError(404, "error", "resource not found", { category: "OBJECT_NOT_FOUND" });
+    return { json: withProperties(c, (req.query.get("properties") ?? "firstname,lastname,email").split(",")) };
+  }
+
+  const WRITABLE = new Set(["email", "firstname", "lastname", "phone", "mobilephone", "company", "jobtitle", "website", "lifecyclestage", "hs_lead_status", "city", "state", "country", "zip", "address"]);
+  const READ_ONLY = new Set(["hs_object_id", "createdate", "lastmodifieddate"]);
+  const LIFECYCLE = ["subscriber", "lead", "marketingqualifiedlead", "salesqualifiedlead", "opportunity", "customer", "evangelist", "other"];
+
+  /** HubSpot's answer to property values it does not take: one entry per bad value. */
+  function invalidProperties(problems: { message: string; error: string; name: string }[]): Reply {
+    const detail = problems.map((p) => ({ isValid: false, message: p.message, error: p.error, name: p.name, localizedErrorMessage: p.message }));
+    return hubError(400, "error", `Property values were not valid: ${JSON.stringify(detail)}`, { category: "VALIDATION_ERROR" });
+  }
+
+  function upsertContacts(req: StandInRequest): Reply {
+    const t = crmCaller(req);
+    if (!("account" in t)) return t;
+    const inputs = (req.json as { inputs?: unknown } | null)?.inputs;
+    if (!Array.isArray(inputs) || inputs.length < 1 || inputs.length > 100) return hubError(400, "error", "inputs must hold between 1 and 100 records", { category: "VALIDATION_ERROR" });
+    const startedAt = new Date().toISOString();
+    const planned: { email: string; properties: Record<string, string> }[] = [];
+    for (const input of inputs as { id?: unknown; idProperty?: unknown; properties?: unknown }[]) {
+      if (input?.idProperty !== "email") return hubError(400, "error", `Property ${JSON.stringify(String(input?.idProperty ?? ""))} is not a unique identifier property`, { category: "VALIDATION_ERROR" });
+      const email = typeof input.id === "string" ? input.id.trim().toLowerCase() : "";
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return invalidProperties([{ message: `Email address ${String(input.id)} is invalid`, error: "INVALID_EMAIL", name: "email" }]);
+      const properties = (input.properties && typeof input.properties === "object" ? input.properties : {}) as Record<string, unknown>;
+      const problems: { message: string; error: string; name: string }[] = [];
+      for (const [name, value] of Object.entries(properties)) {
+        if (READ_ONLY.has(name)) problems.push({ message: `${name} is a read only property; its value cannot be set.`, error: "READ_ONLY_VALUE", name });
+        else if (!WRITABLE.has(name)) problems.push({ message: `Property "${name}" does not exist`, error: "PROPERTY_DOESNT_EXIST", name });
+        else if (typeof value !== "string") problems.push({ message: `${JSON.stringify(value)} is not a valid value for ${name}`, error: "INVALID_PROPERTY_VALUE", name });
+        else if (name === "lifecyclestage" && value !== "" && !LIFECYCLE.includes(value)) problems.push({ message: `${value} was not one of the allowed options: [${LIFECYCLE.join(", ")}]`, error: "INVALID_OPTION", name });
+        else if (name === "email" && value.toLowerCase() !== email) problems.push({ message: `email ${value} does not match the record's id ${email}`, error: "INVALID_EMAIL", name });
+      }
+      if (problems.length) return invalidProperties(problems);
+      planned.push({ email, properties: properties as Record<string, string> });
+    }
+    const all = contactsOf(t.account);
+    const results = planned.map(({ email, properties }) => {
+      const now = new Date().toISOString();
+      let c = all.find((x) => x.properties.email === email);
+      const isNew = !c;
+      if (!c) {
+        const id = String(number(`contact:${t.account}:new:${email}`, 11));
+        c = { id, properties: { email, createdate: now, lastmodifieddate: now, hs_object_id: id }, createdAt: now, updatedAt: now, archived: false };
+        all.push(c);
+      }
+      for (const [name, value] of Object.entries(properties)) {
+        if (value === "") delete c.properties[name];
+        else c.properties[name] = name === "email" ? value.toLowerCase() : value;
+      }
+      c.properties.lastmodifieddate = now;
+      c.updatedAt = now;
+      return { id: c.id, properties: { ...c.properties }, createdAt: c.createdAt, updatedAt: c.updatedAt, archived: false, new: isNew };
+    });
+    all.sort((a, z) => Number(a.id) - Number(z.id));
+    return { json: { status: "COMPLETE", results, startedAt, completedAt: new Date().toISOString() } };
+  }
+
   return startStandInServer({
+    "POST /crm/v3/objects/contacts/batch/upsert": upsertContacts,
+    "GET /crm/v3/objects/contacts/{contactId}": getContact,
     "GET /oauth/authorize": authorize,
     "POST /oauth/v1/token": token,
     "GET /oauth/v1/access-tokens/{token}": tokenInfo,

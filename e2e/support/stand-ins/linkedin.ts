@@ -15,6 +15,19 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 //   three pivot values (one for ACCOUNT) × the periods, the `fields` asked for, metrics derived
 //   from account, pivot and period (needs r_ads_reporting; else 403 ACCESS_DENIED). An account
 //   ID beginning with 999 → 403 ACCESS_DENIED (the member has no role on it).
+// - GET /rest/adAccounts/{account}/adCampaigns/{campaign}: one campaign {id, name, status, account,
+//   campaignGroup, type, costType, dailyBudget, runSchedule, servingStatuses, …}. Every ad account has
+//   three campaigns, per member: IDs <first four digits of the account>1..3 (the CAMPAIGN pivot values
+//   of adAnalytics), named "Brand awareness", "Lead generation", "Retargeting", ACTIVE, PAUSED, ACTIVE
+//   at first. Another ID → 404 NOT_FOUND; an account beginning with 999 → 403 ACCESS_DENIED.
+//
+// Write calls (the operations catalogue), same headers and errors as the reads, plus:
+// - POST /rest/adAccounts/{account}/adCampaigns/{campaign} with X-RestLi-Method: PARTIAL_UPDATE and
+//   {"patch": {"$set": {"status": …, "name": …}}}: applies the change and answers 204 No Content;
+//   the campaign GET then shows it. No or another X-RestLi-Method → 400; a body that is not a patch,
+//   a field other than status/name, or a status outside ACTIVE, PAUSED, ARCHIVED, DRAFT, CANCELED →
+//   400 ILLEGAL_ARGUMENT; a CANCELED campaign → 400 (it cannot be changed). LinkedIn requires
+//   rw_ads for writes; the app requests only r_ads today, so this stand-in asks for r_ads.
 
 const CLIENT = testClient("LINKEDIN");
 const KNOWN_SCOPES = new Set(["openid", "profile", "email", "r_ads", "r_ads_reporting", "rw_ads", "r_organization_social", "r_basicprofile"]);
@@ -205,7 +218,74 @@ function start() {
     return { json: { paging: { start: 0, count: 10, links: [] }, elements } };
   }
 
+  type Campaign = { id: number; name: string; status: string; account: string; lastModified: number };
+  const campaigns = new Map<string, Campaign>(); // `${member}/${account}/${campaign}`
+  const CAMPAIGN_STATUSES = new Set(["ACTIVE", "PAUSED", "ARCHIVED", "DRAFT", "CANCELED"]);
+
+  /** The member's campaign of an ad account (created on first use), or null when the account has no such campaign. */
+  function campaignOf(member: string, account: string, campaign: string): Campaign | null {
+    const ids = [1, 2, 3].map((i) => `${account.slice(0, 4)}${i}`);
+    const i = ids.indexOf(campaign);
+    if (i < 0) return null;
+    const key = `${member}/${account}/${campaign}`;
+    if (!campaigns.has(key)) {
+      campaigns.set(key, { id: Number(campaign), name: ["Brand awareness", "Lead generation", "Retargeting"][i], status: ["ACTIVE", "PAUSED", "ACTIVE"][i], account, lastModified: 1_735_689_600_000 });
+    }
+    return campaigns.get(key)!;
+  }
+
+  const campaignJson = (c: Campaign) => ({
+    account: `urn:li:sponsoredAccount:${c.account}`,
+    campaignGroup: `urn:li:sponsoredCampaignGroup:${c.account.slice(0, 6)}0`,
+    id: c.id,
+    name: c.name,
+    status: c.status,
+    type: "SPONSORED_UPDATES",
+    costType: "CPM",
+    dailyBudget: { amount: "50.00", currencyCode: "USD" },
+    locale: { country: "US", language: "en" },
+    runSchedule: { start: 1_735_689_600_000 },
+    servingStatuses: c.status === "ACTIVE" ? ["RUNNABLE"] : ["CAMPAIGN_STATUS_NOT_RUNNABLE"],
+    changeAuditStamps: { created: { time: 1_735_689_600_000 }, lastModified: { time: c.lastModified } },
+    test: false,
+  });
+
+  /** The campaign a /rest/adAccounts/{account}/adCampaigns/{campaign} call is about, or LinkedIn's error. */
+  function campaignCall(req: StandInRequest, resource: string): Campaign | Reply {
+    const t = restCaller(req, "r_ads", resource);
+    if (!("account" in t)) return t;
+    const { account, campaign } = req.params;
+    if (!/^\d+$/.test(account) || !/^\d+$/.test(campaign)) return apiError(400, 100, "ILLEGAL_ARGUMENT", `Invalid resource key: ${account}/${campaign}`);
+    if (account.startsWith("999")) return apiError(403, 100, "ACCESS_DENIED", `Not enough permissions to access: ${resource}.${req.headers["linkedin-version"]}`);
+    return campaignOf(t.account, account, campaign) ?? apiError(404, 100, "NOT_FOUND", `Not found: urn:li:sponsoredCampaign:${campaign} in urn:li:sponsoredAccount:${account}`);
+  }
+
+  function getCampaign(req: StandInRequest): Reply {
+    const c = campaignCall(req, "adCampaigns.GET");
+    return "id" in c ? { json: campaignJson(c) } : c;
+  }
+
+  function updateCampaign(req: StandInRequest): Reply {
+    if (String(req.headers["x-restli-method"] ?? "").toUpperCase() !== "PARTIAL_UPDATE") {
+      return apiError(400, 100, "ILLEGAL_ARGUMENT", `POST on an entity needs X-RestLi-Method: PARTIAL_UPDATE (got ${String(req.headers["x-restli-method"] ?? "none")})`);
+    }
+    const c = campaignCall(req, "adCampaigns.PARTIAL_UPDATE");
+    if (!("id" in c)) return c;
+    const set = req.json?.patch?.$set;
+    if (!set || typeof set !== "object" || Array.isArray(set) || Object.keys(req.json).length !== 1) return apiError(400, 100, "ILLEGAL_ARGUMENT", "The request body must be a patch: {\"patch\": {\"$set\": {…}}}");
+    const unknown = Object.keys(set).filter((k) => k !== "status" && k !== "name");
+    if (unknown.length) return apiError(400, 100, "ILLEGAL_ARGUMENT", `Field ${unknown[0]} cannot be updated`);
+    if ("status" in set && !CAMPAIGN_STATUSES.has(set.status)) return apiError(400, 100, "ILLEGAL_ARGUMENT", `Invalid value for field status: ${String(set.status)}`);
+    if (c.status === "CANCELED") return apiError(400, 100, "ILLEGAL_ARGUMENT", `Campaign ${c.id} is CANCELED and cannot be changed`);
+    if (typeof set.status === "string") c.status = set.status;
+    if (typeof set.name === "string") c.name = set.name;
+    c.lastModified = Date.now();
+    return { status: 204, text: "" };
+  }
+
   return startStandInServer({
+    "GET /rest/adAccounts/{account}/adCampaigns/{campaign}": getCampaign,
+    "POST /rest/adAccounts/{account}/adCampaigns/{campaign}": updateCampaign,
     "GET /rest/adAccounts": adAccounts,
     "GET /rest/adAnalytics": adAnalytics,
     "GET /oauth/v2/authorization": authorization,

@@ -11,6 +11,15 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 //   GET  /api/conversations.list    Bearer, needs channels:read → {ok, channels:[…], response_metadata:{next_cursor}}:
 //                                   12 public channels (2 archived) and 3 private ones derived from the workspace;
 //                                   types, exclude_archived, limit and cursor honoured.
+//   POST /api/chat.postMessage      Bearer, needs chat:write; JSON body (or form) {channel, text, thread_ts?} →
+//                                   {ok, channel, ts, message:{type, subtype:"bot_message", text, user, bot_id, app_id, ts, team, thread_ts?}};
+//                                   the message is kept per workspace and channel. channel: an ID of
+//                                   conversations.list or a public channel's name (with or without #).
+//                                   Refusals as Slack answers them (HTTP 200, ok:false): an unknown channel, or a
+//                                   private one → channel_not_found; an archived one → is_archived; a public channel
+//                                   the bot is not a member of (conversations.list is_member: random, sales, design,
+//                                   standup …) → not_in_channel; no text → no_text; text over 40,000 characters →
+//                                   msg_too_long. thread_ts is echoed on the message (Slack does not check it either).
 //
 // Bot tokens (manual credential `bot_token`): any value works. `xoxb-<n>-<m>-…` is the bot of app
 // A<m> in workspace T<n> (so two tokens with the same n and m are the same workspace and app);
@@ -90,7 +99,58 @@ export const standIn: StandInModule = {
       return botOfPastedToken(token);
     }
 
+    const NAMES = ["general", "random", "marketing", "sales", "support", "engineering", "design", "launches", "alerts", "standup", "old-project", "archive-2023"];
+    const PRIVATE = ["leadership", "hiring", "finance"];
+    const messages = new Map<string, { ts: string; text: string; thread_ts?: string }[]>(); // `${team}/${channel}` → messages
+    let clock = 0;
+
+    /** A public channel of the workspace by ID or name: its ID, whether the bot is in it and whether it is archived (as conversations.list says). */
+    function channelOf(bot: Bot, given: string): { id: string; member: boolean; archived: boolean } | "private" | null {
+      const name = given.replace(/^#/, "");
+      const i = NAMES.findIndex((n) => n === name || idFrom("C", `${bot.teamId}/${n}`) === given);
+      if (i >= 0) return { id: idFrom("C", `${bot.teamId}/${NAMES[i]}`), member: i % 2 === 0, archived: i >= 10 };
+      return PRIVATE.some((n) => n === name || idFrom("C", `${bot.teamId}/${n}`) === given) ? "private" : null;
+    }
+
     return startStandInServer({
+      "POST /api/chat.postMessage": (req: StandInRequest) => {
+        const bot = botOf(req);
+        if (!("teamId" in bot)) return bot;
+        if (!bot.scope.split(",").includes("chat:write")) return slackError("missing_scope", { needed: "chat:write", provided: bot.scope });
+        const args = (req.json && typeof req.json === "object" ? req.json : Object.fromEntries(req.form)) as { channel?: unknown; text?: unknown; thread_ts?: unknown };
+        if (typeof args.channel !== "string" || !args.channel) return slackError("channel_not_found");
+        const channel = channelOf(bot, args.channel);
+        if (!channel || channel === "private") return slackError("channel_not_found");
+        if (channel.archived) return slackError("is_archived");
+        if (!channel.member) return slackError("not_in_channel");
+        if (typeof args.text !== "string" || !args.text.trim()) return slackError("no_text");
+        if (args.text.length > 40_000) return slackError("msg_too_long");
+        const key = `${bot.teamId}/${channel.id}`;
+        const kept = messages.get(key) ?? [];
+        const threadTs = typeof args.thread_ts === "string" && args.thread_ts ? args.thread_ts : undefined;
+        const ts = `${1_767_225_600 + Math.floor(Date.now() / 1000) % 1_000_000}.${String(++clock).padStart(6, "0")}`;
+        kept.push({ ts, text: args.text, ...(threadTs && { thread_ts: threadTs }) });
+        messages.set(key, kept);
+        return {
+          json: {
+            ok: true,
+            channel: channel.id,
+            ts,
+            message: {
+              type: "message",
+              subtype: "bot_message",
+              text: args.text,
+              user: bot.botUserId,
+              bot_id: bot.botId,
+              app_id: bot.appId,
+              ts,
+              team: bot.teamId,
+              ...(threadTs && { thread_ts: threadTs }),
+            },
+          },
+        };
+      },
+
       "GET /oauth/v2/authorize": (req: StandInRequest) => {
         const q = req.query;
         if (q.get("client_id") !== client.clientId) return page(400, "invalid_client_id");
@@ -163,10 +223,9 @@ export const standIn: StandInModule = {
         if (!bot.scope.split(",").includes("channels:read")) return slackError("missing_scope", { needed: "channels:read", provided: bot.scope });
         const q = req.query;
         const types = (q.get("types") ?? "public_channel").split(",");
-        const names = ["general", "random", "marketing", "sales", "support", "engineering", "design", "launches", "alerts", "standup", "old-project", "archive-2023"];
         const all = [
-          ...names.map((name, i) => ({ name, is_private: false, is_archived: i >= 10 })),
-          ...["leadership", "hiring", "finance"].map((name) => ({ name, is_private: true, is_archived: false })),
+          ...NAMES.map((name, i) => ({ name, is_private: false, is_archived: i >= 10 })),
+          ...PRIVATE.map((name) => ({ name, is_private: true, is_archived: false })),
         ]
           .filter((c) => types.includes(c.is_private ? "private_channel" : "public_channel"))
           .filter((c) => q.get("exclude_archived") !== "true" || !c.is_archived)

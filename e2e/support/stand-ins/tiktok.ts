@@ -13,6 +13,17 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 //   metrics derived from advertiser, object and day; page/page_size honoured. An advertiser
 //   the token was not authorized for → code 40001 "No permission to operate advertiser …";
 //   stat_time_day over more than 30 days → code 40002.
+// - GET /open_api/v1.3/campaign/get/?advertiser_id&filtering={"campaign_ids":[…]}&fields=[…]&page&page_size:
+//   the advertiser's campaigns {campaign_id, campaign_name, operation_status, secondary_status,
+//   objective_type, budget, budget_mode, …} (only the `fields` asked, when given) and page_info. Each
+//   advertiser has three campaigns, IDs as the campaign_id rows of the report, named "campaign 1".."campaign 3",
+//   ENABLE, DISABLE, ENABLE at first. Another advertiser → code 40001, as the report.
+//
+// Write calls (the operations catalogue), same token and advertiser checks:
+// - POST /open_api/v1.3/campaign/status/update/ {advertiser_id, campaign_ids: [1-20 IDs], operation_status:
+//   ENABLE | DISABLE | DELETE}: applies it (campaign/get then shows it; DELETE drops the campaign) and answers
+//   code 0 with data {campaign_ids}. A campaign ID the advertiser does not have → code 40002 naming it;
+//   a bad operation_status or campaign_ids → code 40002; a deleted campaign → code 40002.
 
 const CLIENT = testClient("TIKTOK");
 
@@ -141,7 +152,93 @@ function start() {
     });
   }
 
+  type Campaign = { campaign_id: string; campaign_name: string; operation_status: string; deleted: boolean; modify_time: string };
+  const campaigns = new Map<string, Campaign[]>(); // advertiser → its campaigns
+
+  function campaignsOf(advertiser: string): Campaign[] {
+    if (!campaigns.has(advertiser)) {
+      campaigns.set(
+        advertiser,
+        [1, 2, 3].map((i) => ({ campaign_id: digits(`campaign_id:${advertiser}:${i}`, 19), campaign_name: `campaign ${i}`, operation_status: i === 2 ? "DISABLE" : "ENABLE", deleted: false, modify_time: "2025-01-01 00:00:00" })),
+      );
+    }
+    return campaigns.get(advertiser)!;
+  }
+
+  /** The token's grant and the advertiser it may operate, or TikTok's error. */
+  function advertiserCaller(req: StandInRequest, advertiser: string): string | Reply {
+    const token = String(req.headers["access-token"] ?? "");
+    if (!token) return answer(40104, "Access token is null, please check it.");
+    const t = book.accessTokens.get(token);
+    if (!t) return answer(40105, "Access token is incorrect or has been revoked.");
+    if (!advertiser) return answer(40002, "advertiser_id: Missing data for required field.");
+    if (advertiser !== digits(`adv:${t.account}`, 19)) return answer(40001, `No permission to operate advertiser ${advertiser}.`);
+    return advertiser;
+  }
+
+  function campaignGet(req: StandInRequest): Reply {
+    const q = req.query;
+    const advertiser = advertiserCaller(req, q.get("advertiser_id") ?? "");
+    if (typeof advertiser !== "string") return advertiser;
+    let filtering: { campaign_ids?: unknown } = {};
+    let fields: string[] | null = null;
+    try {
+      filtering = JSON.parse(q.get("filtering") ?? "{}");
+      fields = q.get("fields") ? JSON.parse(q.get("fields")!) : null;
+    } catch {
+      return answer(40002, "filtering: Not a valid JSON.");
+    }
+    const wanted = Array.isArray(filtering.campaign_ids) ? filtering.campaign_ids.map(String) : null;
+    const all = campaignsOf(advertiser)
+      .filter((c) => !c.deleted && (!wanted || wanted.includes(c.campaign_id)))
+      .map((c) => {
+        const full: Record<string, unknown> = {
+          advertiser_id: advertiser,
+          campaign_id: c.campaign_id,
+          campaign_name: c.campaign_name,
+          operation_status: c.operation_status,
+          secondary_status: c.operation_status === "ENABLE" ? "CAMPAIGN_STATUS_ENABLE" : "CAMPAIGN_STATUS_DISABLE",
+          objective_type: "TRAFFIC",
+          budget: 100,
+          budget_mode: "BUDGET_MODE_DAY",
+          create_time: "2025-01-01 00:00:00",
+          modify_time: c.modify_time,
+        };
+        return fields ? Object.fromEntries(fields.filter((f) => f in full).map((f) => [f, full[f]])) : full;
+      });
+    const page = Math.max(1, Number(q.get("page") ?? 1));
+    const pageSize = Math.min(1000, Math.max(1, Number(q.get("page_size") ?? 10)));
+    return answer(0, "OK", { list: all.slice((page - 1) * pageSize, page * pageSize), page_info: { page, page_size: pageSize, total_number: all.length, total_page: Math.ceil(all.length / pageSize) } });
+  }
+
+  function campaignStatusUpdate(req: StandInRequest): Reply {
+    const b = (req.json ?? {}) as { advertiser_id?: unknown; campaign_ids?: unknown; operation_status?: unknown };
+    const advertiser = advertiserCaller(req, typeof b.advertiser_id === "string" ? b.advertiser_id : "");
+    if (typeof advertiser !== "string") return advertiser;
+    if (!Array.isArray(b.campaign_ids) || b.campaign_ids.length < 1 || b.campaign_ids.length > 20 || !b.campaign_ids.every((id) => typeof id === "string")) {
+      return answer(40002, "campaign_ids: Length must be between 1 and 20.");
+    }
+    if (b.operation_status !== "ENABLE" && b.operation_status !== "DISABLE" && b.operation_status !== "DELETE") return answer(40002, "operation_status: Must be one of: DELETE, DISABLE, ENABLE.");
+    const own = campaignsOf(advertiser);
+    const targets: Campaign[] = [];
+    for (const id of b.campaign_ids as string[]) {
+      const c = own.find((x) => x.campaign_id === id);
+      if (!c) return answer(40002, `Campaign ${id} does not exist or does not belong to advertiser ${advertiser}.`);
+      if (c.deleted) return answer(40002, `Campaign ${id} has been deleted; its status cannot be modified.`);
+      targets.push(c);
+    }
+    const now = new Date().toISOString().replace("T", " ").slice(0, 19);
+    for (const c of targets) {
+      if (b.operation_status === "DELETE") c.deleted = true;
+      else c.operation_status = b.operation_status;
+      c.modify_time = now;
+    }
+    return answer(0, "OK", { campaign_ids: targets.map((c) => c.campaign_id) });
+  }
+
   return startStandInServer({
+    "GET /open_api/v1.3/campaign/get/": campaignGet,
+    "POST /open_api/v1.3/campaign/status/update/": campaignStatusUpdate,
     "GET /open_api/v1.3/report/integrated/get/": report,
     "GET /portal/auth": auth,
     "POST /open_api/v1.3/oauth2/access_token/": accessToken,

@@ -55,6 +55,15 @@ export async function hubspotApiCall(type: string, url: string, credentials: Fre
   return res.body;
 }
 
+/** A GET of one CRM object: its body, or null when HubSpot answers 404 (no such object); other refusals as hubspotApiCall. */
+export async function hubspotGetOrNull(type: string, url: string, credentials: FreshCredentials, what: string): Promise<Json | null> {
+  const accessToken = credentials.kind === "oauth" ? credentials.tokens.accessToken : "";
+  const res = await providerFetch(PROVIDER, type, url, { headers: { authorization: `Bearer ${accessToken}`, accept: "application/json" } });
+  if (res.status === 404) return null;
+  if (res.status !== 200 || !isObject(res.body)) rejectOrUnavailable(res, what);
+  return res.body;
+}
+
 /** One form-encoded call of HubSpot's token endpoint (client credentials in the body, as HubSpot requires). */
 async function token(type: string, params: Record<string, string>): Promise<TokenSet> {
   const res = await providerFetch(PROVIDER, type, TOKEN_URL, {

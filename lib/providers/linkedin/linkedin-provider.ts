@@ -47,6 +47,29 @@ export async function linkedinRestGet(type: string, url: string, credentials: Fr
   return res.body;
 }
 
+/**
+ * One Rest.li PARTIAL_UPDATE of LinkedIn's versioned REST API: a POST of `{patch: {$set}}` with
+ * the X-RestLi-Method header, answered 204 No Content. 4xx = LinkedIn refused, the rest unusable.
+ */
+export async function linkedinRestPartialUpdate(type: string, url: string, credentials: FreshCredentials, set: Json, what: string): Promise<void> {
+  const accessToken = credentials.kind === "oauth" ? credentials.tokens.accessToken : "";
+  // https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/methods
+  const res = await providerFetch(PROVIDER, type, url, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${accessToken}`,
+      accept: "application/json",
+      "content-type": "application/json",
+      "linkedin-version": LINKEDIN_VERSION,
+      "x-restli-protocol-version": "2.0.0",
+      "x-restli-method": "PARTIAL_UPDATE",
+    },
+    body: JSON.stringify({ patch: { $set: set } }),
+  });
+  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw rejection(PROVIDER, res, linkedinReason(res));
+  if (res.status !== 204 && res.status !== 200) throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(linkedinReason(res))}`);
+}
+
 const linkedinOAuth: OAuthDefinition = {
   provider: "LINKEDIN",
   providerName: PROVIDER,

@@ -47,6 +47,17 @@ export async function callWithToken(type: string, method: string, token: string,
   return okBodyOrThrow(res, method);
 }
 
+/** A Web API write method with a bot token and a JSON body (e.g. chat.postMessage): the body of its ok:true answer, or the refusal/trouble it answered. */
+export async function postJsonWithToken(type: string, method: string, token: string, body: Record<string, unknown>) {
+  // https://docs.slack.dev/apis/web-api/#posting_json
+  const res = await providerFetch(PROVIDER, type, `https://slack.com/api/${method}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json; charset=utf-8", accept: "application/json" },
+    body: JSON.stringify(body),
+  });
+  return okBodyOrThrow(res, method);
+}
+
 /** The bot token of a connection: the OAuth grant's (refreshed when rotation is on) or the posted bot_token. */
 export function slackBotToken(credentials: FreshCredentials): string {
   return credentials.kind === "oauth" ? credentials.tokens.accessToken : credentials.credentials.bot_token;

@@ -58,6 +58,20 @@ export async function tiktokApiGet(type: string, url: string, credentials: Fresh
   return tiktokData(res, what);
 }
 
+/**
+ * One POST of the Marketing API (open_api/v1.3) with a JSON body and the connection's token in
+ * Access-Token, as TikTok's write calls take it. Returns `data` of a code-0 answer.
+ */
+export async function tiktokApiPost(type: string, url: string, credentials: FreshCredentials, body: Json, what: string): Promise<Json> {
+  const accessToken = credentials.kind === "oauth" ? credentials.tokens.accessToken : "";
+  const res = await providerFetch(PROVIDER, type, url, {
+    method: "POST",
+    headers: { "Access-Token": accessToken, "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(body),
+  });
+  return tiktokData(res, what);
+}
+
 /** The advertiser accounts the user authorized in the OAuth flow (the token call names them). */
 export function tiktokAdvertiserIds(credentials: FreshCredentials): string[] {
   const ids = credentials.kind === "oauth" ? credentials.tokens.extra?.advertiser_ids : undefined;
