@@ -83,7 +83,8 @@ test.describe("narrowing (spec §4.13)", () => {
     const { token } = await setup();
     const viaHeader = await mcpClient(token, { serviceContext: JSON.stringify({ connection_ids: [] }) });
     expect(await listedIds(viaHeader)).toEqual([]);
-    expect((await viaHeader.listTools()).tools.map((t) => t.name)).toEqual(["list_connections"]);
+    // No provider tool has anything to run on; the catalogue's discovery tools stay (CONTRACT §8).
+    expect((await viaHeader.listTools()).tools.map((t) => t.name)).toEqual(["list_connections", "find_operations", "get_operation_inputs", "run_operation", "run_write_operation", "get_operation_result"]);
     expect(await listedIds(await mcpClient(token, { query: "?connection_ids=" }))).toEqual([]);
   });
 

@@ -197,8 +197,8 @@ test("approval: a request is filed, announced, listed, approved once from the CL
 
   const [log] = await logsOf(team, "operation_id=sandbox.set_note");
   expect(log).toMatchObject({ status: "success", credits_used: 1, source: { type: "mcp", id: mcp.id }, metadata: { tool_name: "run_write_operation", approval_id: filed.approval_id, approved_by: team.users[0].id, connection_id: conn.id } });
-  const ledger = (await (await (await apiAs(team.users[0])).get(`/v1/credits/logs?service_id=${mcp.id}`)).json()).data as { credits: number }[];
-  expect(ledger.filter((e) => e.credits === 1)).toHaveLength(1);
+  const ledger = (await (await (await apiAs(team.users[0])).get(`/v1/credits/logs?service_id=${mcp.id}`)).json()).data as { credits_used: number }[];
+  expect(ledger.filter((e) => e.credits_used === 1)).toHaveLength(1);
   const balanceAfter = (await (await (await apiAs(team.users[0])).get("/v1/credits")).json()).credits_used;
   expect(balanceAfter - balanceBefore).toBe(1 + 2 + 2);
 
@@ -245,10 +245,10 @@ test("reject and expiry run nothing and charge nothing; the dashboard answers 40
   expect(cliExpired.json.error).toContain("expired");
 
   expect(await logsOf(team, "operation_id=sandbox.set_note")).toEqual([]);
-  const ledger = (await (await (await apiAs(team.users[0])).get(`/v1/credits/logs?service_id=${mcp.id}`)).json()).data as { credits: number }[];
-  expect(ledger.every((e) => e.credits === 0)).toBe(true);
+  const ledger = (await (await (await apiAs(team.users[0])).get(`/v1/credits/logs?service_id=${mcp.id}`)).json()).data as { credits_used: number }[];
+  expect(ledger.every((e) => e.credits_used === 0)).toBe(true);
   expect((await call(client, "sandbox_report", { connection_id: conn.id, metric: "users", days: 1 })).structuredContent).toMatchObject({ note: null });
-  const audit = await (await sessionAs(team.users[0].email, PASSWORD, team.id)).get("/api/dashboard/audit?audit_action=approval.reject");
+  const audit = await (await sessionAs(team.users[0].email, PASSWORD, team.id)).get("/api/dashboard/audit?action=approval.reject");
   expect((await audit.json()).data).toHaveLength(1);
 });
 
@@ -269,7 +269,7 @@ test("write policy: off by default; a member without rights cannot change it; on
   await expectError(await owner.patch(`/api/dashboard/mcp-servers/${mine.id}`, { data: { write_policy: "sometimes" } }), 400, "write_policy");
   const allowed = await owner.patch(`/api/dashboard/mcp-servers/${mine.id}`, { data: { write_policy: "allowed" } });
   expect((await allowed.json()).write_policy).toBe("allowed");
-  const audit = await (await owner.get("/api/dashboard/audit?audit_action=mcp_server.write_policy_change")).json();
+  const audit = await (await owner.get("/api/dashboard/audit?action=mcp_server.write_policy_change")).json();
   expect(audit.data.map((e: { details: Record<string, unknown> }) => e.details)).toEqual([expect.objectContaining({ from: "approval", to: "allowed" }), expect.objectContaining({ from: "off", to: "approval" })]);
   expect((await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", "n", "--writes", "sometimes")).code).toBe(1);
 });

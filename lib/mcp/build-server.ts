@@ -55,7 +55,7 @@ function listConnections(req: McpRequest): ToolSpec {
     name: "list_connections",
     operationId: "mcp.list_connections",
     operationVersion: 1,
-    spends: false,
+    spends: true,
     run: async () =>
       ok({
         connections: req.scope.map((c) => ({
@@ -76,7 +76,7 @@ function findOperations(req: McpRequest): ToolSpec {
     name: "find_operations",
     operationId: "mcp.find_operations",
     operationVersion: 1,
-    spends: false,
+    spends: true,
     run: async ({ query, connection_id }) => {
       let connections = req.scope;
       if (typeof connection_id === "string") {
@@ -106,7 +106,7 @@ function getOperationInputs(): ToolSpec {
     name: "get_operation_inputs",
     operationId: "mcp.get_operation_inputs",
     operationVersion: 1,
-    spends: false,
+    spends: true,
     run: async ({ operation_id }) => {
       const op = operationOrRefuse(operation_id);
       return ok({ operation_id: op.id, input_schema: inputJsonSchema(op), example: op.example });

@@ -23,7 +23,10 @@ export type ToolSpec = {
   /** The operation_id its log carries unless the outcome names another. */
   operationId: string;
   operationVersion: number;
-  /** Whether the call needs credits left (a tool that can reach a provider). */
+  /**
+   * Whether the call is refused when the team has no credits left: every tool is, as before the
+   * catalogue, except get_operation_result (an agent can always learn what became of a write).
+   */
   spends: boolean;
   run: (args: Record<string, unknown>) => Promise<Outcome>;
 };

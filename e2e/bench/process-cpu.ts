@@ -1,0 +1,40 @@
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+
+// Which process serves a port, and how much CPU a process has used: the benchmarks report work per CPU second.
+
+/**
+ * The process listening on 127.0.0.1:`port` (Linux /proc: the socket's inode, then the process
+ * holding it), so the server's CPU time can be read; null elsewhere.
+ */
+export function pidListeningOn(port: number): number | null {
+  try {
+    const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+    const line = readFileSync("/proc/net/tcp", "utf8")
+      .split("\n")
+      .find((l) => l.trim().split(/\s+/)[1] === `0100007F:${hexPort}` && l.trim().split(/\s+/)[3] === "0A");
+    if (!line) return null;
+    const inode = line.trim().split(/\s+/)[9];
+    for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+      try {
+        if (readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`)) return Number(pid);
+      } catch {
+        /* another user's process, or gone */
+      }
+    }
+  } catch {
+    /* not Linux */
+  }
+  return null;
+}
+
+/** User + system CPU seconds of a process so far (Linux /proc), or NaN. */
+export function cpuSeconds(pid: number | null): number {
+  if (pid === null) return NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
+}
+
