@@ -19,6 +19,7 @@ The user must be a **Super Admin** of the HubSpot account, or have the **App Mar
 
 - \`oauth\`: required by HubSpot for every OAuth app.
 - \`crm.objects.contacts.read\`: read contacts and their properties.
+- \`crm.objects.contacts.write\`: create or update a contact when an agent's write is approved (or a workflow runs one); nothing is written otherwise.
 
 ## Rotation
 

@@ -15,7 +15,8 @@ const AUTHORIZE_URL = "https://app.hubspot.com/oauth/authorize";
 const TOKEN_URL = "https://api.hubapi.com/oauth/v1/token";
 const TOKEN_INFO_URL = "https://api.hubapi.com/oauth/v1/access-tokens/";
 const REQUIRED_SCOPE = "crm.objects.contacts.read";
-const SCOPES = ["oauth", REQUIRED_SCOPE];
+// The write scope is for hubspot.contact.upsert (lib/operations/catalogue/hubspot-writes.ts).
+const SCOPES = ["oauth", REQUIRED_SCOPE, "crm.objects.contacts.write"];
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -20,6 +20,7 @@ The member must have a role on the ad accounts to read (Campaign Manager → Acc
 - \`openid\`, \`profile\`, \`email\`: who approved (name and email), to name the connection.
 - \`r_ads\`: read the ad accounts, campaigns and creatives the member can access.
 - \`r_ads_reporting\`: read ad analytics (impressions, clicks, spend, conversions).
+- \`rw_ads\`: change a campaign's status (pause, activate, archive) when an agent's write is approved; nothing is changed otherwise.
 
 ## Rotation
 

@@ -13,7 +13,8 @@ const PROVIDER = "LinkedIn";
 const AUTHORIZE_URL = "https://www.linkedin.com/oauth/v2/authorization";
 const TOKEN_URL = "https://www.linkedin.com/oauth/v2/accessToken";
 const USERINFO_URL = "https://api.linkedin.com/v2/userinfo";
-const SCOPES = ["openid", "profile", "email", "r_ads", "r_ads_reporting"];
+// rw_ads is for the campaign status write (lib/operations/catalogue/linkedin-writes.ts).
+const SCOPES = ["openid", "profile", "email", "r_ads", "r_ads_reporting", "rw_ads"];
 
 /** The Marketing API version (YYYYMM) every versioned call names; LinkedIn keeps each for a year. */
 const LINKEDIN_VERSION = "202510";
