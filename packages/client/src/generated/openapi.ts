@@ -347,6 +347,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "approval.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * approval.requested
+         * @description An agent asked for a write on an MCP server whose policy is approval; it waits on the Approvals page.
+         */
+        post: operations["webhookApprovalRequested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "approval.resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * approval.resolved
+         * @description An approval request ended: rejected, expired, or approved and then succeeded or failed.
+         */
+        post: operations["webhookApprovalResolved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -674,6 +714,73 @@ export interface components {
                 balance: components["schemas"]["CreditBalance"];
                 /** @description The team's threshold, in percent of credits_limit. */
                 low_credits_percent: number;
+            };
+        };
+        /** @description An agent asked for a write on an MCP server whose policy is approval; it waits on the Approvals page. */
+        ApprovalRequestedEvent: {
+            /** @description The event's id (`msg_…`), equal to the `webhook-id` header: the same at every attempt and every endpoint. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "approval.requested";
+            /**
+             * Format: int64
+             * @description Unix seconds when the event happened.
+             */
+            created_at: number;
+            team_id: string;
+            data: {
+                approval: components["schemas"]["Approval"];
+            };
+        };
+        Approval: {
+            /** @description The request's id (`apr_…`). */
+            id: string;
+            /**
+             * @description pending until a member decides or it expires; running while an approved write runs; then succeeded or failed.
+             * @enum {string}
+             */
+            status: "pending" | "running" | "rejected" | "expired" | "succeeded" | "failed";
+            /** @description The write's operation, e.g. `google_ads.campaign.pause`. */
+            operation_id: string;
+            connection_id: string;
+            /** @description What the write does, in plain language. */
+            summary: string;
+            /** @description The MCP server whose agent asked. */
+            mcp_server_id: string | null;
+            /** @description The user whose MCP token asked. */
+            requested_by: string | null;
+            /**
+             * Format: int64
+             * @description Unix seconds.
+             */
+            created_at: number;
+            /**
+             * Format: int64
+             * @description Unix seconds; APPROVAL_TTL_MINUTES after created_at.
+             */
+            expires_at: number;
+            /** @description Once decided: the user who approved or rejected. */
+            decided_by?: string | null;
+            /**
+             * Format: int64
+             * @description Once decided: Unix seconds.
+             */
+            decided_at?: number;
+        };
+        /** @description An approval request ended: rejected, expired, or approved and then succeeded or failed. */
+        ApprovalResolvedEvent: {
+            /** @description The event's id (`msg_…`), equal to the `webhook-id` header: the same at every attempt and every endpoint. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "approval.resolved";
+            /**
+             * Format: int64
+             * @description Unix seconds when the event happened.
+             */
+            created_at: number;
+            team_id: string;
+            data: {
+                approval: components["schemas"]["Approval"];
             };
         };
         /** @description Sent by *Send test event* in Settings → Webhooks to one endpoint, whatever it subscribed to. */
@@ -2210,6 +2317,64 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreditsExhaustedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Anything else, a redirect or no answer within WEBHOOK_TIMEOUT_MS is retried on the schedule at /docs/webhooks. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookApprovalRequested: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, equal to the body's `id`: the same at every attempt and every endpoint. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, keyed by the base64-decoded part of the endpoint's `whsec_` secret; space-separated, two of them for 24 h after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalRequestedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Anything else, a redirect or no answer within WEBHOOK_TIMEOUT_MS is retried on the schedule at /docs/webhooks. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookApprovalResolved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, equal to the body's `id`: the same at every attempt and every endpoint. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, keyed by the base64-decoded part of the endpoint's `whsec_` secret; space-separated, two of them for 24 h after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApprovalResolvedEvent"];
             };
         };
         responses: {
