@@ -24,8 +24,29 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 // - POST /v18/customers/{id}/googleAds:search: the GAQL's SELECT fields, LIMIT rows (at most 25);
 //   a statement without FROM → 400 QUERY_ERROR; customer IDs beginning with 999 → 403
 //   USER_PERMISSION_DENIED (reached only through a manager; login-customer-id does not help here).
+//   FROM campaign answers from the account's campaigns (below), `WHERE campaign.id = N` honoured:
+//   campaign.id/name/status/campaign_budget, campaign_budget.amount_micros/period/explicitly_shared
+//   and customer.currency_code are the stored state; other fields (metrics …) are derived as above.
 // - POST /webmasters/v3/sites/{site}/searchAnalytics/query: rows per dimension value, rowLimit
 //   and startRow honoured, sorted by clicks descending.
+//
+// Writes (the write operations), kept in memory per customer ID and seen by later searches. Every
+// customer (USD) has three campaigns, ids digits("<customer>/campaign/<i>", 11) for i = 0..2:
+// "Brand — US" (ENABLED, 50.00 a day), "Generic — EU" (ENABLED, 25.00 a day on an explicitly
+// shared budget) and "Display — Remarketing" (PAUSED, 10.00 a day), one DAILY budget each.
+// - POST /v18/customers/{id}/campaigns:mutate: `update` operations with `updateMask` status
+//   (ENABLED, PAUSED) and/or name; POST /v18/customers/{id}/campaignBudgets:mutate: `update` with
+//   amount_micros (amountMicros accepted too) and/or name. All operations are checked before any
+//   is applied (atomic, as without partialFailure); validateOnly applies nothing and answers {}.
+//   Answer: {results: [{resourceName}]}, plus the `campaign` / `campaignBudget` with
+//   responseContentType MUTABLE_RESOURCE. Errors are GoogleAdsFailures located at the operation:
+//   no operations → fieldError REQUIRED; no create/update/remove → requestError OPERATION_REQUIRED;
+//   no mask → fieldMaskError FIELD_MASK_MISSING; another field → FIELD_NOT_FOUND; a resource name
+//   of another shape → requestError RESOURCE_NAME_MALFORMED; an unknown id (or one of another
+//   customer) → mutateError RESOURCE_NOT_FOUND "Resource was not found."; a status outside the
+//   enum → 400 "Invalid value at 'operations[0].update.status' …"; an amount not a multiple of
+//   10000 micros → campaignBudgetError NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT. create and remove
+//   are not implemented (501). Auth, developer token and 999… customers as for the search.
 
 const CLIENT = testClient("GOOGLE");
 const SCOPE = {
@@ -62,14 +83,31 @@ const unauthenticated = () =>
     [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "ACCESS_TOKEN_TYPE_UNSUPPORTED", domain: "googleapis.com" }],
   );
 
-const adsFailure = (code: number, status: string, message: string, errorCode: Record<string, string>, errorMessage: string) =>
+type FieldPath = { fieldName: string; index?: number }[];
+
+const adsFailure = (code: number, status: string, message: string, errorCode: Record<string, string>, errorMessage: string, fieldPath?: FieldPath) =>
   apiError(code, status, message, [
     {
       "@type": "type.googleapis.com/google.ads.googleads.v18.errors.GoogleAdsFailure",
-      errors: [{ errorCode, message: errorMessage }],
+      errors: [{ errorCode, message: errorMessage, ...(fieldPath && { location: { fieldPathElements: fieldPath } }) }],
       requestId: randomBytes(11).toString("base64url"),
     },
   ]);
+
+/** A mutate's refusal of one of its operations: 400 INVALID_ARGUMENT with the failure located at it. */
+const badOperation = (errorCode: Record<string, string>, errorMessage: string, fieldPath: FieldPath) =>
+  adsFailure(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", errorCode, errorMessage, fieldPath);
+
+type AdsBudget = { id: string; name: string; amountMicros: string; period: "DAILY"; explicitlyShared: boolean };
+type AdsCampaign = { id: string; name: string; status: string; budgetId: string };
+type AdsAccount = { currency: string; campaigns: AdsCampaign[]; budgets: Map<string, AdsBudget> };
+
+const ADS_CAMPAIGNS = [
+  { name: "Brand — US", status: "ENABLED", micros: 50_000_000, shared: false },
+  { name: "Generic — EU", status: "ENABLED", micros: 25_000_000, shared: true },
+  { name: "Display — Remarketing", status: "PAUSED", micros: 10_000_000, shared: false },
+];
+const snake = (s: string) => s.trim().replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 const hashInt = (seed: string, max: number) => parseInt(createHash("sha256").update(seed).digest("hex").slice(0, 8), 16) % max;
 const DAY_MS = 86_400_000;
@@ -327,14 +365,30 @@ function start() {
     };
   }
 
-  function adsSearch(req: StandInRequest): Reply {
+  /** The customer's campaigns and budgets, made on first use. */
+  const adsAccounts = new Map<string, AdsAccount>();
+  function adsAccount(customer: string): AdsAccount {
+    let account = adsAccounts.get(customer);
+    if (!account) {
+      const budgets = new Map<string, AdsBudget>();
+      const campaigns = ADS_CAMPAIGNS.map((c, i) => {
+        const budget: AdsBudget = { id: digits(`${customer}/campaignBudget/${i}`, 11), name: `${c.name} budget`, amountMicros: String(c.micros), period: "DAILY", explicitlyShared: c.shared };
+        budgets.set(budget.id, budget);
+        return { id: digits(`${customer}/campaign/${i}`, 11), name: c.name, status: c.status, budgetId: budget.id };
+      });
+      adsAccounts.set(customer, (account = { currency: "USD", campaigns, budgets }));
+    }
+    return account;
+  }
+
+  /** Token, scope, developer token and customer access of an Ads API call (search or mutate), or null when all is well. */
+  function adsRefusal(req: StandInRequest, method: string): Reply | null {
     const t = bearer(req);
     if (!t) return unauthenticated();
-    if (!hasScope(t.scope, SCOPE.ads)) return insufficientScopes("googleads.googleapis.com", "google.ads.googleads.v18.services.GoogleAdsService.Search");
+    if (!hasScope(t.scope, SCOPE.ads)) return insufficientScopes("googleads.googleapis.com", `google.ads.googleads.v18.services.${method}`);
     const refusal = developerTokenRefusal(req);
     if (refusal) return refusal;
-    const customer = req.params.customer;
-    if (customer.startsWith("999")) {
+    if (req.params.customer.startsWith("999")) {
       return adsFailure(
         403,
         "PERMISSION_DENIED",
@@ -343,6 +397,14 @@ function start() {
         "User doesn't have permission to access customer. Note: If you're accessing a client customer, the manager's customer id must be set in the 'login-customer-id' header. See https://developers.google.com/google-ads/api/docs/concepts/call-structure#cid",
       );
     }
+    return null;
+  }
+
+  function adsSearch(req: StandInRequest): Reply {
+    const refusal = adsRefusal(req, "GoogleAdsService.Search");
+    if (refusal) return refusal;
+    const t = bearer(req)!;
+    const customer = req.params.customer;
     const query = String((req.json as { query?: unknown } | null)?.query ?? "");
     const m = /^\s*select\s+(.+?)\s+from\s+(\w+)(.*)$/is.exec(query);
     if (!m) {
@@ -352,33 +414,126 @@ function start() {
     const resource = m[2];
     const limit = Math.min(Number(/\blimit\s+(\d+)/i.exec(m[3])?.[1] ?? 25), 25);
     const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-    const results = Array.from({ length: limit }, (_, i) => {
+    // FROM campaign: the stored campaigns (WHERE campaign.id = N honoured); other resources: `limit` derived rows.
+    const account = resource === "campaign" ? adsAccount(customer) : null;
+    const idFilter = /\bwhere\b[\s\S]*?\bcampaign\.id\s*=\s*(\d+)/i.exec(m[3])?.[1];
+    const campaigns = account ? account.campaigns.filter((c) => idFilter === undefined || c.id === idFilter).slice(0, limit) : null;
+    /** A field the stored state answers, or undefined. */
+    function stored(c: AdsCampaign, res: string, key: string): unknown {
+      const budget = account!.budgets.get(c.budgetId)!;
+      if (res === "campaign") return { id: c.id, name: c.name, status: c.status, campaignBudget: `customers/${customer}/campaignBudgets/${budget.id}` }[key];
+      if (res === "campaign_budget") return { id: budget.id, name: budget.name, amountMicros: budget.amountMicros, period: budget.period, explicitlyShared: budget.explicitlyShared }[key];
+      if (res === "customer") return { id: customer, currencyCode: account!.currency }[key];
+      return undefined;
+    }
+    const results = Array.from({ length: campaigns ? campaigns.length : limit }, (_, i) => {
       const row: Record<string, Record<string, unknown>> = {};
-      const id = digits(`${customer}/${resource}/${i}`, 11);
+      const campaign = campaigns?.[i];
+      const id = campaign?.id ?? digits(`${customer}/${resource}/${i}`, 11);
       row[camel(resource)] = { resourceName: `customers/${customer}/${camel(resource)}s/${id}` };
       for (const f of fields) {
         const [res, ...rest] = f.split(".");
         const key = camel(rest.join("."));
         const seed = `${t.account}/${customer}/${i}/${f}`;
+        if (campaign && res === "campaign_budget") row.campaignBudget ??= { resourceName: `customers/${customer}/campaignBudgets/${campaign.budgetId}` };
+        if (campaign && res === "customer") row.customer ??= { resourceName: `customers/${customer}` };
         row[camel(res)] ??= {};
+        if (key === "resourceName") {
+          row[camel(res)].resourceName ??= `customers/${customer}/${camel(res)}s/${id}`;
+          continue;
+        }
+        const state = campaign ? stored(campaign, res, key) : undefined;
         row[camel(res)][key] =
-          res === "metrics"
-            ? /ctr|rate|average/.test(key)
-              ? hashInt(seed, 10000) / 10000
-              : String(hashInt(seed, /micros/i.test(key) ? 50_000_000 : 5000))
-            : key === "id"
-              ? id
-              : key === "date"
-                ? isoDay(Date.now() - (i + 1) * DAY_MS)
-                : key === "name"
-                  ? `${res} ${i + 1}`
-                  : key === "status"
-                    ? "ENABLED"
-                    : `${f} ${i + 1}`;
+          state !== undefined
+            ? state
+            : res === "metrics"
+              ? /ctr|rate|average/.test(key)
+                ? hashInt(seed, 10000) / 10000
+                : String(hashInt(seed, /micros/i.test(key) ? 50_000_000 : 5000))
+              : key === "id"
+                ? id
+                : key === "date"
+                  ? isoDay(Date.now() - (i + 1) * DAY_MS)
+                  : key === "name"
+                    ? `${res} ${i + 1}`
+                    : key === "status"
+                      ? "ENABLED"
+                      : `${f} ${i + 1}`;
       }
       return row;
     });
-    return { json: { results, fieldMask: fields.map(camel).join(","), requestId: randomBytes(11).toString("base64url"), queryResourceConsumption: String(limit * 10) } };
+    // An empty repeated field is left out of the JSON answer, as Google's proto3 mapping does.
+    return { json: { ...(results.length && { results }), fieldMask: fields.map(camel).join(","), requestId: randomBytes(11).toString("base64url"), queryResourceConsumption: String(limit * 10) } };
+  }
+
+  /**
+   * CampaignService.MutateCampaigns and CampaignBudgetService.MutateCampaignBudgets over REST:
+   * update operations only, all checked before any is applied.
+   */
+  function adsMutate(kind: "campaigns" | "campaignBudgets") {
+    const masks = kind === "campaigns" ? new Set(["status", "name"]) : new Set(["amount_micros", "name"]);
+    return (req: StandInRequest): Reply => {
+      const refusal = adsRefusal(req, kind === "campaigns" ? "CampaignService.MutateCampaigns" : "CampaignBudgetService.MutateCampaignBudgets");
+      if (refusal) return refusal;
+      const customer = req.params.customer;
+      const account = adsAccount(customer);
+      const body = (req.json ?? {}) as { operations?: unknown; validateOnly?: unknown; responseContentType?: unknown };
+      if (!Array.isArray(body.operations) || !body.operations.length) {
+        return badOperation({ fieldError: "REQUIRED" }, "The required field was not present.", [{ fieldName: "operations" }]);
+      }
+      const changes: { target: AdsCampaign | AdsBudget; set: Record<string, string>; resourceName: string }[] = [];
+      for (const [index, raw] of (body.operations as unknown[]).entries()) {
+        const at = (...rest: FieldPath): FieldPath => [{ fieldName: "operations", index }, ...rest];
+        const op = (raw && typeof raw === "object" ? raw : {}) as { update?: Record<string, unknown>; updateMask?: unknown; create?: unknown; remove?: unknown };
+        if (op.create !== undefined || op.remove !== undefined) return apiError(501, "UNIMPLEMENTED", "The stand-in implements update operations only.");
+        if (!op.update || typeof op.update !== "object") return badOperation({ requestError: "OPERATION_REQUIRED" }, "Mutate operations must have 'create', 'update', or 'remove' specified.", at());
+        const resourceName = String(op.update.resourceName ?? "");
+        const m = new RegExp(`^customers/(\\d+)/${kind}/(\\d+)$`).exec(resourceName);
+        if (!m) {
+          return badOperation(
+            { requestError: "RESOURCE_NAME_MALFORMED" },
+            `Resource name '${resourceName}' is malformed: expected 'customers/{customer_id}/${kind}/{${kind === "campaigns" ? "campaign_id" : "campaign_budget_id"}}'.`,
+            at({ fieldName: "update" }, { fieldName: "resource_name" }),
+          );
+        }
+        const target = m[1] !== customer ? undefined : kind === "campaigns" ? account.campaigns.find((c) => c.id === m[2]) : account.budgets.get(m[2]);
+        if (!target) return badOperation({ mutateError: "RESOURCE_NOT_FOUND" }, "Resource was not found.", at({ fieldName: "update" }, { fieldName: "resource_name" }));
+        if (typeof op.updateMask !== "string" || !op.updateMask.trim()) return badOperation({ fieldMaskError: "FIELD_MASK_MISSING" }, "The field mask must be provided for update operations.", at({ fieldName: "update_mask" }));
+        const set: Record<string, string> = {};
+        for (const field of op.updateMask.split(",").map(snake)) {
+          if (!masks.has(field)) return badOperation({ fieldMaskError: "FIELD_NOT_FOUND" }, "The field mask contained an invalid field.", at({ fieldName: "update_mask" }));
+          const value = op.update[field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())];
+          if (field === "status" && (typeof value !== "string" || !["ENABLED", "PAUSED"].includes(value))) {
+            return apiError(400, "INVALID_ARGUMENT", `Invalid value at 'operations[${index}].update.status' (type.googleapis.com/google.ads.googleads.v18.enums.CampaignStatusEnum.CampaignStatus), ${JSON.stringify(value ?? null)}`, [
+              { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: `operations[${index}].update.status`, description: `Invalid value at 'operations[${index}].update.status', ${JSON.stringify(value ?? null)}` }] },
+            ]);
+          }
+          if (field === "amount_micros") {
+            if (/^-\d+$/.test(String(value))) return badOperation({ campaignBudgetError: "MONEY_AMOUNT_IS_NEGATIVE" }, "A money amount was negative.", at({ fieldName: "update" }, { fieldName: "amount_micros" }));
+            if (!/^\d+$/.test(String(value ?? ""))) return apiError(400, "INVALID_ARGUMENT", `Invalid value at 'operations[${index}].update.amount_micros' (TYPE_INT64), ${JSON.stringify(value ?? null)}`);
+            if (BigInt(String(value)) % 10_000n !== 0n) {
+              return badOperation({ campaignBudgetError: "NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT" }, "A money amount was not a multiple of a minimum unit.", at({ fieldName: "update" }, { fieldName: "amount_micros" }));
+            }
+          }
+          set[field === "amount_micros" ? "amountMicros" : field] = String(value ?? "");
+        }
+        changes.push({ target, set, resourceName });
+      }
+      if (body.validateOnly === true) return { json: {} };
+      for (const c of changes) Object.assign(c.target, c.set);
+      const mutable = body.responseContentType === "MUTABLE_RESOURCE";
+      return {
+        json: {
+          results: changes.map(({ target, resourceName }) => ({
+            resourceName,
+            ...(mutable &&
+              (kind === "campaigns"
+                ? { campaign: { resourceName, name: target.name, status: (target as AdsCampaign).status, campaignBudget: `customers/${customer}/campaignBudgets/${(target as AdsCampaign).budgetId}` } }
+                : { campaignBudget: { resourceName, name: target.name, amountMicros: (target as AdsBudget).amountMicros, period: (target as AdsBudget).period, explicitlyShared: (target as AdsBudget).explicitlyShared } })),
+          })),
+        },
+      };
+    };
   }
 
   function searchAnalytics(req: StandInRequest): Reply {
@@ -421,6 +576,8 @@ function start() {
     "GET /v18/customers:listAccessibleCustomers": listAccessibleCustomers,
     "POST /v1beta/properties/{property}:runReport": runReport,
     "POST /v18/customers/{customer}/googleAds:search": adsSearch,
+    "POST /v18/customers/{customer}/campaigns:mutate": adsMutate("campaigns"),
+    "POST /v18/customers/{customer}/campaignBudgets:mutate": adsMutate("campaignBudgets"),
     "POST /webmasters/v3/sites/{site}/searchAnalytics/query": searchAnalytics,
   });
 }

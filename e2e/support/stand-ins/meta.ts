@@ -2,8 +2,8 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import { OAuthBook, authorizeControls, startStandInServer, testClient, type Reply, type StandInModule, type StandInRequest } from "./stand-in-server";
 
 // Stand-in for Meta (meta_ads): the www.facebook.com login dialog and the Graph API
-// (graph.facebook.com/v21.0: oauth/access_token, debug_token, me) at their real paths, in
-// Graph's wire format: GET everywhere, errors as {error: {message, type, code, error_subcode,
+// (graph.facebook.com/v21.0: oauth/access_token, debug_token, me, ad objects) at their real
+// paths, in Graph's wire format: errors as {error: {message, type, code, error_subcode,
 // fbtrace_id}}, and debug_token answering HTTP 200 with data.is_valid=false for a dead token.
 //
 // Values a test posts as white-label credentials:
@@ -18,7 +18,31 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 // - GET /v21.0/act_{id}/insights: rows per level (3 campaigns/ad sets/ads, or the account) and
 //   per day with time_increment=1, metrics derived from the account, object and date; an ad
 //   account ID beginning with 999 → 400 GraphMethodException (#100) "Unsupported get request. …"
-// - GET /v21.0/me/adaccounts: two ad accounts derived from the user.
+// - GET /v21.0/me/adaccounts: two ad accounts derived from the user (the first in USD, the second in JPY).
+//
+// Ad objects, kept in memory and changed by the writes. Every ad account (the user's two, or any
+// other ID not beginning with 999 that a user names first, which is then theirs, in USD) holds
+// three campaigns, ids digits("campaign:<account>:<i>", 17), i = 1..3 (the ids insights reports):
+// "Brand — US" (ACTIVE, campaign budget 5000), "Prospecting — EU" (ACTIVE, no campaign budget: its
+// ad sets have them) and "Retargeting — Global" (PAUSED, campaign budget 2000); and four ad sets, ids
+// digits("adset:<account>:<i>", 17), i = 1..4: "Brand — US — Broad" (no budget), "Prospecting —
+// EU — Lookalike" (2500) and "Prospecting — EU — Interests" (PAUSED, 1500), "Retargeting — Global
+// — Site visitors" (no budget). Budgets are in the currency's minor units (cents; yen for JPY).
+// - GET /v21.0/{id}?fields=…: a campaign or ad set (fields name, status, effective_status —
+//   CAMPAIGN_PAUSED for an ad set of a paused campaign —, daily_budget and lifetime_budget when
+//   set, account_id, objective on campaigns, campaign_id, optimization_goal and billing_event on
+//   ad sets); a field the node's type lacks → 400 "(#100) Tried accessing nonexisting field
+//   (objective) on node type (AdSet)". GET /v21.0/act_{id}?fields=…: the ad account (currency …).
+// - GET /v21.0/act_{id}/campaigns and /adsets?fields=…: its campaigns or ad sets.
+// - POST /v21.0/{id} with status (ACTIVE, PAUSED, ARCHIVED, DELETED), daily_budget (minor units)
+//   and/or name, as form fields, query parameters or JSON → {"success": true}; reads then show
+//   the change. A bad status → (#100) "Param status must be one of {ACTIVE, PAUSED, DELETED,
+//   ARCHIVED}"; a daily_budget that is not a positive integer → (#100) "Param daily_budget must
+//   be a positive integer"; a campaign budget on a campaign whose ad sets carry the budgets, or an
+//   ad set budget under a campaign budget → (#100) "Invalid parameter" (these three texts are the
+//   stand-in's own wording).
+// - An ID that is no campaign or ad set of the caller's ad accounts → 400 GraphMethodException
+//   (#100, subcode 33) "Unsupported get|post request. Object with ID '…' does not exist, …".
 
 const CLIENT = testClient("META");
 const KNOWN_PERMISSIONS = new Set(["ads_read", "ads_management", "business_management", "public_profile", "email", "read_insights", "pages_show_list"]);
@@ -36,6 +60,57 @@ const graphError = (status: number, message: string, code: number, extra: Record
 
 const expiredMessage = () =>
   `Error validating access token: Session has expired on Tuesday, 01-Oct-24 09:00:00 PDT. The current time is ${new Date().toUTCString()}.`;
+
+type MetaNode = {
+  kind: "campaign" | "adset";
+  id: string;
+  account: string;
+  /** The user whose ad account holds it: other users get "does not exist". */
+  owner: string;
+  name: string;
+  status: string;
+  daily_budget?: string;
+  lifetime_budget?: string;
+  objective?: string;
+  campaign_id?: string;
+};
+
+const META_CAMPAIGNS = [
+  { name: "Brand — US", status: "ACTIVE", objective: "OUTCOME_AWARENESS", daily_budget: "5000" },
+  { name: "Prospecting — EU", status: "ACTIVE", objective: "OUTCOME_SALES" },
+  { name: "Retargeting — Global", status: "PAUSED", objective: "OUTCOME_SALES", daily_budget: "2000" },
+];
+/** Ad sets: their campaign (1-based index into META_CAMPAIGNS) and own budget, if any. */
+const META_ADSETS = [
+  { campaign: 1, name: "Brand — US — Broad", status: "ACTIVE" },
+  { campaign: 2, name: "Prospecting — EU — Lookalike", status: "ACTIVE", daily_budget: "2500" },
+  { campaign: 2, name: "Prospecting — EU — Interests", status: "PAUSED", daily_budget: "1500" },
+  { campaign: 3, name: "Retargeting — Global — Site visitors", status: "ACTIVE" },
+];
+const NODE_FIELDS = {
+  campaign: new Set(["id", "name", "status", "effective_status", "daily_budget", "lifetime_budget", "account_id", "objective"]),
+  adset: new Set(["id", "name", "status", "effective_status", "daily_budget", "lifetime_budget", "account_id", "campaign_id", "optimization_goal", "billing_event"]),
+};
+const NODE_TYPE = { campaign: "Campaign", adset: "AdSet" };
+const STATUSES = ["ACTIVE", "PAUSED", "DELETED", "ARCHIVED"];
+
+const unsupported = (method: "get" | "post", id: string): Reply => ({
+  status: 400,
+  json: {
+    error: {
+      message: `Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
+      type: "GraphMethodException",
+      code: 100,
+      error_subcode: 33,
+      fbtrace_id: fbtrace(),
+    },
+  },
+});
+
+const invalidParameter = (message: string, extra: Record<string, unknown> = {}): Reply => ({
+  status: 400,
+  json: { error: { message, type: "OAuthException", code: 100, ...extra, fbtrace_id: fbtrace() } },
+});
 
 /** The login dialog shows errors on a Facebook page instead of redirecting when the app or redirect is wrong. */
 const errorPage = (title: string, text: string): Reply => ({ status: 400, text: `${title}\n\n${text}\n` });
@@ -188,7 +263,7 @@ function start() {
     if (!token) return graphError(400, "An active access token must be used to query information about the current user.", 2500);
     const issued = book.accessTokens.get(token);
     const secret = issued ? CLIENT.clientSecret : manualSecrets.get(token);
-    const proof = req.query.get("appsecret_proof");
+    const proof = req.query.get("appsecret_proof") ?? req.form.get("appsecret_proof");
     if (proof && secret && proof !== createHmac("sha256", secret).update(token).digest("hex")) {
       return { status: 400, json: { error: { message: "Invalid appsecret_proof provided in the API argument", type: "GraphMethodException", code: 100, fbtrace_id: fbtrace() } } };
     }
@@ -230,7 +305,12 @@ function start() {
     const periods: [string, string][] = [];
     if (q.get("time_increment") === "1") for (let t = Date.parse(since); t <= Date.parse(until) && periods.length < 400; t += 86_400_000) periods.push([new Date(t).toISOString().slice(0, 10), new Date(t).toISOString().slice(0, 10)]);
     else periods.push([since, until]);
-    const objects = level === "account" ? [{ id: account, name: `Ad account ${account}` }] : [1, 2, 3].map((i) => ({ id: digits(`${level}:${account}:${i}`, 17), name: `${level[0].toUpperCase()}${level.slice(1)} ${i}` }));
+    const objects =
+      level === "account"
+        ? [{ id: account, name: `Ad account ${account}` }]
+        : level === "campaign" || level === "adset"
+          ? (userAccounts(user), accountNodes(account, user.id).filter((n) => n.kind === level))
+          : [1, 2, 3].map((i) => ({ id: digits(`${level}:${account}:${i}`, 17), name: `${level[0].toUpperCase()}${level.slice(1)} ${i}` }));
     const num = (seed: string, max: number) => parseInt(createHash("sha256").update(`${user.id}/${seed}`).digest("hex").slice(0, 8), 16) % max;
     const rows = objects.flatMap((o) =>
       periods.map(([start, stop]) => {
@@ -270,11 +350,143 @@ function start() {
   function adAccounts(req: StandInRequest): Reply {
     const user = caller(req);
     if (!("id" in user)) return user;
-    const data = [1, 2].map((i) => {
-      const id = digits(`adacct:${user.id}:${i}`, 15);
-      return { id: `act_${id}`, account_id: id, name: `${user.name} ads ${i}`, account_status: i === 1 ? 1 : 2, currency: "USD", timezone_name: "America/Los_Angeles" };
-    });
+    const data = userAccounts(user).map((id) => accountJson(id));
     return { json: { data, paging: { cursors: { before: "QVFI", after: "QVFJ" } } } };
+  }
+
+  // ---- Ad objects: campaigns and ad sets per ad account, changed by POST /{id} ----
+
+  const nodes = new Map<string, MetaNode>();
+  const accounts = new Map<string, { owner: string; name: string; currency: string; status: number }>();
+
+  /** The account's campaigns and ad sets, made (for `owner`) on first use. */
+  function accountNodes(account: string, owner: string, currency = "USD", name = `Ad account ${account}`, status = 1): MetaNode[] {
+    if (!accounts.has(account)) {
+      accounts.set(account, { owner, name, currency, status });
+      const campaignIds = META_CAMPAIGNS.map((c, i) => {
+        const id = digits(`campaign:${account}:${i + 1}`, 17);
+        nodes.set(id, { kind: "campaign", id, account, owner, ...c });
+        return id;
+      });
+      META_ADSETS.forEach(({ campaign, ...a }, i) => {
+        const id = digits(`adset:${account}:${i + 1}`, 17);
+        nodes.set(id, { kind: "adset", id, account, owner, campaign_id: campaignIds[campaign - 1], ...a });
+      });
+    }
+    return [...nodes.values()].filter((n) => n.account === account);
+  }
+
+  /** The user's own two ad accounts (USD, then JPY), made on first use. */
+  function userAccounts(user: { id: string; name: string }): string[] {
+    return [1, 2].map((i) => {
+      const id = digits(`adacct:${user.id}:${i}`, 15);
+      accountNodes(id, user.id, i === 1 ? "USD" : "JPY", `${user.name} ads ${i}`, i === 1 ? 1 : 2);
+      return id;
+    });
+  }
+
+  function accountJson(id: string): Record<string, unknown> {
+    const a = accounts.get(id)!;
+    return { id: `act_${id}`, account_id: id, name: a.name, account_status: a.status, currency: a.currency, timezone_name: "America/Los_Angeles" };
+  }
+
+  /** Only the requested fields (`id` always), as Graph answers; fields without a value are left out. */
+  function pick(all: Record<string, unknown>, fieldsParam: string | null): Record<string, unknown> {
+    const fields = (fieldsParam ?? "id").split(",").map((f) => f.trim()).filter(Boolean);
+    return Object.fromEntries(Object.entries(all).filter(([k, v]) => (k === "id" || fields.includes(k)) && v !== undefined));
+  }
+
+  function nodeJson(n: MetaNode): Record<string, unknown> {
+    const campaign = n.campaign_id ? nodes.get(n.campaign_id) : undefined;
+    const effective = n.status === "ACTIVE" && campaign?.status === "PAUSED" ? "CAMPAIGN_PAUSED" : n.status;
+    return {
+      id: n.id,
+      name: n.name,
+      status: n.status,
+      effective_status: effective,
+      daily_budget: n.daily_budget,
+      lifetime_budget: n.lifetime_budget,
+      account_id: n.account,
+      ...(n.kind === "campaign" ? { objective: n.objective } : { campaign_id: n.campaign_id, optimization_goal: "LINK_CLICKS", billing_event: "IMPRESSIONS" }),
+    };
+  }
+
+  /** The caller's node with this id (their own accounts made first), or undefined. */
+  function ownNode(user: { id: string; name: string }, id: string): MetaNode | undefined {
+    userAccounts(user);
+    const n = nodes.get(id);
+    return n && n.owner === user.id ? n : undefined;
+  }
+
+  /** An ad account the caller may use: their own two, or any other not yet taken (then theirs; 999… never). */
+  function ownAccount(user: { id: string; name: string }, account: string): boolean {
+    userAccounts(user);
+    const a = accounts.get(account);
+    if (a) return a.owner === user.id;
+    if (account.startsWith("999")) return false;
+    accountNodes(account, user.id);
+    return true;
+  }
+
+  function readNode(req: StandInRequest): Reply {
+    const user = caller(req);
+    if (!("id" in user)) return user;
+    const id = req.params.id;
+    if (id.startsWith("act_")) {
+      const account = id.slice(4);
+      if (!/^\d+$/.test(account) || !ownAccount(user, account)) return unsupported("get", id);
+      return { json: pick(accountJson(account), req.query.get("fields")) };
+    }
+    const n = ownNode(user, id);
+    if (!n) return unsupported("get", id);
+    const fields = (req.query.get("fields") ?? "id").split(",").map((f) => f.trim()).filter(Boolean);
+    const missing = fields.find((f) => !NODE_FIELDS[n.kind].has(f));
+    if (missing) return invalidParameter(`(#100) Tried accessing nonexisting field (${missing}) on node type (${NODE_TYPE[n.kind]})`);
+    return { json: pick(nodeJson(n), req.query.get("fields")) };
+  }
+
+  function listNodes(kind: "campaign" | "adset") {
+    return (req: StandInRequest): Reply => {
+      const user = caller(req);
+      if (!("id" in user)) return user;
+      const account = req.params.account;
+      if (!ownAccount(user, account)) return unsupported("get", `act_${account}`);
+      const data = accountNodes(account, user.id)
+        .filter((n) => n.kind === kind)
+        .map((n) => pick(nodeJson(n), req.query.get("fields")));
+      return { json: { data, paging: { cursors: { before: "QVFI", after: "QVFJ" } } } };
+    };
+  }
+
+  function updateNode(req: StandInRequest): Reply {
+    const user = caller(req);
+    if (!("id" in user)) return user;
+    const id = req.params.id;
+    const n = ownNode(user, id);
+    if (!n) return unsupported("post", id);
+    // Graph takes parameters from the query, a form body or a JSON body alike.
+    const params: Record<string, string> = { ...Object.fromEntries(req.query) };
+    if (/x-www-form-urlencoded/.test(String(req.headers["content-type"] ?? ""))) Object.assign(params, Object.fromEntries(req.form));
+    else if (req.json && typeof req.json === "object") for (const [k, v] of Object.entries(req.json)) params[k] = String(v);
+    const change: Partial<MetaNode> = {};
+    if (params.status !== undefined) {
+      if (!STATUSES.includes(params.status)) return invalidParameter("(#100) Param status must be one of {ACTIVE, PAUSED, DELETED, ARCHIVED}");
+      change.status = params.status;
+    }
+    if (params.daily_budget !== undefined) {
+      if (!/^\d+$/.test(params.daily_budget) || Number(params.daily_budget) <= 0) return invalidParameter("(#100) Param daily_budget must be a positive integer");
+      const campaign = n.campaign_id ? nodes.get(n.campaign_id) : undefined;
+      const budgetElsewhere = n.kind === "campaign" ? n.daily_budget === undefined && n.lifetime_budget === undefined : campaign?.daily_budget !== undefined || campaign?.lifetime_budget !== undefined;
+      if (budgetElsewhere) {
+        return invalidParameter("Invalid parameter", {
+          error_user_msg: n.kind === "campaign" ? "This campaign's ad sets have their own budgets, so the campaign cannot take a budget." : "This ad set's campaign has a campaign budget, so the ad set cannot take one.",
+        });
+      }
+      change.daily_budget = String(Number(params.daily_budget));
+    }
+    if (params.name !== undefined) change.name = params.name;
+    Object.assign(n, change);
+    return { json: { success: true } };
   }
 
   function me(req: StandInRequest): Reply {
@@ -291,6 +503,10 @@ function start() {
     "GET /v21.0/me": me,
     "GET /v21.0/me/adaccounts": adAccounts,
     "GET /v21.0/act_{account}/insights": insights,
+    "GET /v21.0/act_{account}/campaigns": listNodes("campaign"),
+    "GET /v21.0/act_{account}/adsets": listNodes("adset"),
+    "GET /v21.0/{id}": readNode,
+    "POST /v21.0/{id}": updateNode,
   });
 }
 

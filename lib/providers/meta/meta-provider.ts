@@ -42,6 +42,23 @@ const THROTTLED = new Set([4, 17, 32, 613, 80004]);
 /** One Graph GET: an error object in a 4xx = Meta refused; 5xx, throttling or a non-object = unavailable. */
 export async function graphGet(type: string, url: string, what: string, accessToken?: string): Promise<Json> {
   const res = await providerFetch(PROVIDER, type, url, { headers: { accept: "application/json", ...(accessToken && { authorization: `Bearer ${accessToken}` }) } });
+  return graphAnswer(res, what);
+}
+
+/**
+ * One Graph POST that updates a node (`POST /{id}` with form fields, as the Marketing API's
+ * examples send them), judged like graphGet. The caller checks the answer's `success`.
+ */
+export async function graphPost(type: string, url: string, fields: Record<string, string>, what: string, accessToken: string): Promise<Json> {
+  const res = await providerFetch(PROVIDER, type, url, {
+    method: "POST",
+    headers: { accept: "application/json", authorization: `Bearer ${accessToken}`, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
+  return graphAnswer(res, what);
+}
+
+function graphAnswer(res: ProviderResponse, what: string): Json {
   const error = isObject(res.body) && isObject(res.body.error) ? res.body.error : null;
   const throttled = error !== null && (THROTTLED.has(Number(error.code)) || error.is_transient === true);
   if (res.status >= 400 && res.status < 500 && res.status !== 429 && !throttled) {
