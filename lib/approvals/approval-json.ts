@@ -31,7 +31,7 @@ export function approvalJson(row: Approval) {
     summary: row.summary,
     mcp_server_id: row.mcpServerId,
     requested_by: row.requestedById,
-    created_at: Number(row.createdAt),
+    created_at: Math.floor(Number(row.createdAtMs) / 1000),
     expires_at: Number(row.expiresAt),
     ...(row.decidedAt !== null && { decided_by: row.decidedById, decided_at: Number(row.decidedAt) }),
   };

@@ -24,8 +24,8 @@ export async function fileApproval(principal: McpPrincipal, op: Operation, conne
   const { server } = principal;
   const before = op.before ? await readBefore(server.teamId, op, connection, input) : undefined;
   const summary = op.summarize ? op.summarize(input, connection, before?.state) : `Run ${op.title} on ${connection.name ?? connection.id}.`;
-  const createdAt = Math.floor(Date.now() / 1000);
-  const expiresAt = createdAt + approvalTtlSeconds();
+  const now = Date.now();
+  const expiresAt = Math.floor(now / 1000) + approvalTtlSeconds();
   const id = newId("apr");
   await transaction(async (tx) => {
     const row = await tx.approval.create({
@@ -46,7 +46,7 @@ export async function fileApproval(principal: McpPrincipal, op: Operation, conne
         mcpServerName: server.name,
         requestedById: principal.user?.id ?? null,
         requestedByEmail: principal.user?.email ?? null,
-        createdAt: BigInt(createdAt),
+        createdAtMs: BigInt(now),
         expiresAt: BigInt(expiresAt),
       },
     });

@@ -15,7 +15,7 @@ function statusWhere(status: ApprovalStatus | undefined, now = seconds()): Prism
 /** `approval list`: the team's requests, newest first. */
 export async function listApprovalsForCli(teamId: string, status?: ApprovalStatus) {
   if (!(await db.team.findUnique({ where: { id: teamId }, select: { id: true } }))) throw notFound(`No team ${teamId}.`);
-  return db.approval.findMany({ where: { teamId, ...statusWhere(status) }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 1000 });
+  return db.approval.findMany({ where: { teamId, ...statusWhere(status) }, orderBy: [{ createdAtMs: "desc" }, { id: "desc" }], take: 1000 });
 }
 
 export async function teamOfApproval(id: string): Promise<string> {
@@ -26,11 +26,11 @@ export async function teamOfApproval(id: string): Promise<string> {
 
 export type ApprovalFilters = { status?: ApprovalStatus; operationId?: string; mcpServerId?: string; cursor?: string; limit?: number };
 
-const cursorOf = (row: { createdAt: bigint; id: string }) => Buffer.from(`${row.createdAt}:${row.id}`).toString("base64url");
-function readCursor(cursor: string): { createdAt: bigint; id: string } {
+const cursorOf = (row: { createdAtMs: bigint; id: string }) => Buffer.from(`${row.createdAtMs}:${row.id}`).toString("base64url");
+function readCursor(cursor: string): { createdAtMs: bigint; id: string } {
   const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split(":");
   if (!/^\d{1,15}$/.test(at ?? "") || !id) throw badRequest("cursor: is not a cursor this list returned.");
-  return { createdAt: BigInt(at), id };
+  return { createdAtMs: BigInt(at), id };
 }
 
 /** The Approvals page: a page of requests, newest first, with the count still waiting for a decision. */
@@ -43,10 +43,10 @@ export async function listApprovals(teamId: string, f: ApprovalFilters) {
       statusWhere(f.status),
       f.operationId ? { operationId: f.operationId } : {},
       f.mcpServerId ? { mcpServerId: f.mcpServerId } : {},
-      after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
+      after ? { OR: [{ createdAtMs: { lt: after.createdAtMs } }, { createdAtMs: after.createdAtMs, id: { lt: after.id } }] } : {},
     ],
   };
-  const rows = await db.approval.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit + 1 });
+  const rows = await db.approval.findMany({ where, orderBy: [{ createdAtMs: "desc" }, { id: "desc" }], take: limit + 1 });
   const page = rows.slice(0, limit);
   return {
     data: page.map(approvalDetailJson),

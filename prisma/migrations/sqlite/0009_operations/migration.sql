@@ -23,7 +23,7 @@ CREATE TABLE "Approval" (
     "mcpServerName" TEXT,
     "requestedById" TEXT,
     "requestedByEmail" TEXT,
-    "createdAt" BIGINT NOT NULL,
+    "createdAtMs" BIGINT NOT NULL,
     "expiresAt" BIGINT NOT NULL,
     "decidedById" TEXT,
     "decidedByEmail" TEXT,
@@ -78,10 +78,10 @@ PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
 -- CreateIndex
-CREATE INDEX "Approval_teamId_createdAt_idx" ON "Approval"("teamId", "createdAt");
+CREATE INDEX "Approval_teamId_createdAtMs_idx" ON "Approval"("teamId", "createdAtMs");
 
 -- CreateIndex
-CREATE INDEX "Approval_teamId_status_createdAt_idx" ON "Approval"("teamId", "status", "createdAt");
+CREATE INDEX "Approval_teamId_status_createdAtMs_idx" ON "Approval"("teamId", "status", "createdAtMs");
 
 -- CreateIndex
 CREATE INDEX "Approval_status_expiresAt_idx" ON "Approval"("status", "expiresAt");
