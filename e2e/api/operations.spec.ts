@@ -295,3 +295,31 @@ test("20 concurrent approvals of one request across two instances run the write 
   expect(logs).toHaveLength(1);
   expect(logs[0].output).toEqual({ note: "once", previous_note: null });
 });
+
+test("tools/list holds at most 25 tools whatever the scope: one connection of every type at once, under every write policy", async () => {
+  const listed = await inDatabase<Record<string, string[]>>(`
+    const { buildMcpServer } = pick(await import("./lib/mcp/build-server.ts"), "buildMcpServer");
+    const { OPERATIONS } = await import("./lib/operations/registry.ts").then((m) => ({ OPERATIONS: pick(m, "OPERATIONS") }));
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+    const types = [...new Set(OPERATIONS.flatMap((op) => op.types))];
+    const scope = types.map((type, i) => ({ id: "conn_" + i, type, name: type, externalId: null, isPrivate: false, readsVersion: 0 }));
+    const out = {};
+    for (const writePolicy of ["off", "approval", "allowed"]) {
+      const server = buildMcpServer({ principal: { tokenId: "t", server: { id: "mcp_x", name: "x", teamId: "team_x", ownerUserId: null, writePolicy }, user: null }, scope });
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await server.connect(a);
+      const client = new Client({ name: "count", version: "1" });
+      await client.connect(b);
+      out[writePolicy] = (await client.listTools()).tools.map((t) => t.name);
+      await client.close();
+    }
+    out.types = types;
+    return out;
+  `);
+  expect(listed.types.length).toBeGreaterThanOrEqual(15);
+  for (const policy of ["off", "approval", "allowed"]) {
+    expect(listed[policy].length, listed[policy].join(", ")).toBeLessThanOrEqual(25);
+    expect(listed[policy]).toEqual(expect.arrayContaining(["list_connections", "find_operations", "get_operation_inputs", "run_operation", "run_write_operation", "get_operation_result", "ga4_run_report", "stripe_get_balance"]));
+  }
+});
