@@ -274,13 +274,19 @@ test("write policy: off by default; a member without rights cannot change it; on
   expect((await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", "n", "--writes", "sometimes")).code).toBe(1);
 });
 
-test("20 concurrent approvals of one request across two instances run the write exactly once", async () => {
-  test.skip(!isPostgres(), "two instances on one database: the PostgreSQL run (SQLite serializes every writer anyway; the one-instance race runs there)");
+test("20 concurrent approvals of one request across two instances make exactly one provider call", async () => {
+  test.skip(!isPostgres(), "two instances on one database: the PostgreSQL run (SQLite serializes every writer anyway)");
   const team = await seedTeam({ password: PASSWORD });
-  const conn = await sandboxConnection(team, "race");
+  const api = await apiAs(team.users[0]);
+  const made = await api.post("/v1/connections", { data: { connection_type: "slack", name: "Race workspace", credentials: { bot_token: `xoxb-7-8-race${Date.now()}` } } });
+  expect(made.status(), await made.text()).toBe(200);
+  const conn = (await made.json()) as { id: string };
   const mcp = await server(team, [conn.id], "approval");
   const client = await mcpClient(mcp.token);
-  const id = ((await call(client, "run_write_operation", { operation_id: "sandbox.set_note", connection_id: conn.id, input: { note: "once" } })).structuredContent as { approval_id: string }).approval_id;
+  const text = `exactly once ${Date.now()}`;
+  const asked = await call(client, "run_write_operation", { operation_id: "slack.post_message", connection_id: conn.id, input: { channel: "#general", text } });
+  expect(asked.isError, textOf(asked)).toBeFalsy();
+  const id = (asked.structuredContent as { approval_id: string }).approval_id;
   const second = await startInstance();
   try {
     const sessions = [await sessionAs(team.users[0].email, PASSWORD, team.id), await sessionAs(team.users[0].email, PASSWORD, team.id, second.baseUrl)];
@@ -291,9 +297,11 @@ test("20 concurrent approvals of one request across two instances run the write 
   } finally {
     await second.stop();
   }
-  const logs = await logsOf(team, "operation_id=sandbox.set_note");
-  expect(logs).toHaveLength(1);
-  expect(logs[0].output).toEqual({ note: "once", previous_note: null });
+  const slack = JSON.parse(process.env.PROVIDER_BASE_URLS!).slack as string;
+  const posted = (await (await fetch(`${slack}/__stand-in/requests?path=/api/chat.postMessage&method=POST`)).json()).requests.filter((r: { json: { text?: string } | null }) => r.json?.text === text);
+  expect(posted).toHaveLength(1);
+  expect(await logsOf(team, "operation_id=slack.post_message")).toHaveLength(1);
+  expect((await call(client, "get_operation_result", { approval_id: id })).structuredContent).toMatchObject({ status: "succeeded" });
 });
 
 test("tools/list holds at most 25 tools whatever the scope: one connection of every type at once, under every write policy", async () => {

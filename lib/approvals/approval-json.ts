@@ -21,8 +21,8 @@ const parse = (text: string | null): unknown => {
   }
 };
 
-/** The Approval object of CONTRACT §8 (`approval list`, webhooks). */
-export function approvalJson(row: Approval) {
+/** A request as `approval list` prints it (CONTRACT §8). */
+export function approvalListJson(row: Approval) {
   return {
     id: row.id,
     status: effectiveStatus(row),
@@ -33,8 +33,12 @@ export function approvalJson(row: Approval) {
     requested_by: row.requestedById,
     created_at: Math.floor(Number(row.createdAtMs) / 1000),
     expires_at: Number(row.expiresAt),
-    ...(row.decidedAt !== null && { decided_by: row.decidedById, decided_at: Number(row.decidedAt) }),
   };
+}
+
+/** The Approval object of the approval.* webhooks and the dashboard: the list's, plus who decided and when once decided. */
+export function approvalJson(row: Approval) {
+  return { ...approvalListJson(row), ...(row.decidedAt !== null && { decided_by: row.decidedById, decided_at: Number(row.decidedAt) }) };
 }
 
 /** Everything the dashboard shows of a request: the contract's object plus what a person judges it by. */

@@ -53,12 +53,8 @@ export async function fileApproval(principal: McpPrincipal, op: Operation, conne
     await emitWebhookEvent(tx, server.teamId, "approval.requested", { approval: approvalJson(row) });
   });
   return {
-    approval_id: id,
-    status: "pending" as const,
-    summary,
-    approve_url: approveUrl(server.teamId, id),
-    expires_at: expiresAt,
-    message: `This write needs a person's approval before it runs: “${summary}” A member of the team can approve or reject it at ${approveUrl(server.teamId, id)} until ${new Date(expiresAt * 1000).toISOString()}. Call get_operation_result with approval_id ${id} to learn the outcome.`,
+    answer: { approval_id: id, status: "pending" as const, summary, approve_url: approveUrl(server.teamId, id), expires_at: expiresAt },
+    say: `This write needs a person's approval before it runs: “${summary}” A member of the team can approve or reject it at ${approveUrl(server.teamId, id)} until ${new Date(expiresAt * 1000).toISOString()}. Call get_operation_result with approval_id ${id} to learn the outcome.`,
   };
 }
 

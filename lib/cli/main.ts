@@ -16,7 +16,7 @@ import { runWithContext } from "@/lib/observability/request-context";
 import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/endpoints";
 import { setLowCreditsPercent } from "@/lib/teams/set-low-credits";
 import { WRITE_POLICIES } from "@/lib/approvals/write-policy";
-import { APPROVAL_STATUSES, approvalJson } from "@/lib/approvals/approval-json";
+import { APPROVAL_STATUSES, approvalListJson } from "@/lib/approvals/approval-json";
 import { approveApproval, rejectApproval } from "@/lib/approvals/decide-approval";
 import { listApprovalsForCli, teamOfApproval } from "@/lib/approvals/list-approvals";
 
@@ -121,7 +121,7 @@ const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promi
   },
   "approval list": {
     schema: z.object({ team: str(), status: z.enum(APPROVAL_STATUSES, { error: `must be one of ${APPROVAL_STATUSES.join(", ")}` }).optional() }).strict(),
-    run: async (f) => ({ approvals: (await listApprovalsForCli(f.team, f.status)).map(approvalJson) }),
+    run: async (f) => ({ approvals: (await listApprovalsForCli(f.team, f.status)).map(approvalListJson) }),
   },
   "approval approve": {
     schema: z.object({ id: str(), user: str(), note: z.string().max(1000, "must be at most 1000 characters").optional() }).strict(),

@@ -148,7 +148,7 @@ function runWriteOperation(req: McpRequest): ToolSpec {
         if (policy === "off") throw writesOff(req);
         if (policy === "allowed" || !op.requiresApproval) return runChecked(req, op, connection_id, input);
         const filed = await fileApproval(req.principal, op, checked.connection, checked.input);
-        return { ...ok(filed), operation: { id: "mcp.run_write_operation", version: 1 }, metadata: { approval_id: filed.approval_id, requested_operation_id: op.id } };
+        return { ...ok(filed.answer), say: filed.say, operation: { id: "mcp.run_write_operation", version: 1 }, metadata: { approval_id: filed.answer.approval_id, requested_operation_id: op.id } };
       }),
   };
 }

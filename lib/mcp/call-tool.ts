@@ -15,6 +15,8 @@ export type McpRequest = { principal: McpPrincipal; scope: ScopedConnection[] };
 export type Outcome = {
   operation?: { id: string; version: number };
   metadata?: Record<string, unknown>;
+  /** A sentence for the model to show the user, put before the JSON in the text content. */
+  say?: string;
 } & ({ ok: true; result: unknown; credits: number; cacheHit: boolean } | { ok: false; error: string; code?: string });
 
 /** A tool the framework runs: list_connections, a direct read, a discovery tool. */
@@ -75,7 +77,7 @@ export async function callTool(req: McpRequest, tool: ToolSpec, args: Record<str
   if (!outcome.ok) return { isError: true, content: [{ type: "text", text: outcome.error }] };
   const result = outcome.result;
   return {
-    content: [{ type: "text", text: JSON.stringify(result, null, 2) }],
+    content: [{ type: "text", text: `${outcome.say ? `${outcome.say}\n\n` : ""}${JSON.stringify(result, null, 2)}` }],
     ...(result && typeof result === "object" && !Array.isArray(result) ? { structuredContent: result as Record<string, unknown> } : {}),
   };
 }
