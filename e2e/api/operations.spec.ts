@@ -306,7 +306,7 @@ test("20 concurrent approvals of one request across two instances make exactly o
 
 test("tools/list holds at most 25 tools whatever the scope: one connection of every type at once, under every write policy", async () => {
   const listed = await inDatabase<Record<string, string[]>>(`
-    const { buildMcpServer } = pick(await import("./lib/mcp/build-server.ts"), "buildMcpServer");
+    const buildMcpServer = pick(await import("./lib/mcp/build-server.ts"), "buildMcpServer");
     const { OPERATIONS } = await import("./lib/operations/registry.ts").then((m) => ({ OPERATIONS: pick(m, "OPERATIONS") }));
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
