@@ -29,6 +29,8 @@ type Props<T> = {
   empty: React.ReactNode;
   /** Shown after the last row once every page is loaded. */
   end?: React.ReactNode;
+  /** Whether the end-of-list line says which time zone the times are in (not for a table without times). */
+  timeZoneNote?: boolean;
   /** The scroll container's height: the explorers fill the window, a table inside a page is shorter. */
   heightClass?: string;
   /**
@@ -84,7 +86,7 @@ export function DataTable<T>(props: Props<T>) {
               <span>Loading more…</span>
             ) : (
               <div data-testid="end-of-list">
-                <span>{rows.length.toLocaleString("en")} rows · end of the list.</span> <TimeZoneNote /> {props.end}
+                <span>{rows.length.toLocaleString("en")} rows · end of the list.</span> {props.timeZoneNote !== false && <TimeZoneNote />} {props.end}
               </div>
             )}
           </div>

@@ -5,7 +5,23 @@ import { secondsToZonedInput, useDisplayTimeZone, zonedInputToSeconds } from "@/
 
 const labelClass = "mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400";
 
-export function FilterSelect({ label, value, options, onChange }: { label: string; value: string | undefined; options: readonly string[]; onChange: (v: string | undefined) => void }) {
+export function FilterSelect({
+  label,
+  value,
+  options,
+  onChange,
+  optionLabel = (o) => o,
+  anyLabel = "Any",
+}: {
+  label: string;
+  value: string | undefined;
+  options: readonly string[];
+  onChange: (v: string | undefined) => void;
+  /** What an option reads as (the URL keeps its value). */
+  optionLabel?: (value: string) => string;
+  /** What the empty value (the default) reads as. */
+  anyLabel?: string;
+}) {
   const id = useId();
   return (
     <div>
@@ -13,10 +29,10 @@ export function FilterSelect({ label, value, options, onChange }: { label: strin
         {label}
       </label>
       <select id={id} className="input" value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
-        <option value="">Any</option>
+        <option value="">{anyLabel}</option>
         {options.map((o) => (
           <option key={o} value={o}>
-            {o}
+            {optionLabel(o)}
           </option>
         ))}
       </select>
@@ -28,7 +44,20 @@ export function FilterSelect({ label, value, options, onChange }: { label: strin
 const DEBOUNCE_MS = 450;
 
 /** A text filter that updates the URL after typing pauses (or at once on Enter). */
-export function FilterText({ label, value, placeholder, onChange }: { label: string; value: string | undefined; placeholder?: string; onChange: (v: string | undefined) => void }) {
+export function FilterText({
+  label,
+  value,
+  placeholder,
+  onChange,
+  mono = true,
+}: {
+  label: string;
+  value: string | undefined;
+  placeholder?: string;
+  onChange: (v: string | undefined) => void;
+  /** Ids are typed in monospace; free-text searches are not. */
+  mono?: boolean;
+}) {
   const id = useId();
   const [text, setText] = useState(value ?? "");
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -46,7 +75,7 @@ export function FilterText({ label, value, placeholder, onChange }: { label: str
       </label>
       <input
         id={id}
-        className="input font-mono"
+        className={`input ${mono ? "font-mono" : ""}`}
         value={text}
         placeholder={placeholder}
         spellCheck={false}

@@ -2,11 +2,15 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
+import { PendingApprovalsBadge, usePendingApprovals } from "@/components/shell/pending-approvals-badge";
 
 export const SECTIONS = [
   ["", "Overview"],
   ["connections", "Connections"],
   ["auth-links", "Auth links"],
+  ["operations", "Operations"],
+  ["approvals", "Approvals"],
   ["logs", "Logs"],
   ["ledger", "Ledger"],
   ["settings", "Settings"],
@@ -14,8 +18,18 @@ export const SECTIONS = [
 
 export function NavLinks({ team }: { team: string }) {
   const pathname = usePathname();
+  const pending = usePendingApprovals(team);
+  const navRef = useRef<HTMLElement>(null);
+  // On a phone the row scrolls sideways: the current section is brought into view, not left off screen.
+  useEffect(() => {
+    const nav = navRef.current;
+    const current = nav?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!nav || !current || nav.scrollWidth <= nav.clientWidth) return;
+    const left = current.getBoundingClientRect().left - nav.getBoundingClientRect().left;
+    if (left < 0 || left + current.offsetWidth > nav.clientWidth) nav.scrollLeft += left - (nav.clientWidth - current.offsetWidth) / 2;
+  }, [pathname]);
   return (
-    <nav aria-label="Sections" className="flex gap-1 overflow-x-auto">
+    <nav ref={navRef} aria-label="Sections" className="flex gap-1 overflow-x-auto">
       {SECTIONS.map(([slug, label]) => {
         const href = slug ? `/${team}/${slug}` : `/${team}`;
         const active = slug ? pathname.startsWith(href) : pathname === href;
@@ -24,9 +38,10 @@ export function NavLinks({ team }: { team: string }) {
             key={slug}
             href={href}
             aria-current={active ? "page" : undefined}
-            className={`whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium ${active ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"}`}
+            className={`inline-flex items-center whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium ${active ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800"}`}
           >
             {label}
+            {slug === "approvals" && <PendingApprovalsBadge count={pending} active={active} />}
           </Link>
         );
       })}

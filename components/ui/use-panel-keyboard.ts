@@ -37,6 +37,8 @@ export function usePanelKeyboard(panel: RefObject<HTMLElement | null>, initial: 
   useEffect(() => {
     initial.current?.focus();
     const onKey = (e: KeyboardEvent) => {
+      // A modal <dialog> opened from the panel (a confirmation) handles its own Escape and Tab.
+      if (e.target instanceof Element && e.target.closest("dialog[open]")) return;
       if (e.key === "Escape") {
         e.preventDefault();
         onClose();

@@ -160,7 +160,7 @@ test("approval: a request is filed, announced, listed, approved once from the CL
   const filed = asked.structuredContent as { approval_id: string; status: string; summary: string; approve_url: string; expires_at: number };
   expect(filed).toMatchObject({ status: "pending", approval_id: expect.stringMatching(/^apr_/) });
   expect(filed.summary).toContain("Budget review");
-  expect(filed.approve_url).toBe(`${process.env.APP_URL}/${team.id}/approvals?approval=${filed.approval_id}`);
+  expect(filed.approve_url).toBe(`${process.env.APP_URL}/approvals/${filed.approval_id}`);
   expect(filed.expires_at - Math.floor(Date.now() / 1000)).toBeGreaterThan(3500);
   expect(filed.expires_at - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(3600);
   // Nothing ran yet.

@@ -3,6 +3,7 @@ import type { Page } from "@playwright/test";
 import { test, expect, seed, cli, apiAs, baseURL } from "../fixtures";
 import { PASSWORD, seedTeamWithPasswords, signIn } from "../support/browser";
 import { signInCookie } from "../support/hostile";
+import { mcpClient } from "../support/mcp";
 
 // WCAG 2.0/2.1/2.2 A and AA as a standing check: axe-core (the npm package, run inside this
 // suite's Chromium) on every page, in the light and dark colour schemes, at 1440 px and at
@@ -24,6 +25,28 @@ type PageEntry = {
 
 const tableRows = (page: Page) => expect(page.getByRole("row").nth(3)).toBeVisible();
 
+// The Approvals page is checked with requests waiting: filed once per worker, through an MCP
+// server of the seeded team whose writes need approval, then the page is loaded again.
+let approvalsFiled: Promise<void> | undefined;
+const withPendingApprovals = async (page: Page) => {
+  approvalsFiled ??= (async () => {
+    const headers = { "x-patchbay-team": world.team };
+    const [conn] = (await (await page.request.get("/v1/connections?type=sandbox_key", { headers })).json()) as { id: string }[];
+    const { data: members } = (await (await page.request.get("/api/dashboard/members", { headers })).json()) as { data: { user_id: string; role: string }[] };
+    const owner = members.find((m) => m.role === "owner")!;
+    const made = await cli("mcp", "create", "--team", world.team, "--user", owner.user_id, "--name", "Ops agent", "--connections", conn.id, "--writes", "approval");
+    const client = await mcpClient(made.json.token);
+    for (const note of ["Quarterly review on Monday", "Budget freeze until the audit ends", "Pause the spring campaign"]) {
+      await client.callTool({ name: "run_write_operation", arguments: { operation_id: "sandbox.set_note", connection_id: conn.id, input: { note } } });
+    }
+    await client.close();
+  })();
+  await approvalsFiled;
+  await page.reload();
+  await tableRows(page);
+};
+const approvalPanel = (p: Page) => p.getByRole("dialog", { name: /^Approval request/ });
+
 export const PAGES: PageEntry[] = [
   { name: "sign-in", path: () => "/sign-in", public: true, ready: (p) => expect(p.getByRole("button", { name: "Sign in" })).toBeVisible() },
   { name: "overview", path: (w) => `/${w.team}`, ready: (p) => expect(p.getByTestId("credit-gauge").or(p.getByRole("heading", { level: 1 }))).toBeVisible() },
@@ -41,6 +64,28 @@ export const PAGES: PageEntry[] = [
     states: [{ name: "log detail", reach: (p) => p.getByRole("row").nth(2).click().then(() => expect(p.getByRole("dialog", { name: /^Log / })).toContainText("Status")) }],
   },
   { name: "ledger", path: (w) => `/${w.team}/ledger`, ready: tableRows },
+  {
+    name: "operations",
+    path: (w) => `/${w.team}/operations`,
+    ready: tableRows,
+    states: [{ name: "operation detail", reach: (p) => p.getByRole("row").nth(2).click().then(() => expect(p.getByRole("dialog")).toContainText("Input fields")) }],
+  },
+  {
+    name: "approvals",
+    path: (w) => `/${w.team}/approvals`,
+    ready: withPendingApprovals,
+    states: [
+      { name: "approval detail", reach: (p) => p.getByRole("row").nth(2).click().then(() => expect(approvalPanel(p).getByRole("button", { name: "Approve and run" })).toBeVisible()) },
+      {
+        name: "approve confirmation",
+        reach: async (p) => {
+          await p.getByRole("row").nth(2).click();
+          await approvalPanel(p).getByRole("button", { name: "Approve and run" }).click();
+          await expect(p.getByRole("dialog", { name: "Approve and run this write?" })).toBeVisible();
+        },
+      },
+    ],
+  },
   {
     name: "settings",
     path: (w) => `/${w.team}/settings`,

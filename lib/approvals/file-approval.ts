@@ -12,8 +12,11 @@ import type { McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
 import { approvalJson, effectiveStatus } from "@/lib/approvals/approval-json";
 import { approvalTtlSeconds } from "@/lib/approvals/write-policy";
 
-/** Where a person approves or rejects a request: its detail on the team's Approvals page. */
-export const approveUrl = (teamId: string, id: string) => `${appUrl()}/${encodeURIComponent(teamId)}/approvals?approval=${encodeURIComponent(id)}`;
+/**
+ * Where a person approves or rejects a request: a link that signs them in if needed and then
+ * opens its detail on the team's Approvals page (app/approvals/[id]).
+ */
+export const approveUrl = (id: string) => `${appUrl()}/approvals/${encodeURIComponent(id)}`;
 
 /**
  * Files a checked write (scope and input already validated) as a request a person decides:
@@ -53,8 +56,8 @@ export async function fileApproval(principal: McpPrincipal, op: Operation, conne
     await emitWebhookEvent(tx, server.teamId, "approval.requested", { approval: approvalJson(row) });
   });
   return {
-    answer: { approval_id: id, status: "pending" as const, summary, approve_url: approveUrl(server.teamId, id), expires_at: expiresAt },
-    say: `This write needs a person's approval before it runs: “${summary}” A member of the team can approve or reject it at ${approveUrl(server.teamId, id)} until ${new Date(expiresAt * 1000).toISOString()}. Call get_operation_result with approval_id ${id} to learn the outcome.`,
+    answer: { approval_id: id, status: "pending" as const, summary, approve_url: approveUrl(id), expires_at: expiresAt },
+    say: `This write needs a person's approval before it runs: “${summary}” A member of the team can approve or reject it at ${approveUrl(id)} until ${new Date(expiresAt * 1000).toISOString()}. Call get_operation_result with approval_id ${id} to learn the outcome.`,
   };
 }
 

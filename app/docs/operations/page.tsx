@@ -32,7 +32,7 @@ run_operation({ "operation_id": "ga4.run_report", "connection_id": "conn_…", "
 // 3b. A write goes through the server's write policy
 run_write_operation({ "operation_id": "google_ads.campaign.pause", "connection_id": "conn_…", "input": { … } })
 → { "approval_id": "apr_…", "status": "pending", "summary": "Pause Google Ads campaign …",
-    "approve_url": "https://…/team_…/approvals?approval=apr_…", "expires_at": 1796083200 }
+    "approve_url": "https://…/approvals/apr_…", "expires_at": 1796083200 }
 
 // 4. Later: what became of it
 get_operation_result({ "approval_id": "apr_…" })
