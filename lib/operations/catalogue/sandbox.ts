@@ -45,7 +45,7 @@ const sandboxSetNote = defineWrite({
     note: z.string().min(1, "must not be empty").max(SANDBOX_NOTE_MAX, `must be at most ${SANDBOX_NOTE_MAX} characters`).describe(`The new note, 1-${SANDBOX_NOTE_MAX} characters.`),
   },
   summarize: (input, connection, before) =>
-    `Set the note of sandbox account ${connection.externalId ?? connection.id}${connection.name ? ` (${connection.name})` : ""} to “${input.note}”${isObject(before) && typeof before.note === "string" ? `, replacing “${before.note}”` : ""}.`,
+    `Set the note of ${connection.externalId ? `sandbox account ${connection.externalId}${connection.name ? ` (${connection.name})` : ""}` : `the sandbox account of “${connection.name ?? connection.id}”`} to “${input.note}”${isObject(before) && typeof before.note === "string" ? `, replacing “${before.note}”` : ""}.`,
   async before({ connection, credentials }) {
     const headers = await sandboxAuthHeaders(connection.type, credentials);
     const body = await sandboxApiCall(connection.type, "/sandbox/api/report?metric=sessions&days=1", headers, "the report call");
