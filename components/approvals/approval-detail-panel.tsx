@@ -11,7 +11,7 @@ import { JsonView } from "@/components/logs/json-view";
 import { LocalTime } from "@/components/time/local-time";
 import { LiveCountdown } from "@/components/auth-links/live-countdown";
 import { ApprovalStatusBadge } from "@/components/approvals/approval-status-badge";
-import { approvalDetailOptions, useDecideApproval, type ApprovalDetail, type ApprovalStatus } from "@/components/approvals/approval-queries";
+import { approvalDetailOptions, useDecideApproval, type ApprovalDetail, type ApprovalStatus } from "@/lib/queries/approvals";
 
 const term = "text-zinc-500 dark:text-zinc-400";
 const NOTE_MAX = 1000;

@@ -1,4 +1,4 @@
-import type { ApprovalStatus } from "@/components/approvals/approval-queries";
+import type { ApprovalStatus } from "@/lib/queries/approvals";
 
 const STYLES: Record<ApprovalStatus, { label: string; className: string }> = {
   pending: { label: "Pending", className: "bg-amber-100 text-amber-900 ring-amber-600/20 dark:bg-amber-900/40 dark:text-amber-200" },

@@ -13,10 +13,11 @@ import { mcpServersQuery } from "@/lib/queries/settings";
 import { APPROVAL_COLUMNS_TEMPLATE, APPROVALS_MIN_WIDTH, approvalColumns } from "@/components/approvals/columns";
 import { ApprovalDetailPanel } from "@/components/approvals/approval-detail-panel";
 import { statusLabel } from "@/components/approvals/approval-status-badge";
-import { APPROVAL_FILTER_KEYS, APPROVAL_PARAM, APPROVAL_STATUSES, approvalsInfiniteOptions, type ApprovalDetail, type ApprovalStatus } from "@/components/approvals/approval-queries";
+import { APPROVAL_FILTER_KEYS, APPROVAL_PARAM, approvalsInfiniteOptions, type ApprovalDetail, type ApprovalStatus } from "@/lib/queries/approvals";
+import { APPROVAL_STATUS_VALUES } from "@/lib/approvals/statuses";
 
 // The status filter: no value is the default (pending); `all` shows every status.
-const STATUS_OPTIONS = ["all", ...APPROVAL_STATUSES.filter((s) => s !== "pending")] as const;
+const STATUS_OPTIONS = ["all", ...APPROVAL_STATUS_VALUES.filter((s) => s !== "pending")] as const;
 
 /**
  * The approval requests of the team: filters in the URL, newest first and paged as the list is

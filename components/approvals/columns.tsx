@@ -4,7 +4,7 @@ import { createColumnHelper } from "@tanstack/react-table";
 import { LiveCountdown } from "@/components/auth-links/live-countdown";
 import { LocalTime } from "@/components/time/local-time";
 import { ApprovalStatusBadge } from "@/components/approvals/approval-status-badge";
-import type { ApprovalDetail } from "@/components/approvals/approval-queries";
+import type { ApprovalDetail } from "@/lib/queries/approvals";
 
 const col = createColumnHelper<ApprovalDetail>();
 

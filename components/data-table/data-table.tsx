@@ -20,9 +20,10 @@ type Props<T> = {
   isLoading: boolean;
   error: unknown;
   refetch: () => unknown;
-  hasNextPage: boolean;
-  isFetchingNextPage: boolean;
-  fetchNextPage: () => unknown;
+  /** Paging of an infinite query; a table given all its rows at once leaves them out. */
+  hasNextPage?: boolean;
+  isFetchingNextPage?: boolean;
+  fetchNextPage?: () => unknown;
   onRowClick?: (row: T) => void;
   isSelected?: (row: T) => boolean;
   /** Shown when the list is empty: what it means and what to do. */
@@ -42,9 +43,11 @@ type Props<T> = {
 
 const NO_ROWS: never[] = [];
 
+const noMorePages = () => undefined;
+
 /** TanStack Table over an infinite query, virtualized: the explorers' shared machinery. */
 export function DataTable<T>(props: Props<T>) {
-  const { label, data, columns, template, minWidth = 760, getRowId, isLoading, error, hasNextPage, isFetchingNextPage } = props;
+  const { label, data, columns, template, minWidth = 760, getRowId, isLoading, error, hasNextPage = false, isFetchingNextPage = false, fetchNextPage = noMorePages } = props;
   // State, not a ref: when Next hides this route (back-navigation keeps it in a hidden
   // <Activity>) React detaches the element and attaches it again on reveal, after the
   // virtualizer's effects ran; a re-render with the element lets it observe again.
@@ -71,7 +74,7 @@ export function DataTable<T>(props: Props<T>) {
               scrollElement={scrollElement}
               hasNextPage={hasNextPage}
               isFetchingNextPage={isFetchingNextPage}
-              fetchNextPage={props.fetchNextPage}
+              fetchNextPage={fetchNextPage}
               onRowClick={props.onRowClick}
               isSelected={props.isSelected}
               focusRowId={props.focusRowId}
@@ -81,7 +84,7 @@ export function DataTable<T>(props: Props<T>) {
         {!isLoading && rows.length > 0 && scrollElement && (
           <div className="px-3 py-3 text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
             {error ? (
-              <ErrorState error={error} onRetry={props.fetchNextPage} />
+              <ErrorState error={error} onRetry={fetchNextPage} />
             ) : isFetchingNextPage || hasNextPage ? (
               <span>Loading more…</span>
             ) : (

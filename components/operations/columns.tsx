@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { createColumnHelper } from "@tanstack/react-table";
 import { KindBadge } from "@/components/operations/kind-badge";
-import { connectionLabel, type CatalogueOperation } from "@/components/operations/operations-query";
+import { connectionLabel, type CatalogueOperation } from "@/lib/queries/operations";
 
 const col = createColumnHelper<CatalogueOperation>();
 

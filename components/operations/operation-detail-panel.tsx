@@ -6,7 +6,7 @@ import { usePanelKeyboard } from "@/components/ui/use-panel-keyboard";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { JsonView } from "@/components/logs/json-view";
 import { KindBadge } from "@/components/operations/kind-badge";
-import { connectionLabel, type CatalogueOperation } from "@/components/operations/operations-query";
+import { connectionLabel, type CatalogueOperation } from "@/lib/queries/operations";
 
 const term = "text-zinc-500 dark:text-zinc-400";
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));

@@ -8,7 +8,7 @@ import { useRowDetail } from "@/components/data-table/use-row-detail";
 import { useUrlFilters } from "@/components/data-table/use-url-filters";
 import { OPERATION_COLUMNS_TEMPLATE, operationColumns } from "@/components/operations/columns";
 import { OperationDetailPanel } from "@/components/operations/operation-detail-panel";
-import { OPERATION_FILTER_KEYS, filterOperations, platformsOf, useOperationsCatalogue, type CatalogueOperation } from "@/components/operations/operations-query";
+import { OPERATION_FILTER_KEYS, filterOperations, platformsOf, useOperationsCatalogue, type CatalogueOperation } from "@/lib/queries/operations";
 
 const KINDS = ["read", "write"] as const;
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
@@ -59,9 +59,6 @@ export function OperationsExplorer({ teamId }: { teamId: string }) {
         isLoading={catalogue.isPending}
         error={catalogue.error}
         refetch={catalogue.refetch}
-        hasNextPage={false}
-        isFetchingNextPage={false}
-        fetchNextPage={() => undefined}
         onRowClick={open}
         isSelected={(op) => op.id === openId}
         focusRowId={returnFocus}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { pendingApprovalsCountOptions } from "@/components/approvals/approval-queries";
+import { pendingApprovalsCountOptions } from "@/lib/queries/approvals";
 
 /** How many approval requests wait for a decision: refetched every 30 s and after every decision. */
 export function usePendingApprovals(team: string): number {

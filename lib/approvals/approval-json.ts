@@ -1,10 +1,6 @@
 import "server-only";
 import type { Approval } from "@/lib/db/client";
-
-import { APPROVAL_STATUS_VALUES, type ApprovalStatusValue } from "@/lib/approvals/statuses";
-
-export const APPROVAL_STATUSES = APPROVAL_STATUS_VALUES;
-export type ApprovalStatus = ApprovalStatusValue;
+import type { ApprovalStatusValue as ApprovalStatus } from "@/lib/approvals/statuses";
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -12,7 +8,8 @@ const now = () => Math.floor(Date.now() / 1000);
 export const effectiveStatus = (row: Pick<Approval, "status" | "expiresAt">, at = now()): ApprovalStatus =>
   (row.status === "pending" && Number(row.expiresAt) <= at ? "expired" : row.status) as ApprovalStatus;
 
-const parse = (text: string | null): unknown => {
+/** A stored JSON column (input, before-state, result) as the value it holds. */
+export const parseStored = (text: string | null): unknown => {
   if (text === null) return null;
   try {
     return JSON.parse(text);
@@ -51,9 +48,9 @@ export function approvalDetailJson(row: Approval) {
     requested_by_email: row.requestedByEmail,
     decided_by_email: row.decidedByEmail,
     note: row.note,
-    input: parse(row.input),
-    before: parse(row.before),
-    result: parse(row.result),
+    input: parseStored(row.input),
+    before: parseStored(row.before),
+    result: parseStored(row.result),
     error: row.error,
     log_id: row.logId,
   };

@@ -53,27 +53,38 @@ const cleanNote = (note: string | undefined) => {
 };
 
 /**
- * Rejects a pending request: nothing runs and nothing is charged. `approval.resolved` and the
- * audit event commit with the decision. A request that is not pending (or has expired) is a 409.
+ * Moves a pending, unexpired request to `status` with who decided, in one conditional update, and
+ * commits `within` (its event, its audit) with it. Only the caller whose update moved it gets the
+ * row; every other gets the 404 of an unknown request or the 409 saying what became of it.
  */
-export async function rejectApproval(d: Decider, id: string, noteText?: string) {
+async function decide(d: Decider, id: string, noteText: string | undefined, status: "running" | "rejected", within: (tx: Tx, row: Approval, email: string) => Promise<void>) {
   const note = cleanNote(noteText);
   const email = await deciderEmail(d);
-  await requestOf(d, id);
   const now = seconds();
   const decided = await transaction(async (tx) => {
     const { count } = await tx.approval.updateMany({
       where: { id, teamId: d.teamId, status: "pending", expiresAt: { gt: BigInt(now) } },
-      data: { status: "rejected", decidedById: d.userId, decidedByEmail: email, decidedAt: BigInt(now), note },
+      data: { status, decidedById: d.userId, decidedByEmail: email, decidedAt: BigInt(now), note },
     });
     if (count === 0) return null;
     const row = await tx.approval.findUniqueOrThrow({ where: { id } });
-    await emitWebhookEvent(tx, d.teamId, "approval.resolved", { approval: approvalJson(row) });
-    await audit(tx, row, "approval.reject", d, email);
+    await within(tx, row, email);
     return row;
   });
   if (!decided) throw alreadyDecided(await requestOf(d, id));
-  return approvalDetailJson(decided);
+  return decided;
+}
+
+/**
+ * Rejects a pending request: nothing runs and nothing is charged. `approval.resolved` and the
+ * audit event commit with the decision. A request that is not pending (or has expired) is a 409.
+ */
+export async function rejectApproval(d: Decider, id: string, noteText?: string) {
+  const rejected = await decide(d, id, noteText, "rejected", async (tx, row, email) => {
+    await emitWebhookEvent(tx, d.teamId, "approval.resolved", { approval: approvalJson(row) });
+    await audit(tx, row, "approval.reject", d, email);
+  });
+  return approvalDetailJson(rejected);
 }
 
 /**
@@ -84,21 +95,7 @@ export async function rejectApproval(d: Decider, id: string, noteText?: string) 
  * log: succeeded or failed, then `approval.resolved`.
  */
 export async function approveApproval(d: Decider, id: string, noteText?: string) {
-  const note = cleanNote(noteText);
-  const email = await deciderEmail(d);
-  await requestOf(d, id);
-  const now = seconds();
-  const claimed = await transaction(async (tx) => {
-    const { count } = await tx.approval.updateMany({
-      where: { id, teamId: d.teamId, status: "pending", expiresAt: { gt: BigInt(now) } },
-      data: { status: "running", decidedById: d.userId, decidedByEmail: email, decidedAt: BigInt(now), note },
-    });
-    if (count === 0) return null;
-    const row = await tx.approval.findUniqueOrThrow({ where: { id } });
-    await audit(tx, row, "approval.approve", d, email);
-    return row;
-  });
-  if (!claimed) throw alreadyDecided(await requestOf(d, id));
+  const claimed = await decide(d, id, noteText, "running", (tx, row, email) => audit(tx, row, "approval.approve", d, email));
   return approvalDetailJson(await runApproved(claimed, d.userId));
 }
 

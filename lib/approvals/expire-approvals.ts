@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { db, type Prisma } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { logger } from "@/lib/observability/logger";
@@ -19,37 +19,28 @@ const BATCH = 200;
  */
 const STUCK_RUNNING_SECONDS = 15 * 60;
 
+/** Stores `data` on request `id` if it still matches `where`, with its approval.resolved; whether it did. */
+async function resolve(id: string, where: Prisma.ApprovalWhereInput, data: Prisma.ApprovalUpdateManyMutationInput): Promise<boolean> {
+  return transaction(async (tx) => {
+    const { count } = await tx.approval.updateMany({ where: { id, ...where }, data });
+    if (count === 0) return false;
+    const row = await tx.approval.findUniqueOrThrow({ where: { id } });
+    await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalJson(row) });
+    return true;
+  });
+}
+
 export async function expireDueApprovals(now = Math.floor(Date.now() / 1000)): Promise<number> {
-  const due = await db.approval.findMany({
-    where: { status: "pending", expiresAt: { lte: BigInt(now) } },
-    select: { id: true },
-    orderBy: { expiresAt: "asc" },
-    take: BATCH,
-  });
+  const due = { status: "pending", expiresAt: { lte: BigInt(now) } };
   let expired = 0;
-  for (const { id } of due) {
-    await transaction(async (tx) => {
-      const { count } = await tx.approval.updateMany({ where: { id, status: "pending", expiresAt: { lte: BigInt(now) } }, data: { status: "expired" } });
-      if (count === 0) return;
-      expired++;
-      const row = await tx.approval.findUniqueOrThrow({ where: { id } });
-      await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalJson(row) });
-    });
+  for (const { id } of await db.approval.findMany({ where: due, select: { id: true }, orderBy: { expiresAt: "asc" }, take: BATCH })) {
+    if (await resolve(id, due, { status: "expired" })) expired++;
   }
-  const stuck = await db.approval.findMany({
-    where: { status: "running", decidedAt: { lte: BigInt(now - STUCK_RUNNING_SECONDS) } },
-    select: { id: true },
-    take: BATCH,
-  });
-  for (const { id } of stuck) {
-    await transaction(async (tx) => {
-      const { count } = await tx.approval.updateMany({
-        where: { id, status: "running" },
-        data: { status: "failed", error: "The instance running this approved write stopped before it finished; it may or may not have reached the provider, and it is not run again. Check the account before asking again." },
-      });
-      if (count === 0) return;
-      const row = await tx.approval.findUniqueOrThrow({ where: { id } });
-      await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalJson(row) });
+  const stuck = { status: "running", decidedAt: { lte: BigInt(now - STUCK_RUNNING_SECONDS) } };
+  for (const { id } of await db.approval.findMany({ where: stuck, select: { id: true }, take: BATCH })) {
+    await resolve(id, { status: "running" }, {
+      status: "failed",
+      error: "The instance running this approved write stopped before it finished; it may or may not have reached the provider, and it is not run again. Check the account before asking again.",
     });
   }
   return expired;

@@ -9,7 +9,8 @@ import { logger } from "@/lib/observability/logger";
 import { describeFailure, OperationRefusal, type ScopedConnection } from "@/lib/operations/run-operation";
 import type { Operation } from "@/lib/operations/types";
 import type { McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
-import { approvalJson, effectiveStatus } from "@/lib/approvals/approval-json";
+import { approvalJson, effectiveStatus, parseStored } from "@/lib/approvals/approval-json";
+import { UNSTORABLE } from "@/lib/api/parse";
 import { approvalTtlSeconds } from "@/lib/approvals/write-policy";
 
 /**
@@ -30,6 +31,7 @@ export async function fileApproval(principal: McpPrincipal, op: Operation, conne
   const now = Date.now();
   const expiresAt = Math.floor(now / 1000) + approvalTtlSeconds();
   const id = newId("apr");
+  const url = approveUrl(id);
   await transaction(async (tx) => {
     const row = await tx.approval.create({
       data: {
@@ -56,8 +58,8 @@ export async function fileApproval(principal: McpPrincipal, op: Operation, conne
     await emitWebhookEvent(tx, server.teamId, "approval.requested", { approval: approvalJson(row) });
   });
   return {
-    answer: { approval_id: id, status: "pending" as const, summary, approve_url: approveUrl(id), expires_at: expiresAt },
-    say: `This write needs a person's approval before it runs: “${summary}” A member of the team can approve or reject it at ${approveUrl(id)} until ${new Date(expiresAt * 1000).toISOString()}. Call get_operation_result with approval_id ${id} to learn the outcome.`,
+    answer: { approval_id: id, status: "pending" as const, summary, approve_url: url, expires_at: expiresAt },
+    say: `This write needs a person's approval before it runs: “${summary}” A member of the team can approve or reject it at ${url} until ${new Date(expiresAt * 1000).toISOString()}. Call get_operation_result with approval_id ${id} to learn the outcome.`,
   };
 }
 
@@ -73,20 +75,14 @@ async function readBefore(teamId: string, op: Operation, connection: ScopedConne
 
 /** get_operation_result: a request of this server's team, as the agent may see it. */
 export async function readApprovalResult(server: McpPrincipal["server"], approvalId: string) {
-  const row = await db.approval.findFirst({ where: { id: approvalId.slice(0, 100), teamId: server.teamId } });
+  // No id holds NUL or a lone surrogate, and PostgreSQL refuses them in a query.
+  const row = UNSTORABLE.test(approvalId) ? null : await db.approval.findFirst({ where: { id: approvalId.slice(0, 100), teamId: server.teamId } });
   if (!row) throw new OperationRefusal(`There is no approval request ${JSON.stringify(approvalId.slice(0, 100))} in this team. Use the approval_id run_write_operation answered with.`, "unknown_approval");
   const status = effectiveStatus(row);
-  const parse = (text: string) => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  };
   return {
     approval_id: row.id,
     status,
-    ...(status === "succeeded" && row.result !== null && { result: parse(row.result) }),
+    ...(status === "succeeded" && row.result !== null && { result: parseStored(row.result) }),
     ...(status === "failed" && { error: row.error ?? "The write failed." }),
     ...(status === "rejected" && { error: `Rejected by ${row.decidedByEmail ?? "a team member"}${row.note ? `: ${row.note}` : ""}. Nothing was written.` }),
     ...(status === "expired" && { error: "Nobody decided in time; the request expired and nothing was written." }),

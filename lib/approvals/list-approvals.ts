@@ -1,7 +1,8 @@
 import "server-only";
 import { db, type Prisma } from "@/lib/db/client";
 import { badRequest, notFound } from "@/lib/api/errors";
-import { approvalDetailJson, type ApprovalStatus } from "@/lib/approvals/approval-json";
+import { approvalDetailJson } from "@/lib/approvals/approval-json";
+import type { ApprovalStatusValue as ApprovalStatus } from "@/lib/approvals/statuses";
 
 const seconds = () => Math.floor(Date.now() / 1000);
 

@@ -16,7 +16,8 @@ import { runWithContext } from "@/lib/observability/request-context";
 import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/endpoints";
 import { setLowCreditsPercent } from "@/lib/teams/set-low-credits";
 import { WRITE_POLICIES } from "@/lib/approvals/write-policy";
-import { APPROVAL_STATUSES, approvalListJson } from "@/lib/approvals/approval-json";
+import { approvalListJson } from "@/lib/approvals/approval-json";
+import { APPROVAL_STATUS_VALUES } from "@/lib/approvals/statuses";
 import { approveApproval, rejectApproval } from "@/lib/approvals/decide-approval";
 import { listApprovalsForCli, teamOfApproval } from "@/lib/approvals/list-approvals";
 
@@ -120,7 +121,7 @@ const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promi
     },
   },
   "approval list": {
-    schema: z.object({ team: str(), status: z.enum(APPROVAL_STATUSES, { error: `must be one of ${APPROVAL_STATUSES.join(", ")}` }).optional() }).strict(),
+    schema: z.object({ team: str(), status: z.enum(APPROVAL_STATUS_VALUES, { error: `must be one of ${APPROVAL_STATUS_VALUES.join(", ")}` }).optional() }).strict(),
     run: async (f) => ({ approvals: (await listApprovalsForCli(f.team, f.status)).map(approvalListJson) }),
   },
   "approval approve": {

@@ -20,11 +20,10 @@ const ok = (result: unknown, credits = 0, cacheHit = false): Outcome => ({ ok: t
 /** The operations the request's scope can run, and on which of its connections. */
 const runnableIn = (scope: readonly ScopedConnection[], op: Operation) => scope.filter((c) => op.types.includes(c.type)).map((c) => c.id);
 
-/** A checked run of `op` in this request, its outcome named after the operation. */
-async function runChecked(req: McpRequest, op: Operation, connectionId: unknown, input: unknown, metadata: Record<string, unknown> = {}): Promise<Outcome> {
-  const checked = checkRun(op, req.scope, connectionId, input);
+/** A run of `op` in this request, checked (checkRun) unless the caller already did; its outcome named after the operation. */
+async function runChecked(req: McpRequest, op: Operation, connectionId: unknown, input: unknown, checked = checkRun(op, req.scope, connectionId, input)): Promise<Outcome> {
   const run = await executeOperation(req.principal.server.teamId, op, checked.connection, checked.input);
-  return { ...ok(run.result, run.credits, run.cacheHit), operation: { id: op.id, version: op.operationVersion }, metadata };
+  return { ...ok(run.result, run.credits, run.cacheHit), operation: { id: op.id, version: op.operationVersion } };
 }
 
 /**
@@ -146,7 +145,7 @@ function runWriteOperation(req: McpRequest): ToolSpec {
         const checked = checkRun(op, req.scope, connection_id, input);
         const policy = req.principal.server.writePolicy;
         if (policy === "off") throw writesOff(req);
-        if (policy === "allowed" || !op.requiresApproval) return runChecked(req, op, connection_id, input);
+        if (policy === "allowed" || !op.requiresApproval) return runChecked(req, op, connection_id, input, checked);
         const filed = await fileApproval(req.principal, op, checked.connection, checked.input);
         return { ...ok(filed.answer), say: filed.say, operation: { id: "mcp.run_write_operation", version: 1 }, metadata: { approval_id: filed.answer.approval_id, requested_operation_id: op.id } };
       }),

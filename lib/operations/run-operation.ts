@@ -44,10 +44,15 @@ export function inputSchema(op: Operation): z.ZodObject {
   return schema;
 }
 
-/** The operation's input as JSON Schema (what get_operation_inputs and the docs show). */
+const jsonSchemas = new Map<Operation, Record<string, unknown>>();
+/** The operation's input as JSON Schema (what get_operation_inputs, the Operations page and the docs show), built once. */
 export function inputJsonSchema(op: Operation): Record<string, unknown> {
-  const json = z.toJSONSchema(inputSchema(op), { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  delete json.$schema;
+  let json = jsonSchemas.get(op);
+  if (!json) {
+    json = z.toJSONSchema(inputSchema(op), { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    delete json.$schema;
+    jsonSchemas.set(op, json);
+  }
   return json;
 }
 

@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { APPROVAL_STATUS_VALUES } from "@/lib/approvals/statuses";
 
 // The Approval object of CONTRACT §8: `approval list`, the approval.* webhooks and the dashboard.
 
 export const ApprovalSchema = z
   .object({
     id: z.string().describe("The request's id (`apr_…`)."),
-    status: z.enum(["pending", "running", "rejected", "expired", "succeeded", "failed"]).describe("pending until a member decides or it expires; running while an approved write runs; then succeeded or failed."),
+    status: z.enum(APPROVAL_STATUS_VALUES).describe("pending until a member decides or it expires; running while an approved write runs; then succeeded or failed."),
     operation_id: z.string().describe("The write's operation, e.g. `google_ads.campaign.pause`."),
     connection_id: z.string(),
     summary: z.string().describe("What the write does, in plain language."),

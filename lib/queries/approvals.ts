@@ -4,11 +4,10 @@ import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from 
 import { apiFetch } from "@/lib/queries/api-client";
 import { retryUnlessClientError } from "@/lib/queries/retry";
 import type { ApprovalDetail } from "@/lib/approvals/approval-json";
-import { APPROVAL_STATUS_VALUES, type ApprovalStatusValue } from "@/lib/approvals/statuses";
+import type { ApprovalStatusValue } from "@/lib/approvals/statuses";
 
 export type { ApprovalDetail };
 export type ApprovalStatus = ApprovalStatusValue;
-export const APPROVAL_STATUSES = APPROVAL_STATUS_VALUES;
 
 /** The filters the Approvals page keeps in the URL. No status means pending; `all` means every status. */
 export const APPROVAL_FILTER_KEYS = ["status", "mcp_server_id", "operation_id"] as const;
