@@ -48,6 +48,9 @@ export default async function globalSetup() {
     WEBHOOK_ALLOW_PRIVATE_URLS: "1",
     WEBHOOK_RETRY_SCHEDULE_SECONDS: "0.3,0.6,1.2,2.4",
     WEBHOOK_TIMEOUT_MS: "2000",
+    // Workflow runs: a dead instance's run is taken over after 4 s, retries wait 0.1 s then 0.3 s.
+    WORKFLOW_LEASE_SECONDS: "4",
+    WORKFLOW_RETRY_BASE_MS: "100",
     // Every server of the run (this one and those the specs start) records its /v1 responses.
     PATCHBAY_RECORD_RESPONSES: join(dataDir, "responses"),
     ...standIns.env,

@@ -40,6 +40,10 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "mcp_server.write_policy_change": "MCP write policy changed",
   "approval.approve": "Write approved",
   "approval.reject": "Write rejected",
+  "workflow.create": "Workflow created",
+  "workflow.update": "Workflow changed",
+  "workflow.delete": "Workflow deleted",
+  "workflow.rebind": "Workflow rebound to a connection",
 };
 
 const ACTOR_KINDS: Record<string, string> = {

@@ -3,7 +3,6 @@
 import { createTeam } from "@/lib/teams/create-team";
 import { createUser } from "@/lib/users/create-user";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
-import { createWorkflow } from "@/lib/workflows/create-workflow";
 import { db } from "@/lib/db/client";
 import { freshCredentials } from "@/lib/connections/fresh-credentials";
 import { decryptJson, encryptJson } from "@/lib/security/encryption";
@@ -60,15 +59,33 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     }
     return { now };
   },
+  /** A workflow row joined to `connections` (what deleting a connection deactivates), without the save checks. */
   async workflow(a) {
-    const wf = await createWorkflow({
-      teamId: a.team,
-      name: a.name ?? "Test workflow",
-      active: a.active ?? true,
-      connectionIds: a.connections ?? [],
-      nodes: [{ id: "node_1", label: "Step", operation_id: "test.step", operation_version: 1, credits: 1 }],
+    const wf = await db.workflow.create({
+      data: {
+        id: newId("wf"),
+        teamId: a.team,
+        name: a.name ?? "Test workflow",
+        active: a.active ?? true,
+        nodes: [{ id: "node_1", label: "Step", operation_id: "utility.format_text", input: { template: "Hello" } }],
+        connections: { create: ((a.connections ?? []) as string[]).map((connectionId) => ({ connectionId })) },
+      },
     });
     return { id: wf.id };
+  },
+  /** A workflow run as stored (status, claims), or null. */
+  async workflowRun(a) {
+    const run = await db.workflowRun.findUnique({ where: { id: a.id }, select: { id: true, status: true, claims: true, nodeIndex: true } });
+    return run;
+  },
+  /** A workflow's runs, newest first. */
+  async workflowRuns(a) {
+    return db.workflowRun.findMany({ where: { workflowId: a.workflow }, select: { id: true, status: true, claims: true }, orderBy: { createdAt: "desc" } });
+  },
+  /** Marks a connection as needing re-authorization, as a refused refresh does. */
+  async needsReauth(a) {
+    await db.connection.update({ where: { id: a.connection }, data: { needsReauthAt: new Date() } });
+    return {};
   },
   async workflowState(a) {
     const wf = await db.workflow.findUniqueOrThrow({ where: { id: a.id }, select: { active: true } });
@@ -216,12 +233,8 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     const now = Math.floor(Date.now() / 1000);
     const users = await db.membership.findMany({ where: { teamId: a.team }, select: { user: { select: { id: true, email: true } } } });
     const user = users[0]?.user ?? null;
-    const wf = await createWorkflow({
-      teamId: a.team,
-      name: "Nightly report",
-      active: true,
-      connectionIds: [],
-      nodes: [{ id: "node_1", label: "Step", operation_id: "report.fetch", operation_version: 1, credits: 1 }],
+    const wf = await db.workflow.create({
+      data: { id: newId("wf"), teamId: a.team, name: "Nightly report", active: true, nodes: [{ id: "node_1", label: "Step", operation_id: "utility.format_text", input: { template: "Hello" } }] },
     });
     const runs = Math.ceil(count / 4);
     let written = 0;

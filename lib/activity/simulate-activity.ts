@@ -1,17 +1,19 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { db, type Prisma } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
 import { notFound } from "@/lib/api/errors";
 import { newId } from "@/lib/security/ids";
 import { recordOperations } from "@/lib/logs/record-operations";
 import { chargeCredits } from "@/lib/credits/charge-credits";
-import { createWorkflow, type WorkflowNode } from "@/lib/workflows/create-workflow";
-import { recordWorkflowRun, type NodeOutcome } from "@/lib/workflows/record-workflow-run";
-import { DIRECT_TOOL_OPERATIONS } from "@/lib/operations/registry";
+import { recordFinishedRun, type StepState } from "@/lib/workflows/run-records";
+import { parseNodes } from "@/lib/workflows/workflow-json";
+import { WORKFLOW_TEMPLATES, instantiateTemplate } from "@/lib/workflows/workflow-templates";
+import { DIRECT_TOOL_OPERATIONS, findOperation } from "@/lib/operations/registry";
 import { findConnectionType } from "@/lib/providers/registry";
 
 // `activity simulate`: realistic operation logs and charges for a team, written through the
-// same functions a real producer calls (recordWorkflowRun, recordOperations, chargeCredits).
+// same functions a real producer calls (a workflow run's records from lib/workflows/run-records,
+// recordOperations, chargeCredits). Simulated workflows are made of catalogue operations.
 
 export type SimulateOptions = {
   workflowRuns?: number;
@@ -39,34 +41,6 @@ function prng(seed: number) {
     chance: (p: number) => next() < p,
   };
 }
-
-const WORKFLOW_TEMPLATES: { name: string; nodes: Omit<WorkflowNode, "id">[] }[] = [
-  {
-    name: "Weekly GA4 traffic report",
-    nodes: [
-      { label: "Fetch sessions by channel", operation_id: "ga4.run_report", operation_version: 3, credits: 2 },
-      { label: "Compare with last week", operation_id: "transform.diff", operation_version: 1, credits: 1 },
-      { label: "Summarise with AI", operation_id: "ai.summarise", operation_version: 2, credits: 5 },
-      { label: "Post to Slack", operation_id: "slack.post_message", operation_version: 1, credits: 1 },
-    ],
-  },
-  {
-    name: "Ads spend sync",
-    nodes: [
-      { label: "Google Ads cost", operation_id: "gads.search_stream", operation_version: 16, credits: 3 },
-      { label: "Meta Ads insights", operation_id: "meta_ads.insights", operation_version: 19, credits: 3 },
-      { label: "Write to sheet", operation_id: "sheets.append_rows", operation_version: 4, credits: 1 },
-    ],
-  },
-  {
-    name: "Shopify orders digest",
-    nodes: [
-      { label: "List yesterday's orders", operation_id: "shopify.orders_list", operation_version: 2024, credits: 2 },
-      { label: "Flag refunds", operation_id: "transform.filter", operation_version: 1, credits: 1 },
-      { label: "Email the digest", operation_id: "email.send", operation_version: 1, credits: 1 },
-    ],
-  },
-];
 
 /** The endpoint's own tools, so simulated calls look like real ones. */
 const MCP_TOOLS = [
@@ -98,41 +72,35 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
 
   for (let i = 0; i < (workflows.length ? (options.workflowRuns ?? 20) : 0); i++) {
     const wf = rand.pick(workflows);
-    const nodes = wf.nodes as unknown as WorkflowNode[];
-    const stillRunning = rand.chance(0.05);
+    const nodes = parseNodes(wf.nodes);
     const failAt = rand.chance(0.12) ? rand.int(0, nodes.length - 1) : -1;
-    let t = someTime();
-    if (stillRunning) t = now - rand.int(0, 300);
-    const outcomes: NodeOutcome[] = [];
+    let t = someTime() * 1000;
+    const steps: StepState[] = [];
+    const io: { operationVersion: number | null; input?: unknown; output?: unknown }[] = [];
     for (const [index, node] of nodes.entries()) {
-      const duration = rand.int(1, 40);
+      const op = findOperation(node.operation_id);
+      const operationVersion = op?.operationVersion ?? null;
       if (failAt >= 0 && index > failAt) {
-        outcomes.push({ node, status: "skipped", startedAt: t, completedAt: t, retryAttempts: 0, output: { reason: "an earlier step failed" } });
+        steps.push({ node_id: node.id, log_id: "", status: "skipped", started_ms: t, completed_ms: t, retry_attempts: 0, credits: 0 });
+        io.push({ operationVersion, output: { reason: `node ${nodes[failAt].id} failed` } });
         continue;
       }
-      if (stillRunning && index === nodes.length - 1) {
-        outcomes.push({ node, status: "start", startedAt: t, completedAt: null, retryAttempts: 0, input: { node: node.label } });
-        break;
-      }
+      const duration = rand.int(200, 40_000);
       const failed = index === failAt;
-      outcomes.push({
-        node,
-        status: failed ? "error" : "success",
-        startedAt: t,
-        completedAt: t + duration,
-        retryAttempts: failed ? rand.int(1, 3) : rand.chance(0.1) ? 1 : 0,
-        input: { node: node.label, date_range: "last_7_days" },
-        output: failed ? { error: "provider_error", message: "Rate limit exceeded (429); retries exhausted" } : { rows: rand.int(0, 500) },
-      });
+      const cacheHit = !failed && (op?.cacheTtlSeconds ?? 0) > 0 && rand.chance(0.15);
+      const error = "Could not reach the provider: it answered HTTP 503 three times (retried twice).";
+      steps.push({ node_id: node.id, log_id: "", status: failed ? "error" : "success", started_ms: t, completed_ms: t + duration, retry_attempts: failed ? 2 : rand.chance(0.1) ? 1 : 0, credits: cacheHit ? 0 : (op?.credits ?? 0), cache_hit: cacheHit, ...(failed && { error }) });
+      io.push({ operationVersion, input: node.input, output: failed ? { error } : { rows: rand.int(0, 500) } });
       t += duration;
     }
-    endByNow(outcomes, now);
+    endByNow(steps, now * 1000);
     const user = someUser();
     events.push({
-      at: outcomes[0].startedAt,
+      at: Math.floor(steps[0].started_ms / 1000),
       write: async () => {
-        const result = await recordWorkflowRun({ teamId, workflow: wf, user, outcomes });
-        return { logs: result.logIds.length, ledger: result.ledgerEntryId === null ? 0 : 1 };
+        const run = { id: newId("run"), teamId, workflowId: wf.id, workflowName: wf.name, user };
+        const written = await recordFinishedRun(run, nodes, steps, io, "simulated");
+        return { logs: written.logIds.length, ledger: 1 };
       },
     });
   }
@@ -217,16 +185,24 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
   return { logs, ledger_entries: ledgerEntries };
 }
 
-/** The team's workflows; a team without any gets the templates, using its connections of the types their steps read. */
+/**
+ * The team's workflows; a team without any gets the ready templates (lib/workflows/workflow-templates),
+ * manual and bound to its connections of the types their nodes run on (left out where it has none).
+ */
 async function ensureWorkflows(teamId: string) {
   const existing = await db.workflow.findMany({ where: { teamId }, orderBy: { createdAt: "asc" } });
   if (existing.length) return existing;
   const connections = await db.connection.findMany({ where: { teamId, ownerUserId: null }, select: { id: true, type: true }, orderBy: { createdAt: "asc" } });
   const created = [];
-  for (const template of WORKFLOW_TEMPLATES) {
-    const reads = new Set(template.nodes.map((n) => n.operation_id.split(".")[0]));
-    const connectionIds = connections.filter((c) => reads.has(c.type)).map((c) => c.id);
-    created.push(await createWorkflow({ teamId, name: template.name, connectionIds, nodes: template.nodes.map((n, i) => ({ ...n, id: `node_${i + 1}` })) }));
+  for (const template of WORKFLOW_TEMPLATES.slice(0, 3)) {
+    const bound = Object.fromEntries(template.connections.flatMap((slot) => connections.filter((c) => slot.types.includes(c.type)).slice(0, 1).map((c) => [slot.key, c.id])));
+    const nodes = instantiateTemplate(template, bound, Object.fromEntries(template.fields.map((f) => [f.key, f.placeholder]))).map((n) => (n.connection_id ? n : { ...n, connection_id: undefined }));
+    const connectionIds = [...new Set(nodes.map((n) => n.connection_id).filter((c): c is string => !!c))];
+    created.push(
+      await db.workflow.create({
+        data: { id: newId("wf"), teamId, name: template.name, active: true, nodes: nodes.map(({ connection_id, ...n }) => (connection_id ? { ...n, connection_id } : n)) as Prisma.InputJsonValue, connections: { create: connectionIds.map((connectionId) => ({ connectionId })) } },
+      }),
+    );
   }
   return created;
 }
@@ -240,11 +216,17 @@ async function ensureMcpServer(teamId: string, ownerUserId: string | null) {
  * A run or conversation that began shortly before now would otherwise have later steps in the
  * future: move all of its steps back together so the last one ends by now.
  */
-function endByNow(steps: { startedAt: number; completedAt: number | null }[], now: number) {
-  const end = Math.max(...steps.map((s) => s.completedAt ?? s.startedAt));
+function endByNow(steps: { startedAt: number; completedAt: number | null }[] | StepState[], now: number) {
+  const times = steps.map((s) => ("started_ms" in s ? { start: s.started_ms, end: s.completed_ms } : { start: s.startedAt, end: s.completedAt }));
+  const end = Math.max(...times.map((t) => t.end ?? t.start));
   if (end <= now) return;
   for (const s of steps) {
-    s.startedAt -= end - now;
-    if (s.completedAt !== null) s.completedAt -= end - now;
+    if ("started_ms" in s) {
+      s.started_ms -= end - now;
+      if (s.completed_ms !== null) s.completed_ms -= end - now;
+    } else {
+      s.startedAt -= end - now;
+      if (s.completedAt !== null) s.completedAt -= end - now;
+    }
   }
 }

@@ -6,7 +6,7 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { currentContext } from "@/lib/observability/request-context";
 import { recordOperations } from "@/lib/logs/record-operations";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
-import { noCreditsLeft } from "@/lib/mcp/call-tool";
+import { noCreditsLeft } from "@/lib/credits/no-credits-left";
 import { findOperation } from "@/lib/operations/registry";
 import { connectionForRun, describeFailure, executeOperation, OperationRefusal, type RunResult } from "@/lib/operations/run-operation";
 import { approvalDetailJson, approvalJson, effectiveStatus } from "@/lib/approvals/approval-json";

@@ -2,7 +2,7 @@ import "server-only";
 import { db, type Prisma } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
-import { logger } from "@/lib/observability/logger";
+import { startJobLoop } from "@/lib/jobs/job-loop";
 import { approvalJson } from "@/lib/approvals/approval-json";
 
 // Every instance looks for approval requests past their expiry every few seconds and stores them
@@ -46,16 +46,7 @@ export async function expireDueApprovals(now = Math.floor(Date.now() / 1000)): P
   return expired;
 }
 
-let started = false;
+/** Every instance's sweep, on its job loop (lib/jobs/job-loop.ts). */
 export function startApprovalSweeper() {
-  if (started) return;
-  started = true;
-  let busy = false;
-  setInterval(() => {
-    if (busy) return;
-    busy = true;
-    expireDueApprovals()
-      .catch((e) => logger.error("approval expiry sweep failed", { error: e }))
-      .finally(() => (busy = false));
-  }, SWEEP_MS).unref();
+  startJobLoop({ name: "approval-expiry", pollMs: SWEEP_MS, work: async () => void (await expireDueApprovals()) });
 }

@@ -27,6 +27,10 @@ export const AUDIT_ACTIONS = [
   "mcp_server.write_policy_change",
   "approval.approve",
   "approval.reject",
+  "workflow.create",
+  "workflow.update",
+  "workflow.delete",
+  "workflow.rebind",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -20,12 +20,18 @@ import { approvalListJson } from "@/lib/approvals/approval-json";
 import { APPROVAL_STATUS_VALUES } from "@/lib/approvals/statuses";
 import { approveApproval, rejectApproval } from "@/lib/approvals/decide-approval";
 import { listApprovalsForCli, teamOfApproval } from "@/lib/approvals/list-approvals";
+import { workflowNodesSchema } from "@/lib/schemas/workflows";
+import { createWorkflow, rebindWorkflow } from "@/lib/workflows/save-workflow";
+import { listWorkflowsForCli, teamOfWorkflow } from "@/lib/workflows/list-workflows";
+import { workflowSummaryJson } from "@/lib/workflows/workflow-json";
+import { enqueueRun } from "@/lib/workflows/run-workflow";
+import { runAndWait } from "@/lib/workflows/runner";
 
 // The operator's command line (CONTRACT §3): every command prints exactly one JSON object on
 // stdout and exits 0; bad input prints {"error": "..."} and exits 1.
 
 /** Flags that are switches: present means true (`--private`). */
-const SWITCHES = new Set(["private"]);
+const SWITCHES = new Set(["private", "inactive", "wait"]);
 
 const count = z.string().regex(/^\d+$/, "must be a whole number").transform(Number).refine(Number.isSafeInteger, "is too large");
 const str = () => z.string({ error: "is required" }).min(1, "is empty");
@@ -136,6 +142,51 @@ const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promi
     run: async (f) => {
       const decided = await rejectApproval({ teamId: await teamOfApproval(f.id), userId: f.user }, f.id, f.note);
       return { id: decided.id, status: decided.status };
+    },
+  },
+  "workflow create": {
+    schema: z
+      .object({
+        team: str(),
+        user: str(),
+        name: str().max(200, "must be at most 200 characters"),
+        nodes: str(),
+        schedule: z.string().optional(),
+        timezone: z.string().optional(),
+        inactive: z.enum(["true", "false"], { error: "takes no value (or true/false)" }).optional(),
+      })
+      .strict(),
+    run: async (f) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(f.nodes);
+      } catch (e) {
+        throw new Error(`--nodes is not JSON: ${(e as Error).message}`);
+      }
+      const nodes = workflowNodesSchema.safeParse(raw);
+      if (!nodes.success) throw new Error(`--nodes: ${describeZodError(nodes.error)}`);
+      if (f.timezone !== undefined && f.schedule === undefined) throw new Error("--timezone goes with --schedule; a manual workflow's dates are in UTC.");
+      const row = await createWorkflow({ teamId: f.team, userId: f.user }, { name: f.name, nodes: nodes.data, schedule: f.schedule ?? null, timezone: f.timezone ?? null, active: f.inactive !== "true" });
+      return workflowSummaryJson(row);
+    },
+  },
+  "workflow list": {
+    schema: z.object({ team: str() }).strict(),
+    run: async (f) => ({ workflows: (await listWorkflowsForCli(f.team)).map(workflowSummaryJson) }),
+  },
+  "workflow run": {
+    schema: z.object({ id: str(), wait: z.enum(["true", "false"], { error: "takes no value (or true/false)" }).optional() }).strict(),
+    run: async (f) => {
+      const { run_id } = await enqueueRun(await teamOfWorkflow(f.id), f.id, { userId: null, viaCli: true });
+      return f.wait === "true" ? runAndWait(run_id) : { run_id };
+    },
+  },
+  "workflow rebind": {
+    schema: z.object({ id: str(), from: str(), to: str() }).strict(),
+    run: async (f) => {
+      const teamId = await teamOfWorkflow(f.id);
+      const { row, nodesRebound } = await rebindWorkflow({ teamId, userId: null }, f.id, f.from, f.to);
+      return { id: row.id, nodes_rebound: nodesRebound };
     },
   },
   "credits renew": {

@@ -17,7 +17,10 @@ export async function deleteConnection(teamId: string, userId: string, connectio
     const row = await tx.connection.findFirst({ where: { ...visibleConnections(teamId, userId), id: connectionId }, select: connectionPublicSelect });
     if (!row) throw notFound(`No connection ${connectionId} in this team.`);
     const deactivatedIds = (await tx.workflow.findMany({ where: { teamId, active: true, connections: { some: { connectionId } } }, select: { id: true }, orderBy: { id: "asc" } })).map((w) => w.id);
-    if (deactivatedIds.length) await tx.workflow.updateMany({ where: { id: { in: deactivatedIds } }, data: { active: false } });
+    if (deactivatedIds.length) {
+      const reason = `Deactivated because connection ${row.displayName ?? connectionId} (${row.type}) it used was deleted; rebind its nodes to another connection, then activate it.`;
+      await tx.workflow.updateMany({ where: { id: { in: deactivatedIds } }, data: { active: false, nextRunAt: null, deactivatedReason: reason } });
+    }
     await tx.connection.delete({ where: { id: connectionId } });
     await recordAuditEvent(tx, {
       teamId,

@@ -1,6 +1,6 @@
 import "server-only";
 import { db, type Db } from "@/lib/db/client";
-import { afterCommit } from "@/lib/webhooks/dispatch-signal";
+import { afterCommit } from "@/lib/jobs/wake";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -20,7 +20,7 @@ export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       const result = await db.$transaction(fn, { maxWait: 10_000, timeout: 30_000 });
-      // Webhook deliveries this transaction wrote are due now: wake the dispatcher.
+      // Work this transaction wrote (webhook deliveries, workflow runs) is due now: wake its loop.
       afterCommit();
       return result;
     } catch (e) {

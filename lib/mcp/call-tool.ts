@@ -1,6 +1,6 @@
 import "server-only";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { getCreditBalance } from "@/lib/credits/get-credit-balance";
+import { noCreditsLeft } from "@/lib/credits/no-credits-left";
 import { recordOperations } from "@/lib/logs/record-operations";
 import { describeFailure, OperationRefusal, type ScopedConnection } from "@/lib/operations/run-operation";
 import type { McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
@@ -80,11 +80,4 @@ export async function callTool(req: McpRequest, tool: ToolSpec, args: Record<str
     content: [{ type: "text", text: `${outcome.say ? `${outcome.say}\n\n` : ""}${JSON.stringify(result, null, 2)}` }],
     ...(result && typeof result === "object" && !Array.isArray(result) ? { structuredContent: result as Record<string, unknown> } : {}),
   };
-}
-
-/** The refusal for a team with nothing left to spend, or null. */
-export async function noCreditsLeft(teamId: string): Promise<string | null> {
-  const balance = await getCreditBalance(teamId);
-  if (balance.credits_remaining > 0) return null;
-  return `This team has no credits left (${balance.credits_used} of ${balance.credits_limit} used this period; the balance is ${balance.credits_remaining}). Usage resets when the billing period ends${balance.billing_period_end ? ` (${new Date(balance.billing_period_end * 1000).toISOString()})` : ""}; an owner can change the plan before that.`;
 }

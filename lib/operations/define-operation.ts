@@ -43,3 +43,14 @@ export function defineWrite<S extends z.ZodRawShape>(def: WriteDefinition<S>): O
     run: (ctx, input) => def.run(ctx, schema.parse(input)),
   };
 }
+
+export type UtilityDefinition<S extends z.ZodRawShape> = Omit<Common<S>, "types" | "credits" | "run"> & { run(input: Input<S>): Promise<unknown> | unknown };
+
+/**
+ * A built-in utility of workflows (filter rows, format a text): no connection, no provider, no
+ * credits, no cache. It lives in the catalogue like any operation, so a node names it the same way.
+ */
+export function defineUtility<S extends z.ZodRawShape>(def: UtilityDefinition<S>): Operation {
+  const schema = z.object(def.input);
+  return { operationVersion: 1, ...def, types: [], credits: 0, cacheTtlSeconds: 0, kind: "read", requiresApproval: false, run: async (_ctx, input) => def.run(schema.parse(input)) };
+}

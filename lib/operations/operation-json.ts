@@ -48,5 +48,5 @@ export function operationJson(op: Operation) {
 
 export type OperationJson = ReturnType<typeof operationJson>;
 
-/** Connection types this server registers; an operation for a type it does not (the sandbox in production) is left out. */
-export const availableOperations = () => OPERATIONS.filter((op) => op.types.some((t) => findConnectionType(t)));
+/** Connection types this server registers; an operation for a type it does not (the sandbox in production) is left out. Built-in utilities (no connection) are kept. */
+export const availableOperations = () => OPERATIONS.filter((op) => op.types.length === 0 || op.types.some((t) => findConnectionType(t)));

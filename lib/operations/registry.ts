@@ -17,6 +17,7 @@ import { operations as hubspot } from "@/lib/operations/catalogue/hubspot";
 import { operations as hubspotWrites } from "@/lib/operations/catalogue/hubspot-writes";
 import { operations as apiKeys } from "@/lib/operations/catalogue/api-keys";
 import { operations as klaviyoWrites } from "@/lib/operations/catalogue/klaviyo-writes";
+import { operations as utility } from "@/lib/operations/catalogue/utility";
 
 // The operations catalogue: the single source of every operation Patchbay runs on a provider.
 // The MCP endpoint (its direct tools and its discovery tools), the Operations page, the docs
@@ -39,6 +40,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...hubspotWrites,
   ...apiKeys,
   ...klaviyoWrites,
+  ...utility,
 ];
 
 const BY_ID = new Map(OPERATIONS.map((op) => [op.id, op]));

@@ -34,7 +34,7 @@ export type Operation = {
   title: string;
   /** What it does and returns, and when to use it; the model reads this. */
   description: string;
-  /** Connection types it runs on, e.g. ["ga4"]. */
+  /** Connection types it runs on, e.g. ["ga4"]; empty for a built-in utility that needs no connection (workflows only). */
   types: string[];
   kind: "read" | "write";
   operationVersion: number;
@@ -42,6 +42,12 @@ export type Operation = {
   credits: number;
   /** Reads: how long an identical run (same connection and input) is answered from cache; 0 = never. Writes: 0. */
   cacheTtlSeconds: number;
+  /**
+   * Writes: whether sending it twice leaves the provider as sending it once (it sets a state: a
+   * status, a budget, a note). A workflow run taken over after its instance died repeats such a
+   * node; any other write that may have reached its provider is not repeated.
+   */
+  idempotent?: boolean;
   /** Writes: whether a run from /mcp needs a person's approval (the server's write policy decides). */
   requiresApproval: boolean;
   /** The operation's own input (zod shapes with .describe()); `connection_id` is not part of it. */

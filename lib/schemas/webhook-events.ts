@@ -35,6 +35,12 @@ export const webhookEventDataSchemas = {
   "credits.exhausted": lowCredits,
   "approval.requested": z.object({ approval: ApprovalSchema }),
   "approval.resolved": z.object({ approval: ApprovalSchema }),
+  "workflow.run_failed": z.object({
+    workflow: z.object({ id: z.string(), name: z.string().describe("The workflow's name when the run started.") }),
+    run_id: z.string().describe("The run: its node logs have this source.run_id."),
+    failed_node_id: z.string().describe("The node that failed after its retries."),
+    error: z.string().describe("Why it failed, as its log's output says."),
+  }),
   [WEBHOOK_TEST_EVENT]: z.object({
     endpoint_id: z.string().describe("The endpoint the test was sent to."),
     message: z.string(),

@@ -29,3 +29,17 @@ export function randomToken(length: number): string {
 export function newId(prefix: "team" | "user" | "key" | "conn" | "al" | "oa" | "wf" | "mcp" | "log" | "run" | "conv" | "inv" | "mcpt" | "aud" | "we" | "msg" | "whd" | "wha" | "apr"): string {
   return `${prefix}_${randomToken(20)}`;
 }
+
+let lastMs = 0;
+let sequence = 0;
+/**
+ * An id that sorts (as text, lower-case only, so every collation agrees) in the order this
+ * process made them, then 12 random characters: a workflow run's node logs, whose started_at
+ * (seconds) often tie, list in node order by (started_at, id).
+ */
+export function newOrderedId(prefix: "log"): string {
+  const now = Date.now();
+  sequence = now === lastMs ? sequence + 1 : 0;
+  lastMs = now;
+  return `${prefix}_${now.toString(36).padStart(9, "0")}${sequence.toString(36).padStart(3, "0")}${randomToken(12).toLowerCase()}`;
+}

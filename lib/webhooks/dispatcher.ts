@@ -5,16 +5,17 @@ import { newId } from "@/lib/security/ids";
 import { decryptJson } from "@/lib/security/encryption";
 import { logger } from "@/lib/observability/logger";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { dispatchSignal } from "@/lib/webhooks/dispatch-signal";
+import { JobLoop } from "@/lib/jobs/job-loop";
+import { claimRows } from "@/lib/jobs/claim";
 import { signatureHeader } from "@/lib/webhooks/signature";
 import { postWebhook, type AttemptResult } from "@/lib/webhooks/send";
 import { DEFAULT_RETRY_SCHEDULE_SECONDS, DISABLE_AFTER_MS, DISABLED_BY_FAILURES, deliveryTimeoutMs, retryDelayMs, retrySchedule } from "@/lib/webhooks/config";
 import { utcMs } from "@/lib/db/instants";
 
-// The dispatcher runs in every server instance (instrumentation.ts). It claims due deliveries
-// from the outbox with one atomic statement per endpoint (PostgreSQL: FOR UPDATE SKIP LOCKED,
-// so two instances never claim the same row; SQLite: the same conditional UPDATE, serialized
-// by the database), sends each with its own timeout, and stores the results in batches.
+// The dispatcher runs in every server instance (instrumentation.ts), on the instance's job loop
+// (lib/jobs/job-loop.ts). It claims due deliveries from the outbox with one atomic statement per
+// endpoint (lib/jobs/claim.ts: FOR UPDATE SKIP LOCKED on PostgreSQL, a conditional UPDATE on
+// SQLite), sends each with its own timeout, and stores the results in batches.
 // A claim is a lease: it moves nextAttemptAt to the end of the attempt's time budget, so a
 // delivery whose instance died mid-attempt is claimed again once that has passed.
 
@@ -42,13 +43,12 @@ type Done = { delivery: Claimed; endpoint: Endpoint; result: AttemptResult };
 class Dispatcher {
   private inFlight = 0;
   private perEndpoint = new Map<string, number>();
-  private running = false;
-  private again = false;
   private results: Done[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   /** Endpoints whose refill claim is running: one at a time each. */
   private refilling = new Set<string>();
+  private loop = new JobLoop({ name: "webhooks", pollMs: POLL_MS, work: () => this.claimAndStart() });
 
   /** The retry delays, read and checked once: a bad value is reported at start, not at every result. */
   private schedule = DEFAULT_RETRY_SCHEDULE_SECONDS;
@@ -59,34 +59,17 @@ class Dispatcher {
     } catch (e) {
       logger.error(`${(e as Error).message}; using the default schedule (${DEFAULT_RETRY_SCHEDULE_SECONDS.join(",")})`);
     }
-    setInterval(() => this.tick(), POLL_MS).unref();
-    dispatchSignal.kick = () => this.tick();
-    this.tick();
+    this.loop.start();
   }
 
-  /** Claims and starts what is due; coalesces calls that arrive while a claim runs. */
+  /** Claims and starts what is due, now or right after the claim that is running. */
   tick() {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    void (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.claimAndStart();
-        } while (this.again);
-      } catch (e) {
-        logger.warn("webhook dispatcher: claim failed", { error: e });
-      } finally {
-        this.running = false;
-      }
-    })();
+    this.loop.tick();
   }
 
-  private async claimAndStart() {
+  private async claimAndStart(): Promise<boolean> {
     const now = Date.now();
+    let more = false;
     // Enabled endpoints with a due delivery; those at their in-flight limit here wait their turn.
     const endpoints = await db.$queryRawUnsafe<{ id: string; teamId: string; url: string; secret: string; previousSecret: string | null; previousSecretExpiresAt: unknown }[]>(
       `SELECT e."id", e."teamId", e."url", e."secret", e."previousSecret", e."previousSecretExpiresAt" FROM "WebhookEndpoint" e
@@ -97,8 +80,9 @@ class Dispatcher {
     for (const e of endpoints) {
       const endpoint: Endpoint = { id: e.id, teamId: e.teamId, url: e.url, secrets: signingSecrets(e, now) };
       // Expired leases (an instance died mid-attempt) are looked for here, at each scan.
-      if (await this.claimFor(endpoint, now, true)) this.again = true;
+      if (await this.claimFor(endpoint, now, true)) more = true;
     }
+    return more;
   }
 
   /**
@@ -189,18 +173,17 @@ async function claim(endpointId: string, now: number, lease: number, limit: numb
 }
 
 async function claimWithStatus(status: "pending" | "delivering", endpointId: string, now: number, lease: number, limit: number): Promise<Claimed[]> {
-  const pg = dbEngine() === "postgresql";
-  const rows = await db.$queryRawUnsafe<{ id: string; eventId: string; attempts: number | bigint; payload: string | null }[]>(
-    `UPDATE "WebhookDelivery" SET "status" = 'delivering', "attempts" = "attempts" + 1, "nextAttemptAt" = ${param(1)}
-     WHERE "id" IN (
-       SELECT "id" FROM "WebhookDelivery"
-       WHERE "endpointId" = ${param(2)} AND "status" = '${status}' AND "nextAttemptAt" <= ${param(3)}
-         AND EXISTS (SELECT 1 FROM "WebhookEndpoint" e WHERE e."id" = "WebhookDelivery"."endpointId" AND e."enabled" = ${pg ? "true" : "1"})
-       ORDER BY "nextAttemptAt" LIMIT ${param(4)}${pg ? " FOR UPDATE SKIP LOCKED" : ""})
-     ${pg ? "" : `AND "status" = '${status}' AND "nextAttemptAt" <= ${param(5)}`}
-     RETURNING "id", "eventId", "attempts", (SELECT "payload" FROM "WebhookEvent" e WHERE e."id" = "WebhookDelivery"."eventId") AS "payload"`,
-    ...(pg ? [lease, endpointId, now, limit] : [lease, endpointId, now, limit, now]),
-  );
+  const rows = await claimRows<{ id: string; eventId: string; attempts: number | bigint; payload: string | null }>({
+    table: "WebhookDelivery",
+    set: `"status" = 'delivering', "attempts" = "attempts" + 1, "nextAttemptAt" = ?`,
+    setParams: [lease],
+    where: `"endpointId" = ? AND "status" = '${status}' AND "nextAttemptAt" <= ?
+         AND EXISTS (SELECT 1 FROM "WebhookEndpoint" e WHERE e."id" = "WebhookDelivery"."endpointId" AND e."enabled" = ${dbEngine() === "postgresql" ? "true" : "1"})`,
+    whereParams: [endpointId, now],
+    orderBy: `"nextAttemptAt"`,
+    limit,
+    returning: `"id", "eventId", "attempts", (SELECT "payload" FROM "WebhookEvent" e WHERE e."id" = "WebhookDelivery"."eventId") AS "payload"`,
+  });
   return rows.map((r) => ({ id: r.id, eventId: r.eventId, attempts: Number(r.attempts), payload: r.payload }));
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
-import { dispatchSignal } from "@/lib/webhooks/dispatch-signal";
+import { jobSignal } from "@/lib/jobs/wake";
 import { subscribes } from "@/lib/webhooks/event-types";
 import type { WebhookEventData, WebhookEventName } from "@/lib/schemas/webhook-events";
 
@@ -28,7 +28,7 @@ export async function emitWebhookEvent<T extends WebhookEventName>(tx: Tx, teamI
   await tx.webhookDelivery.createMany({
     data: endpoints.map((e) => ({ id: newId("whd"), eventId: id, endpointId: e.id, teamId, eventType: type, status: "pending", nextAttemptAt: now, createdAt: now })),
   });
-  dispatchSignal.wanted = true;
+  jobSignal("webhooks").wanted = true;
   return id;
 }
 

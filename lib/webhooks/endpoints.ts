@@ -9,7 +9,7 @@ import { ALL_EVENTS, parseEventFilter, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, 
 import { checkEndpointUrl, UnsafeWebhookUrl } from "@/lib/webhooks/url-safety";
 import { newSigningSecret } from "@/lib/webhooks/signature";
 import { emitWebhookEvent, monotonicNow } from "@/lib/webhooks/emit";
-import { dispatchSignal } from "@/lib/webhooks/dispatch-signal";
+import { jobSignal } from "@/lib/jobs/wake";
 import { DISABLED_BY_FAILURES, DISABLED_BY_OWNER, PREVIOUS_SECRET_GRACE_MS } from "@/lib/webhooks/config";
 import type { WebhookEndpointJson } from "@/lib/schemas/webhooks";
 
@@ -159,7 +159,7 @@ export async function resendDelivery(teamId: string, endpointId: string, deliver
   const id = newId("whd");
   await transaction(async (tx) => {
     await tx.webhookDelivery.create({ data: { id, eventId: original.eventId, endpointId, teamId, eventType: original.eventType, status: "pending", nextAttemptAt: now, createdAt: now } });
-    dispatchSignal.wanted = true;
+    jobSignal("webhooks").wanted = true;
   });
   return { id, event_id: original.eventId };
 }

@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "credits.exhausted",
   "approval.requested",
   "approval.resolved",
+  "workflow.run_failed",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -32,6 +33,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   "credits.exhausted": "A charge left the balance at or below zero (once per billing period).",
   "approval.requested": "An agent asked for a write on an MCP server whose policy is approval; it waits on the Approvals page.",
   "approval.resolved": "An approval request ended: rejected, expired, or approved and then succeeded or failed.",
+  "workflow.run_failed": "A workflow run ended with a node that failed after its retries; the nodes after it were skipped.",
 };
 
 /** "*" (every type) or the subscribed types, as stored and as `webhook list` prints them. */

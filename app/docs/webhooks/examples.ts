@@ -140,6 +140,12 @@ export const EXAMPLE_EVENTS: { [T in ExampleEventType]: WebhookEventBody<T> } = 
   "approval.resolved": event("msg_Vb7nW2kHq9Zc4LsD0ePy", "approval.resolved", 0, {
     approval: { ...exampleApproval, status: "succeeded", decided_by: "user_2Wq9hJ3bN8sKd5LmPx0R", decided_at: NOW_S - 12 },
   }),
+  "workflow.run_failed": event("msg_Wf4kR9pLs2Qx7VbN0cTz", "workflow.run_failed", 0, {
+    workflow: { id: "wf_3Kd9sLq2Vx8NbT5mPz1R", name: "Weekly GA4 traffic to Slack" },
+    run_id: "run_8Hs2kQp4Lx9VbN3mTz0W",
+    failed_node_id: "post",
+    error: "Slack refused the call: not_in_channel (the app's bot is not a member of #marketing; invite it with /invite).",
+  }),
   [WEBHOOK_TEST_EVENT]: event("msg_Ru3E2aTgWKiWswLgWLlQ", WEBHOOK_TEST_EVENT, 0, {
     endpoint_id: EXAMPLE_ENDPOINT_ID,
     // The text lib/webhooks/endpoints.ts sendTestEvent() sends.

@@ -95,6 +95,12 @@ const WHEN: Record<WebhookEventType, React.ReactNode> = {
       <C>data</C>: <C>{"{approval}"}</C> with <C>decided_by</C> and <C>decided_at</C> once a member decided.
     </>
   ),
+  "workflow.run_failed": (
+    <>
+      Sent when a <a className={link} href="/docs/workflows">workflow</a> run ends with a node that still failed after its retries (the nodes after it are logged{" "}
+      <C>skipped</C>). <C>data</C>: <C>{"{workflow: {id, name}, run_id, failed_node_id, error}"}</C>; the Logs page filtered by <C>source_run_id</C> shows the run.
+    </>
+  ),
 };
 
 const CONTENTS: [string, string][] = [

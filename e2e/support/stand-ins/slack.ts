@@ -28,6 +28,10 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 //   `bad_expired…` → {ok:false, error:"token_expired"}
 //   `bad_revoked…` → {ok:false, error:"token_revoked"}
 //   other `bad…`   → {ok:false, error:"invalid_auth"};   no token → {ok:false, error:"not_authed"}
+// Trouble on the data calls (conversations.list, chat.postMessage), for retries and takeovers;
+// auth.test and bots.info answer normally, so such a token still connects:
+//   `down…`  → HTTP 503 with Slack's HTML error page, every time
+//   `slow…`  → answers after 6 s
 // OAuth: the `account` control names the workspace; `bad_scope…` refresh tokens (OAuthBook) and
 // accounts get a token with only chat:write.
 
@@ -112,8 +116,18 @@ export const standIn: StandInModule = {
       return PRIVATE.some((n) => n === name || idFrom("C", `${bot.teamId}/${n}`) === given) ? "private" : null;
     }
 
+    /** The `down…` / `slow…` behaviour of a data call, or null to answer normally. */
+    async function trouble(req: StandInRequest): Promise<Reply | null> {
+      const token = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ""))?.[1] ?? "";
+      if (token.startsWith("down")) return page(503, "service unavailable");
+      if (token.startsWith("slow")) await new Promise((r) => setTimeout(r, 6000));
+      return null;
+    }
+
     return startStandInServer({
-      "POST /api/chat.postMessage": (req: StandInRequest) => {
+      "POST /api/chat.postMessage": async (req: StandInRequest) => {
+        const troubled = await trouble(req);
+        if (troubled) return troubled;
         const bot = botOf(req);
         if (!("teamId" in bot)) return bot;
         if (!bot.scope.split(",").includes("chat:write")) return slackError("missing_scope", { needed: "chat:write", provided: bot.scope });
@@ -217,7 +231,9 @@ export const standIn: StandInModule = {
         };
       },
 
-      "GET /api/conversations.list": (req: StandInRequest) => {
+      "GET /api/conversations.list": async (req: StandInRequest) => {
+        const troubled = await trouble(req);
+        if (troubled) return troubled;
         const bot = botOf(req);
         if (!("teamId" in bot)) return bot;
         if (!bot.scope.split(",").includes("channels:read")) return slackError("missing_scope", { needed: "channels:read", provided: bot.scope });

@@ -102,6 +102,7 @@ function statusWrite(status: "PAUSED" | "ENABLED") {
   const pausing = status === "PAUSED";
   return defineWrite({
     id: pausing ? "google_ads.campaign.pause" : "google_ads.campaign.enable",
+    idempotent: true,
     title: pausing ? "Pause a Google Ads campaign" : "Enable a Google Ads campaign",
     description: pausing
       ? "Pauses one Google Ads campaign (sets its status to PAUSED): pause, stop, turn off or halt a campaign so it stops serving ads and spending. " +
@@ -141,6 +142,7 @@ function statusWrite(status: "PAUSED" | "ENABLED") {
 
 const updateCampaignBudget = defineWrite({
   id: "google_ads.campaign_budget.update",
+  idempotent: true,
   title: "Change a Google Ads campaign's daily budget",
   description:
     "Sets the daily budget of one Google Ads campaign (its campaign budget's amount), in the account's currency: raise, lower, increase, decrease or change the budget, daily budget, daily spend or spend limit. " +

@@ -29,6 +29,7 @@ const shown = (p: Record<string, string>) =>
 
 const hubspotContactUpsert = defineWrite({
   id: "hubspot.contact.upsert",
+  idempotent: true,
   title: "Create or update a HubSpot contact",
   description:
     "Creates a contact in the HubSpot CRM, or updates the one with the same email address (CRM v3 contacts batch/upsert keyed by email): add, create, save, update or sync a contact, lead or customer and set its properties (first and last name, phone, company, job title, lifecycle stage …). " +

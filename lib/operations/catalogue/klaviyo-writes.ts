@@ -30,6 +30,7 @@ const name = (what: string) => z.string().trim().min(1, "must not be empty").max
 
 const klaviyoListAddProfile = defineWrite({
   id: "klaviyo.list.add_profile",
+  idempotent: true,
   title: "Add a profile to a Klaviyo list",
   description:
     "Adds a person by email to a Klaviyo list (add subscriber, add to list, add contact to audience): checks the list exists, creates or updates their profile (POST /api/profile-import), then adds it to the list (POST /api/lists/{id}/relationships/profiles). " +

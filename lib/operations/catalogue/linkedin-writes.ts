@@ -23,6 +23,7 @@ const campaignUrl = (account: string, campaign: string) => `${API}/adAccounts/${
 
 const linkedinCampaignSetStatus = defineWrite({
   id: "linkedin_ads.campaign.set_status",
+  idempotent: true,
   title: "Pause, resume or archive a LinkedIn Ads campaign",
   description:
     "Sets the status of one LinkedIn ad campaign (Marketing API adCampaigns, partial update): PAUSED stops its delivery (pause, stop, turn off), ACTIVE resumes or enables it (resume, start, turn on, unpause), ARCHIVED hides it. " +

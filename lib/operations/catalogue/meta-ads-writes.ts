@@ -144,6 +144,7 @@ function statusWrite(kind: Kind, status: "PAUSED" | "ACTIVE") {
       : "its ads stop delivering while the rest of the campaign keeps running";
   return defineWrite({
     id: `meta_ads.${kind}.${pausing ? "pause" : "enable"}`,
+    idempotent: true,
     title: `${pausing ? "Pause" : "Activate"} a Meta ${k.label}`,
     description: pausing
       ? `Pauses one Meta (Facebook/Instagram) ${k.label} (status PAUSED): pause, stop, turn off or halt it so ${scope} and it stops spending. ` +
@@ -176,6 +177,7 @@ function budgetWrite(kind: Kind) {
   const k = KINDS[kind];
   return defineWrite({
     id: `meta_ads.${kind}.update_budget`,
+    idempotent: true,
     title: `Change a Meta ${k.label}'s daily budget`,
     description:
       `Sets the daily budget of one Meta (Facebook/Instagram) ${k.label}: raise, lower, increase, decrease or change its budget, daily budget, daily spend or spend limit. ` +

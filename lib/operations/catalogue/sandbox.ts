@@ -34,6 +34,7 @@ const sandboxReport = defineRead({
 
 const sandboxSetNote = defineWrite({
   id: "sandbox.set_note",
+  idempotent: true,
   title: "Set the sandbox account's note",
   description:
     "Writes (replaces) the note of the connected sandbox account, its one writable field, and returns the new note and the one it replaced. " +

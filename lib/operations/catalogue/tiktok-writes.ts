@@ -42,6 +42,7 @@ async function campaignOf(ctx: OperationContext, advertiserId: string, campaignI
 
 const tiktokCampaignSetStatus = defineWrite({
   id: "tiktok_ads.campaign.set_status",
+  idempotent: true,
   title: "Pause or enable a TikTok Ads campaign",
   description:
     "Sets the operation status of one TikTok ad campaign (Marketing API campaign/status/update): DISABLE pauses it (pause, stop, turn off), ENABLE resumes it (resume, enable, start, turn on, unpause). " +

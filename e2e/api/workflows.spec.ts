@@ -1,0 +1,367 @@
+import { spawn } from "node:child_process";
+import { test, expect, seedTeam, seed, apiAs, cli, expectError, type SeededTeam } from "../fixtures";
+import { sessionAs } from "../support/session";
+import { startReceiver, waitFor, type Receiver } from "../support/webhook-receiver";
+import { startInstance } from "../support/instances";
+import { root } from "../support/server";
+
+// Issue 26: workflows that really run (CONTRACT §9), over real HTTP, the CLI and the provider
+// stand-ins, on the run's database (SQLite, and PostgreSQL in CI): node logs and the one ledger
+// entry of a run, retries then skipped nodes, refusal without credits, schedules once per slot
+// across two instances, takeover after kill -9, connections deleted and rebound, and templates
+// checked when a workflow is saved.
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const PASSWORD = "workflows-pass-1";
+
+async function connect(team: SeededTeam, body: Json): Promise<{ id: string }> {
+  const res = await (await apiAs(team.users[0])).post("/v1/connections", { data: body });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+const sandbox = (team: SeededTeam, name: string) => connect(team, { connection_type: "sandbox_key", name, credentials: { api_key: `sk-${name}-${Date.now()}-${Math.random()}` } });
+const slack = (team: SeededTeam, token: string) => connect(team, { connection_type: "slack", name: `Slack ${token}`, credentials: { bot_token: token } });
+
+async function createWorkflow(team: SeededTeam, name: string, nodes: Json[], ...extra: string[]) {
+  const made = await cli("workflow", "create", "--team", team.id, "--user", team.users[0].id, "--name", name, "--nodes", JSON.stringify(nodes), ...extra);
+  expect(made.code, JSON.stringify(made.json)).toBe(0);
+  return made.json as { id: string; name: string; active: boolean; next_run_at: number | null };
+}
+
+async function logsOfRun(team: SeededTeam, runId: string): Promise<Json[]> {
+  const res = await (await apiAs(team.users[0])).get(`/v1/logs?source_run_id=${runId}&limit=100`);
+  expect(res.status(), await res.text()).toBe(200);
+  // Newest first: in node order they read oldest first (ties keep node order by metadata).
+  return ((await res.json()).data as Json[]).sort((a, b) => a.started_at - b.started_at || a.id.localeCompare(b.id));
+}
+
+async function ledgerOf(team: SeededTeam, workflowId: string): Promise<Json[]> {
+  const res = await (await apiAs(team.users[0])).get(`/v1/credits/logs?service_id=${workflowId}`);
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()).data;
+}
+
+const journal = async (type: string) => {
+  const base = JSON.parse(process.env.PROVIDER_BASE_URLS ?? "{}")[type] as string;
+  return ((await (await fetch(`${base}/__stand-in/requests?method=POST`)).json()) as { requests: { path: string; headers: Record<string, string>; json: Json }[] }).requests;
+};
+
+const runOf = (id: string) => seed<Json | null>("workflowRun", { id });
+
+let receivers: Receiver[] = [];
+test.afterEach(async () => {
+  await Promise.all(receivers.map((r) => r.stop()));
+  receivers = [];
+});
+
+const REPORT_NOTE = (connectionId: string) => [
+  { id: "report", label: "Sessions, last 7 days", operation_id: "sandbox.report", connection_id: connectionId, input: { metric: "sessions", days: 7, end_date: "{{run.date.yesterday}}" } },
+  { id: "message", label: "Write the note", operation_id: "utility.format_text", input: { template: "{{nodes.report.output.total}} sessions to {{run.date.yesterday}}" } },
+  { id: "note", label: "Save the note", operation_id: "sandbox.set_note", connection_id: connectionId, input: { note: "{{nodes.message.output.text}}" } },
+];
+
+test("a three-node run writes three logs with the spec's metadata, in node order, and one ledger entry of 1 + its nodes' credits", async () => {
+  const team = await seedTeam({ password: PASSWORD });
+  const conn = await sandbox(team, "three");
+  const wf = await createWorkflow(team, "Sessions to a note", REPORT_NOTE(conn.id));
+  expect(wf).toEqual({ id: expect.stringMatching(/^wf_/), name: "Sessions to a note", active: true, schedule: null, timezone: null, next_run_at: null });
+
+  const done = await cli("workflow", "run", "--id", wf.id, "--wait");
+  expect(done.code, JSON.stringify(done.json)).toBe(0);
+  // sandbox.report 2 + format_text 0 + set_note 1, plus 1 for the run.
+  expect(done.json).toEqual({ run_id: expect.stringMatching(/^run_/), status: "success", logs: 3, credits: 4 });
+
+  const logs = await logsOfRun(team, done.json.run_id);
+  expect(logs.map((l) => l.operation_id)).toEqual(["sandbox.report", "utility.format_text", "sandbox.set_note"]);
+  for (const [i, log] of logs.entries()) {
+    expect(log.status).toBe("success");
+    expect(log.source).toEqual({ type: "workflow", id: wf.id, run_id: done.json.run_id, name: "Sessions to a note" });
+    expect(log.metadata).toEqual({ node_id: REPORT_NOTE(conn.id)[i].id, node_label: REPORT_NOTE(conn.id)[i].label, retry_attempts: 0, ...(i !== 1 && { connection_id: conn.id }) });
+    if (i > 0) expect(log.started_at).toBeGreaterThanOrEqual(logs[i - 1].started_at);
+  }
+  expect(logs.map((l) => l.credits_used)).toEqual([2, 0, 1]);
+  // The references were filled in: the note holds the report's total and yesterday's date.
+  const total = logs[0].output.total;
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  expect(logs[0].input).toEqual({ metric: "sessions", days: 7, end_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+  expect([yesterday, new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)]).toContain(logs[0].input.end_date);
+  expect(logs[2].input).toEqual({ note: `${total} sessions to ${logs[0].input.end_date}` });
+  expect(logs[2].output.note).toBe(`${total} sessions to ${logs[0].input.end_date}`);
+
+  const ledger = await ledgerOf(team, wf.id);
+  expect(ledger).toHaveLength(1);
+  expect(ledger[0]).toMatchObject({ credits_used: 4, service: { type: "workflow", id: wf.id, name: "Sessions to a note" } });
+
+  // The dashboard's run history holds the same run, each node with its duration and output.
+  const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
+  const runs = (await (await session.get(`/api/dashboard/workflows/${wf.id}/runs`)).json()).runs as Json[];
+  expect(runs.map((r) => [r.id, r.status, r.trigger, r.credits])).toEqual([[done.json.run_id, "success", "manual", 4]]);
+  const detail = await (await session.get(`/api/dashboard/workflow-runs/${done.json.run_id}`)).json();
+  expect(detail.nodes.map((n: Json) => [n.node_id, n.status, n.log_id])).toEqual(logs.map((l) => [l.metadata.node_id, "success", l.id]));
+  expect(detail.nodes[2].output).toEqual(logs[2].output);
+});
+
+test("a node that keeps failing is retried twice with backoff, ends the run with error, skips the rest and sends workflow.run_failed", async () => {
+  const team = await seedTeam({ password: PASSWORD });
+  const hooks = await startReceiver();
+  receivers.push(hooks);
+  expect((await cli("webhook", "create", "--team", team.id, "--url", hooks.url, "--events", "workflow.run_failed")).code).toBe(0);
+  const token = `down-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const down = await slack(team, token);
+  const wf = await createWorkflow(team, "Post while Slack is down", [
+    { id: "text", label: "Write", operation_id: "utility.format_text", input: { template: "Hello on {{run.date.today}}" } },
+    { id: "post", label: "Post to Slack", operation_id: "slack.post_message", connection_id: down.id, input: { channel: "general", text: "{{nodes.text.output.text}}" } },
+    { id: "after", label: "After", operation_id: "utility.format_text", input: { template: "done" } },
+    { id: "last", label: "Last", operation_id: "utility.format_text", input: { template: "done" } },
+  ]);
+  const done = await cli("workflow", "run", "--id", wf.id, "--wait");
+  expect(done.json).toEqual({ run_id: expect.any(String), status: "error", logs: 4, credits: 1 });
+
+  const logs = await logsOfRun(team, done.json.run_id);
+  expect(logs.map((l) => [l.metadata.node_id, l.status, l.metadata.retry_attempts])).toEqual([
+    ["text", "success", 0],
+    ["post", "error", 2],
+    ["after", "skipped", 0],
+    ["last", "skipped", 0],
+  ]);
+  expect(logs[1].output.error).toMatch(/Slack/);
+  // The provider received the write three times: the attempt and its two retries.
+  const sent = (await journal("slack")).filter((r) => r.path === "/api/chat.postMessage" && r.headers.authorization === `Bearer ${token}`);
+  expect(sent).toHaveLength(3);
+  expect((await ledgerOf(team, wf.id)).map((e) => e.credits_used)).toEqual([1]);
+
+  const [event] = await waitFor(() => (hooks.received.length ? hooks.received : null), 15_000, "workflow.run_failed");
+  const body = JSON.parse(event.body);
+  expect(body.type).toBe("workflow.run_failed");
+  expect(body.data).toEqual({ workflow: { id: wf.id, name: "Post while Slack is down" }, run_id: done.json.run_id, failed_node_id: "post", error: logs[1].output.error });
+});
+
+test("a run that starts without credits is refused: no log, no ledger entry, shown as refused", async () => {
+  const team = await seedTeam({ password: PASSWORD, creditsLimit: 10 });
+  const conn = await sandbox(team, "broke");
+  const wf = await createWorkflow(team, "No credits", REPORT_NOTE(conn.id));
+  await seed("charges", { team: team.id, charges: [{ credits: 10, type: "mcp" }] });
+  const done = await cli("workflow", "run", "--id", wf.id, "--wait");
+  expect(done.json).toEqual({ run_id: expect.any(String), status: "refused", logs: 0, credits: 0 });
+  expect(await logsOfRun(team, done.json.run_id)).toEqual([]);
+  expect(await ledgerOf(team, wf.id)).toEqual([]);
+  const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
+  const [run] = (await (await session.get(`/api/dashboard/workflows/${wf.id}/runs`)).json()).runs;
+  expect(run).toMatchObject({ id: done.json.run_id, status: "refused", credits: 0, nodes: [] });
+  expect(run.error).toMatch(/no credits left/);
+
+  // With one credit left it runs to its end and may overshoot.
+  expect((await cli("credits", "renew", "--team", team.id)).code).toBe(0);
+  await seed("charges", { team: team.id, charges: [{ credits: 9, type: "mcp" }] });
+  const overshoot = await cli("workflow", "run", "--id", wf.id, "--wait");
+  expect(overshoot.json).toMatchObject({ status: "success", logs: 3, credits: 4 });
+});
+
+test("templates are checked when a workflow is saved; bad nodes, references and schedules are named; a member cannot activate writes", async () => {
+  const team = await seedTeam({ password: PASSWORD, members: 2 });
+  const conn = await sandbox(team, "checks");
+  const other = await seedTeam();
+  const foreign = await sandbox(other, "foreign");
+  const bad = async (nodes: unknown, ...extra: string[]) => {
+    const r = await cli("workflow", "create", "--team", team.id, "--user", team.users[0].id, "--name", "Bad", "--nodes", typeof nodes === "string" ? nodes : JSON.stringify(nodes), ...extra);
+    expect(r.code).toBe(1);
+    expect(Object.keys(r.json)).toEqual(["error"]);
+    return r.json.error as string;
+  };
+  const fmt = (id: string, template: string) => ({ id, label: id, operation_id: "utility.format_text", input: { template } });
+  expect(await bad("[{")).toMatch(/not JSON/);
+  expect(await bad([{ id: "a", label: "A", operation_id: "nope.report", input: {} }])).toMatch(/no operation "nope.report"; closest: /);
+  expect(await bad([fmt("a", "{{nodes.b.output.text}}"), fmt("b", "x")])).toMatch(/refers to node b, which runs after this one/);
+  expect(await bad([fmt("a", "{{nodes.a.output.text}}")])).toMatch(/its own node a/);
+  expect(await bad([fmt("a", "{{run.date.tomorrow}}")])).toMatch(/"\{\{run.date.tomorrow\}\}" is not a reference/);
+  expect(await bad([fmt("a", "{{ process.env.SECRET }}")])).toMatch(/is not a reference/);
+  expect(await bad([fmt("a", "x"), fmt("a", "y")])).toMatch(/nodes\[1\].id: a is used by an earlier node/);
+  expect(await bad([{ id: "Bad-Id", label: "A", operation_id: "utility.format_text", input: { template: "x" } }])).toMatch(/--nodes: 0.id: must be 1-40 characters/);
+  expect(await bad([{ id: "r", label: "R", operation_id: "sandbox.report", connection_id: foreign.id, input: { metric: "sessions" } }])).toMatch(/no connection .* that you can use in this team/);
+  expect(await bad([{ id: "r", label: "R", operation_id: "ga4.run_report", connection_id: conn.id, input: { property_id: "1", metrics: ["sessions"] } }])).toMatch(/is a sandbox_key connection; ga4.run_report runs on ga4/);
+  expect(await bad([{ id: "r", label: "R", operation_id: "sandbox.report", input: { metric: "sessions" } }])).toMatch(/runs on a .* connection; give one/);
+  expect(await bad([{ id: "r", label: "R", operation_id: "sandbox.report", connection_id: conn.id, input: { metric: "visits" } }])).toMatch(/nodes\[0\].input.metric/);
+  expect(await bad([fmt("a", "x")], "--schedule", "61 * * * *")).toMatch(/schedule: .* not a valid cron expression/);
+  expect(await bad([fmt("a", "x")], "--schedule", "0 9 * *")).toMatch(/five fields/);
+  expect(await bad([fmt("a", "x")], "--schedule", "0 9 * * *", "--timezone", "Mars/Olympus")).toMatch(/not an IANA time zone/);
+  // A template reference in a typed field is checked at run time; the rest of the input now.
+  const ok = await createWorkflow(team, "Typed later", [fmt("a", "7"), { id: "r", label: "R", operation_id: "sandbox.report", connection_id: conn.id, input: { metric: "sessions", days: "{{nodes.a.output.text}}" } }], "--inactive");
+  expect(ok).toMatchObject({ active: false, next_run_at: null });
+
+  // Dashboard: the same checks answer 400 with every problem; a member may save writes only inactive.
+  const member = await sessionAs(team.users[1].email, PASSWORD, team.id);
+  const nodes = REPORT_NOTE(conn.id);
+  await expectError(await member.post("/api/dashboard/workflows", { data: { name: "X", nodes: [fmt("a", "{{nope}}")] } }), 400, "nodes[0].input.template");
+  await expectError(await member.post("/api/dashboard/workflows", { data: { name: "Member writes", nodes } }), 403, "Only a team owner can activate", "Save the note (sandbox.set_note) writes to");
+  const saved = await member.post("/api/dashboard/workflows", { data: { name: "Member writes", nodes, active: false } });
+  expect(saved.status(), await saved.text()).toBe(200);
+  const id = (await saved.json()).id;
+  await expectError(await member.patch(`/api/dashboard/workflows/${id}`, { data: { active: true } }), 403, "Only a team owner");
+  await expectError(await member.post(`/api/dashboard/workflows/${id}/runs`), 403, "only a team owner can run it by hand");
+  const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
+  const activated = await owner.patch(`/api/dashboard/workflows/${id}`, { data: { active: true, schedule: "30 2 * * *", timezone: "America/New_York" } });
+  expect(activated.status(), await activated.text()).toBe(200);
+  expect((await activated.json()).next_run_at).toBeGreaterThan(Date.now() / 1000);
+  const preview = await (await owner.get("/api/dashboard/workflow-schedule?schedule=0%209%20*%20*%201&timezone=Europe%2FParis")).json();
+  expect(preview.next_runs).toHaveLength(5);
+  for (const t of preview.next_runs) expect(new Date(t).getUTCDay()).toBe(1);
+  await expectError(await owner.get("/api/dashboard/workflow-schedule?schedule=nope"), 400, "schedule");
+  const audit = await (await owner.get("/api/dashboard/audit?action=workflow.update")).json();
+  expect(JSON.stringify(audit)).toContain(id);
+});
+
+test("deleting a connection deactivates the workflows that use it, and says why; an API-key connection is rebound in one step", async () => {
+  const team = await seedTeam({ password: PASSWORD });
+  const first = await sandbox(team, "old-key");
+  const second = await sandbox(team, "new-key");
+  const hourly = ["--schedule", "0 * * * *"];
+  const rebound = await createWorkflow(team, "Rebound", REPORT_NOTE(first.id), ...hourly);
+  const left = await createWorkflow(team, "Left alone", REPORT_NOTE(first.id), ...hourly);
+  expect(rebound.next_run_at).toBeGreaterThan(Date.now() / 1000);
+
+  const wrong = await slack(team, `xoxb-${Date.now()}-1-rebind`);
+  const refused = await cli("workflow", "rebind", "--id", rebound.id, "--from", first.id, "--to", wrong.id);
+  expect(refused.code).toBe(1);
+  expect(refused.json.error).toMatch(/is a slack connection; node report \(sandbox.report\) runs on/);
+  expect((await cli("workflow", "rebind", "--id", rebound.id, "--from", first.id, "--to", second.id)).json).toEqual({ id: rebound.id, nodes_rebound: 2 });
+  expect((await cli("workflow", "rebind", "--id", rebound.id, "--from", first.id, "--to", second.id)).json).toEqual({ id: rebound.id, nodes_rebound: 0 });
+
+  const api = await apiAs(team.users[0]);
+  expect((await api.delete(`/v1/connections/${first.id}`)).status()).toBe(200);
+  const list = (await cli("workflow", "list", "--team", team.id)).json.workflows as Json[];
+  expect(list.find((w) => w.id === rebound.id)).toMatchObject({ active: true, schedule: "0 * * * *", timezone: null });
+  expect(list.find((w) => w.id === left.id)).toEqual({ id: left.id, name: "Left alone", active: false, schedule: "0 * * * *", timezone: null, next_run_at: null });
+  const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
+  const page = await (await session.get(`/api/dashboard/workflows/${left.id}`)).json();
+  expect(page.deactivated_reason).toMatch(/old-key .* was deleted/);
+  expect(page.nodes[0].connection_problem).toMatch(/deleted/);
+  // Activating it again is refused until its nodes use a connection that exists.
+  await expectError(await session.patch(`/api/dashboard/workflows/${left.id}`, { data: { active: true } }), 400, `no connection ${first.id}`);
+  const viaDashboard = await (await session.post(`/api/dashboard/workflows/${left.id}/rebind`, { data: { from: first.id, to: second.id } })).json();
+  expect(viaDashboard).toEqual({ id: left.id, nodes_rebound: 2 });
+  expect((await session.patch(`/api/dashboard/workflows/${left.id}`, { data: { active: true } })).status()).toBe(200);
+
+  const done = await cli("workflow", "run", "--id", rebound.id, "--wait");
+  expect(done.json).toMatchObject({ status: "success", logs: 3 });
+  expect((await logsOfRun(team, done.json.run_id))[0].metadata.connection_id).toBe(second.id);
+});
+
+test("a connection that needs re-authorization fails its node with that reason, and the workflow page says so", async () => {
+  const team = await seedTeam({ password: PASSWORD });
+  const conn = await connect(team, { connection_type: "sandbox_key", name: "Revoked", credentials: { api_key: `sk-revoked-${Date.now()}` } });
+  const wf = await createWorkflow(team, "Needs reauth", REPORT_NOTE(conn.id));
+  await seed("needsReauth", { connection: conn.id });
+  const done = await cli("workflow", "run", "--id", wf.id, "--wait");
+  expect(done.json).toMatchObject({ status: "error", logs: 3, credits: 1 });
+  const logs = await logsOfRun(team, done.json.run_id);
+  expect(logs[0].output.error).toMatch(/needs to be re-authorized/);
+  expect(logs.slice(1).map((l) => l.status)).toEqual(["skipped", "skipped"]);
+  const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
+  const page = await (await session.get(`/api/dashboard/workflows/${wf.id}`)).json();
+  expect(page.nodes[0].connection_problem).toMatch(/needs re-authorization/);
+});
+
+test("a cron schedule starts each slot once, within 15 s, with two instances", async () => {
+  test.setTimeout(150_000);
+  const second = await startInstance();
+  try {
+    const team = await seedTeam({ password: PASSWORD });
+    const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await session.post("/api/dashboard/workflows", {
+        data: { name: `Every minute ${i}`, nodes: [{ id: "hello", label: "Hello", operation_id: "utility.format_text", input: { template: "slot of {{run.started_at}}" } }], schedule: "* * * * *", timezone: "America/New_York" },
+      });
+      expect(res.status(), await res.text()).toBe(200);
+      ids.push((await res.json()).id);
+    }
+    const slot = Math.ceil(Date.now() / 60_000) * 60_000;
+    await new Promise((r) => setTimeout(r, slot - Date.now() + 16_000));
+    for (const id of ids) {
+      const runs = (await (await session.get(`/api/dashboard/workflows/${id}/runs`)).json()).runs as Json[];
+      const ofSlot = runs.filter((r) => r.slot_at === slot);
+      expect(ofSlot, `runs of ${id}`).toHaveLength(1);
+      expect(ofSlot[0].trigger).toBe("schedule");
+      expect(ofSlot[0].started_at - slot).toBeLessThan(15_000);
+      expect(runs.every((r) => r.slot_at !== null && r.slot_at % 60_000 === 0)).toBe(true);
+      expect(new Set(runs.map((r) => r.slot_at)).size).toBe(runs.length);
+    }
+  } finally {
+    await second.stop();
+  }
+});
+
+test("kill -9 in the middle of a run: another instance takes it over after its lease and continues at the node it was on", async () => {
+  test.setTimeout(90_000);
+  const team = await seedTeam({ password: PASSWORD });
+  const conn = await sandbox(team, "takeover");
+  const slow = await slack(team, `slow-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  const wf = await createWorkflow(team, "Slow read", [
+    { id: "report", label: "Report", operation_id: "sandbox.report", connection_id: conn.id, input: { metric: "users", days: 3 } },
+    { id: "channels", label: "Channels (slow)", operation_id: "slack.list_channels", connection_id: slow.id, input: {} },
+    { id: "count", label: "Count", operation_id: "utility.format_text", input: { template: "{{nodes.report.output.total}} users, channels: {{nodes.channels.output.channels.0.name}}" } },
+  ]);
+  const { runId, first } = await runInChildThenKill(team, wf.id, "channels");
+  // The run continues on an instance that is up (this run's server) once the 4 s lease lapses.
+  const run = await waitFor(async () => {
+    const r = await runOf(runId);
+    return r && ["success", "error"].includes(r.status) ? r : null;
+  }, 40_000, "the run to end after the takeover");
+  expect(run.status).toBe("success");
+  expect(run.claims).toBeGreaterThan(1);
+  const logs = await logsOfRun(team, runId);
+  expect(logs.map((l) => [l.metadata.node_id, l.status])).toEqual([
+    ["report", "success"],
+    ["channels", "success"],
+    ["count", "success"],
+  ]);
+  // The node that had finished was not run again: its log is the one written before the kill.
+  expect(logs[0].id).toBe(first.id);
+  expect(logs[0].completed_at).toBe(first.completed_at);
+  expect(logs[2].output.text).toMatch(/^\d+ users, channels: general$/);
+  expect((await ledgerOf(team, wf.id)).map((e) => e.credits_used)).toEqual([1 + 2 + 1]);
+});
+
+test("kill -9 while a write that is not safe to repeat was in flight: after the takeover it is not sent again, and the node says why", async () => {
+  test.setTimeout(90_000);
+  const team = await seedTeam({ password: PASSWORD });
+  const token = `slow-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const slow = await slack(team, token);
+  const wf = await createWorkflow(team, "Slow post", [
+    { id: "text", label: "Text", operation_id: "utility.format_text", input: { template: "Posted once" } },
+    { id: "post", label: "Post", operation_id: "slack.post_message", connection_id: slow.id, input: { channel: "general", text: "{{nodes.text.output.text}}" } },
+    { id: "after", label: "After", operation_id: "utility.format_text", input: { template: "done" } },
+  ]);
+  const { runId } = await runInChildThenKill(team, wf.id, "post");
+  const run = await waitFor(async () => {
+    const r = await runOf(runId);
+    return r && ["success", "error"].includes(r.status) ? r : null;
+  }, 40_000, "the run to end after the takeover");
+  expect(run.status).toBe("error");
+  const logs = await logsOfRun(team, runId);
+  expect(logs.map((l) => [l.metadata.node_id, l.status])).toEqual([
+    ["text", "success"],
+    ["post", "error"],
+    ["after", "skipped"],
+  ]);
+  expect(logs[1].output.error).toMatch(/not sent again/);
+  await new Promise((r) => setTimeout(r, 6_500)); // the killed process's request reaches the stand-in
+  const sent = (await journal("slack")).filter((r) => r.path === "/api/chat.postMessage" && r.headers.authorization === `Bearer ${token}`);
+  expect(sent).toHaveLength(1);
+});
+
+/** `workflow run --wait` in a child process (which claims and runs it), killed with SIGKILL once node `at` has started. */
+async function runInChildThenKill(team: SeededTeam, workflowId: string, at: string) {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/main.ts", "workflow", "run", "--id", workflowId, "--wait"], { cwd: root, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const run = await waitFor(async () => (await seed<Json[]>("workflowRuns", { workflow: workflowId }))[0] ?? null, 20_000, "the run to be queued");
+    const first = await waitFor(async () => {
+      const logs = await logsOfRun(team, run.id);
+      return logs.find((l) => l.metadata.node_id === at && l.status === "start") ? logs[0] : null;
+    }, 20_000, `node ${at} to start`);
+    child.kill("SIGKILL");
+    return { runId: run.id as string, first };
+  } finally {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  }
+}

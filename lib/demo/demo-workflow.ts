@@ -1,0 +1,25 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { DEMO_EMAIL } from "@/lib/demo/ensure-demo";
+import { findWorkflowTemplate, instantiateTemplate } from "@/lib/workflows/workflow-templates";
+import { createWorkflow } from "@/lib/workflows/save-workflow";
+import { enqueueRun } from "@/lib/workflows/run-workflow";
+
+// The demo's real workflow: the sandbox template on its sandbox key connection, hourly, and run
+// once at every start, so the Logs and Ledger pages show a real run from the first minute.
+
+const TEMPLATE = "sandbox_daily_note";
+
+export async function ensureDemoWorkflow(teamId: string): Promise<{ workflowId: string; runId: string } | null> {
+  const owner = await db.user.findUnique({ where: { email: DEMO_EMAIL }, select: { id: true } });
+  const connection = await db.connection.findFirst({ where: { teamId, type: "sandbox_key", ownerUserId: null }, orderBy: { createdAt: "asc" }, select: { id: true } });
+  const template = findWorkflowTemplate(TEMPLATE)!;
+  if (!owner || !connection) return null;
+  let workflow = await db.workflow.findFirst({ where: { teamId, name: template.name }, select: { id: true } });
+  if (!workflow) {
+    const nodes = instantiateTemplate(template, { sandbox: connection.id }, {});
+    workflow = await createWorkflow({ teamId, userId: owner.id }, { name: template.name, nodes, schedule: template.schedule, timezone: template.timezone, active: true });
+  }
+  const { run_id } = await enqueueRun(teamId, workflow.id, { userId: owner.id });
+  return { workflowId: workflow.id, runId: run_id };
+}

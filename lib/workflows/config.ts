@@ -1,0 +1,21 @@
+// Workflow runner settings from the environment (README "Workflows").
+
+const positive = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return process.env[name] !== undefined && Number.isFinite(v) && v > 0 ? v : fallback;
+};
+
+/** How long a claimed run is its instance's; renewed every third of it while the run goes on. A run whose instance died is taken over after this. */
+export const leaseMs = () => positive("WORKFLOW_LEASE_SECONDS", 30) * 1000;
+
+/** The first retry's delay; the second waits three times as long (with up to 20 % jitter). */
+export const retryBaseMs = () => positive("WORKFLOW_RETRY_BASE_MS", 1000);
+
+/** A node's retryable failure (429, 5xx, unreachable) is tried again this many times. */
+export const MAX_RETRIES = 2;
+
+/** Runs one instance executes at once. */
+export const concurrency = () => Math.floor(positive("WORKFLOW_CONCURRENCY", 32));
+
+/** How often each instance looks for due schedules and runs (a commit in the instance wakes it at once). */
+export const POLL_MS = 1000;

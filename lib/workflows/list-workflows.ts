@@ -1,0 +1,85 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { notFound } from "@/lib/api/errors";
+import { findOperation } from "@/lib/operations/registry";
+import { workflowJson, parseNodes } from "@/lib/workflows/workflow-json";
+import { runJson } from "@/lib/workflows/run-json";
+
+// Reading workflows: the CLI's list, and the dashboard's list and page.
+
+export async function teamOfWorkflow(id: string): Promise<string> {
+  const row = await db.workflow.findUnique({ where: { id }, select: { teamId: true } });
+  if (!row) throw notFound(`No workflow ${id.slice(0, 255)}.`);
+  return row.teamId;
+}
+
+export async function listWorkflowsForCli(teamId: string) {
+  if (!(await db.team.findUnique({ where: { id: teamId }, select: { id: true } }))) throw notFound(`No team ${teamId.slice(0, 255)}.`);
+  return db.workflow.findMany({ where: { teamId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+}
+
+/** What the Workflows page lists: schedule, next run, last run, credits this billing period, whether a node writes. */
+export async function listWorkflows(teamId: string) {
+  const team = await db.team.findUniqueOrThrow({ where: { id: teamId }, select: { billingPeriodStart: true } });
+  const rows = await db.workflow.findMany({ where: { teamId }, orderBy: [{ name: "asc" }, { id: "asc" }] });
+  const ids = rows.map((r) => r.id);
+  const periodStart = BigInt(Math.floor(team.billingPeriodStart.getTime() / 1000));
+  const [credits, lastRuns, problems] = await Promise.all([
+    db.creditLedgerEntry.groupBy({ by: ["serviceId"], where: { teamId, serviceType: "workflow", serviceId: { in: ids }, createdAt: { gte: periodStart } }, _sum: { creditsUsed: true } }),
+    Promise.all(ids.map((id) => db.workflowRun.findFirst({ where: { workflowId: id, status: { not: "queued" } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }))),
+    connectionProblems(teamId, rows.flatMap((r) => parseNodes(r.nodes).map((n) => n.connection_id).filter((c): c is string => !!c))),
+  ]);
+  const creditsOf = new Map(credits.map((c) => [c.serviceId, c._sum.creditsUsed ?? 0]));
+  return {
+    workflows: rows.map((row, i) => {
+      const nodes = parseNodes(row.nodes);
+      return {
+        ...workflowJson(row),
+        writes: nodes.some((n) => findOperation(n.operation_id)?.kind === "write"),
+        last_run: lastRuns[i] ? runJson(lastRuns[i]!) : null,
+        credits_this_period: creditsOf.get(row.id) ?? 0,
+        connection_problems: nodes.flatMap((n) => (n.connection_id && problems.has(n.connection_id) ? [{ node_id: n.id, connection_id: n.connection_id, problem: problems.get(n.connection_id)! }] : [])),
+      };
+    }),
+  };
+}
+
+/** Connections among `ids` that a run would fail on: deleted, or waiting for re-authorization. */
+export async function connectionProblems(teamId: string, ids: string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  const found = unique.length ? await db.connection.findMany({ where: { teamId, id: { in: unique } }, select: { id: true, needsReauthAt: true, displayName: true, type: true } }) : [];
+  const byId = new Map(found.map((c) => [c.id, c]));
+  const problems = new Map<string, string>();
+  for (const id of unique) {
+    const c = byId.get(id);
+    if (!c) problems.set(id, "deleted: rebind the workflow to another connection");
+    else if (c.needsReauthAt) problems.set(id, `needs re-authorization: ${c.displayName ?? c.type} no longer accepts its access; its nodes fail until it is connected again`);
+  }
+  return problems;
+}
+
+/** One workflow with its nodes (each with its operation and connection) for its page and the editor. */
+export async function getWorkflow(teamId: string, id: string) {
+  const row = await db.workflow.findFirst({ where: { id, teamId } });
+  if (!row) throw notFound(`No workflow ${id.slice(0, 255)} in this team.`);
+  const nodes = parseNodes(row.nodes);
+  const ids = nodes.map((n) => n.connection_id).filter((c): c is string => !!c);
+  const [connections, problems] = await Promise.all([
+    ids.length ? db.connection.findMany({ where: { teamId, id: { in: ids } }, select: { id: true, type: true, displayName: true, externalId: true } }) : [],
+    connectionProblems(teamId, ids),
+  ]);
+  const byId = new Map(connections.map((c) => [c.id, c]));
+  return {
+    ...workflowJson(row),
+    nodes: nodes.map((n) => {
+      const op = findOperation(n.operation_id);
+      const c = n.connection_id ? byId.get(n.connection_id) : undefined;
+      return {
+        ...n,
+        operation: op ? { id: op.id, title: op.title, kind: op.kind, credits: op.credits, types: op.types } : null,
+        connection: n.connection_id ? (c ? { id: c.id, type: c.type, display_name: c.displayName, external_id: c.externalId } : null) : null,
+        connection_problem: n.connection_id ? (problems.get(n.connection_id) ?? null) : null,
+      };
+    }),
+  };
+}

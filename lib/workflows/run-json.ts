@@ -1,0 +1,63 @@
+import { parseRunState } from "@/lib/workflows/run-records";
+
+// A run as the dashboard shows it: its status, trigger, who started it, when, how long, its
+// credits, and per node the status, duration, retries and log id (the log holds the input and
+// output; the Logs page filtered by source_run_id shows the same rows).
+
+type RunRow = {
+  id: string;
+  workflowId: string;
+  workflowName: string;
+  trigger: string;
+  slotAt: bigint | null;
+  userEmail: string | null;
+  status: string;
+  dueAt: bigint;
+  startedAt: bigint | null;
+  completedAt: bigint | null;
+  credits: number | null;
+  error: string | null;
+  failedNodeId: string | null;
+  claims: number;
+  state: string;
+};
+
+const ms = (v: bigint | null) => (v === null ? null : Number(v));
+
+export function runJson(row: RunRow) {
+  const state = parseRunState(row.state);
+  return {
+    id: row.id,
+    workflow_id: row.workflowId,
+    workflow_name: row.workflowName,
+    trigger: row.trigger,
+    slot_at: ms(row.slotAt),
+    started_by: row.userEmail,
+    status: row.status,
+    due_at: ms(row.dueAt)!,
+    started_at: ms(row.startedAt),
+    completed_at: ms(row.completedAt),
+    duration_ms: row.startedAt !== null && row.completedAt !== null ? Number(row.completedAt - row.startedAt) : null,
+    credits: row.credits,
+    error: row.error,
+    failed_node_id: row.failedNodeId,
+    taken_over: row.claims > 1,
+    nodes: state.steps.map((s) => {
+      const node = state.nodes?.find((n) => n.id === s.node_id);
+      return {
+        node_id: s.node_id,
+        label: node?.label ?? s.node_id,
+        operation_id: node?.operation_id ?? null,
+        log_id: s.log_id,
+        status: s.status,
+        started_at: s.started_ms,
+        completed_at: s.completed_ms,
+        duration_ms: s.completed_ms === null ? null : s.completed_ms - s.started_ms,
+        retry_attempts: s.retry_attempts,
+        credits: s.status === "success" ? s.credits : 0,
+        cache_hit: s.cache_hit ?? false,
+        error: s.error ?? null,
+      };
+    }),
+  };
+}

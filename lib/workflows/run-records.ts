@@ -1,0 +1,104 @@
+import "server-only";
+import type { OperationRecord } from "@/lib/logs/record-operations";
+import type { Charge } from "@/lib/credits/charge-credits";
+import type { WorkflowNode } from "@/lib/schemas/workflows";
+
+// The one recording path of workflow runs, real (lib/workflows/run-workflow.ts) and simulated
+// (lib/activity/simulate-activity.ts): the log of a node and the charge of a run are built here,
+// so the two can never drift apart (CONTRACT §9).
+
+/** The run a log or a charge belongs to. */
+export type RunIdentity = { id: string; teamId: string; workflowId: string; workflowName: string; user: { id: string; email: string } | null };
+
+/** What a run knows of one node: in its state while it runs, in the node's log once written. */
+export type StepState = {
+  node_id: string;
+  log_id: string;
+  status: "start" | "success" | "error" | "skipped";
+  started_ms: number;
+  completed_ms: number | null;
+  retry_attempts: number;
+  credits: number;
+  cache_hit?: boolean;
+  error?: string;
+};
+
+export type RunState = { nodes?: WorkflowNode[]; timezone?: string | null; steps: StepState[] };
+
+export const parseRunState = (text: string): RunState => {
+  try {
+    const state = JSON.parse(text) as RunState;
+    return { ...state, steps: Array.isArray(state.steps) ? state.steps : [] };
+  } catch {
+    return { steps: [] };
+  }
+};
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** One node's operation log: source {type: workflow, id, run_id, name}; metadata {node_id, node_label, retry_attempts, connection_id?}. */
+export function nodeLogRecord(run: RunIdentity, node: WorkflowNode, step: StepState, io: { operationVersion: number | null; input?: unknown; output?: unknown }): OperationRecord {
+  return {
+    operationId: node.operation_id,
+    operationVersion: io.operationVersion,
+    status: step.status,
+    source: { type: "workflow", id: run.workflowId, runId: run.id, name: run.workflowName },
+    user: run.user,
+    startedAt: seconds(step.started_ms),
+    completedAt: step.completed_ms === null ? null : seconds(step.completed_ms),
+    creditsUsed: step.status === "success" ? step.credits : 0,
+    cacheHit: step.cache_hit ?? false,
+    input: io.input,
+    output: io.output,
+    metadata: { node_id: node.id, node_label: node.label, retry_attempts: step.retry_attempts, ...(node.connection_id && { connection_id: node.connection_id }) },
+  };
+}
+
+/** A run's credits: 1 for the run, plus each node that succeeded (a cache hit costs 0). */
+export const runCredits = (steps: StepState[]) => 1 + steps.reduce((sum, s) => sum + (s.status === "success" ? s.credits : 0), 0);
+
+/** The run's single ledger entry (service workflow), dated when it started. */
+export function runCharge(run: RunIdentity, steps: StepState[], startedMs: number): Omit<Charge, "teamId"> {
+  return { credits: runCredits(steps), service: { type: "workflow", id: run.workflowId, name: run.workflowName }, user: run.user, at: seconds(startedMs) };
+}
+
+/** The `skipped` steps of the nodes after a failed one. */
+export function skippedSteps(nodes: WorkflowNode[], from: number, at: number, newLogId: () => string): StepState[] {
+  return nodes.slice(from).map((n) => ({ node_id: n.id, log_id: newLogId(), status: "skipped" as const, started_ms: at, completed_ms: at, retry_attempts: 0, credits: 0 }));
+}
+
+/**
+ * A finished run written at once (`activity simulate`): its run row, its node logs and its ledger
+ * entry in one transaction, built by the same functions as a real run's.
+ */
+export async function recordFinishedRun(run: RunIdentity, nodes: WorkflowNode[], steps: StepState[], io: { operationVersion: number | null; input?: unknown; output?: unknown }[], trigger: string) {
+  const { recordOperations } = await import("@/lib/logs/record-operations");
+  const failed = steps.findIndex((s) => s.status === "error");
+  const startedMs = steps[0].started_ms;
+  const logs = steps.map((step, i) => nodeLogRecord(run, nodes[i], step, io[i]));
+  const charge = runCharge(run, steps, startedMs);
+  return recordOperations(run.teamId, logs, charge, async (tx, written) => {
+    steps.forEach((s, i) => (s.log_id = written.logIds[i]));
+    await tx.workflowRun.create({
+      data: {
+        id: run.id,
+        teamId: run.teamId,
+        workflowId: run.workflowId,
+        workflowName: run.workflowName,
+        trigger,
+        userId: run.user?.id ?? null,
+        userEmail: run.user?.email ?? null,
+        status: failed >= 0 ? "error" : "success",
+        dueAt: BigInt(startedMs),
+        startedAt: BigInt(startedMs),
+        completedAt: BigInt(steps[steps.length - 1].completed_ms ?? startedMs),
+        nodeIndex: nodes.length,
+        state: JSON.stringify({ nodes, steps } satisfies RunState),
+        credits: charge.credits,
+        error: failed >= 0 ? (steps[failed].error ?? null) : null,
+        failedNodeId: failed >= 0 ? nodes[failed].id : null,
+        createdAt: BigInt(startedMs),
+      },
+    });
+  });
+}

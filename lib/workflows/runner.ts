@@ -1,0 +1,106 @@
+import "server-only";
+import { db } from "@/lib/db/client";
+import { transaction } from "@/lib/db/transaction";
+import { newId } from "@/lib/security/ids";
+import { claimRows } from "@/lib/jobs/claim";
+import { startJobLoop } from "@/lib/jobs/job-loop";
+import { jobSignal } from "@/lib/jobs/wake";
+import { nextRunAfter } from "@/lib/workflows/schedule";
+import { executeRun, RUNS, type Claim } from "@/lib/workflows/run-workflow";
+import { concurrency, leaseMs, POLL_MS } from "@/lib/workflows/config";
+
+// Every instance runs workflows (instrumentation.ts), on its job loop (lib/jobs): each turn it
+// starts the runs of due schedules, then claims queued runs and runs whose lease lapsed (their
+// instance died) up to its concurrency, with lib/jobs' claim (FOR UPDATE SKIP LOCKED on
+// PostgreSQL, a conditional UPDATE on SQLite), so a run is executed by one instance at a time.
+
+const SCHEDULE_BATCH = 200;
+
+/**
+ * Starts one run per due slot of the active scheduled workflows: the slot moves forward with a
+ * conditional update (only the instance whose update matched creates the run) and the run's
+ * (workflow, slot) is unique besides. Slots missed while no instance ran (a stop of hours) run
+ * once, for the oldest one; the next slot then is the next one after now.
+ */
+export async function scheduleDueWorkflows(now = Date.now()): Promise<boolean> {
+  const due = await db.workflow.findMany({
+    where: { active: true, nextRunAt: { lte: BigInt(now) } },
+    select: { id: true, teamId: true, name: true, schedule: true, timezone: true, nextRunAt: true },
+    orderBy: { nextRunAt: "asc" },
+    take: SCHEDULE_BATCH,
+  });
+  for (const wf of due) {
+    const slot = Number(wf.nextRunAt);
+    const next = wf.schedule ? nextRunAfter(wf.schedule, wf.timezone, new Date(Math.max(now, slot))) : null;
+    await transaction(async (tx) => {
+      const moved = await tx.workflow.updateMany({ where: { id: wf.id, active: true, nextRunAt: wf.nextRunAt }, data: { nextRunAt: next ? BigInt(next.getTime()) : null } });
+      if (moved.count === 0) return; // another instance took this slot
+      await tx.workflowRun.create({
+        data: { id: newId("run"), teamId: wf.teamId, workflowId: wf.id, workflowName: wf.name, trigger: "schedule", slotAt: wf.nextRunAt, status: "queued", dueAt: wf.nextRunAt!, createdAt: BigInt(now) },
+      });
+      jobSignal(RUNS).wanted = true;
+    });
+  }
+  return due.length === SCHEDULE_BATCH;
+}
+
+/** Claims up to `limit` runs (or run `only`): queued and due, or running with a lapsed lease (taken over). */
+export async function claimRuns(limit: number, now = Date.now(), only?: string): Promise<Claim[]> {
+  const rows = await claimRows<{ id: string; claims: number | bigint }>({
+    table: "WorkflowRun",
+    set: `"status" = 'running', "claims" = "claims" + 1, "leaseUntil" = ?, "startedAt" = COALESCE("startedAt", ?)`,
+    setParams: [now + leaseMs(), now],
+    where: `(("status" = 'queued' AND "dueAt" <= ?) OR ("status" = 'running' AND "leaseUntil" <= ?))${only ? ` AND "id" = ?` : ""}`,
+    whereParams: only ? [now, now, only] : [now, now],
+    orderBy: `"dueAt"`,
+    limit,
+    returning: `"id", "claims"`,
+  });
+  return rows.map((r) => ({ id: r.id, claims: Number(r.claims) }));
+}
+
+/**
+ * `workflow run --wait`: runs the run in this process when no instance has claimed it yet (so it
+ * also runs with no server up), else waits for the instance that has it; then its outcome.
+ */
+export async function runAndWait(runId: string, timeoutMs = 15 * 60_000) {
+  const [claim] = await claimRuns(1, Date.now(), runId);
+  if (claim) await executeRun(claim);
+  for (const until = Date.now() + timeoutMs; ; ) {
+    const run = await db.workflowRun.findUnique({ where: { id: runId }, select: { status: true, credits: true } });
+    if (!run) throw new Error(`Run ${runId} is gone: its workflow was deleted while it ran.`);
+    if (["success", "error", "refused"].includes(run.status)) {
+      const logs = await db.operationLog.count({ where: { sourceRunId: runId } });
+      return { run_id: runId, status: run.status, logs, credits: run.credits ?? 0 };
+    }
+    if (Date.now() > until) throw new Error(`Run ${runId} has not ended after ${Math.round(timeoutMs / 60_000)} minutes (status ${run.status}).`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+class Runner {
+  private inFlight = 0;
+  private loop = startJobLoop({ name: RUNS, pollMs: POLL_MS, work: () => this.work() });
+
+  private async work(): Promise<boolean> {
+    const moreScheduled = await scheduleDueWorkflows();
+    const free = concurrency() - this.inFlight;
+    if (free <= 0) return moreScheduled;
+    const claimed = await claimRuns(free);
+    for (const claim of claimed) {
+      this.inFlight++;
+      void executeRun(claim).finally(() => {
+        this.inFlight--;
+        this.loop.tick();
+      });
+    }
+    return moreScheduled || claimed.length === free;
+  }
+}
+
+const global = globalThis as { __patchbayWorkflowRunner?: Runner };
+
+/** Starts this instance's workflow runner once. */
+export function startWorkflowRunner() {
+  global.__patchbayWorkflowRunner ??= new Runner();
+}

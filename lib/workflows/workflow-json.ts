@@ -1,0 +1,37 @@
+import type { WorkflowNode } from "@/lib/schemas/workflows";
+
+// How workflows and their runs read outside: the CLI of CONTRACT §9 and the dashboard API.
+
+/** The stored nodes; rows written before workflows ran (simulated ones) lack inputs. */
+export function parseNodes(stored: unknown): WorkflowNode[] {
+  if (!Array.isArray(stored)) return [];
+  return stored
+    .filter((n): n is Record<string, unknown> => !!n && typeof n === "object")
+    .map((n) => ({
+      id: String(n.id ?? ""),
+      label: String(n.label ?? n.id ?? ""),
+      operation_id: String(n.operation_id ?? ""),
+      ...(typeof n.connection_id === "string" && { connection_id: n.connection_id }),
+      input: n.input && typeof n.input === "object" && !Array.isArray(n.input) ? (n.input as Record<string, unknown>) : {},
+    }));
+}
+
+const seconds = (ms: bigint | number | null) => (ms === null ? null : Math.floor(Number(ms) / 1000));
+
+type WorkflowRow = { id: string; name: string; active: boolean; schedule: string | null; timezone: string | null; nextRunAt: bigint | null };
+
+/** `workflow create` / `workflow list` (CONTRACT §9): next_run_at in Unix seconds, null for a manual or inactive workflow. */
+export function workflowSummaryJson(row: WorkflowRow) {
+  return { id: row.id, name: row.name, active: row.active, schedule: row.schedule, timezone: row.schedule ? row.timezone : null, next_run_at: row.active ? seconds(row.nextRunAt) : null };
+}
+
+export function workflowJson(row: WorkflowRow & { nodes: unknown; createdByUserId: string | null; deactivatedReason: string | null; createdAt: Date; updatedAt: Date }) {
+  return {
+    ...workflowSummaryJson(row),
+    nodes: parseNodes(row.nodes),
+    created_by_user_id: row.createdByUserId,
+    deactivated_reason: row.deactivatedReason,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
