@@ -10,7 +10,7 @@ import { raw, signInCookie, type RawResponse } from "../support/hostile";
 const PASSWORD = "correct horse battery staple";
 const SECRET = "SECRET-A";
 
-type Kind = "connection" | "externalId" | "authLink" | "log" | "apiKey" | "member" | "invite" | "mcpServer" | "mcpToken" | "team";
+type Kind = "connection" | "externalId" | "authLink" | "log" | "apiKey" | "member" | "invite" | "mcpServer" | "mcpToken" | "team" | "workflow" | "workflowRun";
 type Op = { method: string; path: (id: string, extra?: string) => string; kind: Kind; body?: unknown; via: ("key" | "session")[] };
 
 /** Every operation with an id, generated from the route list (app/v1/**, app/api/dashboard/**). */
@@ -32,6 +32,13 @@ const OPERATIONS: Op[] = [
   { method: "POST", path: (id) => `/api/dashboard/mcp-servers/${id}/tokens`, kind: "mcpServer", body: { name: "stolen" }, via: ["session"] },
   { method: "DELETE", path: (server, token) => `/api/dashboard/mcp-servers/${server}/tokens/${token}`, kind: "mcpToken", via: ["session"] },
   { method: "GET", path: (team) => `/api/dashboard/ledger.csv?team=${team}`, kind: "team", via: ["session"] },
+  { method: "GET", path: (id) => `/api/dashboard/workflows/${id}`, kind: "workflow", via: ["session"] },
+  { method: "PATCH", path: (id) => `/api/dashboard/workflows/${id}`, kind: "workflow", body: { name: "taken over", active: false }, via: ["session"] },
+  { method: "DELETE", path: (id) => `/api/dashboard/workflows/${id}`, kind: "workflow", via: ["session"] },
+  { method: "GET", path: (id) => `/api/dashboard/workflows/${id}/runs`, kind: "workflow", via: ["session"] },
+  { method: "POST", path: (id) => `/api/dashboard/workflows/${id}/runs`, kind: "workflow", via: ["session"] },
+  { method: "POST", path: (id) => `/api/dashboard/workflows/${id}/rebind`, kind: "workflow", body: { from: "conn_x", to: "conn_y" }, via: ["session"] },
+  { method: "GET", path: (id) => `/api/dashboard/workflow-runs/${id}`, kind: "workflowRun", via: ["session"] },
 ];
 
 type Actor = { label: string; user: SeededUser; team: SeededTeam; session: string };
@@ -68,6 +75,10 @@ test.beforeAll(async () => {
   const private1 = await conn(actors.a1, `${SECRET} private of A1`, true);
   // A workflow on each, so the workflows endpoint has data to leak.
   for (const c of [shared, private0, private1]) await seed("workflow", { team: a.id, name: `${SECRET} workflow`, connections: [c.id] });
+  const madeWorkflow = await cli("workflow", "create", "--team", a.id, "--user", a.users[0].id, "--name", `${SECRET} real workflow`, "--nodes", JSON.stringify([{ id: "report", label: "Report", operation_id: "sandbox.report", connection_id: shared.id, input: { metric: "sessions" } }]));
+  expect(madeWorkflow.code, JSON.stringify(madeWorkflow.json)).toBe(0);
+  const workflowRun = await cli("workflow", "run", "--id", madeWorkflow.json.id, "--wait");
+  expect(workflowRun.json.status).toBe("success");
   const externalId = `${SECRET}-ext`;
   const link = await ok(await as(actors.a0, "key", "POST", "/v1/connections/auth-link", { connection_type: "sandbox_oauth", external_id: externalId }));
   // A connection carrying the external id, through the sandbox's OAuth flow is long; a private link's status is enough for the status endpoint,
@@ -103,6 +114,8 @@ test.beforeAll(async () => {
         { kind: "mcpToken", label: `A's MCP token ${i}`, id: s.id, extra: s.token },
       ]),
       { kind: "team", label: "A's team id", id: a.id },
+      { kind: "workflow", label: "A's workflow", id: madeWorkflow.json.id },
+      { kind: "workflowRun", label: "A's workflow run", id: workflowRun.json.run_id },
     ],
     privateOfA0: [
       { kind: "connection", label: "A0's private connection", id: private0.id },
@@ -128,6 +141,7 @@ async function snapshotOfA() {
       logs: await get("key", "/v1/logs?limit=100"),
       links: await get("session", "/api/dashboard/auth-links"),
       members: await get("session", "/api/dashboard/members"),
+      workflows: await get("session", "/api/dashboard/workflows"),
       servers,
       tokens: await Promise.all(servers.map((s) => get("session", `/api/dashboard/mcp-servers/${s.id}/tokens`))),
       ...(actor === actors.a0 && { keys: await get("session", "/api/dashboard/api-keys"), invites: await get("session", "/api/dashboard/invites") }),

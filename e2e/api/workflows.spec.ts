@@ -4,6 +4,7 @@ import { sessionAs } from "../support/session";
 import { startReceiver, waitFor, type Receiver } from "../support/webhook-receiver";
 import { startInstance } from "../support/instances";
 import { root } from "../support/server";
+import { createLink, connect as connectThroughLink } from "../support/oauth-flow";
 
 // Issue 26: workflows that really run (CONTRACT §9), over real HTTP, the CLI and the provider
 // stand-ins, on the run's database (SQLite, and PostgreSQL in CI): node logs and the one ledger
@@ -64,7 +65,7 @@ test("a three-node run writes three logs with the spec's metadata, in node order
   const team = await seedTeam({ password: PASSWORD });
   const conn = await sandbox(team, "three");
   const wf = await createWorkflow(team, "Sessions to a note", REPORT_NOTE(conn.id));
-  expect(wf).toEqual({ id: expect.stringMatching(/^wf_/), name: "Sessions to a note", active: true, schedule: null, timezone: null, next_run_at: null });
+  expect(wf).toEqual({ id: expect.stringMatching(/^wf_/), name: "Sessions to a note", active: true, next_run_at: null });
 
   const done = await cli("workflow", "run", "--id", wf.id, "--wait");
   expect(done.code, JSON.stringify(done.json)).toBe(0);
@@ -248,13 +249,22 @@ test("deleting a connection deactivates the workflows that use it, and says why;
 
 test("a connection that needs re-authorization fails its node with that reason, and the workflow page says so", async () => {
   const team = await seedTeam({ password: PASSWORD });
-  const conn = await connect(team, { connection_type: "sandbox_key", name: "Revoked", credentials: { api_key: `sk-revoked-${Date.now()}` } });
-  const wf = await createWorkflow(team, "Needs reauth", REPORT_NOTE(conn.id));
+  // An OAuth grant (an API key is never re-authorized: it is replaced and rebound).
+  const api = await apiAs(team.users[0]);
+  const link = await createLink(api, { connection_type: "slack" });
+  await connectThroughLink(link, "slack", { account: `reauth-${Date.now()}` });
+  const conn = { id: (await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json()).connection_id as string };
+  const wf = await createWorkflow(team, "Needs reauth", [
+    { id: "channels", label: "Channels", operation_id: "slack.list_channels", connection_id: conn.id, input: {} },
+    { id: "text", label: "Text", operation_id: "utility.format_text", input: { template: "{{nodes.channels.output.channels.0.name}}" } },
+    { id: "post", label: "Post", operation_id: "slack.post_message", connection_id: conn.id, input: { channel: "general", text: "{{nodes.text.output.text}}" } },
+  ]);
   await seed("needsReauth", { connection: conn.id });
   const done = await cli("workflow", "run", "--id", wf.id, "--wait");
   expect(done.json).toMatchObject({ status: "error", logs: 3, credits: 1 });
   const logs = await logsOfRun(team, done.json.run_id);
   expect(logs[0].output.error).toMatch(/needs to be re-authorized/);
+  expect(logs[0].metadata.retry_attempts).toBe(0);
   expect(logs.slice(1).map((l) => l.status)).toEqual(["skipped", "skipped"]);
   const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
   const page = await (await session.get(`/api/dashboard/workflows/${wf.id}`)).json();

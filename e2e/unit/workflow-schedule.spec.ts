@@ -42,6 +42,22 @@ test("an hourly schedule runs every real hour: 23 runs on the spring-forward day
   expect(iso(halfHourly)).toEqual(["2026-11-01T05:00:00.000Z", "2026-11-01T05:30:00.000Z", "2026-11-01T06:00:00.000Z", "2026-11-01T06:30:00.000Z", "2026-11-01T07:00:00.000Z", "2026-11-01T07:30:00.000Z"]);
 });
 
+test("east of UTC too: an hourly schedule runs in both repeated hours, a daily one once", () => {
+  for (const [zone, from, to] of [
+    ["Europe/London", "2026-10-24T23:00:00Z", "2026-10-26T00:00:00Z"], // BST midnight to GMT midnight
+    ["Europe/Paris", "2026-10-24T22:00:00Z", "2026-10-25T23:00:00Z"],
+    ["Australia/Sydney", "2026-04-04T13:00:00Z", "2026-04-05T14:00:00Z"], // AEDT → AEST on 5 April
+  ]) {
+    const runs = nextRuns("0 * * * *", zone, new Date(new Date(from).getTime() - 1), 40).filter((d) => d < new Date(to));
+    expect(runs, zone).toHaveLength(25);
+    for (let i = 1; i < runs.length; i++) expect(runs[i].getTime() - runs[i - 1].getTime(), zone).toBe(3_600_000);
+  }
+  // London's 01:30 happens twice on 25 October: one run.
+  const daily = iso(nextRuns("30 1 * * *", "Europe/London", new Date("2026-10-24T12:00:00Z"), 3));
+  expect(daily.filter((d) => d.startsWith("2026-10-25"))).toHaveLength(1);
+  expect(daily.slice(1)).toEqual(["2026-10-26T01:30:00.000Z", "2026-10-27T01:30:00.000Z"]);
+});
+
 test("schedules and zones are checked with a reason", () => {
   expect(scheduleProblem("0 9 * * 1")).toBeNull();
   expect(scheduleProblem("61 * * * *")).toMatch(/minute/);

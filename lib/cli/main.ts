@@ -167,7 +167,8 @@ const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promi
       if (!nodes.success) throw new Error(`--nodes: ${describeZodError(nodes.error)}`);
       if (f.timezone !== undefined && f.schedule === undefined) throw new Error("--timezone goes with --schedule; a manual workflow's dates are in UTC.");
       const row = await createWorkflow({ teamId: f.team, userId: f.user }, { name: f.name, nodes: nodes.data, schedule: f.schedule ?? null, timezone: f.timezone ?? null, active: f.inactive !== "true" });
-      return workflowSummaryJson(row);
+      const { id, name, active, next_run_at } = workflowSummaryJson(row);
+      return { id, name, active, next_run_at };
     },
   },
   "workflow list": {

@@ -4,7 +4,8 @@ import { Cron } from "croner";
 // read in an IANA time zone (UTC when none is given), computed with croner. Across daylight
 // saving changes it does what cron does: a time the spring-forward skips runs once, at the same
 // time after the jump (02:30 → 03:30), and a time the fall-back repeats runs once, except that a
-// schedule for every hour (hour field `*`) runs in both of the repeated hours, as an hourly job must.
+// schedule for every hour (hour field `*`) runs in both of the repeated hours, as an hourly job must,
+// in every zone (east and west of UTC, whichever of the two hours croner picks).
 // Pure: the editor shows the next runs with the same code the scheduler uses.
 
 const HOUR_MS = 3_600_000;
@@ -47,18 +48,25 @@ export function nextRunAfter(schedule: string, timezone: string | null, after: D
   let next = cron.nextRun(after);
   for (let k = 1; next && next <= after && k <= 3; k++) next = cron.nextRun(new Date(after.getTime() + k * HOUR_MS));
   if (!next || !everyHour(pattern)) return next;
-  // The repeated hour of a fall-back: croner reads wall-clock times and so skips its second
-  // occurrence. An hourly schedule's candidate there is a run one hour after a run, at the same
-  // wall-clock time (which only happens in a repeated hour).
-  let t = cron.nextRun(new Date(after.getTime() - HOUR_MS));
-  for (let i = 0; t && t.getTime() + HOUR_MS < next.getTime() && i < 120; i++) {
-    const repeat = new Date(t.getTime() + HOUR_MS);
-    if (repeat > after && wallClock(repeat, zone) === wallClock(t, zone)) return repeat;
-    const following = cron.nextRun(t);
-    if (!following || following <= t) break;
-    t = following;
+  // Around a fall-back croner reads wall-clock times and skips one of the two repeated hours.
+  // An hourly schedule must run in both: read the pattern in each fixed UTC offset the zone has
+  // nearby, and keep the earliest run whose offset is the zone's own at that instant.
+  let best = next;
+  for (const offset of new Set([offsetMinutes(after, zone), offsetMinutes(new Date(after.getTime() + 3 * HOUR_MS), zone), offsetMinutes(next, zone)])) {
+    const candidate = new Cron(pattern, { paused: true, utcOffset: offset }).nextRun(after);
+    if (candidate && candidate > after && candidate < best && offsetMinutes(candidate, zone) === offset) best = candidate;
   }
-  return next;
+  return best;
+}
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+/** The zone's UTC offset at `at`, in minutes (east positive). */
+function offsetMinutes(at: Date, zone: string): number {
+  let f = offsetFormats.get(zone);
+  if (!f) offsetFormats.set(zone, (f = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })));
+  const name = f.formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
+  const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+  return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
 }
 
 /** The next `count` runs after `after`. */
@@ -72,13 +80,6 @@ export function nextRuns(schedule: string, timezone: string | null, after: Date,
     from = next;
   }
   return runs;
-}
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-function wallClock(at: Date, zone: string): string {
-  let f = formats.get(zone);
-  if (!f) formats.set(zone, (f = new Intl.DateTimeFormat("en-GB", { timeZone: zone, dateStyle: "short", timeStyle: "medium", hourCycle: "h23" })));
-  return f.format(at);
 }
 
 /** A date YYYY-MM-DD as the wall calendar of `timezone` (UTC when null) reads it at `at`. */

@@ -57,7 +57,7 @@ export const WORKFLOW_TEMPLATES: WorkflowTemplate[] = [
     schedule: "0 8 * * *",
     timezone: "UTC",
     connections: [
-      { key: "ads", label: "Google Ads connection", types: ["google_ads"] },
+      { key: "ads", label: "Google Ads connection", types: ["gads"] },
       { key: "slack", label: "Slack connection", types: ["slack"] },
     ],
     fields: [

@@ -38,7 +38,7 @@ const formatText = defineUtility({
 const filterRows = defineUtility({
   id: "utility.filter_rows",
   title: "Filter rows",
-  description: "Keeps the rows (a list of objects, e.g. a report's rows) whose `field` equals `equals`. Returns {rows} and how many were kept of how many.",
+  description: "Keeps the rows (a list of objects, e.g. a report's rows) whose `field` equals `equals` (a number and its text count as equal). Returns {rows}.",
   example: { rows: [{ channel: "Paid Search", sessions: 120 }, { channel: "Email", sessions: 40 }], field: "channel", equals: "Paid Search" },
   input: {
     rows: rows.describe("The rows to filter: a list of objects, usually {{nodes.<id>.output.rows}}."),
@@ -47,7 +47,7 @@ const filterRows = defineUtility({
   },
   run: ({ rows, field, equals }) => {
     const kept = rows.filter((row) => row[field] === equals || (typeof equals !== "object" && row[field] !== undefined && row[field] !== null && String(row[field]) === String(equals)));
-    return { rows: kept, kept: kept.length, of: rows.length };
+    return { rows: kept };
   },
 });
 

@@ -1,0 +1,176 @@
+// npm run bench:workflows — 1,000 workflows of three sandbox nodes (two reports and a note),
+// all due at the same instant, run by the production server's scheduler and runner, in one
+// run with its comparisons alternated so every side sees the same machine:
+//   - bare:  the same three operations of 1,000 runs called in this process (each operation's own
+//            `run` with the same credentials: the provider calls and nothing else), with as many
+//            runs at once as the runner takes (WORKFLOW_CONCURRENCY, 32); before and after;
+//   - floor: 1,000 workflows of three utility nodes (no provider): the runner's own cost — claims,
+//            node logs, run state, the ledger entry;
+//   - run:   the 1,000 sandbox workflows.
+// Reported: runs completed per second (due time → last run's end) of each side, run/bare, the
+// scheduling lag (due time → first node started) p50/p99, and that every workflow ran exactly
+// once (one run, three logs, one ledger entry) with nothing lost or stuck.
+//
+// Embedded SQLite by default; DATABASE_URL=postgresql://… runs it on a fresh PostgreSQL database
+// (dropped afterwards). Writes e2e/.artifacts/bench-workflows-<engine>.md.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
+import { benchWorkspace } from "./workspace";
+import { cpuSeconds, pidListeningOn } from "./process-cpu";
+
+const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 1000);
+const CONCURRENCY = 32;
+
+const p = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+const DAY = 86_400_000;
+const dateOf = (n: number) => new Date(Date.UTC(2000, 0, 1) + n * DAY).toISOString().slice(0, 10);
+
+async function main() {
+  ensureBuild();
+  const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
+  const pg = postgres ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_bench") : undefined;
+  const { env } = benchWorkspace("bench-workflows", pg?.url);
+  const engine = postgres ? "PostgreSQL" : "SQLite";
+  migrateWith(env);
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  process.env.APP_URL = baseUrl; // this process calls the sandbox provider (inside the server) as the server does
+  const { createTeam } = await import("@/lib/teams/create-team");
+  const { createUser } = await import("@/lib/users/create-user");
+  const { createApiKey } = await import("@/lib/api-keys/create-api-key");
+  const { findOperation } = await import("@/lib/operations/registry");
+  const { createWorkflow } = await import("@/lib/workflows/save-workflow");
+  const { db } = await import("@/lib/db/client");
+  const team = await createTeam({ name: "Bench", plan: "team", creditsLimit: 1_000_000_000 });
+  const user = await createUser({ teamId: team.id, email: "bench@patchbay.dev", role: "owner" });
+  const { key } = await createApiKey({ teamId: team.id, userId: user.id, requireTeamPlan: false });
+  const server = await startServer(port, { ...env, PORT: String(port), APP_URL: baseUrl, WORKFLOW_CONCURRENCY: String(CONCURRENCY) });
+  const serverPid = pidListeningOn(port);
+  try {
+    const apiKey = "sk-bench-workflows";
+    const res = await fetch(`${baseUrl}/v1/connections`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ connection_type: "sandbox_key", name: "Bench sandbox", credentials: { api_key: apiKey } }),
+    });
+    if (res.status !== 200) throw new Error(`creating the connection: HTTP ${res.status} ${await res.text()}`);
+    const connection = (await res.json()) as { id: string; external_id: string; name: string };
+    const actor = { teamId: team.id, userId: user.id };
+
+    // Every workflow asks for other dates: no node is answered from the response cache.
+    const sandboxNodes = (n: number) => [
+      { id: "sessions", label: "Sessions", operation_id: "sandbox.report", connection_id: connection.id, input: { metric: "sessions", days: 7, end_date: dateOf(2 * n) } },
+      { id: "users", label: "Users", operation_id: "sandbox.report", connection_id: connection.id, input: { metric: "users", days: 7, end_date: dateOf(2 * n + 1) } },
+      { id: "note", label: "Note", operation_id: "sandbox.set_note", connection_id: connection.id, input: { note: "{{nodes.sessions.output.total}} sessions, {{nodes.users.output.total}} users" } },
+    ];
+    const utilityNodes = () => [
+      { id: "a", label: "A", operation_id: "utility.format_text", input: { template: "{{run.date.today}}" } },
+      { id: "b", label: "B", operation_id: "utility.format_text", input: { template: "{{nodes.a.output.text}} b" } },
+      { id: "c", label: "C", operation_id: "utility.format_text", input: { template: "{{nodes.b.output.text}} c" } },
+    ];
+    // Saved through the same checks as any workflow, with a schedule far away; then all made due at one instant.
+    const create = async (prefix: string, nodes: (n: number) => object[]) => {
+      const ids: string[] = [];
+      for (let n = 0; n < WORKFLOWS; n++) {
+        const wf = await createWorkflow(actor, { name: `${prefix} ${n}`, nodes: nodes(n) as never, schedule: "0 0 1 1 *", timezone: null, active: true });
+        ids.push(wf.id);
+      }
+      return ids;
+    };
+    process.stdout.write(`[bench] creating ${2 * WORKFLOWS} workflows… `);
+    const floorIds = await create("floor", utilityNodes);
+    const runIds = await create("run", sandboxNodes);
+    console.log("done");
+
+    // bare: the operations of WORKFLOWS runs in this process, CONCURRENCY runs at a time.
+    const report = findOperation("sandbox.report")!;
+    const setNote = findOperation("sandbox.set_note")!;
+    const ctx = {
+      connection: { id: connection.id, type: "sandbox_key", name: connection.name, externalId: connection.external_id, isPrivate: false },
+      credentials: { kind: "manual" as const, credentials: { api_key: apiKey } },
+    };
+    let bareN = 10_000;
+    const bare = async () => {
+      const t0 = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < WORKFLOWS) {
+            next++;
+            const n = bareN++;
+            const s = (await report.run(ctx, { metric: "sessions", days: 7, end_date: dateOf(2 * n) })) as { total: number };
+            const u = (await report.run(ctx, { metric: "users", days: 7, end_date: dateOf(2 * n + 1) })) as { total: number };
+            await setNote.run(ctx, { note: `${s.total} sessions, ${u.total} users` });
+          }
+        }),
+      );
+      return WORKFLOWS / ((performance.now() - t0) / 1000);
+    };
+
+    /** Makes the workflows due in 2 s, waits for all their runs, and measures. */
+    const fire = async (ids: string[]) => {
+      const due = Date.now() + 2000;
+      await db.workflow.updateMany({ where: { id: { in: ids } }, data: { nextRunAt: BigInt(due) } });
+      const cpu0 = cpuSeconds(serverPid);
+      for (;;) {
+        const open = await db.workflowRun.count({ where: { workflowId: { in: ids }, status: { in: ["queued", "running"] } } });
+        const all = await db.workflowRun.count({ where: { workflowId: { in: ids } } });
+        if (all >= ids.length && open === 0) break;
+        if (Date.now() - due > 15 * 60_000) throw new Error(`runs not done after 15 minutes: ${all} created, ${open} open`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const cpu = cpuSeconds(serverPid) - cpu0;
+      const runs = await db.workflowRun.findMany({ where: { workflowId: { in: ids } }, select: { id: true, workflowId: true, slotAt: true, status: true, completedAt: true, state: true, credits: true } });
+      const lags = runs.map((r) => (JSON.parse(r.state) as { steps: { started_ms: number }[] }).steps[0].started_ms - Number(r.slotAt));
+      const end = Math.max(...runs.map((r) => Number(r.completedAt)));
+      const logs = await db.operationLog.groupBy({ by: ["sourceRunId"], where: { teamId: team.id, sourceRunId: { in: runs.map((r) => r.id) } }, _count: { _all: true } });
+      const ledger = await db.creditLedgerEntry.count({ where: { teamId: team.id, serviceId: { in: ids } } });
+      const problems: string[] = [];
+      if (runs.length !== ids.length || new Set(runs.map((r) => r.workflowId)).size !== ids.length) problems.push(`${runs.length} runs for ${ids.length} workflows`);
+      const failed = runs.filter((r) => r.status !== "success");
+      if (failed.length) problems.push(`${failed.length} runs did not succeed (${failed[0].status})`);
+      if (logs.length !== runs.length || logs.some((l) => l._count._all !== 3)) problems.push("a run without exactly three logs");
+      if (ledger !== runs.length) problems.push(`${ledger} ledger entries for ${runs.length} runs`);
+      return { perSecond: runs.length / ((end - due) / 1000), p50: p(lags, 0.5), p99: p(lags, 0.99), cpu, runs: runs.length, credits: runs.reduce((s, r) => s + (r.credits ?? 0), 0), problems };
+    };
+
+    await bare(); // warm-up of the provider path and this process
+    const bareBefore = await bare();
+    const floor = await fire(floorIds);
+    const run = await fire(runIds);
+    const bareAfter = await bare();
+    const bareRate = (bareBefore + bareAfter) / 2;
+    const problems = [...floor.problems.map((x) => `floor: ${x}`), ...run.problems.map((x) => `run: ${x}`)];
+    const f = (v: number) => v.toFixed(1);
+    const text = [
+      `# bench:workflows — ${engine}, ${WORKFLOWS} workflows due at once, ${CONCURRENCY} runs at a time`,
+      "",
+      "| side | runs/s | lag p50 ms | lag p99 ms | server CPU s |",
+      "|---|---|---|---|---|",
+      `| bare: the 3 sandbox operations of each run, in process (before / after) | ${f(bareBefore)} / ${f(bareAfter)} | | | |`,
+      `| floor: 3 utility nodes per run (no provider) | ${f(floor.perSecond)} | ${f(floor.p50)} | ${f(floor.p99)} | ${f(floor.cpu)} |`,
+      `| run: 3 sandbox nodes per run (2 reports, 1 note) | ${f(run.perSecond)} | ${f(run.p50)} | ${f(run.p99)} | ${f(run.cpu)} |`,
+      "",
+      `run / bare: ${(run.perSecond / bareRate).toFixed(2)} (runs per second through the scheduler and runner, against the same provider calls in a loop).`,
+      `Each sandbox run wrote 3 logs and 1 ledger entry (${run.credits} credits for ${run.runs} runs: 1 + 2 + 2 + 1 each).`,
+      "",
+      problems.length ? `- FAIL: ${problems.join("; ")}` : `- PASS: every workflow ran exactly once (${floor.runs + run.runs} runs, 3 logs and 1 ledger entry each), none lost, none left running`,
+    ].join("\n");
+    console.log(`\n${text}\n`);
+    writeFileSync(join(root, "e2e", ".artifacts", `bench-workflows-${postgres ? "postgresql" : "sqlite"}.md`), text);
+    process.exitCode = problems.length ? 1 : 0;
+  } finally {
+    await server.stop();
+    await db.$disconnect();
+    await pg?.drop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
