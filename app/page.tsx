@@ -46,6 +46,11 @@ export default async function Home() {
           </Link>
         </li>
         <li>
+          <Link className="font-medium text-indigo-600 underline-offset-4 hover:underline dark:text-indigo-400" href="/docs/workflows">
+            Workflows: operations run in order, by hand or on a schedule
+          </Link>
+        </li>
+        <li>
           <a className="font-medium text-indigo-600 underline-offset-4 hover:underline dark:text-indigo-400" href="/v1/openapi.json">
             OpenAPI 3.1 document
           </a>

@@ -1,0 +1,579 @@
+import type { Metadata } from "next";
+import { findOperation, OPERATIONS } from "@/lib/operations/registry";
+import { operationJson } from "@/lib/operations/operation-json";
+import { findConnectionType } from "@/lib/providers/registry";
+import { TEAM_HEADER } from "@/lib/auth/authenticate-session";
+import { MAX_NODES, NODE_ID, type WorkflowNode } from "@/lib/schemas/workflows";
+import { MAX_RETRIES, POLL_MS } from "@/lib/workflows/config";
+import { resolveInput, RUN_VARIABLES, TemplateError, templateProblems, type RunContext } from "@/lib/workflows/templates";
+import { WORKFLOW_TEMPLATES } from "@/lib/workflows/workflow-templates";
+import { C, H3, link, Pre, Section, Table } from "@/components/docs/doc-parts";
+
+export const metadata: Metadata = { title: "Workflows · Patchbay" };
+
+// The catalogues on this page (run variables, utilities, templates, writes safe to repeat) are
+// read from lib/workflows and lib/operations, and the worked example is filled in by the same
+// template code a run uses, so the page cannot drift from what the runner does.
+
+const pretty = (value: unknown) => JSON.stringify(value, null, 2);
+const nodeIdPattern = NODE_ID.source.replace(/^\^|\$$/g, "");
+const opLink = (id: string) => (
+  <a key={id} className={`${link} font-mono text-[0.9em]`} href={`/docs/operations#op-${id}`}>
+    {id}
+  </a>
+);
+const typeName = (type: string) => findConnectionType(type)?.name ?? type;
+
+const CONTENTS: [string, string][] = [
+  ["nodes", "Nodes"],
+  ["references", "References in node inputs"],
+  ["schedules", "Schedules"],
+  ["runs", "Runs, logs and credits"],
+  ["reliability", "Reliability across instances"],
+  ["writes", "Writes and owners"],
+  ["connections", "When a connection changes"],
+  ["templates", "Ready-made templates"],
+  ["cli", "Command line"],
+  ["dashboard-api", "Dashboard API"],
+  ["configuration", "Configuration"],
+];
+
+// ---- The worked example: sandbox report → format_text → set_note, filled in by lib/workflows/templates ----
+
+const EXAMPLE_NODES: WorkflowNode[] = [
+  { id: "report", label: "Sessions, last 3 days", operation_id: "sandbox.report", connection_id: "conn_sandbox", input: { metric: "sessions", days: 3, end_date: "{{run.date.yesterday}}" } },
+  {
+    id: "message",
+    label: "Write the note",
+    operation_id: "utility.format_text",
+    input: { template: "{{nodes.report.output.total}} sessions from {{nodes.report.output.rows.0.date}} to {{run.date.yesterday}}" },
+  },
+  { id: "note", label: "Save it as the sandbox note", operation_id: "sandbox.set_note", connection_id: "conn_sandbox", input: { note: "{{nodes.message.output.text}}" } },
+];
+const EXAMPLE_ZONE = "Europe/Paris";
+const EXAMPLE_STARTED_AT = new Date("2026-03-10T08:00:02Z");
+const EXAMPLE_ROWS = [
+  { date: "2026-03-07", value: 912 },
+  { date: "2026-03-08", value: 1064 },
+  { date: "2026-03-09", value: 839 },
+];
+/** What the sandbox answers for the report node (its numbers are made up, like the sandbox's own). */
+const EXAMPLE_REPORT_OUTPUT = { metric: "sessions", unit: "count", total: EXAMPLE_ROWS.reduce((s, r) => s + r.value, 0), rows: EXAMPLE_ROWS, note: null };
+
+const exampleContext = (outputs: Record<string, unknown>): RunContext => ({ startedAt: EXAMPLE_STARTED_AT, timezone: EXAMPLE_ZONE, outputs });
+
+async function workedExample() {
+  const outputs: Record<string, unknown> = {};
+  const reportInput = resolveInput(EXAMPLE_NODES[0].input, exampleContext(outputs));
+  outputs.report = EXAMPLE_REPORT_OUTPUT;
+  const messageInput = resolveInput(EXAMPLE_NODES[1].input, exampleContext(outputs)) as Record<string, unknown>;
+  // The utility itself turns the filled-in template into its output.
+  outputs.message = await findOperation("utility.format_text")!.run(null as never, messageInput);
+  const noteInput = resolveInput(EXAMPLE_NODES[2].input, exampleContext(outputs)) as { note: string };
+  const steps = [
+    { node: EXAMPLE_NODES[0], input: reportInput, output: EXAMPLE_REPORT_OUTPUT },
+    { node: EXAMPLE_NODES[1], input: messageInput, output: outputs.message },
+    { node: EXAMPLE_NODES[2], input: noteInput, output: { note: noteInput.note, previous_note: null } },
+  ];
+  // How a value is written in: whole-string references keep their type, text gets text.
+  const ctx = exampleContext(outputs);
+  const typing = ["{{nodes.report.output.rows}}", "Rows: {{nodes.report.output.rows}}", "{{nodes.report.output.total}}", "Total: {{nodes.report.output.total}}", "{{nodes.report.output.rows.0.date}}", "{{run.started_at}}"].map(
+    (text) => ({ text, value: resolveInput(text, ctx) }),
+  );
+  let missing = "";
+  try {
+    resolveInput({ note: "{{nodes.report.output.totl}}" }, ctx);
+  } catch (e) {
+    if (!(e instanceof TemplateError)) throw e;
+    missing = e.message;
+  }
+  const refused = templateProblems([
+    { id: "report", input: { end_date: "{{run.date.tomorrow}}" } },
+    { id: "message", input: { template: "{{nodes.note.output.text}}" } },
+    { id: "note", input: {} },
+  ]);
+  return { steps, typing, missing, refused };
+}
+
+const kindOf = (value: unknown) => (Array.isArray(value) ? "list" : value === null ? "null" : typeof value === "object" ? "object" : typeof value);
+
+// ---- Command line ----
+
+const CLI_CREATE = `npm run --silent cli -- workflow create --team team_… --user user_… \\
+  --name "Sessions note" --schedule "0 9 * * *" --timezone ${EXAMPLE_ZONE} \\
+  --nodes '${JSON.stringify(EXAMPLE_NODES.map((n) => ({ ...n, ...(n.connection_id && { connection_id: "conn_…" }) })))}'
+# {"id": "wf_…", "name": "Sessions note", "active": true, "next_run_at": 1773216000}`;
+
+/** 1 for the run plus each node's credits (no cache hits): what the example's run is charged. */
+const EXAMPLE_CREDITS = 1 + EXAMPLE_NODES.reduce((sum, n) => sum + (findOperation(n.operation_id)?.credits ?? 0), 0);
+
+const CLI_RUN = `npm run --silent cli -- workflow run --id wf_…
+# {"run_id": "run_…"}
+npm run --silent cli -- workflow run --id wf_… --wait
+# {"run_id": "run_…", "status": "success", "logs": ${EXAMPLE_NODES.length}, "credits": ${EXAMPLE_CREDITS}}`;
+
+const CLI_LIST = `npm run --silent cli -- workflow list --team team_…
+# {"workflows": [{"id": "wf_…", "name": "Sessions note", "active": true, "schedule": "0 9 * * *", "timezone": "${EXAMPLE_ZONE}", "next_run_at": 1773216000},
+#                {"id": "wf_…", "name": "Ad hoc export", "active": true, "schedule": null, "timezone": null, "next_run_at": null}]}`;
+
+const CLI_REBIND = `npm run --silent cli -- workflow rebind --id wf_… --from conn_old… --to conn_new…
+# {"id": "wf_…", "nodes_rebound": 2}`;
+
+const RUN_STATUS: [string, string][] = [
+  ["queued", "Waiting for an instance: a due slot of its schedule, or Run now / workflow run."],
+  ["running", "An instance claimed it and runs its nodes, in order."],
+  ["success", "Every node succeeded."],
+  ["error", "A node failed after its retries; the nodes after it were logged skipped. error and failed_node_id say which and why."],
+  ["refused", "The team had no credits left when the run started: nothing ran, no log was written, nothing was charged."],
+];
+
+const DASHBOARD_ROUTES: [string, string, string][] = [
+  ["GET", "/api/dashboard/workflows", "The team's workflows, each with its nodes, schedule, next_run_at, last run, credits this billing period, whether a node writes, and its connection problems (deleted, needs re-authorization)."],
+  ["POST", "/api/dashboard/workflows", "Saves a new workflow: {name, nodes, schedule?, timezone?, active?} (active defaults to true). Every problem is named in one 400."],
+  ["GET", "/api/dashboard/workflows/{id}", "One workflow; each node with its operation, its connection and what is wrong with that connection."],
+  ["PATCH", "/api/dashboard/workflows/{id}", "Changes any of name, nodes, schedule, timezone, active, checked like a new workflow. A new schedule or a reactivation counts from now; an unchanged schedule keeps its next slot."],
+  ["DELETE", "/api/dashboard/workflows/{id}", "Deletes the workflow and its run history; its operation logs and ledger entries stay."],
+  ["GET", "/api/dashboard/workflows/{id}/runs", "Its runs, newest first ({runs, next_cursor}; ?limit 1–100, default 25, and ?cursor): status, trigger, who started it, duration, credits, each node."],
+  ["POST", "/api/dashboard/workflows/{id}/runs", "Run now: queues a run and answers {run_id}."],
+  ["POST", "/api/dashboard/workflows/{id}/rebind", "{from, to}: points every node on connection from at connection to; answers {id, nodes_rebound}."],
+  ["GET", "/api/dashboard/workflow-runs/{id}", "One run: each node's status, duration, retry_attempts, credits, cache_hit, error, and the input and output of its log."],
+  ["GET", "/api/dashboard/workflow-schedule", "?schedule=…&timezone=…: the next five runs (Unix ms) as {next_runs}, or a 400 saying what is wrong. The editor's preview."],
+];
+
+export default async function WorkflowsDocsPage() {
+  const utilities = OPERATIONS.filter((op) => op.types.length === 0).map(operationJson);
+  const writes = OPERATIONS.filter((op) => op.kind === "write");
+  const repeatable = writes.filter((op) => op.idempotent === true);
+  const notRepeatable = writes.filter((op) => op.idempotent !== true);
+  const example = await workedExample();
+  const runVariables = Object.entries(RUN_VARIABLES);
+
+  return (
+    <main className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
+      <h1 className="text-3xl font-semibold tracking-tight">Workflows</h1>
+      <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
+        Operations run in order, by hand or on a schedule ·{" "}
+        <a className={link} href="/docs/operations">
+          Operations
+        </a>{" "}
+        ·{" "}
+        <a className={link} href="/docs/webhooks">
+          Webhooks
+        </a>{" "}
+        ·{" "}
+        <a className={link} href="/docs/api">
+          API reference
+        </a>
+      </p>
+      <p className="mt-4 text-zinc-700 dark:text-zinc-300">
+        A workflow is a list of steps Patchbay runs for a team: read a report, turn it into a message, post it to Slack; every Monday at 09:00 or when someone clicks{" "}
+        <strong>Run now</strong>. Each step is an operation of the catalogue, run on the server through the same path as an agent&apos;s calls, logged and charged the same
+        way. A run survives the loss of the instance running it, and a write is never sent twice.
+      </p>
+
+      <nav aria-label="On this page" className="mt-6 text-sm">
+        <h2 className="text-xs font-semibold uppercase tracking-wide text-zinc-500 dark:text-zinc-400">On this page</h2>
+        <ol className="mt-2 grid list-inside list-decimal gap-x-6 gap-y-1 sm:grid-cols-2">
+          {CONTENTS.map(([id, title]) => (
+            <li key={id}>
+              <a className={link} href={`#${id}`}>
+                {title}
+              </a>
+            </li>
+          ))}
+        </ol>
+      </nav>
+
+      <Section id="nodes" title="Nodes">
+        <p>
+          A workflow is an ordered list of 1 to {MAX_NODES} <strong>nodes</strong>. Each node is one operation of the{" "}
+          <a className={link} href="/docs/operations#reference">
+            operations catalogue
+          </a>{" "}
+          with the connection it runs on and its input:
+        </p>
+        <Table
+          head={["Field", "What it is"]}
+          rows={[
+            [<C key="f">id</C>, <>Unique in the workflow, <C>{nodeIdPattern}</C>. Later nodes refer to its output by it.</>],
+            [<C key="f">label</C>, "What the node does, in words (1–200 characters); shown in the run history and in its log's metadata."],
+            [<C key="f">operation_id</C>, <>An operation of the catalogue, e.g. <C>sandbox.report</C> or <C>slack.post_message</C>.</>],
+            [<C key="f">connection_id</C>, "A connection of the team of a type the operation runs on; left out for a utility. A private connection can only be used in its owner's workflows."],
+            [<C key="f">input</C>, <>The operation&apos;s input (a JSON object), whose strings may hold <a className={link} href="#references">references</a> to earlier nodes&apos; outputs and to the run.</>],
+          ]}
+        />
+        <p>
+          Saving a workflow (dashboard, API or command line) checks everything a run could trip over that is known then, and names every problem in one answer: each
+          node&apos;s operation (an unknown id gets the closest ones), its connection (this team&apos;s, one the person saving may use, of a type the operation runs on), its
+          input against the operation&apos;s schema (a field holding a reference is checked when the node runs, once its value is known), the references, the cron expression
+          and the time zone.
+        </p>
+        <H3 id="utilities">Utilities</H3>
+        <p>
+          Besides the operations on connected platforms, workflows have built-in utilities that shape data between nodes. They need no connection (leave{" "}
+          <C>connection_id</C> out), reach no provider and cost 0 credits.
+        </p>
+        <Table
+          head={["Utility", "What it does", "Input", "Example input"]}
+          rows={utilities.map((op) => [
+            <span key="id" id={`utility-${op.id}`}>
+              <C>{op.id}</C>
+              <span className="block text-xs text-zinc-500 dark:text-zinc-400">{op.title}</span>
+            </span>,
+            <span key="d" className="block min-w-64 text-sm">
+              {op.description}
+            </span>,
+            <span key="f" className="block min-w-56 text-xs">
+              {op.fields.map((f) => (
+                <span key={f.name} className="block">
+                  <C>{f.name}</C>
+                  {f.required ? "" : "?"} <span className="text-zinc-500 dark:text-zinc-400">({f.type})</span>
+                  {f.description ? ` ${f.description}` : ""}
+                </span>
+              ))}
+            </span>,
+            <code key="e" className="block min-w-56 break-all font-mono text-xs">
+              {JSON.stringify(op.example)}
+            </code>,
+          ])}
+        />
+      </Section>
+
+      <Section id="references" title="References in node inputs">
+        <p>
+          Any string in a node&apos;s input may hold references between <C>{"{{"}</C> and <C>{"}}"}</C>, filled in just before the node runs:
+        </p>
+        <Table
+          head={["Reference", "Its value"]}
+          rows={[
+            [
+              <C key="r">{"{{nodes.<id>.output.<path>}}"}</C>,
+              <>
+                A field of an <strong>earlier</strong> node&apos;s output (<C>{"{{nodes.<id>.output}}"}</C> is the whole output). The path&apos;s parts are separated by dots; a
+                number indexes a list: <C>{"{{nodes.report.output.rows.0.date}}"}</C>.
+              </>,
+            ],
+            ...runVariables.map(([name, meaning]) => [<C key="r">{`{{${name}}}`}</C>, meaning]),
+          ]}
+        />
+        <ul className="list-disc space-y-1 pl-5">
+          <li>
+            <strong>A whole string that is one reference keeps the value&apos;s type</strong>: a list of rows stays a list, a number stays a number, so{" "}
+            <C>{'"rows": "{{nodes.report.output.rows}}"'}</C> hands <C>utility.filter_rows</C> the rows themselves.
+          </li>
+          <li>
+            <strong>Inside a text</strong>, the value is written in: a string as it is, anything else (numbers, lists, objects) as JSON.
+          </li>
+          <li>
+            Dates are those of the moment the run starts, in the workflow&apos;s time zone (UTC for a workflow without a schedule, or with a schedule and no zone).
+          </li>
+          <li>
+            <strong>Checked when the workflow is saved</strong>: anything else between <C>{"{{ }}"}</C>, a node that does not exist, the node itself or a later one, or an
+            unclosed <C>{"{{"}</C> is refused, with where and why.
+          </li>
+          <li>
+            <strong>Filled in when the node runs</strong>: a field the earlier output does not have fails the node, with the reason in its log and in the run; the nodes after
+            it are skipped.
+          </li>
+        </ul>
+        <H3 id="example">A worked example</H3>
+        <p>
+          A sandbox report, turned into a sentence, saved as the sandbox account&apos;s note (<C>sandbox.set_note</C>). These are the nodes as saved:
+        </p>
+        <Pre label="The example workflow's nodes">{pretty(EXAMPLE_NODES)}</Pre>
+        <p>
+          A run that starts at <C>{EXAMPLE_STARTED_AT.toISOString()}</C> in <C>{EXAMPLE_ZONE}</C> fills in each node&apos;s input from the run and the outputs before it
+          (computed below by the runner&apos;s own code):
+        </p>
+        {example.steps.map(({ node, input, output }) => (
+          <div key={node.id}>
+            <p className="mt-4">
+              <C>{node.id}</C> · {node.label} · {opLink(node.operation_id)}
+            </p>
+            <Pre label={`${node.id}: input and output`} wrap>{`input  ${JSON.stringify(input)}\noutput ${JSON.stringify(output)}`}</Pre>
+          </div>
+        ))}
+        <p>How a value is written in, with the outputs above:</p>
+        <Table
+          head={["String in the input", "Becomes", "Type"]}
+          rows={example.typing.map(({ text, value }) => [
+            <C key="t">{text}</C>,
+            <code key="v" className="block break-all font-mono text-xs">
+              {JSON.stringify(value)}
+            </code>,
+            kindOf(value),
+          ])}
+        />
+        <p>
+          A path the output lacks, e.g. <C>{"{{nodes.report.output.totl}}"}</C>, fails the node when it runs:
+        </p>
+        <Pre label="A missing field" wrap>{example.missing}</Pre>
+        <p>
+          And a workflow whose first node uses <C>{"{{run.date.tomorrow}}"}</C> and whose second refers to the third is refused when saved, with these reasons:
+        </p>
+        <Pre label="References refused when saving" wrap>{example.refused.join("\n")}</Pre>
+      </Section>
+
+      <Section id="schedules" title="Schedules">
+        <p>
+          A workflow runs by hand (<strong>Run now</strong>, <C>workflow run</C>), and on a schedule when it has one and is active. A schedule is a five-field cron
+          expression — minute, hour, day of month, month, day of week, e.g. <C>0 9 * * 1</C> for Mondays at 09:00 — read in an IANA time zone such as <C>Europe/Paris</C>{" "}
+          (UTC when none is given). The editor previews the next five runs with the scheduler&apos;s own code.
+        </p>
+        <p>Across daylight-saving changes a schedule does what cron does:</p>
+        <ul className="list-disc space-y-1 pl-5">
+          <li>
+            a time the spring-forward skips runs once, at the same time after the jump (<C>02:30</C> → <C>03:30</C>);
+          </li>
+          <li>a time the fall-back repeats runs once,</li>
+          <li>
+            except that a schedule for every hour (hour field <C>*</C>) runs in both of the repeated hours, as an hourly job must.
+          </li>
+        </ul>
+        <p>
+          A due slot starts within 15 seconds: every instance looks for due slots every {POLL_MS / 1000} second{POLL_MS === 1000 ? "" : "s"}, and each slot runs exactly
+          once across all instances (moving the workflow to its next slot is a conditional update only one instance wins, and a run is unique per workflow and slot). Slots
+          missed while no instance was running (a stop of hours) are not all made up: the oldest missed slot runs once, and the next run after it is the next slot after
+          now.
+        </p>
+      </Section>
+
+      <Section id="runs" title="Runs, logs and credits">
+        <Table head={["Status", "Meaning"]} rows={RUN_STATUS.map(([s, meaning]) => [<C key="s">{s}</C>, meaning])} />
+        <p>
+          Nodes run one after another, in order. A node whose operation fails for a reason that may pass — the provider unreachable or timing out, a 429, a 5xx — is
+          retried up to {MAX_RETRIES} times: the first retry after <C>WORKFLOW_RETRY_BASE_MS</C> (1 s by default), each next one three times longer, each lengthened by up
+          to 20 % of jitter. Any other failure (a refusal by the provider, a connection that needs re-authorization, bad input) is not retried. A node that still fails ends
+          the run: the nodes after it are logged <C>skipped</C> and the run is <C>error</C>.
+        </p>
+        <H3 id="logs">Logs</H3>
+        <p>
+          Every node is one operation log, written in node order (each node&apos;s <C>started_at</C> no earlier than the one before); the Logs page filtered by{" "}
+          <C>source_run_id</C> shows a run. A node still running reads <C>start</C>; then <C>success</C>, <C>error</C> (after its retries) or <C>skipped</C>. The log holds
+          the input as filled in and the output (or the error).
+        </p>
+        <Table
+          head={["Field", "Value"]}
+          rows={[
+            [<C key="f">source</C>, <C key="v">{'{"type": "workflow", "id": <workflow id>, "run_id", "name"}'}</C>],
+            [<C key="f">operation_id</C>, "The node's operation."],
+            [
+              <C key="f">metadata</C>,
+              <>
+                <C>{'{"node_id", "node_label", "retry_attempts"}'}</C>, plus <C>connection_id</C> when the node has one; <C>retry_attempts</C> counts the retries (0 to{" "}
+                {MAX_RETRIES}).
+              </>,
+            ],
+            [<C key="f">credits_used</C>, "The node's credits when it succeeded; 0 for a cache hit, a utility, a failed or a skipped node."],
+          ]}
+        />
+        <H3 id="credits">Credits</H3>
+        <p>
+          A run is <strong>one ledger entry</strong>, service <C>{'{"type": "workflow", "id", "name"}'}</C>, dated when the run started: 1 credit for the run plus the
+          credits of the nodes that succeeded. A node answered from the response cache costs 0, as an MCP call does; utilities cost 0. The worked example&apos;s run costs 1
+          {EXAMPLE_NODES.map((n) => (
+            <span key={n.id}>
+              {" "}
+              + {findOperation(n.operation_id)?.credits ?? 0} ({opLink(n.operation_id)})
+            </span>
+          ))}{" "}
+          = {EXAMPLE_CREDITS} credits (the report costs 0 when it is answered from the cache).
+        </p>
+        <p>
+          A run that starts while the team&apos;s <C>credits_remaining</C> is 0 or less is <C>refused</C>: it writes no log and no ledger entry, and shows as refused in the
+          run history. A run that started goes to its end, even if it uses the last credits on the way.
+        </p>
+        <p>
+          A run that ends in <C>error</C> sends the{" "}
+          <a className={link} href="/docs/webhooks#workflow.run_failed">
+            <C>workflow.run_failed</C>
+          </a>{" "}
+          webhook: <C>{'{"workflow": {"id", "name"}, "run_id", "failed_node_id", "error"}'}</C>.
+        </p>
+      </Section>
+
+      <Section id="reliability" title="Reliability across instances">
+        <p>
+          Every instance of Patchbay runs the workflow runner on its job loop (the same one that delivers webhooks and expires approvals): each turn it starts the runs of
+          due slots, then claims queued runs, and runs whose instance died, up to <C>WORKFLOW_CONCURRENCY</C> at once. A claim is one statement (
+          <C>FOR UPDATE SKIP LOCKED</C> on PostgreSQL, a conditional update on SQLite), so one run is executed by one instance at a time. The claim is a lease of{" "}
+          <C>WORKFLOW_LEASE_SECONDS</C> (30 s by default), renewed every third of it while the run goes on.
+        </p>
+        <p>
+          If an instance dies mid-run (<C>kill -9</C>, a lost machine), another one takes the run over once the lease has lapsed and continues at the node it was on, with
+          the outputs of the nodes already done read back from their logs. Every write of a run is conditional on its claim, so an instance that lost its lease cannot write
+          over the one that took over. The node that was in flight is run again only if that is safe:
+        </p>
+        <ul className="list-disc space-y-1 pl-5">
+          <li>a read or a utility;</li>
+          <li>
+            a write that sets a state (a status, a budget, a note), where sending it twice leaves the account as sending it once:{" "}
+            {repeatable.map((op, i) => (
+              <span key={op.id}>
+                {i > 0 && ", "}
+                {opLink(op.id)}
+              </span>
+            ))}
+            .
+          </li>
+        </ul>
+        <p>
+          Any other write ({notRepeatable.map((op, i) => (
+            <span key={op.id}>
+              {i > 0 && ", "}
+              {opLink(op.id)}
+            </span>
+          ))}
+          ) may have reached its provider, so it is never sent a second time: the node fails, saying that the instance stopped while it was being sent and that the account
+          should be checked before running the workflow again. The run&apos;s detail in the dashboard shows it was taken over.
+        </p>
+      </Section>
+
+      <Section id="writes" title="Writes and owners">
+        <p>
+          A workflow&apos;s write nodes run without an approval request: approval happened once, when a <strong>team owner activated</strong> the workflow. So only an owner can
+          activate a workflow with write nodes — create it active, switch it on, or change the nodes of an active one; a member who tries is told which nodes write and can
+          save it inactive for an owner to activate. An inactive workflow with write nodes can be run by hand (Run now) only by an owner; the operator&apos;s{" "}
+          <C>workflow run</C> is not limited. A workflow with reads and utilities only
+          can be activated and run by any member. (Agents&apos; writes through MCP follow the{" "}
+          <a className={link} href="/docs/operations#write-policies">
+            write policies
+          </a>{" "}
+          instead.)
+        </p>
+      </Section>
+
+      <Section id="connections" title="When a connection changes">
+        <ul className="list-disc space-y-1 pl-5">
+          <li>
+            <strong>Deleted</strong>: the active workflows that use it are deactivated in the same change (the delete&apos;s confirmation names them, and the{" "}
+            <a className={link} href="/docs/webhooks#connection.deleted">
+              <C>connection.deleted</C>
+            </a>{" "}
+            event lists them in <C>deactivated_workflow_ids</C>). A node on a deleted connection fails, saying to rebind the workflow.
+          </li>
+          <li>
+            <strong>Replaced</strong>: posting an API-key type&apos;s credentials creates a new connection each time, so workflows keep the old one. Point their nodes at the
+            new one with <strong>Rebind</strong> on the workflow&apos;s page or <C>workflow rebind --id … --from … --to …</C>; the new connection must be of a type every
+            rebound node runs on. Rebinding does not switch a deactivated workflow back on.
+          </li>
+          <li>
+            <strong>Needs re-authorization</strong> (the provider no longer accepts its access): its nodes fail with that reason, without retries, and the workflow list shows
+            the problem. Connecting the same account again through a new auth link repairs the connection in place (same id), so the workflows need no change.
+          </li>
+        </ul>
+      </Section>
+
+      <Section id="templates" title="Ready-made templates">
+        <p>
+          <strong>New from a template</strong> on the Workflows page fills these in with the team&apos;s connections and a few values (the <C>{"<<field>>"}</C> markers), then
+          saves them like any workflow.
+        </p>
+        {WORKFLOW_TEMPLATES.map((t) => (
+          <div key={t.id}>
+            <H3 id={`template-${t.id}`}>{t.name}</H3>
+            <p className="mt-1">{t.description}</p>
+            <p className="mt-2 text-sm">
+              Schedule{" "}
+              {t.schedule ? (
+                <>
+                  <C>{t.schedule}</C> in <C>{t.timezone ?? "UTC"}</C>
+                </>
+              ) : (
+                "none (by hand)"
+              )}{" "}
+              · Connections:{" "}
+              {t.connections.map((c, i) => (
+                <span key={c.key}>
+                  {i > 0 && "; "}
+                  {c.label} (<C>{c.key}</C>: {c.types.map(typeName).join(" or ")})
+                </span>
+              ))}
+              {t.fields.length > 0 && (
+                <>
+                  {" "}
+                  · Values:{" "}
+                  {t.fields.map((f, i) => (
+                    <span key={f.key}>
+                      {i > 0 && ", "}
+                      {f.label} (<C>{`<<${f.key}>>`}</C>)
+                    </span>
+                  ))}
+                </>
+              )}
+            </p>
+            <Table
+              head={["Node", "Operation", "Connection", "Input"]}
+              rows={t.nodes.map((n) => [
+                <span key="n">
+                  <C>{n.id}</C>
+                  <span className="block text-xs text-zinc-500 dark:text-zinc-400">{n.label}</span>
+                </span>,
+                opLink(n.operation_id),
+                n.connection_id ? <C key="c">{n.connection_id}</C> : "—",
+                <code key="i" className="block min-w-72 break-all font-mono text-xs">
+                  {JSON.stringify(n.input)}
+                </code>,
+              ])}
+            />
+          </div>
+        ))}
+      </Section>
+
+      <Section id="cli" title="Command line">
+        <p>
+          <C>npm run --silent cli -- &lt;command&gt;</C> prints one JSON object; bad input (bad JSON, an unknown operation, a connection of another team or of the wrong type,
+          a forward reference, a bad cron expression) is <C>{'{"error": "..."}'}</C> and exit 1.
+        </p>
+        <H3 id="cli-create">workflow create</H3>
+        <p>
+          <C>workflow create --team ID --user ID --name N --nodes JSON [--schedule CRON --timezone TZ] [--inactive]</C> saves a workflow as that user (the owner rules above
+          apply) and prints <C>{'{"id", "name", "active", "next_run_at"}'}</C>, <C>next_run_at</C> in Unix seconds or null. <C>--nodes</C> is a JSON array of{" "}
+          <C>{'{"id", "label", "operation_id", "connection_id"?, "input"}'}</C>. The worked example:
+        </p>
+        <Pre label="workflow create" wrap>{CLI_CREATE}</Pre>
+        <H3 id="cli-run">workflow run</H3>
+        <p>
+          <C>workflow run --id ID [--wait]</C> queues a run and prints <C>{'{"run_id"}'}</C>. With <C>--wait</C> it waits for the end (running the run itself when no
+          instance has taken it, so it works with no server up) and prints <C>{'{"run_id", "status", "logs", "credits"}'}</C>: status <C>success</C>, <C>error</C> or{" "}
+          <C>refused</C>, <C>logs</C> the number of logs the run wrote, <C>credits</C> its ledger entry&apos;s credits (0 when refused).
+        </p>
+        <Pre label="workflow run">{CLI_RUN}</Pre>
+        <H3 id="cli-list">workflow list</H3>
+        <p>
+          <C>workflow list --team ID</C> prints <C>{'{"workflows": [{"id", "name", "active", "schedule", "timezone", "next_run_at"}]}'}</C>; <C>schedule</C>,{" "}
+          <C>timezone</C> and <C>next_run_at</C> are null for a manual workflow.
+        </p>
+        <Pre label="workflow list" wrap>{CLI_LIST}</Pre>
+        <H3 id="cli-rebind">workflow rebind</H3>
+        <p>
+          <C>workflow rebind --id ID --from CONN --to CONN</C> points every node on <C>CONN</C> (which may already be deleted) at the other one and prints{" "}
+          <C>{'{"id", "nodes_rebound"}'}</C>.
+        </p>
+        <Pre label="workflow rebind">{CLI_REBIND}</Pre>
+      </Section>
+
+      <Section id="dashboard-api" title="Dashboard API">
+        <p>
+          The dashboard&apos;s Workflows pages use these routes. They take the signed-in session only (an API key is refused) and name the team in the{" "}
+          <C>{TEAM_HEADER}</C> header; errors are <C>{'{"detail"}'}</C> with the status, like the public API.
+        </p>
+        <Table
+          head={["Method", "Path", "What it does"]}
+          rows={DASHBOARD_ROUTES.map(([method, path, what]) => [<C key="m">{method}</C>, <C key="p">{path}</C>, what])}
+        />
+      </Section>
+
+      <Section id="configuration" title="Configuration">
+        <Table
+          head={["Variable", "Default", "Meaning"]}
+          rows={[
+            [<C key="v">WORKFLOW_CONCURRENCY</C>, "32", "Runs one instance executes at once."],
+            [<C key="v">WORKFLOW_LEASE_SECONDS</C>, "30", "How long a claimed run belongs to its instance; renewed every third of it. A run whose instance died is taken over after this."],
+            [<C key="v">WORKFLOW_RETRY_BASE_MS</C>, "1000", `The delay before a node's first retry; each next one waits three times as long (+ up to 20 % jitter), ${MAX_RETRIES} retries at most.`],
+          ]}
+        />
+      </Section>
+    </main>
+  );
+}
