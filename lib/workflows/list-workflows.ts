@@ -38,7 +38,11 @@ export async function listWorkflows(teamId: string) {
         writes: nodes.some((n) => findOperation(n.operation_id)?.kind === "write"),
         last_run: lastRuns[i] ? runJson(lastRuns[i]!) : null,
         credits_this_period: creditsOf.get(row.id) ?? 0,
-        connection_problems: nodes.flatMap((n) => (n.connection_id && problems.has(n.connection_id) ? [{ node_id: n.id, connection_id: n.connection_id, problem: problems.get(n.connection_id)! }] : [])),
+        connection_problems: nodes.flatMap((n): { node_id: string; connection_id: string | null; problem: string }[] => {
+          if (n.connection_id) return problems.has(n.connection_id) ? [{ node_id: n.id, connection_id: n.connection_id, problem: problems.get(n.connection_id)! }] : [];
+          const op = findOperation(n.operation_id);
+          return op && op.types.length ? [{ node_id: n.id, connection_id: null, problem: `no connection chosen: ${op.id} needs a ${op.types.join(" or ")} connection` }] : [];
+        }),
       };
     }),
   };
@@ -78,7 +82,7 @@ export async function getWorkflow(teamId: string, id: string) {
         ...n,
         operation: op ? { id: op.id, title: op.title, kind: op.kind, credits: op.credits, types: op.types } : null,
         connection: n.connection_id ? (c ? { id: c.id, type: c.type, display_name: c.displayName, external_id: c.externalId } : null) : null,
-        connection_problem: n.connection_id ? (problems.get(n.connection_id) ?? null) : null,
+        connection_problem: n.connection_id ? (problems.get(n.connection_id) ?? null) : op && op.types.length ? `no connection chosen: ${op.id} needs a ${op.types.join(" or ")} connection` : null,
       };
     }),
   };

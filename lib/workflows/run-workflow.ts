@@ -76,8 +76,9 @@ async function runNode(teamId: string, node: WorkflowNode, op: Operation | undef
   if (!parsed.success) return { ok: false, error: `Invalid input for ${op.id}: ${describeZodError(parsed.error)}.` };
   let connection = null;
   if (op.types.length) {
-    connection = node.connection_id ? await connectionForRun(teamId, node.connection_id) : null;
-    if (!connection) return { ok: false, error: `Connection ${node.connection_id ?? "(none)"} no longer exists; rebind the workflow to another ${op.types.join(" or ")} connection.` };
+    if (!node.connection_id) return { ok: false, error: `Node ${node.id} has no connection: choose a ${op.types.join(" or ")} connection for it in the editor.` };
+    connection = await connectionForRun(teamId, node.connection_id);
+    if (!connection) return { ok: false, error: `Connection ${node.connection_id} no longer exists; rebind the workflow to another ${op.types.join(" or ")} connection.` };
   }
   for (let attempt = 0; ; attempt++) {
     try {
