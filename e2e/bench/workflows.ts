@@ -74,16 +74,12 @@ async function main() {
     ];
     // Saved through the same checks as any workflow, with a schedule far away; then all made due at one instant.
     const create = async (prefix: string, nodes: (n: number) => object[]) => {
-      const ids: string[] = [];
-      for (let n = 0; n < WORKFLOWS; n++) {
-        const wf = await createWorkflow(actor, { name: `${prefix} ${n}`, nodes: nodes(n) as never, schedule: "0 0 1 1 *", timezone: null, active: true });
-        ids.push(wf.id);
-      }
-      return ids;
+      for (let n = 0; n < WORKFLOWS; n++) await createWorkflow(actor, { name: `${prefix} ${n}`, nodes: nodes(n) as never, schedule: "0 0 1 1 *", timezone: null, active: true });
+      return prefix;
     };
     process.stdout.write(`[bench] creating ${2 * WORKFLOWS} workflows… `);
-    const floorIds = await create("floor", utilityNodes);
-    const runIds = await create("run", sandboxNodes);
+    const floorSet = await create("floor", utilityNodes);
+    const runSet = await create("run", sandboxNodes);
     console.log("done");
 
     // bare: the operations of WORKFLOWS runs in this process, CONCURRENCY runs at a time.
@@ -111,26 +107,27 @@ async function main() {
       return WORKFLOWS / ((performance.now() - t0) / 1000);
     };
 
-    /** Makes the workflows due in 2 s, waits for all their runs, and measures. */
-    const fire = async (ids: string[]) => {
+    /** Makes the set's workflows due in 2 s, waits for all their runs, and measures. */
+    const fire = async (prefix: string) => {
+      const mine = { teamId: team.id, name: { startsWith: `${prefix} ` } };
       const due = Date.now() + 2000;
-      await db.workflow.updateMany({ where: { id: { in: ids } }, data: { nextRunAt: BigInt(due) } });
+      await db.workflow.updateMany({ where: mine, data: { nextRunAt: BigInt(due) } });
       const cpu0 = cpuSeconds(serverPid);
       for (;;) {
-        const open = await db.workflowRun.count({ where: { workflowId: { in: ids }, status: { in: ["queued", "running"] } } });
-        const all = await db.workflowRun.count({ where: { workflowId: { in: ids } } });
-        if (all >= ids.length && open === 0) break;
+        const open = await db.workflowRun.count({ where: { workflow: mine, status: { in: ["queued", "running"] } } });
+        const all = await db.workflowRun.count({ where: { workflow: mine } });
+        if (all >= WORKFLOWS && open === 0) break;
         if (Date.now() - due > 15 * 60_000) throw new Error(`runs not done after 15 minutes: ${all} created, ${open} open`);
         await new Promise((r) => setTimeout(r, 200));
       }
       const cpu = cpuSeconds(serverPid) - cpu0;
-      const runs = await db.workflowRun.findMany({ where: { workflowId: { in: ids } }, select: { id: true, workflowId: true, slotAt: true, status: true, completedAt: true, state: true, credits: true } });
+      const runs = await db.workflowRun.findMany({ where: { workflow: mine }, select: { id: true, workflowId: true, slotAt: true, status: true, completedAt: true, state: true, credits: true } });
       const lags = runs.map((r) => (JSON.parse(r.state) as { steps: { started_ms: number }[] }).steps[0].started_ms - Number(r.slotAt));
       const end = Math.max(...runs.map((r) => Number(r.completedAt)));
-      const logs = await db.operationLog.groupBy({ by: ["sourceRunId"], where: { teamId: team.id, sourceRunId: { in: runs.map((r) => r.id) } }, _count: { _all: true } });
-      const ledger = await db.creditLedgerEntry.count({ where: { teamId: team.id, serviceId: { in: ids } } });
+      const logs = await db.operationLog.groupBy({ by: ["sourceRunId"], where: { teamId: team.id, sourceType: "workflow", sourceName: { startsWith: `${prefix} ` } }, _count: { _all: true } });
+      const ledger = await db.creditLedgerEntry.count({ where: { teamId: team.id, serviceType: "workflow", serviceName: { startsWith: `${prefix} ` } } });
       const problems: string[] = [];
-      if (runs.length !== ids.length || new Set(runs.map((r) => r.workflowId)).size !== ids.length) problems.push(`${runs.length} runs for ${ids.length} workflows`);
+      if (runs.length !== WORKFLOWS || new Set(runs.map((r) => r.workflowId)).size !== WORKFLOWS) problems.push(`${runs.length} runs for ${WORKFLOWS} workflows`);
       const failed = runs.filter((r) => r.status !== "success");
       if (failed.length) problems.push(`${failed.length} runs did not succeed (${failed[0].status})`);
       if (logs.length !== runs.length || logs.some((l) => l._count._all !== 3)) problems.push("a run without exactly three logs");
@@ -140,8 +137,8 @@ async function main() {
 
     await bare(); // warm-up of the provider path and this process
     const bareBefore = await bare();
-    const floor = await fire(floorIds);
-    const run = await fire(runIds);
+    const floor = await fire(floorSet);
+    const run = await fire(runSet);
     const bareAfter = await bare();
     const bareRate = (bareBefore + bareAfter) / 2;
     const problems = [...floor.problems.map((x) => `floor: ${x}`), ...run.problems.map((x) => `run: ${x}`)];
