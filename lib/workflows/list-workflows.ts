@@ -62,14 +62,17 @@ export async function connectionProblems(teamId: string, ids: string[]): Promise
   return problems;
 }
 
-/** One workflow with its nodes (each with its operation and connection) for its page and the editor. */
-export async function getWorkflow(teamId: string, id: string) {
+/**
+ * One workflow with its nodes (each with its operation and connection) for its page and the
+ * editor. A node on another member's private connection names no more of it than its type.
+ */
+export async function getWorkflow(teamId: string, viewerUserId: string, id: string) {
   const row = await db.workflow.findFirst({ where: { id, teamId } });
   if (!row) throw notFound(`No workflow ${id.slice(0, 255)} in this team.`);
   const nodes = parseNodes(row.nodes);
   const ids = nodes.map((n) => n.connection_id).filter((c): c is string => !!c);
   const [connections, problems] = await Promise.all([
-    ids.length ? db.connection.findMany({ where: { teamId, id: { in: ids } }, select: { id: true, type: true, displayName: true, externalId: true } }) : [],
+    ids.length ? db.connection.findMany({ where: { teamId, id: { in: ids } }, select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true } }) : [],
     connectionProblems(teamId, ids),
   ]);
   const byId = new Map(connections.map((c) => [c.id, c]));
@@ -81,7 +84,7 @@ export async function getWorkflow(teamId: string, id: string) {
       return {
         ...n,
         operation: op ? { id: op.id, title: op.title, kind: op.kind, credits: op.credits, types: op.types } : null,
-        connection: n.connection_id ? (c ? { id: c.id, type: c.type, display_name: c.displayName, external_id: c.externalId } : null) : null,
+        connection: c ? (c.ownerUserId === null || c.ownerUserId === viewerUserId ? { id: c.id, type: c.type, display_name: c.displayName, external_id: c.externalId } : { id: c.id, type: c.type, display_name: "A teammate's private connection", external_id: null }) : null,
         connection_problem: n.connection_id ? (problems.get(n.connection_id) ?? null) : op && op.types.length ? `no connection chosen: ${op.id} needs a ${op.types.join(" or ")} connection` : null,
       };
     }),

@@ -8,9 +8,9 @@ import { workflowJson } from "@/lib/workflows/workflow-json";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 /** One workflow, each node with its operation, its connection and what is wrong with that connection. */
-export const GET = withSession<{ id: string }>(async ({ team, params, searchParams }) => {
+export const GET = withSession<{ id: string }>(async ({ team, user, params, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
-  return getWorkflow(team.id, params.id);
+  return getWorkflow(team.id, user.id, params.id);
 });
 
 /** Changes a workflow: its name, nodes, schedule or whether it is active, checked like a new one. */
