@@ -25,12 +25,19 @@ export function operationColumns(team: string) {
     }),
     col.accessor("kind", { header: "Kind", cell: (c) => <KindBadge kind={c.getValue()} requiresApproval={c.row.original.requires_approval} /> }),
     col.accessor("credits", { header: "Credits", cell: (c) => <span className="tabular-nums">{c.getValue()}</span> }),
-    col.accessor((op) => op.connection_types.map((t) => t.name).join(", "), { id: "platforms", header: "Platforms", cell: (c) => <span title={c.getValue()}>{c.getValue()}</span> }),
+    col.accessor((op) => (op.connection_types.length ? op.connection_types.map((t) => t.name).join(", ") : "Built-in"), {
+      id: "platforms",
+      header: "Platforms",
+      cell: (c) => <span title={c.getValue()}>{c.getValue()}</span>,
+    }),
     col.accessor((op) => op.connections.map(connectionLabel).join(", "), {
       id: "connections",
       header: "Your connections",
       cell: (c) =>
-        c.getValue() ? (
+        // A built-in utility of workflows runs on no connection.
+        c.row.original.connection_types.length === 0 ? (
+          <span className={muted}>Needs none; used in workflows</span>
+        ) : c.getValue() ? (
           <span title={c.getValue()}>{c.getValue()}</span>
         ) : (
           // Out of the tab order: the grid is one tab stop, and the detail panel has the same link for the keyboard.

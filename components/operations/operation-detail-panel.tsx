@@ -16,6 +16,8 @@ export function OperationDetailPanel({ team, operation: op, onClose }: { team: s
   const closeRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
   usePanelKeyboard(panelRef, closeRef, onClose, op.id);
+  // A built-in utility of workflows (format a text, filter rows): no connection, no provider.
+  const builtIn = op.connection_types.length === 0;
 
   return (
     <aside
@@ -58,7 +60,7 @@ export function OperationDetailPanel({ team, operation: op, onClose }: { team: s
             </>
           )}
           <dt className={term}>Platforms</dt>
-          <dd>{op.connection_types.map((t) => t.name).join(", ")}</dd>
+          <dd>{builtIn ? "Built-in" : op.connection_types.map((t) => t.name).join(", ")}</dd>
         </dl>
 
         <div>
@@ -75,6 +77,10 @@ export function OperationDetailPanel({ team, operation: op, onClose }: { team: s
                 </li>
               ))}
             </ul>
+          ) : builtIn ? (
+            <p className="text-zinc-600 dark:text-zinc-400" data-testid="operation-built-in">
+              Built-in — needs no connection; used in workflows.
+            </p>
           ) : (
             <p className="text-zinc-600 dark:text-zinc-400">
               No connection of this type yet.{" "}
@@ -91,7 +97,7 @@ export function OperationDetailPanel({ team, operation: op, onClose }: { team: s
             Input fields
           </h3>
           {op.fields.length === 0 ? (
-            <p className="text-zinc-600 dark:text-zinc-400">None: it takes no input besides the connection.</p>
+            <p className="text-zinc-600 dark:text-zinc-400">None: it takes no input{builtIn ? "" : " besides the connection"}.</p>
           ) : (
             <ul className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" aria-labelledby="operation-fields-title">
               {op.fields.map((f) => (

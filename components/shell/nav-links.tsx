@@ -9,6 +9,7 @@ export const SECTIONS = [
   ["", "Overview"],
   ["connections", "Connections"],
   ["auth-links", "Auth links"],
+  ["workflows", "Workflows"],
   ["operations", "Operations"],
   ["approvals", "Approvals"],
   ["logs", "Logs"],

@@ -47,6 +47,29 @@ const withPendingApprovals = async (page: Page) => {
 };
 const approvalPanel = (p: Page) => p.getByRole("dialog", { name: /^Approval request/ });
 
+// The workflow pages are checked with a workflow that reads, formats and writes on the seeded
+// sandbox_key connection, on a schedule, after one run: made once per worker through the CLI.
+let workflowMade: Promise<string> | undefined;
+const withWorkflow = () =>
+  (workflowMade ??= (async () => {
+    const session = await signInCookie(world.email, PASSWORD);
+    const headers = { cookie: session, "x-patchbay-team": world.team, "content-type": "application/json" };
+    const { data: members } = (await (await fetch(`${baseURL()}/api/dashboard/members`, { headers })).json()) as { data: { user_id: string; role: string }[] };
+    const owner = members.find((m) => m.role === "owner")!;
+    const conn = ((await (await fetch(`${baseURL()}/v1/connections?type=sandbox_key`, { headers })).json()) as { id: string }[])[0];
+    const nodes = [
+      { id: "report", label: "Sessions, last 7 days", operation_id: "sandbox.report", connection_id: conn.id, input: { metric: "sessions", days: 7, end_date: "{{run.date.yesterday}}" } },
+      { id: "message", label: "Write the note", operation_id: "utility.format_text", input: { template: "{{nodes.report.output.total}} sessions to {{run.date.yesterday}}" } },
+      { id: "note", label: "Save it as the note", operation_id: "sandbox.set_note", connection_id: conn.id, input: { note: "{{nodes.message.output.text}}" } },
+    ];
+    const made = await cli("workflow", "create", "--team", world.team, "--user", owner.user_id, "--name", "Weekly sessions note", "--nodes", JSON.stringify(nodes), "--schedule", "0 9 * * 1", "--timezone", "Europe/Paris");
+    expect(made.code, JSON.stringify(made.json)).toBe(0);
+    const ran = await cli("workflow", "run", "--id", made.json.id, "--wait");
+    expect(ran.code, JSON.stringify(ran.json)).toBe(0);
+    return made.json.id as string;
+  })());
+const runsGrid = (p: Page) => p.getByRole("grid", { name: "Runs" });
+
 export const PAGES: PageEntry[] = [
   { name: "sign-in", path: () => "/sign-in", public: true, ready: (p) => expect(p.getByRole("button", { name: "Sign in" })).toBeVisible() },
   { name: "overview", path: (w) => `/${w.team}`, ready: (p) => expect(p.getByTestId("credit-gauge").or(p.getByRole("heading", { level: 1 }))).toBeVisible() },
@@ -85,6 +108,51 @@ export const PAGES: PageEntry[] = [
         },
       },
     ],
+  },
+  {
+    name: "workflows",
+    path: (w) => `/${w.team}/workflows`,
+    ready: async (p) => {
+      await withWorkflow();
+      await p.reload();
+      await expect(p.getByRole("grid", { name: "Workflows" }).getByRole("row").filter({ hasText: "Weekly sessions note" })).toBeVisible();
+    },
+  },
+  {
+    name: "workflow page",
+    path: (w) => `/${w.team}/workflows`,
+    ready: async (p) => {
+      await p.goto(`/${world.team}/workflows/${await withWorkflow()}`);
+      await expect(runsGrid(p).getByRole("row").nth(1)).toContainText("Succeeded");
+    },
+    states: [
+      { name: "run detail", reach: (p) => runsGrid(p).getByRole("row").nth(1).click().then(() => expect(p.getByRole("dialog", { name: /^Run / }).getByTestId("run-node")).toHaveCount(3)) },
+      { name: "rebind dialog", reach: (p) => p.getByRole("button", { name: "Rebind", exact: true }).click().then(() => expect(p.getByRole("dialog", { name: "Rebind to another connection" })).toBeVisible()) },
+    ],
+  },
+  {
+    name: "workflow editor",
+    path: (w) => `/${w.team}/workflows`,
+    ready: async (p) => {
+      await p.goto(`/${world.team}/workflows/${await withWorkflow()}/edit`);
+      await expect(p.getByTestId("node-card")).toHaveCount(3);
+    },
+    states: [
+      {
+        name: "save problems and the schedule's error",
+        reach: async (p) => {
+          await p.getByLabel("Cron expression", { exact: true }).fill("0 25 * * *");
+          await expect(p.getByTestId("schedule-preview")).toContainText("schedule:");
+          await p.getByRole("button", { name: "Save changes" }).click();
+          await expect(p.getByTestId("save-problems")).toBeVisible();
+        },
+      },
+    ],
+  },
+  {
+    name: "workflow from a template",
+    path: (w) => `/${w.team}/workflows/new?template=sandbox_daily_note`,
+    ready: (p) => expect(p.getByTestId("write-note")).toBeVisible(),
   },
   {
     name: "settings",

@@ -67,7 +67,8 @@ export type Workflow = {
   updated_at: string;
 };
 
-export type ConnectionProblem = { node_id: string; connection_id: string; problem: string };
+/** A node that would fail for its connection: deleted, waiting for re-authorization, or none chosen (connection_id null). */
+export type ConnectionProblem = { node_id: string; connection_id: string | null; problem: string };
 
 /** A row of the Workflows page. */
 export type WorkflowListItem = Workflow & { writes: boolean; last_run: WorkflowRun | null; credits_this_period: number; connection_problems: ConnectionProblem[] };

@@ -1,0 +1,51 @@
+import type { RunNodeStatus, RunStatus } from "@/lib/queries/workflows";
+
+const pill = "inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset";
+const TONES = {
+  good: "bg-emerald-100 text-emerald-900 ring-emerald-600/20 dark:bg-emerald-900/40 dark:text-emerald-200",
+  bad: "bg-rose-100 text-rose-900 ring-rose-600/20 dark:bg-rose-900/40 dark:text-rose-200",
+  warn: "bg-amber-100 text-amber-900 ring-amber-600/20 dark:bg-amber-900/40 dark:text-amber-200",
+  busy: "bg-sky-100 text-sky-900 ring-sky-600/20 dark:bg-sky-900/40 dark:text-sky-200",
+  quiet: "bg-zinc-100 text-zinc-700 ring-zinc-500/20 dark:bg-zinc-800 dark:text-zinc-300",
+};
+
+const RUN: Record<RunStatus, { label: string; tone: keyof typeof TONES }> = {
+  queued: { label: "Queued", tone: "quiet" },
+  running: { label: "Running", tone: "busy" },
+  success: { label: "Succeeded", tone: "good" },
+  error: { label: "Failed", tone: "bad" },
+  refused: { label: "Refused", tone: "warn" },
+};
+
+export const runStatusLabel = (status: RunStatus) => RUN[status]?.label ?? status;
+
+export function RunStatusBadge({ status }: { status: RunStatus }) {
+  const s = RUN[status] ?? { label: status, tone: "quiet" as const };
+  return <span className={`${pill} ${TONES[s.tone]}`}>{s.label}</span>;
+}
+
+const NODE: Record<RunNodeStatus, { label: string; tone: keyof typeof TONES }> = {
+  start: { label: "Running", tone: "busy" },
+  success: { label: "Succeeded", tone: "good" },
+  error: { label: "Failed", tone: "bad" },
+  skipped: { label: "Skipped", tone: "quiet" },
+};
+
+export function NodeStatusBadge({ status }: { status: RunNodeStatus }) {
+  const s = NODE[status] ?? { label: status, tone: "quiet" as const };
+  return <span className={`${pill} ${TONES[s.tone]}`}>{s.label}</span>;
+}
+
+/** Active or Inactive: whether the schedule runs it (Run now works either way). */
+export function ActiveBadge({ active }: { active: boolean }) {
+  return <span className={`${pill} ${active ? TONES.good : TONES.quiet}`}>{active ? "Active" : "Inactive"}</span>;
+}
+
+/** A workflow with at least one write node: its runs change things at a provider without an approval. */
+export function WritesBadge() {
+  return (
+    <span className={`${pill} ${TONES.warn}`} title="At least one node writes to a provider; its runs do so without an approval.">
+      Writes
+    </span>
+  );
+}

@@ -1,0 +1,127 @@
+import type { CatalogueOperation } from "@/lib/queries/operations";
+import type { WorkflowNode } from "@/lib/queries/workflows";
+
+// The editor's form state and its conversion to and from the nodes the API saves. A node's input
+// is edited field by field, each as text: the text becomes the field's type when saved, and a
+// field holding a reference ({{nodes.report.output.rows}}) is saved as that text, whatever its
+// type (the server checks it when the node runs).
+
+export type Field = CatalogueOperation["fields"][number];
+export type FieldKind = "text" | "longtext" | "number" | "boolean" | "choice" | "json";
+
+export type NodeDraft = {
+  /** Stable across reordering and renaming: React's key and the focus target after a move. */
+  key: string;
+  id: string;
+  label: string;
+  operation_id: string;
+  /** "" for none. */
+  connection_id: string;
+  /** The operation's fields as typed, by name; an empty text leaves the field out. */
+  values: Record<string, string>;
+  /** Input keys that are not fields of the operation: kept as they are (saving reports them). */
+  extra: Record<string, unknown>;
+};
+
+const LONG_TEXT_FIELDS = new Set(["template", "query", "text", "note", "body", "message", "description"]);
+
+export function fieldKind(field: Field, example: unknown): FieldKind {
+  if (field.type === "choice" && field.options?.length) return "choice";
+  if (field.type === "boolean") return "boolean";
+  if (field.type === "number" || field.type === "integer") return "number";
+  if (field.type === "string") return LONG_TEXT_FIELDS.has(field.name) || (typeof example === "string" && example.length > 50) ? "longtext" : "text";
+  return "json";
+}
+
+/** What a field's input shows as an example: the operation's example value, else its default. */
+export function exampleOf(op: CatalogueOperation, field: Field): string {
+  const example = (op.example as Record<string, unknown> | null)?.[field.name] ?? field.default;
+  if (example === undefined) return "";
+  return typeof example === "string" ? example : JSON.stringify(example);
+}
+
+function toText(value: unknown, kind: FieldKind): string {
+  if (value === undefined || value === null) return value === null && kind === "json" ? "null" : "";
+  if (typeof value === "string") return value;
+  if (kind === "json") return JSON.stringify(value, null, 2);
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+let counter = 0;
+export const newKey = () => `n${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+/** A node as the form edits it. */
+export function draftOf(node: WorkflowNode, op: CatalogueOperation | undefined): NodeDraft {
+  const values: Record<string, string> = {};
+  const extra: Record<string, unknown> = {};
+  const fields = new Map((op?.fields ?? []).map((f) => [f.name, f]));
+  for (const [name, value] of Object.entries(node.input ?? {})) {
+    const field = fields.get(name);
+    if (field && op) values[name] = toText(value, fieldKind(field, (op.example as Record<string, unknown> | null)?.[name]));
+    else extra[name] = value;
+  }
+  return { key: newKey(), id: node.id, label: node.label, operation_id: node.operation_id, connection_id: node.connection_id ?? "", values, extra };
+}
+
+/** An empty node with an id no other node has. */
+export function blankDraft(taken: string[]): NodeDraft {
+  let n = taken.length + 1;
+  while (taken.includes(`node_${n}`)) n++;
+  return { key: newKey(), id: `node_${n}`, label: "", operation_id: "", connection_id: "", values: {}, extra: {} };
+}
+
+/** The node with another operation: same-named fields keep their text; the connection stays if the new operation can use it. */
+export function withOperation(draft: NodeDraft, op: CatalogueOperation | undefined): NodeDraft {
+  const names = new Set((op?.fields ?? []).map((f) => f.name));
+  const values = Object.fromEntries(Object.entries(draft.values).filter(([name]) => names.has(name)));
+  const connections = op?.connections ?? [];
+  const connection_id = !op || op.connection_types.length === 0 ? "" : connections.some((c) => c.id === draft.connection_id) ? draft.connection_id : (connections[0]?.id ?? "");
+  return { ...draft, operation_id: op?.id ?? "", connection_id, values, extra: {} };
+}
+
+const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+
+/** One field's text as the value saved; a text that is not JSON where JSON is wanted is a problem, unless it holds a reference. */
+function valueOf(text: string, kind: FieldKind, field: Field): { value: unknown } | { problem: string } {
+  if (kind === "text" || kind === "longtext") return { value: text };
+  const t = text.trim();
+  if (kind === "number") return { value: NUMBER.test(t) ? Number(t) : t };
+  if (kind === "boolean") return { value: t === "true" ? true : t === "false" ? false : t };
+  if (kind === "choice") return { value: field.options?.find((o) => String(o) === t) ?? t };
+  try {
+    return { value: JSON.parse(t) };
+  } catch {
+    if (t.includes("{{")) return { value: t };
+    return { problem: `is not valid JSON (a list is written [ … ], an object { … }, a text in "quotes"), nor a {{reference}}` };
+  }
+}
+
+/** The node the API saves, or what is wrong with the form's text. */
+export function nodeOf(draft: NodeDraft, op: CatalogueOperation | undefined, index: number): { node: WorkflowNode; problems: string[] } {
+  const input: Record<string, unknown> = { ...draft.extra };
+  const problems: string[] = [];
+  for (const field of op?.fields ?? []) {
+    const text = draft.values[field.name];
+    if (text === undefined || text.trim() === "") continue;
+    const result = valueOf(text, fieldKind(field, (op!.example as Record<string, unknown> | null)?.[field.name]), field);
+    if ("problem" in result) problems.push(`nodes[${index}].input.${field.name}: ${result.problem}`);
+    else input[field.name] = result.value;
+  }
+  const needsConnection = op ? op.connection_types.length > 0 : draft.connection_id !== "";
+  const node: WorkflowNode = {
+    id: draft.id.trim(),
+    label: draft.label.trim(),
+    operation_id: draft.operation_id,
+    ...(needsConnection && draft.connection_id && { connection_id: draft.connection_id }),
+    input,
+  };
+  return { node, problems };
+}
+
+/**
+ * A problem of the API's 400 (or of the form) as a person reads it: "nodes[1].input.template: …"
+ * becomes "Node 2 (message) · input.template: …".
+ */
+export function readableProblem(problem: string, ids: string[]): string {
+  return problem.replace(/^nodes\[(\d+)\]\.?/, (_, i: string) => `Node ${Number(i) + 1}${ids[Number(i)] ? ` (${ids[Number(i)]})` : ""} · `);
+}

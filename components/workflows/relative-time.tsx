@@ -1,0 +1,72 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+import { LocalTime } from "@/components/time/local-time";
+
+// "in 12 min", "3 h ago": one clock for the whole page, ticking every 15 s. The server (and the
+// hydrating browser) render no relative text, only the absolute time, so the HTML never depends
+// on when it was made.
+
+const TICK_MS = 15_000;
+let now = Date.now();
+const listeners = new Set<() => void>();
+let timer: ReturnType<typeof setInterval> | null = null;
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  if (!timer) {
+    now = Date.now();
+    timer = setInterval(() => {
+      now = Date.now();
+      listeners.forEach((l) => l());
+    }, TICK_MS);
+  }
+  return () => {
+    listeners.delete(listener);
+    if (!listeners.size && timer) {
+      clearInterval(timer);
+      timer = null;
+    }
+  };
+}
+
+/** The page's clock in Unix ms; null while rendering on the server and hydrating. */
+export function useNow(): number | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => now,
+    () => null,
+  );
+}
+
+const rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto", style: "short" });
+
+/** `atMs` relative to `nowMs`: "in 12 min", "3 hr. ago", "now". */
+export function relativeTo(atMs: number, nowMs: number): string {
+  const diff = atMs - nowMs;
+  const abs = Math.abs(diff);
+  if (abs < 45_000) return diff >= 0 ? "in a few seconds" : "just now";
+  if (abs < 3_600_000) return rtf.format(Math.round(diff / 60_000), "minute");
+  if (abs < 86_400_000) return rtf.format(Math.round(diff / 3_600_000), "hour");
+  return rtf.format(Math.round(diff / 86_400_000), "day");
+}
+
+/** An instant as "in 12 min" with the absolute time beside it (or below it, `stacked`), in the viewer's zone. */
+export function When({ ms, stacked = false, className = "" }: { ms: number; stacked?: boolean; className?: string }) {
+  const current = useNow();
+  const muted = "text-zinc-600 dark:text-zinc-400";
+  if (stacked) {
+    return (
+      <div className={`min-w-0 leading-tight ${className}`}>
+        <div className="truncate">{current === null ? <LocalTime seconds={ms / 1000} /> : relativeTo(ms, current)}</div>
+        {current !== null && <LocalTime seconds={ms / 1000} className={`block truncate text-xs tabular-nums ${muted}`} />}
+      </div>
+    );
+  }
+  return (
+    <span className={className}>
+      {current !== null && <span>{relativeTo(ms, current)} · </span>}
+      <LocalTime seconds={ms / 1000} className="tabular-nums" />
+    </span>
+  );
+}

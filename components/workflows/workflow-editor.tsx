@@ -1,0 +1,204 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useRouter } from "next/navigation";
+import { NodeCard } from "@/components/workflows/node-card";
+import { ScheduleField, type ScheduleValue } from "@/components/workflows/schedule-field";
+import { ActiveSwitch, WriteNote, type WriteNode } from "@/components/workflows/write-note";
+import { SaveProblems } from "@/components/workflows/save-problems";
+import { blankDraft, draftOf, nodeOf, type NodeDraft } from "@/components/workflows/editor-model";
+import type { CatalogueIndex } from "@/components/workflows/catalogue";
+import { useSaveWorkflow, type WorkflowDraft, type WorkflowNode } from "@/lib/queries/workflows";
+
+export type EditorInitial = { name: string; nodes: WorkflowNode[]; schedule: string | null; timezone: string | null; active: boolean };
+
+type Props = {
+  teamId: string;
+  isOwner: boolean;
+  catalogue: CatalogueIndex;
+  initial: EditorInitial;
+  /** Absent for a new workflow. */
+  workflowId?: string;
+  /** What is wrong with the connections the saved nodes use, by connection id. */
+  connectionProblems?: Map<string, string>;
+  cancelHref: string;
+};
+
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+/** JSON with object keys sorted: the same nodes compare equal whatever order their input's fields were written in. */
+const canonical = (v: unknown): string =>
+  Array.isArray(v)
+    ? `[${v.map(canonical).join(",")}]`
+    : v && typeof v === "object"
+      ? `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+          .join(",")}}`
+      : JSON.stringify(v);
+const sameNodes = (a: WorkflowNode[], b: WorkflowNode[]) => canonical(a) === canonical(b);
+const normalized = (nodes: WorkflowNode[]) => nodes.map((n) => ({ id: n.id, label: n.label, operation_id: n.operation_id, ...(n.connection_id && { connection_id: n.connection_id }), input: n.input ?? {} }));
+
+/** The form editor: name, the ordered nodes, the schedule, writes and activation; Save names every problem the server found. */
+export function WorkflowEditor({ teamId, isOwner, catalogue, initial, workflowId, connectionProblems, cancelHref }: Props) {
+  const router = useRouter();
+  const [name, setName] = useState(initial.name);
+  const [drafts, setDrafts] = useState<NodeDraft[]>(() => (initial.nodes.length ? initial.nodes.map((n) => draftOf(n, catalogue.byId.get(n.operation_id))) : [blankDraft([])]));
+  const [schedule, setSchedule] = useState<ScheduleValue>(() => ({ mode: initial.schedule ? "cron" : "manual", cron: initial.schedule ?? "", timezone: initial.timezone || browserZone() }));
+  const [active, setActive] = useState(initial.active);
+  const [formProblems, setFormProblems] = useState<string[]>([]);
+  const save = useSaveWorkflow(teamId, workflowId);
+  const problemsRef = useRef<HTMLDivElement>(null);
+  // After a move, an add or a removal: where the keyboard focus goes once the list has rendered.
+  const pendingFocus = useRef<{ key: string; target: string } | null>(null);
+  const addRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    const want = pendingFocus.current;
+    if (!want) return;
+    pendingFocus.current = null;
+    const card = document.querySelector(`[data-node-key="${want.key}"]`);
+    // A node moved to the top or the bottom has that button disabled: the other move button takes the focus.
+    const other = want.target === "up" ? "down" : want.target === "down" ? "up" : want.target;
+    const el = [want.target, other, "title"].map((t) => card?.querySelector<HTMLElement>(`[data-focus="${t}"]:not([disabled])`)).find(Boolean);
+    (el ?? addRef.current)?.focus();
+  }, [drafts]);
+
+  const built = useMemo(() => drafts.map((d, i) => nodeOf(d, catalogue.byId.get(d.operation_id), i)), [drafts, catalogue]);
+  const nodes = built.map((b) => b.node);
+  const nodesChanged = !workflowId || !sameNodes(normalized(nodes), normalized(initial.nodes));
+  const writes: WriteNode[] = drafts.flatMap((d) => {
+    const op = catalogue.byId.get(d.operation_id);
+    return op?.kind === "write" ? [{ id: d.key, label: d.label.trim() || d.id, operation: op.id, connection: d.connection_id ? catalogue.describeConnection(d.connection_id) : null }] : [];
+  });
+  const lockedReason =
+    isOwner || writes.length === 0
+      ? null
+      : workflowId && initial.active && !nodesChanged
+        ? null
+        : workflowId && initial.active
+          ? "Only a team owner can activate a workflow with write nodes: changing its nodes makes it inactive when you save, until an owner activates it again."
+          : "Only a team owner can activate a workflow with write nodes: save it inactive and ask an owner to activate it.";
+
+  const update = (key: string, next: NodeDraft) => setDrafts((all) => all.map((d) => (d.key === key ? next : d)));
+  const move = (index: number, by: -1 | 1) => {
+    const key = drafts[index].key;
+    pendingFocus.current = { key, target: by < 0 ? "up" : "down" };
+    setDrafts((all) => {
+      const next = [...all];
+      const [moved] = next.splice(index, 1);
+      next.splice(index + by, 0, moved);
+      return next;
+    });
+  };
+  const remove = (index: number) => {
+    const neighbour = drafts[index + 1] ?? drafts[index - 1];
+    if (neighbour) pendingFocus.current = { key: neighbour.key, target: "title" };
+    setDrafts((all) => all.filter((_, i) => i !== index));
+  };
+  const add = () => {
+    const blank = blankDraft(drafts.map((d) => d.id));
+    pendingFocus.current = { key: blank.key, target: "label" };
+    setDrafts((all) => [...all, blank]);
+  };
+
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const problems = built.flatMap((b) => b.problems);
+    setFormProblems(problems);
+    if (problems.length) {
+      save.reset();
+      requestAnimationFrame(() => problemsRef.current?.focus());
+      return;
+    }
+    const draft: WorkflowDraft = {
+      name: name.trim(),
+      nodes,
+      schedule: schedule.mode === "cron" ? schedule.cron.trim() : null,
+      timezone: schedule.mode === "cron" ? schedule.timezone : null,
+      active: lockedReason ? false : active,
+    };
+    // A change that leaves the nodes as they were does not send them: a member may then rename
+    // or reschedule an active workflow that writes without it needing an owner again.
+    const body = workflowId && !nodesChanged ? (({ nodes: _, ...rest }) => rest)(draft) : draft;
+    save.mutate(body as WorkflowDraft, {
+      onSuccess: (saved) => router.push(`/${teamId}/workflows/${saved.id}`),
+      onError: () => requestAnimationFrame(() => problemsRef.current?.focus()),
+    });
+  };
+
+  const ids = drafts.map((d) => d.id);
+  return (
+    <form onSubmit={submit} className="space-y-6" aria-label={workflowId ? "Edit the workflow" : "New workflow"} noValidate>
+      <section className="card space-y-4 p-4 sm:p-5" aria-labelledby="editor-name-heading">
+        <h2 id="editor-name-heading" className="text-base font-semibold">
+          Workflow
+        </h2>
+        <div className="max-w-xl">
+          <label htmlFor="workflow-name" className="mb-1 block text-sm font-medium">
+            Name
+          </label>
+          <input id="workflow-name" className="input" value={name} maxLength={200} placeholder="Weekly traffic to Slack" onChange={(e) => setName(e.target.value)} />
+        </div>
+      </section>
+
+      <section className="space-y-3" aria-labelledby="editor-nodes-heading">
+        <div>
+          <h2 id="editor-nodes-heading" className="text-base font-semibold">
+            Nodes
+          </h2>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">They run in this order. A node that fails ends the run: the nodes after it are skipped.</p>
+        </div>
+        <ol className="space-y-3">
+          {drafts.map((d, i) => (
+            <NodeCard
+              key={d.key}
+              teamId={teamId}
+              index={i}
+              count={drafts.length}
+              draft={d}
+              earlier={drafts.slice(0, i)}
+              catalogue={catalogue}
+              connectionProblem={(d.connection_id && connectionProblems?.get(d.connection_id)) || null}
+              onChange={(next) => update(d.key, next)}
+              onMove={(by) => move(i, by)}
+              onRemove={() => remove(i)}
+            />
+          ))}
+        </ol>
+        <button ref={addRef} type="button" className="btn-secondary" onClick={add} disabled={drafts.length >= 50}>
+          <span aria-hidden="true">+</span> Add a node
+        </button>
+      </section>
+
+      <section className="card p-4 sm:p-5" aria-labelledby="editor-schedule-heading">
+        <h2 id="editor-schedule-heading" className="mb-3 text-base font-semibold">
+          Schedule
+        </h2>
+        <ScheduleField teamId={teamId} value={schedule} onChange={setSchedule} />
+      </section>
+
+      <section className="card space-y-3 p-4 sm:p-5" aria-labelledby="editor-activation-heading">
+        <h2 id="editor-activation-heading" className="text-base font-semibold">
+          Writes and activation
+        </h2>
+        {writes.length ? <WriteNote writes={writes} isOwner={isOwner} /> : <p className="text-sm text-zinc-600 dark:text-zinc-400">No node writes: its runs only read and format.</p>}
+        <ActiveSwitch checked={active} onChange={setActive} lockedReason={lockedReason} />
+      </section>
+
+      <div className="space-y-3">
+        <div ref={problemsRef} tabIndex={-1} className="focus:outline-none">
+          {formProblems.length > 0 ? <SaveProblems problems={formProblems} ids={ids} /> : save.isError ? <SaveProblems error={save.error} ids={ids} /> : null}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <button type="submit" className="btn-primary" disabled={save.isPending || save.isSuccess}>
+            {save.isPending ? "Saving…" : workflowId ? "Save changes" : "Save workflow"}
+          </button>
+          <Link href={cancelHref} className="btn-secondary">
+            Cancel
+          </Link>
+        </div>
+      </div>
+    </form>
+  );
+}

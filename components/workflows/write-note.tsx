@@ -1,0 +1,67 @@
+"use client";
+
+import { useId } from "react";
+
+/** One write node: what it is and where it writes. */
+export type WriteNode = { id: string; label: string; operation: string; connection: string | null };
+
+/**
+ * Which nodes write and where, and what that means: a run makes those changes without an
+ * approval, so only a team owner can activate (or, while inactive, run) such a workflow.
+ */
+export function WriteNote({ writes, isOwner }: { writes: WriteNode[]; isOwner: boolean }) {
+  if (!writes.length) return null;
+  return (
+    <div role="note" data-testid="write-note" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-100">
+      <p className="font-semibold">
+        {writes.length === 1 ? "1 node writes" : `${writes.length} nodes write`} to a provider, without an approval:
+      </p>
+      <ul className="mt-1 list-disc space-y-0.5 pl-5">
+        {writes.map((w) => (
+          <li key={w.id}>
+            <span className="font-medium">{w.label || w.id}</span> (<span className="font-mono text-xs">{w.operation}</span>) writes to{" "}
+            <span className="font-medium">{w.connection ?? "the connection chosen for it"}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2">
+        Only a team owner can activate a workflow with write nodes.{" "}
+        {isOwner ? "You are an owner of this team." : "You are a member: save it inactive and ask an owner to activate it."}
+      </p>
+    </div>
+  );
+}
+
+/** The Active switch (a checkbox with the switch role); locked off, with the reason, for a member when the workflow writes. */
+export function ActiveSwitch({ checked, onChange, lockedReason }: { checked: boolean; onChange: (v: boolean) => void; lockedReason: string | null }) {
+  const id = useId();
+  const locked = lockedReason !== null;
+  return (
+    <div className="flex items-start gap-3">
+      <span className="relative mt-0.5 inline-flex">
+        <input
+          id={id}
+          type="checkbox"
+          role="switch"
+          className="peer absolute inset-0 z-10 cursor-pointer opacity-0 disabled:cursor-not-allowed"
+          checked={checked && !locked}
+          disabled={locked}
+          onChange={(e) => onChange(e.target.checked)}
+          aria-describedby={`${id}-help`}
+        />
+        <span
+          aria-hidden
+          className="relative h-5 w-9 rounded-full bg-zinc-300 transition-colors peer-checked:bg-indigo-600 peer-focus-visible:outline peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-indigo-600 peer-disabled:opacity-60 after:absolute after:left-0.5 after:top-0.5 after:h-4 after:w-4 after:rounded-full after:bg-white after:shadow after:transition-transform peer-checked:after:translate-x-4 dark:bg-zinc-700"
+        />
+      </span>
+      <div className="text-sm">
+        <label htmlFor={id} className="font-medium">
+          Active
+        </label>
+        <p id={`${id}-help`} className="text-zinc-600 dark:text-zinc-400">
+          {lockedReason ?? "On: its schedule runs it. Off: it runs only when someone starts it."}
+        </p>
+      </div>
+    </div>
+  );
+}
