@@ -1,8 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useCallback, useMemo, useState } from "react";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback, useMemo } from "react";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { DataTable } from "@/components/data-table/data-table";
 import { EmptyState } from "@/components/data-table/empty-state";
@@ -13,6 +12,7 @@ import { mcpServersQuery } from "@/lib/queries/settings";
 import { APPROVAL_COLUMNS_TEMPLATE, APPROVALS_MIN_WIDTH, approvalColumns } from "@/components/approvals/columns";
 import { ApprovalDetailPanel } from "@/components/approvals/approval-detail-panel";
 import { statusLabel } from "@/components/approvals/approval-status-badge";
+import { useDetailParam } from "@/components/ui/use-detail-param";
 import { APPROVAL_FILTER_KEYS, APPROVAL_PARAM, approvalsInfiniteOptions, type ApprovalDetail, type ApprovalStatus } from "@/lib/queries/approvals";
 import { APPROVAL_STATUS_VALUES } from "@/lib/approvals/statuses";
 
@@ -40,7 +40,7 @@ export function ApprovalsExplorer({ teamId }: { teamId: string }) {
     return list;
   }, [servers.data, filters.mcp_server_id]);
 
-  const { openId, open, close, returnFocus } = useApprovalParam(approvals);
+  const { openId, open, close, returnFocus } = useDetailParam(APPROVAL_PARAM, approvals);
   const defaultView = Object.keys(filters).length === 0;
   const filtered = Boolean(filters.mcp_server_id || filters.operation_id || (filters.status && filters.status !== "all"));
 
@@ -116,32 +116,3 @@ export function ApprovalsExplorer({ teamId }: { teamId: string }) {
   );
 }
 
-/**
- * The open request lives in the URL (?approval=…): a row opens it (a history entry, so Back
- * closes it), and a link from an agent opens it on a fresh page load. Closing gives the focus
- * back to its row, or to the page when the row is not in the list.
- */
-function useApprovalParam(rows: ApprovalDetail[]) {
-  const router = useRouter();
-  const pathname = usePathname();
-  const searchParams = useSearchParams();
-  const openId = searchParams.get(APPROVAL_PARAM);
-  const [returnFocus, setReturnFocus] = useState<{ id: string } | null>(null);
-  const withParam = useCallback(
-    (id: string | null) => {
-      const params = new URLSearchParams(searchParams.toString());
-      if (id) params.set(APPROVAL_PARAM, id);
-      else params.delete(APPROVAL_PARAM);
-      const qs = params.toString();
-      return qs ? `${pathname}?${qs}` : pathname;
-    },
-    [pathname, searchParams],
-  );
-  const open = useCallback((row: { id: string }) => router.push(withParam(row.id), { scroll: false }), [router, withParam]);
-  const close = useCallback(() => {
-    if (openId && rows.some((r) => r.id === openId)) setReturnFocus({ id: openId });
-    else document.getElementById("main")?.focus();
-    router.replace(withParam(null), { scroll: false });
-  }, [openId, rows, router, withParam]);
-  return { openId, open, close, returnFocus };
-}

@@ -17,11 +17,12 @@ import { RebindDialog } from "@/components/workflows/rebind-dialog";
 import { RunDetailPanel } from "@/components/workflows/run-detail-panel";
 import { RUN_COLUMNS_TEMPLATE, RUNS_MIN_WIDTH, runColumns } from "@/components/workflows/run-columns";
 import { describeSchedule } from "@/components/workflows/schedule-words";
-import { useRunParam } from "@/components/workflows/use-run-param";
+import { useDetailParam } from "@/components/ui/use-detail-param";
 import { WriteNote, type WriteNode } from "@/components/workflows/write-note";
 import { ApiRequestError } from "@/lib/queries/api-client";
 import {
   isUnderway,
+  RUN_PARAM,
   useDeleteWorkflow,
   useRunWorkflow,
   useSetWorkflowActive,
@@ -72,7 +73,7 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
 
   const runs = useInfiniteQuery(workflowRunsOptions(teamId, w.id));
   const rows = useMemo(() => runs.data?.pages.flatMap((p) => p.runs) ?? [], [runs.data]);
-  const { openId, open, close, returnFocus } = useRunParam(rows);
+  const { openId, open, close, returnFocus } = useDetailParam(RUN_PARAM, rows);
 
   const writes: WriteNode[] = w.nodes.flatMap((n) =>
     n.operation?.kind === "write"
