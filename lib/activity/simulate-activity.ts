@@ -70,11 +70,15 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
   // follows the timeline as it would have in production.
   const events: { at: number; write: () => Promise<{ logs: number; ledger: number }> }[] = [];
 
-  for (let i = 0; i < (workflows.length ? (options.workflowRuns ?? 20) : 0); i++) {
+  const workflowRuns = workflows.length ? (options.workflowRuns ?? 20) : 0;
+  for (let i = 0; i < workflowRuns; i++) {
     const wf = rand.pick(workflows);
     const nodes = parseNodes(wf.nodes);
-    const failAt = rand.chance(0.12) ? rand.int(0, nodes.length - 1) : -1;
-    let t = someTime() * 1000;
+    // Some runs of several nodes are still going (always the last one made): their current node
+    // reads `start`, and nothing is charged yet.
+    const stillRunning = nodes.length > 1 && (i === workflowRuns - 1 || rand.chance(0.05));
+    const failAt = !stillRunning && rand.chance(0.12) ? rand.int(0, nodes.length - 1) : -1;
+    let t = (stillRunning ? now - rand.int(0, 300) : someTime()) * 1000;
     const steps: StepState[] = [];
     const io: { operationVersion: number | null; input?: unknown; output?: unknown }[] = [];
     for (const [index, node] of nodes.entries()) {
@@ -84,6 +88,11 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
         steps.push({ node_id: node.id, log_id: "", status: "skipped", started_ms: t, completed_ms: t, retry_attempts: 0, credits: 0 });
         io.push({ operationVersion, output: { reason: `node ${nodes[failAt].id} failed` } });
         continue;
+      }
+      if (stillRunning && index === nodes.length - 1) {
+        steps.push({ node_id: node.id, log_id: "", status: "start", started_ms: t, completed_ms: null, retry_attempts: 0, credits: 0 });
+        io.push({ operationVersion, input: node.input });
+        break;
       }
       const duration = rand.int(200, 40_000);
       const failed = index === failAt;
@@ -100,7 +109,7 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
       write: async () => {
         const run = { id: newId("run"), teamId, workflowId: wf.id, workflowName: wf.name, user };
         const written = await recordFinishedRun(run, nodes, steps, io, "simulated");
-        return { logs: written.logIds.length, ledger: 1 };
+        return { logs: written.logIds.length, ledger: written.ledgerEntryId === null ? 0 : 1 };
       },
     });
   }

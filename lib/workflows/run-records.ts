@@ -68,16 +68,18 @@ export function skippedSteps(nodes: WorkflowNode[], from: number, at: number, ne
 }
 
 /**
- * A finished run written at once (`activity simulate`): its run row, its node logs and its ledger
- * entry in one transaction, built by the same functions as a real run's.
+ * A run written at once (`activity simulate`): its run row, its node logs and, once it has ended,
+ * its ledger entry, in one transaction, built by the same functions as a real run's. A run whose
+ * last step reads `start` is still going: no charge yet, and no lease, so no runner takes it.
  */
 export async function recordFinishedRun(run: RunIdentity, nodes: WorkflowNode[], steps: StepState[], io: { operationVersion: number | null; input?: unknown; output?: unknown }[], trigger: string) {
   const { recordOperations } = await import("@/lib/logs/record-operations");
   const failed = steps.findIndex((s) => s.status === "error");
   const startedMs = steps[0].started_ms;
   const logs = steps.map((step, i) => nodeLogRecord(run, nodes[i], step, io[i]));
+  const running = steps[steps.length - 1].status === "start";
   const charge = runCharge(run, steps, startedMs);
-  return recordOperations(run.teamId, logs, charge, async (tx, written) => {
+  return recordOperations(run.teamId, logs, running ? undefined : charge, async (tx, written) => {
     steps.forEach((s, i) => (s.log_id = written.logIds[i]));
     await tx.workflowRun.create({
       data: {
@@ -88,13 +90,13 @@ export async function recordFinishedRun(run: RunIdentity, nodes: WorkflowNode[],
         trigger,
         userId: run.user?.id ?? null,
         userEmail: run.user?.email ?? null,
-        status: failed >= 0 ? "error" : "success",
+        status: running ? "running" : failed >= 0 ? "error" : "success",
         dueAt: BigInt(startedMs),
         startedAt: BigInt(startedMs),
-        completedAt: BigInt(steps[steps.length - 1].completed_ms ?? startedMs),
-        nodeIndex: nodes.length,
+        completedAt: running ? null : BigInt(steps[steps.length - 1].completed_ms ?? startedMs),
+        nodeIndex: running ? steps.length - 1 : nodes.length,
         state: JSON.stringify({ nodes, steps } satisfies RunState),
-        credits: charge.credits,
+        credits: running ? null : charge.credits,
         error: failed >= 0 ? (steps[failed].error ?? null) : null,
         failedNodeId: failed >= 0 ? nodes[failed].id : null,
         createdAt: BigInt(startedMs),
