@@ -68,9 +68,10 @@ export function skippedSteps(nodes: WorkflowNode[], from: number, at: number, ne
 }
 
 /**
- * A run written at once (`activity simulate`): its run row, its node logs and, once it has ended,
- * its ledger entry, in one transaction, built by the same functions as a real run's. A run whose
- * last step reads `start` is still going: no charge yet, and no lease, so no runner takes it.
+ * A run written at once (`activity simulate`): its run row, its node logs and its ledger entry, in
+ * one transaction, built by the same functions as a real run's. A simulated run whose last step
+ * reads `start` is still going (no lease, so no runner takes it); unlike a real run, which is
+ * charged when it ends, it is charged when written, so every simulated run has its one entry.
  */
 export async function recordFinishedRun(run: RunIdentity, nodes: WorkflowNode[], steps: StepState[], io: { operationVersion: number | null; input?: unknown; output?: unknown }[], trigger: string) {
   const { recordOperations } = await import("@/lib/logs/record-operations");
@@ -79,7 +80,7 @@ export async function recordFinishedRun(run: RunIdentity, nodes: WorkflowNode[],
   const logs = steps.map((step, i) => nodeLogRecord(run, nodes[i], step, io[i]));
   const running = steps[steps.length - 1].status === "start";
   const charge = runCharge(run, steps, startedMs);
-  return recordOperations(run.teamId, logs, running ? undefined : charge, async (tx, written) => {
+  return recordOperations(run.teamId, logs, charge, async (tx, written) => {
     steps.forEach((s, i) => (s.log_id = written.logIds[i]));
     await tx.workflowRun.create({
       data: {
@@ -96,7 +97,7 @@ export async function recordFinishedRun(run: RunIdentity, nodes: WorkflowNode[],
         completedAt: running ? null : BigInt(steps[steps.length - 1].completed_ms ?? startedMs),
         nodeIndex: running ? steps.length - 1 : nodes.length,
         state: JSON.stringify({ nodes, steps } satisfies RunState),
-        credits: running ? null : charge.credits,
+        credits: charge.credits,
         error: failed >= 0 ? (steps[failed].error ?? null) : null,
         failedNodeId: failed >= 0 ? nodes[failed].id : null,
         createdAt: BigInt(startedMs),
