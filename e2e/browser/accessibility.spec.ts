@@ -49,9 +49,10 @@ const approvalPanel = (p: Page) => p.getByRole("dialog", { name: /^Approval requ
 
 // The workflow pages are checked with a workflow that reads, formats and writes on the seeded
 // sandbox_key connection, on a schedule, after one run: made once per worker through the CLI.
-let workflowMade: Promise<string> | undefined;
-const withWorkflow = () =>
-  (workflowMade ??= (async () => {
+// Keyed by team: a worker may set up another world (another file's beforeAll) after this one.
+const workflowsMade = new Map<string, Promise<string>>();
+const withWorkflow = () => {
+  const made = workflowsMade.get(world.team) ?? (async () => {
     const session = await signInCookie(world.email, PASSWORD);
     const headers = { cookie: session, "x-patchbay-team": world.team, "content-type": "application/json" };
     const { data: members } = (await (await fetch(`${baseURL()}/api/dashboard/members`, { headers })).json()) as { data: { user_id: string; role: string }[] };
@@ -67,7 +68,10 @@ const withWorkflow = () =>
     const ran = await cli("workflow", "run", "--id", made.json.id, "--wait");
     expect(ran.code, JSON.stringify(ran.json)).toBe(0);
     return made.json.id as string;
-  })());
+  })();
+  workflowsMade.set(world.team, made);
+  return made;
+};
 const runsGrid = (p: Page) => p.getByRole("grid", { name: "Runs" });
 
 export const PAGES: PageEntry[] = [

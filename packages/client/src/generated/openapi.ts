@@ -387,6 +387,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "workflow.run_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * workflow.run_failed
+         * @description A workflow run ended with a node that failed after its retries; the nodes after it were skipped.
+         */
+        post: operations["webhookWorkflowRunFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -781,6 +801,32 @@ export interface components {
             team_id: string;
             data: {
                 approval: components["schemas"]["Approval"];
+            };
+        };
+        /** @description A workflow run ended with a node that failed after its retries; the nodes after it were skipped. */
+        WorkflowRunFailedEvent: {
+            /** @description The event's id (`msg_…`), equal to the `webhook-id` header: the same at every attempt and every endpoint. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "workflow.run_failed";
+            /**
+             * Format: int64
+             * @description Unix seconds when the event happened.
+             */
+            created_at: number;
+            team_id: string;
+            data: {
+                workflow: {
+                    id: string;
+                    /** @description The workflow's name when the run started. */
+                    name: string;
+                };
+                /** @description The run: its node logs have this source.run_id. */
+                run_id: string;
+                /** @description The node that failed after its retries. */
+                failed_node_id: string;
+                /** @description Why it failed, as its log's output says. */
+                error: string;
             };
         };
         /** @description Sent by *Send test event* in Settings → Webhooks to one endpoint, whatever it subscribed to. */
@@ -2375,6 +2421,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ApprovalResolvedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Anything else, a redirect or no answer within WEBHOOK_TIMEOUT_MS is retried on the schedule at /docs/webhooks. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWorkflowRunFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, equal to the body's `id`: the same at every attempt and every endpoint. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, keyed by the base64-decoded part of the endpoint's `whsec_` secret; space-separated, two of them for 24 h after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkflowRunFailedEvent"];
             };
         };
         responses: {
