@@ -31,7 +31,10 @@ export default defineConfig({
       name: "time-zones",
       testDir: "e2e/time-zones",
       fullyParallel: false,
-      use: { browserName: "chromium", launchOptions: { executablePath: process.env.CHROMIUM_PATH, args: CHROMIUM_ARGS } },
+      use: {
+        browserName: "chromium",
+        launchOptions: { executablePath: process.env.CHROMIUM_PATH, args: CHROMIUM_ARGS },
+      },
     },
     {
       name: "browser",

@@ -19,7 +19,8 @@ export function proxy(req: NextRequest) {
       .split("/")
       .map((segment) => (decodes(segment) ? segment : segment.replace(/%/g, "%25")))
       .join("/");
-    if (literal !== path) return withHsts(req, NextResponse.rewrite(new URL(`${literal}${req.nextUrl.search}`, req.url)));
+    if (literal !== path)
+      return withHsts(req, NextResponse.rewrite(new URL(`${literal}${req.nextUrl.search}`, req.url)));
   }
   return withHsts(req, NextResponse.next());
 }
@@ -35,7 +36,8 @@ function decodes(segment: string) {
 
 function withHsts(req: NextRequest, res: NextResponse) {
   // Browsers only honour HSTS received over https, i.e. behind the TLS-terminating proxy.
-  if (hsts && req.headers.get("x-forwarded-proto")?.startsWith("https")) res.headers.set("Strict-Transport-Security", hsts);
+  if (hsts && req.headers.get("x-forwarded-proto")?.startsWith("https"))
+    res.headers.set("Strict-Transport-Security", hsts);
   return res;
 }
 
@@ -44,5 +46,12 @@ function withHsts(req: NextRequest, res: NextResponse) {
 // fail to decode), and requests that arrived over https through a proxy (for HSTS; plain-http
 // deployments, the tests and the benchmarks never pay for it).
 export const config = {
-  matcher: ["/v1/:path(.*%.*)", "/api/dashboard/:path(.*%.*)", { source: "/((?!_next/static|_next/image).*)", has: [{ type: "header", key: "x-forwarded-proto", value: "https.*" }] }],
+  matcher: [
+    "/v1/:path(.*%.*)",
+    "/api/dashboard/:path(.*%.*)",
+    {
+      source: "/((?!_next/static|_next/image).*)",
+      has: [{ type: "header", key: "x-forwarded-proto", value: "https.*" }],
+    },
+  ],
 };

@@ -14,7 +14,11 @@ export function Providers({ children }: { children: React.ReactNode }) {
     () =>
       new QueryClient({
         defaultOptions: {
-          queries: { staleTime: 15_000, refetchOnWindowFocus: false, retry: (count, error) => count < 2 && (error as { status?: number }).status !== 404 },
+          queries: {
+            staleTime: 15_000,
+            refetchOnWindowFocus: false,
+            retry: (count, error) => count < 2 && (error as { status?: number }).status !== 404,
+          },
         },
       }),
   );

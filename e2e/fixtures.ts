@@ -8,27 +8,35 @@ const root = resolve(__dirname, "..");
 export const baseURL = () => process.env.BASE_URL!;
 
 async function node(script: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const { stdout } = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], {
+    cwd: root,
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return stdout;
 }
 
 /** Test data through the product's own lib functions (e2e/support/seed.ts). */
-export async function seed<T = any>(command: string, args: object = {}): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
+export async function seed<T = any>(command: string, args: object = {}): Promise<T> {
   return seedWith(process.env, command, args);
 }
 
 /** `seed` in a process with this environment (another database, another TZ). */
-export async function seedWith<T = any>(env: NodeJS.ProcessEnv, command: string, args: object = {}): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
+export async function seedWith<T = any>(env: NodeJS.ProcessEnv, command: string, args: object = {}): Promise<T> {
   return JSON.parse(await node("e2e/support/seed.ts", [command, JSON.stringify(args)], env));
 }
 
 /** The admin CLI exactly as an operator runs it; returns its JSON and exit code. */
-export async function cli(...args: string[]): Promise<{ code: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
+export async function cli(...args: string[]): Promise<{ code: number; json: any }> {
   return cliWith(process.env, ...args);
 }
 
 /** `cli` in a process with this environment (another database, another TZ). */
-export async function cliWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
+export async function cliWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; json: any }> {
   try {
     return { code: 0, json: JSON.parse(await node("lib/cli/main.ts", args, env)) };
   } catch (e) {
@@ -40,7 +48,16 @@ export async function cliWith(env: NodeJS.ProcessEnv, ...args: string[]): Promis
 export type SeededUser = { id: string; email: string; key: string; keyId: string };
 export type SeededTeam = { id: string; users: SeededUser[] };
 
-export async function seedTeam(options: { name?: string; password?: string; plan?: "free" | "pro" | "team"; members?: number; creditsLimit?: number; historyDays?: number } = {}): Promise<SeededTeam> {
+export async function seedTeam(
+  options: {
+    name?: string;
+    password?: string;
+    plan?: "free" | "pro" | "team";
+    members?: number;
+    creditsLimit?: number;
+    historyDays?: number;
+  } = {},
+): Promise<SeededTeam> {
   return seed("team", options);
 }
 

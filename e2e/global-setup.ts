@@ -1,7 +1,15 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { buildClient, ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "./support/server";
+import {
+  buildClient,
+  ensureBuild,
+  freePort,
+  freshPostgresDatabase,
+  migrateWith,
+  root,
+  startServer,
+} from "./support/server";
 import { startStandIns } from "./support/stand-ins";
 import { chromiumExecutable } from "./support/chromium";
 
@@ -48,6 +56,10 @@ export default async function globalSetup() {
     WEBHOOK_ALLOW_PRIVATE_URLS: "1",
     WEBHOOK_RETRY_SCHEDULE_SECONDS: "0.3,0.6,1.2,2.4",
     WEBHOOK_TIMEOUT_MS: "2000",
+    // SQLite: a writer waits up to 30 s for another process's write (product default 10 s, then
+    // "The database is unavailable"): on a busy machine the suite's servers, CLIs and seed
+    // processes can hold each other up longer than that; no test is about this wait.
+    SQLITE_BUSY_TIMEOUT_MS: "30000",
     // Workflow runs: a dead instance's run is taken over after 4 s, retries wait 0.1 s then 0.3 s.
     WORKFLOW_LEASE_SECONDS: "4",
     WORKFLOW_RETRY_BASE_MS: "100",
@@ -62,7 +74,8 @@ export default async function globalSetup() {
   return async () => {
     await server.stop();
     await standIns.stop();
-    if (/unhandled error/.test(server.log())) console.log(`[e2e] the server logged unhandled errors:\n${server.log().slice(-6000)}`);
+    if (/unhandled error/.test(server.log()))
+      console.log(`[e2e] the server logged unhandled errors:\n${server.log().slice(-6000)}`);
     await dropDatabase?.();
     if (process.env.KEEP_TEST_DATA !== "1") rmSync(dataDir, { recursive: true, force: true });
   };

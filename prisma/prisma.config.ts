@@ -12,6 +12,12 @@ export default defineConfig({
   schema: engine === "postgresql" ? "generated/postgresql.prisma" : "schema.prisma",
   adapter: async () =>
     engine === "postgresql"
-      ? new PrismaPg({ connectionString: process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : "postgresql://postgres@127.0.0.1:5432/postgres" })
-      : new PrismaBetterSQLite3({ url: process.env.DATABASE_URL?.startsWith("file:") ? process.env.DATABASE_URL : "file::memory:" }),
+      ? new PrismaPg({
+          connectionString: process.env.DATABASE_URL?.startsWith("postgres")
+            ? process.env.DATABASE_URL
+            : "postgresql://postgres@127.0.0.1:5432/postgres",
+        })
+      : new PrismaBetterSQLite3({
+          url: process.env.DATABASE_URL?.startsWith("file:") ? process.env.DATABASE_URL : "file::memory:",
+        }),
 });

@@ -4,11 +4,19 @@ import { ConnectMessage } from "@/components/connect/connect-shell";
 export const metadata: Metadata = { title: "Connection failed · Patchbay", robots: { index: false } };
 
 /** Where a sign-in response that matches no auth link ends up (forged, mangled or stale state). */
-export default async function ConnectErrorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ConnectErrorPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { error_description } = await searchParams;
   return (
     <ConnectMessage tone="error" title="The connection didn't complete">
-      <p>{typeof error_description === "string" ? error_description : "The sign-in response could not be matched to a link."}</p>
+      <p>
+        {typeof error_description === "string"
+          ? error_description
+          : "The sign-in response could not be matched to a link."}
+      </p>
       <p>Open the link you were sent again to retry.</p>
     </ConnectMessage>
   );

@@ -1,4 +1,4 @@
-import { json } from "@/lib/api/errors";
+import { json } from "@/lib/http/json";
 
 export const dynamic = "force-dynamic";
 

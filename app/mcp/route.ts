@@ -1,8 +1,9 @@
 import type { NextRequest } from "next/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { ApiError, errorResponse } from "@/lib/api/errors";
-import { MAX_BODY_BYTES } from "@/lib/api/parse";
-import { authenticateMcpToken, type McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
+import { ApiError } from "@/lib/errors/api-error";
+import { errorResponse } from "@/lib/http/json";
+import { MAX_BODY_BYTES } from "@/lib/http/parse";
+import { authenticateMcpToken, type McpPrincipal } from "@/lib/mcp-tokens/authenticate-mcp-token";
 import { readNarrowing, resolveScope } from "@/lib/mcp/request-scope";
 import { buildMcpServer } from "@/lib/mcp/build-server";
 import { enforceRateLimit } from "@/lib/rate-limit/hit-rate-limit";
@@ -11,7 +12,6 @@ import { clientIp, requestIdFrom, runWithContext } from "@/lib/observability/req
 import { logRequest } from "@/lib/observability/request-log";
 
 export const dynamic = "force-dynamic";
-
 
 /**
  * The MCP endpoint (spec §4.13) over Streamable HTTP, stateless: every POST carries its bearer
@@ -24,7 +24,10 @@ export const POST = logged(async (req, as) => {
   const limitHeaders = await enforceRateLimit(rateLimits().mcpToken, principal.tokenId);
   const scope = await resolveScope(principal, readNarrowing(req.headers, req.nextUrl.searchParams));
   const server = buildMcpServer({ principal, scope });
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_BODY_BYTES,
+  });
   await server.connect(transport);
   try {
     return withHeaders(await withDetail(await transport.handleRequest(req)), limitHeaders);
@@ -37,7 +40,11 @@ export const POST = logged(async (req, as) => {
 const notAllowed = logged(async (req, as) => {
   const principal = as(await authenticateMcpToken(req.headers.get("authorization")));
   await enforceRateLimit(rateLimits().mcpToken, principal.tokenId);
-  throw new ApiError(405, "This MCP endpoint is stateless: send JSON-RPC messages with POST (Streamable HTTP, no server-initiated stream or session).", { allow: "POST" });
+  throw new ApiError(
+    405,
+    "This MCP endpoint is stateless: send JSON-RPC messages with POST (Streamable HTTP, no server-initiated stream or session).",
+    { allow: "POST" },
+  );
 });
 
 export const GET = notAllowed;
@@ -83,7 +90,15 @@ function logged(handler: (req: NextRequest, as: (p: McpPrincipal) => McpPrincipa
       }
       res = withHeaders(res, { "x-request-id": requestId });
       const who = principal as McpPrincipal | null;
-      logRequest({ method: req.method, path: "/mcp", query: req.nextUrl.searchParams, status: res.status, startedAt: t0, teamId: who?.server.teamId, principal: who ? "mcp_token" : null });
+      logRequest({
+        method: req.method,
+        path: "/mcp",
+        query: req.nextUrl.searchParams,
+        status: res.status,
+        startedAt: t0,
+        teamId: who?.server.teamId,
+        principal: who ? "mcp_token" : null,
+      });
       return res;
     });
   };

@@ -1,4 +1,4 @@
-import { json } from "@/lib/api/errors";
+import { json } from "@/lib/http/json";
 import { checkReadiness } from "@/lib/health/check-readiness";
 
 export const dynamic = "force-dynamic";

@@ -71,7 +71,10 @@ const CUSTOM_CSS = `
  */
 function useNamedCopyButtons() {
   useEffect(() => {
-    const name = () => document.querySelectorAll<HTMLButtonElement>("button.scalar-code-copy:not([aria-label])").forEach((b) => b.setAttribute("aria-label", "Copy code"));
+    const name = () =>
+      document
+        .querySelectorAll<HTMLButtonElement>("button.scalar-code-copy:not([aria-label])")
+        .forEach((b) => b.setAttribute("aria-label", "Copy code"));
     name();
     // Scalar renders in bursts: one look per frame, however many nodes changed in it.
     let frame = 0;

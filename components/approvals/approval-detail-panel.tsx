@@ -11,7 +11,12 @@ import { JsonView } from "@/components/logs/json-view";
 import { LocalTime } from "@/components/time/local-time";
 import { LiveCountdown } from "@/components/auth-links/live-countdown";
 import { ApprovalStatusBadge } from "@/components/approvals/approval-status-badge";
-import { approvalDetailOptions, useDecideApproval, type ApprovalDetail, type ApprovalStatus } from "@/lib/queries/approvals";
+import {
+  approvalDetailOptions,
+  useDecideApproval,
+  type ApprovalDetail,
+  type ApprovalStatus,
+} from "@/lib/queries/approvals";
 
 const term = "text-zinc-500 dark:text-zinc-400";
 const NOTE_MAX = 1000;
@@ -33,7 +38,17 @@ function useNow(ticking: boolean) {
  * server; while it waits, a note and Approve and run (after a confirmation) or Reject; once
  * decided, what became of it.
  */
-export function ApprovalDetailPanel({ team, approvalId, typeName, onClose }: { team: string; approvalId: string; typeName: (type: string) => string; onClose: () => void }) {
+export function ApprovalDetailPanel({
+  team,
+  approvalId,
+  typeName,
+  onClose,
+}: {
+  team: string;
+  approvalId: string;
+  typeName: (type: string) => string;
+  onClose: () => void;
+}) {
   const { data: approval, error, isPending } = useQuery(approvalDetailOptions(team, approvalId));
   const closeRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
@@ -51,7 +66,13 @@ export function ApprovalDetailPanel({ team, approvalId, typeName, onClose }: { t
         <h2 id="approval-detail-title" className="min-w-0 truncate font-semibold">
           Approval request <span className={`font-mono text-sm ${term}`}>{approvalId}</span>
         </h2>
-        <button ref={closeRef} type="button" onClick={onClose} className="btn-secondary shrink-0 px-3 py-1.5" aria-label="Close approval detail">
+        <button
+          ref={closeRef}
+          type="button"
+          onClick={onClose}
+          className="btn-secondary shrink-0 px-3 py-1.5"
+          aria-label="Close approval detail"
+        >
           ✕
         </button>
       </div>
@@ -59,7 +80,11 @@ export function ApprovalDetailPanel({ team, approvalId, typeName, onClose }: { t
         {isPending ? (
           <div className="space-y-3" aria-hidden="true">
             {Array.from({ length: 6 }, (_, i) => (
-              <div key={i} className="h-4 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" style={{ width: `${50 + i * 8}%` }} />
+              <div
+                key={i}
+                className="h-4 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800"
+                style={{ width: `${50 + i * 8}%` }}
+              />
             ))}
           </div>
         ) : error ? (
@@ -72,7 +97,15 @@ export function ApprovalDetailPanel({ team, approvalId, typeName, onClose }: { t
   );
 }
 
-function ApprovalBody({ team, approval: a, typeName }: { team: string; approval: ApprovalDetail; typeName: (type: string) => string }) {
+function ApprovalBody({
+  team,
+  approval: a,
+  typeName,
+}: {
+  team: string;
+  approval: ApprovalDetail;
+  typeName: (type: string) => string;
+}) {
   const now = useNow(a.status === "pending");
   // The server reads a pending request past its expiry as expired; so does the screen, to the second.
   const status: ApprovalStatus = a.status === "pending" && now >= a.expires_at * 1000 ? "expired" : a.status;
@@ -82,15 +115,19 @@ function ApprovalBody({ team, approval: a, typeName }: { team: string; approval:
   const outcomeRef = useRef<HTMLDivElement>(null);
   const errorRef = useRef<HTMLDivElement>(null);
   const noteId = useId();
-  const connectionName = a.connection.name ?? a.connection.id;
+  const connectionName = a.redacted
+    ? `a private ${typeName(a.connection.type)} connection`
+    : (a.connection.name ?? a.connection.id);
 
-  // After a decision the buttons are gone: the focus goes to what happened (the outcome, or why it could not be decided).
+  // After a decision the buttons are gone: the focus goes to what happened (the outcome, or why it
+  // could not be decided).
   useEffect(() => {
     if (decide.isSuccess) outcomeRef.current?.focus();
     if (decide.isError) errorRef.current?.focus();
   }, [decide.isSuccess, decide.isError]);
 
-  const run = (decision: "approve" | "reject") => decide.mutate({ decision, note }, { onSettled: () => setConfirming(false) });
+  const run = (decision: "approve" | "reject") =>
+    decide.mutate({ decision, note }, { onSettled: () => setConfirming(false) });
 
   return (
     <div className="space-y-4">
@@ -102,7 +139,10 @@ function ApprovalBody({ team, approval: a, typeName }: { team: string; approval:
           </span>
         )}
       </div>
-      <p data-testid="approval-summary" className="rounded-lg border border-zinc-200 bg-zinc-50 p-3 text-base font-medium text-zinc-900 dark:border-zinc-800 dark:bg-zinc-950 dark:text-zinc-100">
+      <p
+        data-testid="approval-summary"
+        className="rounded-lg border border-zinc-200 bg-zinc-50 p-3 text-base font-medium text-zinc-900 dark:border-zinc-800 dark:bg-zinc-950 dark:text-zinc-100"
+      >
         {a.summary}
       </p>
 
@@ -121,14 +161,17 @@ function ApprovalBody({ team, approval: a, typeName }: { team: string; approval:
       <dl className="grid grid-cols-[7.5rem_1fr] gap-x-3 gap-y-2">
         <dt className={term}>Operation</dt>
         <dd className="min-w-0">
-          <Link href={`/${team}/operations?q=${encodeURIComponent(a.operation_id)}`} className="break-all font-mono text-xs text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
+          <Link
+            href={`/${team}/operations?q=${encodeURIComponent(a.operation_id)}`}
+            className="break-all font-mono text-xs text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+          >
             {a.operation_id}
           </Link>
           <span className={`font-mono text-xs ${term}`}> v{a.operation_version}</span>
         </dd>
         <dt className={term}>Connection</dt>
         <dd className="min-w-0 break-words" data-testid="approval-connection">
-          <span className="font-medium">{connectionName}</span>
+          <span className="font-medium">{a.redacted ? "Private connection" : connectionName}</span>
           <span className={term}> · {typeName(a.connection.type)}</span>
           {a.connection.account && (
             <span className={term}>
@@ -140,7 +183,10 @@ function ApprovalBody({ team, approval: a, typeName }: { team: string; approval:
         <dt className={term}>Requested by</dt>
         <dd className="min-w-0 break-words">
           {a.requested_by_email ?? "an unknown user"}
-          <span className={term}> via {a.mcp_server_name ?? "a deleted MCP server"}</span>
+          <span className={term}>
+            {" "}
+            via {a.redacted ? "an MCP server" : (a.mcp_server_name ?? "a deleted MCP server")}
+          </span>
         </dd>
         <dt className={term}>Requested</dt>
         <dd>
@@ -166,11 +212,36 @@ function ApprovalBody({ team, approval: a, typeName }: { team: string; approval:
         )}
       </dl>
 
-      <JsonSection title="Input" value={a.input} testId="approval-input" />
-      <JsonSection title="State before" value={a.before} empty="Not available: this operation does not read the current state." />
-      {status === "succeeded" && <JsonSection title="Result" value={a.result} testId="approval-result" />}
+      {a.redacted ? (
+        <p
+          data-testid="approval-private"
+          className="rounded-lg border border-zinc-200 p-3 text-zinc-700 dark:border-zinc-800 dark:text-zinc-300"
+        >
+          This request writes to another member&apos;s private connection. Only that connection&apos;s owner can see
+          what it would write and decide it.
+        </p>
+      ) : (
+        <>
+          <JsonSection title="Input" value={a.input} testId="approval-input" />
+          <JsonSection
+            title="State before"
+            value={a.before}
+            empty="Not available: this operation does not read the current state."
+          />
+          {status === "succeeded" && <JsonSection title="Result" value={a.result} testId="approval-result" />}
+        </>
+      )}
 
-      {status === "pending" && (
+      {status === "pending" && !a.can_approve && a.can_reject && a.cannot_approve_reason && (
+        <p
+          data-testid="approval-self"
+          className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-amber-900 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-200"
+        >
+          {a.cannot_approve_reason}
+        </p>
+      )}
+
+      {status === "pending" && a.can_reject && (
         <form
           className="space-y-3 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
           aria-label="Decision"
@@ -183,13 +254,20 @@ function ApprovalBody({ team, approval: a, typeName }: { team: string; approval:
             <label htmlFor={noteId} className="mb-1 block font-medium">
               Note (optional)
             </label>
-            <textarea id={noteId} className="input min-h-16" maxLength={NOTE_MAX} value={note} onChange={(e) => setNote(e.target.value)} aria-describedby={`${noteId}-help`} />
+            <textarea
+              id={noteId}
+              className="input min-h-16"
+              maxLength={NOTE_MAX}
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              aria-describedby={`${noteId}-help`}
+            />
             <p id={`${noteId}-help`} className={`mt-1 text-xs ${term}`}>
               Kept with the decision; the agent is told a rejection&apos;s note.
             </p>
           </div>
           <div className="flex flex-wrap gap-2">
-            <button type="submit" className="btn-primary" disabled={decide.isPending}>
+            <button type="submit" className="btn-primary" disabled={decide.isPending || !a.can_approve}>
               Approve and run
             </button>
             <button type="button" className="btn-secondary" disabled={decide.isPending} onClick={() => run("reject")}>
@@ -199,19 +277,34 @@ function ApprovalBody({ team, approval: a, typeName }: { team: string; approval:
         </form>
       )}
 
-      <Dialog open={confirming && (status === "pending" || decide.isPending)} onClose={() => !decide.isPending && setConfirming(false)} title="Approve and run this write?" className="max-w-md">
+      <Dialog
+        open={confirming && (status === "pending" || decide.isPending)}
+        onClose={() => !decide.isPending && setConfirming(false)}
+        title="Approve and run this write?"
+        className="max-w-md"
+      >
         <div className="space-y-3 text-sm text-zinc-700 dark:text-zinc-300">
           <p>
-            Patchbay runs <span className="font-mono text-xs">{a.operation_id}</span> now on <strong className="font-semibold">{connectionName}</strong> ({typeName(a.connection.type)}
+            Patchbay runs <span className="font-mono text-xs">{a.operation_id}</span> now on{" "}
+            <strong className="font-semibold">{connectionName}</strong> ({typeName(a.connection.type)}
             {a.connection.account ? `, account ${a.connection.account}` : ""}):
           </p>
-          <p data-testid="confirm-summary" className="rounded-lg bg-zinc-50 p-3 font-medium text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
+          <p
+            data-testid="confirm-summary"
+            className="rounded-lg bg-zinc-50 p-3 font-medium text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100"
+          >
             {a.summary}
           </p>
           <p>It is a change at the provider; Patchbay cannot undo it.</p>
         </div>
         <div className="mt-5 flex justify-end gap-2">
-          <button type="button" className="btn-secondary" onClick={() => setConfirming(false)} disabled={decide.isPending} data-autofocus>
+          <button
+            type="button"
+            className="btn-secondary"
+            onClick={() => setConfirming(false)}
+            disabled={decide.isPending}
+            data-autofocus
+          >
             Cancel
           </button>
           <button type="button" className="btn-primary" onClick={() => run("approve")} disabled={decide.isPending}>
@@ -223,12 +316,32 @@ function ApprovalBody({ team, approval: a, typeName }: { team: string; approval:
   );
 }
 
-function JsonSection({ title, value, empty = "none", testId }: { title: string; value: unknown; empty?: string; testId?: string }) {
+function JsonSection({
+  title,
+  value,
+  empty = "none",
+  testId,
+}: {
+  title: string;
+  value: unknown;
+  empty?: string;
+  testId?: string;
+}) {
   return (
     <details open className="rounded-lg border border-zinc-200 dark:border-zinc-800">
-      <summary className="cursor-pointer rounded-lg px-3 py-2 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">{title}</summary>
-      <ScrollRegion label={title} testId={testId} className="border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800">
-        {value === undefined || value === null ? <span className={`font-sans ${term}`}>{empty}</span> : <JsonView value={value} />}
+      <summary className="cursor-pointer rounded-lg px-3 py-2 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
+        {title}
+      </summary>
+      <ScrollRegion
+        label={title}
+        testId={testId}
+        className="border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800"
+      >
+        {value === undefined || value === null ? (
+          <span className={`font-sans ${term}`}>{empty}</span>
+        ) : (
+          <JsonView value={value} />
+        )}
       </ScrollRegion>
     </details>
   );
@@ -247,14 +360,58 @@ function Outcome({ approval: a, status }: { approval: ApprovalDetail; status: Ap
   const at = a.decided_at != null ? <LocalTime seconds={a.decided_at} /> : null;
   const [tone, title, body]: [keyof typeof BOX, string, React.ReactNode] =
     status === "succeeded"
-      ? ["good", "Succeeded", <>Approved by {by}{at && <>, {at}</>}; the write ran. Its result is below.</>]
+      ? [
+          "good",
+          "Succeeded",
+          <>
+            Approved by {by}
+            {at && <>, {at}</>}; the write ran. Its result is below.
+          </>,
+        ]
       : status === "failed"
-        ? ["bad", "Failed", <>Approved by {by}{at && <>, {at}</>}, but the write failed: <span className="break-words">{a.error ?? "no reason given"}</span></>]
+        ? [
+            "bad",
+            "Failed",
+            <>
+              Approved by {by}
+              {at && <>, {at}</>}, but the write failed:{" "}
+              <span className="break-words">{a.error ?? "no reason given"}</span>
+            </>,
+          ]
         : status === "rejected"
-          ? ["neutral", "Rejected", <>Rejected by {by}{at && <>, {at}</>}; nothing was written.{a.note && <> Note: “{a.note}”</>}</>]
-          : status === "running"
-            ? ["busy", "Running", <>Approved by {by}{at && <>, {at}</>}; the write is running.</>]
-            : ["neutral", "Expired", <>Nobody decided before <LocalTime seconds={a.expires_at} />; nothing was written.</>];
+          ? [
+              "neutral",
+              "Rejected",
+              <>
+                Rejected by {by}
+                {at && <>, {at}</>}; nothing was written.{a.note && <> Note: “{a.note}”</>}
+              </>,
+            ]
+          : status === "cancelled"
+            ? [
+                "neutral",
+                "Cancelled",
+                <>
+                  {a.error ??
+                    "The permission it was filed under went away before anyone approved it; nothing was written."}
+                </>,
+              ]
+            : status === "running"
+              ? [
+                  "busy",
+                  "Running",
+                  <>
+                    Approved by {by}
+                    {at && <>, {at}</>}; the write is running.
+                  </>,
+                ]
+              : [
+                  "neutral",
+                  "Expired",
+                  <>
+                    Nobody decided before <LocalTime seconds={a.expires_at} />; nothing was written.
+                  </>,
+                ];
   return (
     <div role="status" className={`rounded-lg border p-3 ${BOX[tone]}`}>
       <p className="font-semibold">{title}</p>

@@ -13,8 +13,14 @@ import { APPROVAL_COLUMNS_TEMPLATE, APPROVALS_MIN_WIDTH, approvalColumns } from 
 import { ApprovalDetailPanel } from "@/components/approvals/approval-detail-panel";
 import { statusLabel } from "@/components/approvals/approval-status-badge";
 import { useDetailParam } from "@/components/ui/use-detail-param";
-import { APPROVAL_FILTER_KEYS, APPROVAL_PARAM, approvalsInfiniteOptions, type ApprovalDetail, type ApprovalStatus } from "@/lib/queries/approvals";
-import { APPROVAL_STATUS_VALUES } from "@/lib/approvals/statuses";
+import {
+  APPROVAL_FILTER_KEYS,
+  APPROVAL_PARAM,
+  approvalsInfiniteOptions,
+  type ApprovalDetail,
+  type ApprovalStatus,
+} from "@/lib/queries/approvals";
+import { APPROVAL_STATUS_VALUES } from "@/lib/schemas/approval-statuses";
 
 // The status filter: no value is the default (pending); `all` shows every status.
 const STATUS_OPTIONS = ["all", ...APPROVAL_STATUS_VALUES.filter((s) => s !== "pending")] as const;
@@ -36,13 +42,16 @@ export function ApprovalsExplorer({ teamId }: { teamId: string }) {
   const serverOptions = useMemo(() => {
     const list = (servers.data?.data ?? []).map((s) => ({ id: s.id, name: s.name }));
     // A filter on a server deleted since (its requests keep its name) still shows as chosen.
-    if (filters.mcp_server_id && !list.some((s) => s.id === filters.mcp_server_id)) list.push({ id: filters.mcp_server_id, name: filters.mcp_server_id });
+    if (filters.mcp_server_id && !list.some((s) => s.id === filters.mcp_server_id))
+      list.push({ id: filters.mcp_server_id, name: filters.mcp_server_id });
     return list;
   }, [servers.data, filters.mcp_server_id]);
 
   const { openId, open, close, returnFocus } = useDetailParam(APPROVAL_PARAM, approvals);
   const defaultView = Object.keys(filters).length === 0;
-  const filtered = Boolean(filters.mcp_server_id || filters.operation_id || (filters.status && filters.status !== "all"));
+  const filtered = Boolean(
+    filters.mcp_server_id || filters.operation_id || (filters.status && filters.status !== "all"),
+  );
 
   return (
     <div className="space-y-4">
@@ -63,11 +72,20 @@ export function ApprovalsExplorer({ teamId }: { teamId: string }) {
           anyLabel="All servers"
           onChange={(v) => setFilter("mcp_server_id", v)}
         />
-        <FilterText label="Operation ID" value={filters.operation_id} placeholder="sandbox.set_note" onChange={(v) => setFilter("operation_id", v)} />
+        <FilterText
+          label="Operation ID"
+          value={filters.operation_id}
+          placeholder="sandbox.set_note"
+          onChange={(v) => setFilter("operation_id", v)}
+        />
       </div>
       <div className="flex min-h-9 flex-wrap items-center justify-between gap-2 text-sm text-zinc-600 dark:text-zinc-400">
         <p data-testid="pending-approvals" aria-live="polite">
-          {pending === undefined ? "" : pending === 0 ? "Nothing waits for a decision." : `${pending} ${pending === 1 ? "request waits" : "requests wait"} for a decision.`}
+          {pending === undefined
+            ? ""
+            : pending === 0
+              ? "Nothing waits for a decision."
+              : `${pending} ${pending === 1 ? "request waits" : "requests wait"} for a decision.`}
         </p>
         {!defaultView && (
           <button type="button" className="btn-secondary px-3 py-1.5" onClick={() => setFilters({})}>
@@ -100,9 +118,13 @@ export function ApprovalsExplorer({ teamId }: { teamId: string }) {
           ) : (
             <EmptyState title={defaultView ? "No approvals waiting" : "No approval requests yet"}>
               <p>
-                When an agent asks to change something at a provider through an MCP server whose write policy is “approval”, the request waits here until a member of the team
-                approves or rejects it. The write policy of each server is in{" "}
-                <Link href={`/${teamId}/settings#mcp-heading`} className="font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300">
+                When an agent asks to change something at a provider through an MCP server whose write policy is
+                “approval”, the request waits here until a member of the team approves or rejects it. The write policy
+                of each server is in{" "}
+                <Link
+                  href={`/${teamId}/settings#mcp-heading`}
+                  className="font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300"
+                >
                   Settings → MCP servers
                 </Link>
                 .
@@ -111,8 +133,9 @@ export function ApprovalsExplorer({ teamId }: { teamId: string }) {
           )
         }
       />
-      {openId && <ApprovalDetailPanel key={openId} team={teamId} approvalId={openId} typeName={typeName} onClose={close} />}
+      {openId && (
+        <ApprovalDetailPanel key={openId} team={teamId} approvalId={openId} typeName={typeName} onClose={close} />
+      )}
     </div>
   );
 }
-

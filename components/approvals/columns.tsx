@@ -8,7 +8,8 @@ import type { ApprovalDetail } from "@/lib/queries/approvals";
 
 const col = createColumnHelper<ApprovalDetail>();
 
-export const APPROVAL_COLUMNS_TEMPLATE = "10.5rem 6rem minmax(14rem,2.4fr) minmax(8rem,1fr) minmax(8rem,1fr) minmax(10rem,1.2fr) 10.5rem";
+export const APPROVAL_COLUMNS_TEMPLATE =
+  "10.5rem 6rem minmax(14rem,2.4fr) minmax(8rem,1fr) minmax(8rem,1fr) minmax(10rem,1.2fr) 10.5rem";
 export const APPROVALS_MIN_WIDTH = 1160;
 
 const muted = "text-zinc-600 dark:text-zinc-400";
@@ -26,19 +27,28 @@ function TwoLines({ first, second, mono }: { first: React.ReactNode; second?: Re
 /** The list's columns; `typeName` turns a connection type into its product name. */
 export function approvalColumns(typeName: (type: string) => string) {
   return [
-    col.accessor("created_at", { header: "Requested", cell: (c) => <LocalTime seconds={c.getValue()} className={`tabular-nums ${muted}`} /> }),
+    col.accessor("created_at", {
+      header: "Requested",
+      cell: (c) => <LocalTime seconds={c.getValue()} className={`tabular-nums ${muted}`} />,
+    }),
     col.accessor("status", { header: "Status", cell: (c) => <ApprovalStatusBadge status={c.getValue()} /> }),
     // The summary is what a person decides on: two lines of it, not one.
     col.accessor("summary", {
       header: "Summary",
       cell: (c) => (
-        <span title={c.getValue()} className="line-clamp-2 whitespace-normal text-[13px] leading-[18px] text-zinc-900 dark:text-zinc-100">
+        <span
+          title={c.getValue()}
+          className="line-clamp-2 whitespace-normal text-[13px] leading-[18px] text-zinc-900 dark:text-zinc-100"
+        >
           {c.getValue()}
         </span>
       ),
     }),
-    col.accessor("operation_id", { header: "Operation", cell: (c) => <span className="font-mono text-xs">{c.getValue()}</span> }),
-    col.accessor((a) => a.connection.name ?? a.connection.id, {
+    col.accessor("operation_id", {
+      header: "Operation",
+      cell: (c) => <span className="font-mono text-xs">{c.getValue()}</span>,
+    }),
+    col.accessor((a) => (a.redacted ? "Private connection" : (a.connection.name ?? a.connection.id)), {
       id: "connection",
       header: "Connection",
       cell: (c) => <TwoLines first={c.getValue()} second={typeName(c.row.original.connection.type)} />,
@@ -46,7 +56,12 @@ export function approvalColumns(typeName: (type: string) => string) {
     col.accessor((a) => a.requested_by_email ?? "", {
       id: "requested_by",
       header: "Requested by",
-      cell: (c) => <TwoLines first={c.getValue() || <span className={muted}>an agent</span>} second={`via ${c.row.original.mcp_server_name ?? "a deleted MCP server"}`} />,
+      cell: (c) => (
+        <TwoLines
+          first={c.getValue() || <span className={muted}>an agent</span>}
+          second={`via ${c.row.original.redacted ? "an MCP server" : (c.row.original.mcp_server_name ?? "a deleted MCP server")}`}
+        />
+      ),
     }),
     col.accessor("expires_at", {
       header: "Expiry",

@@ -9,13 +9,22 @@ import { LiveCountdown } from "@/components/auth-links/live-countdown";
 import { StatusBadge } from "@/components/auth-links/status-badge";
 
 /** A freshly generated link: share it (copy, QR), watch the clock and the status turn connected. */
-export function AuthLinkResult({ teamId, link, typeName }: { teamId: string; link: CreatedAuthLink; typeName: string }) {
+export function AuthLinkResult({
+  teamId,
+  link,
+  typeName,
+}: {
+  teamId: string;
+  link: CreatedAuthLink;
+  typeName: string;
+}) {
   const status = useAuthLinkStatus(teamId, link.id);
   const refresh = useRefreshAfterConnect(teamId);
   const current = status.data?.status ?? "pending";
   useEffect(() => {
     if (current !== "pending") refresh();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Refreshes once when the status leaves pending; refresh's identity does not matter.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see the line above
   }, [current]);
   const connection = status.data?.connections[0];
   return (
@@ -26,8 +35,15 @@ export function AuthLinkResult({ teamId, link, typeName }: { teamId: string; lin
         </h2>
         <div className="flex items-center gap-3 text-sm">
           {current === "pending" && <LiveCountdown expiresAt={link.expires_at} />}
-          <span role="status" aria-live="polite" data-testid="auth-link-status" className="inline-flex items-center gap-2">
-            {current === "pending" && <span className="h-2 w-2 animate-pulse rounded-full bg-amber-500" aria-hidden="true" />}
+          <span
+            role="status"
+            aria-live="polite"
+            data-testid="auth-link-status"
+            className="inline-flex items-center gap-2"
+          >
+            {current === "pending" && (
+              <span className="h-2 w-2 animate-pulse rounded-full bg-amber-500" aria-hidden="true" />
+            )}
             <StatusBadge status={current} />
           </span>
         </div>
@@ -35,10 +51,21 @@ export function AuthLinkResult({ teamId, link, typeName }: { teamId: string; lin
       <div className="flex flex-col gap-4 sm:flex-row">
         <div className="min-w-0 flex-1 space-y-3">
           <CopyField value={link.url} label="Link to send" />
-          {current === "pending" && <p className="text-sm text-zinc-600 dark:text-zinc-400">Waiting for the account owner to open the link and sign in. This page updates by itself.</p>}
-          {current === "expired" && <p className="text-sm text-zinc-600 dark:text-zinc-400">This link expired unused. Regenerate it from the list below.</p>}
+          {current === "pending" && (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">
+              Waiting for the account owner to open the link and sign in. This page updates by itself.
+            </p>
+          )}
+          {current === "expired" && (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">
+              This link expired unused. Regenerate it from the list below.
+            </p>
+          )}
           {current === "connected" && (
-            <div className="rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950/40" data-testid="auth-link-connection">
+            <div
+              className="rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm dark:border-emerald-900 dark:bg-emerald-950/40"
+              data-testid="auth-link-connection"
+            >
               <p className="font-semibold text-emerald-900 dark:text-emerald-200">Connected</p>
               {connection ? (
                 <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">

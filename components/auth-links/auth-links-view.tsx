@@ -3,7 +3,13 @@
 import { useMemo, useState } from "react";
 import { useSearchParams } from "next/navigation";
 import { useConnectionTypes } from "@/lib/queries/connections";
-import { useCreateAuthLink, useRecentAuthLinks, type CreateAuthLinkInput, type CreatedAuthLink, type RecentAuthLink } from "@/lib/queries/auth-links";
+import {
+  useCreateAuthLink,
+  useRecentAuthLinks,
+  type CreateAuthLinkInput,
+  type CreatedAuthLink,
+  type RecentAuthLink,
+} from "@/lib/queries/auth-links";
 import { resultRedirectUrl } from "@/lib/auth-links/result-redirect-url";
 import { ErrorNote } from "@/components/ui/error-note";
 import { TypeLogo } from "@/components/connections/type-logo";
@@ -40,7 +46,12 @@ export function AuthLinksView({ teamId }: { teamId: string }) {
   const redirectError = httpsProblem(redirectUrl.trim());
   const preview =
     redirectUrl.trim() && !redirectError
-      ? resultRedirectUrl(redirectUrl.trim(), { status: "success", connection_type: selectedType, connection_id: PLACEHOLDER_CONNECTION_ID, external_id: externalId.trim() || null })
+      ? resultRedirectUrl(redirectUrl.trim(), {
+          status: "success",
+          connection_type: selectedType,
+          connection_id: PLACEHOLDER_CONNECTION_ID,
+          external_id: externalId.trim() || null,
+        })
       : null;
 
   const generate = (body: CreateAuthLinkInput) =>
@@ -55,10 +66,15 @@ export function AuthLinksView({ teamId }: { teamId: string }) {
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Auth links</h1>
-        <p className="text-sm text-zinc-500 dark:text-zinc-400">Send a link to whoever owns an account; they sign in with the provider and the connection appears in this team. Links work once and for 24 hours.</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">
+          Send a link to whoever owns an account; they sign in with the provider and the connection appears in this
+          team. Links work once and for 24 hours.
+        </p>
       </div>
 
-      {result && <AuthLinkResult key={result.link.id} teamId={teamId} link={result.link} typeName={nameOf(result.type)} />}
+      {result && (
+        <AuthLinkResult key={result.link.id} teamId={teamId} link={result.link} typeName={nameOf(result.type)} />
+      )}
 
       <section aria-labelledby="generate-title" className="card p-4">
         <h2 id="generate-title" className="mb-3 text-lg font-semibold">
@@ -69,7 +85,10 @@ export function AuthLinksView({ teamId }: { teamId: string }) {
         ) : types.isPending ? (
           <div className="h-40 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800" />
         ) : oauthTypes.length === 0 ? (
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">No type can connect through OAuth on this server: configure a provider&apos;s OAuth app (OAUTH_&lt;PROVIDER&gt;_CLIENT_ID and _SECRET) first.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            No type can connect through OAuth on this server: configure a provider&apos;s OAuth app
+            (OAUTH_&lt;PROVIDER&gt;_CLIENT_ID and _SECRET) first.
+          </p>
         ) : (
           <form
             className="grid gap-4 md:grid-cols-2"
@@ -98,7 +117,15 @@ export function AuthLinksView({ teamId }: { teamId: string }) {
               <label htmlFor="auth-link-external-id" className="mb-1 block font-medium">
                 External ID (optional)
               </label>
-              <input id="auth-link-external-id" className="input" maxLength={255} value={externalId} onChange={(e) => setExternalId(e.target.value)} placeholder="client-42" aria-describedby="external-id-help" />
+              <input
+                id="auth-link-external-id"
+                className="input"
+                maxLength={255}
+                value={externalId}
+                onChange={(e) => setExternalId(e.target.value)}
+                placeholder="client-42"
+                aria-describedby="external-id-help"
+              />
               <p id="external-id-help" className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
                 Your own opaque id for this client; it appears in the redirect, so no personal data.
               </p>
@@ -118,8 +145,12 @@ export function AuthLinksView({ teamId }: { teamId: string }) {
                 aria-invalid={redirectError ? true : undefined}
                 aria-describedby="redirect-help"
               />
-              <p id="redirect-help" className={`mt-1 text-xs ${redirectError ? "text-rose-700 dark:text-rose-300" : "text-zinc-500 dark:text-zinc-400"}`}>
-                {redirectError ?? "Where the browser goes after connecting. Without one, the account owner sees Patchbay's own success page."}
+              <p
+                id="redirect-help"
+                className={`mt-1 text-xs ${redirectError ? "text-rose-700 dark:text-rose-300" : "text-zinc-500 dark:text-zinc-400"}`}
+              >
+                {redirectError ??
+                  "Where the browser goes after connecting. Without one, the account owner sees Patchbay's own success page."}
               </p>
             </div>
             {preview && (
@@ -129,12 +160,18 @@ export function AuthLinksView({ teamId }: { teamId: string }) {
                   {preview}
                 </p>
                 <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
-                  {PLACEHOLDER_CONNECTION_ID} stands for the new connection&apos;s id. A name your URL already uses gets the <code>service_</code> prefix (read <code>service_status</code> when present).
+                  {PLACEHOLDER_CONNECTION_ID} stands for the new connection&apos;s id. A name your URL already uses gets
+                  the <code>service_</code> prefix (read <code>service_status</code> when present).
                 </p>
               </div>
             )}
             <label className="flex items-center gap-2 text-sm md:col-span-2">
-              <input type="checkbox" checked={isPrivate} onChange={(e) => setIsPrivate(e.target.checked)} className="h-4 w-4 rounded border-zinc-300" />
+              <input
+                type="checkbox"
+                checked={isPrivate}
+                onChange={(e) => setIsPrivate(e.target.checked)}
+                className="h-4 w-4 rounded border-zinc-300"
+              />
               Private: the connection will be usable only by me
             </label>
             {create.isError && (
@@ -151,7 +188,13 @@ export function AuthLinksView({ teamId }: { teamId: string }) {
         )}
       </section>
 
-      <RecentLinks teamId={teamId} nameOf={nameOf} logoOf={(t) => types.data?.find((x) => x.type === t)?.logo ?? null} onRegenerate={generate} regenerating={create.isPending} />
+      <RecentLinks
+        teamId={teamId}
+        nameOf={nameOf}
+        logoOf={(t) => types.data?.find((x) => x.type === t)?.logo ?? null}
+        onRegenerate={generate}
+        regenerating={create.isPending}
+      />
     </div>
   );
 }
@@ -194,7 +237,9 @@ function RecentLinks({
           ))}
         </div>
       ) : recent.data.length === 0 ? (
-        <p className="px-4 py-8 text-center text-sm text-zinc-600 dark:text-zinc-400">No links yet. Generate one above and send it to the account owner.</p>
+        <p className="px-4 py-8 text-center text-sm text-zinc-600 dark:text-zinc-400">
+          No links yet. Generate one above and send it to the account owner.
+        </p>
       ) : (
         <ul className="divide-y divide-zinc-100 dark:divide-zinc-800" aria-label="Recent auth links">
           {recent.data.map((l) => (
@@ -205,7 +250,9 @@ function RecentLinks({
                   <div className="flex flex-wrap items-center gap-2">
                     <span className="text-sm font-medium">{nameOf(l.connection_type)}</span>
                     <StatusBadge status={l.status} />
-                    {l.is_private && <span className="text-xs text-zinc-500 dark:text-zinc-400">private · only you see this link</span>}
+                    {l.is_private && (
+                      <span className="text-xs text-zinc-500 dark:text-zinc-400">private · only you see this link</span>
+                    )}
                   </div>
                   <div className="text-xs text-zinc-500 dark:text-zinc-400">
                     <LocalTime seconds={l.created_at / 1000} />
@@ -224,12 +271,22 @@ function RecentLinks({
                   </div>
                 </div>
                 {l.status === "expired" && (
-                  <button type="button" className="btn-secondary px-3 py-1.5" onClick={() => regenerate(l)} disabled={regenerating}>
+                  <button
+                    type="button"
+                    className="btn-secondary px-3 py-1.5"
+                    onClick={() => regenerate(l)}
+                    disabled={regenerating}
+                  >
                     Regenerate
                   </button>
                 )}
                 {l.status === "pending" && l.url && (
-                  <button type="button" className="btn-secondary px-3 py-1.5" aria-expanded={sharing === l.id} onClick={() => setSharing(sharing === l.id ? null : l.id)}>
+                  <button
+                    type="button"
+                    className="btn-secondary px-3 py-1.5"
+                    aria-expanded={sharing === l.id}
+                    onClick={() => setSharing(sharing === l.id ? null : l.id)}
+                  >
                     {sharing === l.id ? "Hide link" : "Show link"}
                   </button>
                 )}

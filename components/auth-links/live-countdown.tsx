@@ -7,7 +7,9 @@ function format(ms: number): string {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
-  return h > 0 ? `${h} h ${String(m).padStart(2, "0")} min ${String(sec).padStart(2, "0")} s` : `${m} min ${String(sec).padStart(2, "0")} s`;
+  return h > 0
+    ? `${h} h ${String(m).padStart(2, "0")} min ${String(sec).padStart(2, "0")} s`
+    : `${m} min ${String(sec).padStart(2, "0")} s`;
 }
 
 /** "Expires in 23 h 59 min 58 s", ticking every second. */

@@ -8,7 +8,12 @@ export function QrCode({ value, size = 176 }: { value: string; size?: number }) 
   const [svg, setSvg] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    QRCode.toString(value, { type: "svg", margin: 1, errorCorrectionLevel: "M", color: { dark: "#18181b", light: "#ffffff" } }).then(
+    QRCode.toString(value, {
+      type: "svg",
+      margin: 1,
+      errorCorrectionLevel: "M",
+      color: { dark: "#18181b", light: "#ffffff" },
+    }).then(
       (s) => live && setSvg(s),
       () => live && setSvg(null),
     );
@@ -16,7 +21,10 @@ export function QrCode({ value, size = 176 }: { value: string; size?: number }) 
       live = false;
     };
   }, [value]);
-  if (!svg) return <div style={{ width: size, height: size }} className="animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800" />;
+  if (!svg)
+    return (
+      <div style={{ width: size, height: size }} className="animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800" />
+    );
   return (
     <div
       role="img"

@@ -7,5 +7,9 @@ const styles: Record<AuthLinkStatusValue, string> = {
 };
 
 export function StatusBadge({ status }: { status: AuthLinkStatusValue }) {
-  return <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold ${styles[status]}`}>{status === "pending" ? "Pending" : status === "connected" ? "Connected" : "Expired"}</span>;
+  return (
+    <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-semibold ${styles[status]}`}>
+      {status === "pending" ? "Pending" : status === "connected" ? "Connected" : "Expired"}
+    </span>
+  );
 }

@@ -7,7 +7,8 @@ import { Alert } from "@/components/ui/alert";
 
 const ERRORS: Record<string, string> = {
   NotAMember: "That account is not a member of any team here. Ask a team owner to invite you.",
-  EmailNotVerified: "Your single sign-on provider has not verified your email address, so it cannot be matched to an account here. Verify it with your provider, or sign in with your password.",
+  EmailNotVerified:
+    "Your single sign-on provider has not verified your email address, so it cannot be matched to an account here. Verify it with your provider, or sign in with your password.",
   InvitePasswordUnproven:
     "This account's password was chosen on an invite page. Sign in once with that password; single sign-on works for this account after that.",
   NoEmail: "Your single sign-on account has no email address.",
@@ -16,7 +17,15 @@ const ERRORS: Record<string, string> = {
   SessionRequired: "Sign in to continue.",
 };
 
-export function SignInForm({ callbackUrl, initialError, sso }: { callbackUrl: string; initialError?: string; sso?: string }) {
+export function SignInForm({
+  callbackUrl,
+  initialError,
+  sso,
+}: {
+  callbackUrl: string;
+  initialError?: string;
+  sso?: string;
+}) {
   const router = useRouter();
   const [error, setError] = useState(initialError ? (ERRORS[initialError] ?? initialError) : "");
   const [pending, setPending] = useState(false);
@@ -26,8 +35,14 @@ export function SignInForm({ callbackUrl, initialError, sso }: { callbackUrl: st
     const form = new FormData(e.currentTarget);
     setPending(true);
     setError("");
-    const res = await signIn("credentials", { email: String(form.get("email")), password: String(form.get("password")), redirect: false });
+    // signIn rejects when the request fails (offline, server down): say so instead of leaving the form pending.
+    const res = await signIn("credentials", {
+      email: String(form.get("email")),
+      password: String(form.get("password")),
+      redirect: false,
+    }).catch(() => null);
     setPending(false);
+    if (res === null) return setError("The server could not be reached; try again.");
     if (res?.ok && !res.error) {
       router.replace(callbackUrl);
       router.refresh();
@@ -37,12 +52,8 @@ export function SignInForm({ callbackUrl, initialError, sso }: { callbackUrl: st
   }
 
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate>
-      {error && (
-        <Alert>
-          {error}
-        </Alert>
-      )}
+    <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
+      {error && <Alert>{error}</Alert>}
       <label className="block text-sm">
         <span className="font-medium">Email</span>
         <input name="email" type="email" autoComplete="email" required className="input mt-1" />
@@ -55,7 +66,7 @@ export function SignInForm({ callbackUrl, initialError, sso }: { callbackUrl: st
         {pending ? "Signing in…" : "Sign in"}
       </button>
       {sso && (
-        <button type="button" onClick={() => signIn("oidc", { callbackUrl })} className="btn-secondary w-full">
+        <button type="button" onClick={() => void signIn("oidc", { callbackUrl })} className="btn-secondary w-full">
           Continue with {sso}
         </button>
       )}

@@ -3,7 +3,12 @@
 import Link from "next/link";
 import { useDeferredValue, useMemo, useState } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useConnections, useConnectionsNeedingReauth, useConnectionTypes, type ConnectionFilters } from "@/lib/queries/connections";
+import {
+  useConnections,
+  useConnectionsNeedingReauth,
+  useConnectionTypes,
+  type ConnectionFilters,
+} from "@/lib/queries/connections";
 import type { ConnectionJson } from "@/lib/schemas/connections";
 import { ErrorNote } from "@/components/ui/error-note";
 import { TypeLogo } from "@/components/connections/type-logo";
@@ -12,14 +17,15 @@ import { NewConnectionDialog } from "@/components/connections/new-connection-dia
 import { LocalTime } from "@/components/time/local-time";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 
-
-
 /** The connections table: filters by type and external_id live in the URL; the name search is local. */
 export function ConnectionsView({ teamId }: { teamId: string }) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
-  const filters: ConnectionFilters = { type: searchParams.get("type") || undefined, external_id: searchParams.get("external_id") || undefined };
+  const filters: ConnectionFilters = {
+    type: searchParams.get("type") || undefined,
+    external_id: searchParams.get("external_id") || undefined,
+  };
   const [externalDraft, setExternalDraft] = useState(filters.external_id ?? "");
   const [search, setSearch] = useState("");
   const deferredSearch = useDeferredValue(search);
@@ -44,7 +50,9 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
     const needle = deferredSearch.trim().toLowerCase();
     const all = connections.data ?? [];
     if (!needle) return all;
-    return all.filter((c) => `${c.display_name ?? ""} ${typeByName.get(c.type)?.name ?? c.type}`.toLowerCase().includes(needle));
+    return all.filter((c) =>
+      `${c.display_name ?? ""} ${typeByName.get(c.type)?.name ?? c.type}`.toLowerCase().includes(needle),
+    );
   }, [connections.data, deferredSearch, typeByName]);
   const filtered = Boolean(filters.type || filters.external_id || deferredSearch.trim());
 
@@ -53,7 +61,9 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Connections</h1>
-          <p className="text-sm text-zinc-500 dark:text-zinc-400">Accounts this team&apos;s workflows, agents and MCP servers can use.</p>
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">
+            Accounts this team&apos;s workflows, agents and MCP servers can use.
+          </p>
         </div>
         <button type="button" className="btn-primary" onClick={() => setCreating(true)}>
           New connection
@@ -83,7 +93,13 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
             External ID
           </label>
           <div className="flex gap-2">
-            <input id="filter-external-id" className="input" value={externalDraft} onChange={(e) => setExternalDraft(e.target.value)} placeholder="Exact match" />
+            <input
+              id="filter-external-id"
+              className="input"
+              value={externalDraft}
+              onChange={(e) => setExternalDraft(e.target.value)}
+              placeholder="Exact match"
+            />
             <button type="submit" className="btn-secondary">
               Apply
             </button>
@@ -91,7 +107,13 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
         </form>
         <label className="text-sm">
           <span className="mb-1 block font-medium">Search names</span>
-          <input type="search" className="input" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Filter this list" />
+          <input
+            type="search"
+            className="input"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Filter this list"
+          />
         </label>
       </div>
 
@@ -103,10 +125,18 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
             <caption className="sr-only">Connections</caption>
             <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500 dark:border-zinc-800 dark:text-zinc-400">
               <tr>
-                <th scope="col" className="px-3 py-2 font-medium">Name</th>
-                <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">External ID</th>
-                <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">Created</th>
-                <th scope="col" className="px-3 py-2 font-medium"><span className="sr-only">Actions</span></th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">
+                  External ID
+                </th>
+                <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">
+                  Created
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100 dark:divide-zinc-800">
@@ -128,20 +158,32 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
                             <div className="min-w-0">
                               <div className="flex flex-wrap items-center gap-1.5">
                                 <span className="font-medium">{c.display_name || type?.name || c.type}</span>
-                                {c.is_private && <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">Private</span>}
+                                {c.is_private && (
+                                  <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-800 dark:bg-amber-900/50 dark:text-amber-200">
+                                    Private
+                                  </span>
+                                )}
                                 {c.id && needsReauth.has(c.id) && (
-                                  <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-medium text-rose-800 dark:bg-rose-900/50 dark:text-rose-200">Needs re-authorization</span>
+                                  <span className="rounded-full bg-rose-100 px-2 py-0.5 text-xs font-medium text-rose-800 dark:bg-rose-900/50 dark:text-rose-200">
+                                    Needs re-authorization
+                                  </span>
                                 )}
                               </div>
                               <div className="text-xs text-zinc-500 dark:text-zinc-400">
                                 {type?.name ?? c.type} · <span className="font-mono">{c.id}</span>
                               </div>
-                              <div className="text-xs text-zinc-500 sm:hidden dark:text-zinc-400">{c.external_id ? `external_id ${c.external_id}` : null}</div>
+                              <div className="text-xs text-zinc-500 sm:hidden dark:text-zinc-400">
+                                {c.external_id ? `external_id ${c.external_id}` : null}
+                              </div>
                             </div>
                           </div>
                         </td>
-                        <td className="hidden px-3 py-2 font-mono text-xs sm:table-cell">{c.external_id ?? <span className="text-zinc-500 dark:text-zinc-400">—</span>}</td>
-                        <td className="hidden whitespace-nowrap px-3 py-2 text-zinc-600 md:table-cell dark:text-zinc-400">{c.created_at ? <LocalTime seconds={c.created_at / 1000} /> : "—"}</td>
+                        <td className="hidden px-3 py-2 font-mono text-xs sm:table-cell">
+                          {c.external_id ?? <span className="text-zinc-500 dark:text-zinc-400">—</span>}
+                        </td>
+                        <td className="hidden whitespace-nowrap px-3 py-2 text-zinc-600 md:table-cell dark:text-zinc-400">
+                          {c.created_at ? <LocalTime seconds={c.created_at / 1000} /> : "—"}
+                        </td>
                         <td className="whitespace-nowrap px-3 py-2 text-right">
                           {c.id && needsReauth.has(c.id) && (
                             <Link
@@ -151,7 +193,12 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
                               Re-authorize
                             </Link>
                           )}
-                          <button type="button" className="btn-secondary px-3 py-1.5" onClick={() => setDeleting(c)} aria-label={`Delete ${c.display_name ?? c.id}`}>
+                          <button
+                            type="button"
+                            className="btn-secondary px-3 py-1.5"
+                            onClick={() => setDeleting(c)}
+                            aria-label={`Delete ${c.display_name ?? c.id}`}
+                          >
                             Delete
                           </button>
                         </td>
@@ -180,7 +227,9 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
               ) : (
                 <>
                   <p className="font-medium">No connections yet.</p>
-                  <p className="mt-1 text-zinc-500 dark:text-zinc-400">Choose “New connection” to add one from credentials, or share an auth link with the account owner.</p>
+                  <p className="mt-1 text-zinc-500 dark:text-zinc-400">
+                    Choose “New connection” to add one from credentials, or share an auth link with the account owner.
+                  </p>
                 </>
               )}
             </div>

@@ -6,7 +6,15 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorNote } from "@/components/ui/error-note";
 
 /** Asks before deleting, naming the active workflows the delete will deactivate. */
-export function DeleteConnectionDialog({ teamId, connection, onClose }: { teamId: string; connection: ConnectionJson | null; onClose: () => void }) {
+export function DeleteConnectionDialog({
+  teamId,
+  connection,
+  onClose,
+}: {
+  teamId: string;
+  connection: ConnectionJson | null;
+  onClose: () => void;
+}) {
   const workflows = useActiveWorkflowsOf(teamId, connection?.id ?? null);
   const remove = useDeleteConnection(teamId);
   const close = () => {
@@ -19,7 +27,11 @@ export function DeleteConnectionDialog({ teamId, connection, onClose }: { teamId
       <div className="space-y-4 text-sm">
         <p>Workflows, agents and MCP servers lose access to this connection at once. This cannot be undone.</p>
         {workflows.isPending ? (
-          <div className="h-10 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800" aria-label="Loading the workflows that use it" />
+          <div
+            className="h-10 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800"
+            role="status"
+            aria-label="Loading the workflows that use it"
+          />
         ) : workflows.isError ? (
           <ErrorNote error={workflows.error} title="Could not check which workflows use it." />
         ) : workflows.data.length === 0 ? (
@@ -27,7 +39,9 @@ export function DeleteConnectionDialog({ teamId, connection, onClose }: { teamId
         ) : (
           <div className="rounded-lg border border-amber-200 bg-amber-50 p-3 dark:border-amber-900 dark:bg-amber-950/40">
             <p className="font-medium text-amber-900 dark:text-amber-200">
-              {workflows.data.length === 1 ? "This active workflow will be deactivated:" : `These ${workflows.data.length} active workflows will be deactivated:`}
+              {workflows.data.length === 1
+                ? "This active workflow will be deactivated:"
+                : `These ${workflows.data.length} active workflows will be deactivated:`}
             </p>
             <ul className="mt-2 list-disc pl-5" aria-label="Workflows to deactivate">
               {workflows.data.map((w) => (

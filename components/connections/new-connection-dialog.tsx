@@ -12,7 +12,10 @@ import { TypeLogo } from "@/components/connections/type-logo";
 
 const SECRET_FIELD = /secret|token|key|password/i;
 
-/** Pick a type from /v1/connections/types; manual types get a credentials form beside their docs, OAuth types an auth link. */
+/**
+ * Pick a type from /v1/connections/types; manual types get a credentials form beside their docs,
+ * OAuth types an auth link.
+ */
 export function NewConnectionDialog({ teamId, open, onClose }: { teamId: string; open: boolean; onClose: () => void }) {
   const types = useConnectionTypes(teamId);
   const [chosen, setChosen] = useState<DashboardConnectionType | null>(null);
@@ -21,11 +24,16 @@ export function NewConnectionDialog({ teamId, open, onClose }: { teamId: string;
     onClose();
   };
   return (
-    <Dialog open={open} onClose={close} title={chosen ? `New ${chosen.name} connection` : "New connection"} className={chosen ? "max-w-5xl" : "max-w-2xl"}>
+    <Dialog
+      open={open}
+      onClose={close}
+      title={chosen ? `New ${chosen.name} connection` : "New connection"}
+      className={chosen ? "max-w-5xl" : "max-w-2xl"}
+    >
       {chosen ? (
         <TypeForm teamId={teamId} type={chosen} onBack={() => setChosen(null)} onDone={close} />
       ) : types.isPending ? (
-        <div className="grid gap-2 sm:grid-cols-2" aria-label="Loading connection types">
+        <div className="grid gap-2 sm:grid-cols-2" role="status" aria-label="Loading connection types">
           {Array.from({ length: 6 }, (_, i) => (
             <div key={i} className="h-14 animate-pulse rounded-lg bg-zinc-100 dark:bg-zinc-800" />
           ))}
@@ -35,7 +43,9 @@ export function NewConnectionDialog({ teamId, open, onClose }: { teamId: string;
       ) : (
         <>
           <fieldset>
-            <legend className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">Choose the kind of account to connect.</legend>
+            <legend className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">
+              Choose the kind of account to connect.
+            </legend>
             <ul className="grid max-h-[50vh] gap-2 overflow-y-auto sm:grid-cols-2">
               {types.data
                 .filter((t) => t.auth_methods.length > 0)
@@ -49,7 +59,9 @@ export function NewConnectionDialog({ teamId, open, onClose }: { teamId: string;
                       <TypeLogo logo={t.logo} size={32} />
                       <span className="min-w-0">
                         <span className="block text-sm font-medium">{t.name}</span>
-                        <span className="block text-xs text-zinc-500 dark:text-zinc-400">{t.auth_methods.map((m) => (m === "oauth" ? "auth link" : "credentials")).join(" or ")}</span>
+                        <span className="block text-xs text-zinc-500 dark:text-zinc-400">
+                          {t.auth_methods.map((m) => (m === "oauth" ? "auth link" : "credentials")).join(" or ")}
+                        </span>
                       </span>
                     </button>
                   </li>
@@ -63,7 +75,17 @@ export function NewConnectionDialog({ teamId, open, onClose }: { teamId: string;
   );
 }
 
-function TypeForm({ teamId, type, onBack, onDone }: { teamId: string; type: DashboardConnectionType; onBack: () => void; onDone: () => void }) {
+function TypeForm({
+  teamId,
+  type,
+  onBack,
+  onDone,
+}: {
+  teamId: string;
+  type: DashboardConnectionType;
+  onBack: () => void;
+  onDone: () => void;
+}) {
   const manual = type.auth_methods.includes("manual");
   const oauth = type.auth_methods.includes("oauth");
   const fields = type.credential_fields ?? [];
@@ -77,13 +99,20 @@ function TypeForm({ teamId, type, onBack, onDone }: { teamId: string; type: Dash
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <div className="space-y-4">
-        <button type="button" onClick={onBack} className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+        <button
+          type="button"
+          onClick={onBack}
+          className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+        >
           ← Other types
         </button>
         {oauth && (
           <div className="rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800">
             <p className="font-medium">Connect through OAuth</p>
-            <p className="mt-1 text-zinc-600 dark:text-zinc-400">Generate an auth link and send it to whoever owns the {type.name} account; they sign in there and the connection appears here.</p>
+            <p className="mt-1 text-zinc-600 dark:text-zinc-400">
+              Generate an auth link and send it to whoever owns the {type.name} account; they sign in there and the
+              connection appears here.
+            </p>
             <Link href={`/${teamId}/auth-links?type=${encodeURIComponent(type.type)}`} className="btn-primary mt-3">
               Generate an auth link
             </Link>
@@ -95,15 +124,29 @@ function TypeForm({ teamId, type, onBack, onDone }: { teamId: string; type: Dash
             onSubmit={(e) => {
               e.preventDefault();
               create.mutate(
-                { connection_type: type.type, name: name.trim(), credentials: Object.fromEntries(fields.map((f) => [f, values[f] ?? ""])), is_private: isPrivate },
+                {
+                  connection_type: type.type,
+                  name: name.trim(),
+                  credentials: Object.fromEntries(fields.map((f) => [f, values[f] ?? ""])),
+                  is_private: isPrivate,
+                },
                 { onSuccess: onDone },
               );
             }}
           >
-            {oauth && <p className="text-sm font-medium">Or connect with your own app&apos;s credentials (white-label)</p>}
+            {oauth && (
+              <p className="text-sm font-medium">Or connect with your own app&apos;s credentials (white-label)</p>
+            )}
             <label className="block text-sm">
               <span className="mb-1 block font-medium">Name</span>
-              <input className="input" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} placeholder={`${type.name} — client account`} />
+              <input
+                className="input"
+                required
+                maxLength={100}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                placeholder={`${type.name} — client account`}
+              />
             </label>
             {fields.map((field) => (
               <label key={field} className="block text-sm">
@@ -122,13 +165,22 @@ function TypeForm({ teamId, type, onBack, onDone }: { teamId: string; type: Dash
               </label>
             ))}
             <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={isPrivate} onChange={(e) => setIsPrivate(e.target.checked)} className="h-4 w-4 rounded border-zinc-300" />
+              <input
+                type="checkbox"
+                checked={isPrivate}
+                onChange={(e) => setIsPrivate(e.target.checked)}
+                className="h-4 w-4 rounded border-zinc-300"
+              />
               Private: only I can use it
             </label>
             {create.isError && (
               <div id="create-connection-error">
                 <ErrorNote error={create.error} title={rejectionTitle(create.error, type.name)} />
-                {rejection?.status === 400 && <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">Nothing was stored. Check the values against the guide, then try again.</p>}
+                {rejection?.status === 400 && (
+                  <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+                    Nothing was stored. Check the values against the guide, then try again.
+                  </p>
+                )}
               </div>
             )}
             <button type="submit" className="btn-primary" disabled={create.isPending}>
@@ -138,21 +190,27 @@ function TypeForm({ teamId, type, onBack, onDone }: { teamId: string; type: Dash
         )}
         {manual && !oauth && type.missing_settings.length > 0 && (
           <p className="text-xs text-zinc-500 dark:text-zinc-400" data-testid="oauth-setup-hint">
-            Auth links for {type.name} need its OAuth app on this server: <SettingNames names={type.missing_settings} />.
+            Auth links for {type.name} need its OAuth app on this server: <SettingNames names={type.missing_settings} />
+            .
           </p>
         )}
       </div>
-      <aside aria-label={`${type.name} guide`} className="max-h-[65vh] overflow-y-auto rounded-lg bg-zinc-50 p-4 dark:bg-zinc-950">
+      <aside
+        aria-label={`${type.name} guide`}
+        className="max-h-[65vh] overflow-y-auto rounded-lg bg-zinc-50 p-4 dark:bg-zinc-950"
+      >
         {!type.docs_url ? (
           <p className="text-sm text-zinc-500 dark:text-zinc-400">No guide exists for this type.</p>
         ) : docs.isPending ? (
-          <div className="space-y-2" aria-label="Loading the guide">
+          <div className="space-y-2" role="status" aria-label="Loading the guide">
             {Array.from({ length: 5 }, (_, i) => (
               <div key={i} className="h-4 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" />
             ))}
           </div>
         ) : docs.isError ? (
-          <p className="text-sm text-rose-700 dark:text-rose-300">The guide could not be loaded: {errorDetail(docs.error)}</p>
+          <p className="text-sm text-rose-700 dark:text-rose-300">
+            The guide could not be loaded: {errorDetail(docs.error)}
+          </p>
         ) : (
           <Markdown source={docs.data} />
         )}
@@ -161,7 +219,10 @@ function TypeForm({ teamId, type, onBack, onDone }: { teamId: string; type: Dash
   );
 }
 
-/** Owners only (the API lists these to no one else): each type that needs a setting before it can be connected, and which. */
+/**
+ * Owners only (the API lists these to no one else): each type that needs a setting before it can be
+ * connected, and which.
+ */
 function NotSetUp({ types }: { types: DashboardConnectionType[] }) {
   if (types.length === 0) return null;
   const callback = typeof window === "undefined" ? "/oauth/callback" : `${window.location.origin}/oauth/callback`;
@@ -171,12 +232,17 @@ function NotSetUp({ types }: { types: DashboardConnectionType[] }) {
         Not set up on this server
       </h3>
       <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
-        These connect only through their provider&apos;s OAuth app. Set its settings in the server&apos;s environment, register <code className="font-mono">{callback}</code> as the app&apos;s redirect URI, and restart. Until then
+        These connect only through their provider&apos;s OAuth app. Set its settings in the server&apos;s environment,
+        register <code className="font-mono">{callback}</code> as the app&apos;s redirect URI, and restart. Until then
         they are not offered here or in <code className="font-mono">GET /v1/connections/types</code>.
       </p>
       <ul className="mt-3 grid gap-2 sm:grid-cols-2">
         {types.map((t) => (
-          <li key={t.type} data-testid={`not-set-up-${t.type}`} className="flex items-start gap-3 rounded-lg border border-dashed border-zinc-300 p-3 text-sm dark:border-zinc-700">
+          <li
+            key={t.type}
+            data-testid={`not-set-up-${t.type}`}
+            className="flex items-start gap-3 rounded-lg border border-dashed border-zinc-300 p-3 text-sm dark:border-zinc-700"
+          >
             <TypeLogo logo={t.logo} size={32} />
             <span className="min-w-0">
               <span className="block font-medium text-zinc-600 dark:text-zinc-300">{t.name}</span>

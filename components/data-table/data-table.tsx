@@ -11,7 +11,8 @@ import { TimeZoneNote } from "@/components/time/local-time";
 type Props<T> = {
   label: string;
   data: T[];
-  columns: ColumnDef<T, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- TanStack's idiom: columns of mixed value types
+  columns: ColumnDef<T, any>[];
   /** CSS grid-template-columns shared by the header, the rows and the skeleton. */
   template: string;
   /** Below this width the table scrolls sideways instead of squeezing (390 px phones). */
@@ -47,7 +48,19 @@ const noMorePages = () => undefined;
 
 /** TanStack Table over an infinite query, virtualized: the explorers' shared machinery. */
 export function DataTable<T>(props: Props<T>) {
-  const { label, data, columns, template, minWidth = 760, getRowId, isLoading, error, hasNextPage = false, isFetchingNextPage = false, fetchNextPage = noMorePages } = props;
+  const {
+    label,
+    data,
+    columns,
+    template,
+    minWidth = 760,
+    getRowId,
+    isLoading,
+    error,
+    hasNextPage = false,
+    isFetchingNextPage = false,
+    fetchNextPage = noMorePages,
+  } = props;
   // State, not a ref: when Next hides this route (back-navigation keeps it in a hidden
   // <Activity>) React detaches the element and attaches it again on reveal, after the
   // virtualizer's effects ran; a re-render with the element lets it observe again.
@@ -55,15 +68,25 @@ export function DataTable<T>(props: Props<T>) {
   // The table model gives the columns (accessors, cells, headers). Rows are not built for every
   // loaded item: at 20,000 loaded rows that rebuild cost a dropped frame on every page arriving;
   // the virtual body renders cells for the rows in view straight from `data`.
-  const table = useReactTable({ data: NO_ROWS as T[], columns, getCoreRowModel: getCoreRowModel() });
+  const table = useReactTable({ data: NO_ROWS, columns, getCoreRowModel: getCoreRowModel() });
   const rows = data;
 
   // The scroll container holds the grid (only rows inside it, as the grid role requires) and,
   // after it, the end-of-list line and the loading, empty and error states.
   return (
-    <div ref={setScrollElement} data-testid="data-table-scroll" className={`card overflow-auto ${props.heightClass ?? "h-[calc(100dvh-17rem)] min-h-[360px]"}`}>
+    <div
+      ref={setScrollElement}
+      data-testid="data-table-scroll"
+      className={`card overflow-auto ${props.heightClass ?? "h-[calc(100dvh-17rem)] min-h-[360px]"}`}
+    >
       <div style={{ minWidth }}>
-        <div role="grid" aria-label={label} aria-rowcount={hasNextPage ? -1 : rows.length + 1} aria-colcount={columns.length} aria-busy={isLoading || isFetchingNextPage}>
+        <div
+          role="grid"
+          aria-label={label}
+          aria-rowcount={hasNextPage ? -1 : rows.length + 1}
+          aria-colcount={columns.length}
+          aria-busy={isLoading || isFetchingNextPage}
+        >
           <TableHeader table={table} template={template} />
           {!isLoading && rows.length > 0 && scrollElement && (
             <VirtualBody
@@ -89,7 +112,8 @@ export function DataTable<T>(props: Props<T>) {
               <span>Loading more…</span>
             ) : (
               <div data-testid="end-of-list">
-                <span>{rows.length.toLocaleString("en")} rows · end of the list.</span> {props.timeZoneNote !== false && <TimeZoneNote />} {props.end}
+                <span>{rows.length.toLocaleString("en")} rows · end of the list.</span>{" "}
+                {props.timeZoneNote !== false && <TimeZoneNote />} {props.end}
               </div>
             )}
           </div>
@@ -97,7 +121,11 @@ export function DataTable<T>(props: Props<T>) {
         {isLoading && !error && <SkeletonRows columns={columns.length} template={template} />}
       </div>
       {/* Outside the min-width so a phone sees the whole message, not a slice of it. */}
-      {error && !rows.length ? <ErrorState error={error} onRetry={props.refetch} /> : !isLoading && !rows.length ? props.empty : null}
+      {error && !rows.length ? (
+        <ErrorState error={error} onRetry={props.refetch} />
+      ) : !isLoading && !rows.length ? (
+        props.empty
+      ) : null}
     </div>
   );
 }

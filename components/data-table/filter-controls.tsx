@@ -64,9 +64,15 @@ export function FilterText({
   // The URL is the truth: the back button or a link changes it under the input.
   useEffect(() => setText(value ?? ""), [value]);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  // A commit after the pause uses the filter as it is then, not as it was when typing began.
+  const latest = useRef({ value, onChange });
+  useEffect(() => {
+    latest.current = { value, onChange };
+  }, [value, onChange]);
   const commit = (v: string) => {
     if (timer.current) clearTimeout(timer.current);
-    if ((v.trim() || undefined) !== (value || undefined)) onChange(v.trim() || undefined);
+    const next = v.trim() || undefined;
+    if (next !== (latest.current.value || undefined)) latest.current.onChange(next);
   };
   return (
     <div>
@@ -93,7 +99,15 @@ export function FilterText({
 }
 
 /** A date-and-time filter kept in the URL as Unix seconds, typed in the display time zone. */
-export function FilterDateTime({ label, value, onChange }: { label: string; value: string | undefined; onChange: (v: string | undefined) => void }) {
+export function FilterDateTime({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string | undefined;
+  onChange: (v: string | undefined) => void;
+}) {
   const id = useId();
   const zone = useDisplayTimeZone();
   return (
@@ -101,7 +115,13 @@ export function FilterDateTime({ label, value, onChange }: { label: string; valu
       <label htmlFor={id} className={labelClass}>
         {label}
       </label>
-      <input id={id} type="datetime-local" className="input" value={secondsToZonedInput(value, zone)} onChange={(e) => onChange(zonedInputToSeconds(e.target.value, zone))} />
+      <input
+        id={id}
+        type="datetime-local"
+        className="input"
+        value={secondsToZonedInput(value, zone)}
+        onChange={(e) => onChange(zonedInputToSeconds(e.target.value, zone))}
+      />
     </div>
   );
 }

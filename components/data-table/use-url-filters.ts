@@ -1,17 +1,34 @@
 "use client";
 
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
+
+function put(params: URLSearchParams, key: string, value: string | undefined) {
+  const v = value?.trim();
+  if (v) params.set(key, v);
+  else params.delete(key);
+}
 
 /**
  * A table's filters as URL query parameters: shareable, and each change is a history entry so
  * the back button returns to the previous filter. Empty values (the defaults) are dropped.
+ *
+ * A change applies to the newest query: the one this page last pushed, until the URL has caught up
+ * with it. Two changes in a row (a search that commits after its pause, a kind chosen meanwhile)
+ * both hold, even when the router has not yet shown the first in the URL.
  */
 export function useUrlFilters<K extends string>(keys: readonly K[]) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const serialized = searchParams.toString();
+  // The URL's query as last rendered, and the queries pushed since that it has not shown yet.
+  const url = useRef({ shown: serialized, pending: [] as string[] });
+  useEffect(() => {
+    const i = url.current.pending.indexOf(serialized);
+    // One of ours arrived: those before it are behind us. Anything else (back, a link) starts afresh.
+    url.current = { shown: serialized, pending: i >= 0 ? url.current.pending.slice(i + 1) : [] };
+  }, [serialized]);
 
   const filters = useMemo(() => {
     const params = new URLSearchParams(serialized);
@@ -23,23 +40,30 @@ export function useUrlFilters<K extends string>(keys: readonly K[]) {
     return out;
   }, [serialized, keys]);
 
-  const setFilters = useCallback(
-    (next: Partial<Record<K, string | undefined>>) => {
-      // Parameters of other tables on the same page (Settings has two) stay as they are.
-      const params = new URLSearchParams(serialized);
-      for (const key of keys) {
-        const value = next[key]?.trim();
-        if (value) params.set(key, value);
-        else params.delete(key);
-      }
+  const update = useCallback(
+    (change: (params: URLSearchParams) => void) => {
+      const base = url.current.pending.at(-1) ?? url.current.shown;
+      const params = new URLSearchParams(base);
+      change(params);
       const qs = params.toString();
-      if (qs === new URLSearchParams(serialized).toString()) return;
+      if (qs === base) return;
+      url.current.pending.push(qs);
       router.push(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
     },
-    [keys, pathname, router, serialized],
+    [pathname, router],
   );
 
-  const setFilter = useCallback((key: K, value: string | undefined) => setFilters({ ...filters, [key]: value }), [filters, setFilters]);
+  /** Sets every filter of this table at once (those not given are cleared); other tables' stay. */
+  const setFilters = useCallback(
+    (next: Partial<Record<K, string | undefined>>) => update((params) => keys.forEach((k) => put(params, k, next[k]))),
+    [keys, update],
+  );
+
+  /** Sets one filter, the others as they are now. */
+  const setFilter = useCallback(
+    (key: K, value: string | undefined) => update((params) => put(params, key, value)),
+    [update],
+  );
 
   return { filters, setFilters, setFilter };
 }

@@ -4,7 +4,7 @@ import { flexRender, type CellContext, type Column } from "@tanstack/react-table
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useCallback, useEffect, useRef, useState } from "react";
 
-export const ROW_HEIGHT = 44;
+const ROW_HEIGHT = 44;
 // Start the next page this many rows before the end, so fast scrolling rarely reaches a gap.
 const PREFETCH_ROWS = 30;
 /** Rows PageUp / PageDown move the focus by. */
@@ -33,7 +33,19 @@ type Props<T> = {
  * is not rendered yet into view first), Enter or Space opens the row. The row that had the focus
  * keeps its place in the tab order, so Tab leaves the table and Shift+Tab comes back to it.
  */
-export function VirtualBody<T>({ rows, columns, getRowId, template, scrollElement, hasNextPage, isFetchingNextPage, fetchNextPage, onRowClick, isSelected, focusRowId }: Props<T>) {
+export function VirtualBody<T>({
+  rows,
+  columns,
+  getRowId,
+  template,
+  scrollElement,
+  hasNextPage,
+  isFetchingNextPage,
+  fetchNextPage,
+  onRowClick,
+  isSelected,
+  focusRowId,
+}: Props<T>) {
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollElement,
@@ -82,12 +94,21 @@ export function VirtualBody<T>({ rows, columns, getRowId, template, scrollElemen
     const index = rows.findIndex((r) => getRowId(r) === focusRowId.id);
     if (index >= 0) focusRow(index);
     // Acted on once per request: a new object asks again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- acted on once per request object, not when rows change
   }, [focusRowId]);
 
   const onKeyDown = (e: React.KeyboardEvent<HTMLDivElement>) => {
-    const from = Number((e.target as HTMLElement).closest<HTMLElement>("[data-row-index]")?.dataset.rowIndex ?? activeIndex);
-    const to = { ArrowDown: from + 1, ArrowUp: from - 1, Home: 0, End: rows.length - 1, PageDown: from + PAGE_ROWS, PageUp: from - PAGE_ROWS }[e.key];
+    const from = Number(
+      (e.target as HTMLElement).closest<HTMLElement>("[data-row-index]")?.dataset.rowIndex ?? activeIndex,
+    );
+    const to = {
+      ArrowDown: from + 1,
+      ArrowUp: from - 1,
+      Home: 0,
+      End: rows.length - 1,
+      PageDown: from + PAGE_ROWS,
+      PageUp: from - PAGE_ROWS,
+    }[e.key];
     if (to === undefined) return;
     e.preventDefault();
     focusRow(to);
@@ -97,7 +118,13 @@ export function VirtualBody<T>({ rows, columns, getRowId, template, scrollElemen
   // the rows that come into view instead of every visible row again.
   const offset = items.length ? items[0].start : 0;
   return (
-    <div ref={body} role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize() }} onKeyDown={onKeyDown}>
+    <div
+      ref={body}
+      role="rowgroup"
+      className="relative"
+      style={{ height: virtualizer.getTotalSize() }}
+      onKeyDown={onKeyDown}
+    >
       <div className="absolute inset-x-0 top-0" style={{ transform: `translateY(${offset}px)` }}>
         {items.map((item) => {
           const row = rows[item.index];
@@ -134,7 +161,12 @@ type RowProps<T> = {
 /** What a column's cell renderer reads (getValue, row.original), for one row in view. */
 function cellContext<T>(column: Column<T, unknown>, original: T, index: number) {
   const getValue = () => column.accessorFn?.(original, index);
-  return { column, getValue, renderValue: () => getValue() ?? null, row: { original, index } } as unknown as CellContext<T, unknown>;
+  return {
+    column,
+    getValue,
+    renderValue: () => getValue() ?? null,
+    row: { original, index },
+  } as unknown as CellContext<T, unknown>;
 }
 
 function VirtualRowImpl<T>({ row, columns, index, template, selected, tabbable, onRowClick, onFocusRow }: RowProps<T>) {

@@ -4,17 +4,24 @@ import { ScrollRegion, SCROLL_FOCUS } from "@/components/ui/scroll-region";
 // themselves, code, scrollable tables and code blocks, in one style.
 
 // Links in running text are underlined: colour alone does not tell them apart (WCAG 1.4.1).
-export const link = "text-indigo-700 underline underline-offset-2 hover:text-indigo-900 dark:text-indigo-300 dark:hover:text-indigo-200";
-export const preClass = "mt-3 overflow-x-auto rounded-lg bg-zinc-100 p-3 font-mono text-xs leading-relaxed dark:bg-zinc-800";
+export const link =
+  "text-indigo-700 underline underline-offset-2 hover:text-indigo-900 dark:text-indigo-300 dark:hover:text-indigo-200";
+const preClass = "mt-3 overflow-x-auto rounded-lg bg-zinc-100 p-3 font-mono text-xs leading-relaxed dark:bg-zinc-800";
 
 export function C({ children, className = "" }: { children: React.ReactNode; className?: string }) {
-  return <code className={`rounded bg-zinc-100 px-1 font-mono text-[0.9em] dark:bg-zinc-800 ${className}`}>{children}</code>;
+  return (
+    <code className={`rounded bg-zinc-100 px-1 font-mono text-[0.9em] dark:bg-zinc-800 ${className}`}>{children}</code>
+  );
 }
 
 /** `wrap`: long lines wrap on screen (copying still gives the exact text). */
 export function Pre({ children, label, wrap = false }: { children: string; label?: string; wrap?: boolean }) {
   return (
-    <pre tabIndex={0} className={`${preClass} ${SCROLL_FOCUS}${wrap ? " whitespace-pre-wrap break-all" : ""}`} aria-label={label}>
+    <pre
+      tabIndex={0}
+      className={`${preClass} ${SCROLL_FOCUS}${wrap ? " whitespace-pre-wrap break-all" : ""}`}
+      aria-label={label}
+    >
       <code>{children}</code>
     </pre>
   );
@@ -69,4 +76,3 @@ export function Table({ head, rows }: { head: React.ReactNode[]; rows: React.Rea
     </ScrollRegion>
   );
 }
-

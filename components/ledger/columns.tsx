@@ -14,7 +14,7 @@ const RUN_LOGS_BEFORE_S = 60;
 const RUN_LOGS_AFTER_S = 15 * 60;
 
 /** The logs page filtered to the charged workflow around the time of the charge. */
-export function logsOfChargeHref(teamId: string, entry: CreditLogJson) {
+function logsOfChargeHref(teamId: string, entry: CreditLogJson) {
   const qs = new URLSearchParams({
     source_id: entry.service.id ?? "",
     started_after: String(Math.max(0, entry.created_at - RUN_LOGS_BEFORE_S)),
@@ -25,33 +25,55 @@ export function logsOfChargeHref(teamId: string, entry: CreditLogJson) {
 
 export function ledgerColumns(teamId: string) {
   return [
-    col.accessor("created_at", { header: "Charged", cell: (c) => <LocalTime seconds={c.getValue()} className="tabular-nums text-zinc-600 dark:text-zinc-400" /> }),
+    col.accessor("created_at", {
+      header: "Charged",
+      cell: (c) => <LocalTime seconds={c.getValue()} className="tabular-nums text-zinc-600 dark:text-zinc-400" />,
+    }),
     col.accessor((e) => e.service.type, {
       id: "service_type",
       header: "Service",
-      cell: (c) => <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] font-medium uppercase text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{c.getValue()}</span>,
+      cell: (c) => (
+        <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] font-medium uppercase text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+          {c.getValue()}
+        </span>
+      ),
     }),
     col.accessor((e) => e.service.name ?? "", {
       id: "service_name",
       header: "Charged to",
       cell: (c) => (
         <span title={c.row.original.service.id ?? undefined}>
-          {c.getValue() || <span className="text-zinc-600 dark:text-zinc-400">—</span>} <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.row.original.service.id}</span>
+          {c.getValue() || <span className="text-zinc-600 dark:text-zinc-400">—</span>}{" "}
+          <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.row.original.service.id}</span>
         </span>
       ),
     }),
-    col.accessor((e) => e.user?.email ?? "", { id: "user", header: "User", cell: (c) => c.getValue() || <span className="text-zinc-600 dark:text-zinc-400">system</span> }),
-    col.accessor("credits_used", { header: "Credits", cell: (c) => <span className="tabular-nums font-medium">{c.getValue().toLocaleString("en")}</span> }),
+    col.accessor((e) => e.user?.email ?? "", {
+      id: "user",
+      header: "User",
+      cell: (c) => c.getValue() || <span className="text-zinc-600 dark:text-zinc-400">system</span>,
+    }),
+    col.accessor("credits_used", {
+      header: "Credits",
+      cell: (c) => <span className="tabular-nums font-medium">{c.getValue().toLocaleString("en")}</span>,
+    }),
     col.accessor("credits_remaining", {
       header: "Balance after",
-      cell: (c) => <span className={`tabular-nums ${c.getValue() < 0 ? "font-semibold text-rose-600 dark:text-rose-400" : ""}`}>{c.getValue().toLocaleString("en")}</span>,
+      cell: (c) => (
+        <span className={`tabular-nums ${c.getValue() < 0 ? "font-semibold text-rose-600 dark:text-rose-400" : ""}`}>
+          {c.getValue().toLocaleString("en")}
+        </span>
+      ),
     }),
     col.display({
       id: "actions",
       header: () => <span className="sr-only">Actions</span>,
       cell: (c) =>
         c.row.original.service.type === "workflow" && c.row.original.service.id ? (
-          <Link href={logsOfChargeHref(teamId, c.row.original)} className="rounded text-indigo-600 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-indigo-400">
+          <Link
+            href={logsOfChargeHref(teamId, c.row.original)}
+            className="rounded text-indigo-600 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-indigo-400"
+          >
             Logs of this charge
           </Link>
         ) : null,

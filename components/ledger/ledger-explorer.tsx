@@ -20,14 +20,39 @@ export function LedgerExplorer({ teamId }: { teamId: string }) {
   return (
     <div className="space-y-4">
       <div className="card grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-5">
-        <FilterSelect label="Service type" value={filters.service_type} options={SERVICE_TYPES} onChange={(v) => setFilter("service_type", v)} />
-        <FilterText label="Service ID" value={filters.service_id} placeholder="wf_…" onChange={(v) => setFilter("service_id", v)} />
-        <FilterText label="User ID" value={filters.user_id} placeholder="user_…" onChange={(v) => setFilter("user_id", v)} />
-        <FilterDateTime label="Charged after" value={filters.created_after} onChange={(v) => setFilter("created_after", v)} />
-        <FilterDateTime label="Charged before" value={filters.created_before} onChange={(v) => setFilter("created_before", v)} />
+        <FilterSelect
+          label="Service type"
+          value={filters.service_type}
+          options={SERVICE_TYPES}
+          onChange={(v) => setFilter("service_type", v)}
+        />
+        <FilterText
+          label="Service ID"
+          value={filters.service_id}
+          placeholder="wf_…"
+          onChange={(v) => setFilter("service_id", v)}
+        />
+        <FilterText
+          label="User ID"
+          value={filters.user_id}
+          placeholder="user_…"
+          onChange={(v) => setFilter("user_id", v)}
+        />
+        <FilterDateTime
+          label="Charged after"
+          value={filters.created_after}
+          onChange={(v) => setFilter("created_after", v)}
+        />
+        <FilterDateTime
+          label="Charged before"
+          value={filters.created_before}
+          onChange={(v) => setFilter("created_before", v)}
+        />
       </div>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">The full ledger, newest first; it is never truncated by plan.</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          The full ledger, newest first; it is never truncated by plan.
+        </p>
         <div className="flex gap-2">
           {filtered && (
             <button type="button" className="btn-secondary px-3 py-1.5" onClick={() => setFilters({})}>
@@ -55,7 +80,11 @@ export function LedgerExplorer({ teamId }: { teamId: string }) {
         fetchNextPage={query.fetchNextPage}
         empty={
           <EmptyState title={filtered ? "No charges match these filters" : "No charges yet"}>
-            <p>{filtered ? "Loosen or clear the filters." : "Each workflow run, agent conversation, copilot use or MCP call that costs credits adds a line here."}</p>
+            <p>
+              {filtered
+                ? "Loosen or clear the filters."
+                : "Each workflow run, agent conversation, copilot use or MCP call that costs credits adds a line here."}
+            </p>
           </EmptyState>
         }
       />

@@ -7,17 +7,23 @@ import { LocalTime } from "@/components/time/local-time";
 
 const col = createColumnHelper<LogJson>();
 
-export const LOG_COLUMNS_TEMPLATE = "10.5rem 5.5rem minmax(10rem,1.4fr) minmax(10rem,1.2fr) minmax(7rem,0.8fr) minmax(8rem,1fr) 4rem 4.5rem";
+export const LOG_COLUMNS_TEMPLATE =
+  "10.5rem 5.5rem minmax(10rem,1.4fr) minmax(10rem,1.2fr) minmax(7rem,0.8fr) minmax(8rem,1fr) 4rem 4.5rem";
 
 export const logColumns = [
-  col.accessor("started_at", { header: "Started", cell: (c) => <LocalTime seconds={c.getValue()} className="tabular-nums text-zinc-600 dark:text-zinc-400" /> }),
+  col.accessor("started_at", {
+    header: "Started",
+    cell: (c) => <LocalTime seconds={c.getValue()} className="tabular-nums text-zinc-600 dark:text-zinc-400" />,
+  }),
   col.accessor("status", { header: "Status", cell: (c) => <StatusBadge status={c.getValue()} /> }),
   col.accessor("operation_id", {
     header: "Operation",
     cell: (c) => (
       <span className="font-mono text-xs text-zinc-900 dark:text-zinc-100">
         {c.getValue()}
-        {c.row.original.operation_version != null && <span className="text-zinc-600 dark:text-zinc-400"> v{c.row.original.operation_version}</span>}
+        {c.row.original.operation_version != null && (
+          <span className="text-zinc-600 dark:text-zinc-400"> v{c.row.original.operation_version}</span>
+        )}
       </span>
     ),
   }),
@@ -26,7 +32,9 @@ export const logColumns = [
     header: "Source",
     cell: (c) => (
       <span>
-        <span className="mr-1.5 rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] font-medium uppercase text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{c.row.original.source.type}</span>
+        <span className="mr-1.5 rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] font-medium uppercase text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+          {c.row.original.source.type}
+        </span>
         {c.getValue() || <span className="text-zinc-600 dark:text-zinc-400">—</span>}
       </span>
     ),
@@ -34,13 +42,30 @@ export const logColumns = [
   col.accessor((l) => l.source.run_id ?? "", {
     id: "run",
     header: "Run",
-    cell: (c) => (c.getValue() ? <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.getValue()}</span> : <span className="text-zinc-600 dark:text-zinc-400">—</span>),
+    cell: (c) =>
+      c.getValue() ? (
+        <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.getValue()}</span>
+      ) : (
+        <span className="text-zinc-600 dark:text-zinc-400">—</span>
+      ),
   }),
-  col.accessor((l) => l.user?.email ?? "", { id: "user", header: "User", cell: (c) => c.getValue() || <span className="text-zinc-600 dark:text-zinc-400">system</span> }),
-  col.accessor("credits_used", { header: "Credits", cell: (c) => <span className="tabular-nums">{c.getValue()}</span> }),
+  col.accessor((l) => l.user?.email ?? "", {
+    id: "user",
+    header: "User",
+    cell: (c) => c.getValue() || <span className="text-zinc-600 dark:text-zinc-400">system</span>,
+  }),
+  col.accessor("credits_used", {
+    header: "Credits",
+    cell: (c) => <span className="tabular-nums">{c.getValue()}</span>,
+  }),
   col.accessor((l) => (l.completed_at != null ? l.completed_at - l.started_at : null), {
     id: "duration",
     header: "Took",
-    cell: (c) => (c.getValue() === null ? <span className="text-sky-700 dark:text-sky-300">running</span> : <span className="tabular-nums">{c.getValue()} s</span>),
+    cell: (c) =>
+      c.getValue() === null ? (
+        <span className="text-sky-700 dark:text-sky-300">running</span>
+      ) : (
+        <span className="tabular-nums">{c.getValue()} s</span>
+      ),
   }),
 ];

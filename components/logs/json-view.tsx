@@ -1,15 +1,24 @@
 /** JSON as a tree whose objects and arrays fold open and shut (native <details>: keyboard accessible). */
 export function JsonView({ value, name, depth = 0 }: { value: unknown; name?: string; depth?: number }) {
-  const key = name !== undefined ? <span className="text-indigo-700 dark:text-indigo-300">{JSON.stringify(name)}: </span> : null;
+  const key =
+    name !== undefined ? <span className="text-indigo-700 dark:text-indigo-300">{JSON.stringify(name)}: </span> : null;
   if (value === null || typeof value !== "object") {
     return (
       <div className="break-all">
         {key}
-        <span className={typeof value === "string" ? "text-emerald-700 dark:text-emerald-400" : "text-amber-700 dark:text-amber-300"}>{value === undefined ? "null" : JSON.stringify(value)}</span>
+        <span
+          className={
+            typeof value === "string" ? "text-emerald-700 dark:text-emerald-400" : "text-amber-700 dark:text-amber-300"
+          }
+        >
+          {value === undefined ? "null" : JSON.stringify(value)}
+        </span>
       </div>
     );
   }
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value as Record<string, unknown>);
+  const entries = Array.isArray(value)
+    ? value.map((v: unknown, i) => [String(i), v] as const)
+    : Object.entries(value as Record<string, unknown>);
   const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
   if (!entries.length) {
     return (

@@ -8,6 +8,7 @@ import { StatusBadge } from "@/components/logs/status-badge";
 import { JsonView } from "@/components/logs/json-view";
 import { LocalTime } from "@/components/time/local-time";
 import { ScrollRegion } from "@/components/ui/scroll-region";
+import { isTruncatedBody } from "@/lib/logs/stored-body";
 
 function describeError(error: unknown) {
   if (error instanceof ApiRequestError) {
@@ -19,7 +20,17 @@ function describeError(error: unknown) {
 }
 
 /** One log in full (GET /v1/logs/{id}): the fields, then input, output and metadata as foldable JSON. */
-export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: string; logId: string; onClose: () => void; onShowRun: (runId: string) => void }) {
+export function LogDetailPanel({
+  teamId,
+  logId,
+  onClose,
+  onShowRun,
+}: {
+  teamId: string;
+  logId: string;
+  onClose: () => void;
+  onShowRun: (runId: string) => void;
+}) {
   const { data: log, error, isLoading } = useLog(teamId, logId);
   const closeRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
@@ -37,7 +48,13 @@ export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: 
         <h2 id="log-detail-title" className="truncate font-semibold">
           Log <span className="font-mono text-sm text-zinc-500 dark:text-zinc-400">{logId}</span>
         </h2>
-        <button ref={closeRef} type="button" onClick={onClose} className="btn-secondary px-3 py-1.5" aria-label="Close log detail">
+        <button
+          ref={closeRef}
+          type="button"
+          onClick={onClose}
+          className="btn-secondary px-3 py-1.5"
+          aria-label="Close log detail"
+        >
           ✕
         </button>
       </div>
@@ -45,11 +62,18 @@ export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: 
         {isLoading ? (
           <div className="space-y-3" aria-hidden="true">
             {Array.from({ length: 6 }, (_, i) => (
-              <div key={i} className="h-4 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" style={{ width: `${50 + i * 8}%` }} />
+              <div
+                key={i}
+                className="h-4 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800"
+                style={{ width: `${50 + i * 8}%` }}
+              />
             ))}
           </div>
         ) : error ? (
-          <div role="alert" className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-rose-900 dark:border-rose-900/60 dark:bg-rose-950/40 dark:text-rose-200">
+          <div
+            role="alert"
+            className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-rose-900 dark:border-rose-900/60 dark:bg-rose-950/40 dark:text-rose-200"
+          >
             {describeError(error)}
           </div>
         ) : log ? (
@@ -66,7 +90,8 @@ export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: 
               </dd>
               <dt className="text-zinc-500 dark:text-zinc-400">Source</dt>
               <dd className="break-all">
-                {log.source.type} · {log.source.name ?? "—"} <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{log.source.id}</span>
+                {log.source.type} · {log.source.name ?? "—"}{" "}
+                <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{log.source.id}</span>
               </dd>
               {log.source.run_id && (
                 <>
@@ -77,7 +102,9 @@ export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: 
               <dt className="text-zinc-500 dark:text-zinc-400">User</dt>
               <dd className="break-all">{log.user?.email ?? "system"}</dd>
               <dt className="text-zinc-500 dark:text-zinc-400">Started</dt>
-              <dd><LocalTime seconds={log.started_at} /></dd>
+              <dd>
+                <LocalTime seconds={log.started_at} />
+              </dd>
               <dt className="text-zinc-500 dark:text-zinc-400">Completed</dt>
               <dd>{log.completed_at != null ? <LocalTime seconds={log.completed_at} /> : "still running"}</dd>
               <dt className="text-zinc-500 dark:text-zinc-400">Credits</dt>
@@ -97,11 +124,29 @@ export function LogDetailPanel({ teamId, logId, onClose, onShowRun }: { teamId: 
                 ["Output", log.output],
                 ["Metadata", log.metadata],
               ] as const
-            ).map(([title, value]) => (
+            ).map(([title, value]: readonly [string, unknown]) => (
               <details key={title} open className="rounded-lg border border-zinc-200 dark:border-zinc-800">
-                <summary className="cursor-pointer rounded-lg px-3 py-2 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">{title}</summary>
-                <ScrollRegion label={title} className="border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800">
-                  {value === undefined || value === null ? <span className="text-zinc-500 dark:text-zinc-400">none</span> : <JsonView value={value} />}
+                <summary className="cursor-pointer rounded-lg px-3 py-2 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
+                  {title}
+                </summary>
+                <ScrollRegion
+                  label={title}
+                  className="border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800"
+                >
+                  {value === undefined || value === null ? (
+                    <span className="text-zinc-500 dark:text-zinc-400">none</span>
+                  ) : isTruncatedBody(value) ? (
+                    <>
+                      <p className="mb-2 font-sans text-amber-800 dark:text-amber-300">
+                        Stored truncated: the original was {value.original_bytes.toLocaleString()} bytes, over the{" "}
+                        {value.limit_bytes.toLocaleString()}-byte limit of a stored log body (LOG_BODY_MAX_BYTES). Its
+                        beginning:
+                      </p>
+                      <pre className="whitespace-pre-wrap break-all">{value.preview}…</pre>
+                    </>
+                  ) : (
+                    <JsonView value={value} />
+                  )}
                 </ScrollRegion>
               </details>
             ))}

@@ -23,25 +23,61 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
   const filtered = Object.keys(filters).length > 0;
   const windowNote = (
     <>
-      Older logs are outside the <strong className="font-semibold capitalize">{history.plan}</strong> plan&apos;s {history.days}-day history window: nothing before{" "}
-      <LocalTime seconds={history.cutoff} className="font-medium" /> is shown (it is stored, and returns if the plan&apos;s window grows).
+      Older logs are outside the <strong className="font-semibold capitalize">{history.plan}</strong> plan&apos;s{" "}
+      {history.days}-day history window: nothing before <LocalTime seconds={history.cutoff} className="font-medium" />{" "}
+      is shown (it is stored, and returns if the plan&apos;s window grows).
     </>
   );
 
   return (
     <div className="space-y-4">
       <div className="card grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-4">
-        <FilterSelect label="Source type" value={filters.source_type} options={LOG_SOURCE_TYPES} onChange={(v) => setFilter("source_type", v)} />
-        <FilterSelect label="Status" value={filters.status} options={LOG_STATUSES} onChange={(v) => setFilter("status", v)} />
-        <FilterText label="Operation ID" value={filters.operation_id} placeholder="ga4.run_report" onChange={(v) => setFilter("operation_id", v)} />
-        <FilterText label="Source ID" value={filters.source_id} placeholder="wf_…" onChange={(v) => setFilter("source_id", v)} />
-        <FilterText label="Run ID" value={filters.source_run_id} placeholder="run_…" onChange={(v) => setFilter("source_run_id", v)} />
-        <FilterDateTime label="Started after" value={filters.started_after} onChange={(v) => setFilter("started_after", v)} />
-        <FilterDateTime label="Started before" value={filters.started_before} onChange={(v) => setFilter("started_before", v)} />
+        <FilterSelect
+          label="Source type"
+          value={filters.source_type}
+          options={LOG_SOURCE_TYPES}
+          onChange={(v) => setFilter("source_type", v)}
+        />
+        <FilterSelect
+          label="Status"
+          value={filters.status}
+          options={LOG_STATUSES}
+          onChange={(v) => setFilter("status", v)}
+        />
+        <FilterText
+          label="Operation ID"
+          value={filters.operation_id}
+          placeholder="ga4.run_report"
+          onChange={(v) => setFilter("operation_id", v)}
+        />
+        <FilterText
+          label="Source ID"
+          value={filters.source_id}
+          placeholder="wf_…"
+          onChange={(v) => setFilter("source_id", v)}
+        />
+        <FilterText
+          label="Run ID"
+          value={filters.source_run_id}
+          placeholder="run_…"
+          onChange={(v) => setFilter("source_run_id", v)}
+        />
+        <FilterDateTime
+          label="Started after"
+          value={filters.started_after}
+          onChange={(v) => setFilter("started_after", v)}
+        />
+        <FilterDateTime
+          label="Started before"
+          value={filters.started_before}
+          onChange={(v) => setFilter("started_before", v)}
+        />
       </div>
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-zinc-600 dark:text-zinc-400">
         <p>
-          History window: last {history.days} {history.days === 1 ? "day" : "days"} (since <LocalTime seconds={history.cutoff} />).
+          History window: last {history.days} {history.days === 1 ? "day" : "days"} (since{" "}
+          <LocalTime seconds={history.cutoff} />
+          ).
         </p>
         {filtered && (
           <button type="button" className="btn-secondary px-3 py-1.5" onClick={() => setFilters({})}>
@@ -75,7 +111,11 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
             )}
           </EmptyState>
         }
-        end={<p data-testid="history-window-note" className="mt-1">{windowNote}</p>}
+        end={
+          <p data-testid="history-window-note" className="mt-1">
+            {windowNote}
+          </p>
+        }
       />
       {openId && (
         <LogDetailPanel

@@ -9,5 +9,11 @@ const COLOURS: Record<LogJson["status"], string> = {
 };
 
 export function StatusBadge({ status }: { status: LogJson["status"] }) {
-  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${COLOURS[status]}`}>{status}</span>;
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${COLOURS[status]}`}
+    >
+      {status}
+    </span>
+  );
 }

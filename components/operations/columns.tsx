@@ -23,13 +23,19 @@ export function operationColumns(team: string) {
         </div>
       ),
     }),
-    col.accessor("kind", { header: "Kind", cell: (c) => <KindBadge kind={c.getValue()} requiresApproval={c.row.original.requires_approval} /> }),
-    col.accessor("credits", { header: "Credits", cell: (c) => <span className="tabular-nums">{c.getValue()}</span> }),
-    col.accessor((op) => (op.connection_types.length ? op.connection_types.map((t) => t.name).join(", ") : "Built-in"), {
-      id: "platforms",
-      header: "Platforms",
-      cell: (c) => <span title={c.getValue()}>{c.getValue()}</span>,
+    col.accessor("kind", {
+      header: "Kind",
+      cell: (c) => <KindBadge kind={c.getValue()} requiresApproval={c.row.original.requires_approval} />,
     }),
+    col.accessor("credits", { header: "Credits", cell: (c) => <span className="tabular-nums">{c.getValue()}</span> }),
+    col.accessor(
+      (op) => (op.connection_types.length ? op.connection_types.map((t) => t.name).join(", ") : "Built-in"),
+      {
+        id: "platforms",
+        header: "Platforms",
+        cell: (c) => <span title={c.getValue()}>{c.getValue()}</span>,
+      },
+    ),
     col.accessor((op) => op.connections.map(connectionLabel).join(", "), {
       id: "connections",
       header: "Your connections",

@@ -12,7 +12,15 @@ const term = "text-zinc-500 dark:text-zinc-400";
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
 /** One catalogue entry in full: what it does, who can run it, its input fields and an example input. */
-export function OperationDetailPanel({ team, operation: op, onClose }: { team: string; operation: CatalogueOperation; onClose: () => void }) {
+export function OperationDetailPanel({
+  team,
+  operation: op,
+  onClose,
+}: {
+  team: string;
+  operation: CatalogueOperation;
+  onClose: () => void;
+}) {
   const closeRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
   usePanelKeyboard(panelRef, closeRef, onClose, op.id);
@@ -34,7 +42,13 @@ export function OperationDetailPanel({ team, operation: op, onClose }: { team: s
           </h2>
           <p className={`break-all font-mono text-xs ${term}`}>{op.id}</p>
         </div>
-        <button ref={closeRef} type="button" onClick={onClose} className="btn-secondary shrink-0 px-3 py-1.5" aria-label="Close operation detail">
+        <button
+          ref={closeRef}
+          type="button"
+          onClick={onClose}
+          className="btn-secondary shrink-0 px-3 py-1.5"
+          aria-label="Close operation detail"
+        >
           ✕
         </button>
       </div>
@@ -50,7 +64,11 @@ export function OperationDetailPanel({ team, operation: op, onClose }: { team: s
           {op.kind === "read" && (
             <>
               <dt className={term}>Cached for</dt>
-              <dd>{op.cache_ttl_seconds > 0 ? `${op.cache_ttl_seconds} s (the same input on the same connection is answered from cache)` : "not cached"}</dd>
+              <dd>
+                {op.cache_ttl_seconds > 0
+                  ? `${op.cache_ttl_seconds} s (the same input on the same connection is answered from cache)`
+                  : "not cached"}
+              </dd>
             </>
           )}
           {op.tool_name && (
@@ -84,7 +102,10 @@ export function OperationDetailPanel({ team, operation: op, onClose }: { team: s
           ) : (
             <p className="text-zinc-600 dark:text-zinc-400">
               No connection of this type yet.{" "}
-              <Link href={`/${team}/connections`} className="font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300">
+              <Link
+                href={`/${team}/connections`}
+                className="font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300"
+              >
                 Add a connection
               </Link>{" "}
               to run it.
@@ -97,15 +118,22 @@ export function OperationDetailPanel({ team, operation: op, onClose }: { team: s
             Input fields
           </h3>
           {op.fields.length === 0 ? (
-            <p className="text-zinc-600 dark:text-zinc-400">None: it takes no input{builtIn ? "" : " besides the connection"}.</p>
+            <p className="text-zinc-600 dark:text-zinc-400">
+              None: it takes no input{builtIn ? "" : " besides the connection"}.
+            </p>
           ) : (
-            <ul className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800" aria-labelledby="operation-fields-title">
+            <ul
+              className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800"
+              aria-labelledby="operation-fields-title"
+            >
               {op.fields.map((f) => (
                 <li key={f.name} className="space-y-1 px-3 py-2" data-testid="operation-field">
                   <div className="flex flex-wrap items-baseline gap-x-2">
                     <span className="font-mono text-xs font-semibold text-zinc-900 dark:text-zinc-100">{f.name}</span>
                     <span className={`text-xs ${term}`}>{f.type}</span>
-                    <span className={`text-xs font-medium ${f.required ? "text-rose-700 dark:text-rose-300" : term}`}>{f.required ? "required" : "optional"}</span>
+                    <span className={`text-xs font-medium ${f.required ? "text-rose-700 dark:text-rose-300" : term}`}>
+                      {f.required ? "required" : "optional"}
+                    </span>
                   </div>
                   {f.description && <p className="text-zinc-700 dark:text-zinc-300">{f.description}</p>}
                   {f.default !== undefined && (
@@ -134,7 +162,10 @@ export function OperationDetailPanel({ team, operation: op, onClose }: { team: s
           <h3 id="operation-example-title" className="mb-2 font-semibold">
             Example input
           </h3>
-          <ScrollRegion label="Example input" className="rounded-lg border border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800">
+          <ScrollRegion
+            label="Example input"
+            className="rounded-lg border border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800"
+          >
             <JsonView value={op.example} />
           </ScrollRegion>
         </div>

@@ -8,7 +8,13 @@ import { useRowDetail } from "@/components/data-table/use-row-detail";
 import { useUrlFilters } from "@/components/data-table/use-url-filters";
 import { OPERATION_COLUMNS_TEMPLATE, operationColumns } from "@/components/operations/columns";
 import { OperationDetailPanel } from "@/components/operations/operation-detail-panel";
-import { OPERATION_FILTER_KEYS, filterOperations, platformsOf, useOperationsCatalogue, type CatalogueOperation } from "@/lib/queries/operations";
+import {
+  OPERATION_FILTER_KEYS,
+  filterOperations,
+  platformsOf,
+  useOperationsCatalogue,
+  type CatalogueOperation,
+} from "@/lib/queries/operations";
 
 const KINDS = ["read", "write"] as const;
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
@@ -30,9 +36,29 @@ export function OperationsExplorer({ teamId }: { teamId: string }) {
   return (
     <div className="space-y-4">
       <div className="card grid grid-cols-1 gap-3 p-4 sm:grid-cols-3">
-        <FilterText label="Search" value={filters.q} placeholder="pause campaign, report, note…" mono={false} onChange={(v) => setFilter("q", v)} />
-        <FilterSelect label="Platform" value={filters.platform} options={platforms.map((p) => p.type)} optionLabel={(t) => platformName.get(t) ?? t} anyLabel="All platforms" onChange={(v) => setFilter("platform", v)} />
-        <FilterSelect label="Kind" value={filters.kind} options={KINDS} optionLabel={(k) => (k === "write" ? "Writes" : "Reads")} anyLabel="Reads and writes" onChange={(v) => setFilter("kind", v)} />
+        <FilterText
+          label="Search"
+          value={filters.q}
+          placeholder="pause campaign, report, note…"
+          mono={false}
+          onChange={(v) => setFilter("q", v)}
+        />
+        <FilterSelect
+          label="Platform"
+          value={filters.platform}
+          options={platforms.map((p) => p.type)}
+          optionLabel={(t) => platformName.get(t) ?? t}
+          anyLabel="All platforms"
+          onChange={(v) => setFilter("platform", v)}
+        />
+        <FilterSelect
+          label="Kind"
+          value={filters.kind}
+          options={KINDS}
+          optionLabel={(k) => (k === "write" ? "Writes" : "Reads")}
+          anyLabel="Reads and writes"
+          onChange={(v) => setFilter("kind", v)}
+        />
       </div>
       <div className="flex min-h-9 flex-wrap items-center justify-between gap-2 text-sm text-zinc-600 dark:text-zinc-400">
         <p data-testid="operations-count" aria-live="polite">
@@ -65,7 +91,11 @@ export function OperationsExplorer({ teamId }: { teamId: string }) {
         timeZoneNote={false}
         empty={
           <EmptyState title={filtered ? "No operation matches" : "No operations on this server"}>
-            {filtered ? <p>Try other words, or clear the filters.</p> : <p>No connection type with operations is configured on this server.</p>}
+            {filtered ? (
+              <p>Try other words, or clear the filters.</p>
+            ) : (
+              <p>No connection type with operations is configured on this server.</p>
+            )}
           </EmptyState>
         }
       />

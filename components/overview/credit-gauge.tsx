@@ -18,10 +18,16 @@ export function CreditGauge({ balance, now }: { balance: CreditBalance; now: num
     <div className="space-y-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          <span data-testid="credits-used" className="text-2xl font-semibold tabular-nums text-zinc-900 dark:text-zinc-50">
+          <span
+            data-testid="credits-used"
+            className="text-2xl font-semibold tabular-nums text-zinc-900 dark:text-zinc-50"
+          >
             {formatCredits(used)}
           </span>{" "}
-          used of <span data-testid="credits-limit" className="font-medium tabular-nums text-zinc-900 dark:text-zinc-100">{formatCredits(limit)}</span>
+          used of{" "}
+          <span data-testid="credits-limit" className="font-medium tabular-nums text-zinc-900 dark:text-zinc-100">
+            {formatCredits(limit)}
+          </span>
         </p>
         <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
           {balance.tier.charAt(0).toUpperCase() + balance.tier.slice(1)} plan
@@ -41,13 +47,18 @@ export function CreditGauge({ balance, now }: { balance: CreditBalance; now: num
       <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-3">
         <div>
           <dt className="text-zinc-500 dark:text-zinc-400">Remaining</dt>
-          <dd data-testid="credits-remaining" className={`text-lg font-semibold tabular-nums ${over ? "text-rose-600 dark:text-rose-400" : ""}`}>
+          <dd
+            data-testid="credits-remaining"
+            className={`text-lg font-semibold tabular-nums ${over ? "text-rose-600 dark:text-rose-400" : ""}`}
+          >
             {formatCredits(remaining)}
           </dd>
         </div>
         <div>
           <dt className="text-zinc-500 dark:text-zinc-400">Used</dt>
-          <dd className={`text-lg font-semibold tabular-nums ${over ? "text-rose-600 dark:text-rose-400" : ""}`}>{percent}%</dd>
+          <dd className={`text-lg font-semibold tabular-nums ${over ? "text-rose-600 dark:text-rose-400" : ""}`}>
+            {percent}%
+          </dd>
         </div>
         <div className="col-span-2 sm:col-span-1">
           <dt className="text-zinc-500 dark:text-zinc-400">Period ends</dt>
@@ -58,9 +69,12 @@ export function CreditGauge({ balance, now }: { balance: CreditBalance; now: num
         </div>
       </dl>
       {over && (
-        <p data-testid="over-limit" className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200">
-          Over the limit by <strong className="tabular-nums">{formatCredits(-remaining)}</strong> credits. Runs that overshoot are not rolled back; usage resets
-          when the period ends.
+        <p
+          data-testid="over-limit"
+          className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200"
+        >
+          Over the limit by <strong className="tabular-nums">{formatCredits(-remaining)}</strong> credits. Runs that
+          overshoot are not rolled back; usage resets when the period ends.
         </p>
       )}
     </div>

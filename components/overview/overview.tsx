@@ -9,7 +9,19 @@ import { BurnForecastCard } from "@/components/overview/burn-forecast-card";
 import { RecentErrors } from "@/components/overview/recent-errors";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 
-function Section({ title, id, action, children, className = "" }: { title: string; id: string; action?: React.ReactNode; children: React.ReactNode; className?: string }) {
+function Section({
+  title,
+  id,
+  action,
+  children,
+  className = "",
+}: {
+  title: string;
+  id: string;
+  action?: React.ReactNode;
+  children: React.ReactNode;
+  className?: string;
+}) {
   return (
     <section aria-labelledby={id} className={`card min-w-0 p-4 sm:p-5 ${className}`}>
       <div className="mb-4 flex items-center justify-between gap-3">
@@ -34,7 +46,7 @@ export function Overview({ team }: { team: string }) {
         {balance.isPending ? (
           <SkeletonBlock className="h-32" />
         ) : balance.isError ? (
-          <ErrorNote what="the credit balance" error={balance.error} onRetry={() => balance.refetch()} />
+          <ErrorNote what="the credit balance" error={balance.error} onRetry={() => void balance.refetch()} />
         ) : (
           <CreditGauge balance={balance.data} now={now} />
         )}
@@ -48,11 +60,23 @@ export function Overview({ team }: { team: string }) {
           <BurnForecastCard balance={balance.data} usage={usage.data} />
         )}
       </Section>
-      <Section title="Daily usage" id="usage-heading" className="lg:col-span-2" action={<Link href={`/${team}/ledger`} className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">Ledger</Link>}>
+      <Section
+        title="Daily usage"
+        id="usage-heading"
+        className="lg:col-span-2"
+        action={
+          <Link
+            href={`/${team}/ledger`}
+            className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+          >
+            Ledger
+          </Link>
+        }
+      >
         {usage.isPending ? (
           <SkeletonBlock className="h-48" />
         ) : usage.isError ? (
-          <ErrorNote what="daily usage" error={usage.error} onRetry={() => usage.refetch()} />
+          <ErrorNote what="daily usage" error={usage.error} onRetry={() => void usage.refetch()} />
         ) : (
           <UsageChart usage={usage.data} />
         )}
@@ -61,7 +85,10 @@ export function Overview({ team }: { team: string }) {
         title="Recent errors"
         id="errors-heading"
         action={
-          <Link href={`/${team}/logs?status=error`} className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+          <Link
+            href={`/${team}/logs?status=error`}
+            className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+          >
             All errors
           </Link>
         }
@@ -73,7 +100,7 @@ export function Overview({ team }: { team: string }) {
             <SkeletonBlock className="h-10" />
           </div>
         ) : errors.isError ? (
-          <ErrorNote what="recent errors" error={errors.error} onRetry={() => errors.refetch()} />
+          <ErrorNote what="recent errors" error={errors.error} onRetry={() => void errors.refetch()} />
         ) : (
           <RecentErrors team={team} logs={errors.data.data} />
         )}

@@ -9,7 +9,8 @@ function errorSummary(output: unknown): string | null {
   if (!output) return null;
   if (typeof output === "string") return output;
   const o = output as { message?: unknown; error?: unknown };
-  const text = typeof o.message === "string" ? o.message : typeof o.error === "string" ? o.error : JSON.stringify(output);
+  const text =
+    typeof o.message === "string" ? o.message : typeof o.error === "string" ? o.error : JSON.stringify(output);
   return text.length > 140 ? `${text.slice(0, 140)}…` : text;
 }
 
@@ -38,7 +39,11 @@ export function RecentErrors({ team, logs }: { team: string; logs: LogJson[] }) 
               {log.source.name ? ` · ${log.source.name}` : ""}
               {log.user.email ? ` · ${log.user.email}` : ""}
             </span>
-            {errorSummary(log.output) && <span className="mt-0.5 block truncate text-xs text-zinc-700 dark:text-zinc-300">{errorSummary(log.output)}</span>}
+            {errorSummary(log.output) && (
+              <span className="mt-0.5 block truncate text-xs text-zinc-700 dark:text-zinc-300">
+                {errorSummary(log.output)}
+              </span>
+            )}
           </Link>
         </li>
       ))}

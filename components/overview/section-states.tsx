@@ -13,7 +13,11 @@ export function ErrorNote({ what, error, onRetry }: { what: string; error: unkno
         Could not load {what}: {detailText(error)}
       </p>
       {onRetry && (
-        <button type="button" onClick={onRetry} className="mt-2 font-medium underline underline-offset-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-rose-600">
+        <button
+          type="button"
+          onClick={onRetry}
+          className="mt-2 font-medium underline underline-offset-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-rose-600"
+        >
           Try again
         </button>
       )}

@@ -4,7 +4,7 @@ import type { DailyUsage } from "@/lib/schemas/dashboard";
 import { formatCredits, formatDay } from "@/components/overview/format";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 
-export const SERVICES = [
+const SERVICES = [
   { type: "workflow", label: "Workflows", fill: "fill-indigo-500", swatch: "bg-indigo-500" },
   { type: "agent", label: "Agents", fill: "fill-emerald-500", swatch: "bg-emerald-500" },
   { type: "copilot", label: "Copilot", fill: "fill-amber-500", swatch: "bg-amber-500" },
@@ -40,7 +40,8 @@ export function UsageChart({ usage }: { usage: DailyUsage }) {
         {SERVICES.map((s) => (
           <li key={s.type} className="flex items-center gap-1.5">
             <span aria-hidden className={`inline-block size-3 rounded-sm ${s.swatch}`} />
-            {s.label} <span className="tabular-nums text-zinc-500 dark:text-zinc-400">{formatCredits(usage.totals[s.type])}</span>
+            {s.label}{" "}
+            <span className="tabular-nums text-zinc-500 dark:text-zinc-400">{formatCredits(usage.totals[s.type])}</span>
           </li>
         ))}
       </ul>
@@ -54,7 +55,14 @@ export function UsageChart({ usage }: { usage: DailyUsage }) {
         >
           {[0, 0.5, 1].map((f) => (
             <g key={f}>
-              <line x1={LEFT} x2={width} y1={y(max * f)} y2={y(max * f)} className="stroke-zinc-200 dark:stroke-zinc-800" strokeWidth={1} />
+              <line
+                x1={LEFT}
+                x2={width}
+                y1={y(max * f)}
+                y2={y(max * f)}
+                className="stroke-zinc-200 dark:stroke-zinc-800"
+                strokeWidth={1}
+              />
               <text x={LEFT - 6} y={y(max * f) + 4} textAnchor="end" fontSize={10} fill="currentColor">
                 {formatCredits(max * f)}
               </text>
@@ -65,7 +73,15 @@ export function UsageChart({ usage }: { usage: DailyUsage }) {
             let base = 0;
             return (
               <g key={d.day}>
-                {d.day === today && <rect x={LEFT + i * SLOT} y={TOP} width={SLOT} height={PLOT_H} className="fill-zinc-100 dark:fill-zinc-800/60" />}
+                {d.day === today && (
+                  <rect
+                    x={LEFT + i * SLOT}
+                    y={TOP}
+                    width={SLOT}
+                    height={PLOT_H}
+                    className="fill-zinc-100 dark:fill-zinc-800/60"
+                  />
+                )}
                 {SERVICES.map((s) => {
                   const value = d[s.type];
                   if (!value) return null;
@@ -73,13 +89,29 @@ export function UsageChart({ usage }: { usage: DailyUsage }) {
                   const h = y(base) - top;
                   base += value;
                   return (
-                    <rect key={s.type} data-service={s.type} x={x} y={top} width={BAR} height={Math.max(h, 1)} rx={2} className={s.fill}>
+                    <rect
+                      key={s.type}
+                      data-service={s.type}
+                      x={x}
+                      y={top}
+                      width={BAR}
+                      height={Math.max(h, 1)}
+                      rx={2}
+                      className={s.fill}
+                    >
                       <title>{`${formatDay(d.day)} · ${s.label}: ${formatCredits(value)} credits`}</title>
                     </rect>
                   );
                 })}
                 {(i % labelEvery === 0 || d.day === today) && (
-                  <text x={LEFT + i * SLOT + SLOT / 2} y={height - 6} textAnchor="middle" fontSize={10} fill="currentColor" fontWeight={d.day === today ? 700 : 400}>
+                  <text
+                    x={LEFT + i * SLOT + SLOT / 2}
+                    y={height - 6}
+                    textAnchor="middle"
+                    fontSize={10}
+                    fill="currentColor"
+                    fontWeight={d.day === today ? 700 : 400}
+                  >
                     {d.day === today ? "Today" : formatDay(d.day)}
                   </text>
                 )}
@@ -88,7 +120,9 @@ export function UsageChart({ usage }: { usage: DailyUsage }) {
           })}
         </svg>
       </ScrollRegion>
-      <figcaption className="text-xs text-zinc-500 dark:text-zinc-400">Credits per UTC day this billing period; hover a bar for its numbers.</figcaption>
+      <figcaption className="text-xs text-zinc-500 dark:text-zinc-400">
+        Credits per UTC day this billing period; hover a bar for its numbers.
+      </figcaption>
       <table className="sr-only">
         <caption>Credits used per day by service type</caption>
         <thead>

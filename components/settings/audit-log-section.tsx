@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { auditEventsQuery } from "@/lib/queries/settings";
-import { AUDIT_ACTIONS, type AuditAction } from "@/lib/audit/audit-actions";
+import { AUDIT_ACTIONS, type AuditAction } from "@/lib/schemas/audit-actions";
 import type { AuditEventJson } from "@/lib/schemas/audit";
 import { formatDateTime } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
@@ -40,10 +40,12 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "mcp_server.write_policy_change": "MCP write policy changed",
   "approval.approve": "Write approved",
   "approval.reject": "Write rejected",
+  "team.self_approval_change": "Self-approval rule changed",
   "workflow.create": "Workflow created",
   "workflow.update": "Workflow changed",
   "workflow.delete": "Workflow deleted",
   "workflow.rebind": "Workflow rebound to a connection",
+  "workflow.deactivate": "Workflow stopped by Patchbay",
 };
 
 const ACTOR_KINDS: Record<string, string> = {
@@ -59,8 +61,8 @@ export function AuditLogSection({ team, role }: { team: string; role: "owner" | 
   if (role !== "owner") {
     return (
       <Notice title="Only team owners can read the audit log" testId="audit-owner-notice">
-        The audit log shows who created or revoked keys and tokens, changed connections and changed the team&apos;s members, so it is visible to owners only. Ask an
-        owner of this team if you need to know about a change.
+        The audit log shows who created or revoked keys and tokens, changed connections and changed the team&apos;s
+        members, so it is visible to owners only. Ask an owner of this team if you need to know about a change.
       </Notice>
     );
   }
@@ -77,7 +79,11 @@ function OwnerAuditLog({ team }: { team: string }) {
     <div className="space-y-3">
       <label className="block max-w-xs text-sm">
         <span className="font-medium">Action</span>
-        <select className="input mt-1" value={action ?? ""} onChange={(e) => setFilter("audit_action", e.target.value || undefined)}>
+        <select
+          className="input mt-1"
+          value={action ?? ""}
+          onChange={(e) => setFilter("audit_action", e.target.value || undefined)}
+        >
           <option value="">All actions</option>
           {AUDIT_ACTIONS.map((a) => (
             <option key={a} value={a}>
@@ -89,9 +95,13 @@ function OwnerAuditLog({ team }: { team: string }) {
       {events.isPending ? (
         <SkeletonBlock className="h-24" />
       ) : events.isError ? (
-        <ErrorNote what="the audit log" error={events.error} onRetry={() => events.refetch()} />
+        <ErrorNote what="the audit log" error={events.error} onRetry={() => void events.refetch()} />
       ) : rows.length === 0 ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">{action ? `No “${ACTION_LABELS[action]}” events yet.` : "Nothing recorded yet: changes to keys, connections, members and MCP servers appear here."}</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          {action
+            ? `No “${ACTION_LABELS[action]}” events yet.`
+            : "Nothing recorded yet: changes to keys, connections, members and MCP servers appear here."}
+        </p>
       ) : (
         <ScrollRegion label="Audit log table">
           <table className="w-full min-w-[44rem] text-left text-sm" aria-label="Audit log">
@@ -110,7 +120,9 @@ function OwnerAuditLog({ team }: { team: string }) {
                   <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(Math.floor(e.created_at / 1000))}</td>
                   <td className="py-2 pr-3">
                     <div>{e.actor.email ?? <span className="text-zinc-500 dark:text-zinc-400">—</span>}</div>
-                    <div className="text-xs text-zinc-500 dark:text-zinc-400">via {ACTOR_KINDS[e.actor.kind] ?? e.actor.kind}</div>
+                    <div className="text-xs text-zinc-500 dark:text-zinc-400">
+                      via {ACTOR_KINDS[e.actor.kind] ?? e.actor.kind}
+                    </div>
                   </td>
                   <td className="py-2 pr-3 whitespace-nowrap font-medium">{ACTION_LABELS[e.action] ?? e.action}</td>
                   <td className="py-2 pr-3 font-mono text-xs">{e.target.id ?? e.target.type}</td>
@@ -122,7 +134,12 @@ function OwnerAuditLog({ team }: { team: string }) {
         </ScrollRegion>
       )}
       {events.hasNextPage && (
-        <button type="button" className="btn-secondary" onClick={() => events.fetchNextPage()} disabled={events.isFetchingNextPage}>
+        <button
+          type="button"
+          className="btn-secondary"
+          onClick={() => void events.fetchNextPage()}
+          disabled={events.isFetchingNextPage}
+        >
           {events.isFetchingNextPage ? "Loading…" : "Load older events"}
         </button>
       )}

@@ -24,14 +24,16 @@ export function InvitesPanel({ team }: { team: string }) {
     onSuccess: (invite) => {
       setCreated(invite);
       setEmail("");
-      refresh();
+      // A background refetch: it never rejects (a failure shows in the query's own state).
+      void refresh();
     },
   });
   const revoke = useMutation({
     mutationFn: (id: string) => revokeInvite(team, id),
     onSuccess: (_, id) => {
       if (created?.id === id) setCreated(null);
-      refresh();
+      // A background refetch: it never rejects (a failure shows in the query's own state).
+      void refresh();
     },
   });
 
@@ -46,7 +48,15 @@ export function InvitesPanel({ team }: { team: string }) {
       >
         <label className="block flex-1 text-sm">
           <span className="font-medium">Invite by email</span>
-          <input className="input mt-1" type="email" value={email} onChange={(e) => setEmail(e.target.value)} maxLength={254} placeholder="colleague@example.com" required />
+          <input
+            className="input mt-1"
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            maxLength={254}
+            placeholder="colleague@example.com"
+            required
+          />
         </label>
         <label className="block text-sm">
           <span className="font-medium">Role</span>
@@ -65,17 +75,21 @@ export function InvitesPanel({ team }: { team: string }) {
         </p>
       )}
       {created && (
-        <div data-testid="new-invite" className="rounded-lg border border-emerald-200 bg-emerald-50 p-3 dark:border-emerald-900 dark:bg-emerald-950/40">
+        <div
+          data-testid="new-invite"
+          className="rounded-lg border border-emerald-200 bg-emerald-50 p-3 dark:border-emerald-900 dark:bg-emerald-950/40"
+        >
           <CopyField value={created.url} label={`Invite link for ${created.email}`} />
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
-            Send this link to {created.email}. It works once, until {formatDateTime(created.expires_at)}; they join as {created.role === "owner" ? "an owner" : "a member"}.
+            Send this link to {created.email}. It works once, until {formatDateTime(created.expires_at)}; they join as{" "}
+            {created.role === "owner" ? "an owner" : "a member"}.
           </p>
         </div>
       )}
       {invites.isPending ? (
         <SkeletonBlock className="h-10" />
       ) : invites.isError ? (
-        <ErrorNote what="invites" error={invites.error} onRetry={() => invites.refetch()} />
+        <ErrorNote what="invites" error={invites.error} onRetry={() => void invites.refetch()} />
       ) : invites.data.data.length > 0 ? (
         <ul aria-label="Open invites" className="divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
           {invites.data.data.map((invite) => (
@@ -84,13 +98,23 @@ export function InvitesPanel({ team }: { team: string }) {
                 <p className="truncate font-medium">{invite.email}</p>
                 <p className="text-xs text-zinc-500 dark:text-zinc-400">
                   {invite.role === "owner" ? "Owner" : "Member"} ·{" "}
-                  {invite.status === "expired" ? <span className="text-amber-700 dark:text-amber-400">expired {formatDateTime(invite.expires_at)}</span> : <>pending until {formatDateTime(invite.expires_at)}</>}
+                  {invite.status === "expired" ? (
+                    <span className="text-amber-700 dark:text-amber-400">
+                      expired {formatDateTime(invite.expires_at)}
+                    </span>
+                  ) : (
+                    <>pending until {formatDateTime(invite.expires_at)}</>
+                  )}
                   {invite.invited_by && <> · by {invite.invited_by.email}</>}
                 </p>
               </div>
               <div className="flex gap-1">
                 {invite.status === "expired" ? (
-                  <button type="button" className="btn-secondary px-2 py-1" onClick={() => (setEmail(invite.email), setRole(invite.role), create.reset())}>
+                  <button
+                    type="button"
+                    className="btn-secondary px-2 py-1"
+                    onClick={() => (setEmail(invite.email), setRole(invite.role), create.reset())}
+                  >
                     Invite again
                   </button>
                 ) : (

@@ -7,10 +7,13 @@ import type { McpServerJson } from "@/lib/schemas/dashboard";
 import { detailText } from "@/components/overview/format";
 import { Dialog } from "@/components/ui/dialog";
 import { McpConnectionPicker } from "@/components/settings/mcp-connection-picker";
-import { WRITE_POLICIES, WRITE_POLICY_DESCRIPTIONS, type WritePolicy } from "@/lib/approvals/write-policy";
+import { WRITE_POLICIES, WRITE_POLICY_DESCRIPTIONS, type WritePolicy } from "@/lib/schemas/write-policy";
 
 const InlineError = ({ error }: { error: unknown }) => (
-  <p role="alert" className="rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/50 dark:text-rose-200">
+  <p
+    role="alert"
+    className="rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/50 dark:text-rose-200"
+  >
     {detailText(error)}
   </p>
 );
@@ -20,7 +23,14 @@ function NameField({ value, onChange }: { value: string; onChange: (v: string) =
   return (
     <label className="block text-sm">
       <span className="font-medium">Name</span>
-      <input className="input mt-1" value={value} onChange={(e) => onChange(e.target.value)} maxLength={100} placeholder="e.g. Support assistant" data-autofocus />
+      <input
+        className="input mt-1"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        maxLength={100}
+        placeholder="e.g. Support assistant"
+        data-autofocus
+      />
     </label>
   );
 }
@@ -29,7 +39,13 @@ function VisibilityField({ value, onChange }: { value: boolean; onChange: (isPri
   const group = useId();
   const option = (isPrivate: boolean, title: string, hint: string) => (
     <label className="flex flex-1 cursor-pointer gap-2 rounded-lg border border-zinc-200 p-3 text-sm has-[:checked]:border-indigo-500 has-[:checked]:bg-indigo-50/60 dark:border-zinc-800 dark:has-[:checked]:border-indigo-400 dark:has-[:checked]:bg-indigo-950/40">
-      <input type="radio" name={group} className="mt-0.5 accent-indigo-600" checked={value === isPrivate} onChange={() => onChange(isPrivate)} />
+      <input
+        type="radio"
+        name={group}
+        className="mt-0.5 accent-indigo-600"
+        checked={value === isPrivate}
+        onChange={() => onChange(isPrivate)}
+      />
       <span>
         <span className="block font-medium">{title}</span>
         <span className="block text-xs text-zinc-500 dark:text-zinc-400">{hint}</span>
@@ -47,8 +63,19 @@ function VisibilityField({ value, onChange }: { value: boolean; onChange: (isPri
   );
 }
 
-/** What agents may do with writes (CONTRACT §8), each choice with its consequence; `allowed` for team owners only (the API agrees). */
-function WritePolicyField({ value, onChange, teamOwner }: { value: WritePolicy; onChange: (policy: WritePolicy) => void; teamOwner: boolean }) {
+/**
+ * What agents may do with writes (CONTRACT §8), each choice with its consequence; `allowed` for
+ * team owners only (the API agrees).
+ */
+function WritePolicyField({
+  value,
+  onChange,
+  teamOwner,
+}: {
+  value: WritePolicy;
+  onChange: (policy: WritePolicy) => void;
+  teamOwner: boolean;
+}) {
   const group = useId();
   return (
     <fieldset>
@@ -62,7 +89,15 @@ function WritePolicyField({ value, onChange, teamOwner }: { value: WritePolicy; 
               key={policy}
               className={`flex gap-2 rounded-lg border border-zinc-200 p-3 text-sm has-[:checked]:border-indigo-500 has-[:checked]:bg-indigo-50/60 dark:border-zinc-800 dark:has-[:checked]:border-indigo-400 dark:has-[:checked]:bg-indigo-950/40 ${locked ? "cursor-not-allowed opacity-70" : "cursor-pointer"}`}
             >
-              <input type="radio" name={group} value={policy} className="mt-0.5 accent-indigo-600" checked={value === policy} disabled={locked} onChange={() => onChange(policy)} />
+              <input
+                type="radio"
+                name={group}
+                value={policy}
+                className="mt-0.5 accent-indigo-600"
+                checked={value === policy}
+                disabled={locked}
+                onChange={() => onChange(policy)}
+              />
               <span>
                 <span className="block font-medium">{label}</span>
                 <span className="block text-xs text-zinc-600 dark:text-zinc-400">
@@ -96,13 +131,24 @@ function useSave<T>(team: string, fn: (input: T) => Promise<McpServerJson>, onSa
   return useMutation({
     mutationFn: fn,
     onSuccess: (server) => {
-      client.invalidateQueries({ queryKey: settingsKeys.mcpServers(team) });
+      // A background refetch: it never rejects (a failure shows in the query's own state).
+      void client.invalidateQueries({ queryKey: settingsKeys.mcpServers(team) });
       onSaved(server);
     },
   });
 }
 
-export function NewMcpServerDialog({ team, open, onClose, teamOwner }: { team: string; open: boolean; onClose: () => void; teamOwner: boolean }) {
+export function NewMcpServerDialog({
+  team,
+  open,
+  onClose,
+  teamOwner,
+}: {
+  team: string;
+  open: boolean;
+  onClose: () => void;
+  teamOwner: boolean;
+}) {
   return (
     <Dialog open={open} onClose={onClose} title="New MCP server" className="max-w-xl">
       {open && <NewMcpServerForm team={team} onClose={onClose} teamOwner={teamOwner} />}
@@ -111,7 +157,12 @@ export function NewMcpServerDialog({ team, open, onClose, teamOwner }: { team: s
 }
 
 function NewMcpServerForm({ team, onClose, teamOwner }: { team: string; onClose: () => void; teamOwner: boolean }) {
-  const [draft, setDraft] = useState<McpServerInput>({ name: "", is_private: false, connection_ids: [], write_policy: "off" });
+  const [draft, setDraft] = useState<McpServerInput>({
+    name: "",
+    is_private: false,
+    connection_ids: [],
+    write_policy: "off",
+  });
   const save = useSave(team, (input: McpServerInput) => createMcpServer(team, input), onClose);
   return (
     <form
@@ -123,8 +174,17 @@ function NewMcpServerForm({ team, onClose, teamOwner }: { team: string; onClose:
     >
       <NameField value={draft.name} onChange={(name) => setDraft({ ...draft, name })} />
       <VisibilityField value={draft.is_private} onChange={(is_private) => setDraft({ ...draft, is_private })} />
-      <McpConnectionPicker team={team} selected={draft.connection_ids} onChange={(connection_ids) => setDraft({ ...draft, connection_ids })} includePrivate />
-      <WritePolicyField value={draft.write_policy ?? "off"} onChange={(write_policy) => setDraft({ ...draft, write_policy })} teamOwner={teamOwner} />
+      <McpConnectionPicker
+        team={team}
+        selected={draft.connection_ids}
+        onChange={(connection_ids) => setDraft({ ...draft, connection_ids })}
+        includePrivate
+      />
+      <WritePolicyField
+        value={draft.write_policy ?? "off"}
+        onChange={(write_policy) => setDraft({ ...draft, write_policy })}
+        teamOwner={teamOwner}
+      />
       {save.isError && <InlineError error={save.error} />}
       <Actions pending={save.isPending} label="Create server" onCancel={onClose} />
     </form>
@@ -132,7 +192,17 @@ function NewMcpServerForm({ team, onClose, teamOwner }: { team: string; onClose:
 }
 
 /** Replaces the saved permissions as a whole. */
-export function EditPermissionsDialog({ team, server, mine, onClose }: { team: string; server: McpServerJson | null; mine: boolean; onClose: () => void }) {
+export function EditPermissionsDialog({
+  team,
+  server,
+  mine,
+  onClose,
+}: {
+  team: string;
+  server: McpServerJson | null;
+  mine: boolean;
+  onClose: () => void;
+}) {
   return (
     <Dialog open={!!server} onClose={onClose} title={`Permissions of ${server?.name ?? ""}`} className="max-w-xl">
       {server && <EditPermissionsForm team={team} server={server} mine={mine} onClose={onClose} />}
@@ -140,9 +210,23 @@ export function EditPermissionsDialog({ team, server, mine, onClose }: { team: s
   );
 }
 
-function EditPermissionsForm({ team, server, mine, onClose }: { team: string; server: McpServerJson; mine: boolean; onClose: () => void }) {
+function EditPermissionsForm({
+  team,
+  server,
+  mine,
+  onClose,
+}: {
+  team: string;
+  server: McpServerJson;
+  mine: boolean;
+  onClose: () => void;
+}) {
   const [ids, setIds] = useState(server.connections.map((c) => c.id));
-  const save = useSave(team, (connection_ids: string[]) => updateMcpServer(team, server.id, { connection_ids }), onClose);
+  const save = useSave(
+    team,
+    (connection_ids: string[]) => updateMcpServer(team, server.id, { connection_ids }),
+    onClose,
+  );
   return (
     <form
       className="space-y-4"
@@ -151,7 +235,13 @@ function EditPermissionsForm({ team, server, mine, onClose }: { team: string; se
         save.mutate(ids);
       }}
     >
-      <McpConnectionPicker team={team} selected={ids} onChange={setIds} includePrivate={mine} permitted={server.connections} />
+      <McpConnectionPicker
+        team={team}
+        selected={ids}
+        onChange={setIds}
+        includePrivate={mine}
+        permitted={server.connections}
+      />
       {save.isError && <InlineError error={save.error} />}
       <Actions pending={save.isPending} label="Save permissions" onCancel={onClose} />
     </form>
@@ -159,7 +249,19 @@ function EditPermissionsForm({ team, server, mine, onClose }: { team: string; se
 }
 
 /** Name, and (for the server's own owner only; the API agrees) shared or private. */
-export function EditMcpServerDialog({ team, server, mine, teamOwner, onClose }: { team: string; server: McpServerJson | null; mine: boolean; teamOwner: boolean; onClose: () => void }) {
+export function EditMcpServerDialog({
+  team,
+  server,
+  mine,
+  teamOwner,
+  onClose,
+}: {
+  team: string;
+  server: McpServerJson | null;
+  mine: boolean;
+  teamOwner: boolean;
+  onClose: () => void;
+}) {
   return (
     <Dialog open={!!server} onClose={onClose} title={`Edit ${server?.name ?? ""}`} className="max-w-lg">
       {server && <EditMcpServerForm team={team} server={server} mine={mine} teamOwner={teamOwner} onClose={onClose} />}
@@ -167,7 +269,19 @@ export function EditMcpServerDialog({ team, server, mine, teamOwner, onClose }: 
   );
 }
 
-function EditMcpServerForm({ team, server, mine, teamOwner, onClose }: { team: string; server: McpServerJson; mine: boolean; teamOwner: boolean; onClose: () => void }) {
+function EditMcpServerForm({
+  team,
+  server,
+  mine,
+  teamOwner,
+  onClose,
+}: {
+  team: string;
+  server: McpServerJson;
+  mine: boolean;
+  teamOwner: boolean;
+  onClose: () => void;
+}) {
   const [name, setName] = useState(server.name);
   const [isPrivate, setIsPrivate] = useState(server.is_private);
   const [writePolicy, setWritePolicy] = useState<WritePolicy>(server.write_policy);
@@ -185,7 +299,9 @@ function EditMcpServerForm({ team, server, mine, teamOwner, onClose }: { team: s
       {mine ? (
         <VisibilityField value={isPrivate} onChange={setIsPrivate} />
       ) : (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">Only its owner{server.owner ? ` (${server.owner.email})` : ""} can make this server private.</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Only its owner{server.owner ? ` (${server.owner.email})` : ""} can make this server private.
+        </p>
       )}
       <WritePolicyField value={writePolicy} onChange={setWritePolicy} teamOwner={teamOwner} />
       {save.isError && <InlineError error={save.error} />}

@@ -9,11 +9,16 @@ import { detailText, formatDate } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { TypeLogo } from "@/components/connections/type-logo";
-import { EditMcpServerDialog, EditPermissionsDialog, NewMcpServerDialog } from "@/components/settings/mcp-server-dialogs";
+import {
+  EditMcpServerDialog,
+  EditPermissionsDialog,
+  NewMcpServerDialog,
+} from "@/components/settings/mcp-server-dialogs";
 import { McpServerTokens } from "@/components/settings/mcp-server-tokens";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-const linkButton = "font-medium text-indigo-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-indigo-400";
+const linkButton =
+  "font-medium text-indigo-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-indigo-400";
 
 export function McpServersSection({ team, userId, role }: { team: string; userId: string; role: "owner" | "member" }) {
   const client = useQueryClient();
@@ -26,14 +31,17 @@ export function McpServersSection({ team, userId, role }: { team: string; userId
     mutationFn: (id: string) => deleteMcpServer(team, id),
     onSuccess: () => {
       setDeleting(null);
-      client.invalidateQueries({ queryKey: settingsKeys.mcpServers(team) });
+      // A background refetch: it never rejects (a failure shows in the query's own state).
+      void client.invalidateQueries({ queryKey: settingsKeys.mcpServers(team) });
     },
   });
 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">MCP clients connect with a server&apos;s token and reach only the connections it allows.</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          MCP clients connect with a server&apos;s token and reach only the connections it allows.
+        </p>
         <button type="button" className="btn-primary" onClick={() => setCreating(true)}>
           New MCP server
         </button>
@@ -41,22 +49,45 @@ export function McpServersSection({ team, userId, role }: { team: string; userId
       {servers.isPending ? (
         <SkeletonBlock className="h-16" />
       ) : servers.isError ? (
-        <ErrorNote what="MCP servers" error={servers.error} onRetry={() => servers.refetch()} />
+        <ErrorNote what="MCP servers" error={servers.error} onRetry={() => void servers.refetch()} />
       ) : servers.data.data.length === 0 ? (
-        <p data-testid="no-mcp-servers" className="rounded-lg border border-dashed border-zinc-300 p-4 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-          No MCP servers in this team yet. Create one with “New MCP server”, choose the connections it may use, then create a token for your MCP client.
+        <p
+          data-testid="no-mcp-servers"
+          className="rounded-lg border border-dashed border-zinc-300 p-4 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
+        >
+          No MCP servers in this team yet. Create one with “New MCP server”, choose the connections it may use, then
+          create a token for your MCP client.
         </p>
       ) : (
         <ul className="space-y-3" aria-label="MCP servers">
           {servers.data.data.map((s) => (
-            <ServerCard key={s.id} team={team} server={s} userId={userId} onPermissions={() => setPermissionsOf(s)} onEdit={() => setEditing(s)} onDelete={() => setDeleting(s)} />
+            <ServerCard
+              key={s.id}
+              team={team}
+              server={s}
+              userId={userId}
+              onPermissions={() => setPermissionsOf(s)}
+              onEdit={() => setEditing(s)}
+              onDelete={() => setDeleting(s)}
+            />
           ))}
         </ul>
       )}
 
       <NewMcpServerDialog team={team} open={creating} onClose={() => setCreating(false)} teamOwner={role === "owner"} />
-      <EditPermissionsDialog team={team} server={permissionsOf} mine={permissionsOf?.owner?.id === userId} onClose={() => setPermissionsOf(null)} />
-      <EditMcpServerDialog team={team} server={editing} mine={editing?.owner?.id === userId} teamOwner={role === "owner"} onClose={() => setEditing(null)} />
+      <EditPermissionsDialog
+        team={team}
+        server={permissionsOf}
+        mine={permissionsOf?.owner?.id === userId}
+        onClose={() => setPermissionsOf(null)}
+      />
+      <EditMcpServerDialog
+        team={team}
+        server={editing}
+        mine={editing?.owner?.id === userId}
+        teamOwner={role === "owner"}
+        onClose={() => setEditing(null)}
+      />
       <ConfirmDialog
         open={!!deleting}
         title={`Delete ${deleting?.name ?? "server"}?`}
@@ -69,7 +100,8 @@ export function McpServersSection({ team, userId, role }: { team: string; userId
         }}
       >
         <p>
-          Its {plural(deleting?.active_tokens ?? 0, "active token stops", "active tokens stop")} working and its saved permissions are removed. The connections themselves stay. This cannot be undone.
+          Its {plural(deleting?.active_tokens ?? 0, "active token stops", "active tokens stop")} working and its saved
+          permissions are removed. The connections themselves stay. This cannot be undone.
         </p>
         {remove.isError && (
           <p role="alert" className="mt-2 text-rose-700 dark:text-rose-400">
@@ -102,7 +134,11 @@ function ServerCard({
   const typeByName = useMemo(() => new Map((types.data ?? []).map((t) => [t.type, t])), [types.data]);
   const owner = s.owner ? (s.owner.id === userId ? "you" : s.owner.email) : "nobody (the owner left)";
   return (
-    <li data-testid="mcp-server" data-server-id={s.id} className="rounded-lg border border-zinc-200 p-3 text-sm sm:p-4 dark:border-zinc-800">
+    <li
+      data-testid="mcp-server"
+      data-server-id={s.id}
+      className="rounded-lg border border-zinc-200 p-3 text-sm sm:p-4 dark:border-zinc-800"
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0 [overflow-wrap:anywhere]">
           <h3 className="truncate font-semibold">{s.name}</h3>
@@ -111,16 +147,24 @@ function ServerCard({
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2 text-xs">
-          <span className={`rounded-full px-2 py-0.5 ${s.is_private ? "bg-amber-50 text-amber-800 dark:bg-amber-950 dark:text-amber-300" : "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"}`}>
+          <span
+            className={`rounded-full px-2 py-0.5 ${s.is_private ? "bg-amber-50 text-amber-800 dark:bg-amber-950 dark:text-amber-300" : "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"}`}
+          >
             {s.is_private ? "Private" : "Shared"}
           </span>
           <span
             data-testid="write-policy"
             className={`rounded-full px-2 py-0.5 ${s.write_policy === "allowed" ? "bg-rose-50 text-rose-800 dark:bg-rose-950 dark:text-rose-300" : s.write_policy === "approval" ? "bg-indigo-50 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-300" : "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"}`}
           >
-            {s.write_policy === "off" ? "Read only" : s.write_policy === "approval" ? "Writes need approval" : "Writes allowed"}
+            {s.write_policy === "off"
+              ? "Read only"
+              : s.write_policy === "approval"
+                ? "Writes need approval"
+                : "Writes allowed"}
           </span>
-          <span className="tabular-nums text-zinc-600 dark:text-zinc-400">{plural(s.connection_permissions, "connection", "connections")} allowed</span>
+          <span className="tabular-nums text-zinc-600 dark:text-zinc-400">
+            {plural(s.connection_permissions, "connection", "connections")} allowed
+          </span>
         </div>
       </div>
 
@@ -131,26 +175,47 @@ function ServerCard({
       {s.connections.length ? (
         <ul className="mt-3 flex flex-wrap gap-2" aria-label={`Connections ${s.name} may use`}>
           {s.connections.map((c) => (
-            <li key={c.id} className="flex max-w-full items-center gap-1.5 rounded-full border border-zinc-200 py-0.5 pl-1 pr-2 text-xs dark:border-zinc-700">
+            <li
+              key={c.id}
+              className="flex max-w-full items-center gap-1.5 rounded-full border border-zinc-200 py-0.5 pl-1 pr-2 text-xs dark:border-zinc-700"
+            >
               <TypeLogo logo={typeByName.get(c.type)?.logo} size={16} />
               <span className={`truncate ${c.visible_to_you ? "" : "italic text-zinc-500 dark:text-zinc-400"}`}>
-                {c.visible_to_you ? (c.display_name ?? c.id) : `Private connection (${typeByName.get(c.type)?.name ?? c.type})`}
+                {c.visible_to_you
+                  ? (c.display_name ?? c.id)
+                  : `Private connection (${typeByName.get(c.type)?.name ?? c.type})`}
               </span>
-              {c.is_private && c.visible_to_you && <span className="text-amber-700 dark:text-amber-300">· Private</span>}
+              {c.is_private && c.visible_to_you && (
+                <span className="text-amber-700 dark:text-amber-300">· Private</span>
+              )}
             </li>
           ))}
         </ul>
       ) : (
-        <p className="mt-3 text-xs text-zinc-500 dark:text-zinc-400">No connections allowed yet: its tokens reach nothing{s.can_manage ? " until you edit its permissions" : ""}.</p>
+        <p className="mt-3 text-xs text-zinc-500 dark:text-zinc-400">
+          No connections allowed yet: its tokens reach nothing{s.can_manage ? " until you edit its permissions" : ""}.
+        </p>
       )}
 
       <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-zinc-100 pt-3 dark:border-zinc-800">
-        <button type="button" className={linkButton} aria-expanded={showTokens} aria-controls={tokensId} onClick={() => setShowTokens((v) => !v)}>
-          {showTokens ? "Hide tokens" : "Tokens"} <span className="font-normal text-zinc-500 dark:text-zinc-400">({s.active_tokens} active)</span>
+        <button
+          type="button"
+          className={linkButton}
+          aria-expanded={showTokens}
+          aria-controls={tokensId}
+          onClick={() => setShowTokens((v) => !v)}
+        >
+          {showTokens ? "Hide tokens" : "Tokens"}{" "}
+          <span className="font-normal text-zinc-500 dark:text-zinc-400">({s.active_tokens} active)</span>
         </button>
         {s.can_manage ? (
           <>
-            <button type="button" className={linkButton} onClick={onPermissions} aria-label={`Edit permissions of ${s.name}`}>
+            <button
+              type="button"
+              className={linkButton}
+              onClick={onPermissions}
+              aria-label={`Edit permissions of ${s.name}`}
+            >
               Edit permissions
             </button>
             <button type="button" className={linkButton} onClick={onEdit} aria-label={`Rename ${s.name}`}>
@@ -166,7 +231,9 @@ function ServerCard({
             </button>
           </>
         ) : (
-          <span className="text-xs text-zinc-500 dark:text-zinc-400">Only its owner or a team owner can change it.</span>
+          <span className="text-xs text-zinc-500 dark:text-zinc-400">
+            Only its owner or a team owner can change it.
+          </span>
         )}
       </div>
       {showTokens && (

@@ -28,28 +28,33 @@ export function MembersSection({ team, role, userId }: { team: string; role: "ow
       setRemoving(null);
       // Leaving the team: this page is no longer ours to see.
       if (m.user_id === userId) return router.replace("/");
-      client.invalidateQueries({ queryKey: settingsKeys.members(team) });
-      client.invalidateQueries({ queryKey: settingsKeys.apiKeys(team) });
+      // A background refetch: it never rejects (a failure shows in the query's own state).
+      void client.invalidateQueries({ queryKey: settingsKeys.members(team) });
+      void client.invalidateQueries({ queryKey: settingsKeys.apiKeys(team) });
     },
   });
   if (members.isPending) return <SkeletonBlock className="h-24" />;
-  if (members.isError) return <ErrorNote what="members" error={members.error} onRetry={() => members.refetch()} />;
+  if (members.isError) return <ErrorNote what="members" error={members.error} onRetry={() => void members.refetch()} />;
   const isOwner = role === "owner";
   const leaving = removing?.user_id === userId;
   return (
     <div className="space-y-4">
-      {!isOwner && <p className="text-sm text-zinc-600 dark:text-zinc-400">Only owners invite people and change roles. Owners manage API keys and members; members use everything else.</p>}
-      {isOwner && <InvitesPanel team={team} />}
-      {change.isError && (
-        <Alert>Could not change the role: {detailText(change.error)}</Alert>
+      {!isOwner && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Only owners invite people and change roles. Owners manage API keys and members; members use everything else.
+        </p>
       )}
+      {isOwner && <InvitesPanel team={team} />}
+      {change.isError && <Alert>Could not change the role: {detailText(change.error)}</Alert>}
       <ul className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label="Members">
         {members.data.data.map((m) => (
           <li key={m.user_id} className="flex flex-wrap items-center justify-between gap-2 py-2">
             <div className="min-w-0">
               <p className="truncate text-sm font-medium">
                 {m.email}
-                {m.user_id === userId && <span className="ml-2 text-xs font-normal text-zinc-500 dark:text-zinc-400">(you)</span>}
+                {m.user_id === userId && (
+                  <span className="ml-2 text-xs font-normal text-zinc-500 dark:text-zinc-400">(you)</span>
+                )}
               </p>
               <p className="text-xs text-zinc-500 dark:text-zinc-400">Joined {formatDate(m.joined_at)}</p>
             </div>
@@ -68,7 +73,9 @@ export function MembersSection({ team, role, userId }: { team: string; role: "ow
                   </select>
                 </label>
               ) : (
-                <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium capitalize text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">{m.role}</span>
+                <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium capitalize text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+                  {m.role}
+                </span>
               )}
               {(isOwner || m.user_id === userId) && (
                 <button
@@ -96,13 +103,14 @@ export function MembersSection({ team, role, userId }: { team: string; role: "ow
         onCancel={() => setRemoving(null)}
       >
         <p>
-          {leaving ? "You lose access to this team at once; an owner can invite you back." : `${removing?.email} loses access to this team at once.`} API keys{" "}
-          {leaving ? "you" : "they"} created for this team are revoked, and MCP tokens {leaving ? "you" : "they"} created stop working. {leaving ? "Your" : "Their"} private connections stay stored, hidden from everyone, and come back
-          if {leaving ? "you rejoin" : "they rejoin"}.
+          {leaving
+            ? "You lose access to this team at once; an owner can invite you back."
+            : `${removing?.email} loses access to this team at once.`}{" "}
+          API keys {leaving ? "you" : "they"} created for this team are revoked, and MCP tokens{" "}
+          {leaving ? "you" : "they"} created stop working. {leaving ? "Your" : "Their"} private connections stay stored,
+          hidden from everyone, and come back if {leaving ? "you rejoin" : "they rejoin"}.
         </p>
-        {remove.isError && (
-          <Alert className="mt-3">{detailText(remove.error)}</Alert>
-        )}
+        {remove.isError && <Alert className="mt-3">{detailText(remove.error)}</Alert>}
       </ConfirmDialog>
     </div>
   );

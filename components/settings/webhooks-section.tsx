@@ -21,8 +21,8 @@ export function WebhooksSection({ team, role }: { team: string; role: "owner" | 
   if (role !== "owner") {
     return (
       <Notice title="Only team owners manage webhooks" testId="webhooks-owner-notice">
-        Webhook endpoints receive the team&apos;s events and their signing secrets verify them, so only owners can add, change and inspect them. Ask an owner of this
-        team if you need events sent somewhere.
+        Webhook endpoints receive the team&apos;s events and their signing secrets verify them, so only owners can add,
+        change and inspect them. Ask an owner of this team if you need events sent somewhere.
       </Notice>
     );
   }
@@ -44,7 +44,8 @@ function OwnerWebhooks({ team }: { team: string }) {
     onSuccess: (_, id) => {
       setDeleting(null);
       if (filters.webhook === id) select(null);
-      client.invalidateQueries({ queryKey: webhookKeys.endpoints(team) });
+      // A background refetch: it never rejects (a failure shows in the query's own state).
+      void client.invalidateQueries({ queryKey: webhookKeys.endpoints(team) });
     },
   });
 
@@ -53,7 +54,12 @@ function OwnerWebhooks({ team }: { team: string }) {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           Events are POSTed as JSON and signed per{" "}
-          <a className="font-medium text-indigo-700 hover:underline dark:text-indigo-400" href="https://www.standardwebhooks.com/" target="_blank" rel="noreferrer">
+          <a
+            className="font-medium text-indigo-700 hover:underline dark:text-indigo-400"
+            href="https://www.standardwebhooks.com/"
+            target="_blank"
+            rel="noreferrer"
+          >
             Standard Webhooks
           </a>
           ; failed deliveries are retried with growing delays.
@@ -65,10 +71,14 @@ function OwnerWebhooks({ team }: { team: string }) {
       {endpoints.isPending ? (
         <SkeletonBlock className="h-20" />
       ) : endpoints.isError ? (
-        <ErrorNote what="webhook endpoints" error={endpoints.error} onRetry={() => endpoints.refetch()} />
+        <ErrorNote what="webhook endpoints" error={endpoints.error} onRetry={() => void endpoints.refetch()} />
       ) : endpoints.data.data.length === 0 ? (
-        <p data-testid="no-webhook-endpoints" className="rounded-lg border border-dashed border-zinc-300 p-4 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400">
-          No webhook endpoints yet. Add one with “Add endpoint” to receive connection, auth-link and credit events at your own URL.
+        <p
+          data-testid="no-webhook-endpoints"
+          className="rounded-lg border border-dashed border-zinc-300 p-4 text-sm text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
+        >
+          No webhook endpoints yet. Add one with “Add endpoint” to receive connection, auth-link and credit events at
+          your own URL.
         </p>
       ) : (
         <ul className="space-y-3" aria-label="Webhook endpoints">
@@ -89,12 +99,19 @@ function OwnerWebhooks({ team }: { team: string }) {
       )}
 
       {selected && (
-        <section aria-labelledby="delivery-log-heading" className="space-y-3 border-t border-zinc-200 pt-4 dark:border-zinc-800">
+        <section
+          aria-labelledby="delivery-log-heading"
+          className="space-y-3 border-t border-zinc-200 pt-4 dark:border-zinc-800"
+        >
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <h3 id="delivery-log-heading" className="min-w-0 font-semibold [overflow-wrap:anywhere]">
               Delivery log of <span className="font-mono text-sm">{selected.url}</span>
             </h3>
-            <button type="button" className="text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-400" onClick={() => select(null)}>
+            <button
+              type="button"
+              className="text-sm font-medium text-indigo-700 hover:underline dark:text-indigo-400"
+              onClick={() => select(null)}
+            >
               Close log
             </button>
           </div>
@@ -117,8 +134,8 @@ function OwnerWebhooks({ team }: { team: string }) {
         }}
       >
         <p className="break-all">
-          <span className="font-mono text-xs">{deleting?.url}</span> stops receiving events. Its delivery log goes with it, and events not yet delivered to it are dropped. This cannot be
-          undone.
+          <span className="font-mono text-xs">{deleting?.url}</span> stops receiving events. Its delivery log goes with
+          it, and events not yet delivered to it are dropped. This cannot be undone.
         </p>
         {remove.isError && (
           <p role="alert" className="mt-2 text-rose-700 dark:text-rose-400">

@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { PendingApprovalsBadge, usePendingApprovals } from "@/components/shell/pending-approvals-badge";
 
-export const SECTIONS = [
+const SECTIONS = [
   ["", "Overview"],
   ["connections", "Connections"],
   ["auth-links", "Auth links"],
@@ -27,7 +27,8 @@ export function NavLinks({ team }: { team: string }) {
     const current = nav?.querySelector<HTMLElement>('[aria-current="page"]');
     if (!nav || !current || nav.scrollWidth <= nav.clientWidth) return;
     const left = current.getBoundingClientRect().left - nav.getBoundingClientRect().left;
-    if (left < 0 || left + current.offsetWidth > nav.clientWidth) nav.scrollLeft += left - (nav.clientWidth - current.offsetWidth) / 2;
+    if (left < 0 || left + current.offsetWidth > nav.clientWidth)
+      nav.scrollLeft += left - (nav.clientWidth - current.offsetWidth) / 2;
   }, [pathname]);
   return (
     <nav ref={navRef} aria-label="Sections" className="flex gap-1 overflow-x-auto">

@@ -1,7 +1,10 @@
 /** The main content's id: the skip link's target. */
 export const MAIN_ID = "main";
 
-/** The first stop of the tab order: past the header and the navigation, to the page itself. Visible only when focused. */
+/**
+ * The first stop of the tab order: past the header and the navigation, to the page itself. Visible
+ * only when focused.
+ */
 export function SkipLink() {
   return (
     <a

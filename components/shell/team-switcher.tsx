@@ -6,7 +6,8 @@ import { usePathname, useRouter } from "next/navigation";
 export function TeamSwitcher({ current, teams }: { current: string; teams: { id: string; name: string }[] }) {
   const router = useRouter();
   const pathname = usePathname();
-  if (teams.length < 2) return <span className="truncate text-sm font-medium">{teams.find((t) => t.id === current)?.name}</span>;
+  if (teams.length < 2)
+    return <span className="truncate text-sm font-medium">{teams.find((t) => t.id === current)?.name}</span>;
   return (
     <label className="flex items-center gap-2 text-sm">
       <select

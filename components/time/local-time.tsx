@@ -26,7 +26,15 @@ function formatter(kind: "shown" | "offset" | "fields", timeZone: string) {
         ? { year: "numeric", month: "short", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }
         : kind === "offset"
           ? { timeZoneName: "shortOffset" }
-          : { hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" };
+          : {
+              hourCycle: "h23",
+              year: "numeric",
+              month: "2-digit",
+              day: "2-digit",
+              hour: "2-digit",
+              minute: "2-digit",
+              second: "2-digit",
+            };
     formatters.set(key, (f = new Intl.DateTimeFormat(kind === "shown" ? "en-GB" : "en-US", { ...options, timeZone })));
   }
   return f;
@@ -38,8 +46,11 @@ export function formatTime(seconds: number, timeZone: string) {
 }
 
 /** The zone's name and its offset at `atMs`, e.g. "Pacific/Kiritimati (GMT+14)". */
-export function describeZone(timeZone: string, atMs = Date.now()) {
-  const offset = formatter("offset", timeZone).formatToParts(atMs).find((p) => p.type === "timeZoneName")?.value ?? "";
+function describeZone(timeZone: string, atMs = Date.now()) {
+  const offset =
+    formatter("offset", timeZone)
+      .formatToParts(atMs)
+      .find((p) => p.type === "timeZoneName")?.value ?? "";
   return timeZone === "UTC" || offset === "" || offset === "GMT" ? timeZone : `${timeZone} (${offset})`;
 }
 
@@ -47,7 +58,11 @@ export function describeZone(timeZone: string, atMs = Date.now()) {
 export function LocalTime({ seconds, className }: { seconds: number; className?: string }) {
   const zone = useDisplayTimeZone();
   return (
-    <time dateTime={new Date(seconds * 1000).toISOString()} title={describeZone(zone, seconds * 1000)} className={className}>
+    <time
+      dateTime={new Date(seconds * 1000).toISOString()}
+      title={describeZone(zone, seconds * 1000)}
+      className={className}
+    >
       {formatTime(seconds, zone)}
     </time>
   );
@@ -67,8 +82,19 @@ const pad = (n: number) => String(n).padStart(2, "0");
 
 /** Wall-clock fields of an instant in `timeZone`. */
 function wallClock(ms: number, timeZone: string) {
-  const parts = Object.fromEntries(formatter("fields", timeZone).formatToParts(ms).map((p) => [p.type, p.value]));
-  return { y: Number(parts.year), mo: Number(parts.month), d: Number(parts.day), h: Number(parts.hour), mi: Number(parts.minute), s: Number(parts.second) };
+  const parts = Object.fromEntries(
+    formatter("fields", timeZone)
+      .formatToParts(ms)
+      .map((p) => [p.type, p.value]),
+  );
+  return {
+    y: Number(parts.year),
+    mo: Number(parts.month),
+    d: Number(parts.day),
+    h: Number(parts.hour),
+    mi: Number(parts.minute),
+    s: Number(parts.second),
+  };
 }
 
 /** Unix seconds (as kept in the URL) → a `datetime-local` input value in `timeZone`. */

@@ -24,13 +24,24 @@ export function CopyField({ value, label }: { value: string; label: string }) {
         {label}
       </label>
       <div className="flex gap-2">
-        <input id={id} ref={inputRef} readOnly value={value} onFocus={(e) => e.currentTarget.select()} className="input font-mono text-xs" />
-        <button type="button" onClick={copy} className="btn-primary shrink-0">
+        <input
+          id={id}
+          ref={inputRef}
+          readOnly
+          value={value}
+          onFocus={(e) => e.currentTarget.select()}
+          className="input font-mono text-xs"
+        />
+        <button type="button" onClick={() => void copy()} className="btn-primary shrink-0">
           {state === "copied" ? "Copied" : "Copy"}
         </button>
       </div>
       <p aria-live="polite" className="mt-1 min-h-4 text-xs text-zinc-500 dark:text-zinc-400">
-        {state === "copied" ? "Copied to the clipboard." : state === "selected" ? "Selected: press Ctrl+C (⌘C) to copy." : ""}
+        {state === "copied"
+          ? "Copied to the clipboard."
+          : state === "selected"
+            ? "Selected: press Ctrl+C (⌘C) to copy."
+            : ""}
       </p>
     </div>
   );

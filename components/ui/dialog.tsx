@@ -9,7 +9,19 @@ import { trapTab } from "@/components/ui/use-panel-keyboard";
  * marked `data-autofocus` (else the browser's first focusable one); on closing, back to where
  * it was before.
  */
-export function Dialog({ open, onClose, title, children, className = "max-w-lg" }: { open: boolean; onClose: () => void; title: string; children: React.ReactNode; className?: string }) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+  className = "max-w-lg",
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: React.ReactNode;
+  className?: string;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const opener = useRef<Element | null>(null);
@@ -45,7 +57,12 @@ export function Dialog({ open, onClose, title, children, className = "max-w-lg" 
             <h2 id={titleId} className="text-lg font-semibold tracking-tight">
               {title}
             </h2>
-            <button type="button" onClick={onClose} aria-label="Close" className="rounded-md p-1 text-zinc-600 hover:bg-zinc-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-zinc-300 dark:hover:bg-zinc-800">
+            <button
+              type="button"
+              onClick={onClose}
+              aria-label="Close"
+              className="rounded-md p-1 text-zinc-600 hover:bg-zinc-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-zinc-300 dark:hover:bg-zinc-800"
+            >
               <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
                 <path d="M5 5l10 10M15 5L5 15" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
               </svg>

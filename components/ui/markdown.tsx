@@ -20,7 +20,7 @@ const cells = (line: string) =>
     .split("|")
     .map((c) => c.trim());
 
-export function parseMarkdown(source: string): Block[] {
+function parseMarkdown(source: string): Block[] {
   const lines = source.replace(/\r\n?/g, "\n").split("\n");
   const blocks: Block[] = [];
   let i = 0;
@@ -59,7 +59,8 @@ export function parseMarkdown(source: string): Block[] {
       while (i < lines.length) {
         const m = /^\s*([-*+]|\d+[.)])\s+(.*)$/.exec(lines[i]);
         if (m) items.push(m[2]);
-        else if (lines[i].trim() && /^\s{2,}/.test(lines[i]) && items.length) items[items.length - 1] += ` ${lines[i].trim()}`;
+        else if (lines[i].trim() && /^\s{2,}/.test(lines[i]) && items.length)
+          items[items.length - 1] += ` ${lines[i].trim()}`;
         else break;
         i++;
       }
@@ -67,7 +68,13 @@ export function parseMarkdown(source: string): Block[] {
       continue;
     }
     const para: string[] = [];
-    while (i < lines.length && lines[i].trim() && !/^(#{1,6}\s|```|\s*([-*+]|\d+[.)])\s)/.test(lines[i]) && !lines[i].trim().startsWith("|")) para.push(lines[i++].trim());
+    while (
+      i < lines.length &&
+      lines[i].trim() &&
+      !/^(#{1,6}\s|```|\s*([-*+]|\d+[.)])\s)/.test(lines[i]) &&
+      !lines[i].trim().startsWith("|")
+    )
+      para.push(lines[i++].trim());
     blocks.push({ kind: "paragraph", text: para.join(" ") });
   }
   return blocks;
@@ -76,7 +83,7 @@ export function parseMarkdown(source: string): Block[] {
 const safeHref = (href: string) => (/^(https?:\/\/|\/|#|mailto:)/i.test(href) ? href : null);
 
 /** Inline spans: `code`, **bold**, [text](href). Everything else is plain text. */
-export function renderInline(text: string): ReactNode[] {
+function renderInline(text: string): ReactNode[] {
   const out: ReactNode[] = [];
   const pattern = /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)\s]+)\)/g;
   let last = 0;
@@ -84,13 +91,24 @@ export function renderInline(text: string): ReactNode[] {
   while ((m = pattern.exec(text))) {
     if (m.index > last) out.push(text.slice(last, m.index));
     const key = out.length;
-    if (m[1] !== undefined) out.push(<code key={key} className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[0.85em] dark:bg-zinc-800">{m[1]}</code>);
+    if (m[1] !== undefined)
+      out.push(
+        <code key={key} className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[0.85em] dark:bg-zinc-800">
+          {m[1]}
+        </code>,
+      );
     else if (m[2] !== undefined) out.push(<strong key={key}>{m[2]}</strong>);
     else {
       const href = safeHref(m[4]);
       out.push(
         href ? (
-          <a key={key} href={href} target="_blank" rel="noreferrer noopener" className="text-indigo-600 underline hover:text-indigo-500 dark:text-indigo-400">
+          <a
+            key={key}
+            href={href}
+            target="_blank"
+            rel="noreferrer noopener"
+            className="text-indigo-600 underline hover:text-indigo-500 dark:text-indigo-400"
+          >
             {m[3]}
           </a>
         ) : (
@@ -104,7 +122,14 @@ export function renderInline(text: string): ReactNode[] {
   return out;
 }
 
-const headingClass = ["text-lg font-semibold", "text-base font-semibold", "text-sm font-semibold", "text-sm font-semibold", "text-sm font-medium", "text-sm font-medium"];
+const headingClass = [
+  "text-lg font-semibold",
+  "text-base font-semibold",
+  "text-sm font-semibold",
+  "text-sm font-semibold",
+  "text-sm font-medium",
+  "text-sm font-medium",
+];
 
 export function Markdown({ source }: { source: string }) {
   return (
@@ -160,7 +185,11 @@ export function Markdown({ source }: { source: string }) {
             );
           case "code":
             return (
-              <pre key={i} tabIndex={0} className={`overflow-x-auto rounded-lg bg-zinc-100 p-3 font-mono text-xs dark:bg-zinc-800 ${SCROLL_FOCUS}`}>
+              <pre
+                key={i}
+                tabIndex={0}
+                className={`overflow-x-auto rounded-lg bg-zinc-100 p-3 font-mono text-xs dark:bg-zinc-800 ${SCROLL_FOCUS}`}
+              >
                 <code>{block.text}</code>
               </pre>
             );

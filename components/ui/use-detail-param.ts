@@ -24,7 +24,10 @@ export function useDetailParam(param: string, rows: { id: string }[]) {
     },
     [param, pathname, searchParams],
   );
-  const open = useCallback((row: { id: string }) => router.push(withParam(row.id), { scroll: false }), [router, withParam]);
+  const open = useCallback(
+    (row: { id: string }) => router.push(withParam(row.id), { scroll: false }),
+    [router, withParam],
+  );
   const close = useCallback(() => {
     if (openId && rows.some((r) => r.id === openId)) setReturnFocus({ id: openId });
     else document.getElementById("main")?.focus();

@@ -2,15 +2,21 @@
 
 import { useEffect, type RefObject } from "react";
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
 
 /**
  * Keeps Tab and Shift+Tab inside `container`: past its last focusable element the focus goes to
  * the first, and back. True when it moved the focus (the event is then handled).
  */
-export function trapTab(e: { key: string; shiftKey: boolean; preventDefault(): void }, container: HTMLElement): boolean {
+export function trapTab(
+  e: { key: string; shiftKey: boolean; preventDefault(): void },
+  container: HTMLElement,
+): boolean {
   if (e.key !== "Tab") return false;
-  const items = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+  const items = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (el) => el.offsetParent !== null || el === document.activeElement,
+  );
   if (!items.length) return false;
   const first = items[0];
   const last = items[items.length - 1];
@@ -33,7 +39,12 @@ export function trapTab(e: { key: string; shiftKey: boolean; preventDefault(): v
  * `initial`) when it opens or shows another item, Tab and Shift+Tab stay inside it, and Escape
  * closes it (the opener then gives the focus back, see useRowDetail).
  */
-export function usePanelKeyboard(panel: RefObject<HTMLElement | null>, initial: RefObject<HTMLElement | null>, onClose: () => void, key: unknown) {
+export function usePanelKeyboard(
+  panel: RefObject<HTMLElement | null>,
+  initial: RefObject<HTMLElement | null>,
+  onClose: () => void,
+  key: unknown,
+) {
   useEffect(() => {
     initial.current?.focus();
     const onKey = (e: KeyboardEvent) => {
@@ -48,7 +59,7 @@ export function usePanelKeyboard(panel: RefObject<HTMLElement | null>, initial: 
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-    // `key`: the item shown; a new one takes the focus again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `key`: the item shown; only a new one takes the focus again, not a re-render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- see the line above
   }, [key, onClose]);
 }

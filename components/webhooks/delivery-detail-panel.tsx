@@ -51,7 +51,13 @@ export function DeliveryDetailPanel({
         <h2 id="delivery-detail-title" className="truncate font-semibold">
           Delivery <span className="font-mono text-sm text-zinc-500 dark:text-zinc-400">{d.id}</span>
         </h2>
-        <button ref={closeRef} type="button" onClick={onClose} className="btn-secondary px-3 py-1.5" aria-label="Close delivery detail">
+        <button
+          ref={closeRef}
+          type="button"
+          onClick={onClose}
+          className="btn-secondary px-3 py-1.5"
+          aria-label="Close delivery detail"
+        >
           ✕
         </button>
       </div>
@@ -68,17 +74,31 @@ export function DeliveryDetailPanel({
             {d.event_id} <span className="font-sans text-zinc-500 dark:text-zinc-400">(the webhook-id header)</span>
           </dd>
           <dt className="text-zinc-500 dark:text-zinc-400">Created</dt>
-          <dd><LocalTime seconds={d.created_at / 1000} /></dd>
+          <dd>
+            <LocalTime seconds={d.created_at / 1000} />
+          </dd>
           {d.completed_at !== null && (
             <>
               <dt className="text-zinc-500 dark:text-zinc-400">{d.status === "succeeded" ? "Delivered" : "Gave up"}</dt>
-              <dd><LocalTime seconds={d.completed_at / 1000} /></dd>
+              <dd>
+                <LocalTime seconds={d.completed_at / 1000} />
+              </dd>
             </>
           )}
           {d.next_attempt_at !== null && (
             <>
               <dt className="text-zinc-500 dark:text-zinc-400">Next attempt</dt>
-              <dd>{endpointEnabled ? (d.next_attempt_at <= Date.now() ? "now" : <LocalTime seconds={d.next_attempt_at / 1000} />) : "when the endpoint is enabled again"}</dd>
+              <dd>
+                {endpointEnabled ? (
+                  d.next_attempt_at <= Date.now() ? (
+                    "now"
+                  ) : (
+                    <LocalTime seconds={d.next_attempt_at / 1000} />
+                  )
+                ) : (
+                  "when the endpoint is enabled again"
+                )}
+              </dd>
             </>
           )}
           <dt className="text-zinc-500 dark:text-zinc-400">Attempts</dt>
@@ -86,10 +106,18 @@ export function DeliveryDetailPanel({
         </dl>
 
         <div className="space-y-2">
-          <button type="button" className="btn-primary w-full" onClick={() => resend.mutate()} disabled={resend.isPending}>
+          <button
+            type="button"
+            className="btn-primary w-full"
+            onClick={() => resend.mutate()}
+            disabled={resend.isPending}
+          >
             {resend.isPending ? "Resending…" : "Resend"}
           </button>
-          <p className="text-xs text-zinc-500 dark:text-zinc-400">Sends the same event again as a new delivery, with the same webhook-id, so a receiver that already handled it can tell.</p>
+          <p className="text-xs text-zinc-500 dark:text-zinc-400">
+            Sends the same event again as a new delivery, with the same webhook-id, so a receiver that already handled
+            it can tell.
+          </p>
           {resend.isSuccess && (
             <p role="status" className="text-xs font-medium text-emerald-700 dark:text-emerald-400">
               Resent: delivery <span className="font-mono">{resend.data.id}</span> is at the top of the log.
@@ -107,7 +135,9 @@ export function DeliveryDetailPanel({
             Attempts
           </h3>
           {d.attempts.length === 0 ? (
-            <p className="text-zinc-500 dark:text-zinc-400">{d.status === "delivering" ? "The first attempt is under way." : "Not attempted yet."}</p>
+            <p className="text-zinc-500 dark:text-zinc-400">
+              {d.status === "delivering" ? "The first attempt is under way." : "Not attempted yet."}
+            </p>
           ) : (
             <ol className="space-y-2" aria-label="Attempts">
               {[...d.attempts].reverse().map((a) => (
@@ -118,8 +148,14 @@ export function DeliveryDetailPanel({
         </section>
 
         <details open className="rounded-lg border border-zinc-200 dark:border-zinc-800">
-          <summary className="cursor-pointer rounded-lg px-3 py-2 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">Payload</summary>
-          <ScrollRegion label="Payload" testId="delivery-payload" className="border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800">
+          <summary className="cursor-pointer rounded-lg px-3 py-2 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
+            Payload
+          </summary>
+          <ScrollRegion
+            label="Payload"
+            testId="delivery-payload"
+            className="border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800"
+          >
             <JsonView value={d.payload} />
           </ScrollRegion>
         </details>
@@ -145,7 +181,9 @@ function Attempt({ attempt: a }: { attempt: WebhookAttemptJson }) {
       {a.response_body !== null && a.response_body !== "" ? (
         <div className="mt-2">
           <p className="text-xs text-zinc-500 dark:text-zinc-400">Response body (first 1 KB)</p>
-          <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all rounded-md bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950">{a.response_body}</pre>
+          <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all rounded-md bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-950">
+            {a.response_body}
+          </pre>
         </div>
       ) : a.status_code !== null ? (
         <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">Empty response body.</p>

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef } from "react";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { isOpenDelivery, webhookDeliveriesQuery, webhookKeys, type DeliveryFilters } from "@/lib/queries/webhooks";
 import { DELIVERY_OUTCOMES, type WebhookDeliveryJson, type WebhookEndpointJson } from "@/lib/schemas/webhooks";
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "@/lib/webhooks/event-types";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "@/lib/schemas/webhook-event-types";
 import { DataTable } from "@/components/data-table/data-table";
 import { EmptyState } from "@/components/data-table/empty-state";
 import { FilterSelect } from "@/components/data-table/filter-controls";
@@ -13,7 +13,7 @@ import { useRowDetail } from "@/components/data-table/use-row-detail";
 import { DELIVERY_COLUMNS_TEMPLATE, deliveryColumns } from "@/components/webhooks/delivery-columns";
 import { DeliveryDetailPanel } from "@/components/webhooks/delivery-detail-panel";
 
-export const DELIVERY_FILTER_KEYS = ["delivery_event_type", "delivery_outcome"] as const;
+const DELIVERY_FILTER_KEYS = ["delivery_event_type", "delivery_outcome"] as const;
 const EVENT_TYPE_OPTIONS = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT];
 
 /** One endpoint's deliveries: filters in the URL, the virtualized infinite table, a detail panel. */
@@ -37,7 +37,8 @@ export function DeliveryLog({ team, endpoint }: { team: string; endpoint: Webhoo
   const openCount = rows.filter(isOpenDelivery).length;
   const previousOpen = useRef(openCount);
   useEffect(() => {
-    if (openCount < previousOpen.current) client.invalidateQueries({ queryKey: webhookKeys.endpoints(team) });
+    // A background refetch: it never rejects (a failure shows in the query's own state).
+    if (openCount < previousOpen.current) void client.invalidateQueries({ queryKey: webhookKeys.endpoints(team) });
     previousOpen.current = openCount;
   }, [openCount, client, team]);
 
@@ -45,10 +46,20 @@ export function DeliveryLog({ team, endpoint }: { team: string; endpoint: Webhoo
     <div className="space-y-3">
       <div className="flex flex-wrap items-end gap-3">
         <div className="w-full sm:w-56">
-          <FilterSelect label="Event type" value={filters.event_type} options={EVENT_TYPE_OPTIONS} onChange={(v) => setFilter("delivery_event_type", v)} />
+          <FilterSelect
+            label="Event type"
+            value={filters.event_type}
+            options={EVENT_TYPE_OPTIONS}
+            onChange={(v) => setFilter("delivery_event_type", v)}
+          />
         </div>
         <div className="w-full sm:w-44">
-          <FilterSelect label="Outcome" value={filters.outcome} options={DELIVERY_OUTCOMES} onChange={(v) => setFilter("delivery_outcome", v)} />
+          <FilterSelect
+            label="Outcome"
+            value={filters.outcome}
+            options={DELIVERY_OUTCOMES}
+            onChange={(v) => setFilter("delivery_outcome", v)}
+          />
         </div>
         {filtered && (
           <button type="button" className="btn-secondary px-3 py-1.5" onClick={() => setFilters({})}>
@@ -56,7 +67,11 @@ export function DeliveryLog({ team, endpoint }: { team: string; endpoint: Webhoo
           </button>
         )}
         <p className="ml-auto text-xs text-zinc-500 dark:text-zinc-400" aria-live="polite">
-          {!endpoint.enabled ? "Endpoint disabled: pending deliveries wait until it is enabled." : openCount > 0 ? "Updating while deliveries are pending…" : null}
+          {!endpoint.enabled
+            ? "Endpoint disabled: pending deliveries wait until it is enabled."
+            : openCount > 0
+              ? "Updating while deliveries are pending…"
+              : null}
         </p>
       </div>
       <DataTable<WebhookDeliveryJson>
@@ -79,11 +94,23 @@ export function DeliveryLog({ team, endpoint }: { team: string; endpoint: Webhoo
         focusRowId={returnFocus}
         empty={
           <EmptyState title={filtered ? "No deliveries match these filters" : "No deliveries yet"}>
-            {filtered ? <p>Loosen or clear the filters.</p> : <p>Events this endpoint subscribes to appear here as they are sent. “Send test event” sends one now.</p>}
+            {filtered ? (
+              <p>Loosen or clear the filters.</p>
+            ) : (
+              <p>Events this endpoint subscribes to appear here as they are sent. “Send test event” sends one now.</p>
+            )}
           </EmptyState>
         }
       />
-      {open && <DeliveryDetailPanel team={team} endpointId={endpoint.id} endpointEnabled={endpoint.enabled} delivery={open} onClose={close} />}
+      {open && (
+        <DeliveryDetailPanel
+          team={team}
+          endpointId={endpoint.id}
+          endpointEnabled={endpoint.enabled}
+          delivery={open}
+          onClose={close}
+        />
+      )}
     </div>
   );
 }

@@ -8,7 +8,10 @@ const COLOURS: Record<string, string> = {
 /** succeeded | failed | pending (waiting for its next attempt) | delivering (an attempt under way). */
 export function DeliveryStatusBadge({ status }: { status: string }) {
   return (
-    <span data-status={status} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${COLOURS[status] ?? COLOURS.pending}`}>
+    <span
+      data-status={status}
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${COLOURS[status] ?? COLOURS.pending}`}
+    >
       {status}
     </span>
   );
@@ -18,5 +21,11 @@ export function DeliveryStatusBadge({ status }: { status: string }) {
 export function StatusCode({ code }: { code: number | null }) {
   if (code === null) return <span className="text-zinc-500 dark:text-zinc-400">—</span>;
   const ok = code >= 200 && code < 300;
-  return <span className={`font-mono text-xs font-semibold tabular-nums ${ok ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400"}`}>{code}</span>;
+  return (
+    <span
+      className={`font-mono text-xs font-semibold tabular-nums ${ok ? "text-emerald-700 dark:text-emerald-400" : "text-rose-700 dark:text-rose-400"}`}
+    >
+      {code}
+    </span>
+  );
 }

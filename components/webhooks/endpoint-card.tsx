@@ -1,12 +1,14 @@
 "use client";
 
+import { Switch } from "@/components/ui/switch";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { sendWebhookTestEvent, updateWebhookEndpoint, webhookKeys } from "@/lib/queries/webhooks";
 import type { WebhookEndpointJson } from "@/lib/schemas/webhooks";
 import { detailText } from "@/components/overview/format";
 import { LocalTime } from "@/components/time/local-time";
 
-const linkButton = "font-medium text-indigo-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:opacity-60 dark:text-indigo-400";
+const linkButton =
+  "font-medium text-indigo-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:opacity-60 dark:text-indigo-400";
 
 /** One endpoint: where it sends, what it receives, its state, and what an owner can do with it. */
 export function EndpointCard({
@@ -32,15 +34,21 @@ export function EndpointCard({
   const toggle = useMutation({
     mutationFn: (enabled: boolean) => updateWebhookEndpoint(team, e.id, { enabled }),
     onSuccess: (updated) => {
-      client.setQueryData(webhookKeys.endpoints(team), (old: { data: WebhookEndpointJson[] } | undefined) => old && { data: old.data.map((x) => (x.id === updated.id ? updated : x)) });
-      client.invalidateQueries({ queryKey: webhookKeys.all(team) });
+      client.setQueryData(
+        webhookKeys.endpoints(team),
+        (old: { data: WebhookEndpointJson[] } | undefined) =>
+          old && { data: old.data.map((x) => (x.id === updated.id ? updated : x)) },
+      );
+      // A background refetch: it never rejects (a failure shows in the query's own state).
+      void client.invalidateQueries({ queryKey: webhookKeys.all(team) });
     },
   });
   const test = useMutation({
     mutationFn: () => sendWebhookTestEvent(team, e.id),
     onSuccess: () => {
       onShowLog();
-      client.invalidateQueries({ queryKey: webhookKeys.deliveries(team, e.id) });
+      // A background refetch: it never rejects (a failure shows in the query's own state).
+      void client.invalidateQueries({ queryKey: webhookKeys.deliveries(team, e.id) });
     },
   });
   const enabled = toggle.isPending ? toggle.variables : e.enabled;
@@ -66,22 +74,12 @@ export function EndpointCard({
             {e.enabled ? "Enabled" : "Disabled"}
           </span>
           <label className="flex cursor-pointer items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
-            {/* A checkbox with the switch role: the keyboard, the label and the state come from the browser. */}
-            <span className="relative inline-flex">
-              <input
-                type="checkbox"
-                role="switch"
-                className="peer absolute inset-0 z-10 cursor-pointer opacity-0 disabled:cursor-default"
-                checked={enabled}
-                disabled={toggle.isPending}
-                onChange={(ev) => toggle.mutate(ev.target.checked)}
-                aria-label={`Deliver to ${e.url}`}
-              />
-              <span
-                aria-hidden
-                className="relative h-5 w-9 rounded-full bg-zinc-300 transition-colors peer-checked:bg-indigo-600 peer-focus-visible:outline peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-indigo-600 peer-disabled:opacity-60 after:absolute after:left-0.5 after:top-0.5 after:h-4 after:w-4 after:rounded-full after:bg-white after:shadow after:transition-transform peer-checked:after:translate-x-4 dark:bg-zinc-700"
-              />
-            </span>
+            <Switch
+              checked={enabled}
+              disabled={toggle.isPending}
+              onChange={(checked) => toggle.mutate(checked)}
+              aria-label={`Deliver to ${e.url}`}
+            />
             <span aria-hidden>{enabled ? "On" : "Off"}</span>
           </label>
         </div>
@@ -93,7 +91,10 @@ export function EndpointCard({
         ) : (
           <ul className="flex flex-wrap gap-1.5" aria-label={`Event types ${e.url} receives`}>
             {e.events.map((t) => (
-              <li key={t} className="rounded-full border border-zinc-200 px-2 py-0.5 font-mono text-[11px] text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
+              <li
+                key={t}
+                className="rounded-full border border-zinc-200 px-2 py-0.5 font-mono text-[11px] text-zinc-700 dark:border-zinc-700 dark:text-zinc-300"
+              >
                 {t}
               </li>
             ))}
@@ -103,25 +104,41 @@ export function EndpointCard({
 
       {(e.disabled_reason || e.failing_since !== null || e.previous_secret_expires_at !== null) && (
         <div className="mt-2 space-y-1 text-xs">
-          {!e.enabled && e.disabled_reason && <p className="text-rose-700 dark:text-rose-400">Disabled: {e.disabled_reason}</p>}
+          {!e.enabled && e.disabled_reason && (
+            <p className="text-rose-700 dark:text-rose-400">Disabled: {e.disabled_reason}</p>
+          )}
           {e.failing_since !== null && (
             <p className="text-amber-700 dark:text-amber-300">
-              Failing since <LocalTime seconds={e.failing_since / 1000} />: every attempt since then has failed; after 3 days the endpoint is disabled.
+              Failing since <LocalTime seconds={e.failing_since / 1000} />: every attempt since then has failed; after 3
+              days the endpoint is disabled.
             </p>
           )}
           {e.previous_secret_expires_at !== null && (
             <p className="text-zinc-500 dark:text-zinc-400">
-              Secret rotated: the previous secret also signs until <LocalTime seconds={e.previous_secret_expires_at / 1000} />.
+              Secret rotated: the previous secret also signs until{" "}
+              <LocalTime seconds={e.previous_secret_expires_at / 1000} />.
             </p>
           )}
         </div>
       )}
 
       <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-zinc-100 pt-3 dark:border-zinc-800">
-        <button type="button" className={linkButton} aria-pressed={selected} onClick={onSelect} aria-label={`Delivery log of ${e.url}`}>
+        <button
+          type="button"
+          className={linkButton}
+          aria-pressed={selected}
+          onClick={onSelect}
+          aria-label={`Delivery log of ${e.url}`}
+        >
           {selected ? "Hide delivery log" : "Delivery log"}
         </button>
-        <button type="button" className={linkButton} onClick={() => test.mutate()} disabled={test.isPending} aria-label={`Send test event to ${e.url}`}>
+        <button
+          type="button"
+          className={linkButton}
+          onClick={() => test.mutate()}
+          disabled={test.isPending}
+          aria-label={`Send test event to ${e.url}`}
+        >
           {test.isPending ? "Sending…" : "Send test event"}
         </button>
         <button type="button" className={linkButton} onClick={onEdit} aria-label={`Edit ${e.url}`}>
@@ -141,12 +158,17 @@ export function EndpointCard({
       </div>
       {test.isSuccess && (
         <p role="status" className="mt-2 text-xs text-emerald-700 dark:text-emerald-400">
-          Test event <span className="font-mono">{test.data.event_id}</span> queued{e.enabled ? "; its delivery is in the log below." : ", but the endpoint is disabled: it is sent once you enable it."}
+          Test event <span className="font-mono">{test.data.event_id}</span> queued
+          {e.enabled
+            ? "; its delivery is in the log below."
+            : ", but the endpoint is disabled: it is sent once you enable it."}
         </p>
       )}
       {(test.isError || toggle.isError) && (
         <p role="alert" className="mt-2 text-xs text-rose-700 dark:text-rose-400">
-          {test.isError ? `Could not send a test event: ${detailText(test.error)}` : `Could not ${toggle.variables ? "enable" : "disable"} the endpoint: ${detailText(toggle.error)}`}
+          {test.isError
+            ? `Could not send a test event: ${detailText(test.error)}`
+            : `Could not ${toggle.variables ? "enable" : "disable"} the endpoint: ${detailText(toggle.error)}`}
         </p>
       )}
     </li>

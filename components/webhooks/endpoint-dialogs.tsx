@@ -10,7 +10,7 @@ import {
   type CreatedWebhookEndpoint,
   type WebhookEndpointPatch,
 } from "@/lib/queries/webhooks";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/event-types";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/schemas/webhook-event-types";
 import type { WebhookEndpointJson } from "@/lib/schemas/webhooks";
 import { detailText } from "@/components/overview/format";
 import { LocalTime } from "@/components/time/local-time";
@@ -19,7 +19,10 @@ import { allTicked, EventTypesField } from "@/components/webhooks/event-types-fi
 import { SecretReveal } from "@/components/webhooks/secret-reveal";
 
 const InlineError = ({ error }: { error: unknown }) => (
-  <p role="alert" className="rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/50 dark:text-rose-200">
+  <p
+    role="alert"
+    className="rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/50 dark:text-rose-200"
+  >
     {detailText(error)}
   </p>
 );
@@ -32,8 +35,21 @@ function UrlField({ value, onChange }: { value: string; onChange: (v: string) =>
   return (
     <label className="block text-sm">
       <span className="font-medium">Endpoint URL</span>
-      <input className="input mt-1 font-mono" inputMode="url" autoComplete="off" spellCheck={false} value={value} onChange={(e) => onChange(e.target.value)} maxLength={2048} placeholder="https://example.com/webhooks/patchbay" data-autofocus />
-      <span className="mt-1 block text-xs text-zinc-500 dark:text-zinc-400">Each event is POSTed here as JSON. A 2xx answer counts as delivered; anything else is retried with growing delays.</span>
+      <input
+        className="input mt-1 font-mono"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        maxLength={2048}
+        placeholder="https://example.com/webhooks/patchbay"
+        data-autofocus
+      />
+      <span className="mt-1 block text-xs text-zinc-500 dark:text-zinc-400">
+        Each event is POSTed here as JSON. A 2xx answer counts as delivered; anything else is retried with growing
+        delays.
+      </span>
     </label>
   );
 }
@@ -44,12 +60,28 @@ function DescriptionField({ value, onChange }: { value: string; onChange: (v: st
       <span className="font-medium">
         Description <span className="font-normal text-zinc-500 dark:text-zinc-400">(optional)</span>
       </span>
-      <input className="input mt-1" value={value} onChange={(e) => onChange(e.target.value)} maxLength={200} placeholder="e.g. Billing service" />
+      <input
+        className="input mt-1"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        maxLength={200}
+        placeholder="e.g. Billing service"
+      />
     </label>
   );
 }
 
-function Actions({ pending, label, disabled, onCancel }: { pending: boolean; label: string; disabled?: boolean; onCancel: () => void }) {
+function Actions({
+  pending,
+  label,
+  disabled,
+  onCancel,
+}: {
+  pending: boolean;
+  label: string;
+  disabled?: boolean;
+  onCancel: () => void;
+}) {
   return (
     <div className="flex justify-end gap-2 pt-1">
       <button type="button" className="btn-secondary" onClick={onCancel}>
@@ -70,12 +102,18 @@ export function AddEndpointDialog({ team, open, onClose }: { team: string; open:
     onClose();
   };
   return (
-    <Dialog open={open} onClose={close} title={created ? "Endpoint added: copy its signing secret" : "Add webhook endpoint"} className="max-w-2xl">
+    <Dialog
+      open={open}
+      onClose={close}
+      title={created ? "Endpoint added: copy its signing secret" : "Add webhook endpoint"}
+      className="max-w-2xl"
+    >
       {open &&
         (created ? (
           <SecretReveal secret={created.secret} onDone={close}>
             <p className="mt-2 break-all">
-              Endpoint <span className="font-mono text-xs">{created.url}</span> receives {created.events.includes("*") ? "all events" : created.events.join(", ")}.
+              Endpoint <span className="font-mono text-xs">{created.url}</span> receives{" "}
+              {created.events.includes("*") ? "all events" : created.events.join(", ")}.
             </p>
           </SecretReveal>
         ) : (
@@ -85,15 +123,29 @@ export function AddEndpointDialog({ team, open, onClose }: { team: string; open:
   );
 }
 
-function AddEndpointForm({ team, onCreated, onCancel }: { team: string; onCreated: (e: CreatedWebhookEndpoint) => void; onCancel: () => void }) {
+function AddEndpointForm({
+  team,
+  onCreated,
+  onCancel,
+}: {
+  team: string;
+  onCreated: (e: CreatedWebhookEndpoint) => void;
+  onCancel: () => void;
+}) {
   const client = useQueryClient();
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");
   const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENT_TYPES]);
   const create = useMutation({
-    mutationFn: () => createWebhookEndpoint(team, { url, ...(description.trim() && { description }), ...(!allTicked(events) && { events }) }),
+    mutationFn: () =>
+      createWebhookEndpoint(team, {
+        url,
+        ...(description.trim() && { description }),
+        ...(!allTicked(events) && { events }),
+      }),
     onSuccess: (endpoint) => {
-      client.invalidateQueries({ queryKey: webhookKeys.endpoints(team) });
+      // A background refetch: it never rejects (a failure shows in the query's own state).
+      void client.invalidateQueries({ queryKey: webhookKeys.endpoints(team) });
       onCreated(endpoint);
     },
   });
@@ -115,7 +167,15 @@ function AddEndpointForm({ team, onCreated, onCancel }: { team: string; onCreate
 }
 
 /** URL, description and event types; only what changed is sent. */
-export function EditEndpointDialog({ team, endpoint, onClose }: { team: string; endpoint: WebhookEndpointJson | null; onClose: () => void }) {
+export function EditEndpointDialog({
+  team,
+  endpoint,
+  onClose,
+}: {
+  team: string;
+  endpoint: WebhookEndpointJson | null;
+  onClose: () => void;
+}) {
   return (
     <Dialog open={!!endpoint} onClose={onClose} title="Edit webhook endpoint" className="max-w-2xl">
       {endpoint && <EditEndpointForm team={team} endpoint={endpoint} onClose={onClose} />}
@@ -123,7 +183,15 @@ export function EditEndpointDialog({ team, endpoint, onClose }: { team: string; 
   );
 }
 
-function EditEndpointForm({ team, endpoint, onClose }: { team: string; endpoint: WebhookEndpointJson; onClose: () => void }) {
+function EditEndpointForm({
+  team,
+  endpoint,
+  onClose,
+}: {
+  team: string;
+  endpoint: WebhookEndpointJson;
+  onClose: () => void;
+}) {
   const client = useQueryClient();
   const [url, setUrl] = useState(endpoint.url);
   const [description, setDescription] = useState(endpoint.description ?? "");
@@ -131,7 +199,8 @@ function EditEndpointForm({ team, endpoint, onClose }: { team: string; endpoint:
   const save = useMutation({
     mutationFn: (patch: WebhookEndpointPatch) => updateWebhookEndpoint(team, endpoint.id, patch),
     onSuccess: () => {
-      client.invalidateQueries({ queryKey: webhookKeys.endpoints(team) });
+      // A background refetch: it never rejects (a failure shows in the query's own state).
+      void client.invalidateQueries({ queryKey: webhookKeys.endpoints(team) });
       onClose();
     },
   });
@@ -141,7 +210,10 @@ function EditEndpointForm({ team, endpoint, onClose }: { team: string; endpoint:
     if (description.trim() !== (endpoint.description ?? "")) patch.description = description.trim() || null;
     const before = selectedTypes(endpoint.events);
     const wasAll = endpoint.events.includes("*");
-    if (allTicked(events) ? !wasAll : wasAll || events.length !== before.length || events.some((t) => !before.includes(t))) patch.events = allTicked(events) ? null : events;
+    if (
+      allTicked(events) ? !wasAll : wasAll || events.length !== before.length || events.some((t) => !before.includes(t))
+    )
+      patch.events = allTicked(events) ? null : events;
     return patch;
   };
   return (
@@ -164,14 +236,23 @@ function EditEndpointForm({ team, endpoint, onClose }: { team: string; endpoint:
 }
 
 /** Confirms, rotates, then shows the new secret once: one dialog, so closing the first step cannot close the second. */
-export function RotateSecretDialog({ team, endpoint, onClose }: { team: string; endpoint: WebhookEndpointJson | null; onClose: () => void }) {
+export function RotateSecretDialog({
+  team,
+  endpoint,
+  onClose,
+}: {
+  team: string;
+  endpoint: WebhookEndpointJson | null;
+  onClose: () => void;
+}) {
   const client = useQueryClient();
   const [rotated, setRotated] = useState<CreatedWebhookEndpoint | null>(null);
   const rotate = useMutation({
     mutationFn: (id: string) => rotateWebhookSecret(team, id),
     onSuccess: (result) => {
       setRotated(result);
-      client.invalidateQueries({ queryKey: webhookKeys.endpoints(team) });
+      // A background refetch: it never rejects (a failure shows in the query's own state).
+      void client.invalidateQueries({ queryKey: webhookKeys.endpoints(team) });
     },
   });
   const close = () => {
@@ -180,7 +261,12 @@ export function RotateSecretDialog({ team, endpoint, onClose }: { team: string; 
     onClose();
   };
   return (
-    <Dialog open={!!endpoint} onClose={close} title={rotated ? "New signing secret" : "Rotate the signing secret?"} className={rotated ? "max-w-2xl" : "max-w-md"}>
+    <Dialog
+      open={!!endpoint}
+      onClose={close}
+      title={rotated ? "New signing secret" : "Rotate the signing secret?"}
+      className={rotated ? "max-w-2xl" : "max-w-md"}
+    >
       {rotated ? (
         <SecretReveal secret={rotated.secret} onDone={close}>
           <p className="mt-2">
@@ -197,9 +283,13 @@ export function RotateSecretDialog({ team, endpoint, onClose }: { team: string; 
         <>
           <div className="space-y-2 text-sm text-zinc-600 dark:text-zinc-300">
             <p className="break-all">
-              A new secret signs every delivery to <span className="font-mono text-xs">{endpoint.url}</span> from now on. It is shown once, right after this.
+              A new secret signs every delivery to <span className="font-mono text-xs">{endpoint.url}</span> from now
+              on. It is shown once, right after this.
             </p>
-            <p>The current secret keeps verifying for 24 hours (each request carries a signature by both), so the receiver can switch over without dropping events.</p>
+            <p>
+              The current secret keeps verifying for 24 hours (each request carries a signature by both), so the
+              receiver can switch over without dropping events.
+            </p>
           </div>
           {rotate.isError && (
             <div className="mt-3">
@@ -210,7 +300,12 @@ export function RotateSecretDialog({ team, endpoint, onClose }: { team: string; 
             <button type="button" className="btn-secondary" onClick={close} data-autofocus>
               Cancel
             </button>
-            <button type="button" className="btn-danger" onClick={() => rotate.mutate(endpoint.id)} disabled={rotate.isPending}>
+            <button
+              type="button"
+              className="btn-danger"
+              onClick={() => rotate.mutate(endpoint.id)}
+              disabled={rotate.isPending}
+            >
               {rotate.isPending ? "Working…" : "Rotate secret"}
             </button>
           </div>

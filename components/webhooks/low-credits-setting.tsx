@@ -17,22 +17,28 @@ export function LowCreditsSetting({ team, role }: { team: string; role: "owner" 
   }, [saved]);
   const save = useMutation({
     mutationFn: (percent: number) => setLowCreditsPercent(team, percent),
-    onSuccess: (result) => client.setQueryData(webhookKeys.teamSettings(team), { low_credits_percent: result.low_credits_percent }),
+    onSuccess: ({ low_credits_percent, forbid_self_approval }) =>
+      client.setQueryData(webhookKeys.teamSettings(team), { low_credits_percent, forbid_self_approval }),
   });
   const explanation = (
     <p className="text-sm text-zinc-600 dark:text-zinc-400">
-      The <code className="font-mono text-xs">credits.low</code> webhook event is sent once per billing period, when a charge leaves at most this percentage of the
-      team&apos;s credit limit. At 0 % it comes together with <code className="font-mono text-xs">credits.exhausted</code>.
+      The <code className="font-mono text-xs">credits.low</code> webhook event is sent once per billing period, when a
+      charge leaves at most this percentage of the team&apos;s credit limit. At 0 % it comes together with{" "}
+      <code className="font-mono text-xs">credits.exhausted</code>.
     </p>
   );
 
   if (settings.isPending) return <SkeletonBlock className="h-16" />;
-  if (settings.isError) return <ErrorNote what="the low-credits threshold" error={settings.error} onRetry={() => settings.refetch()} />;
+  if (settings.isError)
+    return (
+      <ErrorNote what="the low-credits threshold" error={settings.error} onRetry={() => void settings.refetch()} />
+    );
   if (role !== "owner") {
     return (
       <div className="space-y-2">
         <p className="text-sm">
-          Threshold: <strong data-testid="low-credits-percent">{settings.data.low_credits_percent} %</strong> of the credit limit. Only team owners change it.
+          Threshold: <strong data-testid="low-credits-percent">{settings.data.low_credits_percent} %</strong> of the
+          credit limit. Only team owners change it.
         </p>
         {explanation}
       </div>
@@ -78,7 +84,9 @@ export function LowCreditsSetting({ team, role }: { team: string; role: "owner" 
           {save.isSuccess ? `Saved: credits.low fires at ${save.data.low_credits_percent} % or less.` : ""}
         </p>
       </form>
-      {!valid && value.trim() !== "" && <p className="text-sm text-rose-700 dark:text-rose-400">Enter a whole number from 0 to 100.</p>}
+      {!valid && value.trim() !== "" && (
+        <p className="text-sm text-rose-700 dark:text-rose-400">Enter a whole number from 0 to 100.</p>
+      )}
       {save.isError && (
         <p role="alert" className="text-sm text-rose-700 dark:text-rose-400">
           Could not save the threshold: {detailText(save.error)}

@@ -1,6 +1,7 @@
 import type { RunNodeStatus, RunStatus } from "@/lib/queries/workflows";
 
-const pill = "inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset";
+const pill =
+  "inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset";
 const TONES = {
   good: "bg-emerald-100 text-emerald-900 ring-emerald-600/20 dark:bg-emerald-900/40 dark:text-emerald-200",
   bad: "bg-rose-100 text-rose-900 ring-rose-600/20 dark:bg-rose-900/40 dark:text-rose-200",
@@ -16,8 +17,6 @@ const RUN: Record<RunStatus, { label: string; tone: keyof typeof TONES }> = {
   error: { label: "Failed", tone: "bad" },
   refused: { label: "Refused", tone: "warn" },
 };
-
-export const runStatusLabel = (status: RunStatus) => RUN[status]?.label ?? status;
 
 export function RunStatusBadge({ status }: { status: RunStatus }) {
   const s = RUN[status] ?? { label: status, tone: "quiet" as const };
@@ -44,7 +43,10 @@ export function ActiveBadge({ active }: { active: boolean }) {
 /** A workflow with at least one write node: its runs change things at a provider without an approval. */
 export function WritesBadge() {
   return (
-    <span className={`${pill} ${TONES.warn}`} title="At least one node writes to a provider; its runs do so without an approval.">
+    <span
+      className={`${pill} ${TONES.warn}`}
+      title="At least one node writes to a provider; its runs do so without an approval."
+    >
       Writes
     </span>
   );

@@ -1,7 +1,12 @@
 "use client";
 
 import { useMemo } from "react";
-import { connectionLabel, useOperationsCatalogue, type CatalogueOperation, type OperationConnectionJson } from "@/lib/queries/operations";
+import {
+  connectionLabel,
+  useOperationsCatalogue,
+  type CatalogueOperation,
+  type OperationConnectionJson,
+} from "@/lib/queries/operations";
 
 export type CatalogueIndex = {
   operations: CatalogueOperation[];
@@ -9,11 +14,17 @@ export type CatalogueIndex = {
   /** Every connection of the viewer's that some operation runs on, once each. */
   connections: OperationConnectionJson[];
   typeName: (type: string) => string;
-  /** A connection's name with its platform, e.g. "Notes account (Sandbox (API key))"; the id when the viewer cannot see it. */
+  /**
+   * A connection's name with its platform, e.g. "Notes account (Sandbox (API key))"; the id when
+   * the viewer cannot see it.
+   */
   describeConnection: (id: string) => string;
 };
 
-/** The platform an operation belongs to in the picker: its connection types' product name, or "Built-in" for the utilities. */
+/**
+ * The platform an operation belongs to in the picker: its connection types' product name, or
+ * "Built-in" for the utilities.
+ */
 export function platformOf(op: CatalogueOperation): string {
   if (!op.connection_types.length) return "Built-in";
   return [...new Set(op.connection_types.map((t) => t.name.replace(/\s*\(.*\)$/, "")))].join(" / ");

@@ -11,7 +11,8 @@ import type { WorkflowListItem, WorkflowRun } from "@/lib/queries/workflows";
 
 const col = createColumnHelper<WorkflowListItem>();
 
-export const WORKFLOW_COLUMNS_TEMPLATE = "minmax(11rem,1.2fr) minmax(11rem,1.1fr) minmax(11.5rem,1.2fr) 10.5rem 12rem 4.5rem minmax(9rem,0.9fr)";
+export const WORKFLOW_COLUMNS_TEMPLATE =
+  "minmax(11rem,1.2fr) minmax(11rem,1.1fr) minmax(11.5rem,1.2fr) 10.5rem 12rem 4.5rem minmax(9rem,0.9fr)";
 export const WORKFLOWS_MIN_WIDTH = 1150;
 
 const muted = "text-zinc-600 dark:text-zinc-400";
@@ -72,7 +73,9 @@ export function workflowColumns(team: string) {
               <ActiveBadge active={w.active} />
               {w.writes && <WritesBadge />}
             </div>
-            {!w.active && w.deactivated_reason && <div className="mt-0.5 truncate text-xs text-rose-700 dark:text-rose-300">{w.deactivated_reason}</div>}
+            {!w.active && w.deactivated_reason && (
+              <div className="mt-0.5 truncate text-xs text-rose-700 dark:text-rose-300">{w.deactivated_reason}</div>
+            )}
           </div>
         );
       },
@@ -82,7 +85,13 @@ export function workflowColumns(team: string) {
       header: "Schedule",
       cell: (c) => {
         const s = scheduleSummary(c.row.original.schedule, c.row.original.timezone);
-        return <TwoLines first={s.words} second={s.zone ?? "Runs when started"} title={c.row.original.schedule ?? undefined} />;
+        return (
+          <TwoLines
+            first={s.words}
+            second={s.zone ?? "Runs when started"}
+            title={c.row.original.schedule ?? undefined}
+          />
+        );
       },
     }),
     col.accessor("next_run_at", {
@@ -90,7 +99,11 @@ export function workflowColumns(team: string) {
       cell: (c) => {
         const next = c.getValue();
         const w = c.row.original;
-        return next !== null ? <When ms={next * 1000} stacked /> : <span className={muted}>{w.schedule && !w.active ? "Not while inactive" : "—"}</span>;
+        return next !== null ? (
+          <When ms={next * 1000} stacked />
+        ) : (
+          <span className={muted}>{w.schedule && !w.active ? "Not while inactive" : "—"}</span>
+        );
       },
     }),
     col.accessor((w) => w.last_run?.status ?? "", {
@@ -102,7 +115,14 @@ export function workflowColumns(team: string) {
         return <LastRun run={run} />;
       },
     }),
-    col.accessor("credits_this_period", { header: "Credits", cell: (c) => <span className="tabular-nums" title="Credits this billing period">{c.getValue().toLocaleString("en")}</span> }),
+    col.accessor("credits_this_period", {
+      header: "Credits",
+      cell: (c) => (
+        <span className="tabular-nums" title="Credits this billing period">
+          {c.getValue().toLocaleString("en")}
+        </span>
+      ),
+    }),
     col.accessor((w) => w.connection_problems.length, {
       id: "connections",
       header: "Connections",
@@ -111,7 +131,11 @@ export function workflowColumns(team: string) {
         if (!problems.length) return <span className={muted}>OK</span>;
         const first = problems[0];
         return (
-          <div className="min-w-0 leading-tight text-amber-800 dark:text-amber-200" title={problems.map((p) => `${p.node_id}: ${p.problem}`).join("\n")} data-testid="connection-problem">
+          <div
+            className="min-w-0 leading-tight text-amber-800 dark:text-amber-200"
+            title={problems.map((p) => `${p.node_id}: ${p.problem}`).join("\n")}
+            data-testid="connection-problem"
+          >
             <div className="truncate font-medium">
               <span aria-hidden="true">⚠ </span>
               {problems.length === 1 ? "1 node fails" : `${problems.length} nodes fail`}

@@ -9,15 +9,32 @@ import { WorkflowEditor } from "@/components/workflows/workflow-editor";
 import { workflowQuery, type WorkflowDetail } from "@/lib/queries/workflows";
 
 /** /workflows/{id}/edit: the editor over the saved workflow, once it and the catalogue are loaded. */
-export function EditWorkflow({ teamId, workflowId, isOwner }: { teamId: string; workflowId: string; isOwner: boolean }) {
+export function EditWorkflow({
+  teamId,
+  workflowId,
+  isOwner,
+}: {
+  teamId: string;
+  workflowId: string;
+  isOwner: boolean;
+}) {
   const { index, error: catalogueError } = useCatalogue(teamId);
   const workflow = useQuery({ ...workflowQuery(teamId, workflowId), staleTime: 0, refetchOnMount: "always" });
-  // The form starts once from the saved state as it is now (not from a cached copy), and is not reset by later refetches.
+  // The form starts once from the saved state as it is now (not from a cached copy), and is not
+  // reset by later refetches.
   const [saved, setSaved] = useState<WorkflowDetail | null>(null);
   useEffect(() => {
     if (!saved && workflow.data && !workflow.isFetching) setSaved(workflow.data);
   }, [saved, workflow.data, workflow.isFetching]);
-  const problems = useMemo(() => new Map((saved?.nodes ?? []).flatMap((n) => (n.connection_id && n.connection_problem ? [[n.connection_id, n.connection_problem] as const] : []))), [saved]);
+  const problems = useMemo(
+    () =>
+      new Map(
+        (saved?.nodes ?? []).flatMap((n) =>
+          n.connection_id && n.connection_problem ? [[n.connection_id, n.connection_problem] as const] : [],
+        ),
+      ),
+    [saved],
+  );
 
   const error = workflow.error ?? catalogueError;
   if (error && !saved) return <ErrorNote error={error} title="This workflow could not be loaded." />;
@@ -30,7 +47,13 @@ export function EditWorkflow({ teamId, workflowId, isOwner }: { teamId: string; 
       workflowId={saved.id}
       initial={{
         name: saved.name,
-        nodes: saved.nodes.map((n) => ({ id: n.id, label: n.label, operation_id: n.operation_id, ...(n.connection_id && { connection_id: n.connection_id }), input: n.input })),
+        nodes: saved.nodes.map((n) => ({
+          id: n.id,
+          label: n.label,
+          operation_id: n.operation_id,
+          ...(n.connection_id && { connection_id: n.connection_id }),
+          input: n.input,
+        })),
         schedule: saved.schedule,
         timezone: saved.timezone,
         active: saved.active,

@@ -29,7 +29,10 @@ export function fieldKind(field: Field, example: unknown): FieldKind {
   if (field.type === "choice" && field.options?.length) return "choice";
   if (field.type === "boolean") return "boolean";
   if (field.type === "number" || field.type === "integer") return "number";
-  if (field.type === "string") return LONG_TEXT_FIELDS.has(field.name) || (typeof example === "string" && example.length > 50) ? "longtext" : "text";
+  if (field.type === "string")
+    return LONG_TEXT_FIELDS.has(field.name) || (typeof example === "string" && example.length > 50)
+      ? "longtext"
+      : "text";
   return "json";
 }
 
@@ -48,7 +51,7 @@ function toText(value: unknown, kind: FieldKind): string {
 }
 
 let counter = 0;
-export const newKey = () => `n${Date.now().toString(36)}${(counter++).toString(36)}`;
+const newKey = () => `n${Date.now().toString(36)}${(counter++).toString(36)}`;
 
 /** A node as the form edits it. */
 export function draftOf(node: WorkflowNode, op: CatalogueOperation | undefined): NodeDraft {
@@ -57,10 +60,19 @@ export function draftOf(node: WorkflowNode, op: CatalogueOperation | undefined):
   const fields = new Map((op?.fields ?? []).map((f) => [f.name, f]));
   for (const [name, value] of Object.entries(node.input ?? {})) {
     const field = fields.get(name);
-    if (field && op) values[name] = toText(value, fieldKind(field, (op.example as Record<string, unknown> | null)?.[name]));
+    if (field && op)
+      values[name] = toText(value, fieldKind(field, (op.example as Record<string, unknown> | null)?.[name]));
     else extra[name] = value;
   }
-  return { key: newKey(), id: node.id, label: node.label, operation_id: node.operation_id, connection_id: node.connection_id ?? "", values, extra };
+  return {
+    key: newKey(),
+    id: node.id,
+    label: node.label,
+    operation_id: node.operation_id,
+    connection_id: node.connection_id ?? "",
+    values,
+    extra,
+  };
 }
 
 /** An empty node with an id no other node has. */
@@ -70,18 +82,29 @@ export function blankDraft(taken: string[]): NodeDraft {
   return { key: newKey(), id: `node_${n}`, label: "", operation_id: "", connection_id: "", values: {}, extra: {} };
 }
 
-/** The node with another operation: same-named fields keep their text; the connection stays if the new operation can use it. */
+/**
+ * The node with another operation: same-named fields keep their text; the connection stays if the
+ * new operation can use it.
+ */
 export function withOperation(draft: NodeDraft, op: CatalogueOperation | undefined): NodeDraft {
   const names = new Set((op?.fields ?? []).map((f) => f.name));
   const values = Object.fromEntries(Object.entries(draft.values).filter(([name]) => names.has(name)));
   const connections = op?.connections ?? [];
-  const connection_id = !op || op.connection_types.length === 0 ? "" : connections.some((c) => c.id === draft.connection_id) ? draft.connection_id : (connections[0]?.id ?? "");
+  const connection_id =
+    !op || op.connection_types.length === 0
+      ? ""
+      : connections.some((c) => c.id === draft.connection_id)
+        ? draft.connection_id
+        : (connections[0]?.id ?? "");
   return { ...draft, operation_id: op?.id ?? "", connection_id, values, extra: {} };
 }
 
 const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
 
-/** One field's text as the value saved; a text that is not JSON where JSON is wanted is a problem, unless it holds a reference. */
+/**
+ * One field's text as the value saved; a text that is not JSON where JSON is wanted is a problem,
+ * unless it holds a reference.
+ */
 function valueOf(text: string, kind: FieldKind, field: Field): { value: unknown } | { problem: string } {
   if (kind === "text" || kind === "longtext") return { value: text };
   const t = text.trim();
@@ -92,18 +115,28 @@ function valueOf(text: string, kind: FieldKind, field: Field): { value: unknown 
     return { value: JSON.parse(t) };
   } catch {
     if (t.includes("{{")) return { value: t };
-    return { problem: `is not valid JSON (a list is written [ … ], an object { … }, a text in "quotes"), nor a {{reference}}` };
+    return {
+      problem: `is not valid JSON (a list is written [ … ], an object { … }, a text in "quotes"), nor a {{reference}}`,
+    };
   }
 }
 
 /** The node the API saves, or what is wrong with the form's text. */
-export function nodeOf(draft: NodeDraft, op: CatalogueOperation | undefined, index: number): { node: WorkflowNode; problems: string[] } {
+export function nodeOf(
+  draft: NodeDraft,
+  op: CatalogueOperation | undefined,
+  index: number,
+): { node: WorkflowNode; problems: string[] } {
   const input: Record<string, unknown> = { ...draft.extra };
   const problems: string[] = [];
   for (const field of op?.fields ?? []) {
     const text = draft.values[field.name];
     if (text === undefined || text.trim() === "") continue;
-    const result = valueOf(text, fieldKind(field, (op!.example as Record<string, unknown> | null)?.[field.name]), field);
+    const result = valueOf(
+      text,
+      fieldKind(field, (op!.example as Record<string, unknown> | null)?.[field.name]),
+      field,
+    );
     if ("problem" in result) problems.push(`nodes[${index}].input.${field.name}: ${result.problem}`);
     else input[field.name] = result.value;
   }
@@ -123,5 +156,8 @@ export function nodeOf(draft: NodeDraft, op: CatalogueOperation | undefined, ind
  * becomes "Node 2 (message) · input.template: …".
  */
 export function readableProblem(problem: string, ids: string[]): string {
-  return problem.replace(/^nodes\[(\d+)\]\.?/, (_, i: string) => `Node ${Number(i) + 1}${ids[Number(i)] ? ` (${ids[Number(i)]})` : ""} · `);
+  return problem.replace(
+    /^nodes\[(\d+)\]\.?/,
+    (_, i: string) => `Node ${Number(i) + 1}${ids[Number(i)] ? ` (${ids[Number(i)]})` : ""} · `,
+  );
 }

@@ -11,12 +11,28 @@ const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
  * one of the choices, or JSON for lists and objects; the operation's example is the placeholder.
  * Every kind also takes a reference as text.
  */
-export function InputField({ op, field, value, onChange }: { op: CatalogueOperation; field: Field; value: string; onChange: (text: string) => void }) {
+export function InputField({
+  op,
+  field,
+  value,
+  onChange,
+}: {
+  op: CatalogueOperation;
+  field: Field;
+  value: string;
+  onChange: (text: string) => void;
+}) {
   const id = useId();
   const example = exampleOf(op, field);
   const kind = fieldKind(field, (op.example as Record<string, unknown> | null)?.[field.name]);
   const helpId = `${id}-help`;
-  const common = { id, "aria-describedby": helpId, "aria-required": field.required || undefined, spellCheck: false, autoComplete: "off" } as const;
+  const common = {
+    id,
+    "aria-describedby": helpId,
+    "aria-required": field.required || undefined,
+    spellCheck: false,
+    autoComplete: "off",
+  } as const;
   // A reference or a value the choices do not hold is kept as typed, not silently dropped.
   const offList = (options: string[]) => value !== "" && !options.includes(value);
 
@@ -35,7 +51,13 @@ export function InputField({ op, field, value, onChange }: { op: CatalogueOperat
     const options = (field.options ?? []).map((o) => String(o));
     control = (
       <select {...common} className="input" value={value} onChange={(e) => onChange(e.target.value)}>
-        <option value="">{field.default !== undefined ? `Default (${show(field.default)})` : field.required ? "Choose one…" : "Not set"}</option>
+        <option value="">
+          {field.default !== undefined
+            ? `Default (${show(field.default)})`
+            : field.required
+              ? "Choose one…"
+              : "Not set"}
+        </option>
         {options.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -56,7 +78,16 @@ export function InputField({ op, field, value, onChange }: { op: CatalogueOperat
       />
     );
   } else {
-    control = <input {...common} className={`input ${kind === "number" ? "tabular-nums" : ""}`} inputMode={kind === "number" ? "decimal" : undefined} value={value} placeholder={example} onChange={(e) => onChange(e.target.value)} />;
+    control = (
+      <input
+        {...common}
+        className={`input ${kind === "number" ? "tabular-nums" : ""}`}
+        inputMode={kind === "number" ? "decimal" : undefined}
+        value={value}
+        placeholder={example}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    );
   }
 
   return (
@@ -65,8 +96,14 @@ export function InputField({ op, field, value, onChange }: { op: CatalogueOperat
         <label htmlFor={id} className="font-mono text-xs font-semibold text-zinc-900 dark:text-zinc-100">
           {field.name}
         </label>
-        <span className="text-xs text-zinc-600 dark:text-zinc-400">{kind === "json" ? `${field.type}, as JSON` : field.type}</span>
-        <span className={`text-xs font-medium ${field.required ? "text-rose-700 dark:text-rose-300" : "text-zinc-600 dark:text-zinc-400"}`}>{field.required ? "required" : "optional"}</span>
+        <span className="text-xs text-zinc-600 dark:text-zinc-400">
+          {kind === "json" ? `${field.type}, as JSON` : field.type}
+        </span>
+        <span
+          className={`text-xs font-medium ${field.required ? "text-rose-700 dark:text-rose-300" : "text-zinc-600 dark:text-zinc-400"}`}
+        >
+          {field.required ? "required" : "optional"}
+        </span>
       </div>
       {control}
       <p id={helpId} className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">

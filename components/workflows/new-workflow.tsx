@@ -8,8 +8,19 @@ import { TemplateSetup } from "@/components/workflows/template-setup";
 import { WorkflowEditor } from "@/components/workflows/workflow-editor";
 import { findWorkflowTemplate } from "@/lib/workflows/workflow-templates";
 
-/** /workflows/new: an empty editor, or (?template=…) the template's setup. Both wait for the catalogue, which the form is built from. */
-export function NewWorkflow({ teamId, isOwner, templateId }: { teamId: string; isOwner: boolean; templateId: string | null }) {
+/**
+ * /workflows/new: an empty editor, or (?template=…) the template's setup. Both wait for the
+ * catalogue, which the form is built from.
+ */
+export function NewWorkflow({
+  teamId,
+  isOwner,
+  templateId,
+}: {
+  teamId: string;
+  isOwner: boolean;
+  templateId: string | null;
+}) {
   const { index, error, refetch } = useCatalogue(teamId);
   const template = templateId ? findWorkflowTemplate(templateId) : undefined;
   if (templateId && !template) {
@@ -26,7 +37,7 @@ export function NewWorkflow({ teamId, isOwner, templateId }: { teamId: string; i
     return (
       <div className="space-y-3">
         <ErrorNote error={error} title="The operations catalogue could not be loaded." />
-        <button type="button" className="btn-secondary" onClick={() => refetch()}>
+        <button type="button" className="btn-secondary" onClick={() => void refetch()}>
           Try again
         </button>
       </div>
@@ -34,5 +45,13 @@ export function NewWorkflow({ teamId, isOwner, templateId }: { teamId: string; i
   }
   if (!index) return <EditorSkeleton />;
   if (template) return <TemplateSetup teamId={teamId} isOwner={isOwner} catalogue={index} template={template} />;
-  return <WorkflowEditor teamId={teamId} isOwner={isOwner} catalogue={index} initial={{ name: "", nodes: [], schedule: null, timezone: null, active: true }} cancelHref={`/${teamId}/workflows`} />;
+  return (
+    <WorkflowEditor
+      teamId={teamId}
+      isOwner={isOwner}
+      catalogue={index}
+      initial={{ name: "", nodes: [], schedule: null, timezone: null, active: true }}
+      cancelHref={`/${teamId}/workflows`}
+    />
+  );
 }

@@ -30,7 +30,18 @@ type Props = {
 };
 
 /** One node of the editor: id, label, operation, connection, its input fields, and the references it may use. */
-export function NodeCard({ teamId, index, count, draft, earlier, catalogue, connectionProblem, onChange, onMove, onRemove }: Props) {
+export function NodeCard({
+  teamId,
+  index,
+  count,
+  draft,
+  earlier,
+  catalogue,
+  connectionProblem,
+  onChange,
+  onMove,
+  onRemove,
+}: Props) {
   const id = useId();
   const op = catalogue.byId.get(draft.operation_id);
   const name = draft.label.trim() || draft.id || `node ${index + 1}`;
@@ -43,17 +54,42 @@ export function NodeCard({ teamId, index, count, draft, earlier, catalogue, conn
     <li data-node-key={draft.key} data-testid="node-card" className="card p-4">
       <div role="group" aria-labelledby={`${id}-title`}>
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-          <h3 id={`${id}-title`} tabIndex={-1} data-focus="title" className="min-w-0 truncate font-semibold focus:outline-none">
+          <h3
+            id={`${id}-title`}
+            tabIndex={-1}
+            data-focus="title"
+            className="min-w-0 truncate font-semibold focus:outline-none"
+          >
             <span className="text-zinc-500 dark:text-zinc-400">Node {index + 1}</span> · {name}
           </h3>
           <div className="flex gap-1">
-            <button type="button" className="btn-secondary px-2.5 py-1" data-focus="up" onClick={() => onMove(-1)} disabled={index === 0} aria-label={`Move node ${index + 1} (${name}) up`}>
+            <button
+              type="button"
+              className="btn-secondary px-2.5 py-1"
+              data-focus="up"
+              onClick={() => onMove(-1)}
+              disabled={index === 0}
+              aria-label={`Move node ${index + 1} (${name}) up`}
+            >
               <span aria-hidden="true">↑</span> Up
             </button>
-            <button type="button" className="btn-secondary px-2.5 py-1" data-focus="down" onClick={() => onMove(1)} disabled={index === count - 1} aria-label={`Move node ${index + 1} (${name}) down`}>
+            <button
+              type="button"
+              className="btn-secondary px-2.5 py-1"
+              data-focus="down"
+              onClick={() => onMove(1)}
+              disabled={index === count - 1}
+              aria-label={`Move node ${index + 1} (${name}) down`}
+            >
               <span aria-hidden="true">↓</span> Down
             </button>
-            <button type="button" className="btn-secondary px-2.5 py-1 text-rose-700 dark:text-rose-300" onClick={onRemove} disabled={count === 1} aria-label={`Remove node ${index + 1} (${name})`}>
+            <button
+              type="button"
+              className="btn-secondary px-2.5 py-1 text-rose-700 dark:text-rose-300"
+              onClick={onRemove}
+              disabled={count === 1}
+              aria-label={`Remove node ${index + 1} (${name})`}
+            >
               Remove
             </button>
           </div>
@@ -76,27 +112,45 @@ export function NodeCard({ teamId, index, count, draft, earlier, catalogue, conn
               onChange={(e) => set({ id: e.target.value.toLowerCase().replace(/[^a-z0-9_]/g, "_") })}
             />
             <p id={`${id}-id-help`} className={help}>
-              a–z, 0–9 and _; later nodes use its output as <code className="font-mono">{`{{nodes.${draft.id || "id"}.output}}`}</code>.
+              a–z, 0–9 and _; later nodes use its output as{" "}
+              <code className="font-mono">{`{{nodes.${draft.id || "id"}.output}}`}</code>.
             </p>
           </div>
           <div>
             <label htmlFor={`${id}-label`} className={label}>
               Label
             </label>
-            <input id={`${id}-label`} data-focus="label" className="input" value={draft.label} maxLength={200} placeholder="Sessions, last 7 days" onChange={(e) => set({ label: e.target.value })} />
+            <input
+              id={`${id}-label`}
+              data-focus="label"
+              className="input"
+              value={draft.label}
+              maxLength={200}
+              placeholder="Sessions, last 7 days"
+              onChange={(e) => set({ label: e.target.value })}
+            />
           </div>
 
           <div className="md:col-span-2">
-            <OperationPicker catalogue={catalogue} value={draft.operation_id} onChange={(next) => onChange(withOperation(draft, next))} describedBy={op ? `${id}-op-help` : undefined} />
+            <OperationPicker
+              catalogue={catalogue}
+              value={draft.operation_id}
+              onChange={(next) => onChange(withOperation(draft, next))}
+              describedBy={op ? `${id}-op-help` : undefined}
+            />
             {op && (
               <div id={`${id}-op-help`} className={`${help} flex flex-wrap items-center gap-x-2 gap-y-1`}>
                 <KindBadge kind={op.kind} requiresApproval={false} />
-                <span>{op.credits ? `${op.credits} ${op.credits === 1 ? "credit" : "credits"} per run` : "no credits"}</span>
+                <span>
+                  {op.credits ? `${op.credits} ${op.credits === 1 ? "credit" : "credits"} per run` : "no credits"}
+                </span>
                 <span className="min-w-0">{op.description.split(/(?<=[a-z0-9)]\.)\s+(?=[A-Z])/)[0]}</span>
               </div>
             )}
             {op?.kind === "write" && (
-              <p className="mt-1 text-xs font-medium text-amber-800 dark:text-amber-200">This node writes: each run makes this change without asking anyone.</p>
+              <p className="mt-1 text-xs font-medium text-amber-800 dark:text-amber-200">
+                This node writes: each run makes this change without asking anyone.
+              </p>
             )}
           </div>
 
@@ -119,7 +173,9 @@ export function NodeCard({ teamId, index, count, draft, earlier, catalogue, conn
                     {connectionLabel(c)} · {catalogue.typeName(c.type)}
                   </option>
                 ))}
-                {draft.connection_id && !listed && <option value={draft.connection_id}>{draft.connection_id} (deleted, or not yours to use)</option>}
+                {draft.connection_id && !listed && (
+                  <option value={draft.connection_id}>{draft.connection_id} (deleted, or not yours to use)</option>
+                )}
               </select>
               <div id={`${id}-connection-help`} className={help}>
                 {connections.length === 0 ? (
@@ -134,7 +190,10 @@ export function NodeCard({ teamId, index, count, draft, earlier, catalogue, conn
                   <p>Runs on {typeNames}: your connections of that type.</p>
                 )}
                 {connectionProblem && draft.connection_id && (
-                  <p className="mt-1 font-medium text-rose-700 dark:text-rose-300" data-testid="node-connection-problem">
+                  <p
+                    className="mt-1 font-medium text-rose-700 dark:text-rose-300"
+                    data-testid="node-connection-problem"
+                  >
                     <span aria-hidden="true">⚠ </span>
                     {connectionProblem}
                   </p>
@@ -149,20 +208,33 @@ export function NodeCard({ teamId, index, count, draft, earlier, catalogue, conn
             {!draft.operation_id ? (
               <p className="text-sm text-zinc-600 dark:text-zinc-400">Choose an operation to fill in its input.</p>
             ) : !op ? (
-              <p className="text-sm text-rose-700 dark:text-rose-300">{draft.operation_id} is not in the catalogue: choose another operation.</p>
+              <p className="text-sm text-rose-700 dark:text-rose-300">
+                {draft.operation_id} is not in the catalogue: choose another operation.
+              </p>
             ) : op.fields.length === 0 ? (
               <p className="text-sm text-zinc-600 dark:text-zinc-400">This operation takes no input.</p>
             ) : (
               <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
                 {op.fields.map((f) => (
-                  <InputField key={f.name} op={op} field={f} value={draft.values[f.name] ?? ""} onChange={(text) => set({ values: { ...draft.values, [f.name]: text } })} />
+                  <InputField
+                    key={f.name}
+                    op={op}
+                    field={f}
+                    value={draft.values[f.name] ?? ""}
+                    onChange={(text) => set({ values: { ...draft.values, [f.name]: text } })}
+                  />
                 ))}
               </div>
             )}
             {Object.keys(draft.extra).length > 0 && (
               <p className="mt-2 text-xs text-amber-800 dark:text-amber-200">
-                Its input also holds {Object.keys(draft.extra).join(", ")}, which {op ? "this operation has no field for" : "is kept as it is"}.{" "}
-                <button type="button" className="font-medium underline underline-offset-2" onClick={() => set({ extra: {} })}>
+                Its input also holds {Object.keys(draft.extra).join(", ")}, which{" "}
+                {op ? "this operation has no field for" : "is kept as it is"}.{" "}
+                <button
+                  type="button"
+                  className="font-medium underline underline-offset-2"
+                  onClick={() => set({ extra: {} })}
+                >
                   Remove {Object.keys(draft.extra).length === 1 ? "it" : "them"}
                 </button>
               </p>
@@ -179,17 +251,22 @@ export function NodeCard({ teamId, index, count, draft, earlier, catalogue, conn
 function References({ earlier }: { earlier: NodeDraft[] }) {
   const ids = earlier.map((n) => n.id).filter(Boolean);
   return (
-    <details className="mt-3 rounded-lg border border-zinc-200 text-sm dark:border-zinc-800" data-testid="node-references">
+    <details
+      className="mt-3 rounded-lg border border-zinc-200 text-sm dark:border-zinc-800"
+      data-testid="node-references"
+    >
       <summary className="cursor-pointer rounded-lg px-3 py-2 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
         <span className="font-medium">References you can use here</span>
         <span className="text-zinc-600 dark:text-zinc-400">
           {" "}
-          · {Object.keys(RUN_VARIABLES).length} run variables · {ids.length ? `outputs of ${ids.join(", ")}` : "no earlier nodes"}
+          · {Object.keys(RUN_VARIABLES).length} run variables ·{" "}
+          {ids.length ? `outputs of ${ids.join(", ")}` : "no earlier nodes"}
         </span>
       </summary>
       <div className="space-y-2 border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
         <p className="text-xs text-zinc-600 dark:text-zinc-400">
-          Write them inside any text of the input. A field that is exactly one reference takes its value as it is (a list of rows stays a list).
+          Write them inside any text of the input. A field that is exactly one reference takes its value as it is (a
+          list of rows stays a list).
         </p>
         <ul className="space-y-1">
           {Object.entries(RUN_VARIABLES).map(([name, description]) => (
@@ -204,13 +281,18 @@ function References({ earlier }: { earlier: NodeDraft[] }) {
                 <code className="font-mono text-xs text-indigo-700 dark:text-indigo-300">{`{{nodes.${n.id}.output}}`}</code>
                 <span className="text-xs text-zinc-600 dark:text-zinc-400">
                   the output of {n.label || n.id}
-                  {n.operation_id ? ` (${n.operation_id})` : ""}; one field of it as <code className="font-mono">{`{{nodes.${n.id}.output.field}}`}</code>
+                  {n.operation_id ? ` (${n.operation_id})` : ""}; one field of it as{" "}
+                  <code className="font-mono">{`{{nodes.${n.id}.output.field}}`}</code>
                 </span>
               </li>
             ) : null,
           )}
         </ul>
-        {!ids.length && <p className="text-xs text-zinc-600 dark:text-zinc-400">The first node can use only the run variables; later nodes can use its output.</p>}
+        {!ids.length && (
+          <p className="text-xs text-zinc-600 dark:text-zinc-400">
+            The first node can use only the run variables; later nodes can use its output.
+          </p>
+        )}
       </div>
     </details>
   );

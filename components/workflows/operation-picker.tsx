@@ -6,7 +6,10 @@ import type { CatalogueOperation } from "@/lib/queries/operations";
 
 const BUILT_IN = "Built-in";
 
-/** The catalogue grouped by platform (the built-in utilities first), narrowed by a search of every word in id, title and description. */
+/**
+ * The catalogue grouped by platform (the built-in utilities first), narrowed by a search of every
+ * word in id, title and description.
+ */
 function groupsOf(operations: CatalogueOperation[], search: string, keep: string) {
   const words = search.toLowerCase().split(/\s+/).filter(Boolean);
   const groups = new Map<string, CatalogueOperation[]>();
@@ -23,7 +26,17 @@ function groupsOf(operations: CatalogueOperation[], search: string, keep: string
  * A searchable operation select: a filter box above a native <select> whose options are grouped
  * by platform. The chosen operation stays listed whatever the filter.
  */
-export function OperationPicker({ catalogue, value, onChange, describedBy }: { catalogue: CatalogueIndex; value: string; onChange: (op: CatalogueOperation | undefined) => void; describedBy?: string }) {
+export function OperationPicker({
+  catalogue,
+  value,
+  onChange,
+  describedBy,
+}: {
+  catalogue: CatalogueIndex;
+  value: string;
+  onChange: (op: CatalogueOperation | undefined) => void;
+  describedBy?: string;
+}) {
   const id = useId();
   const [search, setSearch] = useState("");
   const groups = useMemo(() => groupsOf(catalogue.operations, search, value), [catalogue.operations, search, value]);
@@ -48,7 +61,13 @@ export function OperationPicker({ catalogue, value, onChange, describedBy }: { c
           autoComplete="off"
           spellCheck={false}
         />
-        <select id={`${id}-select`} className="input" value={value} onChange={(e) => onChange(catalogue.byId.get(e.target.value))} aria-describedby={describedBy}>
+        <select
+          id={`${id}-select`}
+          className="input"
+          value={value}
+          onChange={(e) => onChange(catalogue.byId.get(e.target.value))}
+          aria-describedby={describedBy}
+        >
           <option value="">{value ? "No operation" : "Choose an operation…"}</option>
           {value && !known && <option value={value}>{value} (not in the catalogue)</option>}
           {groups.map(([platform, ops]) => (

@@ -59,7 +59,9 @@ export function When({ ms, stacked = false, className = "" }: { ms: number; stac
     return (
       <div className={`min-w-0 leading-tight ${className}`}>
         <div className="truncate">{current === null ? <LocalTime seconds={ms / 1000} /> : relativeTo(ms, current)}</div>
-        {current !== null && <LocalTime seconds={ms / 1000} className={`block truncate text-xs tabular-nums ${muted}`} />}
+        {current !== null && (
+          <LocalTime seconds={ms / 1000} className={`block truncate text-xs tabular-nums ${muted}`} />
+        )}
       </div>
     );
   }

@@ -14,7 +14,10 @@ import { workflowRunQuery, type WorkflowRunDetail } from "@/lib/queries/workflow
 
 const term = "text-zinc-500 dark:text-zinc-400";
 
-/** One run in full, in a side panel like the approvals' detail: what happened, then each node with its input and output. */
+/**
+ * One run in full, in a side panel like the approvals' detail: what happened, then each node with
+ * its input and output.
+ */
 export function RunDetailPanel({ team, runId, onClose }: { team: string; runId: string; onClose: () => void }) {
   const { data: run, error, isPending } = useQuery(workflowRunQuery(team, runId));
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -33,7 +36,13 @@ export function RunDetailPanel({ team, runId, onClose }: { team: string; runId: 
         <h2 id="run-detail-title" className="min-w-0 truncate font-semibold">
           Run <span className={`font-mono text-sm ${term}`}>{runId}</span>
         </h2>
-        <button ref={closeRef} type="button" onClick={onClose} className="btn-secondary shrink-0 px-3 py-1.5" aria-label="Close run detail">
+        <button
+          ref={closeRef}
+          type="button"
+          onClick={onClose}
+          className="btn-secondary shrink-0 px-3 py-1.5"
+          aria-label="Close run detail"
+        >
           ✕
         </button>
       </div>
@@ -41,7 +50,11 @@ export function RunDetailPanel({ team, runId, onClose }: { team: string; runId: 
         {isPending ? (
           <div className="space-y-3" aria-hidden="true">
             {Array.from({ length: 6 }, (_, i) => (
-              <div key={i} className="h-4 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800" style={{ width: `${50 + i * 8}%` }} />
+              <div
+                key={i}
+                className="h-4 animate-pulse rounded bg-zinc-200 dark:bg-zinc-800"
+                style={{ width: `${50 + i * 8}%` }}
+              />
             ))}
           </div>
         ) : error ? (
@@ -66,7 +79,18 @@ function Outcome({ run }: { run: WorkflowRunDetail }) {
     run.status === "refused"
       ? ["warn", "Refused: no credits", run.error ?? "The team had no credits left when the run was due; nothing ran."]
       : run.status === "error"
-        ? ["bad", "Failed", <>{failed ? <>Node <span className="font-mono text-xs">{failed.node_id}</span> failed: </> : null}{run.error ?? "no reason given"}</>]
+        ? [
+            "bad",
+            "Failed",
+            <>
+              {failed ? (
+                <>
+                  Node <span className="font-mono text-xs">{failed.node_id}</span> failed:{" "}
+                </>
+              ) : null}
+              {run.error ?? "no reason given"}
+            </>,
+          ]
         : run.status === "queued"
           ? ["busy", "Queued", "Waiting for a runner to start it; that usually takes under a second."]
           : run.status === "running"
@@ -88,7 +112,9 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <RunStatusBadge status={run.status} />
         <span className={term} data-testid="run-node-count">
-          {run.nodes.length ? `${succeeded} of ${run.nodes.length} ${run.nodes.length === 1 ? "node" : "nodes"} succeeded` : "No node has run"}
+          {run.nodes.length
+            ? `${succeeded} of ${run.nodes.length} ${run.nodes.length === 1 ? "node" : "nodes"} succeeded`
+            : "No node has run"}
         </span>
       </div>
       <Outcome run={run} />
@@ -139,12 +165,21 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
         <h3 id="run-nodes-title" className="mb-2 font-semibold">
           Nodes
         </h3>
+        {run.redacted && (
+          <p className={`mb-2 ${term}`} data-testid="run-redacted">
+            {run.redacted}
+          </p>
+        )}
         {run.nodes.length === 0 ? (
           <p className={term}>{run.status === "refused" ? "None ran." : "None has started yet."}</p>
         ) : (
           <ol className="space-y-3">
             {run.nodes.map((n, i) => (
-              <li key={n.node_id} data-testid="run-node" className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
+              <li
+                key={n.node_id}
+                data-testid="run-node"
+                className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
+              >
                 <div className="flex flex-wrap items-start justify-between gap-2">
                   <div className="min-w-0">
                     <h4 id={`run-node-${i}`} className="font-medium">
@@ -176,14 +211,31 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
                   </div>
                 </dl>
                 {n.error && (
-                  <p className="mt-2 break-words rounded-md bg-rose-50 px-2 py-1 text-rose-800 dark:bg-rose-950/50 dark:text-rose-200" data-testid="run-node-error">
+                  <p
+                    className="mt-2 break-words rounded-md bg-rose-50 px-2 py-1 text-rose-800 dark:bg-rose-950/50 dark:text-rose-200"
+                    data-testid="run-node-error"
+                  >
                     {n.error}
                   </p>
                 )}
-                <div className="mt-2 space-y-2">
-                  <JsonSection title="Input" name={`${n.label} (${n.node_id})`} value={n.input} empty={n.status === "skipped" ? "Skipped: it did not run." : "none"} open={false} />
-                  <JsonSection title="Output" name={`${n.label} (${n.node_id})`} value={n.output} empty={n.status === "start" ? "Not finished yet." : "none"} open={n.status !== "skipped"} />
-                </div>
+                {!run.redacted && (
+                  <div className="mt-2 space-y-2">
+                    <JsonSection
+                      title="Input"
+                      name={`${n.label} (${n.node_id})`}
+                      value={n.input}
+                      empty={n.status === "skipped" ? "Skipped: it did not run." : "none"}
+                      open={false}
+                    />
+                    <JsonSection
+                      title="Output"
+                      name={`${n.label} (${n.node_id})`}
+                      value={n.output}
+                      empty={n.status === "start" ? "Not finished yet." : "none"}
+                      open={n.status !== "skipped"}
+                    />
+                  </div>
+                )}
               </li>
             ))}
           </ol>
@@ -193,12 +245,33 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
   );
 }
 
-function JsonSection({ title, name, value, empty, open }: { title: string; name: string; value: unknown; empty: string; open: boolean }) {
+function JsonSection({
+  title,
+  name,
+  value,
+  empty,
+  open,
+}: {
+  title: string;
+  name: string;
+  value: unknown;
+  empty: string;
+  open: boolean;
+}) {
   return (
     <details open={open} className="rounded-lg border border-zinc-200 dark:border-zinc-800">
-      <summary className="cursor-pointer rounded-lg px-3 py-1.5 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">{title}</summary>
-      <ScrollRegion label={`${title} of ${name}`} className="border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800">
-        {value === undefined || value === null ? <span className={`font-sans ${term}`}>{empty}</span> : <JsonView value={value} />}
+      <summary className="cursor-pointer rounded-lg px-3 py-1.5 font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
+        {title}
+      </summary>
+      <ScrollRegion
+        label={`${title} of ${name}`}
+        className="border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800"
+      >
+        {value === undefined || value === null ? (
+          <span className={`font-sans ${term}`}>{empty}</span>
+        ) : (
+          <JsonView value={value} />
+        )}
       </ScrollRegion>
     </details>
   );

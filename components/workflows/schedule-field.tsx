@@ -20,7 +20,10 @@ function zoneList(): string[] {
 }
 const NO_ZONES: string[] = [];
 
-/** The zones for the select: none while rendering on the server and hydrating (the lists of Node and the browser differ). */
+/**
+ * The zones for the select: none while rendering on the server and hydrating (the lists of Node and
+ * the browser differ).
+ */
 function useZones() {
   return useSyncExternalStore(noSubscription, zoneList, () => NO_ZONES);
 }
@@ -42,9 +45,27 @@ function inZone(ms: number, zone: string) {
   let f = formats.get(zone);
   if (!f) {
     try {
-      f = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "2-digit", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: zone });
+      f = new Intl.DateTimeFormat("en-GB", {
+        weekday: "short",
+        day: "2-digit",
+        month: "short",
+        year: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+        timeZone: zone,
+      });
     } catch {
-      f = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "2-digit", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
+      f = new Intl.DateTimeFormat("en-GB", {
+        weekday: "short",
+        day: "2-digit",
+        month: "short",
+        year: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+        timeZone: "UTC",
+      });
     }
     formats.set(zone, f);
   }
@@ -59,13 +80,25 @@ const help = "mt-1 text-xs text-zinc-600 dark:text-zinc-400";
  * five runs as the server computes them (the same code the scheduler runs), or why the
  * expression is refused.
  */
-export function ScheduleField({ teamId, value, onChange }: { teamId: string; value: ScheduleValue; onChange: (next: ScheduleValue) => void }) {
+export function ScheduleField({
+  teamId,
+  value,
+  onChange,
+}: {
+  teamId: string;
+  value: ScheduleValue;
+  onChange: (next: ScheduleValue) => void;
+}) {
   const id = useId();
   const zones = useZones();
   const cron = useDebounced(value.cron.trim(), DEBOUNCE_MS);
   const zone = useDebounced(value.timezone, DEBOUNCE_MS);
   // The previous answer stays on screen (dimmed) while the next one is worked out.
-  const preview = useQuery({ ...schedulePreviewQuery(teamId, cron, zone), enabled: value.mode === "cron" && cron.length > 0, placeholderData: (previous) => previous });
+  const preview = useQuery({
+    ...schedulePreviewQuery(teamId, cron, zone),
+    enabled: value.mode === "cron" && cron.length > 0,
+    placeholderData: (previous) => previous,
+  });
   const settling = cron !== value.cron.trim() || zone !== value.timezone || preview.isFetching;
   const shownZones = zones.includes(value.timezone) || !value.timezone ? zones : [value.timezone, ...zones];
 
@@ -88,7 +121,9 @@ export function ScheduleField({ teamId, value, onChange }: { teamId: string; val
                 className="mt-1 cursor-pointer"
                 checked={value.mode === mode}
                 aria-describedby={`${id}-mode-${mode}-help`}
-                onChange={() => onChange({ ...value, mode, cron: mode === "cron" && !value.cron.trim() ? "0 9 * * 1" : value.cron })}
+                onChange={() =>
+                  onChange({ ...value, mode, cron: mode === "cron" && !value.cron.trim() ? "0 9 * * 1" : value.cron })
+                }
               />
               <span>
                 <label htmlFor={`${id}-mode-${mode}`} className="cursor-pointer font-medium">
@@ -120,7 +155,8 @@ export function ScheduleField({ teamId, value, onChange }: { teamId: string; val
               onChange={(e) => onChange({ ...value, cron: e.target.value })}
             />
             <p id={`${id}-cron-help`} className={help}>
-              Five fields: minute, hour, day of the month, month, day of the week. <code className="font-mono">0 9 * * 1</code> is Mondays at 09:00;{" "}
+              Five fields: minute, hour, day of the month, month, day of the week.{" "}
+              <code className="font-mono">0 9 * * 1</code> is Mondays at 09:00;{" "}
               <code className="font-mono">*/15 * * * *</code> every 15 minutes.
             </p>
           </div>
@@ -128,7 +164,13 @@ export function ScheduleField({ teamId, value, onChange }: { teamId: string; val
             <label htmlFor={`${id}-zone`} className={label}>
               Time zone
             </label>
-            <select id={`${id}-zone`} className="input" value={value.timezone} onChange={(e) => onChange({ ...value, timezone: e.target.value })} aria-describedby={`${id}-zone-help`}>
+            <select
+              id={`${id}-zone`}
+              className="input"
+              value={value.timezone}
+              onChange={(e) => onChange({ ...value, timezone: e.target.value })}
+              aria-describedby={`${id}-zone-help`}
+            >
               {(shownZones.length ? shownZones : [value.timezone]).map((z) => (
                 <option key={z} value={z}>
                   {z}
@@ -136,7 +178,8 @@ export function ScheduleField({ teamId, value, onChange }: { teamId: string; val
               ))}
             </select>
             <p id={`${id}-zone-help`} className={help}>
-              The schedule&apos;s hours, and the dates of <code className="font-mono">{"{{run.date.…}}"}</code>, are read in this zone.
+              The schedule&apos;s hours, and the dates of <code className="font-mono">{"{{run.date.…}}"}</code>, are
+              read in this zone.
             </p>
           </div>
           <div className="md:col-span-2" aria-live="polite" data-testid="schedule-preview">

@@ -3,15 +3,33 @@
 // computes (workflow-schedule) are the authority; this is the one-line summary.
 
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const DAY_NAMES: Record<string, number> = { sun: 0, mon: 1, tue: 2, wed: 3, thu: 4, fri: 5, sat: 6 };
 
 const isNumber = (s: string) => /^\d{1,2}$/.test(s);
 const pad = (n: number) => String(n).padStart(2, "0");
-const list = (items: string[]) => (items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`);
-const ordinal = (n: number) => `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`;
+const list = (items: string[]) =>
+  items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+const ordinal = (n: number) =>
+  `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`;
 
-/** A day-of-week field as names ("Monday", "weekdays", "Mondays and Thursdays"), or null when it is not a simple one. */
+/**
+ * A day-of-week field as names ("Monday", "weekdays", "Mondays and Thursdays"), or null when it is
+ * not a simple one.
+ */
 function daysOfWeek(field: string): string | null {
   if (field === "1-5" || field.toLowerCase() === "mon-fri") return "weekdays";
   if (field === "0,6" || field === "6,0" || field.toLowerCase() === "sat,sun") return "weekends";
@@ -32,7 +50,16 @@ export function describeSchedule(schedule: string): string {
   if (fields.length !== 5) return fallback;
   const [minute, hour, dom, month, dow] = fields;
   if (month !== "*") {
-    if (!isNumber(month) || Number(month) < 1 || Number(month) > 12 || !isNumber(dom) || !isNumber(minute) || !isNumber(hour) || dow !== "*") return fallback;
+    if (
+      !isNumber(month) ||
+      Number(month) < 1 ||
+      Number(month) > 12 ||
+      !isNumber(dom) ||
+      !isNumber(minute) ||
+      !isNumber(hour) ||
+      dow !== "*"
+    )
+      return fallback;
     return `Every year on ${Number(dom)} ${MONTHS[Number(month) - 1]} at ${pad(Number(hour))}:${pad(Number(minute))}`;
   }
   if (minute === "*" && hour === "*" && dom === "*" && dow === "*") return "Every minute";
@@ -40,7 +67,8 @@ export function describeSchedule(schedule: string): string {
   if (everyMinutes && hour === "*" && dom === "*" && dow === "*") return `Every ${everyMinutes[1]} minutes`;
   if (!isNumber(minute)) return fallback;
   const m = Number(minute);
-  if (hour === "*" && dom === "*" && dow === "*") return m === 0 ? "Every hour, on the hour" : `Every hour at :${pad(m)}`;
+  if (hour === "*" && dom === "*" && dow === "*")
+    return m === 0 ? "Every hour, on the hour" : `Every hour at :${pad(m)}`;
   const everyHours = /^\*\/(\d{1,2})$/.exec(hour);
   if (everyHours && dom === "*" && dow === "*") return `Every ${everyHours[1]} hours at :${pad(m)}`;
   const hours = hour.split(",");
@@ -57,7 +85,10 @@ export function describeSchedule(schedule: string): string {
 }
 
 /** The schedule in words with its zone, or "Manual" for a workflow that only runs when asked. */
-export function scheduleSummary(schedule: string | null, timezone: string | null): { words: string; zone: string | null } {
+export function scheduleSummary(
+  schedule: string | null,
+  timezone: string | null,
+): { words: string; zone: string | null } {
   if (!schedule) return { words: "Manual", zone: null };
   return { words: describeSchedule(schedule), zone: timezone || "UTC" };
 }

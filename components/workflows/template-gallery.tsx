@@ -8,7 +8,10 @@ import { WORKFLOW_TEMPLATES } from "@/lib/workflows/workflow-templates";
 
 const muted = "text-zinc-600 dark:text-zinc-400";
 
-/** The ready templates, each with what it does, when it runs, and which connections it needs (and whether the team has them). */
+/**
+ * The ready templates, each with what it does, when it runs, and which connections it needs (and
+ * whether the team has them).
+ */
 export function TemplateGallery({ teamId }: { teamId: string }) {
   const { index, error } = useCatalogue(teamId);
   return (
@@ -21,7 +24,10 @@ export function TemplateGallery({ teamId }: { teamId: string }) {
             <li key={t.id} className="card flex flex-col gap-3 p-4" data-testid="workflow-template">
               <div>
                 <h2 className="text-base font-semibold">
-                  <Link href={`/${teamId}/workflows/new?template=${t.id}`} className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
+                  <Link
+                    href={`/${teamId}/workflows/new?template=${t.id}`}
+                    className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+                  >
                     {t.name}
                   </Link>
                 </h2>
@@ -41,7 +47,11 @@ export function TemplateGallery({ teamId }: { teamId: string }) {
                         <li key={slot.key}>
                           {slot.label}
                           {have !== undefined && (
-                            <span className={have ? "text-emerald-700 dark:text-emerald-300" : "text-amber-800 dark:text-amber-200"}>
+                            <span
+                              className={
+                                have ? "text-emerald-700 dark:text-emerald-300" : "text-amber-800 dark:text-amber-200"
+                              }
+                            >
                               {" "}
                               · {have ? `you have ${have}` : "none yet"}
                             </span>
@@ -59,7 +69,11 @@ export function TemplateGallery({ teamId }: { teamId: string }) {
                 )}
               </dl>
               <div className="mt-auto">
-                <Link href={`/${teamId}/workflows/new?template=${t.id}`} className="btn-secondary" aria-label={`Use this template: ${t.name}`}>
+                <Link
+                  href={`/${teamId}/workflows/new?template=${t.id}`}
+                  className="btn-secondary"
+                  aria-label={`Use this template: ${t.name}`}
+                >
                   Use this template
                 </Link>
               </div>

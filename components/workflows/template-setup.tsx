@@ -20,7 +20,17 @@ const link = "font-medium text-indigo-700 underline underline-offset-2 dark:text
  * A template made the team's own: a connection for each of its slots and a value for each of
  * its fields, then saved as it is (two clicks from the gallery) or opened in the editor first.
  */
-export function TemplateSetup({ teamId, isOwner, catalogue, template }: { teamId: string; isOwner: boolean; catalogue: CatalogueIndex; template: WorkflowTemplate }) {
+export function TemplateSetup({
+  teamId,
+  isOwner,
+  catalogue,
+  template,
+}: {
+  teamId: string;
+  isOwner: boolean;
+  catalogue: CatalogueIndex;
+  template: WorkflowTemplate;
+}) {
   const id = useId();
   const router = useRouter();
   const [name, setName] = useState(template.name);
@@ -43,9 +53,21 @@ export function TemplateSetup({ teamId, isOwner, catalogue, template }: { teamId
   const nodes = instantiateTemplate(template, slots, fields);
   const writes: WriteNode[] = nodes.flatMap((n) => {
     const op = catalogue.byId.get(n.operation_id);
-    return op?.kind === "write" ? [{ id: n.id, label: n.label, operation: op.id, connection: n.connection_id ? catalogue.describeConnection(n.connection_id) : null }] : [];
+    return op?.kind === "write"
+      ? [
+          {
+            id: n.id,
+            label: n.label,
+            operation: op.id,
+            connection: n.connection_id ? catalogue.describeConnection(n.connection_id) : null,
+          },
+        ]
+      : [];
   });
-  const lockedReason = !isOwner && writes.length ? "Only a team owner can activate a workflow with write nodes: it is saved inactive; ask an owner to activate it." : null;
+  const lockedReason =
+    !isOwner && writes.length
+      ? "Only a team owner can activate a workflow with write nodes: it is saved inactive; ask an owner to activate it."
+      : null;
   const timezone = template.timezone ?? "UTC";
 
   if (editing) {
@@ -54,7 +76,13 @@ export function TemplateSetup({ teamId, isOwner, catalogue, template }: { teamId
         teamId={teamId}
         isOwner={isOwner}
         catalogue={catalogue}
-        initial={{ name, nodes, schedule: template.schedule, timezone: template.timezone, active: lockedReason ? false : active }}
+        initial={{
+          name,
+          nodes,
+          schedule: template.schedule,
+          timezone: template.timezone,
+          active: lockedReason ? false : active,
+        }}
         cancelHref={`/${teamId}/workflows/templates`}
       />
     );
@@ -62,15 +90,27 @@ export function TemplateSetup({ teamId, isOwner, catalogue, template }: { teamId
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    const empty = [...template.connections.filter((s) => !slots[s.key]).map((s) => s.label), ...template.fields.filter((f) => !fields[f.key]?.trim()).map((f) => f.label)];
+    const empty = [
+      ...template.connections.filter((s) => !slots[s.key]).map((s) => s.label),
+      ...template.fields.filter((f) => !fields[f.key]?.trim()).map((f) => f.label),
+    ];
     setMissing(empty);
     if (empty.length) {
       requestAnimationFrame(() => problemsRef.current?.focus());
       return;
     }
     save.mutate(
-      { name: name.trim(), nodes, schedule: template.schedule, timezone: template.schedule ? timezone : null, active: lockedReason ? false : active },
-      { onSuccess: (saved) => router.push(`/${teamId}/workflows/${saved.id}`), onError: () => requestAnimationFrame(() => problemsRef.current?.focus()) },
+      {
+        name: name.trim(),
+        nodes,
+        schedule: template.schedule,
+        timezone: template.schedule ? timezone : null,
+        active: lockedReason ? false : active,
+      },
+      {
+        onSuccess: (saved) => router.push(`/${teamId}/workflows/${saved.id}`),
+        onError: () => requestAnimationFrame(() => problemsRef.current?.focus()),
+      },
     );
   };
 
@@ -91,7 +131,9 @@ export function TemplateSetup({ teamId, isOwner, catalogue, template }: { teamId
                 <span className="text-zinc-500 dark:text-zinc-400">{i + 1}.</span>
                 <span className="font-medium">{n.label}</span>
                 <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{n.operation_id}</span>
-                {op?.kind === "write" && <span className="text-xs font-medium text-amber-800 dark:text-amber-200">writes</span>}
+                {op?.kind === "write" && (
+                  <span className="text-xs font-medium text-amber-800 dark:text-amber-200">writes</span>
+                )}
               </li>
             );
           })}
@@ -112,7 +154,13 @@ export function TemplateSetup({ teamId, isOwner, catalogue, template }: { teamId
             <label htmlFor={`${id}-name`} className={label}>
               Name
             </label>
-            <input id={`${id}-name`} className="input" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+            <input
+              id={`${id}-name`}
+              className="input"
+              value={name}
+              maxLength={200}
+              onChange={(e) => setName(e.target.value)}
+            />
           </div>
           {template.connections.map((slot) => {
             const candidates = catalogue.connections.filter((c) => slot.types.includes(c.type));

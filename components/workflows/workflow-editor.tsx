@@ -11,7 +11,13 @@ import { blankDraft, draftOf, nodeOf, type NodeDraft } from "@/components/workfl
 import type { CatalogueIndex } from "@/components/workflows/catalogue";
 import { useSaveWorkflow, type WorkflowDraft, type WorkflowNode } from "@/lib/queries/workflows";
 
-export type EditorInitial = { name: string; nodes: WorkflowNode[]; schedule: string | null; timezone: string | null; active: boolean };
+type EditorInitial = {
+  name: string;
+  nodes: WorkflowNode[];
+  schedule: string | null;
+  timezone: string | null;
+  active: boolean;
+};
 
 type Props = {
   teamId: string;
@@ -37,14 +43,38 @@ const canonical = (v: unknown): string =>
           .join(",")}}`
       : JSON.stringify(v);
 const sameNodes = (a: WorkflowNode[], b: WorkflowNode[]) => canonical(a) === canonical(b);
-const normalized = (nodes: WorkflowNode[]) => nodes.map((n) => ({ id: n.id, label: n.label, operation_id: n.operation_id, ...(n.connection_id && { connection_id: n.connection_id }), input: n.input ?? {} }));
+const normalized = (nodes: WorkflowNode[]) =>
+  nodes.map((n) => ({
+    id: n.id,
+    label: n.label,
+    operation_id: n.operation_id,
+    ...(n.connection_id && { connection_id: n.connection_id }),
+    input: n.input ?? {},
+  }));
 
-/** The form editor: name, the ordered nodes, the schedule, writes and activation; Save names every problem the server found. */
-export function WorkflowEditor({ teamId, isOwner, catalogue, initial, workflowId, connectionProblems, cancelHref }: Props) {
+/**
+ * The form editor: name, the ordered nodes, the schedule, writes and activation; Save names every
+ * problem the server found.
+ */
+export function WorkflowEditor({
+  teamId,
+  isOwner,
+  catalogue,
+  initial,
+  workflowId,
+  connectionProblems,
+  cancelHref,
+}: Props) {
   const router = useRouter();
   const [name, setName] = useState(initial.name);
-  const [drafts, setDrafts] = useState<NodeDraft[]>(() => (initial.nodes.length ? initial.nodes.map((n) => draftOf(n, catalogue.byId.get(n.operation_id))) : [blankDraft([])]));
-  const [schedule, setSchedule] = useState<ScheduleValue>(() => ({ mode: initial.schedule ? "cron" : "manual", cron: initial.schedule ?? "", timezone: initial.timezone || browserZone() }));
+  const [drafts, setDrafts] = useState<NodeDraft[]>(() =>
+    initial.nodes.length ? initial.nodes.map((n) => draftOf(n, catalogue.byId.get(n.operation_id))) : [blankDraft([])],
+  );
+  const [schedule, setSchedule] = useState<ScheduleValue>(() => ({
+    mode: initial.schedule ? "cron" : "manual",
+    cron: initial.schedule ?? "",
+    timezone: initial.timezone || browserZone(),
+  }));
   const [active, setActive] = useState(initial.active);
   const [formProblems, setFormProblems] = useState<string[]>([]);
   const save = useSaveWorkflow(teamId, workflowId);
@@ -60,16 +90,30 @@ export function WorkflowEditor({ teamId, isOwner, catalogue, initial, workflowId
     const card = document.querySelector(`[data-node-key="${want.key}"]`);
     // A node moved to the top or the bottom has that button disabled: the other move button takes the focus.
     const other = want.target === "up" ? "down" : want.target === "down" ? "up" : want.target;
-    const el = [want.target, other, "title"].map((t) => card?.querySelector<HTMLElement>(`[data-focus="${t}"]:not([disabled])`)).find(Boolean);
+    const el = [want.target, other, "title"]
+      .map((t) => card?.querySelector<HTMLElement>(`[data-focus="${t}"]:not([disabled])`))
+      .find(Boolean);
     (el ?? addRef.current)?.focus();
   }, [drafts]);
 
-  const built = useMemo(() => drafts.map((d, i) => nodeOf(d, catalogue.byId.get(d.operation_id), i)), [drafts, catalogue]);
+  const built = useMemo(
+    () => drafts.map((d, i) => nodeOf(d, catalogue.byId.get(d.operation_id), i)),
+    [drafts, catalogue],
+  );
   const nodes = built.map((b) => b.node);
   const nodesChanged = !workflowId || !sameNodes(normalized(nodes), normalized(initial.nodes));
   const writes: WriteNode[] = drafts.flatMap((d) => {
     const op = catalogue.byId.get(d.operation_id);
-    return op?.kind === "write" ? [{ id: d.key, label: d.label.trim() || d.id, operation: op.id, connection: d.connection_id ? catalogue.describeConnection(d.connection_id) : null }] : [];
+    return op?.kind === "write"
+      ? [
+          {
+            id: d.key,
+            label: d.label.trim() || d.id,
+            operation: op.id,
+            connection: d.connection_id ? catalogue.describeConnection(d.connection_id) : null,
+          },
+        ]
+      : [];
   });
   const lockedReason =
     isOwner || writes.length === 0
@@ -129,7 +173,12 @@ export function WorkflowEditor({ teamId, isOwner, catalogue, initial, workflowId
 
   const ids = drafts.map((d) => d.id);
   return (
-    <form onSubmit={submit} className="space-y-6" aria-label={workflowId ? "Edit the workflow" : "New workflow"} noValidate>
+    <form
+      onSubmit={submit}
+      className="space-y-6"
+      aria-label={workflowId ? "Edit the workflow" : "New workflow"}
+      noValidate
+    >
       <section className="card space-y-4 p-4 sm:p-5" aria-labelledby="editor-name-heading">
         <h2 id="editor-name-heading" className="text-base font-semibold">
           Workflow
@@ -138,7 +187,14 @@ export function WorkflowEditor({ teamId, isOwner, catalogue, initial, workflowId
           <label htmlFor="workflow-name" className="mb-1 block text-sm font-medium">
             Name
           </label>
-          <input id="workflow-name" className="input" value={name} maxLength={200} placeholder="Weekly traffic to Slack" onChange={(e) => setName(e.target.value)} />
+          <input
+            id="workflow-name"
+            className="input"
+            value={name}
+            maxLength={200}
+            placeholder="Weekly traffic to Slack"
+            onChange={(e) => setName(e.target.value)}
+          />
         </div>
       </section>
 
@@ -147,7 +203,9 @@ export function WorkflowEditor({ teamId, isOwner, catalogue, initial, workflowId
           <h2 id="editor-nodes-heading" className="text-base font-semibold">
             Nodes
           </h2>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">They run in this order. A node that fails ends the run: the nodes after it are skipped.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            They run in this order. A node that fails ends the run: the nodes after it are skipped.
+          </p>
         </div>
         <ol className="space-y-3">
           {drafts.map((d, i) => (
@@ -182,13 +240,21 @@ export function WorkflowEditor({ teamId, isOwner, catalogue, initial, workflowId
         <h2 id="editor-activation-heading" className="text-base font-semibold">
           Writes and activation
         </h2>
-        {writes.length ? <WriteNote writes={writes} isOwner={isOwner} /> : <p className="text-sm text-zinc-600 dark:text-zinc-400">No node writes: its runs only read and format.</p>}
+        {writes.length ? (
+          <WriteNote writes={writes} isOwner={isOwner} />
+        ) : (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">No node writes: its runs only read and format.</p>
+        )}
         <ActiveSwitch checked={active} onChange={setActive} lockedReason={lockedReason} />
       </section>
 
       <div className="space-y-3">
         <div ref={problemsRef} tabIndex={-1} className="focus:outline-none">
-          {formProblems.length > 0 ? <SaveProblems problems={formProblems} ids={ids} /> : save.isError ? <SaveProblems error={save.error} ids={ids} /> : null}
+          {formProblems.length > 0 ? (
+            <SaveProblems problems={formProblems} ids={ids} />
+          ) : save.isError ? (
+            <SaveProblems error={save.error} ids={ids} />
+          ) : null}
         </div>
         <div className="flex flex-wrap gap-2">
           <button type="submit" className="btn-primary" disabled={save.isPending || save.isSuccess}>

@@ -35,8 +35,19 @@ import {
 const term = "text-zinc-500 dark:text-zinc-400";
 const link = "font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300";
 
-/** The workflow page: what it is and when it runs, its actions, its nodes (with connection problems up front) and its run history. */
-export function WorkflowView({ teamId, workflowId, isOwner }: { teamId: string; workflowId: string; isOwner: boolean }) {
+/**
+ * The workflow page: what it is and when it runs, its actions, its nodes (with connection problems
+ * up front) and its run history.
+ */
+export function WorkflowView({
+  teamId,
+  workflowId,
+  isOwner,
+}: {
+  teamId: string;
+  workflowId: string;
+  isOwner: boolean;
+}) {
   const query = useQuery(workflowQuery(teamId, workflowId));
   if (query.isPending) {
     return (
@@ -52,7 +63,10 @@ export function WorkflowView({ teamId, workflowId, isOwner }: { teamId: string; 
     return (
       <div className="space-y-3">
         <h1 className="text-2xl font-semibold tracking-tight">{missing ? "No such workflow" : "Workflow"}</h1>
-        <ErrorNote error={query.error} title={missing ? "It was deleted, or it belongs to another team." : "This workflow could not be loaded."} />
+        <ErrorNote
+          error={query.error}
+          title={missing ? "It was deleted, or it belongs to another team." : "This workflow could not be loaded."}
+        />
         <Link href={`/${teamId}/workflows`} className="btn-secondary">
           All workflows
         </Link>
@@ -77,7 +91,16 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
 
   const writes: WriteNode[] = w.nodes.flatMap((n) =>
     n.operation?.kind === "write"
-      ? [{ id: n.id, label: n.label, operation: n.operation.id, connection: n.connection ? (n.connection.display_name ?? n.connection.external_id ?? n.connection.id) : (n.connection_id ?? null) }]
+      ? [
+          {
+            id: n.id,
+            label: n.label,
+            operation: n.operation.id,
+            connection: n.connection
+              ? (n.connection.display_name ?? n.connection.external_id ?? n.connection.id)
+              : (n.connection_id ?? null),
+          },
+        ]
       : [],
   );
   const problems = w.nodes.filter((n) => n.connection_problem);
@@ -90,7 +113,10 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
   return (
     <div className="space-y-6">
       <div className="space-y-3">
-        <Link href={`/${teamId}/workflows`} className="text-sm font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
+        <Link
+          href={`/${teamId}/workflows`}
+          className="text-sm font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+        >
           ← Workflows
         </Link>
         <div className="flex flex-wrap items-start justify-between gap-3">
@@ -103,7 +129,8 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
             <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid="workflow-schedule">
               {w.schedule ? (
                 <>
-                  {describeSchedule(w.schedule)} ({w.timezone ?? "UTC"}) · <code className="font-mono text-xs">{w.schedule}</code>
+                  {describeSchedule(w.schedule)} ({w.timezone ?? "UTC"}) ·{" "}
+                  <code className="font-mono text-xs">{w.schedule}</code>
                 </>
               ) : (
                 "Manual: runs only when started"
@@ -119,7 +146,13 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
             </p>
           </div>
           <div className="flex flex-wrap gap-2">
-            <button type="button" className="btn-primary" onClick={() => runNow.mutate()} disabled={!mayRunNow || runNow.isPending} aria-describedby={!mayRunNow ? "run-now-locked" : undefined}>
+            <button
+              type="button"
+              className="btn-primary"
+              onClick={() => runNow.mutate()}
+              disabled={!mayRunNow || runNow.isPending}
+              aria-describedby={!mayRunNow ? "run-now-locked" : undefined}
+            >
               {runNow.isPending ? "Starting…" : "Run now"}
             </button>
             <Link href={`/${teamId}/workflows/${w.id}/edit`} className="btn-secondary">
@@ -139,7 +172,11 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
                 Rebind
               </button>
             )}
-            <button type="button" className="btn-secondary text-rose-700 dark:text-rose-300" onClick={() => setDeleting(true)}>
+            <button
+              type="button"
+              className="btn-secondary text-rose-700 dark:text-rose-300"
+              onClick={() => setDeleting(true)}
+            >
               Delete
             </button>
           </div>
@@ -147,31 +184,50 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
         <div aria-live="polite" className="space-y-2 text-sm">
           {runNow.isSuccess && !runNow.isPending && (
             <p data-testid="run-started" className="text-zinc-700 dark:text-zinc-300">
-              Run <span className="font-mono text-xs">{runNow.data.run_id}</span> started{underway ? "; the history below follows it." : ". It is in the history below."}
+              Run <span className="font-mono text-xs">{runNow.data.run_id}</span> started
+              {underway ? "; the history below follows it." : ". It is in the history below."}
             </p>
           )}
           {!w.active && !mayActivate && (
             <p id="activate-locked" className="text-zinc-600 dark:text-zinc-400">
-              Only a team owner can activate a workflow with write nodes{!mayRunNow && <span id="run-now-locked">, or run it by hand while it is inactive</span>}.
+              Only a team owner can activate a workflow with write nodes
+              {!mayRunNow && <span id="run-now-locked">, or run it by hand while it is inactive</span>}.
             </p>
           )}
-          {actionError && <ErrorNote error={actionError} title={runNow.error ? "Not started" : remove.error ? "Not deleted" : "Not changed"} />}
+          {actionError && (
+            <ErrorNote
+              error={actionError}
+              title={runNow.error ? "Not started" : remove.error ? "Not deleted" : "Not changed"}
+            />
+          )}
         </div>
         {!w.active && w.deactivated_reason && (
-          <div role="note" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-100" data-testid="deactivated-reason">
+          <div
+            role="note"
+            className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-100"
+            data-testid="deactivated-reason"
+          >
             <p className="font-semibold">Why it is inactive</p>
             <p className="mt-0.5 break-words">{w.deactivated_reason}</p>
           </div>
         )}
         {problems.length > 0 && (
-          <div role="alert" data-testid="connection-problems" className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-900 dark:border-rose-900/60 dark:bg-rose-950/40 dark:text-rose-200">
+          <div
+            role="alert"
+            data-testid="connection-problems"
+            className="rounded-lg border border-rose-200 bg-rose-50 p-3 text-sm text-rose-900 dark:border-rose-900/60 dark:bg-rose-950/40 dark:text-rose-200"
+          >
             <p className="font-semibold">
-              {problems.length === 1 ? "A node's connection has a problem" : `${problems.length} nodes' connections have a problem`}: {problems.length === 1 ? "it fails" : "they fail"} until it is fixed.
+              {problems.length === 1
+                ? "A node's connection has a problem"
+                : `${problems.length} nodes' connections have a problem`}
+              : {problems.length === 1 ? "it fails" : "they fail"} until it is fixed.
             </p>
             <ul className="mt-1 list-disc space-y-0.5 pl-5">
               {problems.map((n) => (
                 <li key={n.id} className="break-words">
-                  <span className="font-medium">{n.label}</span> (<span className="font-mono text-xs">{n.id}</span>): {n.connection_problem}
+                  <span className="font-medium">{n.label}</span> (<span className="font-mono text-xs">{n.id}</span>):{" "}
+                  {n.connection_problem}
                 </li>
               ))}
             </ul>
@@ -198,10 +254,16 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
         <h2 id="workflow-nodes-heading" className="text-base font-semibold">
           Nodes
         </h2>
-        <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">They run in this order; a node that fails ends the run.</p>
+        <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">
+          They run in this order; a node that fails ends the run.
+        </p>
         <ol className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
           {w.nodes.map((n, i) => (
-            <li key={n.id} className="grid grid-cols-1 gap-x-4 gap-y-1 px-3 py-2.5 text-sm md:grid-cols-[minmax(0,1.3fr)_minmax(0,1fr)_minmax(0,1.2fr)]" data-testid="workflow-node">
+            <li
+              key={n.id}
+              className="grid grid-cols-1 gap-x-4 gap-y-1 px-3 py-2.5 text-sm md:grid-cols-[minmax(0,1.3fr)_minmax(0,1fr)_minmax(0,1.2fr)]"
+              data-testid="workflow-node"
+            >
               <div className="min-w-0">
                 <p className="font-medium">
                   <span className={term}>{i + 1}.</span> {n.label}
@@ -218,22 +280,42 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
               <div className="min-w-0">
                 {!n.connection_id ? (
                   n.connection_problem ? (
-                    <p className="text-xs font-medium text-rose-700 dark:text-rose-300" data-testid="node-connection-problem">
+                    <p
+                      className="text-xs font-medium text-rose-700 dark:text-rose-300"
+                      data-testid="node-connection-problem"
+                    >
                       <span aria-hidden="true">⚠ </span>No connection chosen: edit the node
                     </p>
                   ) : (
-                    <p className={term}>{n.operation && n.operation.types.length === 0 ? "Built-in: no connection" : "No connection"}</p>
+                    <p className={term}>
+                      {n.operation && n.operation.types.length === 0 ? "Built-in: no connection" : "No connection"}
+                    </p>
                   )
                 ) : (
                   <>
-                    <p className="break-words">{n.connection ? (n.connection.display_name ?? n.connection.external_id ?? n.connection.id) : <span className="font-mono text-xs">{n.connection_id}</span>}</p>
+                    <p className="break-words">
+                      {n.connection ? (
+                        (n.connection.display_name ?? n.connection.external_id ?? n.connection.id)
+                      ) : (
+                        <span className="font-mono text-xs">{n.connection_id}</span>
+                      )}
+                    </p>
                     {n.connection_problem ? (
-                      <p className="text-xs font-medium text-rose-700 dark:text-rose-300" data-testid="node-connection-problem">
+                      <p
+                        className="text-xs font-medium text-rose-700 dark:text-rose-300"
+                        data-testid="node-connection-problem"
+                      >
                         <span aria-hidden="true">⚠ </span>
-                        {n.connection_problem.startsWith("deleted") ? "Deleted: rebind it" : n.connection_problem.split(":")[0]}
+                        {n.connection_problem.startsWith("deleted")
+                          ? "Deleted: rebind it"
+                          : n.connection_problem.split(":")[0]}
                       </p>
                     ) : (
-                      n.connection && <p className={`text-xs ${term}`}>{catalogue?.typeName(n.connection.type) ?? n.connection.type}</p>
+                      n.connection && (
+                        <p className={`text-xs ${term}`}>
+                          {catalogue?.typeName(n.connection.type) ?? n.connection.type}
+                        </p>
+                      )
                     )}
                   </>
                 )}
@@ -247,7 +329,8 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
           </div>
         )}
         <p className={`mt-3 text-xs ${term}`}>
-          Created <LocalTime seconds={Date.parse(w.created_at) / 1000} /> · changed <LocalTime seconds={Date.parse(w.updated_at) / 1000} />
+          Created <LocalTime seconds={Date.parse(w.created_at) / 1000} /> · changed{" "}
+          <LocalTime seconds={Date.parse(w.updated_at) / 1000} />
         </p>
       </section>
 
@@ -256,7 +339,9 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
           <h2 id="workflow-runs-heading" className="text-base font-semibold">
             Run history
           </h2>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">Newest first. Select a run for each node&apos;s input, output and errors.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            Newest first. Select a run for each node&apos;s input, output and errors.
+          </p>
         </div>
         <DataTable<WorkflowRun>
           label="Runs"
@@ -284,7 +369,8 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
                     <LocalTime seconds={w.next_run_at} />.{" "}
                   </>
                 ) : null}
-                Press <strong className="font-semibold">Run now</strong> to try it: each run&apos;s nodes and their outputs show here, and in{" "}
+                Press <strong className="font-semibold">Run now</strong> to try it: each run&apos;s nodes and their
+                outputs show here, and in{" "}
                 <Link href={`/${teamId}/logs?source_id=${w.id}`} className={link}>
                   Logs
                 </Link>
@@ -296,7 +382,13 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
       </section>
 
       {openId && <RunDetailPanel key={openId} team={teamId} runId={openId} onClose={close} />}
-      <RebindDialog teamId={teamId} workflow={w} catalogue={catalogue} open={rebinding} onClose={() => setRebinding(false)} />
+      <RebindDialog
+        teamId={teamId}
+        workflow={w}
+        catalogue={catalogue}
+        open={rebinding}
+        onClose={() => setRebinding(false)}
+      />
       <ConfirmDialog
         open={deleting}
         title={`Delete “${w.name}”?`}
@@ -310,7 +402,9 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
           })
         }
       >
-        <p>It stops running, and its run history is deleted with it. The logs and ledger entries of its past runs stay.</p>
+        <p>
+          It stops running, and its run history is deleted with it. The logs and ledger entries of its past runs stay.
+        </p>
       </ConfirmDialog>
     </div>
   );

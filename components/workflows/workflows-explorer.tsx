@@ -26,12 +26,15 @@ export function WorkflowsExplorer({ teamId }: { teamId: string }) {
     <div className="space-y-4">
       <div className="flex min-h-9 flex-wrap items-center justify-between gap-2 text-sm text-zinc-600 dark:text-zinc-400">
         <p data-testid="workflows-count" aria-live="polite">
-          {query.isPending ? "Loading the workflows…" : `${plural(workflows.length, "workflow")} · ${active.toLocaleString("en")} active`}
+          {query.isPending
+            ? "Loading the workflows…"
+            : `${plural(workflows.length, "workflow")} · ${active.toLocaleString("en")} active`}
         </p>
         {problems > 0 && (
           <p className="font-medium text-amber-800 dark:text-amber-200">
             <span aria-hidden="true">⚠ </span>
-            {problems === 1 ? "1 workflow has" : `${problems} workflows have`} a connection problem: its nodes fail until it is fixed.
+            {problems === 1 ? "1 workflow has" : `${problems} workflows have`} a connection problem: its nodes fail
+            until it is fixed.
           </p>
         )}
       </div>
@@ -50,8 +53,9 @@ export function WorkflowsExplorer({ teamId }: { teamId: string }) {
         empty={
           <EmptyState title="No workflows yet">
             <p>
-              A workflow runs operations one after another, on a schedule or when you start it: read a report, format it, post it to Slack. Each node can use the output of the
-              nodes before it, and every run is logged and charged like any operation.
+              A workflow runs operations one after another, on a schedule or when you start it: read a report, format
+              it, post it to Slack. Each node can use the output of the nodes before it, and every run is logged and
+              charged like any operation.
             </p>
             <p className="mt-3">Start from a ready template:</p>
             <ul className="mt-1 space-y-1">

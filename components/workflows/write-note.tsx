@@ -12,28 +12,46 @@ export type WriteNode = { id: string; label: string; operation: string; connecti
 export function WriteNote({ writes, isOwner }: { writes: WriteNode[]; isOwner: boolean }) {
   if (!writes.length) return null;
   return (
-    <div role="note" data-testid="write-note" className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-100">
+    <div
+      role="note"
+      data-testid="write-note"
+      className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-100"
+    >
       <p className="font-semibold">
         {writes.length === 1 ? "1 node writes" : `${writes.length} nodes write`} to a provider, without an approval:
       </p>
       <ul className="mt-1 list-disc space-y-0.5 pl-5">
         {writes.map((w) => (
           <li key={w.id}>
-            <span className="font-medium">{w.label || w.id}</span> (<span className="font-mono text-xs">{w.operation}</span>) writes to{" "}
+            <span className="font-medium">{w.label || w.id}</span> (
+            <span className="font-mono text-xs">{w.operation}</span>) writes to{" "}
             <span className="font-medium">{w.connection ?? "the connection chosen for it"}</span>
           </li>
         ))}
       </ul>
       <p className="mt-2">
         Only a team owner can activate a workflow with write nodes.{" "}
-        {isOwner ? "You are an owner of this team." : "You are a member: save it inactive and ask an owner to activate it."}
+        {isOwner
+          ? "You are an owner of this team."
+          : "You are a member: save it inactive and ask an owner to activate it."}
       </p>
     </div>
   );
 }
 
-/** The Active switch (a checkbox with the switch role); locked off, with the reason, for a member when the workflow writes. */
-export function ActiveSwitch({ checked, onChange, lockedReason }: { checked: boolean; onChange: (v: boolean) => void; lockedReason: string | null }) {
+/**
+ * The Active switch (a checkbox with the switch role); locked off, with the reason, for a member
+ * when the workflow writes.
+ */
+export function ActiveSwitch({
+  checked,
+  onChange,
+  lockedReason,
+}: {
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  lockedReason: string | null;
+}) {
   const id = useId();
   const locked = lockedReason !== null;
   return (

@@ -1,4 +1,4 @@
-import type { APIRequestContext, APIResponse } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { test, expect, seedTeam, apiAs, anonymous, baseURL, type SeededTeam, expectError } from "../fixtures";
 
 // Spec §4.6 (create an auth link) and §4.7 (its status), over real HTTP against the
@@ -14,12 +14,16 @@ async function createLink(api: APIRequestContext, body: object): Promise<AuthLin
   return res.json();
 }
 
-
 test.describe("POST /v1/connections/auth-link", () => {
   test("requires a bearer API key", async () => {
     const api = await anonymous();
     await expectError(await api.post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth" } }), 401);
-    await expectError(await (await apiAs({ key: "pbk_not-a-real-key" })).post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth" } }), 401);
+    await expectError(
+      await (
+        await apiAs({ key: "pbk_not-a-real-key" })
+      ).post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth" } }),
+      401,
+    );
   });
 
   test("creates a link for an OAuth type that expires in 24 hours (milliseconds) at the app's address", async () => {
@@ -37,7 +41,10 @@ test.describe("POST /v1/connections/auth-link", () => {
 
   test("every link is distinct", async () => {
     const api = await apiAs((await seedTeam()).users[0]);
-    const [a, b] = [await createLink(api, { connection_type: "sandbox_oauth" }), await createLink(api, { connection_type: "sandbox_oauth" })];
+    const [a, b] = [
+      await createLink(api, { connection_type: "sandbox_oauth" }),
+      await createLink(api, { connection_type: "sandbox_oauth" }),
+    ];
     expect(a.id).not.toBe(b.id);
     expect(a.url).not.toBe(b.url);
   });
@@ -71,13 +78,29 @@ test.describe("POST /v1/connections/auth-link", () => {
     const post = (data: unknown) => api.post("/v1/connections/auth-link", { data: data as object });
 
     test("redirect_url must use HTTPS", async () => {
-      await expectError(await post({ connection_type: "sandbox_oauth", redirect_url: "http://example.com/done" }), 400, "redirect_url");
-      await expectError(await post({ connection_type: "sandbox_oauth", redirect_url: "javascript:alert(1)" }), 400, "redirect_url");
-      await expectError(await post({ connection_type: "sandbox_oauth", redirect_url: "not a url" }), 400, "redirect_url");
+      await expectError(
+        await post({ connection_type: "sandbox_oauth", redirect_url: "http://example.com/done" }),
+        400,
+        "redirect_url",
+      );
+      await expectError(
+        await post({ connection_type: "sandbox_oauth", redirect_url: "javascript:alert(1)" }),
+        400,
+        "redirect_url",
+      );
+      await expectError(
+        await post({ connection_type: "sandbox_oauth", redirect_url: "not a url" }),
+        400,
+        "redirect_url",
+      );
     });
 
     test("an external_id of 256 characters is rejected", async () => {
-      await expectError(await post({ connection_type: "sandbox_oauth", external_id: "e".repeat(256) }), 400, "external_id");
+      await expectError(
+        await post({ connection_type: "sandbox_oauth", external_id: "e".repeat(256) }),
+        400,
+        "external_id",
+      );
     });
 
     test("a type that connects only from credentials is rejected", async () => {
@@ -93,7 +116,11 @@ test.describe("POST /v1/connections/auth-link", () => {
     });
 
     test("an unknown key is named", async () => {
-      await expectError(await post({ connection_type: "sandbox_oauth", redirect_uri: "https://example.com" }), 400, "redirect_uri");
+      await expectError(
+        await post({ connection_type: "sandbox_oauth", redirect_uri: "https://example.com" }),
+        400,
+        "redirect_uri",
+      );
     });
 
     test("is_private must be a boolean", async () => {
@@ -101,8 +128,21 @@ test.describe("POST /v1/connections/auth-link", () => {
     });
 
     test("a body that is not a JSON object is rejected", async () => {
-      await expectError(await api.post("/v1/connections/auth-link", { data: Buffer.from("{nope"), headers: { "content-type": "application/json" } }), 400, "JSON");
-      await expectError(await api.post("/v1/connections/auth-link", { data: Buffer.from('[{"connection_type":"sandbox_oauth"}]'), headers: { "content-type": "application/json" } }), 400);
+      await expectError(
+        await api.post("/v1/connections/auth-link", {
+          data: Buffer.from("{nope"),
+          headers: { "content-type": "application/json" },
+        }),
+        400,
+        "JSON",
+      );
+      await expectError(
+        await api.post("/v1/connections/auth-link", {
+          data: Buffer.from('[{"connection_type":"sandbox_oauth"}]'),
+          headers: { "content-type": "application/json" },
+        }),
+        400,
+      );
     });
   });
 });
@@ -136,7 +176,13 @@ test.describe("GET /v1/connections/auth-links/{auth_link_id}/status", () => {
     const api = await apiAs((await seedTeam()).users[0]);
     const link = await createLink(api, { connection_type: "sandbox_whitelabel" });
     const status = await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json();
-    expect(status).toMatchObject({ status: "pending", connection_type: "sandbox_whitelabel", external_id: null, connection_id: null, connections: [] });
+    expect(status).toMatchObject({
+      status: "pending",
+      connection_type: "sandbox_whitelabel",
+      external_id: null,
+      connection_id: null,
+      connections: [],
+    });
   });
 
   test("another member of the team sees the team's link", async () => {

@@ -11,16 +11,36 @@ type Endpoint = {
   call: (api: APIRequestContext, ids: Ids, headers?: Record<string, string>) => Promise<APIResponse>;
 };
 
-const newKeyBody = (name = "auth-spec key") => ({ connection_type: "sandbox_key", name, credentials: { api_key: "sk_auth_spec" } });
+const newKeyBody = (name = "auth-spec key") => ({
+  connection_type: "sandbox_key",
+  name,
+  credentials: { api_key: "sk_auth_spec" },
+});
 
 const ENDPOINTS: Endpoint[] = [
   { name: "GET /v1/connections", call: (api, _ids, headers) => api.get("/v1/connections", { headers }) },
-  { name: "POST /v1/connections", call: (api, _ids, headers) => api.post("/v1/connections", { headers, data: newKeyBody() }) },
+  {
+    name: "POST /v1/connections",
+    call: (api, _ids, headers) => api.post("/v1/connections", { headers, data: newKeyBody() }),
+  },
   { name: "GET /v1/connections/types", call: (api, _ids, headers) => api.get("/v1/connections/types", { headers }) },
-  { name: "GET /v1/connections/{id}", call: (api, ids, headers) => api.get(`/v1/connections/${ids.connection}`, { headers }) },
-  { name: "DELETE /v1/connections/{id}", call: (api, ids, headers) => api.delete(`/v1/connections/${ids.connection}`, { headers }) },
-  { name: "POST /v1/connections/auth-link", call: (api, _ids, headers) => api.post("/v1/connections/auth-link", { headers, data: { connection_type: "sandbox_oauth" } }) },
-  { name: "GET /v1/connections/auth-links/{id}/status", call: (api, ids, headers) => api.get(`/v1/connections/auth-links/${ids.authLink}/status`, { headers }) },
+  {
+    name: "GET /v1/connections/{id}",
+    call: (api, ids, headers) => api.get(`/v1/connections/${ids.connection}`, { headers }),
+  },
+  {
+    name: "DELETE /v1/connections/{id}",
+    call: (api, ids, headers) => api.delete(`/v1/connections/${ids.connection}`, { headers }),
+  },
+  {
+    name: "POST /v1/connections/auth-link",
+    call: (api, _ids, headers) =>
+      api.post("/v1/connections/auth-link", { headers, data: { connection_type: "sandbox_oauth" } }),
+  },
+  {
+    name: "GET /v1/connections/auth-links/{id}/status",
+    call: (api, ids, headers) => api.get(`/v1/connections/auth-links/${ids.authLink}/status`, { headers }),
+  },
   { name: "GET /v1/credits", call: (api, _ids, headers) => api.get("/v1/credits", { headers }) },
   { name: "GET /v1/credits/logs", call: (api, _ids, headers) => api.get("/v1/credits/logs", { headers }) },
   { name: "GET /v1/logs", call: (api, _ids, headers) => api.get("/v1/logs", { headers }) },
@@ -64,7 +84,14 @@ test.describe("401 on every endpoint", () => {
     anon = await anonymous();
     // A second member of the same team whose key gets revoked: the target data is real and
     // reachable by the team, so only the revocation can explain a 401.
-    const created = await cli("user", "create", "--team", owner.team.id, "--email", `revoked-${owner.team.id.slice(5).toLowerCase()}@test.patchbay.dev`);
+    const created = await cli(
+      "user",
+      "create",
+      "--team",
+      owner.team.id,
+      "--email",
+      `revoked-${owner.team.id.slice(5).toLowerCase()}@test.patchbay.dev`,
+    );
     expect(created.code, JSON.stringify(created.json)).toBe(0);
     const key = await cli("apikey", "create", "--team", owner.team.id, "--user", created.json.id);
     expect(key.code, JSON.stringify(key.json)).toBe(0);
@@ -78,15 +105,29 @@ test.describe("401 on every endpoint", () => {
   const CASES: { name: string; headers: () => Record<string, string> | undefined }[] = [
     { name: "no Authorization header", headers: () => undefined },
     { name: "Basic scheme", headers: () => ({ authorization: "Basic x" }) },
-    { name: "Basic scheme carrying a real key", headers: () => ({ authorization: `Basic ${owner.team.users[0].key}` }) },
+    {
+      name: "Basic scheme carrying a real key",
+      headers: () => ({ authorization: `Basic ${owner.team.users[0].key}` }),
+    },
     { name: "Bearer alone", headers: () => ({ authorization: "Bearer" }) },
     { name: "Bearer with only spaces", headers: () => ({ authorization: "Bearer    " }) },
     { name: "real key without a scheme", headers: () => ({ authorization: owner.team.users[0].key }) },
-    { name: "two tokens", headers: () => ({ authorization: `Bearer ${owner.team.users[0].key} ${owner.team.users[0].key}` }) },
+    {
+      name: "two tokens",
+      headers: () => ({ authorization: `Bearer ${owner.team.users[0].key} ${owner.team.users[0].key}` }),
+    },
     { name: "unknown key of valid shape", headers: () => ({ authorization: `Bearer ${UNKNOWN_KEY}` }) },
     { name: "garbage key", headers: () => ({ authorization: "Bearer not-a-key!!" }) },
-    { name: "real key with a character changed", headers: () => ({ authorization: `Bearer ${owner.team.users[0].key.slice(0, -1)}${owner.team.users[0].key.endsWith("a") ? "b" : "a"}` }) },
-    { name: "real key truncated", headers: () => ({ authorization: `Bearer ${owner.team.users[0].key.slice(0, -1)}` }) },
+    {
+      name: "real key with a character changed",
+      headers: () => ({
+        authorization: `Bearer ${owner.team.users[0].key.slice(0, -1)}${owner.team.users[0].key.endsWith("a") ? "b" : "a"}`,
+      }),
+    },
+    {
+      name: "real key truncated",
+      headers: () => ({ authorization: `Bearer ${owner.team.users[0].key.slice(0, -1)}` }),
+    },
     { name: "10k-character key", headers: () => ({ authorization: `Bearer ${"k".repeat(10_000)}` }) },
     { name: "revoked key", headers: () => ({ authorization: `Bearer ${revokedKey}` }) },
   ];
@@ -139,7 +180,11 @@ test("revoking one member's key leaves the other keys of the team working", asyn
 });
 
 test.describe("plan changes", () => {
-  const whitelabel = { connection_type: "sandbox_whitelabel", name: "own app", credentials: { client_id: "cid", client_secret: "cs", refresh_token: "rt" } };
+  const whitelabel = {
+    connection_type: "sandbox_whitelabel",
+    name: "own app",
+    credentials: { client_id: "cid", client_secret: "cs", refresh_token: "rt" },
+  };
 
   test("a key keeps working after the team moves to the free plan; white-label creation then answers 403", async () => {
     const { team, api, ids } = await teamWithData();
@@ -160,7 +205,7 @@ test.describe("plan changes", () => {
     const body = await forbidden.json();
     expect(typeof body.detail).toBe("string");
     expect(body.detail.length).toBeGreaterThan(0);
-    expect((await (await api.get("/v1/connections?type=sandbox_whitelabel")).json())).toEqual([]);
+    expect(await (await api.get("/v1/connections?type=sandbox_whitelabel")).json()).toEqual([]);
 
     // A manual-only type needs no Team plan.
     const manual = await api.post("/v1/connections", { data: newKeyBody("still allowed") });
@@ -180,6 +225,10 @@ test.describe("plan changes", () => {
     expect((await cli("team", "set-plan", "--team", team.id, "--plan", "team")).code).toBe(0);
     const onTeam = await api.post("/v1/connections", { data: whitelabel });
     expect(onTeam.status(), await onTeam.text()).toBe(200);
-    expect(await onTeam.json()).toMatchObject({ type: "sandbox_whitelabel", display_name: "own app", is_private: false });
+    expect(await onTeam.json()).toMatchObject({
+      type: "sandbox_whitelabel",
+      display_name: "own app",
+      is_private: false,
+    });
   });
 });

@@ -23,7 +23,12 @@ async function ok(...args: string[]) {
 }
 
 /** A fresh team with an owner and a key, all through the CLI. */
-async function cliTeam(flags: string[] = []): Promise<{ team: { id: string; name: string; plan: string }; user: { id: string }; key: { id: string; key: string }; api: APIRequestContext }> {
+async function cliTeam(flags: string[] = []): Promise<{
+  team: { id: string; name: string; plan: string };
+  user: { id: string };
+  key: { id: string; key: string };
+  api: APIRequestContext;
+}> {
   const team = await ok("team", "create", "--name", `CLI ${unique()}`, ...flags);
   const user = await ok("user", "create", "--team", team.id, "--email", email("owner"), "--role", "owner");
   const key = await ok("apikey", "create", "--team", team.id, "--user", user.id);
@@ -31,10 +36,12 @@ async function cliTeam(flags: string[] = []): Promise<{ team: { id: string; name
 }
 
 async function allPages(api: APIRequestContext, path: string, limit: number) {
-  const out: { id: string | number; [k: string]: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const out: { id: string | number; [k: string]: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
   let cursor: string | null = null;
   for (let i = 0; i < 100; i++) {
-    const res: APIResponse = await api.get(`${path}${path.includes("?") ? "&" : "?"}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const res: APIResponse = await api.get(
+      `${path}${path.includes("?") ? "&" : "?"}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    );
     expect(res.status()).toBe(200);
     const body: { data: typeof out; has_more: boolean; next_cursor: string | null } = await res.json();
     out.push(...body.data);
@@ -61,7 +68,12 @@ test.describe("team create", () => {
     expect(team.plan).toBe("free");
     const res = await api.get("/v1/credits");
     expect(res.status()).toBe(200);
-    expect(await res.json()).toMatchObject({ tier: "free", credits_limit: 1234, credits_used: 0, credits_remaining: 1234 });
+    expect(await res.json()).toMatchObject({
+      tier: "free",
+      credits_limit: 1234,
+      credits_used: 0,
+      credits_remaining: 1234,
+    });
   });
 
   test("--plan pro and --plan team are accepted; the --name=value form works", async () => {
@@ -71,7 +83,24 @@ test.describe("team create", () => {
 
   test("--history-days limits GET /v1/logs to that window", async () => {
     const { team, api } = await cliTeam(["--history-days", "2"]);
-    const sim = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "10", "--mcp-calls", "20", "--agent-conversations", "0", "--copilot-uses", "0", "--days", "10", "--seed", "7");
+    const sim = await ok(
+      "activity",
+      "simulate",
+      "--team",
+      team.id,
+      "--workflow-runs",
+      "10",
+      "--mcp-calls",
+      "20",
+      "--agent-conversations",
+      "0",
+      "--copilot-uses",
+      "0",
+      "--days",
+      "10",
+      "--seed",
+      "7",
+    );
     const logs = await allPages(api, "/v1/logs", 100);
     const now = Math.floor(Date.now() / 1000);
     expect(logs.length).toBeGreaterThan(0);
@@ -117,7 +146,18 @@ test.describe("user create", () => {
     const owner = await ok("user", "create", "--team", team.id, "--email", ownerEmail, "--role", "owner");
     expect(Object.keys(owner).sort()).toEqual(["email", "id", "role"]);
     expect(owner).toMatchObject({ email: ownerEmail, role: "owner" });
-    const member = await ok("user", "create", "--team", team.id, "--email", email("member"), "--role", "member", "--password", "correct horse battery");
+    const member = await ok(
+      "user",
+      "create",
+      "--team",
+      team.id,
+      "--email",
+      email("member"),
+      "--role",
+      "member",
+      "--password",
+      "correct horse battery",
+    );
     expect(member.role).toBe("member");
     const plain = await ok("user", "create", "--team", team.id, "--email", email("plain"));
     expect(["owner", "member"]).toContain(plain.role);
@@ -141,7 +181,9 @@ test.describe("apikey", () => {
     expect(Object.keys(key).sort()).toEqual(["id", "key"]);
     expect(key.key.length).toBeGreaterThan(20);
     expect(key.key).not.toContain(key.id);
-    const created = await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "via CLI key", credentials: { api_key: "k" } } });
+    const created = await api.post("/v1/connections", {
+      data: { connection_type: "sandbox_key", name: "via CLI key", credentials: { api_key: "k" } },
+    });
     expect(created.status(), await created.text()).toBe(200);
     // A second key of the same user sees the same (shared) data; keys are distinct.
     const second = await ok("apikey", "create", "--team", team.id, "--user", user.id);
@@ -179,14 +221,28 @@ test.describe("apikey", () => {
     // None of that produced a key: the team's keys are still the seeded one only, which works.
     expect((await (await apiAs(a.users[0])).get("/v1/credits")).status()).toBe(200);
   });
-
 });
 
 test.describe("credits renew", () => {
   test("prints {billing_period_end}, resets usage, writes no ledger entry", async () => {
     const team = await seedTeam();
     const api = await apiAs(team.users[0]);
-    const sim = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "3", "--mcp-calls", "3", "--agent-conversations", "1", "--copilot-uses", "1", "--days", "1");
+    const sim = await ok(
+      "activity",
+      "simulate",
+      "--team",
+      team.id,
+      "--workflow-runs",
+      "3",
+      "--mcp-calls",
+      "3",
+      "--agent-conversations",
+      "1",
+      "--copilot-uses",
+      "1",
+      "--days",
+      "1",
+    );
     const before = await (await api.get("/v1/credits")).json();
     expect(before.credits_used).toBeGreaterThan(0);
     const ledgerBefore = await allPages(api, "/v1/credits/logs", 1000);
@@ -200,7 +256,12 @@ test.describe("credits renew", () => {
     expect(renewed.billing_period_end).toBeLessThan(now + 32 * 86_400);
 
     const after = await (await api.get("/v1/credits")).json();
-    expect(after).toEqual({ ...before, credits_used: 0, credits_remaining: before.credits_limit, billing_period_end: renewed.billing_period_end });
+    expect(after).toEqual({
+      ...before,
+      credits_used: 0,
+      credits_remaining: before.credits_limit,
+      billing_period_end: renewed.billing_period_end,
+    });
     expect((await allPages(api, "/v1/credits/logs", 1000)).map((e) => e.id)).toEqual(ledgerBefore.map((e) => e.id));
   });
 
@@ -213,7 +274,18 @@ test.describe("activity simulate", () => {
   test("prints {logs, ledger_entries} and exactly that data shows through the API", async () => {
     const team = await seedTeam({ members: 2 });
     const api = await apiAs(team.users[0]);
-    const sim = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "5", "--mcp-calls", "5", "--days", "3");
+    const sim = await ok(
+      "activity",
+      "simulate",
+      "--team",
+      team.id,
+      "--workflow-runs",
+      "5",
+      "--mcp-calls",
+      "5",
+      "--days",
+      "3",
+    );
     expect(Object.keys(sim).sort()).toEqual(["ledger_entries", "logs"]);
     expect(Number.isInteger(sim.logs) && sim.logs > 0).toBe(true);
     expect(Number.isInteger(sim.ledger_entries) && sim.ledger_entries > 0).toBe(true);
@@ -239,7 +311,14 @@ test.describe("activity simulate", () => {
     for (const runId of runIds) {
       const steps = logs.filter((l) => l.source.run_id === runId);
       expect(new Set(steps.map((l) => l.metadata.node_id)).size).toBe(steps.length);
-      for (const s of steps) expect(s.metadata).toEqual(expect.objectContaining({ node_id: expect.any(String), node_label: expect.any(String), retry_attempts: expect.any(Number) }));
+      for (const s of steps)
+        expect(s.metadata).toEqual(
+          expect.objectContaining({
+            node_id: expect.any(String),
+            node_label: expect.any(String),
+            retry_attempts: expect.any(Number),
+          }),
+        );
     }
     const mcpLogs = logs.filter((l) => l.source.type === "mcp");
     expect(mcpLogs).toHaveLength(5);
@@ -257,11 +336,37 @@ test.describe("activity simulate", () => {
   test("only the requested kinds are written", async () => {
     const team = await seedTeam();
     const api = await apiAs(team.users[0]);
-    const sim = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "0", "--mcp-calls", "4", "--agent-conversations", "0", "--copilot-uses", "0");
+    const sim = await ok(
+      "activity",
+      "simulate",
+      "--team",
+      team.id,
+      "--workflow-runs",
+      "0",
+      "--mcp-calls",
+      "4",
+      "--agent-conversations",
+      "0",
+      "--copilot-uses",
+      "0",
+    );
     expect(sim).toEqual({ logs: 4, ledger_entries: 4 });
     const logs = await allPages(api, "/v1/logs", 100);
     expect(logs.map((l) => l.source.type)).toEqual(["mcp", "mcp", "mcp", "mcp"]);
-    const copilot = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "0", "--mcp-calls", "0", "--agent-conversations", "0", "--copilot-uses", "2");
+    const copilot = await ok(
+      "activity",
+      "simulate",
+      "--team",
+      team.id,
+      "--workflow-runs",
+      "0",
+      "--mcp-calls",
+      "0",
+      "--agent-conversations",
+      "0",
+      "--copilot-uses",
+      "2",
+    );
     expect(copilot).toEqual({ logs: 0, ledger_entries: 2 });
     expect((await allPages(api, "/v1/credits/logs?service_type=copilot", 1000)).length).toBe(2);
     expect((await allPages(api, "/v1/logs", 100)).length).toBe(4);
@@ -270,12 +375,29 @@ test.describe("activity simulate", () => {
   test("only active workflows run: one deactivated by deleting its connection writes nothing", async () => {
     const team = await seedTeam();
     const api = await apiAs(team.users[0]);
-    const conn = await (await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "feed", credentials: { api_key: "sk-feed" } } })).json();
+    const conn = await (
+      await api.post("/v1/connections", {
+        data: { connection_type: "sandbox_key", name: "feed", credentials: { api_key: "sk-feed" } },
+      })
+    ).json();
     const used = await seed("workflow", { team: team.id, name: "Uses the feed", connections: [conn.id] });
     const other = await seed("workflow", { team: team.id, name: "Independent" });
     expect((await api.delete(`/v1/connections/${conn.id}`)).status()).toBe(200);
     expect(await seed("workflowState", { id: used.id })).toEqual({ active: false });
-    const sim = await ok("activity", "simulate", "--team", team.id, "--workflow-runs", "4", "--mcp-calls", "0", "--agent-conversations", "0", "--copilot-uses", "0");
+    const sim = await ok(
+      "activity",
+      "simulate",
+      "--team",
+      team.id,
+      "--workflow-runs",
+      "4",
+      "--mcp-calls",
+      "0",
+      "--agent-conversations",
+      "0",
+      "--copilot-uses",
+      "0",
+    );
     expect(sim).toEqual({ logs: 4, ledger_entries: 4 });
     const logs = await allPages(api, "/v1/logs", 100);
     expect(new Set(logs.map((l) => l.source.id))).toEqual(new Set([other.id]));
@@ -283,15 +405,47 @@ test.describe("activity simulate", () => {
     // With no active workflow at all, no run is written.
     const none = await seedTeam();
     const wf = await seed("workflow", { team: none.id, active: false });
-    expect(await ok("activity", "simulate", "--team", none.id, "--workflow-runs", "3", "--mcp-calls", "0", "--agent-conversations", "0", "--copilot-uses", "0")).toEqual({ logs: 0, ledger_entries: 0 });
+    expect(
+      await ok(
+        "activity",
+        "simulate",
+        "--team",
+        none.id,
+        "--workflow-runs",
+        "3",
+        "--mcp-calls",
+        "0",
+        "--agent-conversations",
+        "0",
+        "--copilot-uses",
+        "0",
+      ),
+    ).toEqual({ logs: 0, ledger_entries: 0 });
     expect(await seed("workflowState", { id: wf.id })).toEqual({ active: false });
   });
 
   test("mcp create refuses an unknown team or user, or a connection the user cannot use", async () => {
     const team = await seedTeam();
-    expectError(await cli("mcp", "create", "--team", "team_nope", "--user", team.users[0].id, "--name", "X"), "unknown team");
+    expectError(
+      await cli("mcp", "create", "--team", "team_nope", "--user", team.users[0].id, "--name", "X"),
+      "unknown team",
+    );
     expectError(await cli("mcp", "create", "--team", team.id, "--user", "user_nope", "--name", "X"), "unknown user");
-    expectError(await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", "X", "--connections", "conn_nope"), "unknown connection");
+    expectError(
+      await cli(
+        "mcp",
+        "create",
+        "--team",
+        team.id,
+        "--user",
+        team.users[0].id,
+        "--name",
+        "X",
+        "--connections",
+        "conn_nope",
+      ),
+      "unknown connection",
+    );
     expectError(await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", " "), "blank name");
   });
 

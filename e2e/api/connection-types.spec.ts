@@ -20,7 +20,8 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => server?.stop());
 
-const keyed = (key: string) => pwRequest.newContext({ baseURL: server.baseUrl, extraHTTPHeaders: { authorization: `Bearer ${key}` } });
+const keyed = (key: string) =>
+  pwRequest.newContext({ baseURL: server.baseUrl, extraHTTPHeaders: { authorization: `Bearer ${key}` } });
 
 test("types that cannot be connected here are not listed; white-label types without their OAuth app offer manual only", async () => {
   const team = await seedTeam();
@@ -30,7 +31,8 @@ test("types that cannot be connected here are not listed; white-label types with
   const byType = Object.fromEntries(types.map((t) => [t.type, t]));
   for (const t of types) expect(t.auth_methods.length, `${t.type} auth_methods`).toBeGreaterThan(0);
   for (const gone of ["linkedin_ads", "tiktok_ads", "hubspot"]) expect(byType[gone], gone).toBeUndefined();
-  for (const google of ["ga4", "gads", "gsc"]) expect(byType[google], google).toMatchObject({ auth_methods: ["manual"] });
+  for (const google of ["ga4", "gads", "gsc"])
+    expect(byType[google], google).toMatchObject({ auth_methods: ["manual"] });
   // Configured apps and built-in providers are still offered both ways.
   expect(byType.meta_ads).toMatchObject({ auth_methods: ["oauth", "manual"] });
   expect(byType.sandbox_oauth).toMatchObject({ auth_methods: ["oauth"] });
@@ -39,7 +41,9 @@ test("types that cannot be connected here are not listed; white-label types with
 
 test("an auth link for a type that is not set up is a 400 naming the settings", async () => {
   const team = await seedTeam();
-  const res = await (await keyed(team.users[0].key)).post("/v1/connections/auth-link", { data: { connection_type: "linkedin_ads" } });
+  const res = await (
+    await keyed(team.users[0].key)
+  ).post("/v1/connections/auth-link", { data: { connection_type: "linkedin_ads" } });
   await expectError(res, 400, "OAUTH_LINKEDIN_CLIENT_ID", "OAUTH_LINKEDIN_CLIENT_SECRET");
 });
 
@@ -48,11 +52,23 @@ test("the dashboard shows an owner each type that is not set up with the exact s
   const owner = await sessionAs(team.users[0].email, PASSWORD, team.id, server.baseUrl);
   const ownerTypes: DashboardType[] = await (await owner.get("/api/dashboard/connection-types")).json();
   const byType = Object.fromEntries(ownerTypes.map((t) => [t.type, t]));
-  expect(byType.linkedin_ads).toMatchObject({ auth_methods: [], missing_settings: ["OAUTH_LINKEDIN_CLIENT_ID", "OAUTH_LINKEDIN_CLIENT_SECRET"] });
-  expect(byType.tiktok_ads).toMatchObject({ auth_methods: [], missing_settings: ["OAUTH_TIKTOK_CLIENT_ID", "OAUTH_TIKTOK_CLIENT_SECRET"] });
-  expect(byType.hubspot).toMatchObject({ auth_methods: [], missing_settings: ["OAUTH_HUBSPOT_CLIENT_ID", "OAUTH_HUBSPOT_CLIENT_SECRET"] });
+  expect(byType.linkedin_ads).toMatchObject({
+    auth_methods: [],
+    missing_settings: ["OAUTH_LINKEDIN_CLIENT_ID", "OAUTH_LINKEDIN_CLIENT_SECRET"],
+  });
+  expect(byType.tiktok_ads).toMatchObject({
+    auth_methods: [],
+    missing_settings: ["OAUTH_TIKTOK_CLIENT_ID", "OAUTH_TIKTOK_CLIENT_SECRET"],
+  });
+  expect(byType.hubspot).toMatchObject({
+    auth_methods: [],
+    missing_settings: ["OAUTH_HUBSPOT_CLIENT_ID", "OAUTH_HUBSPOT_CLIENT_SECRET"],
+  });
   // A white-label type says what would add auth links to it.
-  expect(byType.ga4).toMatchObject({ auth_methods: ["manual"], missing_settings: ["OAUTH_GOOGLE_CLIENT_ID", "OAUTH_GOOGLE_CLIENT_SECRET"] });
+  expect(byType.ga4).toMatchObject({
+    auth_methods: ["manual"],
+    missing_settings: ["OAUTH_GOOGLE_CLIENT_ID", "OAUTH_GOOGLE_CLIENT_SECRET"],
+  });
   expect(byType.meta_ads).toMatchObject({ auth_methods: ["oauth", "manual"], missing_settings: [] });
 
   const member = await sessionAs(team.users[1].email, PASSWORD, team.id, server.baseUrl);
@@ -61,5 +77,10 @@ test("the dashboard shows an owner each type that is not set up with the exact s
     expect(t.auth_methods.length, t.type).toBeGreaterThan(0);
     expect(t.missing_settings, t.type).toEqual([]);
   }
-  expect(memberTypes.map((t) => t.type).sort()).toEqual(ownerTypes.filter((t) => t.auth_methods.length > 0).map((t) => t.type).sort());
+  expect(memberTypes.map((t) => t.type).sort()).toEqual(
+    ownerTypes
+      .filter((t) => t.auth_methods.length > 0)
+      .map((t) => t.type)
+      .sort(),
+  );
 });

@@ -1,4 +1,4 @@
-import type { APIRequestContext, APIResponse } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { test, expect, seed, seedTeam, apiAs, anonymous, cli, type SeededTeam, expectError } from "../fixtures";
 import { inDatabase } from "../support/in-database";
 
@@ -41,7 +41,6 @@ async function list(api: APIRequestContext, query = ""): Promise<Connection[]> {
   return res.json();
 }
 
-
 const expectUnixSeconds = (t: number) => {
   expect(Number.isInteger(t)).toBe(true);
   expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(10);
@@ -56,9 +55,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // No endpoint sets a connection's external_id yet except the OAuth flow of an auth link
 // (spec §2.1), so these two helpers reach the rows through the product's own db client.
 const giveExternalId = (id: string, externalId: string) =>
-  inDatabase("await db.connection.update({ where: { id: args.id }, data: { externalId: args.externalId } });", { id, externalId });
+  inDatabase("await db.connection.update({ where: { id: args.id }, data: { externalId: args.externalId } });", {
+    id,
+    externalId,
+  });
 const storedCredentials = (id: string) =>
-  inDatabase<Record<string, string>>("return decryptJson((await db.connection.findUniqueOrThrow({ where: { id: args.id } })).credentials, `connection:${args.id}`);", { id });
+  inDatabase<Record<string, string>>(
+    "return decryptJson((await db.connection.findUniqueOrThrow({ where: { id: args.id } })).credentials, `connection:${args.id}`);",
+    { id },
+  );
 
 test.describe("authentication", () => {
   test("requires a bearer API key", async () => {
@@ -84,10 +89,19 @@ test.describe("GET /v1/connections/types", () => {
     const api = await apiAs((await seedTeam()).users[0]);
     const res = await api.get("/v1/connections/types");
     expect(res.status()).toBe(200);
-    const types: { type: string; name: string; auth_methods: string[]; credential_fields: string[] | null; docs_url: string | null }[] = await res.json();
+    const types: {
+      type: string;
+      name: string;
+      auth_methods: string[];
+      credential_fields: string[] | null;
+      docs_url: string | null;
+    }[] = await res.json();
     const byType = Object.fromEntries(types.map((t) => [t.type, t]));
     expect(byType.sandbox_oauth).toMatchObject({ auth_methods: ["oauth"], credential_fields: null });
-    expect(byType.sandbox_whitelabel).toMatchObject({ auth_methods: ["oauth", "manual"], credential_fields: ["client_id", "client_secret", "refresh_token"] });
+    expect(byType.sandbox_whitelabel).toMatchObject({
+      auth_methods: ["oauth", "manual"],
+      credential_fields: ["client_id", "client_secret", "refresh_token"],
+    });
     expect(byType.sandbox_key).toMatchObject({ auth_methods: ["manual"], credential_fields: ["api_key"] });
     for (const t of types) {
       expect(typeof t.name).toBe("string");
@@ -98,7 +112,9 @@ test.describe("GET /v1/connections/types", () => {
 
   test("docs_url of each sandbox type is a fetchable plain-markdown page", async () => {
     const api = await apiAs((await seedTeam()).users[0]);
-    const types: { type: string; credential_fields: string[] | null; docs_url: string | null }[] = await (await api.get("/v1/connections/types")).json();
+    const types: { type: string; credential_fields: string[] | null; docs_url: string | null }[] = await (
+      await api.get("/v1/connections/types")
+    ).json();
     const reader = await anonymous();
     for (const t of types.filter((t) => t.type.startsWith("sandbox_"))) {
       expect(t.docs_url, t.type).toMatch(/^https?:\/\//);
@@ -134,7 +150,13 @@ test.describe("POST /v1/connections", () => {
     expectUnixSeconds(created.updated_at);
 
     const [listed] = await list(api);
-    expect(listed).toMatchObject({ id: created.id, type: "sandbox_key", display_name: "Primary key", external_id: null, is_private: false });
+    expect(listed).toMatchObject({
+      id: created.id,
+      type: "sandbox_key",
+      display_name: "Primary key",
+      external_id: null,
+      is_private: false,
+    });
     expectMilliseconds(listed.created_at);
     expect(Math.floor(listed.created_at / 1000)).toBe(created.created_at);
     expect(await storedCredentials(created.id)).toEqual({ api_key: "sk-live-123" });
@@ -151,12 +173,20 @@ test.describe("POST /v1/connections", () => {
   test("a white-label post with the same type and name replaces the credentials in place", async () => {
     const api = await apiAs((await seedTeam()).users[0]);
     const first = await create(api, whiteLabel("Ads account", { refresh_token: "refresh-old" }));
-    expect(first).toMatchObject({ type: "sandbox_whitelabel", display_name: "Ads account", external_id: null, is_private: false });
+    expect(first).toMatchObject({
+      type: "sandbox_whitelabel",
+      display_name: "Ads account",
+      external_id: null,
+      is_private: false,
+    });
     expectUnixSeconds(first.created_at);
     const [before] = await list(api);
 
     await sleep(1100); // updated_at of the create response has one-second resolution
-    const second = await create(api, whiteLabel("Ads account", { client_id: "client-2", refresh_token: "refresh-new" }));
+    const second = await create(
+      api,
+      whiteLabel("Ads account", { client_id: "client-2", refresh_token: "refresh-new" }),
+    );
     expect(second.id).toBe(first.id);
     expect(second.created_at).toBe(first.created_at);
     expect(second.updated_at).toBeGreaterThan(first.updated_at);
@@ -167,7 +197,11 @@ test.describe("POST /v1/connections", () => {
     expect(after[0].id).toBe(first.id);
     expect(after[0].created_at).toBe(before.created_at);
     expect(after[0].updated_at).toBeGreaterThan(before.updated_at);
-    expect(await storedCredentials(first.id)).toEqual({ client_id: "client-2", client_secret: "secret-1", refresh_token: "refresh-new" });
+    expect(await storedCredentials(first.id)).toEqual({
+      client_id: "client-2",
+      client_secret: "secret-1",
+      refresh_token: "refresh-new",
+    });
   });
 
   test("a white-label post with a different name creates a separate connection", async () => {
@@ -189,7 +223,10 @@ test.describe("POST /v1/connections", () => {
     expect(replaced.is_private).toBe(true);
     expect(await list(other)).toEqual([]);
 
-    const shared = await create(owner, whiteLabel("Private ads", { refresh_token: "refresh-3" }, { is_private: false }));
+    const shared = await create(
+      owner,
+      whiteLabel("Private ads", { refresh_token: "refresh-3" }, { is_private: false }),
+    );
     expect(shared.id).toBe(created.id);
     expect(shared.is_private).toBe(false);
     expect((await list(other)).map((c) => c.id)).toEqual([created.id]);
@@ -210,10 +247,15 @@ test.describe("POST /v1/connections", () => {
   test("concurrent posts of the same white-label name create exactly one connection", async () => {
     const api = await apiAs((await seedTeam()).users[0]);
     const responses = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => api.post("/v1/connections", { data: whiteLabel("Raced account", { refresh_token: `refresh-${i}` }) })),
+      Array.from({ length: 10 }, (_, i) =>
+        api.post("/v1/connections", { data: whiteLabel("Raced account", { refresh_token: `refresh-${i}` }) }),
+      ),
     );
     const bodies = await Promise.all(responses.map(async (r) => ({ status: r.status(), body: await r.json() })));
-    expect(bodies.map((b) => b.status), JSON.stringify(bodies)).toEqual(Array(10).fill(200));
+    expect(
+      bodies.map((b) => b.status),
+      JSON.stringify(bodies),
+    ).toEqual(Array(10).fill(200));
     expect(new Set(bodies.map((b) => b.body.id)).size).toBe(1);
     const listed = (await list(api)).filter((c) => c.display_name === "Raced account");
     expect(listed).toHaveLength(1);
@@ -243,17 +285,35 @@ test.describe("POST /v1/connections", () => {
     });
 
     test("an OAuth-only type is rejected", async () => {
-      await expectError(await api.post("/v1/connections", { data: { connection_type: "sandbox_oauth", name: "OAuth", credentials: {} } }), 400, "sandbox_oauth");
+      await expectError(
+        await api.post("/v1/connections", {
+          data: { connection_type: "sandbox_oauth", name: "OAuth", credentials: {} },
+        }),
+        400,
+        "sandbox_oauth",
+      );
     });
 
     test("an unknown type is rejected", async () => {
-      await expectError(await api.post("/v1/connections", { data: { connection_type: "no_such_type", name: "x", credentials: { api_key: "k" } } }), 400, "no_such_type");
+      await expectError(
+        await api.post("/v1/connections", {
+          data: { connection_type: "no_such_type", name: "x", credentials: { api_key: "k" } },
+        }),
+        400,
+        "no_such_type",
+      );
     });
 
     test("a missing credential field is named, before any provider call", async () => {
       // client_id "bad" would make the provider answer invalid_client: it must not be asked.
       const detail = await expectError(
-        await api.post("/v1/connections", { data: { connection_type: "sandbox_whitelabel", name: "x", credentials: { client_id: "bad", client_secret: "s" } } }),
+        await api.post("/v1/connections", {
+          data: {
+            connection_type: "sandbox_whitelabel",
+            name: "x",
+            credentials: { client_id: "bad", client_secret: "s" },
+          },
+        }),
         400,
         "credentials.refresh_token",
       );
@@ -261,23 +321,55 @@ test.describe("POST /v1/connections", () => {
     });
 
     test("an unrecognised credential field is named, before any provider call", async () => {
-      const detail = await expectError(await api.post("/v1/connections", { data: apiKeyType("x", "bad", { credentials: { api_key: "bad", region: "eu" } }) }), 400, "credentials.region");
+      const detail = await expectError(
+        await api.post("/v1/connections", {
+          data: apiKeyType("x", "bad", { credentials: { api_key: "bad", region: "eu" } }),
+        }),
+        400,
+        "credentials.region",
+      );
       expect(detail).not.toContain("invalid_api_key");
     });
 
     test("a missing top-level field is named", async () => {
-      await expectError(await api.post("/v1/connections", { data: { connection_type: "sandbox_key", credentials: { api_key: "k" } } }), 400, "name");
-      await expectError(await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "x" } }), 400, "credentials");
-      await expectError(await api.post("/v1/connections", { data: { name: "x", credentials: { api_key: "k" } } }), 400, "connection_type");
+      await expectError(
+        await api.post("/v1/connections", { data: { connection_type: "sandbox_key", credentials: { api_key: "k" } } }),
+        400,
+        "name",
+      );
+      await expectError(
+        await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "x" } }),
+        400,
+        "credentials",
+      );
+      await expectError(
+        await api.post("/v1/connections", { data: { name: "x", credentials: { api_key: "k" } } }),
+        400,
+        "connection_type",
+      );
     });
 
     test("an unknown body key is named", async () => {
-      await expectError(await api.post("/v1/connections", { data: apiKeyType("x", "k", { colour: "blue" }) }), 400, "colour");
+      await expectError(
+        await api.post("/v1/connections", { data: apiKeyType("x", "k", { colour: "blue" }) }),
+        400,
+        "colour",
+      );
     });
 
     test("is_private must be a boolean and credential values strings", async () => {
-      await expectError(await api.post("/v1/connections", { data: apiKeyType("x", "k", { is_private: "yes" }) }), 400, "is_private");
-      await expectError(await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "x", credentials: { api_key: 42 } } }), 400, "credentials.api_key");
+      await expectError(
+        await api.post("/v1/connections", { data: apiKeyType("x", "k", { is_private: "yes" }) }),
+        400,
+        "is_private",
+      );
+      await expectError(
+        await api.post("/v1/connections", {
+          data: { connection_type: "sandbox_key", name: "x", credentials: { api_key: 42 } },
+        }),
+        400,
+        "credentials.api_key",
+      );
     });
 
     test("a name of 101 characters is rejected", async () => {
@@ -285,20 +377,45 @@ test.describe("POST /v1/connections", () => {
     });
 
     test("a body that is not JSON is rejected", async () => {
-      await expectError(await api.post("/v1/connections", { data: Buffer.from("{not json"), headers: { "content-type": "application/json" } }), 400, "JSON");
+      await expectError(
+        await api.post("/v1/connections", {
+          data: Buffer.from("{not json"),
+          headers: { "content-type": "application/json" },
+        }),
+        400,
+        "JSON",
+      );
     });
 
     test("a body that is a JSON array is rejected", async () => {
-      await expectError(await api.post("/v1/connections", { data: Buffer.from(JSON.stringify([apiKeyType("x")])), headers: { "content-type": "application/json" } }), 400);
+      await expectError(
+        await api.post("/v1/connections", {
+          data: Buffer.from(JSON.stringify([apiKeyType("x")])),
+          headers: { "content-type": "application/json" },
+        }),
+        400,
+      );
     });
 
     test("provider rejections carry the provider's reason, distinguishing an expired token from a missing scope", async () => {
-      const expired = await expectError(await api.post("/v1/connections", { data: whiteLabel("x", { refresh_token: "bad-xyz" }) }), 400, "invalid_grant: refresh_token expired");
-      const scope = await expectError(await api.post("/v1/connections", { data: whiteLabel("x", { refresh_token: "bad_scope" }) }), 400, "insufficient_scope");
+      const expired = await expectError(
+        await api.post("/v1/connections", { data: whiteLabel("x", { refresh_token: "bad-xyz" }) }),
+        400,
+        "invalid_grant: refresh_token expired",
+      );
+      const scope = await expectError(
+        await api.post("/v1/connections", { data: whiteLabel("x", { refresh_token: "bad_scope" }) }),
+        400,
+        "insufficient_scope",
+      );
       expect(expired).not.toContain("insufficient_scope");
       expect(scope).not.toContain("invalid_grant");
       await expectError(await api.post("/v1/connections", { data: apiKeyType("x", "bad") }), 400, "invalid_api_key");
-      await expectError(await api.post("/v1/connections", { data: whiteLabel("x", { client_id: "bad" }) }), 400, "invalid_client");
+      await expectError(
+        await api.post("/v1/connections", { data: whiteLabel("x", { client_id: "bad" }) }),
+        400,
+        "invalid_client",
+      );
     });
   });
 });
@@ -360,7 +477,13 @@ test.describe("GET /v1/connections/{connection_id}", () => {
     const body: Connection[] = await res.json();
     expect(body).toEqual(await list(api));
     expect(body).toHaveLength(1);
-    expect(body[0]).toMatchObject({ id: created.id, type: "sandbox_key", display_name: "Lookup", external_id: null, is_private: false });
+    expect(body[0]).toMatchObject({
+      id: created.id,
+      type: "sandbox_key",
+      display_name: "Lookup",
+      external_id: null,
+      is_private: false,
+    });
     expectMilliseconds(body[0].created_at);
     expect(Math.floor(body[0].created_at / 1000)).toBe(created.created_at);
   });
@@ -461,7 +584,8 @@ test.describe("DELETE /v1/connections/{connection_id}", () => {
     const api = await apiAs(team.users[0]);
     const doomed = await create(api, apiKeyType("Doomed"));
     const kept = await create(api, apiKeyType("Kept"));
-    const workflow = (connections: string[]) => seed<{ id: string }>("workflow", { team: team.id, connections, active: true });
+    const workflow = (connections: string[]) =>
+      seed<{ id: string }>("workflow", { team: team.id, connections, active: true });
     const usesDoomed = await workflow([doomed.id]);
     const usesBoth = await workflow([doomed.id, kept.id]);
     const usesKept = await workflow([kept.id]);

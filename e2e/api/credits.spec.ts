@@ -3,7 +3,13 @@ import { test, expect, seedTeam, cli, apiAs, anonymous, type SeededTeam } from "
 
 // GET /v1/credits and GET /v1/credits/logs (spec §2.6, §2.7, §4.8, §4.9, §4.12, §7, §8).
 
-type Balance = { credits_limit: number; credits_used: number; credits_remaining: number; billing_period_end?: number | null; tier: string };
+type Balance = {
+  credits_limit: number;
+  credits_used: number;
+  credits_remaining: number;
+  billing_period_end?: number | null;
+  tier: string;
+};
 type Entry = {
   id: number;
   credits_used: number;
@@ -50,8 +56,10 @@ async function walk<T>(api: APIRequestContext, path: string, params: Params, lim
   }
 }
 
-const ledgerOf = async (api: APIRequestContext, params: Params = {}, limit = 1000) => (await walk<Entry>(api, "/v1/credits/logs", params, limit)).items;
-const logsOf = async (api: APIRequestContext, params: Params = {}) => (await walk<Log>(api, "/v1/logs", params, 100)).items;
+const ledgerOf = async (api: APIRequestContext, params: Params = {}, limit = 1000) =>
+  (await walk<Entry>(api, "/v1/credits/logs", params, limit)).items;
+const logsOf = async (api: APIRequestContext, params: Params = {}) =>
+  (await walk<Log>(api, "/v1/logs", params, 100)).items;
 const ids = (entries: { id: number | string }[]) => entries.map((e) => e.id);
 const sum = (entries: { credits_used: number }[]) => entries.reduce((total, e) => total + e.credits_used, 0);
 
@@ -60,7 +68,8 @@ function expectNewestFirst(entries: Entry[]) {
   const outOfOrder: string[] = [];
   for (let i = 1; i < entries.length; i++) {
     const [a, b] = [entries[i - 1], entries[i]];
-    if (!(a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id))) outOfOrder.push(`position ${i}: ${a.id}@${a.created_at} before ${b.id}@${b.created_at}`);
+    if (!(a.created_at > b.created_at || (a.created_at === b.created_at && a.id > b.id)))
+      outOfOrder.push(`position ${i}: ${a.id}@${a.created_at} before ${b.id}@${b.created_at}`);
   }
   expect(outOfOrder).toEqual([]);
 }
@@ -73,19 +82,38 @@ function entryProblems(entry: Entry, team: SeededTeam): string[] {
   };
   const isStringOrNull = (v: unknown) => v === null || typeof v === "string";
   const now = nowSeconds();
-  check(JSON.stringify(Object.keys(entry).sort()) === JSON.stringify(["created_at", "credits_remaining", "credits_used", "id", "service", "user"]), `fields ${Object.keys(entry)}`);
+  check(
+    JSON.stringify(Object.keys(entry).sort()) ===
+      JSON.stringify(["created_at", "credits_remaining", "credits_used", "id", "service", "user"]),
+    `fields ${Object.keys(entry).join(",")}`,
+  );
   check(Number.isInteger(entry.id), "id is an integer");
   check(Number.isInteger(entry.credits_used) && entry.credits_used >= 0, `credits_used ${entry.credits_used}`);
   check(Number.isInteger(entry.credits_remaining), `credits_remaining ${entry.credits_remaining}`);
-  check(Number.isInteger(entry.created_at) && entry.created_at > now - 60 * DAY && entry.created_at <= now + 60, `created_at ${entry.created_at} is Unix seconds`);
-  check(JSON.stringify(Object.keys(entry.service ?? {}).sort()) === JSON.stringify(["id", "name", "type"]), `service ${JSON.stringify(entry.service)}`);
+  check(
+    Number.isInteger(entry.created_at) && entry.created_at > now - 60 * DAY && entry.created_at <= now + 60,
+    `created_at ${entry.created_at} is Unix seconds`,
+  );
+  check(
+    JSON.stringify(Object.keys(entry.service ?? {}).sort()) === JSON.stringify(["id", "name", "type"]),
+    `service ${JSON.stringify(entry.service)}`,
+  );
   check(SERVICE_TYPES.includes(entry.service?.type), `service.type ${entry.service?.type}`);
-  check(isStringOrNull(entry.service?.id) && isStringOrNull(entry.service?.name), "service id and name are strings or null");
-  check(JSON.stringify(Object.keys(entry.user ?? {}).sort()) === JSON.stringify(["email", "id"]), `user ${JSON.stringify(entry.user)}`);
+  check(
+    isStringOrNull(entry.service?.id) && isStringOrNull(entry.service?.name),
+    "service id and name are strings or null",
+  );
+  check(
+    JSON.stringify(Object.keys(entry.user ?? {}).sort()) === JSON.stringify(["email", "id"]),
+    `user ${JSON.stringify(entry.user)}`,
+  );
   if (entry.user?.id === null) check(entry.user.email === null, "a null user has a null email");
   else {
     const member = team.users.find((u) => u.id === entry.user?.id);
-    check(!!member && entry.user?.email === member.email, `user ${JSON.stringify(entry.user)} is a team member with their email`);
+    check(
+      !!member && entry.user?.email === member.email,
+      `user ${JSON.stringify(entry.user)} is a team member with their email`,
+    );
   }
   return problems;
 }
@@ -98,15 +126,27 @@ async function expectBadRequest(api: APIRequestContext, path: string, params: Pa
   expect(body.detail).toMatch(mentions);
 }
 
-function simulate(teamId: string, counts: { workflowRuns: number; mcpCalls?: number; agents?: number; copilot?: number; days: number; seed: number }) {
+function simulate(
+  teamId: string,
+  counts: { workflowRuns: number; mcpCalls?: number; agents?: number; copilot?: number; days: number; seed: number },
+) {
   return cli(
-    "activity", "simulate", "--team", teamId,
-    "--workflow-runs", String(counts.workflowRuns),
-    "--mcp-calls", String(counts.mcpCalls ?? 0),
-    "--agent-conversations", String(counts.agents ?? 0),
-    "--copilot-uses", String(counts.copilot ?? 0),
-    "--days", String(counts.days),
-    "--seed", String(counts.seed),
+    "activity",
+    "simulate",
+    "--team",
+    teamId,
+    "--workflow-runs",
+    String(counts.workflowRuns),
+    "--mcp-calls",
+    String(counts.mcpCalls ?? 0),
+    "--agent-conversations",
+    String(counts.agents ?? 0),
+    "--copilot-uses",
+    String(counts.copilot ?? 0),
+    "--days",
+    String(counts.days),
+    "--seed",
+    String(counts.seed),
   );
 }
 
@@ -148,7 +188,13 @@ test.describe("a team with simulated activity", () => {
 
   test("the balance has the fields of spec §2.6 and matches the ledger", async () => {
     const balance = await balanceOf(api);
-    expect(Object.keys(balance).sort()).toEqual(["billing_period_end", "credits_limit", "credits_remaining", "credits_used", "tier"]);
+    expect(Object.keys(balance).sort()).toEqual([
+      "billing_period_end",
+      "credits_limit",
+      "credits_remaining",
+      "credits_used",
+      "tier",
+    ]);
     expect(balance.credits_limit).toBe(CREDITS_LIMIT);
     expect(balance.tier).toBe("team");
     expect(Number.isInteger(balance.credits_used)).toBe(true);
@@ -170,9 +216,19 @@ test.describe("a team with simulated activity", () => {
     expect(ledger.length).toBe(simulated.ledger_entries);
     expect(ledger.flatMap((e) => entryProblems(e, team))).toEqual([]);
     expect(new Set(ids(ledger)).size).toBe(ledger.length);
-    for (const type of SERVICE_TYPES) expect(ledger.some((e) => e.service.type === type), `some ${type} charges`).toBe(true);
-    expect(ledger.some((e) => e.user.id === team.users[1].id), "charges of the second member are listed").toBe(true);
-    expect(ledger.some((e) => e.user.id === null), "system-triggered charges have a null user").toBe(true);
+    for (const type of SERVICE_TYPES)
+      expect(
+        ledger.some((e) => e.service.type === type),
+        `some ${type} charges`,
+      ).toBe(true);
+    expect(
+      ledger.some((e) => e.user.id === team.users[1].id),
+      "charges of the second member are listed",
+    ).toBe(true);
+    expect(
+      ledger.some((e) => e.user.id === null),
+      "system-triggered charges have a null user",
+    ).toBe(true);
     expect(ledger.filter((e) => e.created_at < nowSeconds() - 5 * DAY - 60)).toEqual([]);
   });
 
@@ -184,7 +240,8 @@ test.describe("a team with simulated activity", () => {
     let used = 0;
     for (const entry of [...ledger].reverse()) {
       used += entry.credits_used;
-      if (entry.credits_remaining !== CREDITS_LIMIT - used) mismatches.push(`${entry.id}: ${entry.credits_remaining} != ${CREDITS_LIMIT - used}`);
+      if (entry.credits_remaining !== CREDITS_LIMIT - used)
+        mismatches.push(`${entry.id}: ${entry.credits_remaining} != ${CREDITS_LIMIT - used}`);
     }
     expect(mismatches).toEqual([]);
   });
@@ -225,11 +282,17 @@ test.describe("a team with simulated activity", () => {
   });
 
   test("validates limit, service_type and times (400 with a detail naming the parameter)", async () => {
-    for (const limit of ["1001", "0", "abc", "-1", "2.5", ""]) await expectBadRequest(api, "/v1/credits/logs", { limit }, /limit/);
-    for (const service_type of ["workflows", "WORKFLOW", "operation"]) await expectBadRequest(api, "/v1/credits/logs", { service_type }, /service_type/);
-    for (const created_after of ["-1", "abc", "1.5"]) await expectBadRequest(api, "/v1/credits/logs", { created_after }, /created_after/);
-    for (const created_before of ["-1", "abc", "1e9"]) await expectBadRequest(api, "/v1/credits/logs", { created_before }, /created_before/);
-    expect((await getJson<Page<Entry>>(api, "/v1/credits/logs", { created_after: 0, created_before: 0 })).data).toEqual([]);
+    for (const limit of ["1001", "0", "abc", "-1", "2.5", ""])
+      await expectBadRequest(api, "/v1/credits/logs", { limit }, /limit/);
+    for (const service_type of ["workflows", "WORKFLOW", "operation"])
+      await expectBadRequest(api, "/v1/credits/logs", { service_type }, /service_type/);
+    for (const created_after of ["-1", "abc", "1.5"])
+      await expectBadRequest(api, "/v1/credits/logs", { created_after }, /created_after/);
+    for (const created_before of ["-1", "abc", "1e9"])
+      await expectBadRequest(api, "/v1/credits/logs", { created_before }, /created_before/);
+    expect((await getJson<Page<Entry>>(api, "/v1/credits/logs", { created_after: 0, created_before: 0 })).data).toEqual(
+      [],
+    );
   });
 
   test("each filter returns exactly the matching entries, newest first", async () => {
@@ -248,7 +311,10 @@ test.describe("a team with simulated activity", () => {
       [{ created_before: newer }, (e) => e.created_at <= newer],
       [{ created_after: older, created_before: newer }, (e) => e.created_at >= older && e.created_at <= newer],
       [{ created_after: older + 1, created_before: newer - 1 }, (e) => e.created_at > older && e.created_at < newer],
-      [{ service_type: "workflow", user_id: team.users[1].id }, (e) => e.service.type === "workflow" && e.user.id === team.users[1].id],
+      [
+        { service_type: "workflow", user_id: team.users[1].id },
+        (e) => e.service.type === "workflow" && e.user.id === team.users[1].id,
+      ],
     ];
     for (const [params, matches] of cases) {
       const expected = ledger.filter(matches);
@@ -305,7 +371,8 @@ test.describe("a team with simulated activity", () => {
 
   test("a cursor reused with different filters gets 400 naming the filters", async () => {
     const unfiltered = (await getJson<Page<Entry>>(api, "/v1/credits/logs", { limit: 3 })).next_cursor!;
-    const workflows = (await getJson<Page<Entry>>(api, "/v1/credits/logs", { limit: 3, service_type: "workflow" })).next_cursor!;
+    const workflows = (await getJson<Page<Entry>>(api, "/v1/credits/logs", { limit: 3, service_type: "workflow" }))
+      .next_cursor!;
     const mismatches: Params[] = [
       { cursor: unfiltered, service_type: "workflow" },
       { cursor: unfiltered, user_id: team.users[0].id },
@@ -313,7 +380,8 @@ test.describe("a team with simulated activity", () => {
       { cursor: workflows },
       { cursor: workflows, service_type: "mcp" },
     ];
-    for (const params of mismatches) await expectBadRequest(api, "/v1/credits/logs", { limit: 3, ...params }, /filter/i);
+    for (const params of mismatches)
+      await expectBadRequest(api, "/v1/credits/logs", { limit: 3, ...params }, /filter/i);
   });
 
   test("changing only limit while paging continues from the same position", async () => {
@@ -326,7 +394,9 @@ test.describe("a team with simulated activity", () => {
 
   test("another team's ledger never appears", async () => {
     const other = await seedTeam();
-    expect((await simulate(other.id, { workflowRuns: 4, mcpCalls: 2, agents: 1, copilot: 1, days: 5, seed: 5 })).code).toBe(0);
+    expect(
+      (await simulate(other.id, { workflowRuns: 4, mcpCalls: 2, agents: 1, copilot: 1, days: 5, seed: 5 })).code,
+    ).toBe(0);
     const otherApi = await apiAs(other.users[0]);
     const otherLedger = await ledgerOf(otherApi);
     expect(otherLedger.length).toBe(8);

@@ -16,8 +16,10 @@ type Page<T> = { data: T[]; has_more: boolean; next_cursor: string | null };
 async function all<T>(team: SeededTeam, path: string, limit: number): Promise<T[]> {
   const api = await apiAs(team.users[0]);
   const out: T[] = [];
-  for (let cursor: string | null = null; ; ) {
-    const page: Page<T> = await (await api.get(`${path}${path.includes("?") ? "&" : "?"}limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`)).json();
+  for (let cursor: string | null = null; ;) {
+    const page: Page<T> = await (
+      await api.get(`${path}${path.includes("?") ? "&" : "?"}limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`)
+    ).json();
     out.push(...page.data);
     if (!page.has_more) return out;
     cursor = page.next_cursor;
@@ -31,10 +33,17 @@ type Entry = { credits_used: number; service: { type: string; id: string | null 
 async function expectConsistent(team: SeededTeam) {
   const [logs, ledger] = [await all<Log>(team, "/v1/logs", 100), await all<Entry>(team, "/v1/credits/logs", 1000)];
   const balance = await (await (await apiAs(team.users[0])).get("/v1/credits")).json();
-  expect(balance.credits_used, "the period's usage is the sum of the ledger").toBe(ledger.reduce((n, e) => n + e.credits_used, 0));
+  expect(balance.credits_used, "the period's usage is the sum of the ledger").toBe(
+    ledger.reduce((n, e) => n + e.credits_used, 0),
+  );
   const runs = new Set(logs.filter((l) => l.source.type === "workflow").map((l) => l.source.run_id));
-  expect(ledger.filter((e) => e.service.type === "workflow").length, "one ledger entry per workflow run with logs").toBe(runs.size);
-  expect(ledger.filter((e) => e.service.type === "mcp").length, "one ledger entry per MCP call log").toBe(logs.filter((l) => l.source.type === "mcp").length);
+  expect(
+    ledger.filter((e) => e.service.type === "workflow").length,
+    "one ledger entry per workflow run with logs",
+  ).toBe(runs.size);
+  expect(ledger.filter((e) => e.service.type === "mcp").length, "one ledger entry per MCP call log").toBe(
+    logs.filter((l) => l.source.type === "mcp").length,
+  );
   return { logs, ledger };
 }
 
@@ -42,7 +51,26 @@ test("kill -9 of a writer in the middle of workflow runs leaves no partial run a
   const team = await seedTeam({ name: "Crash writer Co" });
   const writer = spawn(
     process.execPath,
-    ["--conditions=react-server", "--import", "tsx", "lib/cli/main.ts", "activity", "simulate", "--team", team.id, "--workflow-runs", "5000", "--mcp-calls", "0", "--agent-conversations", "0", "--copilot-uses", "0", "--days", "2"],
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "lib/cli/main.ts",
+      "activity",
+      "simulate",
+      "--team",
+      team.id,
+      "--workflow-runs",
+      "5000",
+      "--mcp-calls",
+      "0",
+      "--agent-conversations",
+      "0",
+      "--copilot-uses",
+      "0",
+      "--days",
+      "2",
+    ],
     { cwd: root, env: process.env, stdio: "ignore" },
   );
   // Let it write for a while, then kill it without warning.
@@ -63,15 +91,32 @@ test("kill -9 of a writer in the middle of workflow runs leaves no partial run a
 test("kill -9 of a server during MCP tool calls, then a restart: every call is a log with its one charge, or neither", async () => {
   const team = await seedTeam({ name: "Crash server Co" });
   const api = await apiAs(team.users[0]);
-  const conn = await (await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "crash", credentials: { api_key: "sk-crash" } } })).json();
-  const made = await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", "Crash agent", "--connections", conn.id);
+  const conn = await (
+    await api.post("/v1/connections", {
+      data: { connection_type: "sandbox_key", name: "crash", credentials: { api_key: "sk-crash" } },
+    })
+  ).json();
+  const made = await cli(
+    "mcp",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    team.users[0].id,
+    "--name",
+    "Crash agent",
+    "--connections",
+    conn.id,
+  );
   const instance = await startInstance();
   const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const clients = await Promise.all(
     Array.from({ length: 8 }, async () => {
       const c = new Client({ name: "crash", version: "1" });
-      const transport = new StreamableHTTPClientTransport(new URL("/mcp", instance.baseUrl), { requestInit: { headers: { authorization: `Bearer ${made.json.token}` } } });
+      const transport = new StreamableHTTPClientTransport(new URL("/mcp", instance.baseUrl), {
+        requestInit: { headers: { authorization: `Bearer ${made.json.token}` } },
+      });
       await c.connect(transport);
       // The server is about to die under them: their errors are expected, not the test's.
       c.onerror = () => {};
@@ -83,10 +128,20 @@ test("kill -9 of a server during MCP tool calls, then a restart: every call is a
   const calls = clients.map(async (c, i) => {
     for (let n = 0; n < 200; n++) {
       // Distinct arguments: every call reaches the provider and is charged.
-      const ok = await c.callTool({ name: "sandbox_report", arguments: { connection_id: conn.id, metric: "sessions", days: 1 + ((i * 200 + n) % 366), end_date: `2026-0${1 + (n % 9)}-1${i}` } }).then(
-        () => true,
-        () => false,
-      );
+      const ok = await c
+        .callTool({
+          name: "sandbox_report",
+          arguments: {
+            connection_id: conn.id,
+            metric: "sessions",
+            days: 1 + ((i * 200 + n) % 366),
+            end_date: `2026-0${1 + (n % 9)}-1${i}`,
+          },
+        })
+        .then(
+          () => true,
+          () => false,
+        );
       if (!ok) return;
       answered++;
     }
@@ -96,7 +151,10 @@ test("kill -9 of a server during MCP tool calls, then a restart: every call is a
   await Promise.allSettled(calls);
   const restarted = await startInstance();
   try {
-    expect((await fetch(`${restarted.baseUrl}/v1/credits`, { headers: { authorization: `Bearer ${team.users[0].key}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${restarted.baseUrl}/v1/credits`, { headers: { authorization: `Bearer ${team.users[0].key}` } }))
+        .status,
+    ).toBe(200);
     const { logs } = await expectConsistent(team);
     const mcp = logs.filter((l) => l.source.type === "mcp");
     expect(mcp.length).toBeGreaterThanOrEqual(answered);
@@ -109,7 +167,10 @@ test("kill -9 of a server during MCP tool calls, then a restart: every call is a
 });
 
 test.describe("PostgreSQL outages", () => {
-  test.skip(!isPostgres(), "the embedded SQLite database cannot go away separately from the process; this runs in CI's PostgreSQL pass");
+  test.skip(
+    !isPostgres(),
+    "the embedded SQLite database cannot go away separately from the process; this runs in CI's PostgreSQL pass",
+  );
 
   test("the database unreachable: requests fail fast with 503 and {detail}; the app recovers by itself", async () => {
     const team = await seedTeam({ name: "Outage Co" });
@@ -176,7 +237,11 @@ test.describe("PostgreSQL outages", () => {
             const r = await fetch(`${instance.baseUrl}/v1/connections`, {
               method: "POST",
               headers,
-              body: JSON.stringify({ connection_type: "sandbox_key", name: `k${n++}`, credentials: { api_key: `sk-${n}` } }),
+              body: JSON.stringify({
+                connection_type: "sandbox_key",
+                name: `k${n++}`,
+                credentials: { api_key: `sk-${n}` },
+              }),
             });
             statuses.push(r.status);
           }
@@ -184,13 +249,23 @@ test.describe("PostgreSQL outages", () => {
       );
       for (let round = 0; round < 3; round++) {
         await sleep(400);
-        await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'patchbay-fault-test'");
+        await admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'patchbay-fault-test'",
+        );
       }
       await sleep(1000);
       running = false;
       await load;
-      const unhandled = instance.log().split("\n").filter((l) => /unhandled error/.test(l)).slice(0, 3).join("\n");
-      expect(statuses.every((s) => s === 200 || s === 503), `${JSON.stringify([...new Set(statuses)])}\n${unhandled}`).toBe(true);
+      const unhandled = instance
+        .log()
+        .split("\n")
+        .filter((l) => /unhandled error/.test(l))
+        .slice(0, 3)
+        .join("\n");
+      expect(
+        statuses.every((s) => s === 200 || s === 503),
+        `${JSON.stringify([...new Set(statuses)])}\n${unhandled}`,
+      ).toBe(true);
       const after = await fetch(`${instance.baseUrl}/v1/connections`, { headers });
       expect(after.status).toBe(200);
       // Every 200 is a stored connection (a 503 may still have committed just before its

@@ -95,7 +95,9 @@ test("readyz is 503 when the database does not answer, without exposing where it
     expect(server.log()).toContain("readiness: database check failed");
     // Any operation: the key cannot even be checked. (The run's OpenAPI check sees this 503 too.)
     for (const path of ["/v1/connections", "/v1/logs", "/v1/credits"]) {
-      const api = await fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer pbk_${"x".repeat(40)}` } });
+      const api = await fetch(`${server.baseUrl}${path}`, {
+        headers: { authorization: `Bearer pbk_${"x".repeat(40)}` },
+      });
       expect(api.status, path).toBe(503);
       expect(Number(api.headers.get("retry-after"))).toBeGreaterThan(0);
       expect((await api.json()).detail).toBe("The database is unavailable; retry shortly.");

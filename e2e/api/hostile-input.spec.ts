@@ -1,11 +1,25 @@
 import fc from "fast-check";
 import { test, expect } from "../fixtures";
-import { contentType, encodedNasty, hostileWorld, jsonText, nastyAtom, nastyJson, nastyString, pathSegment, percentEncode, problem, raw, RUNS, type RawResponse } from "../support/hostile";
+import {
+  contentType,
+  encodedNasty,
+  hostileWorld,
+  jsonText,
+  nastyAtom,
+  nastyJson,
+  nastyString,
+  pathSegment,
+  percentEncode,
+  problem,
+  raw,
+  RUNS,
+  type RawResponse,
+} from "../support/hostile";
 
 // Property-based hostile input over real HTTP: for every /v1 operation, /mcp and the dashboard
 // endpoints, whatever the path, query, headers or body, the answer is never a 5xx and every
 // non-2xx answer is JSON with a `detail` (spec §7). Plus the limits no property reaches by
-// chance: bodies over 1 MB (§8, lib/api/parse.ts MAX_BODY_BYTES), 100k-level nesting, a flat
+// chance: bodies over 1 MB (§8, lib/http/parse.ts MAX_BODY_BYTES), 100k-level nesting, a flat
 // body just under the limit.
 
 type World = Awaited<ReturnType<typeof hostileWorld>>;
@@ -20,7 +34,11 @@ test.beforeAll(async () => {
 });
 
 /** Runs a property; a failure reports the shrunk request in a few lines, not the whole generated value. */
-async function holds<T>(arb: fc.Arbitrary<T>, request: (input: T) => Promise<{ res: RawResponse; what: string }>, numRuns = RUNS) {
+async function holds<T>(
+  arb: fc.Arbitrary<T>,
+  request: (input: T) => Promise<{ res: RawResponse; what: string }>,
+  numRuns = RUNS,
+) {
   const out = await fc.check(
     fc.asyncProperty(arb, async (input) => {
       const { res, what } = await request(input);
@@ -29,21 +47,50 @@ async function holds<T>(arb: fc.Arbitrary<T>, request: (input: T) => Promise<{ r
     }),
     { numRuns, endOnFailure: false },
   );
-  if (out.failed) throw new Error(`after ${out.numRuns} runs and ${out.numShrinks} shrinks (seed ${out.seed}): ${String((out.errorInstance as Error)?.message ?? out.errorInstance).slice(0, 600)}`);
+  if (out.failed)
+    throw new Error(
+      `after ${out.numRuns} runs and ${out.numShrinks} shrinks (seed ${out.seed}): ${String((out.errorInstance as Error)?.message ?? out.errorInstance).slice(0, 600)}`,
+    );
 }
 
 const dashboard = () => ({ cookie: w.session, "x-patchbay-team": w.team.id });
-const mcpHeaders = () => ({ authorization: `Bearer ${w.mcpToken}`, "content-type": "application/json", accept: "application/json, text/event-stream" });
+const mcpHeaders = () => ({
+  authorization: `Bearer ${w.mcpToken}`,
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+});
 /** A header value of any JSON: non-ASCII written as \u escapes (lone surrogates too), as a header must be. */
-const asciiJson = (v: unknown) => (JSON.stringify(v) ?? "null").replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const asciiJson = (v: unknown) =>
+  (JSON.stringify(v) ?? "null").replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 
 /** Query strings: known and unknown names, hostile values, repeats, invalid escapes. */
 const queryString = (names: string[]) =>
   fc
     .array(
       fc.tuple(
-        fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...names, ...(names.length ? [] : ["x"])) }, { weight: 1, arbitrary: encodedNasty }),
-        fc.oneof(encodedNasty, fc.constantFrom("%", "%zz", "%FF", "-1", "0", "1e3", "99999999999999999999999", "9223372036854775808", "", "1.5", "NaN")),
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom(...names, ...(names.length ? [] : ["x"])) },
+          { weight: 1, arbitrary: encodedNasty },
+        ),
+        fc.oneof(
+          encodedNasty,
+          fc.constantFrom(
+            "%",
+            "%zz",
+            "%FF",
+            "-1",
+            "0",
+            "1e3",
+            "99999999999999999999999",
+            "9223372036854775808",
+            "",
+            "1.5",
+            "NaN",
+          ),
+        ),
       ),
       { maxLength: 4 },
     )
@@ -59,10 +106,17 @@ test.describe("/v1", () => {
   ];
 
   test("path parameters: any id on any by-id operation is answered without a 5xx", async () => {
-    await holds(fc.tuple(fc.constantFrom(...BY_ID), pathSegment, fc.oneof(fc.constant(""), fc.constantFrom("?lookup_by=id", "?lookup_by=external_id", "?lookup_by=%FF"))), async ([op, id, q]) => {
-      const path = op.path(id) + (op.method === "GET" && op.query.length ? q : "");
-      return { res: await raw(op.method, path, { headers: w.bearer }), what: `${op.method} ${path}` };
-    });
+    await holds(
+      fc.tuple(
+        fc.constantFrom(...BY_ID),
+        pathSegment,
+        fc.oneof(fc.constant(""), fc.constantFrom("?lookup_by=id", "?lookup_by=external_id", "?lookup_by=%FF")),
+      ),
+      async ([op, id, q]) => {
+        const path = op.path(id) + (op.method === "GET" && op.query.length ? q : "");
+        return { res: await raw(op.method, path, { headers: w.bearer }), what: `${op.method} ${path}` };
+      },
+    );
     // None of it deleted the real connection.
     expect((await raw("GET", `/v1/connections/${w.connection.id}`, { headers: w.bearer })).status).toBe(200);
   });
@@ -74,8 +128,24 @@ test.describe("/v1", () => {
       [`/v1/connections/${w.connection.id}`, ["lookup_by"]],
       [`/v1/connections/auth-links/${w.link.id}/status`, []],
       ["/v1/credits", []],
-      ["/v1/credits/logs", ["service_type", "service_id", "user_id", "created_after", "created_before", "limit", "cursor"]],
-      ["/v1/logs", ["source_type", "status", "operation_id", "source_id", "source_run_id", "started_after", "started_before", "limit", "cursor"]],
+      [
+        "/v1/credits/logs",
+        ["service_type", "service_id", "user_id", "created_after", "created_before", "limit", "cursor"],
+      ],
+      [
+        "/v1/logs",
+        [
+          "source_type",
+          "status",
+          "operation_id",
+          "source_id",
+          "source_run_id",
+          "started_after",
+          "started_before",
+          "limit",
+          "cursor",
+        ],
+      ],
       [`/v1/logs/${w.log.id}`, []],
     ];
     await holds(
@@ -86,8 +156,19 @@ test.describe("/v1", () => {
   });
 
   const BODIES = [
-    { path: "/v1/connections", valid: { connection_type: "sandbox_key", name: "hostile", credentials: { api_key: "sk_h" }, is_private: false } },
-    { path: "/v1/connections/auth-link", valid: { connection_type: "sandbox_oauth", redirect_url: "https://example.com/done", external_id: "e", is_private: false } },
+    {
+      path: "/v1/connections",
+      valid: { connection_type: "sandbox_key", name: "hostile", credentials: { api_key: "sk_h" }, is_private: false },
+    },
+    {
+      path: "/v1/connections/auth-link",
+      valid: {
+        connection_type: "sandbox_oauth",
+        redirect_url: "https://example.com/done",
+        external_id: "e",
+        is_private: false,
+      },
+    },
   ];
 
   test("JSON bodies: wrong types, huge numbers, pollution keys, duplicated keys, any content type", async () => {
@@ -95,8 +176,14 @@ test.describe("/v1", () => {
       fc.record({
         op: fc.constantFrom(...BODIES),
         // Each valid field kept, replaced by something hostile, or dropped; sometimes extra keys.
-        fields: fc.array(fc.tuple(fc.constantFrom("keep", "replace", "drop"), nastyJson), { minLength: 4, maxLength: 4 }),
-        extra: fc.array(fc.tuple(fc.oneof(fc.constantFrom("__proto__", "constructor", "prototype"), nastyString), nastyJson), { maxLength: 2 }),
+        fields: fc.array(fc.tuple(fc.constantFrom("keep", "replace", "drop"), nastyJson), {
+          minLength: 4,
+          maxLength: 4,
+        }),
+        extra: fc.array(
+          fc.tuple(fc.oneof(fc.constantFrom("__proto__", "constructor", "prototype"), nastyString), nastyJson),
+          { maxLength: 2 },
+        ),
         duplicate: fc.boolean(),
         type: contentType,
         whole: fc.option(nastyJson, { freq: 5 }),
@@ -110,15 +197,34 @@ test.describe("/v1", () => {
         });
         const body = whole !== null ? (JSON.stringify(whole) ?? "") : jsonText([...entries, ...extra], duplicate);
         const headers = { ...w.bearer, ...(type && { "content-type": type }) };
-        return { res: await raw("POST", op.path, { headers, body }), what: `POST ${op.path} [${type}] ${body.slice(0, 200)}` };
+        return {
+          res: await raw("POST", op.path, { headers, body }),
+          what: `POST ${op.path} [${type}] ${body.slice(0, 200)}`,
+        };
       },
     );
   });
 
   test("a foreign or malformed Authorization header is a JSON 401, never a 5xx", async () => {
     await holds(
-      fc.tuple(fc.constantFrom("/v1/connections", "/v1/logs", "/v1/credits", `/v1/logs/${w.log.id}`), fc.oneof(encodedNasty.map((s) => `Bearer ${s}`), fc.constantFrom("Bearer", "Bearer ", "Basic eDp5", `bearer ${w.owner.key}x`, `Bearer ${w.mcpToken}`, "Bearer pb_live_" + "x".repeat(10_000)))),
-      async ([path, authorization]) => ({ res: await raw("GET", path, { headers: { authorization } }), what: `GET ${path} authorization=${authorization.slice(0, 60)}` }),
+      fc.tuple(
+        fc.constantFrom("/v1/connections", "/v1/logs", "/v1/credits", `/v1/logs/${w.log.id}`),
+        fc.oneof(
+          encodedNasty.map((s) => `Bearer ${s}`),
+          fc.constantFrom(
+            "Bearer",
+            "Bearer ",
+            "Basic eDp5",
+            `bearer ${w.owner.key}x`,
+            `Bearer ${w.mcpToken}`,
+            "Bearer pb_live_" + "x".repeat(10_000),
+          ),
+        ),
+      ),
+      async ([path, authorization]) => ({
+        res: await raw("GET", path, { headers: { authorization } }),
+        what: `GET ${path} authorization=${authorization.slice(0, 60)}`,
+      }),
       Math.ceil(RUNS / 2),
     );
   });
@@ -129,10 +235,38 @@ test.describe("/mcp", () => {
     {
       jsonrpc: fc.oneof(fc.constant("2.0"), nastyJson),
       id: fc.oneof(fc.integer(), fc.constant(null), nastyJson),
-      method: fc.oneof(fc.constantFrom("initialize", "tools/list", "tools/call", "ping", "notifications/initialized", "resources/list", "prompts/get", "__proto__"), nastyString),
+      method: fc.oneof(
+        fc.constantFrom(
+          "initialize",
+          "tools/list",
+          "tools/call",
+          "ping",
+          "notifications/initialized",
+          "resources/list",
+          "prompts/get",
+          "__proto__",
+        ),
+        nastyString,
+      ),
       params: fc.oneof(
         nastyJson,
-        fc.record({ name: fc.oneof(fc.constantFrom("list_connections", "sandbox_report", "ga4_run_report", "search_console_query", "shopify_orders"), nastyString), arguments: nastyJson, _meta: nastyJson }, { requiredKeys: [] }),
+        fc.record(
+          {
+            name: fc.oneof(
+              fc.constantFrom(
+                "list_connections",
+                "sandbox_report",
+                "ga4_run_report",
+                "search_console_query",
+                "shopify_orders",
+              ),
+              nastyString,
+            ),
+            arguments: nastyJson,
+            _meta: nastyJson,
+          },
+          { requiredKeys: [] },
+        ),
       ),
     },
     { requiredKeys: [] },
@@ -141,16 +275,25 @@ test.describe("/mcp", () => {
   test("JSON-RPC bodies, batches, content types and Accept headers are answered without a 5xx, errors with a detail", async () => {
     await holds(
       fc.record({
-        message: fc.oneof({ weight: 4, arbitrary: jsonRpc }, { weight: 1, arbitrary: fc.array(jsonRpc, { maxLength: 3 }) }, { weight: 1, arbitrary: nastyJson }),
+        message: fc.oneof(
+          { weight: 4, arbitrary: jsonRpc },
+          { weight: 1, arbitrary: fc.array(jsonRpc, { maxLength: 3 }) },
+          { weight: 1, arbitrary: nastyJson },
+        ),
         type: fc.option(contentType, { freq: 3 }),
-        accept: fc.option(fc.constantFrom("application/json", "text/event-stream", "*/*", "", "text/html"), { freq: 3 }),
+        accept: fc.option(fc.constantFrom("application/json", "text/event-stream", "*/*", "", "text/html"), {
+          freq: 3,
+        }),
       }),
       async ({ message, type, accept }) => {
         const headers: Record<string, string> = { ...mcpHeaders() };
         if (type !== null) headers["content-type"] = type;
         if (accept !== null) headers.accept = accept;
         const body = JSON.stringify(message) ?? "";
-        return { res: await raw("POST", "/mcp", { headers, body }), what: `POST /mcp [${type}|${accept}] ${body.slice(0, 200)}` };
+        return {
+          res: await raw("POST", "/mcp", { headers, body }),
+          what: `POST /mcp [${type}|${accept}] ${body.slice(0, 200)}`,
+        };
       },
     );
   });
@@ -158,23 +301,54 @@ test.describe("/mcp", () => {
   test("X-Service-Context and connection_ids of any shape are a 400 or a narrowing, never a 5xx", async () => {
     await holds(
       fc.record({
-        header: fc.option(fc.oneof(nastyJson.map(asciiJson), fc.record({ connection_ids: nastyJson }).map(asciiJson), fc.array(nastyString, { maxLength: 3 }).map((ids) => asciiJson({ connection_ids: ids })), encodedNasty).filter((h) => h.length <= 4_000), { freq: 2 }),
+        header: fc.option(
+          fc
+            .oneof(
+              nastyJson.map(asciiJson),
+              fc.record({ connection_ids: nastyJson }).map(asciiJson),
+              fc.array(nastyString, { maxLength: 3 }).map((ids) => asciiJson({ connection_ids: ids })),
+              encodedNasty,
+            )
+            .filter((h) => h.length <= 4_000),
+          { freq: 2 },
+        ),
         query: fc.option(queryString(["connection_ids"]), { freq: 2 }),
       }),
       async ({ header, query }) => {
         const headers: Record<string, string> = { ...mcpHeaders() };
         if (header !== null) headers["x-service-context"] = header;
         const path = `/mcp${query ?? ""}`;
-        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_connections", arguments: {} } });
-        return { res: await raw("POST", path, { headers, body }), what: `POST ${path} x-service-context=${header?.slice(0, 120)}` };
+        const body = JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "list_connections", arguments: {} },
+        });
+        return {
+          res: await raw("POST", path, { headers, body }),
+          what: `POST ${path} x-service-context=${header?.slice(0, 120)}`,
+        };
       },
     );
   });
 
   test("other methods and foreign tokens are JSON errors", async () => {
     await holds(
-      fc.tuple(fc.constantFrom("GET", "DELETE", "PUT", "PATCH", "POST"), fc.oneof(fc.constant(`Bearer ${w.mcpToken}`), encodedNasty.map((s) => `Bearer ${s}`), fc.constant(`Bearer ${w.owner.key}`))),
-      async ([method, authorization]) => ({ res: await raw(method, "/mcp", { headers: { ...mcpHeaders(), authorization }, body: method === "GET" ? undefined : "{}" }), what: `${method} /mcp ${authorization.slice(0, 40)}` }),
+      fc.tuple(
+        fc.constantFrom("GET", "DELETE", "PUT", "PATCH", "POST"),
+        fc.oneof(
+          fc.constant(`Bearer ${w.mcpToken}`),
+          encodedNasty.map((s) => `Bearer ${s}`),
+          fc.constant(`Bearer ${w.owner.key}`),
+        ),
+      ),
+      async ([method, authorization]) => ({
+        res: await raw(method, "/mcp", {
+          headers: { ...mcpHeaders(), authorization },
+          body: method === "GET" ? undefined : "{}",
+        }),
+        what: `${method} /mcp ${authorization.slice(0, 40)}`,
+      }),
       Math.ceil(RUNS / 3),
     );
   });
@@ -199,7 +373,10 @@ test.describe("/api/dashboard", () => {
     await holds(fc.tuple(fc.constantFrom(...BY_ID), pathSegment), async ([op, id]) => {
       const path = op.path(id);
       const body = op.body === undefined ? undefined : JSON.stringify(op.body);
-      return { res: await raw(op.method, path, { headers: { ...dashboard(), "content-type": "application/json" }, body }), what: `${op.method} ${path}` };
+      return {
+        res: await raw(op.method, path, { headers: { ...dashboard(), "content-type": "application/json" }, body }),
+        what: `${op.method} ${path}`,
+      };
     });
   });
 
@@ -223,11 +400,19 @@ test.describe("/api/dashboard", () => {
       fc.record({
         op: fc.constantFrom(...COLLECTIONS),
         query: queryString(["team", "service_type", "created_after", "limit"]),
-        fields: fc.array(fc.tuple(fc.constantFrom("keep", "replace", "drop"), nastyJson), { minLength: 3, maxLength: 3 }),
-        extra: fc.array(fc.tuple(fc.oneof(fc.constantFrom("__proto__", "constructor"), nastyString), nastyJson), { maxLength: 2 }),
+        fields: fc.array(fc.tuple(fc.constantFrom("keep", "replace", "drop"), nastyJson), {
+          minLength: 3,
+          maxLength: 3,
+        }),
+        extra: fc.array(fc.tuple(fc.oneof(fc.constantFrom("__proto__", "constructor"), nastyString), nastyJson), {
+          maxLength: 2,
+        }),
         duplicate: fc.boolean(),
         type: contentType,
-        team: fc.option(encodedNasty.filter((t) => t.length <= 3_000), { freq: 4 }),
+        team: fc.option(
+          encodedNasty.filter((t) => t.length <= 3_000),
+          { freq: 4 },
+        ),
       }),
       async ({ op, query, fields, extra, duplicate, type, team }) => {
         const headers: Record<string, string> = { ...dashboard(), ...(type && { "content-type": type }) };
@@ -243,14 +428,18 @@ test.describe("/api/dashboard", () => {
           body = jsonText([...entries, ...extra], duplicate);
         }
         const path = op.path + query;
-        return { res: await raw(op.method, path, { headers, body }), what: `${op.method} ${path} team=${team?.slice(0, 40)} ${body?.slice(0, 200) ?? ""}` };
+        return {
+          res: await raw(op.method, path, { headers, body }),
+          what: `${op.method} ${path} team=${team?.slice(0, 40)} ${body?.slice(0, 200) ?? ""}`,
+        };
       },
     );
   });
 });
 
 test.describe("limits", () => {
-  const bigBody = (bytes: number) => JSON.stringify({ connection_type: "sandbox_key", name: "big", credentials: { api_key: "k".repeat(bytes) } });
+  const bigBody = (bytes: number) =>
+    JSON.stringify({ connection_type: "sandbox_key", name: "big", credentials: { api_key: "k".repeat(bytes) } });
 
   /** Every endpoint that reads a body, with the headers it needs. */
   const readers = () => [
@@ -272,7 +461,9 @@ test.describe("limits", () => {
     for (const { path, headers } of readers()) {
       for (const chunked of [false, true]) {
         const res = await raw("POST", path, { headers, body: bigBody(1024 * 1024 + 10), chunked });
-        const p = problem(res, `${path} chunked=${chunked}`) ?? (res.status !== 413 ? `${path} chunked=${chunked} → ${res.status} ${res.text.slice(0, 200)}` : null);
+        const p =
+          problem(res, `${path} chunked=${chunked}`) ??
+          (res.status !== 413 ? `${path} chunked=${chunked} → ${res.status} ${res.text.slice(0, 200)}` : null);
         if (p) problems.push(p);
       }
     }
@@ -290,10 +481,18 @@ test.describe("limits", () => {
       for (const [label, body] of [
         ["arrays", arrays],
         ["objects", objects],
-        ["inside a field", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_connections","arguments":${objects}}}`],
+        [
+          "inside a field",
+          `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_connections","arguments":${objects}}}`,
+        ],
       ]) {
         const res = await raw("POST", path, { headers, body, timeoutMs: 10_000 });
-        const p = problem(res, `${path} ${label}`) ?? (res.status < 400 && !(path === "/mcp" && label === "inside a field") ? `${path} ${label} → ${res.status}` : null) ?? (res.ms > 3_000 ? `${path} ${label} took ${res.ms} ms` : null);
+        const p =
+          problem(res, `${path} ${label}`) ??
+          (res.status < 400 && !(path === "/mcp" && label === "inside a field")
+            ? `${path} ${label} → ${res.status}`
+            : null) ??
+          (res.ms > 3_000 ? `${path} ${label} took ${res.ms} ms` : null);
         if (p) problems.push(p);
         await nextRequestIsQuick();
       }
@@ -304,13 +503,19 @@ test.describe("limits", () => {
   test("a flat JSON body just under 1 MB is answered quickly, and so is the next request", async () => {
     const keys = `{${Array.from({ length: 60_000 }, (_, i) => `"k${i}":${i}`).join(",")}}`;
     const numbers = `[${Array.from({ length: 160_000 }, (_, i) => i).join(",")}]`;
-    const strings = JSON.stringify({ connection_type: "sandbox_key", name: "n", credentials: Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`f${i}`, "v".repeat(20)])) });
+    const strings = JSON.stringify({
+      connection_type: "sandbox_key",
+      name: "n",
+      credentials: Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`f${i}`, "v".repeat(20)])),
+    });
     const problems: string[] = [];
     for (const body of [keys, numbers, strings]) expect(Buffer.byteLength(body)).toBeLessThan(1024 * 1024);
     for (const { path, headers } of readers()) {
       for (const body of [keys, numbers, strings]) {
         const res = await raw("POST", path, { headers, body, timeoutMs: 10_000 });
-        const p = problem(res, `${path} flat ${body.slice(0, 20)}`) ?? (res.ms > 3_000 ? `${path} flat took ${res.ms} ms` : null);
+        const p =
+          problem(res, `${path} flat ${body.slice(0, 20)}`) ??
+          (res.ms > 3_000 ? `${path} flat took ${res.ms} ms` : null);
         if (p) problems.push(p);
       }
       await nextRequestIsQuick();
@@ -321,15 +526,28 @@ test.describe("limits", () => {
   test("unicode and 10k+ character ids round-trip or are refused cleanly", async () => {
     // An external_id of astral, bidi and combining characters is stored and echoed exactly.
     const externalId = "😀\u202eü\u0301ﷺ" + "é".repeat(200);
-    const made = await raw("POST", "/v1/connections/auth-link", { headers: { ...w.bearer, "content-type": "application/json" }, body: JSON.stringify({ connection_type: "sandbox_oauth", external_id: externalId }) });
+    const made = await raw("POST", "/v1/connections/auth-link", {
+      headers: { ...w.bearer, "content-type": "application/json" },
+      body: JSON.stringify({ connection_type: "sandbox_oauth", external_id: externalId }),
+    });
     expect(made.status, made.text).toBe(200);
-    const status = await raw("GET", `/v1/connections/auth-links/${JSON.parse(made.text).id}/status`, { headers: w.bearer });
+    const status = await raw("GET", `/v1/connections/auth-links/${JSON.parse(made.text).id}/status`, {
+      headers: w.bearer,
+    });
     expect(JSON.parse(status.text).external_id).toBe(externalId);
     // A lone surrogate cannot be stored faithfully: refused, not mangled.
-    const lone = await raw("POST", "/v1/connections/auth-link", { headers: { ...w.bearer, "content-type": "application/json" }, body: '{"connection_type":"sandbox_oauth","external_id":"a\\ud800b"}' });
+    const lone = await raw("POST", "/v1/connections/auth-link", {
+      headers: { ...w.bearer, "content-type": "application/json" },
+      body: '{"connection_type":"sandbox_oauth","external_id":"a\\ud800b"}',
+    });
     expect(problem(lone, "lone surrogate")).toBeNull();
     for (const id of ["x".repeat(10_001), percentEncode("😀".repeat(1_000)), percentEncode("\u202e".repeat(1_300))]) {
-      for (const path of [`/v1/connections/${id}`, `/v1/logs/${id}`, `/v1/connections/auth-links/${id}/status`, `/v1/connections/${id}?lookup_by=external_id`]) {
+      for (const path of [
+        `/v1/connections/${id}`,
+        `/v1/logs/${id}`,
+        `/v1/connections/auth-links/${id}/status`,
+        `/v1/connections/${id}?lookup_by=external_id`,
+      ]) {
         const res = await raw("GET", path, { headers: w.bearer });
         expect(problem(res, path.slice(0, 60))).toBeNull();
         expect([400, 404]).toContain(res.status);
@@ -349,5 +567,6 @@ test.describe("limits", () => {
 // Keep the atom list honest: every kind the brief names is in it.
 test("the arbitraries hold every named kind of hostile input", () => {
   const atoms = fc.sample(nastyAtom, 5_000);
-  for (const kind of ["\ud800", "\u0000", "\u202e", "😀", "__proto__", "constructor", "../", "%zz"]) expect(atoms).toContain(kind);
+  for (const kind of ["\ud800", "\u0000", "\u202e", "😀", "__proto__", "constructor", "../", "%zz"])
+    expect(atoms).toContain(kind);
 });

@@ -28,8 +28,14 @@ test("concurrent OAuth callbacks for one link, split across both instances, crea
   const team = await seedTeam({ name: "Two instances Co" });
   const api = await apiAs(team.users[0]);
   const externalId = `x-${rand()}`;
-  const link = await createLink(api, { connection_type: "ga4", external_id: externalId, redirect_url: "https://client.example.com/cb" });
-  const callbacks = await Promise.all(Array.from({ length: 20 }, async (_, i) => authorize(await start(link), { account: `acct_${rand()}_${i}` })));
+  const link = await createLink(api, {
+    connection_type: "ga4",
+    external_id: externalId,
+    redirect_url: "https://client.example.com/cb",
+  });
+  const callbacks = await Promise.all(
+    Array.from({ length: 20 }, async (_, i) => authorize(await start(link), { account: `acct_${rand()}_${i}` })),
+  );
   const results = (await Promise.all(callbacks.map((cb, i) => callback(i % 2 ? onSecond(cb) : cb)))).map(paramsOf);
   expect(results.filter((r) => r.status === "success")).toHaveLength(1);
   expect(results.filter((r) => r.error === "link_used")).toHaveLength(19);
@@ -48,7 +54,9 @@ test("the same account posted at once to both instances rotates into one connect
     credentials: { client_id: "client-race", client_secret: "secret-race", refresh_token: `refresh-${rand()}` },
   });
   const bases = [process.env.BASE_URL!, second.baseUrl];
-  const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => fetch(`${bases[i % 2]}/v1/connections`, { method: "POST", headers, body })));
+  const answers = await Promise.all(
+    Array.from({ length: 12 }, (_, i) => fetch(`${bases[i % 2]}/v1/connections`, { method: "POST", headers, body })),
+  );
   expect(answers.map((r) => r.status)).toEqual(Array(12).fill(200));
   const ids = new Set((await Promise.all(answers.map((r) => r.json()))).map((c: { id: string }) => c.id));
   expect(ids.size).toBe(1);
@@ -64,6 +72,10 @@ test("a link created on one instance is served, used and reported on the other",
   expect(page.status).toBe(200);
   expect(await page.text()).toContain("Connect your");
   await callback(onSecond(await authorize(await start(link), { account: `acct_${rand()}` })));
-  const status = await (await fetch(`${second.baseUrl}/v1/connections/auth-links/${link.id}/status`, { headers: { authorization: `Bearer ${team.users[0].key}` } })).json();
+  const status = await (
+    await fetch(`${second.baseUrl}/v1/connections/auth-links/${link.id}/status`, {
+      headers: { authorization: `Bearer ${team.users[0].key}` },
+    })
+  ).json();
   expect(status.status).toBe("connected");
 });

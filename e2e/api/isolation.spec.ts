@@ -6,10 +6,15 @@ import { test, expect, seedTeam, apiAs, cli, type SeededTeam } from "../fixtures
 // indistinguishable from unknown ones (404), and its data never shows up in a list.
 
 type Conn = { id: string; type: string; display_name: string | null; external_id: string | null; is_private: boolean };
-type Log = { id: string; source: { type: string; id: string | null; run_id: string | null }; user: { id: string | null } };
+type Log = {
+  id: string;
+  source: { type: string; id: string | null; run_id: string | null };
+  user: { id: string | null };
+};
 type CreditLog = { id: number; service: { type: string; id: string | null }; user: { id: string | null } };
 
-async function ok<T = any>(res: APIResponse, what = ""): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
+async function ok<T = any>(res: APIResponse, what = ""): Promise<T> {
   const text = await res.text();
   expect(res.status(), `${what} ${res.url()}: ${text.slice(0, 300)}`).toBe(200);
   return JSON.parse(text);
@@ -28,7 +33,9 @@ async function allPages<T>(api: APIRequestContext, path: string, limit: number):
   let cursor: string | null = null;
   for (let page = 0; page < 100; page++) {
     const sep = path.includes("?") ? "&" : "?";
-    const body: { data: T[]; has_more: boolean; next_cursor: string | null } = await ok(await api.get(`${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`));
+    const body: { data: T[]; has_more: boolean; next_cursor: string | null } = await ok(
+      await api.get(`${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`),
+    );
     out.push(...body.data);
     if (!body.has_more) {
       expect(body.next_cursor).toBeNull();
@@ -61,11 +68,28 @@ async function teamWithData(label: string): Promise<TeamData> {
   const team = await seedTeam({ members: 2 });
   const api = await apiAs(team.users[0]);
   const externalId = `ext-${label}-${team.id}`;
-  const sim = await cli("activity", "simulate", "--team", team.id, "--workflow-runs", "5", "--mcp-calls", "5", "--agent-conversations", "1", "--copilot-uses", "1", "--days", "3");
+  const sim = await cli(
+    "activity",
+    "simulate",
+    "--team",
+    team.id,
+    "--workflow-runs",
+    "5",
+    "--mcp-calls",
+    "5",
+    "--agent-conversations",
+    "1",
+    "--copilot-uses",
+    "1",
+    "--days",
+    "3",
+  );
   const [shared, priv, link] = await Promise.all([
     api.post("/v1/connections", { data: keyConn(`${label} shared`) }).then((r) => ok<Conn>(r, "create shared")),
     api.post("/v1/connections", { data: keyConn(`${label} private`, true) }).then((r) => ok<Conn>(r, "create private")),
-    api.post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth", external_id: externalId } }).then((r) => ok<{ id: string }>(r, "create link")),
+    api
+      .post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth", external_id: externalId } })
+      .then((r) => ok<{ id: string }>(r, "create link")),
   ]);
   expect(sim.code, JSON.stringify(sim.json)).toBe(0);
   expect(sim.json.logs).toBeGreaterThan(0);
@@ -108,7 +132,8 @@ test.describe("between teams", () => {
       expect(conns.length).toBeGreaterThan(0);
       for (const c of conns) expect(aConnIds).not.toContain(c.id);
       for (const c of conns) expect([b.shared.id, b.private.id]).toContain(c.id);
-      for (const c of await ok<Conn[]>(await api.get("/v1/connections?type=sandbox_key"))) expect(aConnIds).not.toContain(c.id);
+      for (const c of await ok<Conn[]>(await api.get("/v1/connections?type=sandbox_key")))
+        expect(aConnIds).not.toContain(c.id);
       expect(await ok(await api.get(`/v1/connections?external_id=${encodeURIComponent(a.externalId)}`))).toEqual([]);
 
       const logs = await allPages<Log>(api, "/v1/logs", 100);
@@ -143,7 +168,8 @@ test.describe("between teams", () => {
   test("B's balance is B's own", async () => {
     const balanceA = await ok(await a.api.get("/v1/credits"));
     const balanceB = await ok(await b.api.get("/v1/credits"));
-    const sum = (entries: CreditLog[]) => entries.reduce((n, e) => n + (e as unknown as { credits_used: number }).credits_used, 0);
+    const sum = (entries: CreditLog[]) =>
+      entries.reduce((n, e) => n + (e as unknown as { credits_used: number }).credits_used, 0);
     expect(balanceA.credits_used).toBe(sum(a.credits));
     expect(balanceB.credits_used).toBe(sum(b.credits));
   });
@@ -154,11 +180,20 @@ test.describe("between teams", () => {
       const api = await apiAs(user);
       for (const conn of [a.shared, a.private]) {
         await expect404(await api.get(`/v1/connections/${conn.id}`), `GET A's connection ${conn.display_name}`);
-        await expect404(await api.get(`/v1/connections/${conn.id}?lookup_by=id`), `GET ?lookup_by=id A's connection ${conn.display_name}`);
-        await expect404(await api.get(`/v1/connections/${conn.id}?lookup_by=external_id`), `GET ?lookup_by=external_id with A's connection id`);
+        await expect404(
+          await api.get(`/v1/connections/${conn.id}?lookup_by=id`),
+          `GET ?lookup_by=id A's connection ${conn.display_name}`,
+        );
+        await expect404(
+          await api.get(`/v1/connections/${conn.id}?lookup_by=external_id`),
+          `GET ?lookup_by=external_id with A's connection id`,
+        );
         await expect404(await api.delete(`/v1/connections/${conn.id}`), `DELETE A's connection ${conn.display_name}`);
       }
-      await expect404(await api.get(`/v1/connections/${encodeURIComponent(a.externalId)}?lookup_by=external_id`), "external_id lookup of A's external id");
+      await expect404(
+        await api.get(`/v1/connections/${encodeURIComponent(a.externalId)}?lookup_by=external_id`),
+        "external_id lookup of A's external id",
+      );
       await expect404(await api.get(`/v1/connections/auth-links/${a.link.id}/status`), "A's auth link status");
       for (const log of [a.logs[0], a.logs[a.logs.length - 1]]) {
         await expect404(await api.get(`/v1/logs/${log.id}`), "A's log");
@@ -170,10 +205,17 @@ test.describe("between teams", () => {
 
     expect(await snapshot(a)).toEqual(before);
     // And A can still read and delete what B could not.
-    expect((await ok<Conn[]>(await a.api.get(`/v1/connections/${a.private.id}`))).map((c) => c.id)).toEqual([a.private.id]);
+    expect((await ok<Conn[]>(await a.api.get(`/v1/connections/${a.private.id}`))).map((c) => c.id)).toEqual([
+      a.private.id,
+    ]);
     expect((await ok(await a.api.get(`/v1/logs/${a.logs[0].id}`))).id).toBe(a.logs[0].id);
     const status = await ok(await a.api.get(`/v1/connections/auth-links/${a.link.id}/status`));
-    expect(status).toMatchObject({ id: a.link.id, status: "pending", external_id: a.externalId, connection_type: "sandbox_oauth" });
+    expect(status).toMatchObject({
+      id: a.link.id,
+      status: "pending",
+      external_id: a.externalId,
+      connection_type: "sandbox_oauth",
+    });
   });
 
   test("B's connections of the same type and name are separate from A's", async () => {
@@ -200,7 +242,8 @@ test.describe("within a team", () => {
     expect([shared0.is_private, private0.is_private, private1.is_private]).toEqual([false, true, true]);
 
     // Lists: each member sees the shared one plus their own private one.
-    const ids = async (api: APIRequestContext, q = "") => (await ok<Conn[]>(await api.get(`/v1/connections${q}`))).map((c) => c.id).sort();
+    const ids = async (api: APIRequestContext, q = "") =>
+      (await ok<Conn[]>(await api.get(`/v1/connections${q}`))).map((c) => c.id).sort();
     expect(await ids(api0)).toEqual([shared0.id, private0.id].sort());
     expect(await ids(api1)).toEqual([shared0.id, private1.id].sort());
     expect(await ids(api1, "?type=sandbox_key")).toEqual([shared0.id, private1.id].sort());
@@ -219,11 +262,20 @@ test.describe("within a team", () => {
     expect(seen1[0]).toMatchObject({ id: shared0.id, display_name: "u0 shared", is_private: false });
 
     // The private ones survived the other member's attempts.
-    expect((await ok<Conn[]>(await api0.get(`/v1/connections/${private0.id}`)))[0]).toMatchObject({ id: private0.id, is_private: true });
-    expect((await ok<Conn[]>(await api1.get(`/v1/connections/${private1.id}`)))[0]).toMatchObject({ id: private1.id, is_private: true });
+    expect((await ok<Conn[]>(await api0.get(`/v1/connections/${private0.id}`)))[0]).toMatchObject({
+      id: private0.id,
+      is_private: true,
+    });
+    expect((await ok<Conn[]>(await api1.get(`/v1/connections/${private1.id}`)))[0]).toMatchObject({
+      id: private1.id,
+      is_private: true,
+    });
 
     // A member may delete a shared connection created by someone else.
-    expect(await ok<Conn>(await api1.delete(`/v1/connections/${shared0.id}`))).toMatchObject({ id: shared0.id, display_name: "u0 shared" });
+    expect(await ok<Conn>(await api1.delete(`/v1/connections/${shared0.id}`))).toMatchObject({
+      id: shared0.id,
+      display_name: "u0 shared",
+    });
     await expect404(await api0.get(`/v1/connections/${shared0.id}`), "deleted shared");
     expect(await ids(api0)).toEqual([private0.id]);
   });
@@ -231,10 +283,33 @@ test.describe("within a team", () => {
   test("auth links and logs are team-wide: every member sees the others'", async () => {
     const team = await seedTeam({ members: 2 });
     const [api0, api1] = await Promise.all(team.users.map((u) => apiAs(u)));
-    const link = await ok<{ id: string }>(await api0.post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth", is_private: true, external_id: "private-link" } }));
-    expect(await ok(await api1.get(`/v1/connections/auth-links/${link.id}/status`))).toMatchObject({ id: link.id, status: "pending", external_id: "private-link" });
+    const link = await ok<{ id: string }>(
+      await api0.post("/v1/connections/auth-link", {
+        data: { connection_type: "sandbox_oauth", is_private: true, external_id: "private-link" },
+      }),
+    );
+    expect(await ok(await api1.get(`/v1/connections/auth-links/${link.id}/status`))).toMatchObject({
+      id: link.id,
+      status: "pending",
+      external_id: "private-link",
+    });
 
-    const sim = await cli("activity", "simulate", "--team", team.id, "--workflow-runs", "3", "--mcp-calls", "3", "--agent-conversations", "0", "--copilot-uses", "0", "--days", "2");
+    const sim = await cli(
+      "activity",
+      "simulate",
+      "--team",
+      team.id,
+      "--workflow-runs",
+      "3",
+      "--mcp-calls",
+      "3",
+      "--agent-conversations",
+      "0",
+      "--copilot-uses",
+      "0",
+      "--days",
+      "2",
+    );
     expect(sim.code).toBe(0);
     const logs0 = await allPages<Log>(api0, "/v1/logs", 100);
     const logs1 = await allPages<Log>(api1, "/v1/logs", 100);

@@ -24,8 +24,32 @@ type Params = Record<string, string | number>;
 const DAY = 86_400;
 const STATUSES = ["success", "error", "skipped", "stop", "start"];
 const SOURCE_TYPES = ["mcp", "agent", "workflow"];
-const LOG_FIELDS = ["id", "operation_id", "operation_version", "status", "source", "user", "started_at", "completed_at", "credits_used", "cache_hit", "input", "output", "metadata"];
-const REQUIRED_LOG_FIELDS = ["id", "operation_id", "status", "source", "user", "started_at", "credits_used", "cache_hit", "metadata"];
+const LOG_FIELDS = [
+  "id",
+  "operation_id",
+  "operation_version",
+  "status",
+  "source",
+  "user",
+  "started_at",
+  "completed_at",
+  "credits_used",
+  "cache_hit",
+  "input",
+  "output",
+  "metadata",
+];
+const REQUIRED_LOG_FIELDS = [
+  "id",
+  "operation_id",
+  "status",
+  "source",
+  "user",
+  "started_at",
+  "credits_used",
+  "cache_hit",
+  "metadata",
+];
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 async function getPage(api: APIRequestContext, params: Params = {}): Promise<Page<Log>> {
@@ -88,16 +112,26 @@ function logShapeProblems(log: Log, team: SeededTeam): string[] {
   for (const key of Object.keys(log)) check(LOG_FIELDS.includes(key), `field ${key} is not in the spec`);
   check(typeof log.id === "string" && log.id.length > 0, "id is a non-empty string");
   check(typeof log.operation_id === "string" && log.operation_id.length > 0, "operation_id is a non-empty string");
-  check(log.operation_version === undefined || log.operation_version === null || isInt(log.operation_version), "operation_version is an integer or null");
-  check(STATUSES.includes(log.status), `status ${log.status} is one of ${STATUSES}`);
+  check(
+    log.operation_version === undefined || log.operation_version === null || isInt(log.operation_version),
+    "operation_version is an integer or null",
+  );
+  check(STATUSES.includes(log.status), `status ${log.status} is one of ${STATUSES.join(",")}`);
 
-  check(JSON.stringify(Object.keys(log.source ?? {}).sort()) === JSON.stringify(["id", "name", "run_id", "type"]), `source has exactly type, id, run_id, name: ${JSON.stringify(log.source)}`);
+  check(
+    JSON.stringify(Object.keys(log.source ?? {}).sort()) === JSON.stringify(["id", "name", "run_id", "type"]),
+    `source has exactly type, id, run_id, name: ${JSON.stringify(log.source)}`,
+  );
   check(SOURCE_TYPES.includes(log.source?.type), `source.type ${log.source?.type}`);
-  for (const key of ["id", "run_id", "name"] as const) check(isStringOrNull(log.source?.[key]), `source.${key} is a string or null`);
+  for (const key of ["id", "run_id", "name"] as const)
+    check(isStringOrNull(log.source?.[key]), `source.${key} is a string or null`);
   if (log.source?.type === "workflow") check(typeof log.source.run_id === "string", "workflow logs have a run_id");
   else check(log.source?.run_id === null, "run_id is null outside workflows");
 
-  check(JSON.stringify(Object.keys(log.user ?? {}).sort()) === JSON.stringify(["email", "id"]), `user has exactly id, email: ${JSON.stringify(log.user)}`);
+  check(
+    JSON.stringify(Object.keys(log.user ?? {}).sort()) === JSON.stringify(["email", "id"]),
+    `user has exactly id, email: ${JSON.stringify(log.user)}`,
+  );
   if (log.user?.id === null) check(log.user.email === null, "a null user has a null email");
   else {
     const member = team.users.find((u) => u.id === log.user?.id);
@@ -107,13 +141,23 @@ function logShapeProblems(log: Log, team: SeededTeam): string[] {
 
   // Unix seconds: integers near now, not milliseconds.
   const now = nowSeconds();
-  check(isInt(log.started_at) && log.started_at > now - 40 * DAY && log.started_at <= now + 60, `started_at ${log.started_at} is Unix seconds`);
+  check(
+    isInt(log.started_at) && log.started_at > now - 40 * DAY && log.started_at <= now + 60,
+    `started_at ${log.started_at} is Unix seconds`,
+  );
   if (log.status === "start") check((log.completed_at ?? null) === null, "completed_at is null while running");
-  else check(isInt(log.completed_at) && log.completed_at! >= log.started_at && log.completed_at! < now + 3600, `completed_at ${log.completed_at} is Unix seconds after started_at`);
+  else
+    check(
+      isInt(log.completed_at) && log.completed_at! >= log.started_at && log.completed_at! < now + 3600,
+      `completed_at ${log.completed_at} is Unix seconds after started_at`,
+    );
 
   check(isInt(log.credits_used) && log.credits_used >= 0, `credits_used ${log.credits_used} is a whole number`);
   check(typeof log.cache_hit === "boolean", "cache_hit is a boolean");
-  check(log.metadata !== null && typeof log.metadata === "object" && !Array.isArray(log.metadata), "metadata is an object");
+  check(
+    log.metadata !== null && typeof log.metadata === "object" && !Array.isArray(log.metadata),
+    "metadata is an object",
+  );
   return problems;
 }
 
@@ -163,9 +207,22 @@ test.describe("a team with simulated activity", () => {
   test.beforeAll(async () => {
     team = await seedTeam({ members: 2 });
     const sim = await cli(
-      "activity", "simulate", "--team", team.id,
-      "--workflow-runs", "30", "--mcp-calls", "15", "--agent-conversations", "4", "--copilot-uses", "2",
-      "--days", "5", "--seed", "7",
+      "activity",
+      "simulate",
+      "--team",
+      team.id,
+      "--workflow-runs",
+      "30",
+      "--mcp-calls",
+      "15",
+      "--agent-conversations",
+      "4",
+      "--copilot-uses",
+      "2",
+      "--days",
+      "5",
+      "--seed",
+      "7",
     );
     expect(sim.code, JSON.stringify(sim.json)).toBe(0);
     simulated = sim.json;
@@ -189,14 +246,24 @@ test.describe("a team with simulated activity", () => {
   test("lists every log the team wrote, including other members' runs", async () => {
     expect(all.length).toBe(simulated.logs + SEEDED_AGO.length + TIES);
     expectUnique(ids(all));
-    expect(all.some((l) => l.user.id === team.users[1].id), "a run by the second member is visible to the first member's key").toBe(true);
+    expect(
+      all.some((l) => l.user.id === team.users[1].id),
+      "a run by the second member is visible to the first member's key",
+    ).toBe(true);
     expect(all.some((l) => l.user.id === team.users[0].id)).toBe(true);
-    expect(all.some((l) => l.user.id === null && l.user.email === null), "system-triggered runs have a null user").toBe(true);
+    expect(
+      all.some((l) => l.user.id === null && l.user.email === null),
+      "system-triggered runs have a null user",
+    ).toBe(true);
   });
 
   test("every log has the fields of spec §2.5", async () => {
     expect(all.flatMap((log) => logShapeProblems(log, team))).toEqual([]);
-    for (const type of SOURCE_TYPES) expect(all.some((l) => l.source.type === type), `some ${type} logs`).toBe(true);
+    for (const type of SOURCE_TYPES)
+      expect(
+        all.some((l) => l.source.type === type),
+        `some ${type} logs`,
+      ).toBe(true);
   });
 
   test("workflow logs carry node metadata and a run id; MCP logs carry tool_name", async () => {
@@ -219,7 +286,11 @@ test.describe("a team with simulated activity", () => {
     expect(failed.filter((l) => l.output === null || l.output === undefined)).toEqual([]);
     const mcp = all.filter((l) => l.source.type === "mcp");
     expect(mcp.length).toBe(15);
-    expect(mcp.filter((l) => l.source.run_id !== null || typeof l.metadata.tool_name !== "string" || !(l.metadata.tool_name as string).length)).toEqual([]);
+    expect(
+      mcp.filter(
+        (l) => l.source.run_id !== null || typeof l.metadata.tool_name !== "string" || !l.metadata.tool_name.length,
+      ),
+    ).toEqual([]);
     expect(all.filter((l) => l.source.type === "agent" && l.source.run_id !== null)).toEqual([]);
     // A still-running operation: status start, completed_at null.
     expect(all.some((l) => l.status === "start" && l.completed_at === null)).toBe(true);
@@ -237,11 +308,16 @@ test.describe("a team with simulated activity", () => {
   });
 
   test("validates limit, enums and times (400 with a detail naming the parameter)", async () => {
-    for (const limit of ["0", "101", "abc", "-1", "1.5", ""]) await expectBadRequest(api, "/v1/logs", { limit }, /limit/);
-    for (const source_type of ["workflows", "copilot", "WORKFLOW"]) await expectBadRequest(api, "/v1/logs", { source_type }, /source_type/);
-    for (const status of ["running", "failed", "SUCCESS"]) await expectBadRequest(api, "/v1/logs", { status }, /status/);
-    for (const started_after of ["-1", "abc", "1.5"]) await expectBadRequest(api, "/v1/logs", { started_after }, /started_after/);
-    for (const started_before of ["-1", "abc", "1e9"]) await expectBadRequest(api, "/v1/logs", { started_before }, /started_before/);
+    for (const limit of ["0", "101", "abc", "-1", "1.5", ""])
+      await expectBadRequest(api, "/v1/logs", { limit }, /limit/);
+    for (const source_type of ["workflows", "copilot", "WORKFLOW"])
+      await expectBadRequest(api, "/v1/logs", { source_type }, /source_type/);
+    for (const status of ["running", "failed", "SUCCESS"])
+      await expectBadRequest(api, "/v1/logs", { status }, /status/);
+    for (const started_after of ["-1", "abc", "1.5"])
+      await expectBadRequest(api, "/v1/logs", { started_after }, /started_after/);
+    for (const started_before of ["-1", "abc", "1e9"])
+      await expectBadRequest(api, "/v1/logs", { started_before }, /started_before/);
     // The minimum itself is valid.
     expect((await getPage(api, { started_after: 0, started_before: 0 })).data).toEqual([]);
   });
@@ -269,7 +345,11 @@ test.describe("a team with simulated activity", () => {
       const got = (await walk(api, params, 100)).items;
       expect(ids(got), JSON.stringify(params)).toEqual(ids(expected));
     }
-    for (const params of [{ operation_id: "no.such.op" }, { source_id: "wf_nope" }, { source_run_id: "run_nope" }] as Params[]) {
+    for (const params of [
+      { operation_id: "no.such.op" },
+      { source_id: "wf_nope" },
+      { source_run_id: "run_nope" },
+    ] as Params[]) {
       expect(await getPage(api, params)).toEqual({ data: [], has_more: false, next_cursor: null });
     }
   });
@@ -300,9 +380,14 @@ test.describe("a team with simulated activity", () => {
     expect(await got({ started_after: t - 5000, started_before: t - 5000 })).toEqual([seeded.ids[4]]);
     expect(await got({ started_after: t - 7200, started_before: t - 7200 })).toHaveLength(TIES);
     // Without other filters the bounds select exactly the logs in range.
-    for (const [after, before] of [[t - 4000, t - 2000], [t - 2 * DAY, t - DAY]]) {
+    for (const [after, before] of [
+      [t - 4000, t - 2000],
+      [t - 2 * DAY, t - DAY],
+    ]) {
       const expected = all.filter((l) => l.started_at >= after && l.started_at <= before);
-      expect(ids((await walk(api, { started_after: after, started_before: before }, 100)).items)).toEqual(ids(expected));
+      expect(ids((await walk(api, { started_after: after, started_before: before }, 100)).items)).toEqual(
+        ids(expected),
+      );
     }
   });
 
@@ -467,7 +552,12 @@ test("a cursor made for one filter value is not accepted for another split of th
   const api = await apiAs(team.users[0]);
   const page = await getPage(api, { limit: 1, source_id: "conv_a&status=stop" });
   expect(page.has_more).toBe(true);
-  await expectBadRequest(api, "/v1/logs", { limit: 1, source_id: "conv_a", status: "stop", cursor: page.next_cursor! }, /filter/i);
+  await expectBadRequest(
+    api,
+    "/v1/logs",
+    { limit: 1, source_id: "conv_a", status: "stop", cursor: page.next_cursor! },
+    /filter/i,
+  );
   await api.dispose();
 });
 
@@ -487,16 +577,31 @@ test("source.name is the workflow's current name, falling back to the recorded o
   const team = await seedTeam();
   const wf = await seed<{ id: string }>("workflow", { team: team.id, name: "Current workflow name" });
   const live = await seed<{ ids: string[] }>("logs", {
-    team: team.id, startedAgo: [300], sourceType: "workflow", sourceId: wf.id, runId: "run_live", sourceName: "Name at log time",
+    team: team.id,
+    startedAgo: [300],
+    sourceType: "workflow",
+    sourceId: wf.id,
+    runId: "run_live",
+    sourceName: "Name at log time",
   });
   const gone = await seed<{ ids: string[] }>("logs", {
-    team: team.id, startedAgo: [200], sourceType: "workflow", sourceId: "wf_deleted000000000000", runId: "run_gone", sourceName: "Deleted workflow name",
+    team: team.id,
+    startedAgo: [200],
+    sourceType: "workflow",
+    sourceId: "wf_deleted000000000000",
+    runId: "run_gone",
+    sourceName: "Deleted workflow name",
   });
   const api = await apiAs(team.users[0]);
   const { data } = await getPage(api);
   expect(ids(data)).toEqual([gone.ids[0], live.ids[0]]);
   expect(data[1].source).toEqual({ type: "workflow", id: wf.id, run_id: "run_live", name: "Current workflow name" });
-  expect(data[0].source).toEqual({ type: "workflow", id: "wf_deleted000000000000", run_id: "run_gone", name: "Deleted workflow name" });
+  expect(data[0].source).toEqual({
+    type: "workflow",
+    id: "wf_deleted000000000000",
+    run_id: "run_gone",
+    name: "Deleted workflow name",
+  });
   expect((await (await api.get(`/v1/logs/${live.ids[0]}`)).json()).source.name).toBe("Current workflow name");
   await api.dispose();
 });

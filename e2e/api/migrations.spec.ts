@@ -19,7 +19,10 @@ async function emptyDatabase(): Promise<{ url: string; drop: () => Promise<void>
 }
 
 const migrate = (url: string) =>
-  run(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/db/migrate-cli.ts"], { cwd: root, env: { ...process.env, DATABASE_URL: url } }).then((r) => JSON.parse(r.stdout));
+  run(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/db/migrate-cli.ts"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url },
+  }).then((r) => JSON.parse(r.stdout));
 
 test("instances starting together apply each migration exactly once", async () => {
   const db = await emptyDatabase();

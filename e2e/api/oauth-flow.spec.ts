@@ -38,7 +38,11 @@ for (const type of FAMILIES) {
   test.describe(`${type}: OAuth through an auth link`, () => {
     test("success: one connection, verified account, redirect parameters appended with the service_ prefix", async () => {
       const externalId = `client-${rand()}`;
-      const link = await createLink(api, { connection_type: type, external_id: externalId, redirect_url: "https://client.example.com/done?status=keep&step=2#section" });
+      const link = await createLink(api, {
+        connection_type: type,
+        external_id: externalId,
+        redirect_url: "https://client.example.com/done?status=keep&step=2#section",
+      });
       const location = await connect(link, type, { account: `acct_${rand()}` });
 
       // The caller's query kept as it was, the results appended, the fragment last.
@@ -52,7 +56,13 @@ for (const type of FAMILIES) {
       expect(p.connection_id).toMatch(/^conn_/);
 
       const s = await status(api, link);
-      expect(s).toMatchObject({ id: link.id, status: "connected", connection_type: type, connection_id: p.connection_id, external_id: externalId });
+      expect(s).toMatchObject({
+        id: link.id,
+        status: "connected",
+        connection_type: type,
+        connection_id: p.connection_id,
+        external_id: externalId,
+      });
       expect(s.consumed_at).toEqual(expect.any(Number));
       expect(s.connections).toHaveLength(1);
       expect(s.connections[0]).toMatchObject({ id: p.connection_id, type, external_id: externalId, is_private: false });
@@ -80,7 +90,12 @@ for (const type of FAMILIES) {
 
     test("an invalid code is a provider_error carrying the provider's reason, and the link stays pending", async () => {
       const link = await createLink(api, { connection_type: type, redirect_url: "https://client.example.com/cb" });
-      const cb = new URL(await authorize(await start(link, { shop: type === "shopify" ? shopFor("acct_default") : undefined }), type === "shopify" ? { shop: shopFor("acct_default") } : {}));
+      const cb = new URL(
+        await authorize(
+          await start(link, { shop: type === "shopify" ? shopFor("acct_default") : undefined }),
+          type === "shopify" ? { shop: shopFor("acct_default") } : {},
+        ),
+      );
       for (const name of ["code", "auth_code"]) if (cb.searchParams.has(name)) cb.searchParams.set(name, "not-a-code");
       if (type === "shopify") {
         // Shopify signs its callback; a changed code breaks the signature before any token call.
@@ -105,7 +120,11 @@ for (const type of FAMILIES) {
 
     test("20 concurrent callbacks for one link create exactly one connection", async () => {
       const externalId = `race-${rand()}`;
-      const link = await createLink(api, { connection_type: type, external_id: externalId, redirect_url: "https://client.example.com/cb" });
+      const link = await createLink(api, {
+        connection_type: type,
+        external_id: externalId,
+        redirect_url: "https://client.example.com/cb",
+      });
       // 20 people (or tabs) pressed Continue and approved; all their callbacks land at once.
       const callbacks = await Promise.all(
         Array.from({ length: 20 }, async (_, i) => {
@@ -127,7 +146,10 @@ for (const type of FAMILIES) {
 
 for (const type of STAND_IN_FAMILIES) {
   test(`${type}: a provider error on the authorize redirect or the token endpoint is provider_error; the link stays pending`, async () => {
-    const link = await createLink(api, { connection_type: type, redirect_url: "https://client.example.com/cb?error=mine" });
+    const link = await createLink(api, {
+      connection_type: type,
+      redirect_url: "https://client.example.com/cb?error=mine",
+    });
     const viaRedirect = paramsOf(await connect(link, type, { decision: "error" }));
     // The caller's URL already has `error`: ours comes prefixed.
     expect(viaRedirect).toMatchObject({ error: "mine", service_error: "provider_error", status: "error" });
@@ -222,6 +244,84 @@ test.describe("link states", () => {
   });
 });
 
+test.describe("the sandbox grants the scopes it is asked for", () => {
+  const note = (token: string) =>
+    fetch(`${process.env.APP_URL}/sandbox/api/note`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ note: "from the scope test" }),
+    });
+  const report = (token: string) =>
+    fetch(`${process.env.APP_URL}/sandbox/api/report?metric=sessions&days=1`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+  const connectionOf = async (location: string) => {
+    const p = paramsOf(location);
+    expect(p.service_status ?? p.status, location).toBe("success");
+    return await seed<{ accessToken: string; refreshToken: string; scope: string | null }>("oauthTokens", {
+      id: p.connection_id,
+    });
+  };
+
+  test("the link asks for sandbox.write, the sandbox's consent page names it, and the grant can set the note", async () => {
+    const link = await createLink(api, {
+      connection_type: "sandbox_oauth",
+      redirect_url: "https://client.example.com/cb",
+    });
+    const authorizeUrl = await start(link);
+    expect(new URL(authorizeUrl).searchParams.get("scope")).toBe("sandbox.read sandbox.write");
+    const page = await (await fetch(authorizeUrl)).text();
+    expect(page).toContain("Change your sandbox account&#39;s note");
+    expect(page).toContain("<code>sandbox.write</code>");
+    const tokens = await connectionOf(await callback(await authorize(authorizeUrl, { account: `writer_${rand()}` })));
+    expect(tokens.scope).toBe("sandbox.read sandbox.write");
+    expect((await note(tokens.accessToken)).status).toBe(200);
+  });
+
+  test("a grant of sandbox.read alone reads but may not set the note, also after a refresh", async () => {
+    const link = await createLink(api, {
+      connection_type: "sandbox_oauth",
+      redirect_url: "https://client.example.com/cb",
+    });
+    const readOnly = new URL(await start(link));
+    readOnly.searchParams.set("scope", "sandbox.read");
+    expect(await (await fetch(readOnly)).text()).not.toContain("sandbox.write");
+    const tokens = await connectionOf(
+      await callback(await authorize(readOnly.toString(), { account: `reader_${rand()}` })),
+    );
+    expect(tokens.scope).toBe("sandbox.read");
+    expect((await report(tokens.accessToken)).status).toBe(200);
+    const refused = await note(tokens.accessToken);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: "insufficient_scope" });
+
+    const refreshed = await fetch(`${process.env.APP_URL}/sandbox/oauth/token`, {
+      method: "POST",
+      body: new URLSearchParams({
+        grant_type: "refresh_token",
+        refresh_token: tokens.refreshToken,
+        client_id: "sandbox-client",
+        client_secret: "sandbox-secret",
+      }),
+    });
+    const body = (await refreshed.json()) as { access_token: string; scope: string };
+    expect(body.scope).toBe("sandbox.read");
+    expect((await note(body.access_token)).status).toBe(403);
+  });
+
+  test("an unknown scope is refused with invalid_scope on the redirect, as RFC 6749 has it", async () => {
+    const link = await createLink(api, { connection_type: "sandbox_oauth" });
+    const url = new URL(await start(link));
+    url.searchParams.set("scope", "sandbox.read sandbox.admin");
+    const res = await fetch(url, { redirect: "manual" });
+    expect(res.status).toBe(302);
+    const back = new URL(res.headers.get("location")!);
+    expect(back.pathname).toBe("/oauth/callback");
+    expect(back.searchParams.get("error")).toBe("invalid_scope");
+    expect(back.searchParams.get("error_description")).toContain("sandbox.admin");
+  });
+});
+
 test.describe("token refresh", () => {
   test("an expiring access token is refreshed when used; a refused refresh marks the connection for re-authorization", async () => {
     const team = await seedTeam();
@@ -259,17 +359,26 @@ test.describe("token refresh", () => {
 test.describe("OAuth apps come from configuration", () => {
   test("without OAUTH_* settings a white-label type offers no oauth, an OAuth-only type is not listed, and an auth link says which setting is missing", async () => {
     const port = await freePort();
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^OAUTH_/.test(k))) as NodeJS.ProcessEnv;
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^OAUTH_/.test(k)),
+    ) as NodeJS.ProcessEnv;
     const server = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` });
     try {
       const key = (await seedTeam()).users[0].key;
       const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-      const types = (await (await fetch(`${server.baseUrl}/v1/connections/types`, { headers })).json()) as { type: string; auth_methods: string[] }[];
+      const types = (await (await fetch(`${server.baseUrl}/v1/connections/types`, { headers })).json()) as {
+        type: string;
+        auth_methods: string[];
+      }[];
       const byType = Object.fromEntries(types.map((t) => [t.type, t.auth_methods]));
       expect(byType.ga4).toEqual(["manual"]);
       expect(byType.linkedin_ads).toBeUndefined();
       expect(byType.sandbox_oauth).toEqual(["oauth"]); // the sandbox's app is built in
-      const res = await fetch(`${server.baseUrl}/v1/connections/auth-link`, { method: "POST", headers, body: JSON.stringify({ connection_type: "ga4" }) });
+      const res = await fetch(`${server.baseUrl}/v1/connections/auth-link`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ connection_type: "ga4" }),
+      });
       expect(res.status).toBe(400);
       expect((await res.json()).detail).toContain("OAUTH_GOOGLE_CLIENT_ID");
     } finally {

@@ -4,17 +4,27 @@ import { test, expect, anonymous, apiAs, seedTeam } from "../fixtures";
 // its HTML rendering at /docs/api. Checked against spec §2 (resources), §4 (endpoints and
 // parameters) and §7 (errors per endpoint).
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
 
 /** §4.1–4.11 with the error statuses §7 lists for each (401 is "all endpoints"). */
 const OPERATIONS: { method: string; path: string; errors: number[]; response: { array?: true; ref: string } }[] = [
   { method: "get", path: "/v1/connections", errors: [401], response: { array: true, ref: "Connection" } },
   { method: "post", path: "/v1/connections", errors: [400, 401, 403], response: { ref: "Connection" } },
   { method: "get", path: "/v1/connections/types", errors: [401], response: { array: true, ref: "ConnectionType" } },
-  { method: "get", path: "/v1/connections/{connection_id}", errors: [401, 404], response: { array: true, ref: "Connection" } },
+  {
+    method: "get",
+    path: "/v1/connections/{connection_id}",
+    errors: [401, 404],
+    response: { array: true, ref: "Connection" },
+  },
   { method: "delete", path: "/v1/connections/{connection_id}", errors: [401, 404], response: { ref: "Connection" } },
   { method: "post", path: "/v1/connections/auth-link", errors: [400, 401], response: { ref: "AuthLink" } },
-  { method: "get", path: "/v1/connections/auth-links/{auth_link_id}/status", errors: [401, 404], response: { ref: "AuthLinkStatus" } },
+  {
+    method: "get",
+    path: "/v1/connections/auth-links/{auth_link_id}/status",
+    errors: [401, 404],
+    response: { ref: "AuthLinkStatus" },
+  },
   { method: "get", path: "/v1/credits", errors: [401, 404], response: { ref: "CreditBalance" } },
   { method: "get", path: "/v1/credits/logs", errors: [400, 401], response: { ref: "CreditLogPage" } },
   { method: "get", path: "/v1/logs", errors: [400, 401], response: { ref: "LogPage" } },
@@ -42,8 +52,33 @@ const FIELDS: Record<string, string[]> = {
   Connection: ["id", "type", "display_name", "external_id", "is_private", "created_at", "updated_at"],
   ConnectionType: ["type", "name", "auth_methods", "credential_fields", "docs_url"],
   AuthLink: ["id", "url", "expires_at"],
-  AuthLinkStatus: ["id", "status", "connection_type", "connection_id", "external_id", "expires_at", "consumed_at", "created_at", "updated_at", "connections"],
-  Log: ["id", "operation_id", "operation_version", "status", "source", "user", "started_at", "completed_at", "credits_used", "cache_hit", "input", "output", "metadata"],
+  AuthLinkStatus: [
+    "id",
+    "status",
+    "connection_type",
+    "connection_id",
+    "external_id",
+    "expires_at",
+    "consumed_at",
+    "created_at",
+    "updated_at",
+    "connections",
+  ],
+  Log: [
+    "id",
+    "operation_id",
+    "operation_version",
+    "status",
+    "source",
+    "user",
+    "started_at",
+    "completed_at",
+    "credits_used",
+    "cache_hit",
+    "input",
+    "output",
+    "metadata",
+  ],
   LogPage: ["data", "has_more", "next_cursor"],
   CreditBalance: ["credits_limit", "credits_used", "credits_remaining", "billing_period_end", "tier"],
   CreditLog: ["id", "credits_used", "credits_remaining", "service", "user", "created_at"],
@@ -98,9 +133,11 @@ test("it is OpenAPI 3.1.0 with info.version 1.0.0, the server's URL and bearer s
   expect(doc.info.version).toBe("1.0.0");
   expect(typeof doc.info.title).toBe("string");
   expect(doc.servers?.[0]?.url).toBe(process.env.BASE_URL);
-  const schemes = Object.values(doc.components.securitySchemes ?? {}) as Json[];
+  const schemes = Object.values<Json>(doc.components.securitySchemes ?? {});
   expect(schemes).toContainEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
-  const schemeName = Object.keys(doc.components.securitySchemes).find((k) => doc.components.securitySchemes[k].scheme === "bearer")!;
+  const schemeName = Object.keys(doc.components.securitySchemes).find(
+    (k) => doc.components.securitySchemes[k].scheme === "bearer",
+  )!;
   // Every operation is covered by the bearer requirement, globally or on the operation.
   for (const { method, path } of OPERATIONS) {
     const security = doc.paths[path]?.[method]?.security ?? doc.security;
@@ -135,38 +172,64 @@ for (const op of OPERATIONS) {
       const r = responses[String(status)];
       expect(r, `${status} listed`).toBeTruthy();
       expect(typeof r.description).toBe("string");
-      expect(r.content?.["application/json"]?.schema).toEqual({ $ref: ref(op.path === "/v1/logs/{log_id}" && status === 404 ? "LogNotFoundError" : "Error") });
+      expect(r.content?.["application/json"]?.schema).toEqual({
+        $ref: ref(op.path === "/v1/logs/{log_id}" && status === 404 ? "LogNotFoundError" : "Error"),
+      });
     }
     // Every listed response has a description; every error body is the Error shape (the aged-out
     // log's 404 is its own: detail is a string or {message, history_days}).
     for (const [status, r] of Object.entries(responses as Json)) {
       expect(typeof r.description, `${status} description`).toBe("string");
       const errorShape = op.path === "/v1/logs/{log_id}" && status === "404" ? "LogNotFoundError" : "Error";
-      if (Number(status) >= 400) expect(r.content?.["application/json"]?.schema, `${status} schema`).toEqual({ $ref: ref(errorShape) });
+      if (Number(status) >= 400)
+        expect(r.content?.["application/json"]?.schema, `${status} schema`).toEqual({ $ref: ref(errorShape) });
     }
     // What any operation can answer besides its own errors, with the headers that come with it.
-    for (const status of ["400", "401", "429", "500", "503"]) expect(responses[status], `${status} declared`).toBeTruthy();
+    for (const status of ["400", "401", "429", "500", "503"])
+      expect(responses[status], `${status} declared`).toBeTruthy();
     expect(responses["429"].headers["Retry-After"]).toMatchObject({ required: true });
     expect(responses["429"].headers["RateLimit-Remaining"]).toMatchObject({ required: true });
     expect(responses["503"].headers["Retry-After"]).toMatchObject({ required: true });
     expect(responses["401"].headers["WWW-Authenticate"]).toMatchObject({ required: true });
-    expect(Object.keys(responses["200"].headers)).toEqual(expect.arrayContaining(["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]));
+    expect(Object.keys(responses["200"].headers)).toEqual(
+      expect.arrayContaining(["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]),
+    );
     if (op.method === "post") expect(responses["413"], "413 declared on a body-taking operation").toBeTruthy();
     // Path parameters: each {name} in the path is declared, required, in: path.
     const declared = (operation.parameters ?? doc.paths[op.path].parameters ?? []) as Json[];
     for (const [, name] of op.path.matchAll(/\{(\w+)\}/g)) {
-      expect(declared.find((p) => p.name === name && p.in === "path"), `path parameter ${name}`).toMatchObject({ required: true, schema: { type: "string" } });
+      expect(
+        declared.find((p) => p.name === name && p.in === "path"),
+        `path parameter ${name}`,
+      ).toMatchObject({ required: true, schema: { type: "string" } });
     }
   });
 }
 
 test("a method a path does not take (405 with Allow) and an unknown path (404) are described; headers are components", async () => {
-  expect(doc.components.responses.MethodNotAllowed).toMatchObject({ headers: { Allow: { required: true } }, content: { "application/json": { schema: { $ref: ref("Error") } } } });
-  expect(doc.components.responses.UnknownPath).toMatchObject({ content: { "application/json": { schema: { $ref: ref("Error") } } } });
-  for (const name of ["X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy", "Retry-After", "WWW-Authenticate", "Allow"]) {
+  expect(doc.components.responses.MethodNotAllowed).toMatchObject({
+    headers: { Allow: { required: true } },
+    content: { "application/json": { schema: { $ref: ref("Error") } } },
+  });
+  expect(doc.components.responses.UnknownPath).toMatchObject({
+    content: { "application/json": { schema: { $ref: ref("Error") } } },
+  });
+  for (const name of [
+    "X-Request-Id",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "RateLimit-Policy",
+    "Retry-After",
+    "WWW-Authenticate",
+    "Allow",
+  ]) {
     expect(doc.components.headers[name]?.schema, name).toBeTruthy();
   }
-  expect(doc.components.schemas.LogNotFoundError.properties.detail.anyOf).toEqual([{ type: "string" }, { $ref: ref("AgedOutDetail") }]);
+  expect(doc.components.schemas.LogNotFoundError.properties.detail.anyOf).toEqual([
+    { type: "string" },
+    { $ref: ref("AgedOutDetail") },
+  ]);
   expect(doc.components.schemas.AgedOutDetail.required.sort()).toEqual(["history_days", "message"]);
   // Spec §2.2 / CONTRACT §7: a listed type always has an auth method.
   expect(doc.components.schemas.ConnectionType.properties.auth_methods.minItems).toBe(1);
@@ -219,7 +282,10 @@ test("components.schemas hold every resource of spec §2 with its fields and req
   expect(schemas.CreditLog.properties.user).toEqual({ $ref: ref("LogUser") });
   expect(schemas.LogPage.properties.data).toEqual({ type: "array", items: { $ref: ref("Log") } });
   expect(schemas.CreditLogPage.properties.data).toEqual({ type: "array", items: { $ref: ref("CreditLog") } });
-  expect(schemas.AuthLinkStatus.properties.connections).toMatchObject({ type: "array", items: { $ref: ref("Connection") } });
+  expect(schemas.AuthLinkStatus.properties.connections).toMatchObject({
+    type: "array",
+    items: { $ref: ref("Connection") },
+  });
 });
 
 test("field types, nullability and enums follow spec §2", async () => {
@@ -257,18 +323,31 @@ test("int64 and uri fields carry their formats (spec §2 'integer (int64)', 'str
   const s = doc.components.schemas as Json;
   const problems: string[] = [];
   const int64: [string, string][] = [
-    ["Connection", "created_at"], ["Connection", "updated_at"], ["AuthLink", "expires_at"], ["AuthLinkStatus", "expires_at"], ["AuthLinkStatus", "consumed_at"],
-    ["AuthLinkStatus", "created_at"], ["AuthLinkStatus", "updated_at"], ["Log", "started_at"], ["Log", "completed_at"], ["CreditBalance", "billing_period_end"], ["CreditLog", "created_at"],
+    ["Connection", "created_at"],
+    ["Connection", "updated_at"],
+    ["AuthLink", "expires_at"],
+    ["AuthLinkStatus", "expires_at"],
+    ["AuthLinkStatus", "consumed_at"],
+    ["AuthLinkStatus", "created_at"],
+    ["AuthLinkStatus", "updated_at"],
+    ["Log", "started_at"],
+    ["Log", "completed_at"],
+    ["CreditBalance", "billing_period_end"],
+    ["CreditLog", "created_at"],
   ];
   for (const [schema, field] of int64) {
     const f = nonNull(s[schema].properties[field]);
     if (f.format !== "int64") problems.push(`${schema}.${field}: ${JSON.stringify(f)}`);
   }
-  for (const [schema, field] of [["AuthLink", "url"], ["ConnectionType", "docs_url"]]) {
+  for (const [schema, field] of [
+    ["AuthLink", "url"],
+    ["ConnectionType", "docs_url"],
+  ]) {
     const f = nonNull(s[schema].properties[field]);
     if (f.format !== "uri") problems.push(`${schema}.${field}: ${JSON.stringify(f)}`);
   }
-  const redirect = doc.paths["/v1/connections/auth-link"].post.requestBody.content["application/json"].schema.properties.redirect_url;
+  const redirect =
+    doc.paths["/v1/connections/auth-link"].post.requestBody.content["application/json"].schema.properties.redirect_url;
   if (redirect.format !== "uri") problems.push(`auth-link redirect_url: ${JSON.stringify(redirect)}`);
   expect(problems).toEqual([]);
 });
@@ -276,26 +355,51 @@ test("int64 and uri fields carry their formats (spec §2 'integer (int64)', 'str
 test("query parameters of /v1/logs and /v1/credits/logs are those of spec §4.10 and §4.9", async () => {
   const query = (path: string) => ((doc.paths[path].get.parameters ?? []) as Json[]).filter((p) => p.in === "query");
   const logs = query("/v1/logs");
-  expect(logs.map((p) => p.name).sort()).toEqual(["cursor", "limit", "operation_id", "source_id", "source_run_id", "source_type", "started_after", "started_before", "status"]);
+  expect(logs.map((p) => p.name).sort()).toEqual([
+    "cursor",
+    "limit",
+    "operation_id",
+    "source_id",
+    "source_run_id",
+    "source_type",
+    "started_after",
+    "started_before",
+    "status",
+  ]);
   const credits = query("/v1/credits/logs");
-  expect(credits.map((p) => p.name).sort()).toEqual(["created_after", "created_before", "cursor", "limit", "service_id", "service_type", "user_id"]);
+  expect(credits.map((p) => p.name).sort()).toEqual([
+    "created_after",
+    "created_before",
+    "cursor",
+    "limit",
+    "service_id",
+    "service_type",
+    "user_id",
+  ]);
   for (const p of [...logs, ...credits]) expect(p.required ?? false, p.name).toBe(false);
 
   const byName = (list: Json[], name: string) => list.find((p) => p.name === name)!.schema;
   expect(byName(logs, "source_type").enum.sort()).toEqual(["agent", "mcp", "workflow"]);
   expect(byName(logs, "status").enum.sort()).toEqual(["error", "skipped", "start", "stop", "success"]);
   expect(byName(credits, "service_type").enum.sort()).toEqual(["agent", "copilot", "mcp", "workflow"]);
-  for (const name of ["operation_id", "source_id", "source_run_id", "cursor"]) expect(typesOf(byName(logs, name)), name).toEqual(["string"]);
-  for (const name of ["service_id", "user_id", "cursor"]) expect(typesOf(byName(credits, name)), name).toEqual(["string"]);
+  for (const name of ["operation_id", "source_id", "source_run_id", "cursor"])
+    expect(typesOf(byName(logs, name)), name).toEqual(["string"]);
+  for (const name of ["service_id", "user_id", "cursor"])
+    expect(typesOf(byName(credits, name)), name).toEqual(["string"]);
 
-  const lookup = (doc.paths["/v1/connections/{connection_id}"].get.parameters as Json[]).find((p) => p.name === "lookup_by");
+  const lookup = (doc.paths["/v1/connections/{connection_id}"].get.parameters as Json[]).find(
+    (p) => p.name === "lookup_by",
+  );
   expect(lookup).toMatchObject({ in: "query", schema: { enum: ["id", "external_id"], default: "id" } });
-  const listQuery = query("/v1/connections").map((p) => p.name).sort();
+  const listQuery = query("/v1/connections")
+    .map((p) => p.name)
+    .sort();
   expect(listQuery).toEqual(["external_id", "type"]);
 });
 
 test("numeric query parameters are documented as integers with the §8 bounds", async () => {
-  const param = (path: string, name: string) => ((doc.paths[path].get.parameters ?? []) as Json[]).find((p) => p.name === name)!.schema;
+  const param = (path: string, name: string) =>
+    ((doc.paths[path].get.parameters ?? []) as Json[]).find((p) => p.name === name)!.schema;
   const problems: string[] = [];
   const expectInt = (path: string, name: string, min: number, max?: number, dflt?: number) => {
     const s = param(path, name);
@@ -335,7 +439,9 @@ test("the document is self-consistent: every $ref resolves, operationIds are uni
   }
   // JSON Schema 2020-12 (the OpenAPI 3.1 dialect): "$id" MUST NOT contain a non-empty fragment.
   expect(ids.filter((id) => /#./.test(id))).toEqual([]);
-  const opIds = Object.values(doc.paths as Json).flatMap((m) => Object.values(m as Json).map((o) => (o as Json).operationId));
+  const opIds = Object.values(doc.paths as Json).flatMap((m) =>
+    Object.values(m as Json).map((o) => (o as Json).operationId),
+  );
   expect(new Set(opIds).size).toBe(opIds.length);
 });
 
@@ -345,7 +451,12 @@ test("GET /docs/api is an HTML page naming every path and method", async () => {
   expect(res.status()).toBe(200);
   expect(res.headers()["content-type"]).toMatch(/^text\/html/);
   const html = await res.text();
-  const text = html.replace(/<[^>]+>/g, " ").replace(/&amp;/g, "&").replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/\s+/g, " ");
+  const text = html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/\s+/g, " ");
   for (const { method, path } of OPERATIONS) {
     expect(text, path).toContain(path);
     expect(text.toLowerCase(), method).toContain(method);

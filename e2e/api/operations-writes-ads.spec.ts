@@ -11,10 +11,22 @@ import { mcpClient } from "../support/mcp";
 // (its journal), the answer, and that the provider's reads then show the change. Bad input is
 // refused before any provider call; an unknown object is the provider's own not-found error.
 
-type Recorded = { method: string; path: string; query: Record<string, string>; headers: Record<string, string>; json: unknown; text: string };
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Recorded = {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  json: unknown;
+  text: string;
+};
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
 
-const GOOGLE_ADS = { client_id: "123-abc.apps.googleusercontent.com", client_secret: "GOCSPX-writes", refresh_token: "1//writes-refresh", developer_token: "dev-token-writes-22chr" };
+const GOOGLE_ADS = {
+  client_id: "123-abc.apps.googleusercontent.com",
+  client_secret: "GOCSPX-writes",
+  refresh_token: "1//writes-refresh",
+  developer_token: "dev-token-writes-22chr",
+};
 const META_APP = { app_id: "1234567890123456", app_secret: "meta-writes-secret" };
 
 const standIn = (type: string): string => {
@@ -31,13 +43,32 @@ async function received(type: string, path: string): Promise<Recorded[]> {
 
 async function connect(team: SeededTeam, type: string, credentials: Record<string, string>): Promise<string> {
   const api = await apiAs(team.users[0]);
-  const res = await api.post("/v1/connections", { data: { connection_type: type, name: `${type} writes`, credentials } });
+  const res = await api.post("/v1/connections", {
+    data: { connection_type: type, name: `${type} writes`, credentials },
+  });
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()).id;
 }
 
-async function mcpServer(team: SeededTeam, connectionId: string, writes: "allowed" | "approval" = "allowed"): Promise<Client> {
-  const made = await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", "w", "--connections", connectionId, "--writes", writes);
+async function mcpServer(
+  team: SeededTeam,
+  connectionId: string,
+  writes: "allowed" | "approval" = "allowed",
+): Promise<Client> {
+  const made = await cli(
+    "mcp",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    team.users[0].id,
+    "--name",
+    "w",
+    "--connections",
+    connectionId,
+    "--writes",
+    writes,
+  );
   expect(made.code, JSON.stringify(made.json)).toBe(0);
   return mcpClient(made.json.token);
 }
@@ -56,7 +87,8 @@ async function refused(client: Client, name: string, args: Json): Promise<string
   return textOf(r);
 }
 
-const write = (client: Client, connectionId: string, operationId: string, input: Json) => call(client, "run_write_operation", { operation_id: operationId, connection_id: connectionId, input });
+const write = (client: Client, connectionId: string, operationId: string, input: Json) =>
+  call(client, "run_write_operation", { operation_id: operationId, connection_id: connectionId, input });
 
 /** find_operations' answer for `query`: the entry of each id, which must be there as an approval-needing write runnable on the connection. */
 async function expectFound(client: Client, connectionId: string, query: string, ids: string[]) {
@@ -90,7 +122,8 @@ async function campaigns(client: Client, connectionId: string, customerId: strin
   const answer = await call(client, "google_ads_search", {
     connection_id: connectionId,
     customer_id: customerId,
-    query: "SELECT campaign.id, campaign.name, campaign.status, campaign.campaign_budget, campaign_budget.amount_micros FROM campaign",
+    query:
+      "SELECT campaign.id, campaign.name, campaign.status, campaign.campaign_budget, campaign_budget.amount_micros FROM campaign",
   });
   return answer.rows;
 }
@@ -106,9 +139,19 @@ test.describe("Google Ads writes", () => {
     await expectFound(client, connectionId, "budget", ["google_ads.campaign_budget.update"]);
     await expectFound(client, connectionId, "change daily spend limit", ["google_ads.campaign_budget.update"]);
     for (const id of ["google_ads.campaign.pause", "google_ads.campaign.enable"]) {
-      await expectInputs(client, id, ["customer_id", "campaign_id", "login_customer_id"], ["customer_id", "campaign_id"]);
+      await expectInputs(
+        client,
+        id,
+        ["customer_id", "campaign_id", "login_customer_id"],
+        ["customer_id", "campaign_id"],
+      );
     }
-    await expectInputs(client, "google_ads.campaign_budget.update", ["customer_id", "campaign_id", "login_customer_id", "daily_budget"], ["customer_id", "campaign_id", "daily_budget"]);
+    await expectInputs(
+      client,
+      "google_ads.campaign_budget.update",
+      ["customer_id", "campaign_id", "login_customer_id", "daily_budget"],
+      ["customer_id", "campaign_id", "daily_budget"],
+    );
   });
 
   test("pause and enable: one status mutate each, exactly as the Ads API takes it, and the search shows the new status", async () => {
@@ -121,30 +164,61 @@ test.describe("Google Ads writes", () => {
     expect(brand).toMatchObject({ "campaign.status": "ENABLED" });
     const campaignId = String(brand["campaign.id"]);
 
-    const paused = await write(client, connectionId, "google_ads.campaign.pause", { customer_id: dashed(customerId), campaign_id: campaignId, login_customer_id: "111-222-3333" });
-    expect(paused).toEqual({ customer_id: customerId, campaign_id: campaignId, resource_name: `customers/${customerId}/campaigns/${campaignId}`, name: "Brand — US", status: "PAUSED" });
+    const paused = await write(client, connectionId, "google_ads.campaign.pause", {
+      customer_id: dashed(customerId),
+      campaign_id: campaignId,
+      login_customer_id: "111-222-3333",
+    });
+    expect(paused).toEqual({
+      customer_id: customerId,
+      campaign_id: campaignId,
+      resource_name: `customers/${customerId}/campaigns/${campaignId}`,
+      name: "Brand — US",
+      status: "PAUSED",
+    });
     const [pause, ...others] = await received("gads", path);
     expect(others).toEqual([]);
     expect(pause).toMatchObject({ method: "POST", path, query: {} });
     expect(pause.json).toEqual({
-      operations: [{ updateMask: "status", update: { resourceName: `customers/${customerId}/campaigns/${campaignId}`, status: "PAUSED" } }],
+      operations: [
+        {
+          updateMask: "status",
+          update: { resourceName: `customers/${customerId}/campaigns/${campaignId}`, status: "PAUSED" },
+        },
+      ],
       responseContentType: "MUTABLE_RESOURCE",
     });
-    expect(pause.headers).toMatchObject({ "developer-token": GOOGLE_ADS.developer_token, "login-customer-id": "1112223333", "content-type": "application/json" });
+    expect(pause.headers).toMatchObject({
+      "developer-token": GOOGLE_ADS.developer_token,
+      "login-customer-id": "1112223333",
+      "content-type": "application/json",
+    });
     expect(pause.headers.authorization).toMatch(/^Bearer at_/);
     // The write dropped the connection's cached reads: the same search now shows the change.
-    expect((await campaigns(client, connectionId, customerId)).find((r) => r["campaign.id"] === campaignId)).toMatchObject({ "campaign.status": "PAUSED" });
+    expect(
+      (await campaigns(client, connectionId, customerId)).find((r) => r["campaign.id"] === campaignId),
+    ).toMatchObject({ "campaign.status": "PAUSED" });
 
-    const enabled = await write(client, connectionId, "google_ads.campaign.enable", { customer_id: customerId, campaign_id: campaignId });
+    const enabled = await write(client, connectionId, "google_ads.campaign.enable", {
+      customer_id: customerId,
+      campaign_id: campaignId,
+    });
     expect(enabled).toMatchObject({ campaign_id: campaignId, status: "ENABLED" });
     const requests = await received("gads", path);
     expect(requests).toHaveLength(2);
     expect(requests[1].json).toEqual({
-      operations: [{ updateMask: "status", update: { resourceName: `customers/${customerId}/campaigns/${campaignId}`, status: "ENABLED" } }],
+      operations: [
+        {
+          updateMask: "status",
+          update: { resourceName: `customers/${customerId}/campaigns/${campaignId}`, status: "ENABLED" },
+        },
+      ],
       responseContentType: "MUTABLE_RESOURCE",
     });
     expect(requests[1].headers["login-customer-id"], "no manager given, no login-customer-id").toBeUndefined();
-    expect((await campaigns(client, connectionId, customerId)).find((r) => r["campaign.id"] === campaignId)).toMatchObject({ "campaign.status": "ENABLED" });
+    expect(
+      (await campaigns(client, connectionId, customerId)).find((r) => r["campaign.id"] === campaignId),
+    ).toMatchObject({ "campaign.status": "ENABLED" });
   });
 
   test("campaign_budget.update: finds the campaign's budget, mutates its amount in micros, and the search shows the new amount", async () => {
@@ -159,7 +233,11 @@ test.describe("Google Ads writes", () => {
     const budget = String(brand["campaign.campaignBudget"]);
     expect(budget).toMatch(new RegExp(`^customers/${customerId}/campaignBudgets/\\d+$`));
 
-    const changed = await write(client, connectionId, "google_ads.campaign_budget.update", { customer_id: customerId, campaign_id: campaignId, daily_budget: 75.5 });
+    const changed = await write(client, connectionId, "google_ads.campaign_budget.update", {
+      customer_id: customerId,
+      campaign_id: campaignId,
+      daily_budget: 75.5,
+    });
     expect(changed).toEqual({
       customer_id: customerId,
       campaign_id: campaignId,
@@ -173,9 +251,17 @@ test.describe("Google Ads writes", () => {
     const requests = await received("gads", path);
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ method: "POST", path, query: {} });
-    expect(requests[0].json).toEqual({ operations: [{ updateMask: "amount_micros", update: { resourceName: budget, amountMicros: "75500000" } }], responseContentType: "MUTABLE_RESOURCE" });
-    expect(requests[0].headers).toMatchObject({ "developer-token": GOOGLE_ADS.developer_token, "content-type": "application/json" });
-    expect((await campaigns(client, connectionId, customerId)).find((r) => r["campaign.id"] === campaignId)).toMatchObject({ "campaignBudget.amountMicros": "75500000" });
+    expect(requests[0].json).toEqual({
+      operations: [{ updateMask: "amount_micros", update: { resourceName: budget, amountMicros: "75500000" } }],
+      responseContentType: "MUTABLE_RESOURCE",
+    });
+    expect(requests[0].headers).toMatchObject({
+      "developer-token": GOOGLE_ADS.developer_token,
+      "content-type": "application/json",
+    });
+    expect(
+      (await campaigns(client, connectionId, customerId)).find((r) => r["campaign.id"] === campaignId),
+    ).toMatchObject({ "campaignBudget.amountMicros": "75500000" });
   });
 
   test("bad input is refused before any provider call; an unknown campaign is the Ads API's RESOURCE_NOT_FOUND", async () => {
@@ -183,12 +269,23 @@ test.describe("Google Ads writes", () => {
     const connectionId = await connect(team, "gads", GOOGLE_ADS);
     const client = await mcpServer(team, connectionId);
     const customerId = freshCustomer();
-    const run = (operationId: string, input: Json) => refused(client, "run_write_operation", { operation_id: operationId, connection_id: connectionId, input });
+    const run = (operationId: string, input: Json) =>
+      refused(client, "run_write_operation", { operation_id: operationId, connection_id: connectionId, input });
 
     expect(await run("google_ads.campaign.pause", { customer_id: "12", campaign_id: "123" })).toContain("customer_id");
-    expect(await run("google_ads.campaign.enable", { customer_id: customerId, campaign_id: "12a" })).toContain("campaign_id");
-    expect(await run("google_ads.campaign_budget.update", { customer_id: customerId, campaign_id: "123", daily_budget: -5 })).toContain("daily_budget");
-    expect(await run("google_ads.campaign_budget.update", { customer_id: customerId, campaign_id: "123", daily_budget: 10.001 })).toContain("daily_budget");
+    expect(await run("google_ads.campaign.enable", { customer_id: customerId, campaign_id: "12a" })).toContain(
+      "campaign_id",
+    );
+    expect(
+      await run("google_ads.campaign_budget.update", { customer_id: customerId, campaign_id: "123", daily_budget: -5 }),
+    ).toContain("daily_budget");
+    expect(
+      await run("google_ads.campaign_budget.update", {
+        customer_id: customerId,
+        campaign_id: "123",
+        daily_budget: 10.001,
+      }),
+    ).toContain("daily_budget");
     expect(await run("google_ads.campaign.pause", { customer_id: customerId })).toContain("campaign_id");
     expect(await received("gads", `/v18/customers/${customerId}/campaigns:mutate`)).toEqual([]);
     expect(await received("gads", `/v18/customers/${customerId}/campaignBudgets:mutate`)).toEqual([]);
@@ -199,7 +296,13 @@ test.describe("Google Ads writes", () => {
     expect(notFound).toContain("Resource was not found.");
     expect(await received("gads", `/v18/customers/${customerId}/campaigns:mutate`)).toHaveLength(1);
     // The budget write looks the campaign up first: nothing to mutate, no mutate sent.
-    expect(await run("google_ads.campaign_budget.update", { customer_id: customerId, campaign_id: "4242", daily_budget: 10 })).toContain("has no campaign 4242");
+    expect(
+      await run("google_ads.campaign_budget.update", {
+        customer_id: customerId,
+        campaign_id: "4242",
+        daily_budget: 10,
+      }),
+    ).toContain("has no campaign 4242");
     expect(await received("gads", `/v18/customers/${customerId}/campaignBudgets:mutate`)).toEqual([]);
   });
 
@@ -208,12 +311,24 @@ test.describe("Google Ads writes", () => {
     const connectionId = await connect(team, "gads", GOOGLE_ADS);
     const client = await mcpServer(team, connectionId, "approval");
     const customerId = freshCustomer();
-    const generic = (await campaigns(client, connectionId, customerId)).find((r) => r["campaign.name"] === "Generic — EU")!;
+    const generic = (await campaigns(client, connectionId, customerId)).find(
+      (r) => r["campaign.name"] === "Generic — EU",
+    )!;
     const campaignId = String(generic["campaign.id"]);
 
-    const paused = await write(client, connectionId, "google_ads.campaign.pause", { customer_id: customerId, campaign_id: campaignId });
-    expect(paused).toMatchObject({ status: "pending", summary: `Pause Google Ads campaign ${campaignId} 'Generic — EU' in account ${dashed(customerId)} (now ENABLED)` });
-    const budget = await write(client, connectionId, "google_ads.campaign_budget.update", { customer_id: customerId, campaign_id: campaignId, daily_budget: 30 });
+    const paused = await write(client, connectionId, "google_ads.campaign.pause", {
+      customer_id: customerId,
+      campaign_id: campaignId,
+    });
+    expect(paused).toMatchObject({
+      status: "pending",
+      summary: `Pause Google Ads campaign ${campaignId} 'Generic — EU' in account ${dashed(customerId)} (now ENABLED)`,
+    });
+    const budget = await write(client, connectionId, "google_ads.campaign_budget.update", {
+      customer_id: customerId,
+      campaign_id: campaignId,
+      daily_budget: 30,
+    });
     expect(budget).toMatchObject({
       status: "pending",
       summary: `Change the daily budget of Google Ads campaign ${campaignId} 'Generic — EU' in account ${dashed(customerId)} from 25.00 USD to 30.00 USD (a shared budget: every campaign that uses it changes too)`,
@@ -230,11 +345,15 @@ async function metaAccount(team: SeededTeam) {
   const token = `EAAwrites${randomBytes(8).toString("hex")}`;
   const connectionId = await connect(team, "meta_ads", { ...META_APP, access_token: token });
   const graph = async (path: string, fields: string) => {
-    const res = await fetch(`${standIn("meta_ads")}/v21.0/${path}?${new URLSearchParams({ fields })}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${standIn("meta_ads")}/v21.0/${path}?${new URLSearchParams({ fields })}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     return (await res.json()) as Json;
   };
-  const [usd, jpy] = ((await graph("me/adaccounts", "account_id,currency")).data as Json[]).map((a) => a.account_id as string);
+  const [usd, jpy] = ((await graph("me/adaccounts", "account_id,currency")).data as Json[]).map(
+    (a) => a.account_id as string,
+  );
   return {
     token,
     connectionId,
@@ -242,8 +361,10 @@ async function metaAccount(team: SeededTeam) {
     usd,
     jpy,
     proof: createHmac("sha256", META_APP.app_secret).update(token).digest("hex"),
-    campaigns: async (account: string) => (await graph(`act_${account}/campaigns`, "id,name,status,effective_status,daily_budget")).data as Json[],
-    adsets: async (account: string) => (await graph(`act_${account}/adsets`, "id,name,status,effective_status,daily_budget,campaign_id")).data as Json[],
+    campaigns: async (account: string) =>
+      (await graph(`act_${account}/campaigns`, "id,name,status,effective_status,daily_budget")).data as Json[],
+    adsets: async (account: string) =>
+      (await graph(`act_${account}/adsets`, "id,name,status,effective_status,daily_budget,campaign_id")).data as Json[],
   };
 }
 
@@ -254,10 +375,20 @@ async function expectUpdate(meta: Awaited<ReturnType<typeof metaAccount>>, id: s
   const last = requests[count - 1];
   expect(last).toMatchObject({ method: "POST", path: `/v21.0/${id}`, text: body });
   expect(last.query).toEqual({ appsecret_proof: meta.proof });
-  expect(last.headers).toMatchObject({ authorization: `Bearer ${meta.token}`, "content-type": "application/x-www-form-urlencoded" });
+  expect(last.headers).toMatchObject({
+    authorization: `Bearer ${meta.token}`,
+    "content-type": "application/x-www-form-urlencoded",
+  });
 }
 
-const META_WRITES = ["meta_ads.campaign.pause", "meta_ads.campaign.enable", "meta_ads.adset.pause", "meta_ads.adset.enable", "meta_ads.campaign.update_budget", "meta_ads.adset.update_budget"];
+const META_WRITES = [
+  "meta_ads.campaign.pause",
+  "meta_ads.campaign.enable",
+  "meta_ads.adset.pause",
+  "meta_ads.adset.enable",
+  "meta_ads.campaign.update_budget",
+  "meta_ads.adset.update_budget",
+];
 
 test.describe("Meta Ads writes", () => {
   test("find_operations and get_operation_inputs describe the six writes", async () => {
@@ -267,14 +398,30 @@ test.describe("Meta Ads writes", () => {
     await expectFound(client, meta.connectionId, "pause campaign", ["meta_ads.campaign.pause", "meta_ads.adset.pause"]);
     await expectFound(client, meta.connectionId, "stop facebook ad set", ["meta_ads.adset.pause"]);
     await expectFound(client, meta.connectionId, "turn on campaign", ["meta_ads.campaign.enable"]);
-    await expectFound(client, meta.connectionId, "budget", ["meta_ads.campaign.update_budget", "meta_ads.adset.update_budget"]);
-    await expectFound(client, meta.connectionId, "increase daily budget", ["meta_ads.campaign.update_budget", "meta_ads.adset.update_budget"]);
+    await expectFound(client, meta.connectionId, "budget", [
+      "meta_ads.campaign.update_budget",
+      "meta_ads.adset.update_budget",
+    ]);
+    await expectFound(client, meta.connectionId, "increase daily budget", [
+      "meta_ads.campaign.update_budget",
+      "meta_ads.adset.update_budget",
+    ]);
     const all = (await call(client, "find_operations", {})).operations as Json[];
-    expect(all.filter((o) => o.kind === "write").map((o) => o.id).sort()).toEqual([...META_WRITES].sort());
+    expect(
+      all
+        .filter((o) => o.kind === "write")
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual([...META_WRITES].sort());
     for (const id of META_WRITES) {
       const field = id.startsWith("meta_ads.campaign.") ? "campaign_id" : "adset_id";
       const budget = id.endsWith("update_budget");
-      await expectInputs(client, id, budget ? [field, "daily_budget"] : [field], budget ? [field, "daily_budget"] : [field]);
+      await expectInputs(
+        client,
+        id,
+        budget ? [field, "daily_budget"] : [field],
+        budget ? [field, "daily_budget"] : [field],
+      );
     }
   });
 
@@ -287,19 +434,38 @@ test.describe("Meta Ads writes", () => {
     expect(brand).toMatchObject({ status: "ACTIVE" });
 
     const paused = await write(client, meta.connectionId, "meta_ads.campaign.pause", { campaign_id: brand.id });
-    expect(paused).toEqual({ campaign_id: brand.id, name: "Brand — US", previous_status: "ACTIVE", status: "PAUSED", success: true });
+    expect(paused).toEqual({
+      campaign_id: brand.id,
+      name: "Brand — US",
+      previous_status: "ACTIVE",
+      status: "PAUSED",
+      success: true,
+    });
     await expectUpdate(meta, brand.id, "status=PAUSED");
-    expect(await meta.graph(brand.id, "status,effective_status")).toMatchObject({ status: "PAUSED", effective_status: "PAUSED" });
+    expect(await meta.graph(brand.id, "status,effective_status")).toMatchObject({
+      status: "PAUSED",
+      effective_status: "PAUSED",
+    });
     expect(await meta.graph(broad.id, "effective_status")).toMatchObject({ effective_status: "CAMPAIGN_PAUSED" });
 
-    expect(await write(client, meta.connectionId, "meta_ads.campaign.enable", { campaign_id: brand.id })).toMatchObject({ previous_status: "PAUSED", status: "ACTIVE" });
+    expect(await write(client, meta.connectionId, "meta_ads.campaign.enable", { campaign_id: brand.id })).toMatchObject(
+      { previous_status: "PAUSED", status: "ACTIVE" },
+    );
     await expectUpdate(meta, brand.id, "status=ACTIVE", 2);
     expect(await meta.graph(brand.id, "status")).toMatchObject({ status: "ACTIVE" });
 
-    expect(await write(client, meta.connectionId, "meta_ads.adset.pause", { adset_id: broad.id })).toEqual({ adset_id: broad.id, name: "Brand — US — Broad", previous_status: "ACTIVE", status: "PAUSED", success: true });
+    expect(await write(client, meta.connectionId, "meta_ads.adset.pause", { adset_id: broad.id })).toEqual({
+      adset_id: broad.id,
+      name: "Brand — US — Broad",
+      previous_status: "ACTIVE",
+      status: "PAUSED",
+      success: true,
+    });
     await expectUpdate(meta, broad.id, "status=PAUSED");
     expect(await meta.graph(broad.id, "status")).toMatchObject({ status: "PAUSED" });
-    expect(await write(client, meta.connectionId, "meta_ads.adset.enable", { adset_id: broad.id })).toMatchObject({ status: "ACTIVE" });
+    expect(await write(client, meta.connectionId, "meta_ads.adset.enable", { adset_id: broad.id })).toMatchObject({
+      status: "ACTIVE",
+    });
     await expectUpdate(meta, broad.id, "status=ACTIVE", 2);
     expect(await meta.graph(broad.id, "status")).toMatchObject({ status: "ACTIVE" });
   });
@@ -311,15 +477,35 @@ test.describe("Meta Ads writes", () => {
     const brand = (await meta.campaigns(meta.usd)).find((c) => c.name === "Brand — US")!;
     expect(brand.daily_budget).toBe("5000");
 
-    const campaign = await write(client, meta.connectionId, "meta_ads.campaign.update_budget", { campaign_id: brand.id, daily_budget: 75.25 });
-    expect(campaign).toEqual({ campaign_id: brand.id, name: "Brand — US", currency: "USD", previous_daily_budget: 50, daily_budget: 75.25, success: true });
+    const campaign = await write(client, meta.connectionId, "meta_ads.campaign.update_budget", {
+      campaign_id: brand.id,
+      daily_budget: 75.25,
+    });
+    expect(campaign).toEqual({
+      campaign_id: brand.id,
+      name: "Brand — US",
+      currency: "USD",
+      previous_daily_budget: 50,
+      daily_budget: 75.25,
+      success: true,
+    });
     await expectUpdate(meta, brand.id, "daily_budget=7525");
     expect(await meta.graph(brand.id, "daily_budget")).toMatchObject({ daily_budget: "7525" });
 
     const lookalike = (await meta.adsets(meta.jpy)).find((a) => a.name === "Prospecting — EU — Lookalike")!;
     expect(lookalike.daily_budget).toBe("2500");
-    const adset = await write(client, meta.connectionId, "meta_ads.adset.update_budget", { adset_id: lookalike.id, daily_budget: 3000 });
-    expect(adset).toEqual({ adset_id: lookalike.id, name: "Prospecting — EU — Lookalike", currency: "JPY", previous_daily_budget: 2500, daily_budget: 3000, success: true });
+    const adset = await write(client, meta.connectionId, "meta_ads.adset.update_budget", {
+      adset_id: lookalike.id,
+      daily_budget: 3000,
+    });
+    expect(adset).toEqual({
+      adset_id: lookalike.id,
+      name: "Prospecting — EU — Lookalike",
+      currency: "JPY",
+      previous_daily_budget: 2500,
+      daily_budget: 3000,
+      success: true,
+    });
     await expectUpdate(meta, lookalike.id, "daily_budget=3000");
     expect(await meta.graph(lookalike.id, "daily_budget")).toMatchObject({ daily_budget: "3000" });
   });
@@ -328,23 +514,35 @@ test.describe("Meta Ads writes", () => {
     const team = await seedTeam({ name: "Ads writes: Meta refusals" });
     const meta = await metaAccount(team);
     const client = await mcpServer(team, meta.connectionId);
-    const run = (operationId: string, input: Json) => refused(client, "run_write_operation", { operation_id: operationId, connection_id: meta.connectionId, input });
+    const run = (operationId: string, input: Json) =>
+      refused(client, "run_write_operation", { operation_id: operationId, connection_id: meta.connectionId, input });
     const [brand, prospecting] = await meta.campaigns(meta.usd);
     const lookalike = (await meta.adsets(meta.jpy)).find((a) => a.name === "Prospecting — EU — Lookalike")!;
     const broad = (await meta.adsets(meta.usd)).find((a) => a.name === "Brand — US — Broad")!;
 
     expect(await run("meta_ads.campaign.pause", { campaign_id: "act_12; DROP" })).toContain("campaign_id");
     expect(await run("meta_ads.adset.enable", { campaign_id: brand.id })).toContain("adset_id");
-    expect(await run("meta_ads.campaign.update_budget", { campaign_id: brand.id, daily_budget: 0 })).toContain("daily_budget");
-    expect(await run("meta_ads.campaign.update_budget", { campaign_id: brand.id, daily_budget: "50" })).toContain("daily_budget");
+    expect(await run("meta_ads.campaign.update_budget", { campaign_id: brand.id, daily_budget: 0 })).toContain(
+      "daily_budget",
+    );
+    expect(await run("meta_ads.campaign.update_budget", { campaign_id: brand.id, daily_budget: "50" })).toContain(
+      "daily_budget",
+    );
     // An ad set's id given to a campaign write (and the reverse) is refused after Graph named its type.
     expect(await run("meta_ads.campaign.pause", { campaign_id: broad.id })).toContain("is not a Meta campaign ID");
     expect(await run("meta_ads.adset.pause", { adset_id: brand.id })).toContain("is not a Meta ad set ID");
     // Budgets live at one level: the campaign's ad sets carry them, or the campaign does.
-    expect(await run("meta_ads.campaign.update_budget", { campaign_id: prospecting.id, daily_budget: 20 })).toContain("meta_ads.adset.update_budget");
-    expect(await run("meta_ads.adset.update_budget", { adset_id: broad.id, daily_budget: 20 })).toContain("meta_ads.campaign.update_budget");
-    expect(await run("meta_ads.adset.update_budget", { adset_id: lookalike.id, daily_budget: 30.5 })).toContain("JPY amounts have no cents");
-    for (const id of [brand.id, prospecting.id, broad.id, lookalike.id]) expect(await received("meta_ads", `/v21.0/${id}`), id).toEqual([]);
+    expect(await run("meta_ads.campaign.update_budget", { campaign_id: prospecting.id, daily_budget: 20 })).toContain(
+      "meta_ads.adset.update_budget",
+    );
+    expect(await run("meta_ads.adset.update_budget", { adset_id: broad.id, daily_budget: 20 })).toContain(
+      "meta_ads.campaign.update_budget",
+    );
+    expect(await run("meta_ads.adset.update_budget", { adset_id: lookalike.id, daily_budget: 30.5 })).toContain(
+      "JPY amounts have no cents",
+    );
+    for (const id of [brand.id, prospecting.id, broad.id, lookalike.id])
+      expect(await received("meta_ads", `/v21.0/${id}`), id).toEqual([]);
 
     const unknown = await run("meta_ads.campaign.pause", { campaign_id: "123456789" });
     expect(unknown).toContain("GraphMethodException (code 100, subcode 33)");
@@ -363,11 +561,21 @@ test.describe("Meta Ads writes", () => {
       status: "pending",
       summary: `Pause Meta campaign ${brand.id} 'Brand — US' in ad account ${meta.usd} (now ACTIVE)`,
     });
-    expect(await write(client, meta.connectionId, "meta_ads.campaign.update_budget", { campaign_id: brand.id, daily_budget: 75.25 })).toMatchObject({
+    expect(
+      await write(client, meta.connectionId, "meta_ads.campaign.update_budget", {
+        campaign_id: brand.id,
+        daily_budget: 75.25,
+      }),
+    ).toMatchObject({
       status: "pending",
       summary: `Change the daily budget of Meta campaign ${brand.id} 'Brand — US' in ad account ${meta.usd} from 50.00 USD to 75.25 USD`,
     });
-    expect(await write(client, meta.connectionId, "meta_ads.adset.update_budget", { adset_id: lookalike.id, daily_budget: 3000 })).toMatchObject({
+    expect(
+      await write(client, meta.connectionId, "meta_ads.adset.update_budget", {
+        adset_id: lookalike.id,
+        daily_budget: 3000,
+      }),
+    ).toMatchObject({
       status: "pending",
       summary: `Change the daily budget of Meta ad set ${lookalike.id} 'Prospecting — EU — Lookalike' in ad account ${meta.jpy} from 2500 JPY to 3000 JPY`,
     });

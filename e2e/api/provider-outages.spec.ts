@@ -23,8 +23,19 @@ test.beforeAll(async () => {
   const closedPort = await freePort();
   const hangingUrl = `http://127.0.0.1:${(hanging.address() as { port: number }).port}`;
   const port = await freePort();
-  const baseUrls = { ...JSON.parse(process.env.PROVIDER_BASE_URLS ?? "{}"), openai: `http://127.0.0.1:${closedPort}`, anthropic: hangingUrl, ga4: hangingUrl };
-  app = await startServer(port, { ...process.env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}`, PROVIDER_BASE_URLS: JSON.stringify(baseUrls), PROVIDER_TIMEOUT_MS: "1500" });
+  const baseUrls = {
+    ...JSON.parse(process.env.PROVIDER_BASE_URLS ?? "{}"),
+    openai: `http://127.0.0.1:${closedPort}`,
+    anthropic: hangingUrl,
+    ga4: hangingUrl,
+  };
+  app = await startServer(port, {
+    ...process.env,
+    PORT: String(port),
+    APP_URL: `http://127.0.0.1:${port}`,
+    PROVIDER_BASE_URLS: JSON.stringify(baseUrls),
+    PROVIDER_TIMEOUT_MS: "1500",
+  });
   headers = { authorization: `Bearer ${(await seedTeam()).users[0].key}`, "content-type": "application/json" };
 });
 
@@ -34,11 +45,16 @@ test.afterAll(async () => {
   await new Promise((ok) => hanging?.close(ok));
 });
 
-const post = (path: string, body: object) => fetch(`${app.baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+const post = (path: string, body: object) =>
+  fetch(`${app.baseUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
 const listed = async () => (await (await fetch(`${app.baseUrl}/v1/connections`, { headers })).json()) as unknown[];
 
 test("a refused connection to the provider is a 502 naming it, and nothing is stored", async () => {
-  const res = await post("/v1/connections", { connection_type: "openai", name: "Down", credentials: { api_key: "sk-live" } });
+  const res = await post("/v1/connections", {
+    connection_type: "openai",
+    name: "Down",
+    credentials: { api_key: "sk-live" },
+  });
   expect(res.status).toBe(502);
   expect((await res.json()).detail).toMatch(/OpenAI/);
   expect(await listed()).toEqual([]);
@@ -46,7 +62,11 @@ test("a refused connection to the provider is a 502 naming it, and nothing is st
 
 test("a provider that never answers is a 502 after the bounded timeout, not a hang", async () => {
   const t0 = Date.now();
-  const res = await post("/v1/connections", { connection_type: "anthropic", name: "Hangs", credentials: { api_key: "sk-ant" } });
+  const res = await post("/v1/connections", {
+    connection_type: "anthropic",
+    name: "Hangs",
+    credentials: { api_key: "sk-ant" },
+  });
   const took = Date.now() - t0;
   expect(res.status).toBe(502);
   const { detail } = await res.json();
@@ -57,7 +77,10 @@ test("a provider that never answers is a 502 after the bounded timeout, not a ha
 });
 
 test("an OAuth callback whose token endpoint hangs ends in provider_error and the link stays pending", async () => {
-  const res = await post("/v1/connections/auth-link", { connection_type: "ga4", redirect_url: "https://client.example.com/cb" });
+  const res = await post("/v1/connections/auth-link", {
+    connection_type: "ga4",
+    redirect_url: "https://client.example.com/cb",
+  });
   const link = (await res.json()) as Link;
   // The authorize URL points at the hanging host too; answer it as the provider would have.
   const authorizeUrl = new URL(await start(link));

@@ -7,18 +7,49 @@ import { test, expect, seedTeam, apiAs, anonymous, expectError } from "../fixtur
 // providers do. Plus the type list entries of the OAuth-only LinkedIn, TikTok and HubSpot types.
 // The OAuth browser flow of these types is covered with every other type elsewhere.
 
-type Connection = { id: string; type: string; display_name: string | null; external_id: string | null; is_private: boolean; created_at: number; updated_at: number };
-type ConnectionType = { type: string; name: string; auth_methods: string[]; credential_fields: string[] | null; docs_url: string | null };
+type Connection = {
+  id: string;
+  type: string;
+  display_name: string | null;
+  external_id: string | null;
+  is_private: boolean;
+  created_at: number;
+  updated_at: number;
+};
+type ConnectionType = {
+  type: string;
+  name: string;
+  auth_methods: string[];
+  credential_fields: string[] | null;
+  docs_url: string | null;
+};
 
 const GOOGLE = {
-  ga4: { client_id: "123-abc.apps.googleusercontent.com", client_secret: "GOCSPX-ga4", refresh_token: "1//ga4-refresh" },
-  gsc: { client_id: "123-abc.apps.googleusercontent.com", client_secret: "GOCSPX-gsc", refresh_token: "1//gsc-refresh" },
-  gads: { client_id: "123-abc.apps.googleusercontent.com", client_secret: "GOCSPX-gads", refresh_token: "1//gads-refresh", developer_token: "dev-token-22-characters" },
+  ga4: {
+    client_id: "123-abc.apps.googleusercontent.com",
+    client_secret: "GOCSPX-ga4",
+    refresh_token: "1//ga4-refresh",
+  },
+  gsc: {
+    client_id: "123-abc.apps.googleusercontent.com",
+    client_secret: "GOCSPX-gsc",
+    refresh_token: "1//gsc-refresh",
+  },
+  gads: {
+    client_id: "123-abc.apps.googleusercontent.com",
+    client_secret: "GOCSPX-gads",
+    refresh_token: "1//gads-refresh",
+    developer_token: "dev-token-22-characters",
+  },
 } as const;
 type GoogleType = keyof typeof GOOGLE;
 const META = { app_id: "1234567890123456", app_secret: "meta-app-secret", access_token: "EAAsystemusertoken" };
 
-const body = (connection_type: string, name: string, credentials: Record<string, string>) => ({ connection_type, name, credentials });
+const body = (connection_type: string, name: string, credentials: Record<string, string>) => ({
+  connection_type,
+  name,
+  credentials,
+});
 
 async function teamApi(): Promise<APIRequestContext> {
   return apiAs((await seedTeam({ plan: "team" })).users[0]);
@@ -47,20 +78,36 @@ test.describe("GET /v1/connections/types: Google, Meta, LinkedIn, TikTok and Hub
   test("lists ga4, gads, gsc and meta_ads as white-label types (oauth and manual) with their credential fields", async () => {
     const types: ConnectionType[] = await (await (await teamApi()).get("/v1/connections/types")).json();
     const byType = Object.fromEntries(types.map((t) => [t.type, t]));
-    expect(byType.ga4).toMatchObject({ name: "Google Analytics 4", auth_methods: ["oauth", "manual"], credential_fields: ["client_id", "client_secret", "refresh_token"] });
-    expect(byType.gsc).toMatchObject({ name: "Google Search Console", auth_methods: ["oauth", "manual"], credential_fields: ["client_id", "client_secret", "refresh_token"] });
+    expect(byType.ga4).toMatchObject({
+      name: "Google Analytics 4",
+      auth_methods: ["oauth", "manual"],
+      credential_fields: ["client_id", "client_secret", "refresh_token"],
+    });
+    expect(byType.gsc).toMatchObject({
+      name: "Google Search Console",
+      auth_methods: ["oauth", "manual"],
+      credential_fields: ["client_id", "client_secret", "refresh_token"],
+    });
     expect(byType.gads).toMatchObject({
       name: "Google Ads",
       auth_methods: ["oauth", "manual"],
       credential_fields: ["client_id", "client_secret", "refresh_token", "developer_token"],
     });
-    expect(byType.meta_ads).toMatchObject({ name: "Meta Ads", auth_methods: ["oauth", "manual"], credential_fields: ["app_id", "app_secret", "access_token"] });
+    expect(byType.meta_ads).toMatchObject({
+      name: "Meta Ads",
+      auth_methods: ["oauth", "manual"],
+      credential_fields: ["app_id", "app_secret", "access_token"],
+    });
   });
 
   test("lists linkedin_ads, tiktok_ads and hubspot as OAuth-only types without credential fields", async () => {
     const types: ConnectionType[] = await (await (await teamApi()).get("/v1/connections/types")).json();
     const byType = Object.fromEntries(types.map((t) => [t.type, t]));
-    expect(byType.linkedin_ads).toMatchObject({ name: "LinkedIn Ads", auth_methods: ["oauth"], credential_fields: null });
+    expect(byType.linkedin_ads).toMatchObject({
+      name: "LinkedIn Ads",
+      auth_methods: ["oauth"],
+      credential_fields: null,
+    });
     expect(byType.tiktok_ads).toMatchObject({ name: "TikTok Ads", auth_methods: ["oauth"], credential_fields: null });
     expect(byType.hubspot).toMatchObject({ name: "HubSpot", auth_methods: ["oauth"], credential_fields: null });
   });
@@ -79,7 +126,8 @@ test.describe("GET /v1/connections/types: Google, Meta, LinkedIn, TikTok and Hub
       const text = await page.text();
       expect(text).toMatch(/^# /);
       expect(text).not.toMatch(/<html/i);
-      for (const field of t.credential_fields ?? []) expect(text, `${t.type} docs explain ${field}`).toContain(`\`${field}\``);
+      for (const field of t.credential_fields ?? [])
+        expect(text, `${t.type} docs explain ${field}`).toContain(`\`${field}\``);
     }
     const docs = async (type: string) => (await reader.get(ours.find((t) => t.type === type)!.docs_url!)).text();
     expect(await docs("ga4")).toContain("https://www.googleapis.com/auth/analytics.readonly");
@@ -130,13 +178,17 @@ test.describe("POST /v1/connections: Google types from your own OAuth client", (
     test(`${type}: an expired refresh token and a token without the scope are rejected with Google's distinct reasons`, async () => {
       const api = await teamApi();
       const expired = await expectError(
-        await api.post("/v1/connections", { data: body(type, "Expired", { ...GOOGLE[type], refresh_token: "bad-expired-refresh" }) }),
+        await api.post("/v1/connections", {
+          data: body(type, "Expired", { ...GOOGLE[type], refresh_token: "bad-expired-refresh" }),
+        }),
         400,
         "Google rejected the credentials",
         "invalid_grant: Token has been expired or revoked.",
       );
       const unscoped = await expectError(
-        await api.post("/v1/connections", { data: body(type, "No scope", { ...GOOGLE[type], refresh_token: "bad_scope-refresh" }) }),
+        await api.post("/v1/connections", {
+          data: body(type, "No scope", { ...GOOGLE[type], refresh_token: "bad_scope-refresh" }),
+        }),
         400,
         "Google rejected the credentials",
         "PERMISSION_DENIED: Request had insufficient authentication scopes.",
@@ -150,7 +202,9 @@ test.describe("POST /v1/connections: Google types from your own OAuth client", (
   test("an unknown client or a wrong secret is rejected with Google's invalid_client reasons", async () => {
     const api = await teamApi();
     await expectError(
-      await api.post("/v1/connections", { data: body("ga4", "Acme", { ...GOOGLE.ga4, client_id: "bad-client.apps.googleusercontent.com" }) }),
+      await api.post("/v1/connections", {
+        data: body("ga4", "Acme", { ...GOOGLE.ga4, client_id: "bad-client.apps.googleusercontent.com" }),
+      }),
       400,
       "Google rejected the credentials: invalid_client: The OAuth client was not found.",
     );
@@ -165,12 +219,16 @@ test.describe("POST /v1/connections: Google types from your own OAuth client", (
   test("gads: an invalid developer token and a test-only developer token are rejected with the Ads API's error codes", async () => {
     const api = await teamApi();
     const invalid = await expectError(
-      await api.post("/v1/connections", { data: body("gads", "Ads", { ...GOOGLE.gads, developer_token: "bad-developer-token" }) }),
+      await api.post("/v1/connections", {
+        data: body("gads", "Ads", { ...GOOGLE.gads, developer_token: "bad-developer-token" }),
+      }),
       400,
       "Google rejected the credentials: DEVELOPER_TOKEN_INVALID: The developer token is not valid.",
     );
     const unapproved = await expectError(
-      await api.post("/v1/connections", { data: body("gads", "Ads", { ...GOOGLE.gads, developer_token: "bad_unapproved-token" }) }),
+      await api.post("/v1/connections", {
+        data: body("gads", "Ads", { ...GOOGLE.gads, developer_token: "bad_unapproved-token" }),
+      }),
       400,
       "Google rejected the credentials: DEVELOPER_TOKEN_NOT_APPROVED",
       "only approved for use with test accounts",
@@ -182,7 +240,11 @@ test.describe("POST /v1/connections: Google types from your own OAuth client", (
   test("a rejected rotation leaves the existing connection untouched", async () => {
     const api = await teamApi();
     const first = await create(api, body("ga4", "Acme", GOOGLE.ga4));
-    await expectError(await api.post("/v1/connections", { data: body("ga4", "Acme", { ...GOOGLE.ga4, refresh_token: "bad-revoked" }) }), 400, "invalid_grant");
+    await expectError(
+      await api.post("/v1/connections", { data: body("ga4", "Acme", { ...GOOGLE.ga4, refresh_token: "bad-revoked" }) }),
+      400,
+      "invalid_grant",
+    );
     const after = await list(api);
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: first.id, display_name: "Acme" });
@@ -192,7 +254,11 @@ test.describe("POST /v1/connections: Google types from your own OAuth client", (
   test("a missing or unrecognised credential field is a 400 before Google is called", async () => {
     const api = await teamApi();
     // The refresh token would be rejected by Google; the field check answers first.
-    const withoutDeveloperToken = { client_id: GOOGLE.gads.client_id, client_secret: GOOGLE.gads.client_secret, refresh_token: "bad-expired" };
+    const withoutDeveloperToken = {
+      client_id: GOOGLE.gads.client_id,
+      client_secret: GOOGLE.gads.client_secret,
+      refresh_token: "bad-expired",
+    };
     const missing = await expectError(
       await api.post("/v1/connections", { data: body("gads", "Ads", withoutDeveloperToken) }),
       400,
@@ -200,7 +266,9 @@ test.describe("POST /v1/connections: Google types from your own OAuth client", (
       "client_id, client_secret, refresh_token, developer_token",
     );
     const unknown = await expectError(
-      await api.post("/v1/connections", { data: body("ga4", "GA", { ...GOOGLE.ga4, refresh_token: "bad-expired", developer_token: "x" }) }),
+      await api.post("/v1/connections", {
+        data: body("ga4", "GA", { ...GOOGLE.ga4, refresh_token: "bad-expired", developer_token: "x" }),
+      }),
       400,
       "credentials.developer_token",
     );
@@ -213,7 +281,12 @@ test.describe("POST /v1/connections: Google types from your own OAuth client", (
 
   test("a team without the Team plan cannot create white-label Google connections", async () => {
     const api = await apiAs((await seedTeam({ plan: "pro" })).users[0]);
-    await expectError(await api.post("/v1/connections", { data: body("ga4", "GA", GOOGLE.ga4) }), 403, "ga4", "Team plan");
+    await expectError(
+      await api.post("/v1/connections", { data: body("ga4", "GA", GOOGLE.ga4) }),
+      403,
+      "ga4",
+      "Team plan",
+    );
   });
 });
 
@@ -245,14 +318,18 @@ test.describe("POST /v1/connections: Meta Ads from your own app and a system-use
   test("an expired token and a token without ads_read are rejected with distinct reasons", async () => {
     const api = await teamApi();
     const expired = await expectError(
-      await api.post("/v1/connections", { data: body("meta_ads", "Ads", { ...META, access_token: "bad-expired-token" }) }),
+      await api.post("/v1/connections", {
+        data: body("meta_ads", "Ads", { ...META, access_token: "bad-expired-token" }),
+      }),
       400,
       "Meta rejected the credentials",
       "code 190, subcode 463",
       "Error validating access token: Session has expired",
     );
     const unscoped = await expectError(
-      await api.post("/v1/connections", { data: body("meta_ads", "Ads", { ...META, access_token: "bad_scope-token" }) }),
+      await api.post("/v1/connections", {
+        data: body("meta_ads", "Ads", { ...META, access_token: "bad_scope-token" }),
+      }),
       400,
       "Meta rejected the credentials",
       "lacks the ads_read permission",
@@ -286,13 +363,17 @@ test.describe("POST /v1/connections: Meta Ads from your own app and a system-use
   test("a missing or unrecognised credential field is a 400 before Meta is called", async () => {
     const api = await teamApi();
     const missing = await expectError(
-      await api.post("/v1/connections", { data: body("meta_ads", "Ads", { app_id: META.app_id, access_token: "bad-expired" }) }),
+      await api.post("/v1/connections", {
+        data: body("meta_ads", "Ads", { app_id: META.app_id, access_token: "bad-expired" }),
+      }),
       400,
       "credentials.app_secret",
       "app_id, app_secret, access_token",
     );
     const unknown = await expectError(
-      await api.post("/v1/connections", { data: body("meta_ads", "Ads", { ...META, access_token: "bad-expired", ad_account_id: "act_1" }) }),
+      await api.post("/v1/connections", {
+        data: body("meta_ads", "Ads", { ...META, access_token: "bad-expired", ad_account_id: "act_1" }),
+      }),
       400,
       "credentials.ad_account_id",
     );
@@ -305,7 +386,12 @@ test.describe("POST /v1/connections: OAuth-only types", () => {
   for (const type of ["linkedin_ads", "tiktok_ads", "hubspot"]) {
     test(`${type} cannot be created from credentials`, async () => {
       const api = await teamApi();
-      await expectError(await api.post("/v1/connections", { data: body(type, "X", { access_token: "tok" }) }), 400, type, "only through OAuth");
+      await expectError(
+        await api.post("/v1/connections", { data: body(type, "X", { access_token: "tok" }) }),
+        400,
+        type,
+        "only through OAuth",
+      );
       expect(await list(api)).toEqual([]);
     });
   }

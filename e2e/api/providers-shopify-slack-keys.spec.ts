@@ -6,8 +6,22 @@ import { test, expect, seedTeam, apiAs, anonymous, expectError } from "../fixtur
 // api-keys.ts), which accept any credential except one beginning with `bad` and answer in
 // each provider's own wire format. Every test makes its own team.
 
-type Connection = { id: string; type: string; display_name: string | null; external_id: string | null; is_private: boolean; created_at: number; updated_at: number };
-type ConnectionType = { type: string; name: string; auth_methods: string[]; credential_fields: string[] | null; docs_url: string | null };
+type Connection = {
+  id: string;
+  type: string;
+  display_name: string | null;
+  external_id: string | null;
+  is_private: boolean;
+  created_at: number;
+  updated_at: number;
+};
+type ConnectionType = {
+  type: string;
+  name: string;
+  auth_methods: string[];
+  credential_fields: string[] | null;
+  docs_url: string | null;
+};
 
 const EXPECTED_TYPES: Record<string, Omit<ConnectionType, "type" | "docs_url">> = {
   shopify: { name: "Shopify", auth_methods: ["oauth", "manual"], credential_fields: ["shop_domain", "access_token"] },
@@ -39,7 +53,15 @@ async function list(api: APIRequestContext, type: string): Promise<Connection[]>
 
 /** A freshly created connection from credentials: the spec's exact shape, seconds timestamps. */
 function expectCreated(c: Connection, type: string, name: string) {
-  expect(c).toEqual({ id: expect.any(String), type, display_name: name, external_id: null, is_private: false, created_at: expect.any(Number), updated_at: expect.any(Number) });
+  expect(c).toEqual({
+    id: expect.any(String),
+    type,
+    display_name: name,
+    external_id: null,
+    is_private: false,
+    created_at: expect.any(Number),
+    updated_at: expect.any(Number),
+  });
   expectUnixSeconds(c.created_at);
   expectUnixSeconds(c.updated_at);
 }
@@ -68,23 +90,34 @@ test.describe("GET /v1/connections/types", () => {
       const text = await page.text();
       expect(text).toMatch(new RegExp(`^# ${t.name}\\n`));
       expect(text).not.toMatch(/<html/i);
-      for (const field of t.credential_fields ?? []) expect(text, `${t.type} docs name ${field}`).toContain(`\`${field}\``);
+      for (const field of t.credential_fields ?? [])
+        expect(text, `${t.type} docs name ${field}`).toContain(`\`${field}\``);
       expect(text).toContain(rotationText[t.type] ?? "Every post creates a **new connection**");
     }
   });
 });
 
 test.describe("Shopify (storefront: keyed on the store)", () => {
-  const shopify = (name: string, shop_domain: string, access_token: string) => ({ connection_type: "shopify", name, credentials: { shop_domain, access_token } });
+  const shopify = (name: string, shop_domain: string, access_token: string) => ({
+    connection_type: "shopify",
+    name,
+    credentials: { shop_domain, access_token },
+  });
 
   test("is white-label capable, so creating it from credentials needs the Team plan", async () => {
     const api = await apiAs((await seedTeam({ plan: "free" })).users[0]);
-    await expectError(await api.post("/v1/connections", { data: shopify("Acme", "acme.myshopify.com", "shpat_1") }), 403, "Team plan");
+    await expectError(
+      await api.post("/v1/connections", { data: shopify("Acme", "acme.myshopify.com", "shpat_1") }),
+      403,
+      "Team plan",
+    );
   });
 
   test("creates a connection for a working Admin API token: display_name = name, external_id null, timestamps in seconds", async () => {
     const api = await apiAs((await seedTeam()).users[0]);
-    const res = await api.post("/v1/connections", { data: shopify("Acme store", "acme.myshopify.com", "shpat_secret_1") });
+    const res = await api.post("/v1/connections", {
+      data: shopify("Acme store", "acme.myshopify.com", "shpat_secret_1"),
+    });
     expect(res.status(), await res.text()).toBe(200);
     const text = await res.text();
     expect(text).not.toContain("shpat_secret_1");
@@ -132,7 +165,12 @@ test.describe("Shopify (storefront: keyed on the store)", () => {
   test("a shop_domain that is not a myshopify.com domain is rejected with a clear reason", async () => {
     const api = await apiAs((await seedTeam()).users[0]);
     for (const domain of ["acme.com", "acme", "evil.example/x?.myshopify.com", "-acme.myshopify.com"]) {
-      await expectError(await api.post("/v1/connections", { data: shopify("Acme", domain, "shpat_1") }), 400, "is not a store's myshopify.com domain", "acme.myshopify.com");
+      await expectError(
+        await api.post("/v1/connections", { data: shopify("Acme", domain, "shpat_1") }),
+        400,
+        "is not a store's myshopify.com domain",
+        "acme.myshopify.com",
+      );
     }
     expect(await list(api, "shopify")).toEqual([]);
   });
@@ -141,13 +179,21 @@ test.describe("Shopify (storefront: keyed on the store)", () => {
     const api = await apiAs((await seedTeam()).users[0]);
     // `bad…` tokens would be refused by Shopify: the detail shows no call was made.
     const missing = await expectError(
-      await api.post("/v1/connections", { data: { connection_type: "shopify", name: "Acme", credentials: { access_token: "bad_token" } } }),
+      await api.post("/v1/connections", {
+        data: { connection_type: "shopify", name: "Acme", credentials: { access_token: "bad_token" } },
+      }),
       400,
       "credentials.shop_domain",
     );
     expect(missing).not.toContain("rejected");
     const unknown = await expectError(
-      await api.post("/v1/connections", { data: { connection_type: "shopify", name: "Acme", credentials: { shop_domain: "acme.myshopify.com", access_token: "bad_token", api_key: "x" } } }),
+      await api.post("/v1/connections", {
+        data: {
+          connection_type: "shopify",
+          name: "Acme",
+          credentials: { shop_domain: "acme.myshopify.com", access_token: "bad_token", api_key: "x" },
+        },
+      }),
       400,
       "credentials.api_key",
     );
@@ -196,9 +242,21 @@ test.describe("Slack (team messaging: keyed on workspace and app)", () => {
 
   test("Slack's refusals reach the caller with Slack's error codes; an expired token and a missing scope differ", async () => {
     const api = await apiAs((await seedTeam()).users[0]);
-    await expectError(await api.post("/v1/connections", { data: slack("Acme", "bad_token") }), 400, "Slack rejected the credentials: invalid_auth");
-    await expectError(await api.post("/v1/connections", { data: slack("Acme", "bad_revoked_token") }), 400, "Slack rejected the credentials: token_revoked");
-    const expired = await expectError(await api.post("/v1/connections", { data: slack("Acme", "bad_expired_token") }), 400, "Slack rejected the credentials: token_expired");
+    await expectError(
+      await api.post("/v1/connections", { data: slack("Acme", "bad_token") }),
+      400,
+      "Slack rejected the credentials: invalid_auth",
+    );
+    await expectError(
+      await api.post("/v1/connections", { data: slack("Acme", "bad_revoked_token") }),
+      400,
+      "Slack rejected the credentials: token_revoked",
+    );
+    const expired = await expectError(
+      await api.post("/v1/connections", { data: slack("Acme", "bad_expired_token") }),
+      400,
+      "Slack rejected the credentials: token_expired",
+    );
     const scope = await expectError(
       await api.post("/v1/connections", { data: slack("Acme", "bad_scope_token") }),
       400,
@@ -210,10 +268,16 @@ test.describe("Slack (team messaging: keyed on workspace and app)", () => {
 
   test("a missing or unrecognised credential field is a 400 before any call to Slack", async () => {
     const api = await apiAs((await seedTeam()).users[0]);
-    const missing = await expectError(await api.post("/v1/connections", { data: { connection_type: "slack", name: "Acme", credentials: {} } }), 400, "credentials.bot_token");
+    const missing = await expectError(
+      await api.post("/v1/connections", { data: { connection_type: "slack", name: "Acme", credentials: {} } }),
+      400,
+      "credentials.bot_token",
+    );
     expect(missing).not.toContain("rejected");
     const unknown = await expectError(
-      await api.post("/v1/connections", { data: { connection_type: "slack", name: "Acme", credentials: { token: "bad_token" } } }),
+      await api.post("/v1/connections", {
+        data: { connection_type: "slack", name: "Acme", credentials: { token: "bad_token" } },
+      }),
       400,
       "credentials.token",
       "credentials.bot_token",
@@ -230,7 +294,10 @@ const API_KEY_TYPES = [
     field: "api_key",
     good: "sk-proj-good-key-0001",
     invalid: ["bad_key_0123456789", "OpenAI rejected the credentials: invalid_api_key: Incorrect API key provided"],
-    scope: ["bad_scope_0123456789", "OpenAI rejected the credentials: invalid_request_error: You have insufficient permissions for this operation. Missing scopes: api.model.read"],
+    scope: [
+      "bad_scope_0123456789",
+      "OpenAI rejected the credentials: invalid_request_error: You have insufficient permissions for this operation. Missing scopes: api.model.read",
+    ],
   },
   {
     type: "anthropic",
@@ -243,8 +310,14 @@ const API_KEY_TYPES = [
     type: "klaviyo",
     field: "private_api_key",
     good: "pk_good_0001",
-    invalid: ["bad_key_0123456789", "Klaviyo rejected the credentials: not_authenticated: Missing or invalid private key."],
-    scope: ["bad_scope_0123456789", "Klaviyo rejected the credentials: permission_denied: Your API key is missing required scopes: accounts:read"],
+    invalid: [
+      "bad_key_0123456789",
+      "Klaviyo rejected the credentials: not_authenticated: Missing or invalid private key.",
+    ],
+    scope: [
+      "bad_scope_0123456789",
+      "Klaviyo rejected the credentials: permission_denied: Your API key is missing required scopes: accounts:read",
+    ],
   },
   {
     type: "semrush",
@@ -257,14 +330,24 @@ const API_KEY_TYPES = [
     type: "stripe",
     field: "secret_key",
     good: "sk_test_good0001",
-    invalid: ["bad_key_0123456789", "Stripe rejected the credentials: invalid_request_error: Invalid API Key provided:"],
-    scope: ["bad_scope_0123456789", "Having the 'rak_accounts_kyc_basic_read' permission would allow this request to continue."],
+    invalid: [
+      "bad_key_0123456789",
+      "Stripe rejected the credentials: invalid_request_error: Invalid API Key provided:",
+    ],
+    scope: [
+      "bad_scope_0123456789",
+      "Having the 'rak_accounts_kyc_basic_read' permission would allow this request to continue.",
+    ],
   },
 ] as const;
 
 for (const k of API_KEY_TYPES) {
   test.describe(`${k.type} (API key: every post creates a new connection)`, () => {
-    const body = (name: string, value: string) => ({ connection_type: k.type, name, credentials: { [k.field]: value } });
+    const body = (name: string, value: string) => ({
+      connection_type: k.type,
+      name,
+      credentials: { [k.field]: value },
+    });
 
     test("creates a connection on any plan: display_name = name, external_id null, timestamps in seconds", async () => {
       const api = await apiAs((await seedTeam({ plan: "free" })).users[0]);
@@ -285,8 +368,16 @@ for (const k of API_KEY_TYPES) {
 
     test("an invalid key and a key lacking permission are rejected with the provider's own, different reasons", async () => {
       const api = await apiAs((await seedTeam()).users[0]);
-      const invalid = await expectError(await api.post("/v1/connections", { data: body("Key", k.invalid[0]) }), 400, k.invalid[1]);
-      const scope = await expectError(await api.post("/v1/connections", { data: body("Key", k.scope[0]) }), 400, k.scope[1]);
+      const invalid = await expectError(
+        await api.post("/v1/connections", { data: body("Key", k.invalid[0]) }),
+        400,
+        k.invalid[1],
+      );
+      const scope = await expectError(
+        await api.post("/v1/connections", { data: body("Key", k.scope[0]) }),
+        400,
+        k.scope[1],
+      );
       expect(scope).not.toBe(invalid);
       // Providers echo a masked key at most.
       expect(invalid).not.toContain(k.invalid[0]);
@@ -296,11 +387,17 @@ for (const k of API_KEY_TYPES) {
 
     test("a missing or unrecognised credential field is a 400 before any call to the provider", async () => {
       const api = await apiAs((await seedTeam()).users[0]);
-      const missing = await expectError(await api.post("/v1/connections", { data: { connection_type: k.type, name: "Key", credentials: {} } }), 400, `credentials.${k.field}`);
+      const missing = await expectError(
+        await api.post("/v1/connections", { data: { connection_type: k.type, name: "Key", credentials: {} } }),
+        400,
+        `credentials.${k.field}`,
+      );
       expect(missing).not.toContain("rejected");
       const wrongName = k.field === "api_key" ? "key" : "api_key";
       const unknown = await expectError(
-        await api.post("/v1/connections", { data: { connection_type: k.type, name: "Key", credentials: { [wrongName]: "bad_key_0123456789" } } }),
+        await api.post("/v1/connections", {
+          data: { connection_type: k.type, name: "Key", credentials: { [wrongName]: "bad_key_0123456789" } },
+        }),
         400,
         `credentials.${wrongName}`,
         `credentials.${k.field}`,
@@ -313,7 +410,9 @@ for (const k of API_KEY_TYPES) {
 test("Stripe tells an expired key from an invalid one", async () => {
   const api = await apiAs((await seedTeam()).users[0]);
   const expired = await expectError(
-    await api.post("/v1/connections", { data: { connection_type: "stripe", name: "Key", credentials: { secret_key: "bad_expired_0123456789" } } }),
+    await api.post("/v1/connections", {
+      data: { connection_type: "stripe", name: "Key", credentials: { secret_key: "bad_expired_0123456789" } },
+    }),
     400,
     "Stripe rejected the credentials: api_key_expired: Expired API Key provided:",
   );

@@ -35,12 +35,17 @@ test.afterAll(async () => {
   for (const s of [server, ...others]) await s?.stop();
 });
 
-const listConnections = (base: string, key: string) => fetch(`${base}/v1/connections`, { headers: { authorization: `Bearer ${key}` } });
+const listConnections = (base: string, key: string) =>
+  fetch(`${base}/v1/connections`, { headers: { authorization: `Bearer ${key}` } });
 
 const mcpToolsList = (base: string, token: string) =>
   fetch(`${base}/mcp`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
   });
 
@@ -78,7 +83,10 @@ test("an API key over its limit gets 429 with Retry-After and a detail naming th
   await spend(server.baseUrl, a.key);
   await expectLimited(await listConnections(server.baseUrl, a.key), "API key");
   // Every /v1 route goes through the same wrapper and the same budget.
-  await expectLimited(await fetch(`${server.baseUrl}/v1/credits`, { headers: { authorization: `Bearer ${a.key}` } }), "API key");
+  await expectLimited(
+    await fetch(`${server.baseUrl}/v1/credits`, { headers: { authorization: `Bearer ${a.key}` } }),
+    "API key",
+  );
 
   const other = await listConnections(server.baseUrl, b.key);
   expect(other.status).toBe(200);
@@ -147,15 +155,24 @@ test("sign-in attempts are limited per account and address pair (growing delays)
   expect(await signInAttempt(server.baseUrl, email, "wrong-1", ip)).toContain("Wrong email or password");
   expect(await signInAttempt(server.baseUrl, email, "wrong-2", ip)).toContain("Wrong email or password");
   // That pair's allowance (2) is spent: its next attempt waits, even with the right password…
-  expect(await signInAttempt(server.baseUrl, email, "correct horse battery staple", ip)).toMatch(/Too many sign-in attempts\. Try again in 1 s/);
+  expect(await signInAttempt(server.baseUrl, email, "correct horse battery staple", ip)).toMatch(
+    /Too many sign-in attempts\. Try again in 1 s/,
+  );
   // …but the account is not locked: from another address its owner signs in.
   expect(await signInAttempt(server.baseUrl, email, "correct horse battery staple", randomIp())).toBeNull();
 
   // One address trying many accounts: 4 attempts, then refused; another address is not.
   const spray = randomIp();
-  for (let i = 0; i < 4; i++) expect(await signInAttempt(server.baseUrl, `nobody-${i}-${spray}@test.patchbay.dev`, "x", spray)).toContain("Wrong email or password");
-  expect(await signInAttempt(server.baseUrl, `nobody-5-${spray}@test.patchbay.dev`, "x", spray)).toContain("Too many sign-in attempts");
-  expect(await signInAttempt(server.baseUrl, `nobody-6-${spray}@test.patchbay.dev`, "x", randomIp())).toContain("Wrong email or password");
+  for (let i = 0; i < 4; i++)
+    expect(await signInAttempt(server.baseUrl, `nobody-${i}-${spray}@test.patchbay.dev`, "x", spray)).toContain(
+      "Wrong email or password",
+    );
+  expect(await signInAttempt(server.baseUrl, `nobody-5-${spray}@test.patchbay.dev`, "x", spray)).toContain(
+    "Too many sign-in attempts",
+  );
+  expect(await signInAttempt(server.baseUrl, `nobody-6-${spray}@test.patchbay.dev`, "x", randomIp())).toContain(
+    "Wrong email or password",
+  );
 });
 
 test("dashboard (session) requests are limited per signed-in user", async () => {
@@ -164,7 +181,11 @@ test("dashboard (session) requests are limited per signed-in user", async () => 
   const ctx = await pwRequest.newContext({ baseURL: server.baseUrl });
   try {
     const { csrfToken } = await (await ctx.get("/api/auth/csrf")).json();
-    await ctx.post("/api/auth/callback/credentials", { form: { csrfToken, email, password: "correct horse battery staple", json: "true" }, headers: { "x-forwarded-for": randomIp() }, maxRedirects: 0 });
+    await ctx.post("/api/auth/callback/credentials", {
+      form: { csrfToken, email, password: "correct horse battery staple", json: "true" },
+      headers: { "x-forwarded-for": randomIp() },
+      maxRedirects: 0,
+    });
     const headers = { "x-patchbay-team": team.id };
     for (let i = 1; i <= LIMIT; i++) {
       const res = await ctx.get("/v1/connections", { headers });
@@ -172,7 +193,10 @@ test("dashboard (session) requests are limited per signed-in user", async () => 
       expect(res.headers()["ratelimit-remaining"]).toBe(String(LIMIT - i));
     }
     const limited = await ctx.get("/v1/connections", { headers });
-    await expectLimited(new Response(await limited.text(), { status: limited.status(), headers: limited.headers() }), "signed-in user");
+    await expectLimited(
+      new Response(await limited.text(), { status: limited.status(), headers: limited.headers() }),
+      "signed-in user",
+    );
     // The user's API key has a budget of its own.
     expect((await listConnections(server.baseUrl, key)).status).toBe(200);
   } finally {
@@ -181,7 +205,10 @@ test("dashboard (session) requests are limited per signed-in user", async () => 
 });
 
 test("with REDIS_URL, two server processes share one budget per key", async () => {
-  test.skip(!process.env.REDIS_URL, "REDIS_URL is not set: without Redis every instance counts in its own memory (run with REDIS_URL=redis://127.0.0.1:6379 to test sharing)");
+  test.skip(
+    !process.env.REDIS_URL,
+    "REDIS_URL is not set: without Redis every instance counts in its own memory (run with REDIS_URL=redis://127.0.0.1:6379 to test sharing)",
+  );
   test.setTimeout(120_000);
   const second = await startExtraServer(LOW_LIMITS);
   others.push(second);

@@ -11,7 +11,11 @@ import { sessionAs } from "../support/session";
 
 const PASSWORD = "correct horse battery staple";
 
-async function oauthConnection(team: SeededTeam, type = "sandbox_oauth", account = `acct-${Math.random().toString(36).slice(2, 8)}`) {
+async function oauthConnection(
+  team: SeededTeam,
+  type = "sandbox_oauth",
+  account = `acct-${Math.random().toString(36).slice(2, 8)}`,
+) {
   const api = await apiAs(team.users[0]);
   const link = await createLink(api, { connection_type: type, external_id: `client-${account}` });
   await connect(link, type, { account });
@@ -21,15 +25,35 @@ async function oauthConnection(team: SeededTeam, type = "sandbox_oauth", account
 }
 
 async function agentFor(team: SeededTeam, connectionId: string) {
-  const made = await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", "Revocation agent", "--connections", connectionId);
+  const made = await cli(
+    "mcp",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    team.users[0].id,
+    "--name",
+    "Revocation agent",
+    "--connections",
+    connectionId,
+  );
   expect(made.code, JSON.stringify(made.json)).toBe(0);
   return mcpClient(made.json.token);
 }
 
 // Each call asks something new, so no answer comes from the response cache.
 let day = 0;
-const report = (connectionId: string) => ({ name: "sandbox_report", arguments: { connection_id: connectionId, metric: "sessions", days: 1, end_date: `2026-01-${String(++day).padStart(2, "0")}` } });
-const text = (result: Record<string, unknown>) => ((result.content as { text: string }[] | undefined) ?? []).map((c) => c.text).join("\n");
+const report = (connectionId: string) => ({
+  name: "sandbox_report",
+  arguments: {
+    connection_id: connectionId,
+    metric: "sessions",
+    days: 1,
+    end_date: `2026-01-${String(++day).padStart(2, "0")}`,
+  },
+});
+const text = (result: Record<string, unknown>) =>
+  ((result.content as { text: string }[] | undefined) ?? []).map((c) => c.text).join("\n");
 
 test("revoked at the provider: the next use marks the connection for re-authorization, and a new auth link for the account restores it", async () => {
   const team = await seedTeam({ password: PASSWORD });
@@ -56,7 +80,14 @@ test("revoked at the provider: the next use marks the connection for re-authoriz
   expect(text(await client.callTool(report(id)))).toContain("needs to be re-authorized");
 
   // The re-authorize link: the same type and external_id, the same account; replaced in place.
-  await connect(await createLink(await apiAs(team.users[0]), { connection_type: "sandbox_oauth", external_id: `client-${account}` }), "sandbox_oauth", { account });
+  await connect(
+    await createLink(await apiAs(team.users[0]), {
+      connection_type: "sandbox_oauth",
+      external_id: `client-${account}`,
+    }),
+    "sandbox_oauth",
+    { account },
+  );
   expect((await seed("oauthTokens", { id })).needsReauthAt).toBeNull();
   const back = await client.callTool(report(id));
   expect(back.isError, text(back)).toBeFalsy();
@@ -89,7 +120,13 @@ test("a white-label connection made through OAuth is revoked the same way", asyn
 test("a white-label connection from credentials: its refresh token revoked, a use is refused with the provider's reason", async () => {
   const team = await seedTeam();
   const api = await apiAs(team.users[0]);
-  const res = await api.post("/v1/connections", { data: { connection_type: "sandbox_whitelabel", name: "Own app", credentials: { client_id: "cid", client_secret: "cs", refresh_token: `rt-${Date.now()}` } } });
+  const res = await api.post("/v1/connections", {
+    data: {
+      connection_type: "sandbox_whitelabel",
+      name: "Own app",
+      credentials: { client_id: "cid", client_secret: "cs", refresh_token: `rt-${Date.now()}` },
+    },
+  });
   expect(res.status(), await res.text()).toBe(200);
   const { id } = await res.json();
   const client = await agentFor(team, id);
@@ -103,7 +140,11 @@ test("a white-label connection from credentials: its refresh token revoked, a us
 test("sandbox revoke refuses what has no grant and what does not exist", async () => {
   const team = await seedTeam();
   const api = await apiAs(team.users[0]);
-  const key = await (await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "Key", credentials: { api_key: "k-1" } } })).json();
+  const key = await (
+    await api.post("/v1/connections", {
+      data: { connection_type: "sandbox_key", name: "Key", credentials: { api_key: "k-1" } },
+    })
+  ).json();
   const onKey = await cli("sandbox", "revoke", "--connection", key.id);
   expect(onKey.code).toBe(1);
   expect(onKey.json.error).toContain("sandbox_key");
@@ -119,7 +160,17 @@ test("a real provider type (GA4 against Google's stand-in): a refused access tok
   const team = await seedTeam();
   const { id } = await oauthConnection(team, "ga4", `ga4-${Math.random().toString(36).slice(2, 8)}`);
   const client = await agentFor(team, id);
-  const ga4 = (n: number) => ({ name: "ga4_run_report", arguments: { connection_id: id, property_id: "123456789", metrics: ["sessions"], dimensions: ["date"], start_date: `2026-02-0${n}`, end_date: `2026-02-0${n}` } });
+  const ga4 = (n: number) => ({
+    name: "ga4_run_report",
+    arguments: {
+      connection_id: id,
+      property_id: "123456789",
+      metrics: ["sessions"],
+      dimensions: ["date"],
+      start_date: `2026-02-0${n}`,
+      end_date: `2026-02-0${n}`,
+    },
+  });
 
   // Google answers an access token it does not know with 401 and WWW-Authenticate: Bearer error="invalid_token".
   await seed("oauthTokens", { id, accessToken: "ya29.revoked-at-google" });

@@ -67,7 +67,11 @@ const GET_ENDPOINTS = (ids: Ids) => [
   `/v1/logs/${ids.log}`,
 ];
 
-const validConnection = (name = "robust") => ({ connection_type: "sandbox_key", name, credentials: { api_key: "sk_robust" } });
+const validConnection = (name = "robust") => ({
+  connection_type: "sandbox_key",
+  name,
+  credentials: { api_key: "sk_robust" },
+});
 const validLink = () => ({ connection_type: "sandbox_oauth" });
 
 let team: SeededTeam;
@@ -78,10 +82,29 @@ test.beforeAll(async () => {
   team = await seedTeam();
   api = await apiAs(team.users[0]);
   // 30 MCP calls: 30 logs and 30 ledger entries, more than one default page of each.
-  const sim = await cli("activity", "simulate", "--team", team.id, "--workflow-runs", "0", "--mcp-calls", "30", "--agent-conversations", "0", "--copilot-uses", "0", "--days", "2");
+  const sim = await cli(
+    "activity",
+    "simulate",
+    "--team",
+    team.id,
+    "--workflow-runs",
+    "0",
+    "--mcp-calls",
+    "30",
+    "--agent-conversations",
+    "0",
+    "--copilot-uses",
+    "0",
+    "--days",
+    "2",
+  );
   expect(sim.json).toEqual({ logs: 30, ledger_entries: 30 });
   const conn = await (await api.post("/v1/connections", { data: validConnection("target") })).json();
-  const link = await (await api.post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth", external_id: "robust-ext" } })).json();
+  const link = await (
+    await api.post("/v1/connections/auth-link", {
+      data: { connection_type: "sandbox_oauth", external_id: "robust-ext" },
+    })
+  ).json();
   const logs = await (await api.get("/v1/logs?limit=1")).json();
   ids = { connection: conn.id, authLink: link.id, log: logs.data[0].id };
   expect(ids.connection && ids.authLink && ids.log).toBeTruthy();
@@ -118,7 +141,16 @@ test.describe("query strings", () => {
 
   test("repeated query parameters are 400", async () => {
     const problems: string[] = [];
-    for (const q of ["/v1/logs?limit=1&limit=2", "/v1/logs?limit=1&limit=1", "/v1/logs?status=success&status=error", "/v1/credits/logs?limit=1&limit=2", "/v1/credits/logs?service_type=mcp&service_type=mcp", "/v1/connections?type=a&type=b", `/v1/connections/${ids.connection}?lookup_by=id&lookup_by=id`, "/v1/credits?x=1&x=1"]) {
+    for (const q of [
+      "/v1/logs?limit=1&limit=2",
+      "/v1/logs?limit=1&limit=1",
+      "/v1/logs?status=success&status=error",
+      "/v1/credits/logs?limit=1&limit=2",
+      "/v1/credits/logs?service_type=mcp&service_type=mcp",
+      "/v1/connections?type=a&type=b",
+      `/v1/connections/${ids.connection}?lookup_by=id&lookup_by=id`,
+      "/v1/credits?x=1&x=1",
+    ]) {
       const p = await problem(await api.get(q), [400], q);
       if (p) problems.push(p);
     }
@@ -151,22 +183,79 @@ test.describe("query strings", () => {
       {
         "/v1/connections": ["external_id", "type"],
         [`/v1/connections/${ids.connection}`]: ["lookup_by"],
-        "/v1/logs": ["source_type", "status", "operation_id", "source_id", "source_run_id", "started_after", "started_before", "limit", "cursor"],
-        "/v1/credits/logs": ["service_type", "service_id", "user_id", "created_after", "created_before", "limit", "cursor"],
+        "/v1/logs": [
+          "source_type",
+          "status",
+          "operation_id",
+          "source_id",
+          "source_run_id",
+          "started_after",
+          "started_before",
+          "limit",
+          "cursor",
+        ],
+        "/v1/credits/logs": [
+          "service_type",
+          "service_id",
+          "user_id",
+          "created_after",
+          "created_before",
+          "limit",
+          "cursor",
+        ],
       },
-      ["x".repeat(10_000), "9".repeat(10_000), encodeURIComponent("💥".repeat(800)) /* 9,600 characters once encoded */],
-      ["limit", "cursor", "started_after", "started_before", "created_after", "created_before", "lookup_by", "source_type", "status", "service_type"],
+      [
+        "x".repeat(10_000),
+        "9".repeat(10_000),
+        encodeURIComponent("💥".repeat(800)) /* 9,600 characters once encoded */,
+      ],
+      [
+        "limit",
+        "cursor",
+        "started_after",
+        "started_before",
+        "created_after",
+        "created_before",
+        "lookup_by",
+        "source_type",
+        "status",
+        "service_type",
+      ],
     );
   });
 
   test("unicode, emoji, NUL and invalid percent-escapes in query values never give a 5xx", async () => {
     // Raw query text: percent-escapes are sent as written.
-    const values = [encodeURIComponent("💥"), encodeURIComponent("ünïcödé"), "%00", "a%00b", "%FF", "%C0%AF", "%ED%A0%80", "%", "%zz", "'%20OR%201=1%20--", "%0A%0D", "%E2%80%AE", "%2525", "a+b"];
+    const values = [
+      encodeURIComponent("💥"),
+      encodeURIComponent("ünïcödé"),
+      "%00",
+      "a%00b",
+      "%FF",
+      "%C0%AF",
+      "%ED%A0%80",
+      "%",
+      "%zz",
+      "'%20OR%201=1%20--",
+      "%0A%0D",
+      "%E2%80%AE",
+      "%2525",
+      "a+b",
+    ];
     await sweep(
       {
         "/v1/connections": ["external_id", "type"],
         [`/v1/connections/${ids.connection}`]: ["lookup_by"],
-        "/v1/logs": ["source_type", "status", "operation_id", "source_id", "source_run_id", "cursor", "limit", "started_after"],
+        "/v1/logs": [
+          "source_type",
+          "status",
+          "operation_id",
+          "source_id",
+          "source_run_id",
+          "cursor",
+          "limit",
+          "started_after",
+        ],
         "/v1/credits/logs": ["service_type", "service_id", "user_id", "cursor", "limit", "created_after"],
       },
       values,
@@ -175,13 +264,37 @@ test.describe("query strings", () => {
   });
 
   test("limit and time parameters accept only whole numbers in range (spec §8)", async () => {
-    const bad = ["1e3", "-0", "-1", "99999999999999999999", "1.5", "1.0", "", " 1", "1 ", "+1", "0x10", "NaN", "Infinity", "１", "1_0", "true", "null", "[1]"];
+    const bad = [
+      "1e3",
+      "-0",
+      "-1",
+      "99999999999999999999",
+      "1.5",
+      "1.0",
+      "",
+      " 1",
+      "1 ",
+      "+1",
+      "0x10",
+      "NaN",
+      "Infinity",
+      "１",
+      "1_0",
+      "true",
+      "null",
+      "[1]",
+    ];
     const problems: string[] = [];
     for (const path of ["/v1/logs", "/v1/credits/logs"]) {
-      const timeParams = path === "/v1/logs" ? ["started_after", "started_before"] : ["created_after", "created_before"];
+      const timeParams =
+        path === "/v1/logs" ? ["started_after", "started_before"] : ["created_after", "created_before"];
       for (const name of ["limit", ...timeParams]) {
         for (const v of bad) {
-          const p = await problem(await api.get(`${path}?${name}=${encodeURIComponent(v)}`), [400], `${path}?${name}=${JSON.stringify(v)}`);
+          const p = await problem(
+            await api.get(`${path}?${name}=${encodeURIComponent(v)}`),
+            [400],
+            `${path}?${name}=${JSON.stringify(v)}`,
+          );
           if (p) problems.push(p);
         }
       }
@@ -202,18 +315,31 @@ test.describe("query strings", () => {
     expect((await expectStatus(await api.get("/v1/credits/logs?limit=1"), 200)).data).toHaveLength(1);
     expect((await expectStatus(await api.get("/v1/credits/logs?limit=101"), 200)).data).toHaveLength(30);
     expect((await expectStatus(await api.get("/v1/credits/logs?limit=1000"), 200)).data).toHaveLength(30);
-    for (const v of ["0", "1001", "100000"]) await expectStatus(await api.get(`/v1/credits/logs?limit=${v}`), 400, `limit=${v}`);
+    for (const v of ["0", "1001", "100000"])
+      await expectStatus(await api.get(`/v1/credits/logs?limit=${v}`), 400, `limit=${v}`);
   });
 
   test("time parameters have minimum 0", async () => {
-    for (const q of ["/v1/logs?started_after=0", "/v1/logs?started_before=0", "/v1/credits/logs?created_after=0", "/v1/credits/logs?created_before=0"]) {
+    for (const q of [
+      "/v1/logs?started_after=0",
+      "/v1/logs?started_before=0",
+      "/v1/credits/logs?created_after=0",
+      "/v1/credits/logs?created_before=0",
+    ]) {
       await expectStatus(await api.get(q), 200, q);
     }
     expect((await expectStatus(await api.get("/v1/logs?started_after=0&limit=100"), 200)).data).toHaveLength(30);
     expect((await expectStatus(await api.get("/v1/logs?started_before=0"), 200)).data).toEqual([]);
-    expect((await expectStatus(await api.get("/v1/credits/logs?created_after=0&limit=100"), 200)).data).toHaveLength(30);
+    expect((await expectStatus(await api.get("/v1/credits/logs?created_after=0&limit=100"), 200)).data).toHaveLength(
+      30,
+    );
     expect((await expectStatus(await api.get("/v1/credits/logs?created_before=0"), 200)).data).toEqual([]);
-    for (const q of ["/v1/logs?started_after=-1", "/v1/logs?started_before=-1", "/v1/credits/logs?created_after=-1", "/v1/credits/logs?created_before=-1"]) {
+    for (const q of [
+      "/v1/logs?started_after=-1",
+      "/v1/logs?started_before=-1",
+      "/v1/credits/logs?created_after=-1",
+      "/v1/credits/logs?created_before=-1",
+    ]) {
       await expectStatus(await api.get(q), 400, q);
     }
   });
@@ -221,10 +347,25 @@ test.describe("query strings", () => {
   test("time parameters accept the whole int64 range", async () => {
     // §4.9/§4.10: integer (int64), minimum 0 — the largest int64 is a valid value.
     const max = "9223372036854775807";
-    expect((await expectStatus(await api.get(`/v1/logs?started_before=${max}&limit=100`), 200, "started_before=int64 max")).data).toHaveLength(30);
-    expect((await expectStatus(await api.get(`/v1/logs?started_after=${max}`), 200, "started_after=int64 max")).data).toEqual([]);
-    expect((await expectStatus(await api.get(`/v1/credits/logs?created_before=${max}&limit=100`), 200, "created_before=int64 max")).data).toHaveLength(30);
-    expect((await expectStatus(await api.get(`/v1/credits/logs?created_after=${max}`), 200, "created_after=int64 max")).data).toEqual([]);
+    expect(
+      (await expectStatus(await api.get(`/v1/logs?started_before=${max}&limit=100`), 200, "started_before=int64 max"))
+        .data,
+    ).toHaveLength(30);
+    expect(
+      (await expectStatus(await api.get(`/v1/logs?started_after=${max}`), 200, "started_after=int64 max")).data,
+    ).toEqual([]);
+    expect(
+      (
+        await expectStatus(
+          await api.get(`/v1/credits/logs?created_before=${max}&limit=100`),
+          200,
+          "created_before=int64 max",
+        )
+      ).data,
+    ).toHaveLength(30);
+    expect(
+      (await expectStatus(await api.get(`/v1/credits/logs?created_after=${max}`), 200, "created_after=int64 max")).data,
+    ).toEqual([]);
     // One past int64 is not an int64.
     await expectStatus(await api.get("/v1/logs?started_before=9223372036854775808"), 400);
   });
@@ -237,15 +378,49 @@ test.describe("query strings", () => {
     const lc: string = logsPage.next_cursor;
     const cc: string = creditsPage.next_cursor;
     const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === "A" ? "B" : "A") + s.slice(i + 1);
-    const broken = ["x", "abc.def", "...", "null", "0", "💥", "%00", lc + "x", lc.slice(0, -1), flip(lc, 2), `${lc}.${lc}`, "x".repeat(1_000), "x".repeat(10_000)];
+    const broken = [
+      "x",
+      "abc.def",
+      "...",
+      "null",
+      "0",
+      "💥",
+      "%00",
+      lc + "x",
+      lc.slice(0, -1),
+      flip(lc, 2),
+      `${lc}.${lc}`,
+      "x".repeat(1_000),
+      "x".repeat(10_000),
+    ];
     for (const c of broken) {
-      await expectStatus(await api.get(`/v1/logs?limit=5&cursor=${encodeURIComponent(c)}`), 400, `logs cursor ${c.slice(0, 40)}`);
-      await expectStatus(await api.get(`/v1/credits/logs?limit=5&cursor=${encodeURIComponent(c.replace(lc, cc))}`), 400, `credits cursor ${c.slice(0, 40)}`);
+      await expectStatus(
+        await api.get(`/v1/logs?limit=5&cursor=${encodeURIComponent(c)}`),
+        400,
+        `logs cursor ${c.slice(0, 40)}`,
+      );
+      await expectStatus(
+        await api.get(`/v1/credits/logs?limit=5&cursor=${encodeURIComponent(c.replace(lc, cc))}`),
+        400,
+        `credits cursor ${c.slice(0, 40)}`,
+      );
     }
     // A cursor of the other list, or made for other filters.
-    await expectStatus(await api.get(`/v1/logs?limit=5&cursor=${encodeURIComponent(cc)}`), 400, "credits cursor on logs");
-    await expectStatus(await api.get(`/v1/credits/logs?limit=5&cursor=${encodeURIComponent(lc)}`), 400, "logs cursor on credits");
-    await expectStatus(await api.get(`/v1/logs?limit=5&status=error&cursor=${encodeURIComponent(lc)}`), 400, "changed filter");
+    await expectStatus(
+      await api.get(`/v1/logs?limit=5&cursor=${encodeURIComponent(cc)}`),
+      400,
+      "credits cursor on logs",
+    );
+    await expectStatus(
+      await api.get(`/v1/credits/logs?limit=5&cursor=${encodeURIComponent(lc)}`),
+      400,
+      "logs cursor on credits",
+    );
+    await expectStatus(
+      await api.get(`/v1/logs?limit=5&status=error&cursor=${encodeURIComponent(lc)}`),
+      400,
+      "changed filter",
+    );
     await expectStatus(await api.get(`/v1/logs?limit=5&cursor=`), 400, "empty cursor");
     // The untouched cursors work.
     await expectStatus(await api.get(`/v1/logs?limit=5&cursor=${encodeURIComponent(lc)}`), 200);
@@ -253,7 +428,13 @@ test.describe("query strings", () => {
   });
 
   test("enum parameters reject unknown values", async () => {
-    for (const q of ["/v1/logs?source_type=robot", "/v1/logs?status=done", "/v1/logs?status=SUCCESS", "/v1/credits/logs?service_type=human", `/v1/connections/${ids.connection}?lookup_by=name`]) {
+    for (const q of [
+      "/v1/logs?source_type=robot",
+      "/v1/logs?status=done",
+      "/v1/logs?status=SUCCESS",
+      "/v1/credits/logs?service_type=human",
+      `/v1/connections/${ids.connection}?lookup_by=name`,
+    ]) {
       await expectStatus(await api.get(q), 400, q);
     }
   });
@@ -317,24 +498,45 @@ test.describe("path ids", () => {
   test("an external_id with unicode and reserved characters round-trips through lookup_by=external_id", async () => {
     // Only the status endpoint can echo an auth link's external_id before OAuth completes.
     const externalId = "kunde/ü 💥?&#=%";
-    const link = await expectStatus(await api.post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth", external_id: externalId } }), 200);
+    const link = await expectStatus(
+      await api.post("/v1/connections/auth-link", {
+        data: { connection_type: "sandbox_oauth", external_id: externalId },
+      }),
+      200,
+    );
     const status = await expectStatus(await api.get(`/v1/connections/auth-links/${link.id}/status`), 200);
     expect(status.external_id).toBe(externalId);
     // No connection carries it yet: a clean 404 (not a routing error).
     await expectStatus(await api.get(`/v1/connections/${encodeURIComponent(externalId)}?lookup_by=external_id`), 404);
-    expect(await expectStatus(await api.get(`/v1/connections?external_id=${encodeURIComponent(externalId)}`), 200)).toEqual([]);
+    expect(
+      await expectStatus(await api.get(`/v1/connections?external_id=${encodeURIComponent(externalId)}`), 200),
+    ).toEqual([]);
   });
 });
 
 type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
 /** One raw HTTP request (optionally on a given keep-alive agent); a chunked body of `chunkedBytes` when given. */
-function rawRequest(options: { method: string; path: string; key: string; chunkedBytes?: number; agent?: http.Agent | false }): Promise<RawResponse> {
+function rawRequest(options: {
+  method: string;
+  path: string;
+  key: string;
+  chunkedBytes?: number;
+  agent?: http.Agent | false;
+}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const url = new URL(options.path, baseURL());
     const headers: Record<string, string> = { authorization: `Bearer ${options.key}` };
-    if (options.chunkedBytes !== undefined) Object.assign(headers, { "content-type": "application/json", "transfer-encoding": "chunked" });
-    const req = http.request({ agent: options.agent ?? false, host: url.hostname, port: url.port, path: url.pathname + url.search, method: options.method, headers });
+    if (options.chunkedBytes !== undefined)
+      Object.assign(headers, { "content-type": "application/json", "transfer-encoding": "chunked" });
+    const req = http.request({
+      agent: options.agent ?? false,
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname + url.search,
+      method: options.method,
+      headers,
+    });
     req.on("response", (res) => {
       let body = "";
       res.setEncoding("utf8");
@@ -362,7 +564,23 @@ test.describe("request bodies", () => {
   test("bodies that are not a JSON object are 400", async () => {
     const nested = "[".repeat(10_000) + "]".repeat(10_000);
     const nestedObject = '{"a":'.repeat(10_000) + "1" + "}".repeat(10_000);
-    const raw = ["", " ", "null", "[]", "123", '"str"', "true", "{", "{]", '{"connection_type":', "{'a':1}", "\u0000", "\ufeff{}", nested, nestedObject];
+    const raw = [
+      "",
+      " ",
+      "null",
+      "[]",
+      "123",
+      '"str"',
+      "true",
+      "{",
+      "{]",
+      '{"connection_type":',
+      "{'a':1}",
+      "\u0000",
+      "\ufeff{}",
+      nested,
+      nestedObject,
+    ];
     const problems: string[] = [];
     const check = async (res: APIResponse, what: string) => {
       const p = await problem(res, [400], what);
@@ -370,11 +588,20 @@ test.describe("request bodies", () => {
     };
     for (const path of POSTS) {
       for (const body of raw) {
-        await check(await api.post(path, { headers: { "content-type": "application/json" }, data: body }), `${path} body ${JSON.stringify(body.slice(0, 20))}`);
+        await check(
+          await api.post(path, { headers: { "content-type": "application/json" }, data: body }),
+          `${path} body ${JSON.stringify(body.slice(0, 20))}`,
+        );
       }
       await check(await api.post(path), `${path} no body`);
       await check(await api.post(path, { form: { connection_type: "sandbox_key" } }), `${path} form body`);
-      await check(await api.post(path, { headers: { "content-type": "application/json" }, data: Buffer.from([0xff, 0xfe, 0x00, 0x7b]) }), `${path} binary body`);
+      await check(
+        await api.post(path, {
+          headers: { "content-type": "application/json" },
+          data: Buffer.from([0xff, 0xfe, 0x00, 0x7b]),
+        }),
+        `${path} binary body`,
+      );
     }
     expect(problems).toEqual([]);
   });
@@ -387,15 +614,33 @@ test.describe("request bodies", () => {
       `{"connection_type":"sandbox_key","name":"n","credentials":${deepObj}}`,
       `{"connection_type":"sandbox_key","name":${deep},"credentials":{"api_key":"k"}}`,
     ];
-    for (const body of bodies) await expectStatus(await api.post("/v1/connections", { headers: { "content-type": "application/json" }, data: body }), 400);
-    await expectStatus(await api.post("/v1/connections/auth-link", { headers: { "content-type": "application/json" }, data: `{"connection_type":"sandbox_oauth","external_id":${deepObj}}` }), 400);
+    for (const body of bodies)
+      await expectStatus(
+        await api.post("/v1/connections", { headers: { "content-type": "application/json" }, data: body }),
+        400,
+      );
+    await expectStatus(
+      await api.post("/v1/connections/auth-link", {
+        headers: { "content-type": "application/json" },
+        data: `{"connection_type":"sandbox_oauth","external_id":${deepObj}}`,
+      }),
+      400,
+    );
   });
 
   test("a 2 MB body is 413 with a JSON detail", async () => {
     const big = JSON.stringify({ ...validConnection("big"), credentials: { api_key: "k".repeat(2 * 1024 * 1024) } });
-    await expectStatus(await api.post("/v1/connections", { headers: { "content-type": "application/json" }, data: big }), 413, "connections 2MB");
+    await expectStatus(
+      await api.post("/v1/connections", { headers: { "content-type": "application/json" }, data: big }),
+      413,
+      "connections 2MB",
+    );
     const bigLink = JSON.stringify({ connection_type: "sandbox_oauth", external_id: "e".repeat(2 * 1024 * 1024) });
-    await expectStatus(await api.post("/v1/connections/auth-link", { headers: { "content-type": "application/json" }, data: bigLink }), 413, "auth-link 2MB");
+    await expectStatus(
+      await api.post("/v1/connections/auth-link", { headers: { "content-type": "application/json" }, data: bigLink }),
+      413,
+      "auth-link 2MB",
+    );
   });
 
   test("a 2 MB body sent chunked (no Content-Length) is 413 too", async () => {
@@ -412,12 +657,24 @@ test.describe("request bodies", () => {
     // announce keep-alive and then reset the next request on that connection.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const big = await rawRequest({ method: "POST", path: "/v1/connections/auth-link", key: team.users[0].key, chunkedBytes: 2 * 1024 * 1024, agent });
+      const big = await rawRequest({
+        method: "POST",
+        path: "/v1/connections/auth-link",
+        key: team.users[0].key,
+        chunkedBytes: 2 * 1024 * 1024,
+        agent,
+      });
       expect(big.status).toBe(413);
       // A body this size is read to its end and dropped, so the connection stays usable (and the
       // client, still sending, reads the 413 rather than a reset).
       expect(big.headers.connection).toBe("keep-alive");
-      const next = await rawRequest({ method: "GET", path: "/v1/credits", key: team.users[0].key, agent }).catch((e: Error) => ({ status: 0, headers: {}, body: `${e.message} (the 413 said connection: ${big.headers.connection})` }));
+      const next = await rawRequest({ method: "GET", path: "/v1/credits", key: team.users[0].key, agent }).catch(
+        (e: Error) => ({
+          status: 0,
+          headers: {},
+          body: `${e.message} (the 413 said connection: ${big.headers.connection})`,
+        }),
+      );
       expect(next.status, next.body).toBe(200);
     } finally {
       agent.destroy();
@@ -435,10 +692,10 @@ test.describe("request bodies", () => {
       ["name: true", { ...base, name: true }],
       ["name missing", { connection_type: base.connection_type, credentials: base.credentials }],
       ["name empty", { ...base, name: "" }],
-      ["credentials: \"x\"", { ...base, credentials: "x" }],
+      ['credentials: "x"', { ...base, credentials: "x" }],
       ["credentials: null", { ...base, credentials: null }],
       ["credentials: []", { ...base, credentials: [] }],
-      ["credentials: [\"k\"]", { ...base, credentials: ["k"] }],
+      ['credentials: ["k"]', { ...base, credentials: ["k"] }],
       ["credentials: 5", { ...base, credentials: 5 }],
       ["credentials missing", { connection_type: base.connection_type, name: base.name }],
       ["credentials {}", { ...base, credentials: {} }],
@@ -450,8 +707,8 @@ test.describe("request bodies", () => {
       ["credential value empty", { ...base, credentials: { api_key: "" } }],
       ["credential missing field", { ...base, credentials: { token: "k" } }],
       ["credential extra field", { ...base, credentials: { api_key: "k", extra: "x" } }],
-      ["is_private: \"yes\"", { ...base, is_private: "yes" }],
-      ["is_private: \"true\"", { ...base, is_private: "true" }],
+      ['is_private: "yes"', { ...base, is_private: "yes" }],
+      ['is_private: "true"', { ...base, is_private: "true" }],
       ["is_private: 1", { ...base, is_private: 1 }],
       ["is_private: null", { ...base, is_private: null }],
       ["connection_type: 5", { ...base, connection_type: 5 }],
@@ -463,7 +720,12 @@ test.describe("request bodies", () => {
       ["connection_type missing", { name: base.name, credentials: base.credentials }],
       ["OAuth-only type", { ...base, connection_type: "sandbox_oauth", credentials: {} }],
       ["unknown top-level field", { ...base, colour: "red" }],
-      ["__proto__ field", JSON.parse(`{"connection_type":"sandbox_key","name":"p","credentials":{"api_key":"k"},"__proto__":{"is_private":true}}`)],
+      [
+        "__proto__ field",
+        JSON.parse(
+          `{"connection_type":"sandbox_key","name":"p","credentials":{"api_key":"k"},"__proto__":{"is_private":true}}`,
+        ),
+      ],
     ];
     const problems: string[] = [];
     for (const [label, data] of variants) {
@@ -478,13 +740,17 @@ test.describe("request bodies", () => {
     // Valid JSON strings that an HTTP header cannot hold (sandbox_key sends api_key as a header).
     const problems: string[] = [];
     for (const value of ["🔑", "ключ", "line\nbreak", "cr\rlf", "nul\u0000byte", "x".repeat(8192)]) {
-      const res = await api.post("/v1/connections", { data: { ...validConnection("header-hostile"), credentials: { api_key: value } } });
+      const res = await api.post("/v1/connections", {
+        data: { ...validConnection("header-hostile"), credentials: { api_key: value } },
+      });
       const p = await problem(res, [200, 400], `api_key ${JSON.stringify(value.slice(0, 20))}`);
       if (p) problems.push(p);
     }
     for (const field of ["client_id", "client_secret", "refresh_token"]) {
       const credentials = { client_id: "cid", client_secret: "cs", refresh_token: "rt", [field]: "🔑\u0000" };
-      const res = await api.post("/v1/connections", { data: { connection_type: "sandbox_whitelabel", name: `hostile ${field}`, credentials } });
+      const res = await api.post("/v1/connections", {
+        data: { connection_type: "sandbox_whitelabel", name: `hostile ${field}`, credentials },
+      });
       const p = await problem(res, [200, 400], `sandbox_whitelabel ${field}`);
       if (p) problems.push(p);
     }
@@ -492,9 +758,21 @@ test.describe("request bodies", () => {
   });
 
   test("a provider rejection is 400 with the provider's reason", async () => {
-    const rejected = await expectStatus(await api.post("/v1/connections", { data: { ...validConnection("bad"), credentials: { api_key: "bad_key" } } }), 400);
+    const rejected = await expectStatus(
+      await api.post("/v1/connections", { data: { ...validConnection("bad"), credentials: { api_key: "bad_key" } } }),
+      400,
+    );
     expect(String(rejected.detail)).toMatch(/api_key/);
-    const expired = await expectStatus(await api.post("/v1/connections", { data: { connection_type: "sandbox_whitelabel", name: "expired", credentials: { client_id: "c", client_secret: "s", refresh_token: "bad_rt" } } }), 400);
+    const expired = await expectStatus(
+      await api.post("/v1/connections", {
+        data: {
+          connection_type: "sandbox_whitelabel",
+          name: "expired",
+          credentials: { client_id: "c", client_secret: "s", refresh_token: "bad_rt" },
+        },
+      }),
+      400,
+    );
     expect(String(expired.detail)).toMatch(/refresh_token/);
   });
 
@@ -515,7 +793,7 @@ test.describe("request bodies", () => {
       ["external_id 5", { ...validLink(), external_id: 5 }],
       ["external_id object", { ...validLink(), external_id: { a: 1 } }],
       ["external_id 256", { ...validLink(), external_id: "e".repeat(256) }],
-      ["is_private \"yes\"", { ...validLink(), is_private: "yes" }],
+      ['is_private "yes"', { ...validLink(), is_private: "yes" }],
       ["is_private 0", { ...validLink(), is_private: 0 }],
       ["unknown field", { ...validLink(), colour: "red" }],
     ];
@@ -533,7 +811,10 @@ test.describe("spec §8 limits on bodies", () => {
     const ok = await expectStatus(await api.post("/v1/connections", { data: validConnection("n".repeat(100)) }), 200);
     expect(ok.display_name).toBe("n".repeat(100));
     await expectStatus(await api.post("/v1/connections", { data: validConnection("n".repeat(101)) }), 400);
-    const accented = await expectStatus(await api.post("/v1/connections", { data: validConnection("é".repeat(100)) }), 200);
+    const accented = await expectStatus(
+      await api.post("/v1/connections", { data: validConnection("é".repeat(100)) }),
+      200,
+    );
     expect(accented.display_name).toBe("é".repeat(100));
     await expectStatus(await api.post("/v1/connections", { data: validConnection("é".repeat(101)) }), 400);
   });
@@ -541,16 +822,32 @@ test.describe("spec §8 limits on bodies", () => {
   test("connection name limit counts characters, not UTF-16 units", async () => {
     // 100 emoji are 100 characters (200 UTF-16 code units).
     const emoji = "😀".repeat(100);
-    const ok = await expectStatus(await api.post("/v1/connections", { data: validConnection(emoji) }), 200, "100 emoji");
+    const ok = await expectStatus(
+      await api.post("/v1/connections", { data: validConnection(emoji) }),
+      200,
+      "100 emoji",
+    );
     expect(ok.display_name).toBe(emoji);
-    await expectStatus(await api.post("/v1/connections", { data: validConnection("😀".repeat(101)) }), 400, "101 emoji");
+    await expectStatus(
+      await api.post("/v1/connections", { data: validConnection("😀".repeat(101)) }),
+      400,
+      "101 emoji",
+    );
   });
 
   test("external_id: 255 characters ok, 256 is 400", async () => {
     const id255 = "e".repeat(255);
-    const link = await expectStatus(await api.post("/v1/connections/auth-link", { data: { ...validLink(), external_id: id255 } }), 200);
-    expect((await expectStatus(await api.get(`/v1/connections/auth-links/${link.id}/status`), 200)).external_id).toBe(id255);
-    await expectStatus(await api.post("/v1/connections/auth-link", { data: { ...validLink(), external_id: "e".repeat(256) } }), 400);
+    const link = await expectStatus(
+      await api.post("/v1/connections/auth-link", { data: { ...validLink(), external_id: id255 } }),
+      200,
+    );
+    expect((await expectStatus(await api.get(`/v1/connections/auth-links/${link.id}/status`), 200)).external_id).toBe(
+      id255,
+    );
+    await expectStatus(
+      await api.post("/v1/connections/auth-link", { data: { ...validLink(), external_id: "e".repeat(256) } }),
+      400,
+    );
     // The lookup side takes a 255-character external_id too.
     expect(await expectStatus(await api.get(`/v1/connections?external_id=${id255}`), 200)).toEqual([]);
     await expectStatus(await api.get(`/v1/connections/${id255}?lookup_by=external_id`), 404);
@@ -560,12 +857,32 @@ test.describe("spec §8 limits on bodies", () => {
 test.describe("unknown paths and methods", () => {
   test("unknown /v1 paths are 404 with a JSON detail, with or without a key", async () => {
     const anon = await anonymous();
-    const paths = ["/v1/nope", "/v1/connection", "/v1/Connections", "/v1/connections/x/y", "/v1/connections/auth-links/x", "/v1/connections/auth-links/x/status/y", "/v1/logs/x/y", "/v1/credits/x", "/v1/credits/logs/x", "/v1/v1/logs", "/v1/openapi.yaml", `/v1/${encodeURIComponent("💥")}`, `/v1/${"p".repeat(5_000)}`];
+    const paths = [
+      "/v1/nope",
+      "/v1/connection",
+      "/v1/Connections",
+      "/v1/connections/x/y",
+      "/v1/connections/auth-links/x",
+      "/v1/connections/auth-links/x/status/y",
+      "/v1/logs/x/y",
+      "/v1/credits/x",
+      "/v1/credits/logs/x",
+      "/v1/v1/logs",
+      "/v1/openapi.yaml",
+      `/v1/${encodeURIComponent("💥")}`,
+      `/v1/${"p".repeat(5_000)}`,
+    ];
     const problems: string[] = [];
-    for (const [who, client] of [["key", api], ["anonymous", anon]] as const) {
+    for (const [who, client] of [
+      ["key", api],
+      ["anonymous", anon],
+    ] as const) {
       for (const path of paths) {
         for (const method of ["GET", "POST", "DELETE", "PUT", "PATCH"]) {
-          const res = await client.fetch(path, { method, data: method === "GET" || method === "DELETE" ? undefined : {} });
+          const res = await client.fetch(path, {
+            method,
+            data: method === "GET" || method === "DELETE" ? undefined : {},
+          });
           const p = await problem(res, [404], `${who} ${method} ${path.slice(0, 60)}`);
           if (p) problems.push(p);
         }

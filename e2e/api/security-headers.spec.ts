@@ -6,7 +6,13 @@ import { startExtraServer } from "../support/extra-server";
 
 function expectBaseline(headers: Headers, what: string) {
   const csp = headers.get("content-security-policy") ?? "";
-  for (const directive of ["default-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'", "script-src 'self' 'unsafe-inline'"]) {
+  for (const directive of [
+    "default-src 'self'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "script-src 'self' 'unsafe-inline'",
+  ]) {
     expect(csp, what).toContain(directive);
   }
   expect(csp, what).not.toContain("unsafe-eval");

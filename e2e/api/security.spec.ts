@@ -24,16 +24,31 @@ const unique = () => randomBytes(4).toString("hex");
 type Raw = { status: number; headers: http.IncomingHttpHeaders; text: string };
 
 /** One HTTP request to `base` from the loopback address `from` (127.0.0.x: another client on this machine). */
-function send(base: string, method: string, path: string, options: { headers?: Record<string, string>; body?: string; from?: string } = {}): Promise<Raw> {
+function send(
+  base: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string; from?: string } = {},
+): Promise<Raw> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...options.headers };
     if (options.body !== undefined) headers["content-length"] = Buffer.byteLength(options.body);
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, headers, localAddress: options.from, agent: false });
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname + url.search,
+      method,
+      headers,
+      localAddress: options.from,
+      agent: false,
+    });
     req.on("response", (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (d: Buffer) => chunks.push(d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
+      );
     });
     req.on("error", reject);
     req.end(options.body);
@@ -43,7 +58,12 @@ function send(base: string, method: string, path: string, options: { headers?: R
 const cookiesOf = (res: Raw) => (res.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
 
 /** One password sign-in as the sign-in page posts it; returns next-auth's error text, or "ok" with the session cookie. */
-async function signIn(base: string, email: string, password: string, options: { from?: string; forwardedFor?: string } = {}): Promise<{ result: string; cookie?: string }> {
+async function signIn(
+  base: string,
+  email: string,
+  password: string,
+  options: { from?: string; forwardedFor?: string } = {},
+): Promise<{ result: string; cookie?: string }> {
   const extra: Record<string, string> = options.forwardedFor ? { "x-forwarded-for": options.forwardedFor } : {};
   const csrf = await send(base, "GET", "/api/auth/csrf", { from: options.from, headers: extra });
   const { csrfToken } = JSON.parse(csrf.text);
@@ -56,19 +76,30 @@ async function signIn(base: string, email: string, password: string, options: { 
     .split("; ")
     .find((c) => /next-auth\.session-token/.test(c));
   if (session) return { result: "ok", cookie: session };
-  const location = (res.headers.location as string | undefined) ?? (JSON.parse(res.text || "{}").url as string | undefined) ?? "";
+  const location = res.headers.location ?? (JSON.parse(res.text || "{}").url as string | undefined) ?? "";
   return { result: new URL(location, base).searchParams.get("error") ?? `HTTP ${res.status}` };
 }
 
 /** A dashboard request with a session cookie (the header names the team, as the pages send it). */
 const dashboard = (cookie: string, team: string, method: string, path: string, body?: unknown) =>
-  raw(method, path, { headers: { cookie, "x-patchbay-team": team, ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  raw(method, path, {
+    headers: { cookie, "x-patchbay-team": team, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 const bearer = (key: string, method: string, path: string, body?: unknown) =>
-  raw(method, path, { headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  raw(method, path, {
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 async function connection(key: string, name: string, isPrivate: boolean) {
-  const res = await bearer(key, "POST", "/v1/connections", { connection_type: "sandbox_key", name, credentials: { api_key: `sk-${name}` }, is_private: isPrivate });
+  const res = await bearer(key, "POST", "/v1/connections", {
+    connection_type: "sandbox_key",
+    name,
+    credentials: { api_key: `sk-${name}` },
+    is_private: isPrivate,
+  });
   expect(res.status, res.text).toBe(200);
   return JSON.parse(res.text) as { id: string };
 }
@@ -76,7 +107,10 @@ async function connection(key: string, name: string, isPrivate: boolean) {
 async function teamWithSessions() {
   const team: SeededTeam = await seedTeam({ password: PASSWORD, members: 2 });
   const [owner, member] = team.users;
-  const [ownerSession, memberSession] = await Promise.all([signInCookie(owner.email, PASSWORD), signInCookie(member.email, PASSWORD)]);
+  const [ownerSession, memberSession] = await Promise.all([
+    signInCookie(owner.email, PASSWORD),
+    signInCookie(member.email, PASSWORD),
+  ]);
   return { team, owner, member, ownerSession, memberSession };
 }
 
@@ -88,40 +122,84 @@ test.describe("1. a member's private connection", () => {
     const secret = await connection(member.key, `private ${unique()}`, true);
     const shared = await connection(owner.key, `shared ${unique()}`, false);
     // The member's shared server, with only a shared connection.
-    const made = await cli("mcp", "create", "--team", team.id, "--user", member.id, "--name", "Member's shared server", "--connections", shared.id);
+    const made = await cli(
+      "mcp",
+      "create",
+      "--team",
+      team.id,
+      "--user",
+      member.id,
+      "--name",
+      "Member's shared server",
+      "--connections",
+      shared.id,
+    );
     expect(made.code, JSON.stringify(made.json)).toBe(0);
     const server = made.json.id as string;
 
-    const attach = await dashboard(ownerSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, { connection_ids: [shared.id, secret.id] });
+    const attach = await dashboard(ownerSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, {
+      connection_ids: [shared.id, secret.id],
+    });
     expect(attach.status, attach.text).toBe(400);
     expect(JSON.parse(attach.text).detail).toContain(secret.id);
     // Nor on a server of the owner's own.
-    const own = await dashboard(ownerSession, team.id, "POST", "/api/dashboard/mcp-servers", { name: "Owner's server", connection_ids: [secret.id] });
+    const own = await dashboard(ownerSession, team.id, "POST", "/api/dashboard/mcp-servers", {
+      name: "Owner's server",
+      connection_ids: [secret.id],
+    });
     expect(own.status, own.text).toBe(400);
 
     // The member attaches it themselves (their own server): allowed.
-    const mine = await dashboard(memberSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, { connection_ids: [shared.id, secret.id] });
+    const mine = await dashboard(memberSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, {
+      connection_ids: [shared.id, secret.id],
+    });
     expect(mine.status, mine.text).toBe(200);
     // A token the team owner mints on that shared server does not reach the member's private connection…
-    const minted = await dashboard(ownerSession, team.id, "POST", `/api/dashboard/mcp-servers/${server}/tokens`, { name: "owner's" });
+    const minted = await dashboard(ownerSession, team.id, "POST", `/api/dashboard/mcp-servers/${server}/tokens`, {
+      name: "owner's",
+    });
     expect(minted.status, minted.text).toBe(200);
     const asOwner = await mcpClient(JSON.parse(minted.text).token);
     expect(await listedIds(asOwner)).toEqual([shared.id]);
-    const report = await asOwner.callTool({ name: "sandbox_report", arguments: { connection_id: secret.id, metric: "sessions" } });
+    const report = await asOwner.callTool({
+      name: "sandbox_report",
+      arguments: { connection_id: secret.id, metric: "sessions" },
+    });
     expect(report.isError).toBe(true);
     await asOwner.close();
     // …while the member's own token does.
-    const asMember = await mcpClient(JSON.parse((await dashboard(memberSession, team.id, "POST", `/api/dashboard/mcp-servers/${server}/tokens`, {})).text).token);
+    const asMember = await mcpClient(
+      JSON.parse(
+        (await dashboard(memberSession, team.id, "POST", `/api/dashboard/mcp-servers/${server}/tokens`, {})).text,
+      ).token,
+    );
     expect((await listedIds(asMember)).sort()).toEqual([shared.id, secret.id].sort());
     await asMember.close();
 
     // The owner editing the server sends back what it holds, the member's private connection included (as the dashboard does): kept.
-    const edited = await dashboard(ownerSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, { name: "Renamed by the owner", connection_ids: [shared.id, secret.id] });
+    const edited = await dashboard(ownerSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, {
+      name: "Renamed by the owner",
+      connection_ids: [shared.id, secret.id],
+    });
     expect(edited.status, edited.text).toBe(200);
-    expect((JSON.parse(edited.text).connections as { id: string }[]).map((c) => c.id).sort()).toEqual([shared.id, secret.id].sort());
+    expect((JSON.parse(edited.text).connections as { id: string }[]).map((c) => c.id).sort()).toEqual(
+      [shared.id, secret.id].sort(),
+    );
     // Dropped by the owner, it cannot be put back by them.
-    expect((await dashboard(ownerSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, { connection_ids: [shared.id] })).status).toBe(200);
-    expect((await dashboard(ownerSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, { connection_ids: [shared.id, secret.id] })).status).toBe(400);
+    expect(
+      (
+        await dashboard(ownerSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, {
+          connection_ids: [shared.id],
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await dashboard(ownerSession, team.id, "PATCH", `/api/dashboard/mcp-servers/${server}`, {
+          connection_ids: [shared.id, secret.id],
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -153,20 +231,27 @@ test.describe("2. the dashboard's own routes", () => {
     for (const { path, methods } of routes) {
       for (const method of methods) {
         const res = await raw(method, path, {
-          headers: { authorization: `Bearer ${owner.key}`, "x-patchbay-team": team.id, "content-type": "application/json" },
+          headers: {
+            authorization: `Bearer ${owner.key}`,
+            "x-patchbay-team": team.id,
+            "content-type": "application/json",
+          },
           body: method === "GET" || method === "DELETE" ? undefined : JSON.stringify({ name: "via API key" }),
         });
         // 405 for a method the route does not take is fine too: it did nothing either.
         if (res.status === 405) continue;
         const detail = res.status === 401 ? JSON.parse(res.text).detail : null;
-        if (res.status !== 401 || !/session/.test(detail)) problems.push(`${method} ${path} → ${res.status} ${res.text.slice(0, 160)}`);
+        if (res.status !== 401 || !/session/.test(detail))
+          problems.push(`${method} ${path} → ${res.status} ${res.text.slice(0, 160)}`);
       }
     }
     expect(problems).toEqual([]);
     // The attack of the review: an MCP server and a pbm_ token from an API key.
     const created = await bearer(owner.key, "POST", "/api/dashboard/mcp-servers", { name: "from a leaked key" });
     expect(created.status).toBe(401);
-    const servers = JSON.parse((await dashboard(await signInCookie(owner.email, PASSWORD), team.id, "GET", "/api/dashboard/mcp-servers")).text).data as { name: string }[];
+    const servers = JSON.parse(
+      (await dashboard(await signInCookie(owner.email, PASSWORD), team.id, "GET", "/api/dashboard/mcp-servers")).text,
+    ).data as { name: string }[];
     expect(servers.map((s) => s.name)).not.toContain("from a leaked key");
   });
 
@@ -180,7 +265,18 @@ test.describe("2. the dashboard's own routes", () => {
 // ——— 3. open redirect after sign-in ———
 
 test.describe("3. the sign-in page's callbackUrl", () => {
-  const hostile = ["/%09/evil.example", "/%0A/evil.example", "/%0D/evil.example", "/\\evil.example", "/%5Cevil.example", "//evil.example", "/.//evil.example", "https://evil.example/", "/%09%09/evil.example/x?y=1", " /\\/evil.example"];
+  const hostile = [
+    "/%09/evil.example",
+    "/%0A/evil.example",
+    "/%0D/evil.example",
+    "/\\evil.example",
+    "/%5Cevil.example",
+    "//evil.example",
+    "/.//evil.example",
+    "https://evil.example/",
+    "/%09%09/evil.example/x?y=1",
+    " /\\/evil.example",
+  ];
 
   test("a signed-in browser is only ever sent to a path of this app, as the browser parses the Location", async () => {
     const { owner } = await teamWithSessions();
@@ -188,20 +284,28 @@ test.describe("3. the sign-in page's callbackUrl", () => {
     const app = new URL(baseURL()).origin;
     const problems: string[] = [];
     for (const target of hostile) {
-      const res = await raw("GET", `/sign-in?callbackUrl=${target.replace(/ /g, "%20")}`, { headers: { cookie: session } });
-      const location = res.headers.location as string | undefined;
+      const res = await raw("GET", `/sign-in?callbackUrl=${target.replace(/ /g, "%20")}`, {
+        headers: { cookie: session },
+      });
+      const location = res.headers.location;
       if (![303, 307, 308].includes(res.status) || !location) {
         problems.push(`${target} → ${res.status} with no redirect`);
         continue;
       }
       // The WHATWG parser a browser uses: tabs and newlines dropped, "\" read as "/".
       const landed = new URL(location, baseURL());
-      if (landed.origin !== app) problems.push(`${target} → Location ${JSON.stringify(location)} lands on ${landed.origin}`);
+      if (landed.origin !== app)
+        problems.push(`${target} → Location ${JSON.stringify(location)} lands on ${landed.origin}`);
     }
     expect(problems).toEqual([]);
     // A same-app path with its query survives.
-    const fine = await raw("GET", `/sign-in?callbackUrl=${encodeURIComponent("/some/page?x=1")}`, { headers: { cookie: session } });
-    expect(new URL(fine.headers.location as string, baseURL()).pathname + new URL(fine.headers.location as string, baseURL()).search).toBe("/some/page?x=1");
+    const fine = await raw("GET", `/sign-in?callbackUrl=${encodeURIComponent("/some/page?x=1")}`, {
+      headers: { cookie: session },
+    });
+    expect(
+      new URL(fine.headers.location as string, baseURL()).pathname +
+        new URL(fine.headers.location as string, baseURL()).search,
+    ).toBe("/some/page?x=1");
   });
 
   test("next-auth's own redirect after a sign-in stays on this app", async () => {
@@ -210,7 +314,13 @@ test.describe("3. the sign-in page's callbackUrl", () => {
     const cookie = (csrf.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
     const res = await raw("POST", "/api/auth/callback/credentials", {
       headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ csrfToken: JSON.parse(csrf.text).csrfToken, email: owner.email, password: PASSWORD, callbackUrl: "/%09/evil.example", json: "true" }).toString(),
+      body: new URLSearchParams({
+        csrfToken: JSON.parse(csrf.text).csrfToken,
+        email: owner.email,
+        password: PASSWORD,
+        callbackUrl: "/%09/evil.example",
+        json: "true",
+      }).toString(),
     });
     const url = JSON.parse(res.text).url as string;
     expect(new URL(url, baseURL()).origin).toBe(new URL(baseURL()).origin);
@@ -227,7 +337,10 @@ test.describe("4. sign-in limits", () => {
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     const limits = { SIGN_IN_RATE_LIMIT: "3", SIGN_IN_IP_RATE_LIMIT: "6", RATE_LIMIT_WINDOW_SECONDS: "60" };
-    [direct, proxied] = await Promise.all([startExtraServer(limits), startExtraServer({ ...limits, TRUSTED_PROXIES: "127.0.0.1" })]);
+    [direct, proxied] = await Promise.all([
+      startExtraServer(limits),
+      startExtraServer({ ...limits, TRUSTED_PROXIES: "127.0.0.1" }),
+    ]);
   });
   test.afterAll(async () => {
     await Promise.all([direct?.stop(), proxied?.stop()]);
@@ -236,15 +349,34 @@ test.describe("4. sign-in limits", () => {
   test("X-Forwarded-For from a client is not believed: rotating it does not escape the per-address limit", async () => {
     const from = "127.0.0.11";
     const results: string[] = [];
-    for (let i = 0; i < 8; i++) results.push((await signIn(direct.baseUrl, `nobody-${unique()}@test.patchbay.dev`, "x", { from, forwardedFor: `203.0.113.${i + 1}` })).result);
-    expect(results.slice(0, 6).every((r) => r.includes("Wrong email or password")), results.join(" | ")).toBe(true);
-    expect(results.slice(6).every((r) => r.includes("Too many sign-in attempts")), results.join(" | ")).toBe(true);
+    for (let i = 0; i < 8; i++)
+      results.push(
+        (
+          await signIn(direct.baseUrl, `nobody-${unique()}@test.patchbay.dev`, "x", {
+            from,
+            forwardedFor: `203.0.113.${i + 1}`,
+          })
+        ).result,
+      );
+    expect(
+      results.slice(0, 6).every((r) => r.includes("Wrong email or password")),
+      results.join(" | "),
+    ).toBe(true);
+    expect(
+      results.slice(6).every((r) => r.includes("Too many sign-in attempts")),
+      results.join(" | "),
+    ).toBe(true);
   });
 
   test("without a forwarded header, each client address has its own budget (not one shared bucket)", async () => {
-    for (let i = 0; i < 7; i++) await signIn(direct.baseUrl, `nobody-${unique()}@test.patchbay.dev`, "x", { from: "127.0.0.12" });
-    expect((await signIn(direct.baseUrl, `nobody-${unique()}@test.patchbay.dev`, "x", { from: "127.0.0.12" })).result).toContain("Too many sign-in attempts");
-    expect((await signIn(direct.baseUrl, `nobody-${unique()}@test.patchbay.dev`, "x", { from: "127.0.0.13" })).result).toContain("Wrong email or password");
+    for (let i = 0; i < 7; i++)
+      await signIn(direct.baseUrl, `nobody-${unique()}@test.patchbay.dev`, "x", { from: "127.0.0.12" });
+    expect(
+      (await signIn(direct.baseUrl, `nobody-${unique()}@test.patchbay.dev`, "x", { from: "127.0.0.12" })).result,
+    ).toContain("Too many sign-in attempts");
+    expect(
+      (await signIn(direct.baseUrl, `nobody-${unique()}@test.patchbay.dev`, "x", { from: "127.0.0.13" })).result,
+    ).toContain("Wrong email or password");
   });
 
   test("wrong passwords from one address slow that address down with growing delays, and never lock out the account's owner elsewhere", async () => {
@@ -253,9 +385,14 @@ test.describe("4. sign-in limits", () => {
     const attacker = { forwardedFor: "198.51.100.7" };
     const results: string[] = [];
     for (let i = 0; i < 3; i++) results.push((await signIn(proxied.baseUrl, email, `guess-${i}`, attacker)).result);
-    expect(results.every((r) => r.includes("Wrong email or password")), results.join(" | ")).toBe(true);
+    expect(
+      results.every((r) => r.includes("Wrong email or password")),
+      results.join(" | "),
+    ).toBe(true);
     // The 3rd failure starts the delays: at once, the next guess is refused with a wait of 1 s.
-    expect((await signIn(proxied.baseUrl, email, PASSWORD, attacker)).result).toMatch(/Too many sign-in attempts\. Try again in 1 s/);
+    expect((await signIn(proxied.baseUrl, email, PASSWORD, attacker)).result).toMatch(
+      /Too many sign-in attempts\. Try again in 1 s/,
+    );
     // The real owner, from their own address, gets in at once with the right password.
     expect((await signIn(proxied.baseUrl, email, PASSWORD, { forwardedFor: "192.0.2.44" })).result).toBe("ok");
     // After the wait, the attacker may try again; another failure doubles it.
@@ -272,18 +409,29 @@ test.describe("4. sign-in limits", () => {
     const owner = team.users[0];
     // The client claims 6.6.6.6 in what it sent; the proxy (127.0.0.1) appended the real peer 192.0.2.77.
     const res = await send(proxied.baseUrl, "POST", "/v1/connections/auth-link", {
-      headers: { authorization: `Bearer ${owner.key}`, "content-type": "application/json", "x-forwarded-for": "6.6.6.6, 192.0.2.77" },
+      headers: {
+        authorization: `Bearer ${owner.key}`,
+        "content-type": "application/json",
+        "x-forwarded-for": "6.6.6.6, 192.0.2.77",
+      },
       body: JSON.stringify({ connection_type: "sandbox_oauth" }),
     });
     expect(res.status, res.text).toBe(200);
     // Straight to the server (no trusted proxy), a forged header is ignored: the peer is recorded.
     const direct2 = await send(direct.baseUrl, "POST", "/v1/connections/auth-link", {
       from: "127.0.0.14",
-      headers: { authorization: `Bearer ${owner.key}`, "content-type": "application/json", "x-forwarded-for": "6.6.6.6" },
+      headers: {
+        authorization: `Bearer ${owner.key}`,
+        "content-type": "application/json",
+        "x-forwarded-for": "6.6.6.6",
+      },
       body: JSON.stringify({ connection_type: "sandbox_oauth" }),
     });
     expect(direct2.status, direct2.text).toBe(200);
-    const ips = await inDatabase<string[]>("return (await db.auditEvent.findMany({ where: { teamId: args.team, action: 'auth_link.create' }, orderBy: { createdAt: 'asc' } })).map((e) => e.ip);", { team: team.id });
+    const ips = await inDatabase<string[]>(
+      "return (await db.auditEvent.findMany({ where: { teamId: args.team, action: 'auth_link.create' }, orderBy: { createdAt: 'asc' } })).map((e) => e.ip);",
+      { team: team.id },
+    );
     expect(ips).toEqual(["192.0.2.77", "127.0.0.14"]);
   });
 });
@@ -293,8 +441,14 @@ test.describe("4. sign-in limits", () => {
 test.describe("5. the connect flow", () => {
   test("a provider URL handed to another browser connects nothing: the callback needs the cookie Continue set", async () => {
     const team = await seedTeam({ password: PASSWORD });
-    const api = await pwRequest.newContext({ baseURL: baseURL(), extraHTTPHeaders: { authorization: `Bearer ${team.users[0].key}` } });
-    const link = await createLink(api, { connection_type: "sandbox_oauth", redirect_url: "https://client.example.com/done" });
+    const api = await pwRequest.newContext({
+      baseURL: baseURL(),
+      extraHTTPHeaders: { authorization: `Bearer ${team.users[0].key}` },
+    });
+    const link = await createLink(api, {
+      connection_type: "sandbox_oauth",
+      redirect_url: "https://client.example.com/done",
+    });
     // The attacker presses Continue for their own link…
     const authorizeUrl = await start(link);
     // …and the victim, in their own browser, approves at the provider.
@@ -320,7 +474,10 @@ test.describe("5. the connect flow", () => {
 
   test("the binding cookie is HttpOnly, SameSite=Lax, short-lived and sent only to the callback", async () => {
     const team = await seedTeam();
-    const api = await pwRequest.newContext({ baseURL: baseURL(), extraHTTPHeaders: { authorization: `Bearer ${team.users[0].key}` } });
+    const api = await pwRequest.newContext({
+      baseURL: baseURL(),
+      extraHTTPHeaders: { authorization: `Bearer ${team.users[0].key}` },
+    });
     const link = await createLink(api, { connection_type: "sandbox_oauth" });
     const res = await fetch(`${link.url}/start`, { method: "POST", redirect: "manual" });
     expect(res.status).toBe(303);
@@ -339,7 +496,14 @@ test.describe("5. the connect flow", () => {
 function stalledUpload(path: string, declared: number, waitMs: number): Promise<number | "no answer"> {
   const url = new URL(baseURL());
   return new Promise((resolve) => {
-    const req = http.request({ host: url.hostname, port: url.port, path, method: "POST", agent: false, headers: { "content-type": "application/x-www-form-urlencoded", "content-length": declared } });
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      path,
+      method: "POST",
+      agent: false,
+      headers: { "content-type": "application/x-www-form-urlencoded", "content-length": declared },
+    });
     const timer = setTimeout(() => (req.destroy(), resolve("no answer")), waitMs);
     req.on("response", (res) => (clearTimeout(timer), res.resume(), req.destroy(), resolve(res.statusCode ?? 0)));
     req.on("error", () => {});
@@ -355,10 +519,16 @@ test.describe("6. bodies are bounded before anything else", () => {
 
   test("a known link's form, the sandbox provider's forms and the sign-in form refuse an oversized body with 413", async () => {
     const team = await seedTeam();
-    const link = JSON.parse((await bearer(team.users[0].key, "POST", "/v1/connections/auth-link", { connection_type: "shopify" })).text);
+    const link = JSON.parse(
+      (await bearer(team.users[0].key, "POST", "/v1/connections/auth-link", { connection_type: "shopify" })).text,
+    );
     const big = `shop=${"a".repeat(2 * 1024 * 1024)}`;
     const form = { "content-type": "application/x-www-form-urlencoded" };
-    for (const path of [`${new URL(link.url).pathname}/start`, "/sandbox/oauth/token", "/api/auth/callback/credentials"]) {
+    for (const path of [
+      `${new URL(link.url).pathname}/start`,
+      "/sandbox/oauth/token",
+      "/api/auth/callback/credentials",
+    ]) {
       const res = await raw("POST", path, { headers: form, body: big });
       expect(res.status, `${path}: ${res.text.slice(0, 200)}`).toBe(413);
     }
@@ -385,11 +555,17 @@ test.describe("7. single sign-on matches an account by email only with proof", (
   });
 
   /** One SSO sign-in through next-auth and the identity provider; returns the signed-in user's id, or the sign-in page's error code. */
-  async function sso(claims: { sub: string; email?: string; verified?: "true" | "false" | "absent" }): Promise<{ userId?: string; error?: string }> {
+  async function sso(claims: {
+    sub: string;
+    email?: string;
+    verified?: "true" | "false" | "absent";
+  }): Promise<{ userId?: string; error?: string }> {
     const ctx = await pwRequest.newContext({ baseURL: app.baseUrl });
     try {
       const { csrfToken } = await (await ctx.get("/api/auth/csrf")).json();
-      const started = await ctx.post("/api/auth/signin/oidc", { form: { csrfToken, callbackUrl: `${app.baseUrl}/`, json: "true" } });
+      const started = await ctx.post("/api/auth/signin/oidc", {
+        form: { csrfToken, callbackUrl: `${app.baseUrl}/`, json: "true" },
+      });
       const authorizeUrl = new URL((await started.json()).url);
       authorizeUrl.searchParams.set("test_sub", claims.sub);
       if (claims.email) authorizeUrl.searchParams.set("test_email", claims.email);
@@ -409,12 +585,18 @@ test.describe("7. single sign-on matches an account by email only with proof", (
   test("an email the identity provider has not verified does not sign in as the account holding it", async () => {
     const team = await seedTeam({ password: PASSWORD });
     const victim = team.users[0];
-    expect(await sso({ sub: `unverified-${unique()}`, email: victim.email, verified: "false" })).toEqual({ error: "EmailNotVerified" });
-    expect(await sso({ sub: `silent-${unique()}`, email: victim.email, verified: "absent" })).toEqual({ error: "EmailNotVerified" });
+    expect(await sso({ sub: `unverified-${unique()}`, email: victim.email, verified: "false" })).toEqual({
+      error: "EmailNotVerified",
+    });
+    expect(await sso({ sub: `silent-${unique()}`, email: victim.email, verified: "absent" })).toEqual({
+      error: "EmailNotVerified",
+    });
     // Verified: it does, and the identity is linked by its subject from then on.
     const sub = `verified-${unique()}`;
     expect(await sso({ sub, email: victim.email })).toEqual({ userId: victim.id });
-    expect(await sso({ sub, email: `changed-${unique()}@elsewhere.example`, verified: "false" })).toEqual({ userId: victim.id });
+    expect(await sso({ sub, email: `changed-${unique()}@elsewhere.example`, verified: "false" })).toEqual({
+      userId: victim.id,
+    });
   });
 
   test("an account whose password came from an invite link is linked only after one sign-in with that password", async () => {
@@ -423,9 +605,14 @@ test.describe("7. single sign-on matches an account by email only with proof", (
       return { team: t, ownerSession: await signInCookie(t.users[0].email, PASSWORD) };
     })();
     const email = `invited-${unique()}@test.patchbay.dev`;
-    const invite = JSON.parse((await dashboard(ownerSession, team.id, "POST", "/api/dashboard/invites", { email, role: "member" })).text);
+    const invite = JSON.parse(
+      (await dashboard(ownerSession, team.id, "POST", "/api/dashboard/invites", { email, role: "member" })).text,
+    );
     // Whoever holds the link chooses the password.
-    const accepted = await raw("POST", `${new URL(invite.url).pathname}/accept`, { headers: { "content-type": "application/json" }, body: JSON.stringify({ password: "chosen by the link holder" }) });
+    const accepted = await raw("POST", `${new URL(invite.url).pathname}/accept`, {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ password: "chosen by the link holder" }),
+    });
     expect(accepted.status, accepted.text).toBe(201);
     expect(await sso({ sub: `real-${unique()}`, email })).toEqual({ error: "InvitePasswordUnproven" });
     // One sign-in with that password proves it; single sign-on then links.
@@ -447,14 +634,31 @@ test.describe("7. single sign-on matches an account by email only with proof", (
 test.describe("8. a private auth link", () => {
   test("is listed (with its URL and redirect_url) to its creator only; its status endpoint is unchanged", async () => {
     const { team, member, ownerSession, memberSession } = await teamWithSessions();
-    const link = JSON.parse((await bearer(member.key, "POST", "/v1/connections/auth-link", { connection_type: "sandbox_oauth", is_private: true, redirect_url: "https://member.example.com/private" })).text);
-    const shared = JSON.parse((await bearer(member.key, "POST", "/v1/connections/auth-link", { connection_type: "sandbox_oauth" })).text);
-    const ownersView = JSON.parse((await dashboard(ownerSession, team.id, "GET", "/api/dashboard/auth-links")).text) as { id: string; url: string | null }[];
+    const link = JSON.parse(
+      (
+        await bearer(member.key, "POST", "/v1/connections/auth-link", {
+          connection_type: "sandbox_oauth",
+          is_private: true,
+          redirect_url: "https://member.example.com/private",
+        })
+      ).text,
+    );
+    const shared = JSON.parse(
+      (await bearer(member.key, "POST", "/v1/connections/auth-link", { connection_type: "sandbox_oauth" })).text,
+    );
+    const ownersView = JSON.parse(
+      (await dashboard(ownerSession, team.id, "GET", "/api/dashboard/auth-links")).text,
+    ) as { id: string; url: string | null }[];
     expect(ownersView.map((l) => l.id)).toEqual([shared.id]);
     expect(JSON.stringify(ownersView)).not.toContain("member.example.com");
-    const membersView = JSON.parse((await dashboard(memberSession, team.id, "GET", "/api/dashboard/auth-links")).text) as { id: string; url: string | null; redirect_url: string }[];
+    const membersView = JSON.parse(
+      (await dashboard(memberSession, team.id, "GET", "/api/dashboard/auth-links")).text,
+    ) as { id: string; url: string | null; redirect_url: string }[];
     expect(membersView.map((l) => l.id).sort()).toEqual([link.id, shared.id].sort());
-    expect(membersView.find((l) => l.id === link.id)).toMatchObject({ url: link.url, redirect_url: "https://member.example.com/private" });
+    expect(membersView.find((l) => l.id === link.id)).toMatchObject({
+      url: link.url,
+      redirect_url: "https://member.example.com/private",
+    });
     // Spec §4.7: any key of the team reads its status.
     const owner = team.users[0];
     expect((await bearer(owner.key, "GET", `/v1/connections/auth-links/${link.id}/status`)).status).toBe(200);
@@ -472,28 +676,53 @@ function parseCsv(text: string, sep: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"' && cell === "") quoted = true;
-    else if (ch === sep) row.push(cell), (cell = "");
-    else if (ch === "\n") row.push(cell.replace(/\r$/, "")), rows.push(row), (row = []), (cell = "");
-    else cell += ch;
+    else if (ch === sep) {
+      row.push(cell);
+      cell = "";
+    } else if (ch === "\n") {
+      row.push(cell.replace(/\r$/, ""));
+      rows.push(row);
+      row = [];
+      cell = "";
+    } else cell += ch;
   }
-  if (cell || row.length) row.push(cell), rows.push(row);
+  if (cell || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
   return rows;
 }
 
 test.describe("9. smaller points", () => {
   test("CSV: no cell starts a formula whichever separator the spreadsheet splits on", async () => {
     const team = await seedTeam({ password: PASSWORD });
-    const names = ['Acme;=HYPERLINK("https://evil.example","x")', "=1+1", "+SUM(A1)", "-2+3", "@SUM(1)", "\t=1", "a\t=2", " =3", "＝4", "plain, name"];
+    const names = [
+      'Acme;=HYPERLINK("https://evil.example","x")',
+      "=1+1",
+      "+SUM(A1)",
+      "-2+3",
+      "@SUM(1)",
+      "\t=1",
+      "a\t=2",
+      " =3",
+      "＝4",
+      "plain, name",
+    ];
     await seed("charges", { team: team.id, charges: names.map((name) => ({ credits: 1, type: "workflow", name })) });
     const session = await signInCookie(team.users[0].email, PASSWORD);
     const csv = (await raw("GET", `/api/dashboard/ledger.csv?team=${team.id}`, { headers: { cookie: session } })).text;
     const problems: string[] = [];
     for (const sep of [",", ";", "\t"]) {
-      for (const row of parseCsv(csv, sep)) for (const cell of row) if (/^[\s\u3000]*[=+\-@＝＋－＠]/.test(cell) && !/^-?\d+$/.test(cell)) problems.push(`${JSON.stringify(sep)}: ${JSON.stringify(cell)}`);
+      for (const row of parseCsv(csv, sep))
+        for (const cell of row)
+          if (/^[\s\u3000]*[=+\-@＝＋－＠]/.test(cell) && !/^-?\d+$/.test(cell))
+            problems.push(`${JSON.stringify(sep)}: ${JSON.stringify(cell)}`);
     }
     expect(problems).toEqual([]);
     // Read with the right separator, every name is intact but for the apostrophes that neutralise a formula.
@@ -506,19 +735,40 @@ test.describe("9. smaller points", () => {
   test("webhook addresses: IPv6 forms that carry a private IPv4 address, 6to4 and local-use NAT64 are refused", async () => {
     const team = await seedTeam();
     const strict = { ...process.env, WEBHOOK_ALLOW_PRIVATE_URLS: "" };
-    for (const host of ["[::127.0.0.1]", "[::7f00:1]", "[::a00:1]", "[2002:7f00:1::1]", "[2002:c0a8:101::1]", "[64:ff9b:1::a9fe:a9fe]", "[::ffff:0:7f00:1]", "[2001:0:4136:e378:8000:63bf:3fff:fdd2]"]) {
+    for (const host of [
+      "[::127.0.0.1]",
+      "[::7f00:1]",
+      "[::a00:1]",
+      "[2002:7f00:1::1]",
+      "[2002:c0a8:101::1]",
+      "[64:ff9b:1::a9fe:a9fe]",
+      "[::ffff:0:7f00:1]",
+      "[2001:0:4136:e378:8000:63bf:3fff:fdd2]",
+    ]) {
       const res = await cliWith(strict, "webhook", "create", "--team", team.id, "--url", `https://${host}/hook`);
       expect(res.code, `${host}: ${JSON.stringify(res.json)}`).toBe(1);
       expect(res.json.error).toMatch(/private|reserved|loopback|public/);
     }
     // A public IPv6 address, and a public IPv4 through NAT64, still pass.
-    for (const host of ["[2606:4700:4700::1111]", "[64:ff9b::808:808]"]) expect((await cliWith(strict, "webhook", "create", "--team", team.id, "--url", `https://${host}/hook`)).code, host).toBe(0);
+    for (const host of ["[2606:4700:4700::1111]", "[64:ff9b::808:808]"])
+      expect(
+        (await cliWith(strict, "webhook", "create", "--team", team.id, "--url", `https://${host}/hook`)).code,
+        host,
+      ).toBe(0);
   });
 
   test("invite and auth-link tokens are stored only as hashes (the auth link's also sealed for its creator)", async () => {
     const { team, ownerSession, owner } = await teamWithSessions();
-    const link = JSON.parse((await bearer(owner.key, "POST", "/v1/connections/auth-link", { connection_type: "sandbox_oauth" })).text);
-    const invite = JSON.parse((await dashboard(ownerSession, team.id, "POST", "/api/dashboard/invites", { email: `hash-${unique()}@test.patchbay.dev` })).text);
+    const link = JSON.parse(
+      (await bearer(owner.key, "POST", "/v1/connections/auth-link", { connection_type: "sandbox_oauth" })).text,
+    );
+    const invite = JSON.parse(
+      (
+        await dashboard(ownerSession, team.id, "POST", "/api/dashboard/invites", {
+          email: `hash-${unique()}@test.patchbay.dev`,
+        })
+      ).text,
+    );
     const linkToken = new URL(link.url).pathname.split("/").pop()!;
     const inviteToken = new URL(invite.url).pathname.split("/").pop()!;
     const rows = await inDatabase<{ link: Record<string, unknown>; invite: Record<string, unknown> }>(
@@ -543,7 +793,10 @@ test.describe("9. smaller points", () => {
     const a = await connection(team.users[0].key, `a-${unique()}`, false);
     const b = await connection(team.users[0].key, `b-${unique()}`, false);
     // Moved: B's row given A's envelope does not open (a 409 that says so), instead of acting with A's key.
-    await inDatabase("const a = await db.connection.findUniqueOrThrow({ where: { id: args.a } }); await db.connection.update({ where: { id: args.b }, data: { credentials: a.credentials } });", { a: a.id, b: b.id });
+    await inDatabase(
+      "const a = await db.connection.findUniqueOrThrow({ where: { id: args.a } }); await db.connection.update({ where: { id: args.b }, data: { credentials: a.credentials } });",
+      { a: a.id, b: b.id },
+    );
     const moved = await seed("freshCredentials", { team: team.id, id: b.id });
     expect(moved.error?.status, JSON.stringify(moved)).toBe(409);
     expect(moved.error.detail).toMatch(/cannot be read/);
@@ -576,14 +829,25 @@ test.describe("9. smaller points", () => {
         return false;
       }
     };
-    expect(opensWith(weakKey, "connection:conn_test") || opensWith(weakKey, null), "sealed with SHA-256 of the passphrase").toBe(false);
+    expect(
+      opensWith(weakKey, "connection:conn_test") || opensWith(weakKey, null),
+      "sealed with SHA-256 of the passphrase",
+    ).toBe(false);
     // An envelope written by a release that used SHA-256(passphrase) still opens.
     const oldIv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", weakKey, oldIv);
     const oldData = Buffer.concat([cipher.update(JSON.stringify({ old: true })), cipher.final()]);
     const oldId = createHash("sha256").update(weakKey).digest("hex").slice(0, 8);
-    const legacy = ["v1", oldId, oldIv.toString("base64url"), cipher.getAuthTag().toString("base64url"), oldData.toString("base64url")].join(".");
-    expect(await inDatabase("return decryptJson(args.legacy, 'connection:conn_any');", { legacy }, env)).toEqual({ old: true });
+    const legacy = [
+      "v1",
+      oldId,
+      oldIv.toString("base64url"),
+      cipher.getAuthTag().toString("base64url"),
+      oldData.toString("base64url"),
+    ].join(".");
+    expect(await inDatabase("return decryptJson(args.legacy, 'connection:conn_any');", { legacy }, env)).toEqual({
+      old: true,
+    });
   });
 
   test("an envelope of the format before rows were bound opens, and the start-up re-seal binds it to its row", async () => {
@@ -594,23 +858,38 @@ test.describe("9. smaller points", () => {
     const iv = randomBytes(12);
     const cipher = createCipheriv("aes-256-gcm", key, iv);
     const data = Buffer.concat([cipher.update(JSON.stringify({ api_key: "sk-legacy" })), cipher.final()]);
-    const v1 = ["v1", createHash("sha256").update(key).digest("hex").slice(0, 8), iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(".");
-    await inDatabase("await db.connection.update({ where: { id: args.id }, data: { credentials: args.v1 } });", { id: c.id, v1 });
-    expect(await seed("freshCredentials", { team: team.id, id: c.id })).toEqual({ ok: { kind: "manual", credentials: { api_key: "sk-legacy" } } });
+    const v1 = [
+      "v1",
+      createHash("sha256").update(key).digest("hex").slice(0, 8),
+      iv.toString("base64url"),
+      cipher.getAuthTag().toString("base64url"),
+      data.toString("base64url"),
+    ].join(".");
+    await inDatabase("await db.connection.update({ where: { id: args.id }, data: { credentials: args.v1 } });", {
+      id: c.id,
+      v1,
+    });
+    expect(await seed("freshCredentials", { team: team.id, id: c.id })).toEqual({
+      ok: { kind: "manual", credentials: { api_key: "sk-legacy" } },
+    });
     const sealed = await inDatabase<{ resealed: number; stored: string }>(
-      `const resealLegacyEnvelopes = pick(await import("./lib/security/reseal-legacy-envelopes.ts"), "resealLegacyEnvelopes");
+      `const resealLegacyEnvelopes = pick(await import("./lib/db/reseal-legacy-envelopes.ts"), "resealLegacyEnvelopes");
        const { resealed } = await resealLegacyEnvelopes();
        return { resealed, stored: (await db.connection.findUniqueOrThrow({ where: { id: args.id } })).credentials };`,
       { id: c.id },
     );
     expect(sealed.resealed).toBeGreaterThanOrEqual(1);
     expect(sealed.stored).toMatch(/^v2\./);
-    expect(await seed("freshCredentials", { team: team.id, id: c.id })).toEqual({ ok: { kind: "manual", credentials: { api_key: "sk-legacy" } } });
+    expect(await seed("freshCredentials", { team: team.id, id: c.id })).toEqual({
+      ok: { kind: "manual", credentials: { api_key: "sk-legacy" } },
+    });
   });
 
   test("APP_ENV=production never creates or prints the demo account", async () => {
     test.setTimeout(120_000);
-    const pg = /^postgres/.test(process.env.DATABASE_URL ?? "") ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_prod") : null;
+    const pg = /^postgres/.test(process.env.DATABASE_URL ?? "")
+      ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_prod")
+      : null;
     const dir = join(root, "e2e", ".artifacts", `prod-${unique()}`);
     const port = await freePort();
     const env: NodeJS.ProcessEnv = {
@@ -630,7 +909,11 @@ test.describe("9. smaller points", () => {
       expect(demo.json.error).toMatch(/production/);
       // npm start's own path: migrations, (no) demo, the server.
       const { spawn } = await import("node:child_process");
-      const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/server/start.ts"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/server/start.ts"], {
+        cwd: root,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let out = "";
       child.stdout.on("data", (d) => (out += d));
       child.stderr.on("data", (d) => (out += d));

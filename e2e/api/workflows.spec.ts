@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { test, expect, seedTeam, seed, apiAs, cli, expectError, type SeededTeam } from "../fixtures";
+import { test, expect, seedTeam, seed, apiAs, cli, cliWith, expectError, type SeededTeam } from "../fixtures";
 import { sessionAs } from "../support/session";
 import { startReceiver, waitFor, type Receiver } from "../support/webhook-receiver";
 import { startInstance } from "../support/instances";
 import { root } from "../support/server";
 import { createLink, connect as connectThroughLink } from "../support/oauth-flow";
+import { FROM_PREFIX, heldRequests, releaseHeld } from "../support/stand-ins/stand-in-server";
 
 // Issue 26: workflows that really run (CONTRACT §9), over real HTTP, the CLI and the provider
 // stand-ins, on the run's database (SQLite, and PostgreSQL in CI): node logs and the one ledger
@@ -12,7 +13,7 @@ import { createLink, connect as connectThroughLink } from "../support/oauth-flow
 // across two instances, takeover after kill -9, connections deleted and rebound, and templates
 // checked when a workflow is saved.
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
 const PASSWORD = "workflows-pass-1";
 
 async function connect(team: SeededTeam, body: Json): Promise<{ id: string }> {
@@ -20,11 +21,29 @@ async function connect(team: SeededTeam, body: Json): Promise<{ id: string }> {
   expect(res.status(), await res.text()).toBe(200);
   return res.json();
 }
-const sandbox = (team: SeededTeam, name: string) => connect(team, { connection_type: "sandbox_key", name, credentials: { api_key: `sk-${name}-${Date.now()}-${Math.random()}` } });
-const slack = (team: SeededTeam, token: string) => connect(team, { connection_type: "slack", name: `Slack ${token}`, credentials: { bot_token: token } });
+const sandbox = (team: SeededTeam, name: string) =>
+  connect(team, {
+    connection_type: "sandbox_key",
+    name,
+    credentials: { api_key: `sk-${name}-${Date.now()}-${Math.random()}` },
+  });
+const slack = (team: SeededTeam, token: string) =>
+  connect(team, { connection_type: "slack", name: `Slack ${token}`, credentials: { bot_token: token } });
 
 async function createWorkflow(team: SeededTeam, name: string, nodes: Json[], ...extra: string[]) {
-  const made = await cli("workflow", "create", "--team", team.id, "--user", team.users[0].id, "--name", name, "--nodes", JSON.stringify(nodes), ...extra);
+  const made = await cli(
+    "workflow",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    team.users[0].id,
+    "--name",
+    name,
+    "--nodes",
+    JSON.stringify(nodes),
+    ...extra,
+  );
   expect(made.code, JSON.stringify(made.json)).toBe(0);
   return made.json as { id: string; name: string; active: boolean; next_run_at: number | null };
 }
@@ -44,7 +63,11 @@ async function ledgerOf(team: SeededTeam, workflowId: string): Promise<Json[]> {
 
 const journal = async (type: string) => {
   const base = JSON.parse(process.env.PROVIDER_BASE_URLS ?? "{}")[type] as string;
-  return ((await (await fetch(`${base}/__stand-in/requests?method=POST`)).json()) as { requests: { path: string; headers: Record<string, string>; json: Json }[] }).requests;
+  return (
+    (await (await fetch(`${base}/__stand-in/requests?method=POST`)).json()) as {
+      requests: { path: string; headers: Record<string, string>; json: Json }[];
+    }
+  ).requests;
 };
 
 const runOf = (id: string) => seed<Json | null>("workflowRun", { id });
@@ -56,16 +79,38 @@ test.afterEach(async () => {
 });
 
 const REPORT_NOTE = (connectionId: string) => [
-  { id: "report", label: "Sessions, last 7 days", operation_id: "sandbox.report", connection_id: connectionId, input: { metric: "sessions", days: 7, end_date: "{{run.date.yesterday}}" } },
-  { id: "message", label: "Write the note", operation_id: "utility.format_text", input: { template: "{{nodes.report.output.total}} sessions to {{run.date.yesterday}}" } },
-  { id: "note", label: "Save the note", operation_id: "sandbox.set_note", connection_id: connectionId, input: { note: "{{nodes.message.output.text}}" } },
+  {
+    id: "report",
+    label: "Sessions, last 7 days",
+    operation_id: "sandbox.report",
+    connection_id: connectionId,
+    input: { metric: "sessions", days: 7, end_date: "{{run.date.yesterday}}" },
+  },
+  {
+    id: "message",
+    label: "Write the note",
+    operation_id: "utility.format_text",
+    input: { template: "{{nodes.report.output.total}} sessions to {{run.date.yesterday}}" },
+  },
+  {
+    id: "note",
+    label: "Save the note",
+    operation_id: "sandbox.set_note",
+    connection_id: connectionId,
+    input: { note: "{{nodes.message.output.text}}" },
+  },
 ];
 
 test("a three-node run writes three logs with the spec's metadata, in node order, and one ledger entry of 1 + its nodes' credits", async () => {
   const team = await seedTeam({ password: PASSWORD });
   const conn = await sandbox(team, "three");
   const wf = await createWorkflow(team, "Sessions to a note", REPORT_NOTE(conn.id));
-  expect(wf).toEqual({ id: expect.stringMatching(/^wf_/), name: "Sessions to a note", active: true, next_run_at: null });
+  expect(wf).toEqual({
+    id: expect.stringMatching(/^wf_/),
+    name: "Sessions to a note",
+    active: true,
+    next_run_at: null,
+  });
 
   const done = await cli("workflow", "run", "--id", wf.id, "--wait");
   expect(done.code, JSON.stringify(done.json)).toBe(0);
@@ -77,28 +122,44 @@ test("a three-node run writes three logs with the spec's metadata, in node order
   for (const [i, log] of logs.entries()) {
     expect(log.status).toBe("success");
     expect(log.source).toEqual({ type: "workflow", id: wf.id, run_id: done.json.run_id, name: "Sessions to a note" });
-    expect(log.metadata).toEqual({ node_id: REPORT_NOTE(conn.id)[i].id, node_label: REPORT_NOTE(conn.id)[i].label, retry_attempts: 0, ...(i !== 1 && { connection_id: conn.id }) });
+    expect(log.metadata).toEqual({
+      node_id: REPORT_NOTE(conn.id)[i].id,
+      node_label: REPORT_NOTE(conn.id)[i].label,
+      retry_attempts: 0,
+      ...(i !== 1 && { connection_id: conn.id }),
+    });
     if (i > 0) expect(log.started_at).toBeGreaterThanOrEqual(logs[i - 1].started_at);
   }
   expect(logs.map((l) => l.credits_used)).toEqual([2, 0, 1]);
   // The references were filled in: the note holds the report's total and yesterday's date.
   const total = logs[0].output.total;
   const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-  expect(logs[0].input).toEqual({ metric: "sessions", days: 7, end_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
-  expect([yesterday, new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)]).toContain(logs[0].input.end_date);
+  expect(logs[0].input).toEqual({
+    metric: "sessions",
+    days: 7,
+    end_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+  });
+  expect([yesterday, new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)]).toContain(
+    logs[0].input.end_date,
+  );
   expect(logs[2].input).toEqual({ note: `${total} sessions to ${logs[0].input.end_date}` });
   expect(logs[2].output.note).toBe(`${total} sessions to ${logs[0].input.end_date}`);
 
   const ledger = await ledgerOf(team, wf.id);
   expect(ledger).toHaveLength(1);
-  expect(ledger[0]).toMatchObject({ credits_used: 4, service: { type: "workflow", id: wf.id, name: "Sessions to a note" } });
+  expect(ledger[0]).toMatchObject({
+    credits_used: 4,
+    service: { type: "workflow", id: wf.id, name: "Sessions to a note" },
+  });
 
   // The dashboard's run history holds the same run, each node with its duration and output.
   const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
   const runs = (await (await session.get(`/api/dashboard/workflows/${wf.id}/runs`)).json()).runs as Json[];
   expect(runs.map((r) => [r.id, r.status, r.trigger, r.credits])).toEqual([[done.json.run_id, "success", "manual", 4]]);
   const detail = await (await session.get(`/api/dashboard/workflow-runs/${done.json.run_id}`)).json();
-  expect(detail.nodes.map((n: Json) => [n.node_id, n.status, n.log_id])).toEqual(logs.map((l) => [l.metadata.node_id, "success", l.id]));
+  expect(detail.nodes.map((n: Json) => [n.node_id, n.status, n.log_id])).toEqual(
+    logs.map((l) => [l.metadata.node_id, "success", l.id]),
+  );
   expect(detail.nodes[2].output).toEqual(logs[2].output);
 });
 
@@ -106,12 +167,25 @@ test("a node that keeps failing is retried twice with backoff, ends the run with
   const team = await seedTeam({ password: PASSWORD });
   const hooks = await startReceiver();
   receivers.push(hooks);
-  expect((await cli("webhook", "create", "--team", team.id, "--url", hooks.url, "--events", "workflow.run_failed")).code).toBe(0);
+  expect(
+    (await cli("webhook", "create", "--team", team.id, "--url", hooks.url, "--events", "workflow.run_failed")).code,
+  ).toBe(0);
   const token = `down-${Date.now()}-${Math.random().toString(36).slice(2)}`;
   const down = await slack(team, token);
   const wf = await createWorkflow(team, "Post while Slack is down", [
-    { id: "text", label: "Write", operation_id: "utility.format_text", input: { template: "Hello on {{run.date.today}}" } },
-    { id: "post", label: "Post to Slack", operation_id: "slack.post_message", connection_id: down.id, input: { channel: "general", text: "{{nodes.text.output.text}}" } },
+    {
+      id: "text",
+      label: "Write",
+      operation_id: "utility.format_text",
+      input: { template: "Hello on {{run.date.today}}" },
+    },
+    {
+      id: "post",
+      label: "Post to Slack",
+      operation_id: "slack.post_message",
+      connection_id: down.id,
+      input: { channel: "general", text: "{{nodes.text.output.text}}" },
+    },
     { id: "after", label: "After", operation_id: "utility.format_text", input: { template: "done" } },
     { id: "last", label: "Last", operation_id: "utility.format_text", input: { template: "done" } },
   ]);
@@ -127,14 +201,21 @@ test("a node that keeps failing is retried twice with backoff, ends the run with
   ]);
   expect(logs[1].output.error).toMatch(/Slack/);
   // The provider received the write three times: the attempt and its two retries.
-  const sent = (await journal("slack")).filter((r) => r.path === "/api/chat.postMessage" && r.headers.authorization === `Bearer ${token}`);
+  const sent = (await journal("slack")).filter(
+    (r) => r.path === "/api/chat.postMessage" && r.headers.authorization === `Bearer ${token}`,
+  );
   expect(sent).toHaveLength(3);
   expect((await ledgerOf(team, wf.id)).map((e) => e.credits_used)).toEqual([1]);
 
   const [event] = await waitFor(() => (hooks.received.length ? hooks.received : null), 15_000, "workflow.run_failed");
   const body = JSON.parse(event.body);
   expect(body.type).toBe("workflow.run_failed");
-  expect(body.data).toEqual({ workflow: { id: wf.id, name: "Post while Slack is down" }, run_id: done.json.run_id, failed_node_id: "post", error: logs[1].output.error });
+  expect(body.data).toEqual({
+    workflow: { id: wf.id, name: "Post while Slack is down" },
+    run_id: done.json.run_id,
+    failed_node_id: "post",
+    error: logs[1].output.error,
+  });
 });
 
 test("a run that starts without credits is refused: no log, no ledger entry, shown as refused", async () => {
@@ -159,51 +240,134 @@ test("a run that starts without credits is refused: no log, no ledger entry, sho
 });
 
 test("templates are checked when a workflow is saved; bad nodes, references and schedules are named; a member cannot activate writes", async () => {
+  test.setTimeout(150_000); // sixteen CLI processes, one after another
   const team = await seedTeam({ password: PASSWORD, members: 2 });
   const conn = await sandbox(team, "checks");
   const other = await seedTeam();
   const foreign = await sandbox(other, "foreign");
   const bad = async (nodes: unknown, ...extra: string[]) => {
-    const r = await cli("workflow", "create", "--team", team.id, "--user", team.users[0].id, "--name", "Bad", "--nodes", typeof nodes === "string" ? nodes : JSON.stringify(nodes), ...extra);
+    const r = await cli(
+      "workflow",
+      "create",
+      "--team",
+      team.id,
+      "--user",
+      team.users[0].id,
+      "--name",
+      "Bad",
+      "--nodes",
+      typeof nodes === "string" ? nodes : JSON.stringify(nodes),
+      ...extra,
+    );
     expect(r.code).toBe(1);
     expect(Object.keys(r.json)).toEqual(["error"]);
     return r.json.error as string;
   };
-  const fmt = (id: string, template: string) => ({ id, label: id, operation_id: "utility.format_text", input: { template } });
+  const fmt = (id: string, template: string) => ({
+    id,
+    label: id,
+    operation_id: "utility.format_text",
+    input: { template },
+  });
   expect(await bad("[{")).toMatch(/not JSON/);
-  expect(await bad([{ id: "a", label: "A", operation_id: "nope.report", input: {} }])).toMatch(/no operation "nope.report"; closest: /);
-  expect(await bad([fmt("a", "{{nodes.b.output.text}}"), fmt("b", "x")])).toMatch(/refers to node b, which runs after this one/);
+  expect(await bad([{ id: "a", label: "A", operation_id: "nope.report", input: {} }])).toMatch(
+    /no operation "nope.report"; closest: /,
+  );
+  expect(await bad([fmt("a", "{{nodes.b.output.text}}"), fmt("b", "x")])).toMatch(
+    /refers to node b, which runs after this one/,
+  );
   expect(await bad([fmt("a", "{{nodes.a.output.text}}")])).toMatch(/its own node a/);
   expect(await bad([fmt("a", "{{run.date.tomorrow}}")])).toMatch(/"\{\{run.date.tomorrow\}\}" is not a reference/);
   expect(await bad([fmt("a", "{{ process.env.SECRET }}")])).toMatch(/is not a reference/);
   expect(await bad([fmt("a", "x"), fmt("a", "y")])).toMatch(/nodes\[1\].id: a is used by an earlier node/);
-  expect(await bad([{ id: "Bad-Id", label: "A", operation_id: "utility.format_text", input: { template: "x" } }])).toMatch(/--nodes: 0.id: must be 1-40 characters/);
-  expect(await bad([{ id: "r", label: "R", operation_id: "sandbox.report", connection_id: foreign.id, input: { metric: "sessions" } }])).toMatch(/no connection .* that you can use in this team/);
-  expect(await bad([{ id: "r", label: "R", operation_id: "ga4.run_report", connection_id: conn.id, input: { property_id: "1", metrics: ["sessions"] } }])).toMatch(/is a sandbox_key connection; ga4.run_report runs on ga4/);
-  expect(await bad([{ id: "r", label: "R", operation_id: "sandbox.report", input: { metric: "sessions" } }])).toMatch(/runs on a .* connection; give one/);
-  expect(await bad([{ id: "r", label: "R", operation_id: "sandbox.report", connection_id: conn.id, input: { metric: "visits" } }])).toMatch(/nodes\[0\].input.metric/);
+  expect(
+    await bad([{ id: "Bad-Id", label: "A", operation_id: "utility.format_text", input: { template: "x" } }]),
+  ).toMatch(/--nodes: 0.id: must be 1-40 characters/);
+  expect(
+    await bad([
+      { id: "r", label: "R", operation_id: "sandbox.report", connection_id: foreign.id, input: { metric: "sessions" } },
+    ]),
+  ).toMatch(/no connection .* that you can use in this team/);
+  expect(
+    await bad([
+      {
+        id: "r",
+        label: "R",
+        operation_id: "ga4.run_report",
+        connection_id: conn.id,
+        input: { property_id: "1", metrics: ["sessions"] },
+      },
+    ]),
+  ).toMatch(/is a sandbox_key connection; ga4.run_report runs on ga4/);
+  expect(await bad([{ id: "r", label: "R", operation_id: "sandbox.report", input: { metric: "sessions" } }])).toMatch(
+    /runs on a .* connection; give one/,
+  );
+  expect(
+    await bad([
+      { id: "r", label: "R", operation_id: "sandbox.report", connection_id: conn.id, input: { metric: "visits" } },
+    ]),
+  ).toMatch(/nodes\[0\].input.metric/);
   expect(await bad([fmt("a", "x")], "--schedule", "61 * * * *")).toMatch(/schedule: .* not a valid cron expression/);
   expect(await bad([fmt("a", "x")], "--schedule", "0 9 * *")).toMatch(/five fields/);
-  expect(await bad([fmt("a", "x")], "--schedule", "0 9 * * *", "--timezone", "Mars/Olympus")).toMatch(/not an IANA time zone/);
+  expect(await bad([fmt("a", "x")], "--schedule", "0 9 * * *", "--timezone", "Mars/Olympus")).toMatch(
+    /not an IANA time zone/,
+  );
   // A template reference in a typed field is checked at run time; the rest of the input now.
-  const ok = await createWorkflow(team, "Typed later", [fmt("a", "7"), { id: "r", label: "R", operation_id: "sandbox.report", connection_id: conn.id, input: { metric: "sessions", days: "{{nodes.a.output.text}}" } }], "--inactive");
+  const ok = await createWorkflow(
+    team,
+    "Typed later",
+    [
+      fmt("a", "7"),
+      {
+        id: "r",
+        label: "R",
+        operation_id: "sandbox.report",
+        connection_id: conn.id,
+        input: { metric: "sessions", days: "{{nodes.a.output.text}}" },
+      },
+    ],
+    "--inactive",
+  );
   expect(ok).toMatchObject({ active: false, next_run_at: null });
 
   // Dashboard: the same checks answer 400 with every problem; a member may save writes only inactive.
   const member = await sessionAs(team.users[1].email, PASSWORD, team.id);
   const nodes = REPORT_NOTE(conn.id);
-  await expectError(await member.post("/api/dashboard/workflows", { data: { name: "X", nodes: [fmt("a", "{{nope}}")] } }), 400, "nodes[0].input.template");
-  await expectError(await member.post("/api/dashboard/workflows", { data: { name: "Member writes", nodes } }), 403, "Only a team owner can activate", "Save the note (sandbox.set_note) writes to");
-  const saved = await member.post("/api/dashboard/workflows", { data: { name: "Member writes", nodes, active: false } });
+  await expectError(
+    await member.post("/api/dashboard/workflows", { data: { name: "X", nodes: [fmt("a", "{{nope}}")] } }),
+    400,
+    "nodes[0].input.template",
+  );
+  await expectError(
+    await member.post("/api/dashboard/workflows", { data: { name: "Member writes", nodes } }),
+    403,
+    "Only a team owner can activate",
+    "Save the note (sandbox.set_note) writes to",
+  );
+  const saved = await member.post("/api/dashboard/workflows", {
+    data: { name: "Member writes", nodes, active: false },
+  });
   expect(saved.status(), await saved.text()).toBe(200);
   const id = (await saved.json()).id;
-  await expectError(await member.patch(`/api/dashboard/workflows/${id}`, { data: { active: true } }), 403, "Only a team owner");
-  await expectError(await member.post(`/api/dashboard/workflows/${id}/runs`), 403, "only a team owner can run it by hand");
+  await expectError(
+    await member.patch(`/api/dashboard/workflows/${id}`, { data: { active: true } }),
+    403,
+    "Only a team owner",
+  );
+  await expectError(
+    await member.post(`/api/dashboard/workflows/${id}/runs`),
+    403,
+    "only a team owner can run it by hand",
+  );
   const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
-  const activated = await owner.patch(`/api/dashboard/workflows/${id}`, { data: { active: true, schedule: "30 2 * * *", timezone: "America/New_York" } });
+  const activated = await owner.patch(`/api/dashboard/workflows/${id}`, {
+    data: { active: true, schedule: "30 2 * * *", timezone: "America/New_York" },
+  });
   expect(activated.status(), await activated.text()).toBe(200);
   expect((await activated.json()).next_run_at).toBeGreaterThan(Date.now() / 1000);
-  const preview = await (await owner.get("/api/dashboard/workflow-schedule?schedule=0%209%20*%20*%201&timezone=Europe%2FParis")).json();
+  const preview = await (
+    await owner.get("/api/dashboard/workflow-schedule?schedule=0%209%20*%20*%201&timezone=Europe%2FParis")
+  ).json();
   expect(preview.next_runs).toHaveLength(5);
   for (const t of preview.next_runs) expect(new Date(t).getUTCDay()).toBe(1);
   await expectError(await owner.get("/api/dashboard/workflow-schedule?schedule=nope"), 400, "schedule");
@@ -224,21 +388,40 @@ test("deleting a connection deactivates the workflows that use it, and says why;
   const refused = await cli("workflow", "rebind", "--id", rebound.id, "--from", first.id, "--to", wrong.id);
   expect(refused.code).toBe(1);
   expect(refused.json.error).toMatch(/is a slack connection; node report \(sandbox.report\) runs on/);
-  expect((await cli("workflow", "rebind", "--id", rebound.id, "--from", first.id, "--to", second.id)).json).toEqual({ id: rebound.id, nodes_rebound: 2 });
-  expect((await cli("workflow", "rebind", "--id", rebound.id, "--from", first.id, "--to", second.id)).json).toEqual({ id: rebound.id, nodes_rebound: 0 });
+  expect((await cli("workflow", "rebind", "--id", rebound.id, "--from", first.id, "--to", second.id)).json).toEqual({
+    id: rebound.id,
+    nodes_rebound: 2,
+  });
+  expect((await cli("workflow", "rebind", "--id", rebound.id, "--from", first.id, "--to", second.id)).json).toEqual({
+    id: rebound.id,
+    nodes_rebound: 0,
+  });
 
   const api = await apiAs(team.users[0]);
   expect((await api.delete(`/v1/connections/${first.id}`)).status()).toBe(200);
   const list = (await cli("workflow", "list", "--team", team.id)).json.workflows as Json[];
   expect(list.find((w) => w.id === rebound.id)).toMatchObject({ active: true, schedule: "0 * * * *", timezone: null });
-  expect(list.find((w) => w.id === left.id)).toEqual({ id: left.id, name: "Left alone", active: false, schedule: "0 * * * *", timezone: null, next_run_at: null });
+  expect(list.find((w) => w.id === left.id)).toEqual({
+    id: left.id,
+    name: "Left alone",
+    active: false,
+    schedule: "0 * * * *",
+    timezone: null,
+    next_run_at: null,
+  });
   const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
   const page = await (await session.get(`/api/dashboard/workflows/${left.id}`)).json();
   expect(page.deactivated_reason).toMatch(/old-key .* was deleted/);
   expect(page.nodes[0].connection_problem).toMatch(/deleted/);
   // Activating it again is refused until its nodes use a connection that exists.
-  await expectError(await session.patch(`/api/dashboard/workflows/${left.id}`, { data: { active: true } }), 400, `no connection ${first.id}`);
-  const viaDashboard = await (await session.post(`/api/dashboard/workflows/${left.id}/rebind`, { data: { from: first.id, to: second.id } })).json();
+  await expectError(
+    await session.patch(`/api/dashboard/workflows/${left.id}`, { data: { active: true } }),
+    400,
+    `no connection ${first.id}`,
+  );
+  const viaDashboard = await (
+    await session.post(`/api/dashboard/workflows/${left.id}/rebind`, { data: { from: first.id, to: second.id } })
+  ).json();
   expect(viaDashboard).toEqual({ id: left.id, nodes_rebound: 2 });
   expect((await session.patch(`/api/dashboard/workflows/${left.id}`, { data: { active: true } })).status()).toBe(200);
 
@@ -253,11 +436,24 @@ test("a connection that needs re-authorization fails its node with that reason, 
   const api = await apiAs(team.users[0]);
   const link = await createLink(api, { connection_type: "slack" });
   await connectThroughLink(link, "slack", { account: `reauth-${Date.now()}` });
-  const conn = { id: (await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json()).connection_id as string };
+  const conn = {
+    id: (await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json()).connection_id as string,
+  };
   const wf = await createWorkflow(team, "Needs reauth", [
     { id: "channels", label: "Channels", operation_id: "slack.list_channels", connection_id: conn.id, input: {} },
-    { id: "text", label: "Text", operation_id: "utility.format_text", input: { template: "{{nodes.channels.output.channels.0.name}}" } },
-    { id: "post", label: "Post", operation_id: "slack.post_message", connection_id: conn.id, input: { channel: "general", text: "{{nodes.text.output.text}}" } },
+    {
+      id: "text",
+      label: "Text",
+      operation_id: "utility.format_text",
+      input: { template: "{{nodes.channels.output.channels.0.name}}" },
+    },
+    {
+      id: "post",
+      label: "Post",
+      operation_id: "slack.post_message",
+      connection_id: conn.id,
+      input: { channel: "general", text: "{{nodes.text.output.text}}" },
+    },
   ]);
   await seed("needsReauth", { connection: conn.id });
   const done = await cli("workflow", "run", "--id", wf.id, "--wait");
@@ -280,7 +476,19 @@ test("a cron schedule starts each slot once, within 15 s, with two instances", a
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) {
       const res = await session.post("/api/dashboard/workflows", {
-        data: { name: `Every minute ${i}`, nodes: [{ id: "hello", label: "Hello", operation_id: "utility.format_text", input: { template: "slot of {{run.started_at}}" } }], schedule: "* * * * *", timezone: "America/New_York" },
+        data: {
+          name: `Every minute ${i}`,
+          nodes: [
+            {
+              id: "hello",
+              label: "Hello",
+              operation_id: "utility.format_text",
+              input: { template: "slot of {{run.started_at}}" },
+            },
+          ],
+          schedule: "* * * * *",
+          timezone: "America/New_York",
+        },
       });
       expect(res.status(), await res.text()).toBe(200);
       ids.push((await res.json()).id);
@@ -302,21 +510,45 @@ test("a cron schedule starts each slot once, within 15 s, with two instances", a
 });
 
 test("kill -9 in the middle of a run: another instance takes it over after its lease and continues at the node it was on", async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000); // a dozen CLI and seed processes on 2 shared cores
   const team = await seedTeam({ password: PASSWORD });
   const conn = await sandbox(team, "takeover");
-  const slow = await slack(team, `slow-${Date.now()}-${Math.random().toString(36).slice(2)}`);
-  const wf = await createWorkflow(team, "Slow read", [
-    { id: "report", label: "Report", operation_id: "sandbox.report", connection_id: conn.id, input: { metric: "users", days: 3 } },
-    { id: "channels", label: "Channels (slow)", operation_id: "slack.list_channels", connection_id: slow.id, input: {} },
-    { id: "count", label: "Count", operation_id: "utility.format_text", input: { template: "{{nodes.report.output.total}} users, channels: {{nodes.channels.output.channels.0.name}}" } },
+  // A `hold…` token: the stand-in keeps the call unanswered until the test releases it, so the
+  // kill lands while the node is in flight however fast or slow the machine is.
+  const token = `hold-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const held = await slack(team, token);
+  const wf = await createWorkflow(team, "Held read", [
+    {
+      id: "report",
+      label: "Report",
+      operation_id: "sandbox.report",
+      connection_id: conn.id,
+      input: { metric: "users", days: 3 },
+    },
+    {
+      id: "channels",
+      label: "Channels (held)",
+      operation_id: "slack.list_channels",
+      connection_id: held.id,
+      input: {},
+    },
+    {
+      id: "count",
+      label: "Count",
+      operation_id: "utility.format_text",
+      input: { template: "{{nodes.report.output.total}} users, channels: {{nodes.channels.output.channels.0.name}}" },
+    },
   ]);
-  const { runId, first } = await runInChildThenKill(team, wf.id, "channels");
+  const { runId, first } = await runInChildThenKill(team, wf.id, token);
   // The run continues on an instance that is up (this run's server) once the 4 s lease lapses.
-  const run = await waitFor(async () => {
-    const r = await runOf(runId);
-    return r && ["success", "error"].includes(r.status) ? r : null;
-  }, 40_000, "the run to end after the takeover");
+  const run = await waitFor(
+    async () => {
+      const r = await runOf(runId);
+      return r && ["success", "error"].includes(r.status) ? r : null;
+    },
+    60_000,
+    "the run to end after the takeover",
+  );
   expect(run.status).toBe("success");
   expect(run.claims).toBeGreaterThan(1);
   const logs = await logsOfRun(team, runId);
@@ -333,20 +565,31 @@ test("kill -9 in the middle of a run: another instance takes it over after its l
 });
 
 test("kill -9 while a write that is not safe to repeat was in flight: after the takeover it is not sent again, and the node says why", async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000); // a dozen CLI and seed processes on 2 shared cores
   const team = await seedTeam({ password: PASSWORD });
-  const token = `slow-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-  const slow = await slack(team, token);
-  const wf = await createWorkflow(team, "Slow post", [
+  const token = `hold-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const held = await slack(team, token);
+  const wf = await createWorkflow(team, "Held post", [
     { id: "text", label: "Text", operation_id: "utility.format_text", input: { template: "Posted once" } },
-    { id: "post", label: "Post", operation_id: "slack.post_message", connection_id: slow.id, input: { channel: "general", text: "{{nodes.text.output.text}}" } },
+    {
+      id: "post",
+      label: "Post",
+      operation_id: "slack.post_message",
+      connection_id: held.id,
+      input: { channel: "general", text: "{{nodes.text.output.text}}" },
+    },
     { id: "after", label: "After", operation_id: "utility.format_text", input: { template: "done" } },
   ]);
-  const { runId } = await runInChildThenKill(team, wf.id, "post");
-  const run = await waitFor(async () => {
-    const r = await runOf(runId);
-    return r && ["success", "error"].includes(r.status) ? r : null;
-  }, 40_000, "the run to end after the takeover");
+  // Killed once the post has reached Slack (the stand-in holds its answer): the write was sent.
+  const { runId } = await runInChildThenKill(team, wf.id, token);
+  const run = await waitFor(
+    async () => {
+      const r = await runOf(runId);
+      return r && ["success", "error"].includes(r.status) ? r : null;
+    },
+    60_000,
+    "the run to end after the takeover",
+  );
   expect(run.status).toBe("error");
   const logs = await logsOfRun(team, runId);
   expect(logs.map((l) => [l.metadata.node_id, l.status])).toEqual([
@@ -355,23 +598,112 @@ test("kill -9 while a write that is not safe to repeat was in flight: after the 
     ["after", "skipped"],
   ]);
   expect(logs[1].output.error).toMatch(/not sent again/);
-  await new Promise((r) => setTimeout(r, 6_500)); // the killed process's request reaches the stand-in
-  const sent = (await journal("slack")).filter((r) => r.path === "/api/chat.postMessage" && r.headers.authorization === `Bearer ${token}`);
+  // The stand-in journals a request when it arrives: the killed process's one, and no other.
+  const sent = (await journal("slack")).filter(
+    (r) => r.path === "/api/chat.postMessage" && r.headers.authorization === `Bearer ${token}`,
+  );
   expect(sent).toHaveLength(1);
 });
 
-/** `workflow run --wait` in a child process (which claims and runs it), killed with SIGKILL once node `at` has started. */
-async function runInChildThenKill(team: SeededTeam, workflowId: string, at: string) {
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/cli/main.ts", "workflow", "run", "--id", workflowId, "--wait"], { cwd: root, env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+test("a write that is not safe to repeat is not sent again when the provider gave no answer in time; a read is retried", async () => {
+  test.setTimeout(120_000);
+  const team = await seedTeam({ password: PASSWORD });
+  const bases = JSON.parse(process.env.PROVIDER_BASE_URLS ?? "{}") as Record<string, string>;
+  const token = `hold-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const held = await slack(team, token);
+  const wf = await createWorkflow(team, "Unanswered post", [
+    {
+      id: "post",
+      label: "Post",
+      operation_id: "slack.post_message",
+      connection_id: held.id,
+      input: { channel: "general", text: "Once" },
+    },
+  ]);
+  // The CLI runs each run itself, and keeps it: with a lease far longer than the test, no server
+  // takes the run over when a busy machine delays a renewal (a takeover would run the read again).
+  const keepsItsRuns = { ...process.env, WORKFLOW_LEASE_SECONDS: "600" };
   try {
-    const run = await waitFor(async () => (await seed<Json[]>("workflowRuns", { workflow: workflowId }))[0] ?? null, 20_000, "the run to be queued");
-    const first = await waitFor(async () => {
-      const logs = await logsOfRun(team, run.id);
-      return logs.find((l) => l.metadata.node_id === at && l.status === "start") ? logs[0] : null;
-    }, 20_000, `node ${at} to start`);
+    // The stand-in holds the post until released: the runner gives up after PROVIDER_TIMEOUT_MS.
+    const ran = await cliWith(keepsItsRuns, "workflow", "run", "--id", wf.id, "--wait");
+    expect(ran.json.status).toBe("error");
+    const logs = await logsOfRun(team, ran.json.run_id);
+    expect(logs.map((l) => [l.metadata.node_id, l.status])).toEqual([["post", "error"]]);
+    expect(logs[0].output.error).toMatch(/no answer within/);
+    // One post reached Slack, and no retry followed it.
+    expect((await heldRequests(bases.slack, token, 1, 1_000)).arrived).toBe(1);
+  } finally {
+    await releaseHeld(bases.slack, token);
+  }
+  // A read on the same unanswering token is retried (MAX_RETRIES): reads are safe to repeat.
+  const readToken = `hold-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const readHeld = await slack(team, readToken);
+  const reader = await createWorkflow(team, "Unanswered read", [
+    { id: "channels", label: "Channels", operation_id: "slack.list_channels", connection_id: readHeld.id, input: {} },
+  ]);
+  try {
+    const ran = await cliWith(keepsItsRuns, "workflow", "run", "--id", reader.id, "--wait");
+    expect(ran.json.status).toBe("error");
+    expect((await heldRequests(bases.slack, readToken, 3, 1_000)).arrived).toBe(3);
+  } finally {
+    await releaseHeld(bases.slack, readToken);
+  }
+});
+
+/**
+ * `workflow run --wait` in a child process, killed with SIGKILL while its Slack call with the
+ * `hold…` token `token` is in flight: once the stand-in has received it (it holds its answer
+ * until released), whatever the machine's speed. Exact on three counts:
+ * - the child runs the run: while it starts, the team's places under WORKFLOW_TEAM_CONCURRENCY are
+ *   taken (seed occupyTeamRuns), so no server claims the queued run before the child does (the
+ *   child claims it by ID), and the held call is checked to come from the child (`/__from/cli`);
+ * - the child never gives up on the held call (PROVIDER_TIMEOUT_MS of 10 min instead of 10 s), so
+ *   it is not sent twice however long the test takes to kill it;
+ * - once it is dead the token is released and the team's places freed: the instance that takes
+ *   the run over after its lease gets its answers at once.
+ * `first`: the run's first log as it was at the kill.
+ */
+async function runInChildThenKill(team: SeededTeam, workflowId: string, token: string) {
+  const bases = JSON.parse(process.env.PROVIDER_BASE_URLS ?? "{}") as Record<string, string>;
+  const occupied = await seed<{ workflow: string }>("occupyTeamRuns", { team: team.id });
+  const env = {
+    ...process.env,
+    PROVIDER_BASE_URLS: JSON.stringify({ ...bases, slack: `${bases.slack}${FROM_PREFIX}cli` }),
+    PROVIDER_TIMEOUT_MS: "600000",
+  };
+  const child = spawn(
+    process.execPath,
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "lib/cli/main.ts",
+      "workflow",
+      "run",
+      "--id",
+      workflowId,
+      "--wait",
+    ],
+    { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const exited = new Promise((r) => child.once("exit", r));
+  try {
+    const held = await heldRequests(bases.slack, token, 1, 60_000).catch((e) => {
+      throw new Error(`${(e as Error).message}; the child's output:\n${output}`);
+    });
     child.kill("SIGKILL");
+    await exited;
+    expect(held.from, "the held call came from the child").toEqual(["cli"]);
+    const [run] = await seed<Json[]>("workflowRuns", { workflow: workflowId });
+    expect(run).toMatchObject({ status: "running", claims: 1 });
+    const first = (await logsOfRun(team, run.id))[0];
     return { runId: run.id as string, first };
   } finally {
-    if (child.exitCode === null) child.kill("SIGKILL");
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await releaseHeld(bases.slack, token);
+    await seed("deleteWorkflow", { id: occupied.workflow });
   }
 }

@@ -28,14 +28,19 @@ function get(url: string, headers: Record<string, string>, expected: number) {
     http
       .get(url, { agent, headers }, (res) => {
         res.resume();
-        res.on("end", () => (res.statusCode === expected ? ok(String(res.headers["server-timing"] ?? "")) : fail(new Error(`${url}: HTTP ${res.statusCode}`))));
+        res.on("end", () =>
+          res.statusCode === expected
+            ? ok(String(res.headers["server-timing"] ?? ""))
+            : fail(new Error(`${url}: HTTP ${res.statusCode}`)),
+        );
       })
       .on("error", fail);
   });
 }
 
 /** Server-Timing "auth;dur=0.21, handler;dur=3.10, serialize;dur=0.30" → {auth: 0.21, …}. */
-const stages = (header: string) => Object.fromEntries([...header.matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
+const stages = (header: string) =>
+  Object.fromEntries([...header.matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
 
 const p = (times: number[], q: number) => {
   const sorted = [...times].sort((a, b) => a - b);
@@ -59,7 +64,8 @@ async function measure(baseUrl: string, headers: Record<string, string>, c: Case
     bare: async () => void (await c.bare()),
     lib: async () => void (await c.lib()),
     api: async () => {
-      for (const [k, v] of Object.entries(stages(await get(baseUrl + c.path, headers, 200)))) (inServer[k] ??= []).push(v);
+      for (const [k, v] of Object.entries(stages(await get(baseUrl + c.path, headers, 200))))
+        (inServer[k] ??= []).push(v);
     },
     floor: async () => void (await get(`${baseUrl}/v1/logs`, {}, 401)),
   };
@@ -103,9 +109,13 @@ async function main() {
   await db.workflow.create({ data: { id: "wf_bench", teamId: team.id, name: "Bench workflow (renamed)", nodes: [] } });
   await db.mcpServer.create({ data: { id: "mcp_bench", teamId: team.id, name: "Bench MCP (renamed)" } });
 
-  console.log(`[bench] ${engine}: seeding ${ROWS.toLocaleString("en")} logs and ${ROWS.toLocaleString("en")} ledger entries…`);
+  console.log(
+    `[bench] ${engine}: seeding ${ROWS.toLocaleString("en")} logs and ${ROWS.toLocaleString("en")} ledger entries…`,
+  );
   const seeded = await seedBenchRows(pg ? { url: pg.url } : { file: dbFile }, ROWS, team.id, user.id, user.email);
-  console.log(`[bench] seeded logs in ${seeded.logsSeconds.toFixed(1)} s, ledger in ${seeded.ledgerSeconds.toFixed(1)} s`);
+  console.log(
+    `[bench] seeded logs in ${seeded.logsSeconds.toFixed(1)} s, ledger in ${seeded.ledgerSeconds.toFixed(1)} s`,
+  );
 
   const port = await freePort();
   const server = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` });
@@ -116,9 +126,14 @@ async function main() {
       const res = await fetch(`${server.baseUrl}/v1/connections`, {
         method: "POST",
         headers: { ...headers, "content-type": "application/json" },
-        body: JSON.stringify({ connection_type: "sandbox_key", name: `Bench key ${i}`, credentials: { api_key: `k${i}` } }),
+        body: JSON.stringify({
+          connection_type: "sandbox_key",
+          name: `Bench key ${i}`,
+          credentials: { api_key: `k${i}` },
+        }),
       });
-      if (res.status !== 201 && res.status !== 200) throw new Error(`creating a connection: HTTP ${res.status} ${await res.text()}`);
+      if (res.status !== 201 && res.status !== 200)
+        throw new Error(`creating a connection: HTTP ${res.status} ${await res.text()}`);
     }
 
     const { listLogs } = await import("@/lib/logs/list-logs");
@@ -126,47 +141,70 @@ async function main() {
     const { listCreditLogs } = await import("@/lib/credits/list-credit-logs");
     const { listConnections } = await import("@/lib/connections/list-connections");
     const { authenticateApiKey } = await import("@/lib/api-keys/authenticate-api-key");
-    const { encodeCursor } = await import("@/lib/api/pagination");
-    const { jsonBody } = await import("@/lib/api/errors");
+    const { encodeCursor } = await import("@/lib/db/pagination");
+    const { jsonBody } = await import("@/lib/http/json");
     const bare = await bareDriver(env.DATABASE_URL);
     // The library side authenticates too, as every request does, then serialises what it returns as the wrapper does.
-    const lib = async (fn: (principal: Awaited<ReturnType<typeof authenticateApiKey>>) => Promise<unknown>) => jsonBody(await fn(await authenticateApiKey(authorization)));
+    const lib = async (fn: (principal: Awaited<ReturnType<typeof authenticateApiKey>>) => Promise<unknown>) =>
+      jsonBody(await fn(await authenticateApiKey(authorization)));
 
     // The position 500,000 rows deep, as the cursor a client would hold after 5,000 pages.
     const depth = Math.floor(ROWS / 2);
-    const deepRow = await db.operationLog.findMany({ where: { teamId: team.id }, orderBy: [{ startedAt: "desc" }, { id: "desc" }], skip: depth - 1, take: 1, select: { startedAt: true, id: true } });
+    const deepRow = await db.operationLog.findMany({
+      where: { teamId: team.id },
+      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+      skip: depth - 1,
+      take: 1,
+      select: { startedAt: true, id: true },
+    });
     const deepCursor = encodeCursor("logs", {}, { at: Number(deepRow[0].startedAt), id: deepRow[0].id });
     const rangeFrom = seeded.now - seeded.span + Math.floor(seeded.span / 2);
     const rangeTo = rangeFrom + 3600;
 
     const cases: Case[] = [
-      { name: "GET /v1/logs?limit=100", path: "/v1/logs?limit=100", bare: () => bare.logsPage(authorization, 100, {}), lib: () => lib((a) => listLogs(a.team, { limit: 100 })) },
+      {
+        name: "GET /v1/logs?limit=100",
+        path: "/v1/logs?limit=100",
+        bare: () => bare.logsPage(authorization, 100, {}),
+        lib: () => lib((a) => listLogs(a.team, a.user.id, { limit: 100 })),
+      },
       {
         name: `GET /v1/logs?limit=100, ${depth.toLocaleString("en")} rows deep`,
         path: `/v1/logs?limit=100&cursor=${deepCursor}`,
         bare: () => bare.logsPage(authorization, 100, {}, deepCursor),
-        lib: () => lib((a) => listLogs(a.team, { limit: 100, cursor: deepCursor })),
+        lib: () => lib((a) => listLogs(a.team, a.user.id, { limit: 100, cursor: deepCursor })),
       },
       {
         name: "GET /v1/logs?limit=100&status=error",
         path: "/v1/logs?limit=100&status=error",
         bare: () => bare.logsPage(authorization, 100, { status: "error" }),
-        lib: () => lib((a) => listLogs(a.team, { limit: 100, status: "error" })),
+        lib: () => lib((a) => listLogs(a.team, a.user.id, { limit: 100, status: "error" })),
       },
       {
         name: "GET /v1/logs?limit=100&source_run_id=…",
         path: `/v1/logs?limit=100&source_run_id=${seeded.runId}`,
         bare: () => bare.logsPage(authorization, 100, { source_run_id: seeded.runId }),
-        lib: () => lib((a) => listLogs(a.team, { limit: 100, source_run_id: seeded.runId })),
+        lib: () => lib((a) => listLogs(a.team, a.user.id, { limit: 100, source_run_id: seeded.runId })),
       },
       {
         name: "GET /v1/logs?limit=100, 1-hour range",
         path: `/v1/logs?limit=100&started_after=${rangeFrom}&started_before=${rangeTo}`,
         bare: () => bare.logsPage(authorization, 100, { started_after: rangeFrom, started_before: rangeTo }),
-        lib: () => lib((a) => listLogs(a.team, { limit: 100, started_after: rangeFrom, started_before: rangeTo })),
+        lib: () =>
+          lib((a) => listLogs(a.team, a.user.id, { limit: 100, started_after: rangeFrom, started_before: rangeTo })),
       },
-      { name: "GET /v1/logs/{id}", path: `/v1/logs/${seeded.midLogId}`, bare: () => bare.log(authorization, seeded.midLogId), lib: () => lib((a) => getLogOrThrow(a.team, seeded.midLogId)) },
-      { name: "GET /v1/connections", path: "/v1/connections", bare: () => bare.connections(authorization), lib: () => lib((a) => listConnections(a.team.id, a.user.id, {})) },
+      {
+        name: "GET /v1/logs/{id}",
+        path: `/v1/logs/${seeded.midLogId}`,
+        bare: () => bare.log(authorization, seeded.midLogId),
+        lib: () => lib((a) => getLogOrThrow(a.team, a.user.id, seeded.midLogId)),
+      },
+      {
+        name: "GET /v1/connections",
+        path: "/v1/connections",
+        bare: () => bare.connections(authorization),
+        lib: () => lib((a) => listConnections(a.team.id, a.user.id, {})),
+      },
       {
         name: "GET /v1/credits/logs?limit=1000",
         path: "/v1/credits/logs?limit=1000",
@@ -181,7 +219,10 @@ async function main() {
       const api = await res.text();
       if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status} ${api}`);
       const [b, l] = [await c.bare(), await c.lib()];
-      if (b !== api || l !== api) throw new Error(`${c.name}: the bare driver, the library and the API disagree:\n${b.slice(0, 300)}\n${l.slice(0, 300)}\n${api.slice(0, 300)}`);
+      if (b !== api || l !== api)
+        throw new Error(
+          `${c.name}: the bare driver, the library and the API disagree:\n${b.slice(0, 300)}\n${l.slice(0, 300)}\n${api.slice(0, 300)}`,
+        );
     }
     // Warm every side (JIT, route modules, statement caches, page cache) before measuring any.
     for (let round = 0; round < 50; round++) {
@@ -198,17 +239,33 @@ async function main() {
       const m = await measure(server.baseUrl, headers, c);
       const ratio = (m.api - m.floor) / m.bare;
       results.push({ ...c, ...m, ratio });
-      console.log(`[bench] ${c.name}: bare ${m.bare.toFixed(2)} ms, lib ${m.lib.toFixed(2)} ms, API ${m.api.toFixed(2)} ms (p99 ${m.apiP99.toFixed(2)}), floor ${m.floor.toFixed(2)} ms → (API − floor) / bare ${ratio.toFixed(2)}`);
+      console.log(
+        `[bench] ${c.name}: bare ${m.bare.toFixed(2)} ms, lib ${m.lib.toFixed(2)} ms, API ${m.api.toFixed(2)} ms (p99 ${m.apiP99.toFixed(2)}), floor ${m.floor.toFixed(2)} ms → (API − floor) / bare ${ratio.toFixed(2)}`,
+      );
     }
 
     const first = results[0];
     const deep = results[1];
     const bars = [
-      ...results.map((r) => ({ bar: `${r.name}: (API p50 − floor p50) ≤ 2 × bare p50`, value: r.ratio, ok: r.ratio <= 2 })),
-      { bar: `page ${depth.toLocaleString("en")} rows deep within 1.3× of the first page (API p50)`, value: deep.api / first.api, ok: deep.api <= 1.3 * first.api },
+      ...results.map((r) => ({
+        bar: `${r.name}: (API p50 − floor p50) ≤ 2 × bare p50`,
+        value: r.ratio,
+        ok: r.ratio <= 2,
+      })),
+      {
+        bar: `page ${depth.toLocaleString("en")} rows deep within 1.3× of the first page (API p50)`,
+        value: deep.api / first.api,
+        ok: deep.api <= 1.3 * first.api,
+      },
       ...(postgres
         ? []
-        : [{ bar: "seeding 1,000,000 rows under 60 s (each table)", value: Math.max(seeded.logsSeconds, seeded.ledgerSeconds), ok: seeded.logsSeconds < 60 && seeded.ledgerSeconds < 60 }]),
+        : [
+            {
+              bar: "seeding 1,000,000 rows under 60 s (each table)",
+              value: Math.max(seeded.logsSeconds, seeded.ledgerSeconds),
+              ok: seeded.logsSeconds < 60 && seeded.ledgerSeconds < 60,
+            },
+          ]),
     ];
     const ms = (v: number | undefined) => (v === undefined ? "–" : v.toFixed(2));
     const report = [

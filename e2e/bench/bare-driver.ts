@@ -5,14 +5,15 @@
 // the cursor's check and creation, and the same JSON out (the stored JSON columns spliced in as
 // text, as the API does: parsing them would be work the API no longer does).
 import { createHash } from "node:crypto";
-import { decodeCursor, encodeCursor } from "@/lib/api/pagination";
+import { decodeCursor, encodeCursor } from "@/lib/db/pagination";
 import { historyWindow } from "@/lib/logs/history-window";
 
-type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
 type Query = (sql: string, params: unknown[]) => Promise<Row[]>;
 
 async function connect(databaseUrl: string): Promise<{ query: Query; close: () => Promise<void> }> {
   if (databaseUrl.startsWith("file:")) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a SQLite database: the native driver stays unloaded on PostgreSQL
     const Database = require("better-sqlite3") as typeof import("better-sqlite3");
     const conn = new Database(databaseUrl.slice("file:".length), { readonly: true });
     // Rows as arrays made objects in JS, the driver's fastest way to a row object (the API's too).
@@ -39,8 +40,12 @@ async function connect(databaseUrl: string): Promise<{ query: Query; close: () =
     connectionString: databaseUrl,
     types: {
       getTypeParser: (oid: number, format?: "text" | "binary") =>
-        oid === types.builtins.INT8 ? Number : oid === types.builtins.TIMESTAMP ? (t: string) => Date.parse(`${t.replace(" ", "T")}Z`) : types.getTypeParser(oid, format),
-    } as never,
+        oid === (types.builtins.INT8 as number)
+          ? Number
+          : oid === (types.builtins.TIMESTAMP as number)
+            ? (t: string) => Date.parse(`${t.replace(" ", "T")}Z`)
+            : types.getTypeParser(oid, format),
+    },
   });
   await client.connect();
   const numbered = new Map<string, string>();
@@ -63,13 +68,17 @@ const KEY_SQL = `SELECT k."id" AS "keyId", k."revokedAt", t."id" AS "teamId", t.
 
 const LOG_SELECT = `SELECT l."id", l."operationId", l."operationVersion", l."status", l."sourceType", l."sourceId", l."sourceRunId",
     COALESCE(w."name", m."name", l."sourceName") AS "sourceName", l."userId", l."userEmail", l."startedAt", l."completedAt",
-    l."creditsUsed", l."cacheHit", l."input", l."output", l."metadata"
+    l."creditsUsed", l."cacheHit", l."input", l."output", l."metadata", l."privateToUserId"
   FROM "OperationLog" l
   LEFT JOIN "Workflow" w ON w."id" = l."sourceId" AND w."teamId" = l."teamId" AND l."sourceType" = 'workflow'
   LEFT JOIN "McpServer" m ON m."id" = l."sourceId" AND m."teamId" = l."teamId" AND l."sourceType" = 'mcp'`;
 
-const logJson = (r: Row) =>
-  `${JSON.stringify({
+const HIDDEN = JSON.stringify({
+  redacted: "This ran on a teammate's private connection: only its owner reads what it sent and received.",
+});
+const logJson = (r: Row, viewerId: string) => {
+  const hidden = r.privateToUserId !== null && r.privateToUserId !== viewerId;
+  return `${JSON.stringify({
     id: r.id,
     operation_id: r.operationId,
     operation_version: r.operationVersion,
@@ -80,7 +89,11 @@ const logJson = (r: Row) =>
     completed_at: r.completedAt,
     credits_used: r.creditsUsed,
     cache_hit: Boolean(r.cacheHit),
-  }).slice(0, -1)},"input":${r.input ?? "null"},"output":${r.output ?? "null"},"metadata":${r.metadata}}`;
+  }).slice(
+    0,
+    -1,
+  )},"input":${hidden ? "null" : (r.input ?? "null")},"output":${hidden ? HIDDEN : (r.output ?? "null")},"metadata":${r.metadata}}`;
+};
 
 export type LogFilters = { status?: string; source_run_id?: string; started_after?: number; started_before?: number };
 
@@ -98,29 +111,45 @@ export async function bareDriver(databaseUrl: string) {
     close,
     async logsPage(authorization: string, limit: number, filters: LogFilters, cursor?: string) {
       const principal = await authenticate(authorization);
-      const { cutoff } = historyWindow({ id: principal.teamId, plan: principal.plan, historyDays: principal.historyDays });
+      const { cutoff } = historyWindow({
+        id: principal.teamId,
+        plan: principal.plan,
+        historyDays: principal.historyDays,
+      });
       const where = [`l."teamId" = ?`, `l."startedAt" >= ?`];
       const params: unknown[] = [principal.teamId, Math.max(cutoff, filters.started_after ?? 0)];
-      if (filters.started_before !== undefined) where.push(`l."startedAt" <= ?`), params.push(filters.started_before);
-      if (filters.status !== undefined) where.push(`l."status" = ?`), params.push(filters.status);
-      if (filters.source_run_id !== undefined) where.push(`l."sourceRunId" = ?`), params.push(filters.source_run_id);
+      const and = (clause: string, value: unknown) => {
+        where.push(clause);
+        params.push(value);
+      };
+      if (filters.started_before !== undefined) and(`l."startedAt" <= ?`, filters.started_before);
+      if (filters.status !== undefined) and(`l."status" = ?`, filters.status);
+      if (filters.source_run_id !== undefined) and(`l."sourceRunId" = ?`, filters.source_run_id);
       if (cursor) {
         const after = decodeCursor("logs", filters, cursor);
         where.push(`l."startedAt" <= ?`, `(l."startedAt" < ? OR l."id" < ?)`);
         params.push(after.at, after.at, after.id);
       }
-      const rows = await query(`${LOG_SELECT} WHERE ${where.join(" AND ")} ORDER BY l."startedAt" DESC, l."id" DESC LIMIT ?`, [...params, limit + 1]);
+      const rows = await query(
+        `${LOG_SELECT} WHERE ${where.join(" AND ")} ORDER BY l."startedAt" DESC, l."id" DESC LIMIT ?`,
+        [...params, limit + 1],
+      );
       const page = rows.slice(0, limit);
       const last = page[page.length - 1];
       const hasMore = rows.length > limit;
       const next = hasMore ? encodeCursor("logs", filters, { at: last.startedAt, id: last.id }) : null;
-      return `{"data":[${page.map(logJson).join(",")}],"has_more":${hasMore},"next_cursor":${JSON.stringify(next)}}`;
+      return `{"data":[${page.map((r) => logJson(r, principal.userId)).join(",")}],"has_more":${hasMore},"next_cursor":${JSON.stringify(next)}}`;
     },
     async log(authorization: string, id: string) {
       const principal = await authenticate(authorization);
       const [row] = await query(`${LOG_SELECT} WHERE l."id" = ? AND l."teamId" = ?`, [id, principal.teamId]);
-      if (!row || row.startedAt < historyWindow({ id: principal.teamId, plan: principal.plan, historyDays: principal.historyDays }).cutoff) throw new Error("bench log not found");
-      return logJson(row);
+      if (
+        !row ||
+        row.startedAt <
+          historyWindow({ id: principal.teamId, plan: principal.plan, historyDays: principal.historyDays }).cutoff
+      )
+        throw new Error("bench log not found");
+      return logJson(row, principal.userId);
     },
     async connections(authorization: string) {
       const principal = await authenticate(authorization);
@@ -131,7 +160,15 @@ export async function bareDriver(databaseUrl: string) {
       );
       const ms = (v: number | string) => (typeof v === "number" ? v : Date.parse(v));
       return JSON.stringify(
-        rows.map((r) => ({ id: r.id, type: r.type, display_name: r.displayName, external_id: r.externalId, is_private: r.ownerUserId !== null, created_at: ms(r.createdAt), updated_at: ms(r.updatedAt) })),
+        rows.map((r) => ({
+          id: r.id,
+          type: r.type,
+          display_name: r.displayName,
+          external_id: r.externalId,
+          is_private: r.ownerUserId !== null,
+          created_at: ms(r.createdAt),
+          updated_at: ms(r.updatedAt),
+        })),
       );
     },
     async creditLogsPage(authorization: string, limit: number) {

@@ -34,26 +34,55 @@ mkdirSync(dir, { recursive: true });
 
 type Team = { id: string; key: string; connections: string[]; ga4: string; mcpToken: string; mcpServer: string };
 
-const GA4_CREDENTIALS = { client_id: "123-load.apps.googleusercontent.com", client_secret: "GOCSPX-load", refresh_token: "1//load-refresh" };
+const GA4_CREDENTIALS = {
+  client_id: "123-load.apps.googleusercontent.com",
+  client_secret: "GOCSPX-load",
+  refresh_token: "1//load-refresh",
+};
 const GA4_REPORT_CREDITS = 3;
 
 /** Each endpoint's share of the connections, and how one request to it is made. */
-type Mix = { name: string; share: number; request: (team: Team, n: number) => { method: "GET" | "POST"; path: string; headers?: Record<string, string>; body?: string } };
+type Mix = {
+  name: string;
+  share: number;
+  request: (
+    team: Team,
+    n: number,
+  ) => { method: "GET" | "POST"; path: string; headers?: Record<string, string>; body?: string };
+};
 
 const json = { "content-type": "application/json" };
 const MIX: Mix[] = [
   { name: "GET /v1/connections", share: 0.2, request: () => ({ method: "GET", path: "/v1/connections" }) },
-  { name: "GET /v1/connections/{id}", share: 0.15, request: (t, n) => ({ method: "GET", path: `/v1/connections/${t.connections[n % t.connections.length]}` }) },
+  {
+    name: "GET /v1/connections/{id}",
+    share: 0.15,
+    request: (t, n) => ({ method: "GET", path: `/v1/connections/${t.connections[n % t.connections.length]}` }),
+  },
   { name: "GET /v1/logs?limit=25", share: 0.15, request: () => ({ method: "GET", path: "/v1/logs?limit=25" }) },
   {
     name: "POST /v1/connections (openai key)",
     share: 0.15,
-    request: (_, n) => ({ method: "POST", path: "/v1/connections", headers: json, body: JSON.stringify({ connection_type: "openai", name: `load ${n}`, credentials: { api_key: `sk-proj-load${n}0123456789` } }) }),
+    request: (_, n) => ({
+      method: "POST",
+      path: "/v1/connections",
+      headers: json,
+      body: JSON.stringify({
+        connection_type: "openai",
+        name: `load ${n}`,
+        credentials: { api_key: `sk-proj-load${n}0123456789` },
+      }),
+    }),
   },
   {
     name: "POST /v1/connections/auth-link",
     share: 0.15,
-    request: (_, n) => ({ method: "POST", path: "/v1/connections/auth-link", headers: json, body: JSON.stringify({ connection_type: "sandbox_oauth", external_id: `load-${n}` }) }),
+    request: (_, n) => ({
+      method: "POST",
+      path: "/v1/connections/auth-link",
+      headers: json,
+      body: JSON.stringify({ connection_type: "sandbox_oauth", external_id: `load-${n}` }),
+    }),
   },
   {
     name: "POST /mcp tools/call ga4_run_report",
@@ -67,7 +96,15 @@ const MIX: Mix[] = [
         jsonrpc: "2.0",
         id: n,
         method: "tools/call",
-        params: { name: "ga4_run_report", arguments: { connection_id: t.ga4, property_id: String(100_000_000 + n), metrics: ["sessions"], dimensions: ["date"] } },
+        params: {
+          name: "ga4_run_report",
+          arguments: {
+            connection_id: t.ga4,
+            property_id: String(100_000_000 + n),
+            metrics: ["sessions"],
+            dimensions: ["date"],
+          },
+        },
       }),
     }),
   },
@@ -77,7 +114,8 @@ async function main() {
   ensureBuild();
   let databaseUrl = `file:${join(dir, "load.db")}`;
   let drop: (() => Promise<void>) | undefined;
-  if (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "")) ({ url: databaseUrl, drop } = await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_load"));
+  if (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? ""))
+    ({ url: databaseUrl, drop } = await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_load"));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const standIns = await startStandIns();
@@ -90,10 +128,17 @@ async function main() {
     const teams = await seedTeams(baseUrl);
     const db = (await import("@/lib/db/client")).db;
     const ledgerSum = async () =>
-      (await db.creditLedgerEntry.aggregate({ _sum: { creditsUsed: true }, where: { teamId: { in: teams.map((t) => t.id) } } }))._sum.creditsUsed ?? 0;
+      (
+        await db.creditLedgerEntry.aggregate({
+          _sum: { creditsUsed: true },
+          where: { teamId: { in: teams.map((t) => t.id) } },
+        })
+      )._sum.creditsUsed ?? 0;
     // The seeded history is charged too: the run must add exactly what it charged.
     const before = await ledgerSum();
-    console.log(`[bench:load] ${TEAMS} teams seeded; ${CONNECTIONS} connections for ${SECONDS} s on ${databaseUrl.startsWith("file:") ? "SQLite" : "PostgreSQL"}…`);
+    console.log(
+      `[bench:load] ${TEAMS} teams seeded; ${CONNECTIONS} connections for ${SECONDS} s on ${databaseUrl.startsWith("file:") ? "SQLite" : "PostgreSQL"}…`,
+    );
 
     if (process.env.BENCH_BASELINE) return await compareReadMix(process.env.BENCH_BASELINE, env, baseUrl, teams);
     let charged = 0;
@@ -113,9 +158,25 @@ async function main() {
     // balance agrees with its ledger.
     const after = await ledgerSum();
     // What the writers charged, by their own record: the credits on the MCP call logs.
-    const logged = (await db.operationLog.aggregate({ _sum: { creditsUsed: true }, where: { teamId: { in: teams.map((t) => t.id) }, sourceType: "mcp" } }))._sum.creditsUsed ?? 0;
-    const used = await db.team.aggregate({ _sum: { creditsUsed: true }, where: { id: { in: teams.map((t) => t.id) } } });
-    const fivexx = results.reduce((n, r) => n + Object.entries(r.result.statusCodeStats ?? {}).filter(([code]) => code.startsWith("5")).reduce((m, [, v]) => m + Number((v as { count: number }).count), 0), 0);
+    const logged =
+      (
+        await db.operationLog.aggregate({
+          _sum: { creditsUsed: true },
+          where: { teamId: { in: teams.map((t) => t.id) }, sourceType: "mcp" },
+        })
+      )._sum.creditsUsed ?? 0;
+    const used = await db.team.aggregate({
+      _sum: { creditsUsed: true },
+      where: { id: { in: teams.map((t) => t.id) } },
+    });
+    const fivexx = results.reduce(
+      (n, r) =>
+        n +
+        Object.entries(r.result.statusCodeStats ?? {})
+          .filter(([code]) => code.startsWith("5"))
+          .reduce((m, [, v]) => m + Number((v as { count: number }).count), 0),
+      0,
+    );
     const rows = results.map(({ mix, connections, result }) => {
       const codes = Object.entries(result.statusCodeStats ?? {})
         .map(([code, v]) => `${code}×${(v as { count: number }).count}`)
@@ -125,14 +186,26 @@ async function main() {
     const total = results.reduce((n, r) => n + r.result.requests.total, 0);
     const bars = [
       { bar: "no 5xx", value: `${fivexx}`, ok: fivexx === 0 },
-      { bar: "no socket errors or timeouts", value: `${results.reduce((n, r) => n + r.result.errors + r.result.timeouts, 0)}`, ok: results.every((r) => r.result.errors + r.result.timeouts === 0) },
-      { bar: "the ledger grew by exactly the credits on the MCP call logs", value: `ledger +${after - before}, logs ${logged}`, ok: after - before === logged },
+      {
+        bar: "no socket errors or timeouts",
+        value: `${results.reduce((n, r) => n + r.result.errors + r.result.timeouts, 0)}`,
+        ok: results.every((r) => r.result.errors + r.result.timeouts === 0),
+      },
+      {
+        bar: "the ledger grew by exactly the credits on the MCP call logs",
+        value: `ledger +${after - before}, logs ${logged}`,
+        ok: after - before === logged,
+      },
       {
         bar: "every charge a client saw answered is in the ledger (plus at most the calls in flight at the stop)",
         value: `answered ${charged}, ledger +${after - before}, in flight at most ${mcpConnections * GA4_REPORT_CREDITS}`,
         ok: after - before >= charged && after - before <= charged + mcpConnections * GA4_REPORT_CREDITS,
       },
-      { bar: "the teams' balances agree with the ledger", value: `used ${used._sum.creditsUsed ?? 0}, ledger ${after}`, ok: (used._sum.creditsUsed ?? 0) === after },
+      {
+        bar: "the teams' balances agree with the ledger",
+        value: `used ${used._sum.creditsUsed ?? 0}, ledger ${after}`,
+        ok: (used._sum.creditsUsed ?? 0) === after,
+      },
     ];
     const report = [
       `# bench:load — ${CONNECTIONS} connections, ${SECONDS} s, ${TEAMS} teams, ${databaseUrl.startsWith("file:") ? "SQLite" : "PostgreSQL"}, production build`,
@@ -147,7 +220,8 @@ async function main() {
     ].join("\n");
     console.log(`\n${report}\n`);
     writeFileSync(join(root, "e2e", ".artifacts", "bench-load.md"), report);
-    if (/unhandled error/.test(server.log())) console.log(`[bench:load] the server logged unhandled errors:\n${server.log().slice(-4000)}`);
+    if (/unhandled error/.test(server.log()))
+      console.log(`[bench:load] the server logged unhandled errors:\n${server.log().slice(-4000)}`);
     process.exitCode = bars.every((b) => b.ok) ? 0 : 1;
   } finally {
     await server.stop();
@@ -157,7 +231,14 @@ async function main() {
 }
 
 /** Each endpoint of `mixes` on its share of the connections, for `seconds`; `onMcpAnswer` gets each 200 MCP body. */
-function runMix(baseUrl: string, teams: Team[], mixes: Mix[], seconds: number, onMcpAnswer?: (body: string) => void, authorize = true) {
+function runMix(
+  baseUrl: string,
+  teams: Team[],
+  mixes: Mix[],
+  seconds: number,
+  onMcpAnswer?: (body: string) => void,
+  authorize = true,
+) {
   const shares = mixes.reduce((n, m) => n + m.share, 0);
   return mixes.map((mix) => {
     let n = 0;
@@ -172,7 +253,13 @@ function runMix(baseUrl: string, teams: Team[], mixes: Mix[], seconds: number, o
             const i = n++;
             const team = teams[i % teams.length];
             const r = mix.request(team, i);
-            return { ...req, method: r.method, path: r.path, body: r.body, headers: { ...(authorize && { authorization: `Bearer ${team.key}` }), ...r.headers } };
+            return {
+              ...req,
+              method: r.method,
+              path: r.path,
+              body: r.body,
+              headers: { ...(authorize && { authorization: `Bearer ${team.key}` }), ...r.headers },
+            };
           },
           onResponse: (status: number, body: string) => {
             if (mix.name.startsWith("POST /mcp") && status === 200) onMcpAnswer?.(body);
@@ -180,7 +267,7 @@ function runMix(baseUrl: string, teams: Team[], mixes: Mix[], seconds: number, o
         },
       ],
     });
-    return { mix, connections, done: instance as unknown as Promise<autocannon.Result> };
+    return { mix, connections, done: instance };
   });
 }
 
@@ -191,28 +278,46 @@ function runMix(baseUrl: string, teams: Team[], mixes: Mix[], seconds: number, o
 async function compareReadMix(baselineDir: string, env: NodeJS.ProcessEnv, baseUrl: string, teams: Team[]) {
   if (!existsSync(join(baselineDir, ".next", "BUILD_ID"))) {
     console.log(`[bench:load] building the baseline in ${baselineDir}…`);
-    const r = spawnSync(process.execPath, [join(baselineDir, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: baselineDir, stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+    const r = spawnSync(process.execPath, [join(baselineDir, "node_modules", "next", "dist", "bin", "next"), "build"], {
+      cwd: baselineDir,
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "production" },
+    });
     if (r.status !== 0) throw new Error("the baseline's build failed");
   }
   const port = await freePort();
-  const baseline = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` }, baselineDir);
+  const baseline = await startServer(
+    port,
+    { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` },
+    baselineDir,
+  );
   const reads = MIX.filter((m) => m.name.startsWith("GET "));
   const rounds = 21; // each of the three orders 7 times
   const seconds = Math.max(1, Math.round(SECONDS / 10));
   // The framework's floor: the same server's cheapest answer through the same wrapper (a GET
   // with no key, refused with a 401), at the same concurrency: no code can serve more than that.
-  const floor: Mix[] = [{ name: "GET /v1/logs, no key", share: 1, request: () => ({ method: "GET", path: "/v1/logs" }) }];
+  const floor: Mix[] = [
+    { name: "GET /v1/logs, no key", share: 1, request: () => ({ method: "GET", path: "/v1/logs" }) },
+  ];
   const sides = {
     new: { url: baseUrl, mix: reads, requests: 0, non2xx: 0, errors: 0 },
     baseline: { url: baseline.baseUrl, mix: reads, requests: 0, non2xx: 0, errors: 0 },
     floor: { url: baseUrl, mix: floor, requests: 0, non2xx: 0, errors: 0 },
   };
-  const orders = [["new", "baseline", "floor"], ["baseline", "floor", "new"], ["floor", "new", "baseline"]] as const;
+  const orders = [
+    ["new", "baseline", "floor"],
+    ["baseline", "floor", "new"],
+    ["floor", "new", "baseline"],
+  ] as const;
   try {
-    console.log(`[bench:load] read mix (${reads.map((m) => m.name).join(", ")}), ${rounds} rounds of ${seconds} s per side, alternating with the floor (401)…`);
+    console.log(
+      `[bench:load] read mix (${reads.map((m) => m.name).join(", ")}), ${rounds} rounds of ${seconds} s per side, alternating with the floor (401)…`,
+    );
     for (let round = 0; round < rounds; round++) {
       for (const name of orders[round % orders.length]) {
-        const results = await Promise.all(runMix(sides[name].url, teams, sides[name].mix, seconds, undefined, name !== "floor").map((r) => r.done));
+        const results = await Promise.all(
+          runMix(sides[name].url, teams, sides[name].mix, seconds, undefined, name !== "floor").map((r) => r.done),
+        );
         for (const r of results) {
           sides[name].requests += r.requests.total;
           sides[name].non2xx += r.non2xx;
@@ -231,7 +336,10 @@ async function compareReadMix(baselineDir: string, env: NodeJS.ProcessEnv, baseU
     "",
     "| code | requests | req/s | req/s per core | non-2xx | socket errors + timeouts |",
     "|---|---|---|---|---|---|",
-    ...(["baseline", "new", "floor"] as const).map((n) => `| ${n === "floor" ? "floor (401, no key)" : n} | ${sides[n].requests} | ${rate(sides[n]).toFixed(0)} | ${(rate(sides[n]) / cores).toFixed(0)} | ${n === "floor" ? "(all 401)" : sides[n].non2xx} | ${sides[n].errors} |`),
+    ...(["baseline", "new", "floor"] as const).map(
+      (n) =>
+        `| ${n === "floor" ? "floor (401, no key)" : n} | ${sides[n].requests} | ${rate(sides[n]).toFixed(0)} | ${(rate(sides[n]) / cores).toFixed(0)} | ${n === "floor" ? "(all 401)" : sides[n].non2xx} | ${sides[n].errors} |`,
+    ),
     "",
     `Per request, beyond the floor: baseline ${(1000 / rate(sides.baseline) - 1000 / rate(sides.floor)).toFixed(3)} ms, new ${(1000 / rate(sides.new) - 1000 / rate(sides.floor)).toFixed(3)} ms (server time per request, the inverse of req/s).`,
     "",
@@ -248,24 +356,51 @@ async function seedTeams(baseUrl: string): Promise<Team[]> {
   const { createTeam } = await import("@/lib/teams/create-team");
   const { createUser } = await import("@/lib/users/create-user");
   const { createApiKey } = await import("@/lib/api-keys/create-api-key");
-  const { createMcpServer, createMcpToken } = await import("@/lib/mcp/mcp-servers");
+  const { createMcpServer, createMcpToken } = await import("@/lib/mcp-servers/mcp-servers");
   const { simulateActivity } = await import("@/lib/activity/simulate-activity");
   const teams: Team[] = [];
   for (let i = 0; i < TEAMS; i++) {
     const team = await createTeam({ name: `Load ${i}`, plan: "team", creditsLimit: 100_000_000 });
-    const user = await createUser({ teamId: team.id, email: `load-${i}-${randomBytes(3).toString("hex")}@bench.patchbay.dev`, role: "owner" });
+    const user = await createUser({
+      teamId: team.id,
+      email: `load-${i}-${randomBytes(3).toString("hex")}@bench.patchbay.dev`,
+      role: "owner",
+    });
     const { key } = await createApiKey({ teamId: team.id, userId: user.id, requireTeamPlan: false });
     const connections: string[] = [];
     const post = async (body: object) => {
-      const res = await fetch(`${baseUrl}/v1/connections`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(`${baseUrl}/v1/connections`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       if (!res.ok) throw new Error(`seeding a connection: HTTP ${res.status} ${await res.text()}`);
       return (await res.json()).id as string;
     };
-    for (let c = 0; c < 3; c++) connections.push(await post({ connection_type: "sandbox_key", name: `seed ${c}`, credentials: { api_key: `sk-seed-${c}` } }));
-    const ga4 = await post({ connection_type: "ga4", name: "GA4", credentials: { ...GA4_CREDENTIALS, refresh_token: `${GA4_CREDENTIALS.refresh_token}-${i}` } });
-    const server = await createMcpServer({ teamId: team.id, ownerUserId: user.id, name: "Load agent", connectionIds: [...connections, ga4] });
+    for (let c = 0; c < 3; c++)
+      connections.push(
+        await post({ connection_type: "sandbox_key", name: `seed ${c}`, credentials: { api_key: `sk-seed-${c}` } }),
+      );
+    const ga4 = await post({
+      connection_type: "ga4",
+      name: "GA4",
+      credentials: { ...GA4_CREDENTIALS, refresh_token: `${GA4_CREDENTIALS.refresh_token}-${i}` },
+    });
+    const server = await createMcpServer({
+      teamId: team.id,
+      ownerUserId: user.id,
+      name: "Load agent",
+      connectionIds: [...connections, ga4],
+    });
     const { token } = await createMcpToken({ teamId: team.id, userId: user.id, role: "owner" }, server.id);
-    await simulateActivity(team.id, { workflowRuns: 20, mcpCalls: 0, agentConversations: 0, copilotUses: 0, days: 3, seed: i });
+    await simulateActivity(team.id, {
+      workflowRuns: 20,
+      mcpCalls: 0,
+      agentConversations: 0,
+      copilotUses: 0,
+      days: 3,
+      seed: i,
+    });
     teams.push({ id: team.id, key, connections, ga4, mcpToken: token, mcpServer: server.id });
   }
   return teams;

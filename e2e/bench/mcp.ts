@@ -30,12 +30,22 @@ const p = (times: number[], q: number) => {
 };
 
 /** One JSON-RPC POST to /mcp over a kept-alive socket; resolves with the parsed answer. */
-function rpc(url: string, token: string, body: unknown): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
+function rpc(url: string, token: string, body: unknown): Promise<any> {
   const data = JSON.stringify(body);
   return new Promise((ok, fail) => {
     const req = http.request(
       url,
-      { method: "POST", agent, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": Buffer.byteLength(data) } },
+      {
+        method: "POST",
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "content-length": Buffer.byteLength(data),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c) => chunks.push(c));
@@ -70,7 +80,7 @@ async function main() {
   const { createTeam } = await import("@/lib/teams/create-team");
   const { createUser } = await import("@/lib/users/create-user");
   const { createApiKey } = await import("@/lib/api-keys/create-api-key");
-  const { createMcpServer, createMcpToken } = await import("@/lib/mcp/mcp-servers");
+  const { createMcpServer, createMcpToken } = await import("@/lib/mcp-servers/mcp-servers");
   const { findOperation, OPERATIONS, searchOperations } = await import("@/lib/operations/registry");
   const { db } = await import("@/lib/db/client");
   const team = await createTeam({ name: "Bench", plan: "team", creditsLimit: 1_000_000_000 });
@@ -88,21 +98,38 @@ async function main() {
     });
     if (res.status !== 200) throw new Error(`creating the connection: HTTP ${res.status} ${await res.text()}`);
     const connection = (await res.json()) as { id: string; external_id: string; name: string };
-    const mcp = await createMcpServer({ teamId: team.id, ownerUserId: user.id, name: "Bench MCP", connectionIds: [connection.id] });
+    const mcp = await createMcpServer({
+      teamId: team.id,
+      ownerUserId: user.id,
+      name: "Bench MCP",
+      connectionIds: [connection.id],
+    });
     const { token } = await createMcpToken({ teamId: team.id, userId: user.id, role: "owner" }, mcp.id);
     const url = `${baseUrl}/mcp`;
 
     const report = findOperation("sandbox.report")!;
     const ctx = {
-      connection: { id: connection.id, type: "sandbox_key", name: connection.name, externalId: connection.external_id, isPrivate: false },
+      connection: {
+        id: connection.id,
+        type: "sandbox_key",
+        name: connection.name,
+        externalId: connection.external_id,
+        isPrivate: false,
+      },
       credentials: { kind: "manual" as const, credentials: { api_key: apiKey } },
     };
     const input = () => ({ metric: "sessions", days: 7, end_date: freshDate() });
     let id = 0;
-    const call = (name: string, args: Record<string, unknown>) => rpc(url, token, { jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } });
+    const call = (name: string, args: Record<string, unknown>) =>
+      rpc(url, token, { jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } });
     const runOnce = async () => {
-      const answer = await call("run_operation", { operation_id: "sandbox.report", connection_id: connection.id, input: input() });
-      if (answer.result?.isError || !answer.result?.structuredContent?.rows) throw new Error(`run_operation failed: ${JSON.stringify(answer).slice(0, 300)}`);
+      const answer = await call("run_operation", {
+        operation_id: "sandbox.report",
+        connection_id: connection.id,
+        input: input(),
+      });
+      if (answer.result?.isError || !answer.result?.structuredContent?.rows)
+        throw new Error(`run_operation failed: ${JSON.stringify(answer).slice(0, 300)}`);
     };
     const sides: Record<string, () => Promise<unknown>> = {
       bare: () => report.run(ctx, input()),
@@ -113,9 +140,16 @@ async function main() {
 
     // The same answer on both sides, or the comparison means nothing.
     const date = "2024-03-01";
-    const viaMcp = (await call("run_operation", { operation_id: "sandbox.report", connection_id: connection.id, input: { metric: "sessions", days: 7, end_date: date } })).result.structuredContent;
+    const viaMcp = (
+      await call("run_operation", {
+        operation_id: "sandbox.report",
+        connection_id: connection.id,
+        input: { metric: "sessions", days: 7, end_date: date },
+      })
+    ).result.structuredContent;
     const direct = await report.run(ctx, { metric: "sessions", days: 7, end_date: date });
-    if (JSON.stringify(viaMcp) !== JSON.stringify(direct)) throw new Error(`bare and /mcp disagree:\n${JSON.stringify(direct)}\n${JSON.stringify(viaMcp)}`);
+    if (JSON.stringify(viaMcp) !== JSON.stringify(direct))
+      throw new Error(`bare and /mcp disagree:\n${JSON.stringify(direct)}\n${JSON.stringify(viaMcp)}`);
 
     for (let i = 0; i < 100; i++) for (const side of Object.values(sides)) await side();
 
@@ -131,7 +165,15 @@ async function main() {
       }
     }
     // find_operations in the server's own function, over the whole catalogue.
-    const queries = ["pause campaign", "change the daily budget", "post a slack message", "ga4 sessions report", "add subscriber to list", "", "update contact"];
+    const queries = [
+      "pause campaign",
+      "change the daily budget",
+      "post a slack message",
+      "ga4 sessions report",
+      "add subscriber to list",
+      "",
+      "update contact",
+    ];
     const searchTimes: number[] = [];
     for (let i = 0; i < 20_000; i++) {
       const t = performance.now();
@@ -158,12 +200,18 @@ async function main() {
     const logsWritten = (await db.operationLog.count({ where: { teamId: team.id } })) - logsBefore;
     if (logsWritten !== calls) throw new Error(`${calls} calls wrote ${logsWritten} logs`);
 
-    const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, { p50: p(v, 0.5), p99: p(v, 0.99), n: v.length }]));
+    const m = Object.fromEntries(
+      Object.entries(times).map(([k, v]) => [k, { p50: p(v, 0.5), p99: p(v, 0.99), n: v.length }]),
+    );
     const ratio = (m.run.p50 - m.floor.p50) / m.bare.p50;
     const searchP50 = p(searchTimes, 0.5);
     const bars = [
       { bar: "run_operation: (run p50 − floor p50) ≤ 2 × bare p50", value: ratio, ok: ratio <= 2 },
-      { bar: `find_operations in the server, whole catalogue (${OPERATIONS.length} operations): p50 under 2 ms`, value: searchP50, ok: searchP50 < 2 },
+      {
+        bar: `find_operations in the server, whole catalogue (${OPERATIONS.length} operations): p50 under 2 ms`,
+        value: searchP50,
+        ok: searchP50 < 2,
+      },
     ];
     const ms = (v: number) => v.toFixed(3);
     const text = [

@@ -16,7 +16,8 @@ export function pidListeningOn(port: number): number | null {
     const inode = line.trim().split(/\s+/)[9];
     for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
       try {
-        if (readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`)) return Number(pid);
+        if (readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`))
+          return Number(pid);
       } catch {
         /* another user's process, or gone */
       }
@@ -27,14 +28,31 @@ export function pidListeningOn(port: number): number | null {
   return null;
 }
 
-/** User + system CPU seconds of a process so far (Linux /proc), or NaN. */
+/** The process ids whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
+    try {
+      if (Number(readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1].split(" ")[1]) === pid) out.push(Number(d));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+/**
+ * User + system CPU seconds so far of a process and the processes it started (the server's
+ * workflow worker: lib/server/workflow-worker.ts), so "the server's CPU" is all of its work
+ * (Linux /proc), or NaN.
+ */
 export function cpuSeconds(pid: number | null): number {
   if (pid === null) return NaN;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+    const own = (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+    return own + childrenOf(pid).reduce((sum, child) => sum + (cpuSeconds(child) || 0), 0);
   } catch {
     return NaN;
   }
 }
-

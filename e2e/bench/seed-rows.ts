@@ -17,16 +17,75 @@ function idMaker(prefix: string, seed: number) {
   };
 }
 
-const STATUSES = ["success", "success", "success", "success", "success", "success", "error", "skipped", "stop", "start"];
+const STATUSES = [
+  "success",
+  "success",
+  "success",
+  "success",
+  "success",
+  "success",
+  "error",
+  "skipped",
+  "stop",
+  "start",
+];
 const SERVICES = [
   ["workflow", "wf_bench", "Bench workflow"],
   ["mcp", "mcp_bench", "Bench MCP"],
   ["agent", "conv_bench", "Bench agent"],
   ["copilot", null, "Copilot"],
 ] as const;
-const LOG_COLUMNS = ["id", "teamId", "operationId", "operationVersion", "status", "sourceType", "sourceId", "sourceRunId", "sourceName", "userId", "userEmail", "startedAt", "completedAt", "creditsUsed", "cacheHit", "input", "output", "metadata"];
-const LOG_PG_TYPES = ["text", "text", "text", "int", "text", "text", "text", "text", "text", "text", "text", "int8", "int8", "int", "bool", "text", "text", "text"];
-const ENTRY_COLUMNS = ["teamId", "creditsUsed", "creditsRemaining", "serviceType", "serviceId", "serviceName", "userId", "userEmail", "createdAt"];
+const LOG_COLUMNS = [
+  "id",
+  "teamId",
+  "operationId",
+  "operationVersion",
+  "status",
+  "sourceType",
+  "sourceId",
+  "sourceRunId",
+  "sourceName",
+  "userId",
+  "userEmail",
+  "startedAt",
+  "completedAt",
+  "creditsUsed",
+  "cacheHit",
+  "input",
+  "output",
+  "metadata",
+];
+const LOG_PG_TYPES = [
+  "text",
+  "text",
+  "text",
+  "int",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "text",
+  "int8",
+  "int8",
+  "int",
+  "bool",
+  "text",
+  "text",
+  "text",
+];
+const ENTRY_COLUMNS = [
+  "teamId",
+  "creditsUsed",
+  "creditsRemaining",
+  "serviceType",
+  "serviceId",
+  "serviceName",
+  "userId",
+  "userEmail",
+  "createdAt",
+];
 const ENTRY_PG_TYPES = ["text", "int", "int", "text", "text", "text", "text", "text", "int8"];
 const BATCH = 50_000;
 
@@ -53,11 +112,68 @@ function benchRows(rows: number, teamId: string, userId: string, email: string) 
         const status = STATUSES[i % STATUSES.length];
         if (kind < 6) {
           if (i % 4 === 0) run = runId();
-          batch.push([id, teamId, `wf.step_${i % 4}`, 1, status, "workflow", "wf_bench", run, "Bench workflow", userId, email, t, t + 2, 1, false, '{"n":1}', '{"rows":12}', `{"node_id":"node_${i % 4}","node_label":"Step ${i % 4}","retry_attempts":0}`]);
+          batch.push([
+            id,
+            teamId,
+            `wf.step_${i % 4}`,
+            1,
+            status,
+            "workflow",
+            "wf_bench",
+            run,
+            "Bench workflow",
+            userId,
+            email,
+            t,
+            t + 2,
+            1,
+            false,
+            '{"n":1}',
+            '{"rows":12}',
+            `{"node_id":"node_${i % 4}","node_label":"Step ${i % 4}","retry_attempts":0}`,
+          ]);
         } else if (kind < 9) {
-          batch.push([id, teamId, "mcp.ga4_run_report", 1, status, "mcp", "mcp_bench", null, "Bench MCP", userId, email, t, t + 1, 1, i % 3 === 0, '{"tool":"ga4_run_report"}', '{"rows":3}', '{"tool_name":"ga4_run_report"}']);
+          batch.push([
+            id,
+            teamId,
+            "mcp.ga4_run_report",
+            1,
+            status,
+            "mcp",
+            "mcp_bench",
+            null,
+            "Bench MCP",
+            userId,
+            email,
+            t,
+            t + 1,
+            1,
+            i % 3 === 0,
+            '{"tool":"ga4_run_report"}',
+            '{"rows":3}',
+            '{"tool_name":"ga4_run_report"}',
+          ]);
         } else {
-          batch.push([id, teamId, "agent.answer", 1, status, "agent", "conv_bench", null, "Bench agent", null, null, t, t + 5, 2, false, null, '{"tokens":900}', "{}"]);
+          batch.push([
+            id,
+            teamId,
+            "agent.answer",
+            1,
+            status,
+            "agent",
+            "conv_bench",
+            null,
+            "Bench agent",
+            null,
+            null,
+            t,
+            t + 5,
+            2,
+            false,
+            null,
+            '{"tokens":900}',
+            "{}",
+          ]);
         }
         if (i === Math.floor(rows / 2)) {
           samples.runId = run;
@@ -85,7 +201,13 @@ function benchRows(rows: number, teamId: string, userId: string, email: string) 
  * SQLite, `unnest` arrays on PostgreSQL) and refreshes the planner's statistics; returns the
  * timings and the sample ids the benchmarks query.
  */
-export async function seedBenchRows(target: { file: string } | { url: string }, rows: number, teamId: string, userId: string, email: string) {
+export async function seedBenchRows(
+  target: { file: string } | { url: string },
+  rows: number,
+  teamId: string,
+  userId: string,
+  email: string,
+) {
   const data = benchRows(rows, teamId, userId, email);
   const timings = "file" in target ? seedSqlite(target.file, data) : await seedPostgres(target.url, data);
   return { ...timings, now: data.now, span: data.span, ...data.samples };
@@ -94,16 +216,22 @@ export async function seedBenchRows(target: { file: string } | { url: string }, 
 type Rows = ReturnType<typeof benchRows>;
 
 function seedSqlite(dbFile: string, data: Rows) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a SQLite database: the native driver stays unloaded on PostgreSQL
   const Database = require("better-sqlite3") as typeof import("better-sqlite3");
   const db = new Database(dbFile);
   db.pragma("synchronous = OFF");
   db.pragma("cache_size = -262144");
   db.pragma("temp_store = MEMORY");
   const insert = (table: string, columns: string[]) =>
-    db.prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`);
+    db.prepare(
+      `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`,
+    );
   const timed = (stmt: import("better-sqlite3").Statement, batches: Generator<unknown[][]>) => {
     const t0 = performance.now();
-    for (const batch of batches) db.transaction(() => batch.forEach((row) => stmt.run(...row.map((v) => (typeof v === "boolean" ? Number(v) : v)))))();
+    for (const batch of batches)
+      db.transaction(() =>
+        batch.forEach((row) => stmt.run(...row.map((v) => (typeof v === "boolean" ? Number(v) : v)))),
+      )();
     return (performance.now() - t0) / 1000;
   };
   const logsSeconds = timed(insert("OperationLog", LOG_COLUMNS), data.logBatches());
@@ -122,7 +250,11 @@ async function seedPostgres(url: string, data: Rows) {
   const timed = async (table: string, columns: string[], pgTypes: string[], batches: Generator<unknown[][]>) => {
     const text = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) SELECT * FROM unnest(${pgTypes.map((t, i) => `$${i + 1}::${t}[]`).join(", ")})`;
     const t0 = performance.now();
-    for (const batch of batches) await client.query(text, columns.map((_, c) => batch.map((row) => row[c])));
+    for (const batch of batches)
+      await client.query(
+        text,
+        columns.map((_, c) => batch.map((row) => row[c])),
+      );
     return (performance.now() - t0) / 1000;
   };
   const logsSeconds = await timed("OperationLog", LOG_COLUMNS, LOG_PG_TYPES, data.logBatches());

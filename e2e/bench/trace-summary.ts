@@ -3,14 +3,31 @@
 // and sums, over the gap before each mark, the renderer main thread's time by event name.
 import { readFileSync } from "node:fs";
 
-export const TRACE_CATEGORIES = ["devtools.timeline", "blink.user_timing", "v8", "v8.execute", "disabled-by-default-devtools.timeline", "blink"];
+export const TRACE_CATEGORIES = [
+  "devtools.timeline",
+  "blink.user_timing",
+  "v8",
+  "v8.execute",
+  "disabled-by-default-devtools.timeline",
+  "blink",
+];
 
-type TraceEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, unknown> };
+type TraceEvent = {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: Record<string, unknown>;
+};
 
 export function summariseLateFrames(path: string) {
   const raw = JSON.parse(readFileSync(path, "utf8")) as { traceEvents: TraceEvent[] } | TraceEvent[];
   const events = Array.isArray(raw) ? raw : raw.traceEvents;
-  const marks = events.filter((e) => e.name === "late-frame" && (e.ph === "R" || e.ph === "I" || e.ph === "n" || e.ph === "b"));
+  const marks = events.filter(
+    (e) => e.name === "late-frame" && (e.ph === "R" || e.ph === "I" || e.ph === "n" || e.ph === "b"),
+  );
   if (!marks.length) return "[trace] no late frames marked";
   const { pid, tid } = marks[0];
   const main = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === "X" && e.dur);
@@ -25,9 +42,16 @@ export function summariseLateFrames(path: string) {
       const overlap = Math.min(e.ts + e.dur!, mark.ts) - Math.max(e.ts, from);
       if (overlap <= 0) continue;
       byName.set(e.name, (byName.get(e.name) ?? 0) + overlap / 1000);
-      if (e.name === "FunctionCall" || e.name === "EvaluateScript" || e.name === "TimerFire" || e.name === "FireAnimationFrame" || e.name === "EventDispatch") {
+      if (
+        e.name === "FunctionCall" ||
+        e.name === "EvaluateScript" ||
+        e.name === "TimerFire" ||
+        e.name === "FireAnimationFrame" ||
+        e.name === "EventDispatch"
+      ) {
         const d = e.args?.data as { functionName?: string; url?: string; type?: string } | undefined;
-        const key = `${e.name} ${d?.type ?? ""} ${d?.functionName ?? ""} ${(d?.url ?? "").split("/").pop() ?? ""}`.trim();
+        const key =
+          `${e.name} ${d?.type ?? ""} ${d?.functionName ?? ""} ${(d?.url ?? "").split("/").pop() ?? ""}`.trim();
         scripts.set(key, (scripts.get(key) ?? 0) + overlap / 1000);
       }
     }

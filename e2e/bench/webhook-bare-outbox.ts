@@ -2,7 +2,7 @@
 // (better-sqlite3 or pg, hand-written SQL, no Prisma), on a database of its own, no HTTP.
 //   write:    per change, in one transaction, the rows saveConnection writes: the connection,
 //             its audit event, the subscribed endpoints read, the event and one delivery per
-//             endpoint (lib/connections/save-connection.ts, lib/webhooks/emit.ts);
+//             endpoint (lib/connection-changes/save-connection.ts, lib/webhooks/emit.ts);
 //   dispatch: the dispatcher's statements (lib/webhooks/dispatcher.ts as of 2a3e645): the
 //             endpoints with due deliveries, a claim of an endpoint's pending rows with the same
 //             UPDATE … RETURNING, the claimed events' payloads, and the batch's results stored as
@@ -27,6 +27,7 @@ type Exec = {
 
 async function connect(target: { file: string } | { url: string }, connections: number): Promise<Exec> {
   if ("file" in target) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a SQLite database: the native driver stays unloaded on PostgreSQL
     const Database = require("better-sqlite3") as typeof import("better-sqlite3");
     // As the product opens it: WAL (set by the migrations, persistent), default synchronous, busy timeout.
     const db = new Database(target.file, { timeout: 10_000 });
@@ -109,40 +110,69 @@ async function writeChanges(x: Exec, teamId: string, changes: number, writers: n
     x.tx(async (q) => {
       const id = newId("conn");
       const at = new Date();
-      await q(`INSERT INTO "Connection" ("id", "teamId", "type", "displayName", "ownerUserId", "credentials", "rotationKey", "externalId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+      await q(
+        `INSERT INTO "Connection" ("id", "teamId", "type", "displayName", "ownerUserId", "credentials", "rotationKey", "externalId", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          id,
+          teamId,
+          "sandbox_key",
+          `${label} ${i}`,
+          null,
+          encryptJson({ api_key: `bench-${label}-${i}` }, `connection:${id}`),
+          null,
+          null,
+          date(at),
+          date(at),
+        ],
+      );
+      const connection = {
         id,
+        type: "sandbox_key",
+        display_name: `${label} ${i}`,
+        external_id: null,
+        is_private: false,
+        created_at: at.getTime(),
+        updated_at: at.getTime(),
+      };
+      await q(
+        `INSERT INTO "AuditEvent" ("id", "teamId", "actorKind", "actorUserId", "actorEmail", "actorKeyId", "action", "targetType", "targetId", "details", "ip", "requestId", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          newId("aud"),
+          teamId,
+          "system",
+          null,
+          null,
+          null,
+          "connection.create",
+          "connection",
+          id,
+          JSON.stringify({ type: "sandbox_key", name: `${label} ${i}`, private: false, via: "credentials" }),
+          null,
+          null,
+          date(at),
+        ],
+      );
+      const endpoints = await q(`SELECT "id", "events" FROM "WebhookEndpoint" WHERE "teamId" = ? AND "enabled" = ?`, [
         teamId,
-        "sandbox_key",
-        `${label} ${i}`,
-        null,
-        encryptJson({ api_key: `bench-${label}-${i}` }, `connection:${id}`),
-        null,
-        null,
-        date(at),
-        date(at),
+        pg ? true : 1,
       ]);
-      const connection = { id, type: "sandbox_key", display_name: `${label} ${i}`, external_id: null, is_private: false, created_at: at.getTime(), updated_at: at.getTime() };
-      await q(`INSERT INTO "AuditEvent" ("id", "teamId", "actorKind", "actorUserId", "actorEmail", "actorKeyId", "action", "targetType", "targetId", "details", "ip", "requestId", "createdAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-        newId("aud"),
-        teamId,
-        "system",
-        null,
-        null,
-        null,
-        "connection.create",
-        "connection",
-        id,
-        JSON.stringify({ type: "sandbox_key", name: `${label} ${i}`, private: false, via: "credentials" }),
-        null,
-        null,
-        date(at),
-      ]);
-      const endpoints = await q(`SELECT "id", "events" FROM "WebhookEndpoint" WHERE "teamId" = ? AND "enabled" = ?`, [teamId, pg ? true : 1]);
       const eventId = newId("msg");
       const createdAt = Math.floor(Date.now() / 1000);
-      const payload = JSON.stringify({ id: eventId, type: "connection.created", created_at: createdAt, team_id: teamId, data: { connection } });
+      const payload = JSON.stringify({
+        id: eventId,
+        type: "connection.created",
+        created_at: createdAt,
+        team_id: teamId,
+        data: { connection },
+      });
       eventIds.push(eventId);
-      await q(`INSERT INTO "WebhookEvent" ("id", "teamId", "type", "createdAt", "payload") VALUES (?, ?, ?, ?, ?)`, [eventId, teamId, "connection.created", createdAt, payload]);
+      await q(`INSERT INTO "WebhookEvent" ("id", "teamId", "type", "createdAt", "payload") VALUES (?, ?, ?, ?, ?)`, [
+        eventId,
+        teamId,
+        "connection.created",
+        createdAt,
+        payload,
+      ]);
       const ms = Date.now();
       await q(
         `INSERT INTO "WebhookDelivery" ("id", "eventId", "endpointId", "teamId", "eventType", "status", "nextAttemptAt", "createdAt") VALUES ${endpoints.map(() => "(?, ?, ?, ?, ?, 'pending', ?, ?)").join(", ")}`,
@@ -163,7 +193,12 @@ async function writeChanges(x: Exec, teamId: string, changes: number, writers: n
  * database for `teamId` (whose endpoints get the deliveries), exactly as saveConnection writes
  * them, only faster. Returns the events' ids.
  */
-export async function writeBacklog(target: { file: string } | { url: string }, teamId: string, changes: number, writers: number) {
+export async function writeBacklog(
+  target: { file: string } | { url: string },
+  teamId: string,
+  changes: number,
+  writers: number,
+) {
   const x = await connect(target, writers);
   try {
     return await writeChanges(x, teamId, changes, writers, "backlog");
@@ -174,14 +209,25 @@ export async function writeBacklog(target: { file: string } | { url: string }, t
 
 export type BareResult = {
   write: { changes: number; seconds: number; changesPerSecond: number; rowsPerSecond: number };
-  dispatch: { deliveries: number; seconds: number; deliveriesPerSecond: number; eventsPerSecond: number; rounds: number };
+  dispatch: {
+    deliveries: number;
+    seconds: number;
+    deliveriesPerSecond: number;
+    eventsPerSecond: number;
+    rounds: number;
+  };
 };
 
 /**
  * `changes` changes written by `writers` concurrent writers (PostgreSQL; SQLite's driver is
  * synchronous), then drained `perEndpoint` (the dispatcher's MAX_PER_ENDPOINT) at a time.
  */
-export async function bareOutbox(target: { file: string } | { url: string }, changes: number, writers: number, perEndpoint: number): Promise<BareResult> {
+export async function bareOutbox(
+  target: { file: string } | { url: string },
+  changes: number,
+  writers: number,
+  perEndpoint: number,
+): Promise<BareResult> {
   const x = await connect(target, writers);
   const pg = x.engine === "postgresql";
   const date = (d: Date) => (pg ? d : d.toISOString());
@@ -189,10 +235,19 @@ export async function bareOutbox(target: { file: string } | { url: string }, cha
     const teamId = newId("team");
     const now = new Date();
     await x.tx(async (q) => {
-      await q(`INSERT INTO "Team" ("id", "name", "creditsLimit", "billingPeriodStart", "billingPeriodEnd") VALUES (?, ?, ?, ?, ?)`, [teamId, "Bare", 100_000, date(now), date(new Date(now.getTime() + 30 * 86_400_000))]);
+      await q(
+        `INSERT INTO "Team" ("id", "name", "creditsLimit", "billingPeriodStart", "billingPeriodEnd") VALUES (?, ?, ?, ?, ?)`,
+        [teamId, "Bare", 100_000, date(now), date(new Date(now.getTime() + 30 * 86_400_000))],
+      );
       for (let i = 0; i < ENDPOINTS; i++) {
         const id = newId("we");
-        await q(`INSERT INTO "WebhookEndpoint" ("id", "teamId", "url", "secret", "updatedAt") VALUES (?, ?, ?, ?, ?)`, [id, teamId, `http://127.0.0.1:${9000 + i}/hook`, encryptJson("whsec_bare", `webhook_endpoint:${id}`), date(now)]);
+        await q(`INSERT INTO "WebhookEndpoint" ("id", "teamId", "url", "secret", "updatedAt") VALUES (?, ?, ?, ?, ?)`, [
+          id,
+          teamId,
+          `http://127.0.0.1:${9000 + i}/hook`,
+          encryptJson("whsec_bare", `webhook_endpoint:${id}`),
+          date(now),
+        ]);
       }
     });
 
@@ -204,7 +259,9 @@ export async function bareOutbox(target: { file: string } | { url: string }, cha
     // endpoint, concurrently (PostgreSQL runs them on connections of their own, as the
     // product's claims and stores overlap; SQLite's synchronous driver takes them in turn).
     const enabled = pg ? "true" : "1";
-    const endpointIds = (await x.query(`SELECT "id" FROM "WebhookEndpoint" WHERE "teamId" = ?`, [teamId])).map((e) => e.id as string);
+    const endpointIds = (await x.query(`SELECT "id" FROM "WebhookEndpoint" WHERE "teamId" = ?`, [teamId])).map(
+      (e) => e.id as string,
+    );
     const d0 = performance.now();
     let deliveries = 0;
     let rounds = 0;
@@ -233,11 +290,16 @@ export async function bareOutbox(target: { file: string } | { url: string }, cha
         );
         if (claimed.length === 0) return;
         const ids = [...new Set(claimed.map((c) => c.eventId as string))];
-        await x.query(`SELECT "id", "payload" FROM "WebhookEvent" WHERE "id" IN (${ids.map(() => "?").join(", ")})`, ids);
+        await x.query(
+          `SELECT "id", "payload" FROM "WebhookEvent" WHERE "id" IN (${ids.map(() => "?").join(", ")})`,
+          ids,
+        );
         // The results stored together, as the dispatcher's flush stores its batch: one UPDATE … FROM
         // (VALUES …) for the outcomes, one INSERT for the attempts.
         const end = Date.now();
-        const cast = pg ? ["::text", "::int", "::text", "::int", "::text", "::bigint", "::bigint"] : ["", "", "", "", "", "", ""];
+        const cast = pg
+          ? ["::text", "::int", "::text", "::int", "::text", "::bigint", "::bigint"]
+          : ["", "", "", "", "", "", ""];
         await x.tx(async (q) => {
           const stored = await q(
             `WITH v ("id", "attempts", "status", "code", "error", "next", "completed") AS (VALUES ${claimed.map(() => `(${cast.map((c) => `?${c}`).join(", ")})`).join(", ")})
@@ -246,12 +308,15 @@ export async function bareOutbox(target: { file: string } | { url: string }, cha
              RETURNING "WebhookDelivery"."id"`,
             claimed.flatMap((d) => [d.id, Number(d.attempts), "succeeded", 200, null, end, end]),
           );
-          if (stored.length !== claimed.length) throw new Error(`bare driver: stored ${stored.length} of ${claimed.length} results`);
+          if (stored.length !== claimed.length)
+            throw new Error(`bare driver: stored ${stored.length} of ${claimed.length} results`);
           await q(
             `INSERT INTO "WebhookAttempt" ("id", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "error", "responseBody") VALUES ${claimed.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
             claimed.flatMap((d) => [newId("wha"), d.id, d.attempts, end, 1, 200, null, "ok"]),
           );
-          await q(`UPDATE "WebhookEndpoint" SET "failingSince" = NULL WHERE "id" = ? AND "failingSince" IS NOT NULL`, [endpointId]);
+          await q(`UPDATE "WebhookEndpoint" SET "failingSince" = NULL WHERE "id" = ? AND "failingSince" IS NOT NULL`, [
+            endpointId,
+          ]);
         });
         deliveries += claimed.length;
       }
@@ -259,8 +324,19 @@ export async function bareOutbox(target: { file: string } | { url: string }, cha
     await Promise.all(endpointIds.map(dispatchEndpoint));
     const dispatchSeconds = (performance.now() - d0) / 1000;
     return {
-      write: { changes, seconds: writeSeconds, changesPerSecond: changes / writeSeconds, rowsPerSecond: (changes * (3 + ENDPOINTS)) / writeSeconds },
-      dispatch: { deliveries, seconds: dispatchSeconds, deliveriesPerSecond: deliveries / dispatchSeconds, eventsPerSecond: deliveries / ENDPOINTS / dispatchSeconds, rounds },
+      write: {
+        changes,
+        seconds: writeSeconds,
+        changesPerSecond: changes / writeSeconds,
+        rowsPerSecond: (changes * (3 + ENDPOINTS)) / writeSeconds,
+      },
+      dispatch: {
+        deliveries,
+        seconds: dispatchSeconds,
+        deliveriesPerSecond: deliveries / dispatchSeconds,
+        eventsPerSecond: deliveries / ENDPOINTS / dispatchSeconds,
+        rounds,
+      },
     };
   } finally {
     await x.close();

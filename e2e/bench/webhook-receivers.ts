@@ -8,15 +8,32 @@ import { Webhook } from "standardwebhooks";
 
 export type ReceiverCounts = { received: number[]; duplicates: number[]; badSignatures: number[]; requests: number[] };
 /** Per receiver: [webhook-id, data.connection.id and .created_at (ms; null when absent), first arrival ms, times received]. */
-export type ReceiverDump = [id: string, connection: string | null, connectionCreatedAt: number | null, at: number, count: number][][];
+export type ReceiverDump = [
+  id: string,
+  connection: string | null,
+  connectionCreatedAt: number | null,
+  at: number,
+  count: number,
+][][];
 
-export type ToReceivers = { cmd: "secrets"; secrets: string[] } | { cmd: "counts" } | { cmd: "dump" } | { cmd: "reset" };
-export type FromReceivers = { ports: number[] } | { counts: ReceiverCounts } | { dump: ReceiverDump; badSignatureSamples: string[] } | { ok: true };
+export type ToReceivers =
+  { cmd: "secrets"; secrets: string[] } | { cmd: "counts" } | { cmd: "dump" } | { cmd: "reset" };
+export type FromReceivers =
+  | { ports: number[] }
+  | { counts: ReceiverCounts }
+  | { dump: ReceiverDump; badSignatureSamples: string[] }
+  | { ok: true };
 
 type Seen = { connection: string | null; createdAt: number | null; at: number; count: number };
 
 const RECEIVERS = 3;
-const receivers = Array.from({ length: RECEIVERS }, () => ({ verifier: null as Webhook | null, seen: new Map<string, Seen>(), bad: 0, requests: 0, duplicates: 0 }));
+const receivers = Array.from({ length: RECEIVERS }, () => ({
+  verifier: null as Webhook | null,
+  seen: new Map<string, Seen>(),
+  bad: 0,
+  requests: 0,
+  duplicates: 0,
+}));
 const badSamples: string[] = [];
 
 function receive(r: (typeof receivers)[number], req: http.IncomingMessage, res: http.ServerResponse) {
@@ -27,13 +44,21 @@ function receive(r: (typeof receivers)[number], req: http.IncomingMessage, res: 
     res.writeHead(200, { "content-type": "text/plain" }).end("ok");
     r.requests++;
     const body = Buffer.concat(chunks).toString("utf8");
-    const headers = { "webhook-id": String(req.headers["webhook-id"] ?? ""), "webhook-timestamp": String(req.headers["webhook-timestamp"] ?? ""), "webhook-signature": String(req.headers["webhook-signature"] ?? "") };
+    const headers = {
+      "webhook-id": String(req.headers["webhook-id"] ?? ""),
+      "webhook-timestamp": String(req.headers["webhook-timestamp"] ?? ""),
+      "webhook-signature": String(req.headers["webhook-signature"] ?? ""),
+    };
     let connection: string | null = null;
     let createdAt: number | null = null;
     try {
       if (!r.verifier) throw new Error("no secret yet");
-      const event = r.verifier.verify(body, headers) as { id?: string; data?: { connection?: { id?: string; created_at?: number } } };
-      if (event.id !== headers["webhook-id"]) throw new Error(`body id ${event.id} ≠ webhook-id ${headers["webhook-id"]}`);
+      const event = r.verifier.verify(body, headers) as {
+        id?: string;
+        data?: { connection?: { id?: string; created_at?: number } };
+      };
+      if (event.id !== headers["webhook-id"])
+        throw new Error(`body id ${event.id} ≠ webhook-id ${headers["webhook-id"]}`);
       connection = event.data?.connection?.id ?? null;
       createdAt = event.data?.connection?.created_at ?? null;
     } catch (e) {
@@ -67,7 +92,12 @@ process.on("message", (m: ToReceivers) => {
       },
     });
   } else if (m.cmd === "dump") {
-    send({ dump: receivers.map((r) => [...r.seen].map(([id, s]) => [id, s.connection, s.createdAt, s.at, s.count] as ReceiverDump[number][number])), badSignatureSamples: badSamples });
+    send({
+      dump: receivers.map((r) =>
+        [...r.seen].map(([id, s]) => [id, s.connection, s.createdAt, s.at, s.count] as ReceiverDump[number][number]),
+      ),
+      badSignatureSamples: badSamples,
+    });
   } else if (m.cmd === "reset") {
     for (const r of receivers) {
       r.seen.clear();
@@ -80,4 +110,15 @@ process.on("message", (m: ToReceivers) => {
 // The bench gone (even killed): nothing left listening.
 process.on("disconnect", () => process.exit(0));
 
-Promise.all(servers.map((s) => new Promise<number>((ok) => s.listen(0, "127.0.0.1", () => ok((s.address() as { port: number }).port))))).then((ports) => send({ ports }));
+// Its ports to the bench, which waits for them; a receiver that can't listen ends the process
+// (the bench sees it exit) instead of leaving an unhandled rejection.
+Promise.all(
+  servers.map(
+    (s) => new Promise<number>((ok) => s.listen(0, "127.0.0.1", () => ok((s.address() as { port: number }).port))),
+  ),
+)
+  .then((ports) => send({ ports }))
+  .catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -8,20 +8,29 @@ import { createTeam } from "@/lib/teams/create-team";
 import { createUser } from "@/lib/users/create-user";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
 import { createWebhookEndpoint } from "@/lib/webhooks/endpoints";
-import { saveConnection } from "@/lib/connections/save-connection";
+import { saveConnection } from "@/lib/connection-changes/save-connection";
 import { db } from "@/lib/db/client";
 
 export type Seeded = { teamId: string; key: string; endpoints: { id: string; secret: string }[] };
 /** Each change's connection id and the moment its transaction returned here (Date.now()); this process's CPU seconds over the changes. */
-export type Changes = { commits: [connection: string, committedAt: number][]; startedAt: number; endedAt: number; cpuSeconds: number };
+export type Changes = {
+  commits: [connection: string, committedAt: number][];
+  startedAt: number;
+  endedAt: number;
+  cpuSeconds: number;
+};
 
-type Args = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Args = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
 
 const commands: Record<string, (a: Args) => Promise<unknown>> = {
   /** A team with an owner and an API key, and one endpoint per receiver URL, each subscribed to every event. */
   async seed(a): Promise<Seeded> {
     const team = await createTeam({ name: "Webhooks bench", plan: "team" });
-    const user = await createUser({ teamId: team.id, email: `bench-${team.id.slice(5).toLowerCase()}@patchbay.dev`, role: "owner" });
+    const user = await createUser({
+      teamId: team.id,
+      email: `bench-${team.id.slice(5).toLowerCase()}@patchbay.dev`,
+      role: "owner",
+    });
     const { key } = await createApiKey({ teamId: team.id, userId: user.id, requireTeamPlan: false });
     const endpoints = [];
     for (const url of a.urls as string[]) {
@@ -66,7 +75,8 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
 async function main() {
   const [command, json, out] = process.argv.slice(2);
   const fn = commands[command];
-  if (!fn || !out) throw new Error(`usage: webhook-writer.ts <${Object.keys(commands).join("|")}> '<json>' <result file>`);
+  if (!fn || !out)
+    throw new Error(`usage: webhook-writer.ts <${Object.keys(commands).join("|")}> '<json>' <result file>`);
   writeFileSync(out, JSON.stringify(await fn(JSON.parse(json ?? "{}"))));
   await db.$disconnect();
 }

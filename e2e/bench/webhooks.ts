@@ -27,7 +27,7 @@
 // e2e/.artifacts/bench-webhooks-<engine>.json.
 import http from "node:http";
 import { fork, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
@@ -70,7 +70,8 @@ async function cleanUp() {
     }
   }
 }
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void cleanUp().then(() => process.exit(130)));
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => void cleanUp().then(() => process.exit(130)));
 process.once("uncaughtException", (e) => {
   console.error(e);
   void cleanUp().then(() => process.exit(1));
@@ -78,7 +79,11 @@ process.once("uncaughtException", (e) => {
 
 /** The receivers' process and its IPC questions, answered in order. */
 async function startReceivers() {
-  const child = fork(join(__dirname, "webhook-receivers.ts"), [], { cwd: root, execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(join(__dirname, "webhook-receivers.ts"), [], {
+    cwd: root,
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   cleanups.push(() => child.exitCode === null && child.kill("SIGKILL"));
   const waiting: ((m: FromReceivers) => void)[] = [];
   const ports = await new Promise<number[]>((ok, fail) => {
@@ -105,11 +110,15 @@ let writerRuns = 0;
 /** One command of the writer process (the product's lib functions), with the server's environment. */
 async function runWriter<T>(command: string, args: object, env: NodeJS.ProcessEnv, dir: string): Promise<T> {
   const out = join(dir, `writer-${++writerRuns}.json`);
-  const child: ChildProcess = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "e2e/bench/webhook-writer.ts", command, JSON.stringify(args), out], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "e2e/bench/webhook-writer.ts", command, JSON.stringify(args), out],
+    {
+      cwd: root,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   const kill = () => child.exitCode === null && child.kill("SIGKILL");
   cleanups.push(kill);
   let stderr = "";
@@ -121,7 +130,12 @@ async function runWriter<T>(command: string, args: object, env: NodeJS.ProcessEn
 }
 
 /** Waits until every receiver holds `expected` distinct webhook-ids, or `until` (ms) passes. */
-async function waitForDeliveries(receivers: Receivers, expected: number, until: number, onProgress?: (c: ReceiverCounts) => void) {
+async function waitForDeliveries(
+  receivers: Receivers,
+  expected: number,
+  until: number,
+  onProgress?: (c: ReceiverCounts) => void,
+) {
   let last = 0;
   for (;;) {
     const c = await receivers.counts();
@@ -146,7 +160,8 @@ function min(xs: Iterable<number>) {
   return m;
 }
 
-const pct = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN);
+const pct = (sorted: number[], q: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN;
 
 type Side = {
   side: string;
@@ -167,7 +182,11 @@ type Side = {
  * (`commitOf(connection, connectionCreatedAt)`), events delivered to every receiver, lost ones,
  * duplicates, and the span from the first commit to the last delivery.
  */
-function phase(dump: ReceiverDump, connections: Set<string>, commitOf: (connection: string, createdAt: number | null) => number) {
+function phase(
+  dump: ReceiverDump,
+  connections: Set<string>,
+  commitOf: (connection: string, createdAt: number | null) => number,
+) {
   const latencies: number[] = [];
   const receivedBy = new Map<string, number>();
   const lastArrival = new Map<string, number>();
@@ -211,8 +230,16 @@ async function outboxState(databaseUrl: string) {
     failures: `SELECT COALESCE("error", 'HTTP ' || "statusCode") AS "error", COUNT(*) AS "n" FROM "WebhookAttempt" WHERE "statusCode" IS NULL OR "statusCode" >= 300 GROUP BY 1`,
     payload: `SELECT "payload" FROM "WebhookEvent" WHERE "type" = 'connection.created' LIMIT 1`,
   };
-  let rows: { events: { id: string }[]; statuses: { status: string; n: number | string }[]; open: { eventId: string }[]; failures: { error: string; n: number | string }[]; attempts: { n: number | string }[]; payload: { payload: string }[] };
+  let rows: {
+    events: { id: string }[];
+    statuses: { status: string; n: number | string }[];
+    open: { eventId: string }[];
+    failures: { error: string; n: number | string }[];
+    attempts: { n: number | string }[];
+    payload: { payload: string }[];
+  };
   if (databaseUrl.startsWith("file:")) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a SQLite database: the native driver stays unloaded on PostgreSQL
     const Database = require("better-sqlite3") as typeof import("better-sqlite3");
     const db = new Database(databaseUrl.slice("file:".length), { readonly: true });
     rows = Object.fromEntries(Object.entries(sql).map(([k, q]) => [k, db.prepare(q).all()])) as typeof rows;
@@ -306,7 +333,10 @@ function commandLine() {
   const vars = Object.keys(process.env)
     .filter((k) => k === "DATABASE_URL" || k.startsWith("BENCH_"))
     .map((k) => `${k}=${process.env[k]}`);
-  const run = process.env.npm_lifecycle_event === "bench:webhooks" ? "npm run bench:webhooks" : `node ${process.execArgv.join(" ")} ${process.argv.slice(1).join(" ")}`;
+  const run =
+    process.env.npm_lifecycle_event === "bench:webhooks"
+      ? "npm run bench:webhooks"
+      : `node ${process.execArgv.join(" ")} ${process.argv.slice(1).join(" ")}`;
   return [...vars, run].join(" ");
 }
 
@@ -315,8 +345,14 @@ async function main() {
   const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
   const engine = postgres ? "postgresql" : "sqlite";
   const engineName = postgres ? "PostgreSQL" : "SQLite";
-  const machine = { cores: cpus().length, model: cpus()[0]?.model ?? "unknown", loadAverageAtStart: loadavg().map((l) => Number(l.toFixed(2))) };
-  log(`${command}\n  ${engineName}; ${machine.cores} × ${machine.model}; load average ${machine.loadAverageAtStart.join(" ")} (other work on this machine shows in the figures)`);
+  const machine = {
+    cores: cpus().length,
+    model: cpus()[0]?.model ?? "unknown",
+    loadAverageAtStart: loadavg().map((l) => Number(l.toFixed(2))),
+  };
+  log(
+    `${command}\n  ${engineName}; ${machine.cores} × ${machine.model}; load average ${machine.loadAverageAtStart.join(" ")} (other work on this machine shows in the figures)`,
+  );
   ensureBuild(log);
   const code = codeVersion();
   // Others may rebuild this checkout meanwhile: the servers started later would run other code.
@@ -360,7 +396,9 @@ async function main() {
   migrateWith(env);
   const seeded = await runWriter<Seeded>("seed", { urls: receivers.urls }, env, dir);
   await receivers.secrets(seeded.endpoints.map((e) => e.secret));
-  log(`receivers on ports ${receivers.ports.join(", ")}; team ${seeded.teamId} with ${seeded.endpoints.length} endpoints; starting the server…`);
+  log(
+    `receivers on ports ${receivers.ports.join(", ")}; team ${seeded.teamId} with ${seeded.endpoints.length} endpoints; starting the server…`,
+  );
   const server = await startServer(port, { ...env, PORT: String(port) });
   cleanups.push(() => server.stop());
   const serverPid = pidListeningOn(port);
@@ -371,7 +409,11 @@ async function main() {
     const res = await fetch(`${baseUrl}/v1/connections`, {
       method: "POST",
       headers: { authorization: `Bearer ${seeded.key}`, "content-type": "application/json" },
-      body: JSON.stringify({ connection_type: "sandbox_key", name: `api ${i}`, credentials: { api_key: `bench-api-${i}` } }),
+      body: JSON.stringify({
+        connection_type: "sandbox_key",
+        name: `api ${i}`,
+        credentials: { api_key: `bench-api-${i}` },
+      }),
     });
     const body = await res.text();
     if (res.status !== 201 && res.status !== 200) throw new Error(`POST /v1/connections: HTTP ${res.status} ${body}`);
@@ -384,7 +426,12 @@ async function main() {
 
   // Idle, written by another process: the commit time is when saveConnection returned there.
   log(`idle: ${IDLE_CHANGES} changes ${IDLE_SPACING_MS} ms apart by another process…`);
-  const idleOther = await runWriter<Changes>("changes", { team: seeded.teamId, count: IDLE_CHANGES, concurrency: 1, spacingMs: IDLE_SPACING_MS, label: "idle" }, env, dir);
+  const idleOther = await runWriter<Changes>(
+    "changes",
+    { team: seeded.teamId, count: IDLE_CHANGES, concurrency: 1, spacingMs: IDLE_SPACING_MS, label: "idle" },
+    env,
+    dir,
+  );
   expected += IDLE_CHANGES;
   await waitForDeliveries(receivers, expected, Date.now() + 30_000);
 
@@ -402,22 +449,36 @@ async function main() {
   // The burst.
   log(`burst: ${EVENTS.toLocaleString("en")} changes by ${WRITERS} concurrent writers…`);
   const serverCpuBefore = cpuSeconds(serverPid);
-  const burst = await runWriter<Changes>("changes", { team: seeded.teamId, count: EVENTS, concurrency: WRITERS, label: "burst" }, env, dir);
+  const burst = await runWriter<Changes>(
+    "changes",
+    { team: seeded.teamId, count: EVENTS, concurrency: WRITERS, label: "burst" },
+    env,
+    dir,
+  );
   const lastCommit = max(burst.commits.map((c) => c[1]));
-  log(`burst: written in ${((lastCommit - burst.startedAt) / 1000).toFixed(1)} s; waiting for the deliveries (up to ${DRAIN_TIMEOUT_MS / 1000} s)…`);
+  log(
+    `burst: written in ${((lastCommit - burst.startedAt) / 1000).toFixed(1)} s; waiting for the deliveries (up to ${DRAIN_TIMEOUT_MS / 1000} s)…`,
+  );
   expected += EVENTS;
-  const drained = await waitForDeliveries(receivers, expected, lastCommit + DRAIN_TIMEOUT_MS, (c) => log(`  received ${c.received.join(" / ")} of ${expected}`));
+  const drained = await waitForDeliveries(receivers, expected, lastCommit + DRAIN_TIMEOUT_MS, (c) =>
+    log(`  received ${c.received.join(" / ")} of ${expected}`),
+  );
   const serverCpu = cpuSeconds(serverPid) - serverCpuBefore;
   const { dump, badSignatureSamples } = await receivers.dump();
   // The outbox's account at the same moment: an event missing at a receiver whose deliveries are
   // still open (pending, or delivering under a lease) is late, still owed; one whose deliveries
   // are closed (succeeded or failed) is lost for good.
   const outbox = await outboxState(databaseUrl);
-  const serverWarnings = server.log().split("\n").filter((l) => /"level":"(warn|error)"|unhandled|Error:/i.test(l));
+  const serverWarnings = server
+    .log()
+    .split("\n")
+    .filter((l) => /"level":"(warn|error)"|unhandled|Error:/i.test(l));
   await server.stop();
 
   // The dispatcher alone: a backlog already in the outbox when a server starts.
-  log(`backlog: ${BACKLOG.toLocaleString("en")} changes' rows written into the outbox with no server running, then a server started to drain them…`);
+  log(
+    `backlog: ${BACKLOG.toLocaleString("en")} changes' rows written into the outbox with no server running, then a server started to drain them…`,
+  );
   await receivers.reset();
   const backlogEnv = { ...env, DATABASE_URL: backlogUrl };
   migrateWith(backlogEnv);
@@ -425,12 +486,18 @@ async function main() {
   await receivers.secrets(backlogTeam.endpoints.map((e) => e.secret));
   const backlogIds = new Set(await writeBacklog(target(backlogUrl), backlogTeam.teamId, BACKLOG, WRITERS));
   const drainPort = await freePort();
-  const drainServer = await startServer(drainPort, { ...backlogEnv, PORT: String(drainPort), APP_URL: `http://127.0.0.1:${drainPort}` });
+  const drainServer = await startServer(drainPort, {
+    ...backlogEnv,
+    PORT: String(drainPort),
+    APP_URL: `http://127.0.0.1:${drainPort}`,
+  });
   cleanups.push(() => drainServer.stop());
   const drainUp = Date.now();
   const drainPid = pidListeningOn(drainPort);
   const drainCpuBefore = cpuSeconds(drainPid);
-  const drainCounts = await waitForDeliveries(receivers, BACKLOG, Date.now() + DRAIN_TIMEOUT_MS, (c) => log(`  received ${c.received.join(" / ")} of ${BACKLOG}`));
+  const drainCounts = await waitForDeliveries(receivers, BACKLOG, Date.now() + DRAIN_TIMEOUT_MS, (c) =>
+    log(`  received ${c.received.join(" / ")} of ${BACKLOG}`),
+  );
   const drainCpu = cpuSeconds(drainPid) - drainCpuBefore;
   const drainDump = (await receivers.dump()).dump;
   await drainServer.stop();
@@ -459,13 +526,21 @@ async function main() {
   const lostOverall = lostIds.length;
   const lostStillOpen = lostIds.filter((id) => outbox.openEventIds.has(id)).length;
   const lostClosed = lostOverall - lostStillOpen;
-  const badSignatures = drained.badSignatures.reduce((n, v) => n + v, 0) + drainCounts.badSignatures.reduce((n, v) => n + v, 0);
+  const badSignatures =
+    drained.badSignatures.reduce((n, v) => n + v, 0) + drainCounts.badSignatures.reduce((n, v) => n + v, 0);
 
   // The floor: HTTP alone.
-  log(`floor: ${EVENTS.toLocaleString("en")} signed bodies to each receiver, ${PER_ENDPOINT} in flight per receiver, ${MAX_SOCKETS} sockets, no database…`);
+  log(
+    `floor: ${EVENTS.toLocaleString("en")} signed bodies to each receiver, ${PER_ENDPOINT} in flight per receiver, ${MAX_SOCKETS} sockets, no database…`,
+  );
   await receivers.reset();
   await receivers.secrets(seeded.endpoints.map((e) => e.secret));
-  const f = await floor(receivers, seeded.endpoints.map((e) => e.secret), outbox.payload, EVENTS);
+  const f = await floor(
+    receivers,
+    seeded.endpoints.map((e) => e.secret),
+    outbox.payload,
+    EVENTS,
+  );
   const floorCounts = await waitForDeliveries(receivers, EVENTS, Date.now() + 60_000);
   const floorDump = (await receivers.dump()).dump;
   const floorLatencies: number[] = [];
@@ -488,7 +563,8 @@ async function main() {
   const bare: BareResult = await bareOutbox(target(bareUrl), EVENTS, WRITERS, PER_ENDPOINT);
 
   const buildChanged = buildId() !== build;
-  if (buildChanged) log("WARNING: the app was rebuilt during this run; the servers started after that ran other code than the first");
+  if (buildChanged)
+    log("WARNING: the app was rebuilt during this run; the servers started after that ran other code than the first");
   const ms = (v: number | null) => (v === null || Number.isNaN(v) ? "–" : v.toFixed(0));
   const rate = (v: number | null) => (v === null ? "–" : v.toFixed(0));
   const sides: Side[] = [
@@ -572,16 +648,36 @@ async function main() {
     },
   ];
   const bars = [
-    { bar: "p50 from commit to receiver under 1 s at idle (another process's write)", value: `${ms(other.p50)} ms`, ok: other.p50 < 1000 },
-    { bar: "p50 from commit to receiver under 1 s at idle (an API write)", value: `${ms(api.p50)} ms`, ok: api.p50 < 1000 },
-    { bar: "the burst drains at 500 events/s or more", value: `${rate(b.delivered / burstSeconds)} events/s`, ok: b.delivered / burstSeconds >= 500 && b.lost === 0 },
-    { bar: "(the same bar, the dispatcher alone) a backlog drains at 500 events/s or more", value: `${rate(drainDelivered / drainSeconds)} events/s`, ok: drainDelivered / drainSeconds >= 500 && drainDelivered === BACKLOG },
+    {
+      bar: "p50 from commit to receiver under 1 s at idle (another process's write)",
+      value: `${ms(other.p50)} ms`,
+      ok: other.p50 < 1000,
+    },
+    {
+      bar: "p50 from commit to receiver under 1 s at idle (an API write)",
+      value: `${ms(api.p50)} ms`,
+      ok: api.p50 < 1000,
+    },
+    {
+      bar: "the burst drains at 500 events/s or more",
+      value: `${rate(b.delivered / burstSeconds)} events/s`,
+      ok: b.delivered / burstSeconds >= 500 && b.lost === 0,
+    },
+    {
+      bar: "(the same bar, the dispatcher alone) a backlog drains at 500 events/s or more",
+      value: `${rate(drainDelivered / drainSeconds)} events/s`,
+      ok: drainDelivered / drainSeconds >= 500 && drainDelivered === BACKLOG,
+    },
     {
       bar: "nothing lost: every event in the outbox reached every receiver",
       value: `${lostOverall} of ${outbox.eventIds.length} events (burst ${b.lost}, idle ${other.lost} + ${api.lost}; backlog ${BACKLOG - drainDelivered} of ${BACKLOG})${lostOverall ? `; at the deadline ${lostStillOpen} of them were still owed (pending or delivering in the outbox: late, not dropped) and ${lostClosed} closed without reaching every receiver (dropped)` : ""}`,
       ok: lostOverall === 0 && b.lost === 0 && other.lost === 0 && api.lost === 0 && drainDelivered === BACKLOG,
     },
-    { bar: "every signature verified (standardwebhooks), the floor's too", value: `${badSignatures} bad, floor ${floorCounts.badSignatures.reduce((n, v) => n + v, 0)} bad${badSignatureSamples.length ? `: ${badSignatureSamples.join("; ")}` : ""}`, ok: badSignatures === 0 && floorCounts.badSignatures.every((n) => n === 0) },
+    {
+      bar: "every signature verified (standardwebhooks), the floor's too",
+      value: `${badSignatures} bad, floor ${floorCounts.badSignatures.reduce((n, v) => n + v, 0)} bad${badSignatureSamples.length ? `: ${badSignatureSamples.join("; ")}` : ""}`,
+      ok: badSignatures === 0 && floorCounts.badSignatures.every((n) => n === 0),
+    },
   ];
   const report = [
     `# bench:webhooks — ${engineName}, ${EVENTS.toLocaleString("en")} events to ${RECEIVERS} receivers, production build`,
@@ -605,8 +701,19 @@ async function main() {
     `After the last commit ${backlogAtLastCommit.toLocaleString("en")} events were still on their way; they took ${tailSeconds.toFixed(1)} s more (${rate(backlogAtLastCommit / Math.max(tailSeconds, 0.001))} events/s).`,
     `Outbox when the wait ended: deliveries ${JSON.stringify(outbox.deliveries)}, ${outbox.attempts} attempts (failed: ${JSON.stringify(outbox.failedAttempts)}); receivers got ${drained.requests.join(" / ")} requests; floor bodies ${f.bodyBytes} bytes, ${f.failures} failed requests.`,
     `Latency at idle through the API is measured from the connection's created_at (inside the transaction); elsewhere from the moment the writer's transaction returned.`,
-    ...(buildChanged ? ["", "WARNING: the app was rebuilt (.next/BUILD_ID changed) during this run: the figures mix two builds; run it again."] : []),
-    ...(serverWarnings.length ? ["", `The server logged ${serverWarnings.length} warnings or errors, e.g.:`, ...serverWarnings.slice(0, 5).map((l) => `    ${l.slice(0, 400)}`)] : []),
+    ...(buildChanged
+      ? [
+          "",
+          "WARNING: the app was rebuilt (.next/BUILD_ID changed) during this run: the figures mix two builds; run it again.",
+        ]
+      : []),
+    ...(serverWarnings.length
+      ? [
+          "",
+          `The server logged ${serverWarnings.length} warnings or errors, e.g.:`,
+          ...serverWarnings.slice(0, 5).map((l) => `    ${l.slice(0, 400)}`),
+        ]
+      : []),
     "",
     ...bars.map((x) => `- ${x.ok ? "PASS" : "FAIL"} ${x.bar}: ${x.value}`),
   ].join("\n");
@@ -627,10 +734,36 @@ async function main() {
         events: EVENTS,
         writers: WRITERS,
         sides,
-        burst: { writeSeconds, changesPerSecond: EVENTS / writeSeconds, serverCpuSeconds: serverCpu, writerCpuSeconds: burst.cpuSeconds, backlogAtLastCommit, tailSeconds, firstCommit: b.firstCommit, lastCommit, lastDelivery: b.lastDelivery },
-        backlog: { events: BACKLOG, delivered: drainDelivered, seconds: drainSeconds, eventsPerSecond: drainDelivered / drainSeconds, serverCpuSeconds: drainCpu, firstDeliveryAfterReadyMs: drainFirst - drainUp, counts: drainCounts },
+        burst: {
+          writeSeconds,
+          changesPerSecond: EVENTS / writeSeconds,
+          serverCpuSeconds: serverCpu,
+          writerCpuSeconds: burst.cpuSeconds,
+          backlogAtLastCommit,
+          tailSeconds,
+          firstCommit: b.firstCommit,
+          lastCommit,
+          lastDelivery: b.lastDelivery,
+        },
+        backlog: {
+          events: BACKLOG,
+          delivered: drainDelivered,
+          seconds: drainSeconds,
+          eventsPerSecond: drainDelivered / drainSeconds,
+          serverCpuSeconds: drainCpu,
+          firstDeliveryAfterReadyMs: drainFirst - drainUp,
+          counts: drainCounts,
+        },
         bare,
-        outbox: { events: outbox.eventIds.length, deliveries: outbox.deliveries, attempts: outbox.attempts, failedAttempts: outbox.failedAttempts, lost: lostOverall, lostStillOpen, lostClosed },
+        outbox: {
+          events: outbox.eventIds.length,
+          deliveries: outbox.deliveries,
+          attempts: outbox.attempts,
+          failedAttempts: outbox.failedAttempts,
+          lost: lostOverall,
+          lostStillOpen,
+          lostClosed,
+        },
         receivers: drained,
         floor: { failures: f.failures, bodyBytes: f.bodyBytes },
         bars,

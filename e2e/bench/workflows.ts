@@ -33,6 +33,7 @@ async function main() {
   ensureBuild();
   const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
   const pg = postgres ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_bench") : undefined;
+  process.env.WORKFLOW_MAX_ACTIVE_SCHEDULES = String(10 * WORKFLOWS); // one team holds them all, saved here
   const { env } = benchWorkspace("bench-workflows", pg?.url);
   const engine = postgres ? "PostgreSQL" : "SQLite";
   migrateWith(env);
@@ -48,7 +49,13 @@ async function main() {
   const team = await createTeam({ name: "Bench", plan: "team", creditsLimit: 1_000_000_000 });
   const user = await createUser({ teamId: team.id, email: "bench@patchbay.dev", role: "owner" });
   const { key } = await createApiKey({ teamId: team.id, userId: user.id, requireTeamPlan: false });
-  const server = await startServer(port, { ...env, PORT: String(port), APP_URL: baseUrl, WORKFLOW_CONCURRENCY: String(CONCURRENCY) });
+  const server = await startServer(port, {
+    ...env,
+    PORT: String(port),
+    APP_URL: baseUrl,
+    WORKFLOW_CONCURRENCY: String(CONCURRENCY),
+    WORKFLOW_TEAM_CONCURRENCY: String(CONCURRENCY),
+  });
   const serverPid = pidListeningOn(port);
   try {
     const apiKey = "sk-bench-workflows";
@@ -63,9 +70,27 @@ async function main() {
 
     // Every workflow asks for other dates: no node is answered from the response cache.
     const sandboxNodes = (n: number) => [
-      { id: "sessions", label: "Sessions", operation_id: "sandbox.report", connection_id: connection.id, input: { metric: "sessions", days: 7, end_date: dateOf(2 * n) } },
-      { id: "users", label: "Users", operation_id: "sandbox.report", connection_id: connection.id, input: { metric: "users", days: 7, end_date: dateOf(2 * n + 1) } },
-      { id: "note", label: "Note", operation_id: "sandbox.set_note", connection_id: connection.id, input: { note: "{{nodes.sessions.output.total}} sessions, {{nodes.users.output.total}} users" } },
+      {
+        id: "sessions",
+        label: "Sessions",
+        operation_id: "sandbox.report",
+        connection_id: connection.id,
+        input: { metric: "sessions", days: 7, end_date: dateOf(2 * n) },
+      },
+      {
+        id: "users",
+        label: "Users",
+        operation_id: "sandbox.report",
+        connection_id: connection.id,
+        input: { metric: "users", days: 7, end_date: dateOf(2 * n + 1) },
+      },
+      {
+        id: "note",
+        label: "Note",
+        operation_id: "sandbox.set_note",
+        connection_id: connection.id,
+        input: { note: "{{nodes.sessions.output.total}} sessions, {{nodes.users.output.total}} users" },
+      },
     ];
     const utilityNodes = () => [
       { id: "a", label: "A", operation_id: "utility.format_text", input: { template: "{{run.date.today}}" } },
@@ -74,7 +99,14 @@ async function main() {
     ];
     // Saved through the same checks as any workflow, with a schedule far away; then all made due at one instant.
     const create = async (prefix: string, nodes: (n: number) => object[]) => {
-      for (let n = 0; n < WORKFLOWS; n++) await createWorkflow(actor, { name: `${prefix} ${n}`, nodes: nodes(n) as never, schedule: "0 0 1 1 *", timezone: null, active: true });
+      for (let n = 0; n < WORKFLOWS; n++)
+        await createWorkflow(actor, {
+          name: `${prefix} ${n}`,
+          nodes: nodes(n) as never,
+          schedule: "0 0 1 1 *",
+          timezone: null,
+          active: true,
+        });
       return prefix;
     };
     process.stdout.write(`[bench] creating ${2 * WORKFLOWS} workflows… `);
@@ -86,7 +118,13 @@ async function main() {
     const report = findOperation("sandbox.report")!;
     const setNote = findOperation("sandbox.set_note")!;
     const ctx = {
-      connection: { id: connection.id, type: "sandbox_key", name: connection.name, externalId: connection.external_id, isPrivate: false },
+      connection: {
+        id: connection.id,
+        type: "sandbox_key",
+        name: connection.name,
+        externalId: connection.external_id,
+        isPrivate: false,
+      },
       credentials: { kind: "manual" as const, credentials: { api_key: apiKey } },
     };
     let bareN = 10_000;
@@ -98,8 +136,12 @@ async function main() {
           while (next < WORKFLOWS) {
             next++;
             const n = bareN++;
-            const s = (await report.run(ctx, { metric: "sessions", days: 7, end_date: dateOf(2 * n) })) as { total: number };
-            const u = (await report.run(ctx, { metric: "users", days: 7, end_date: dateOf(2 * n + 1) })) as { total: number };
+            const s = (await report.run(ctx, { metric: "sessions", days: 7, end_date: dateOf(2 * n) })) as {
+              total: number;
+            };
+            const u = (await report.run(ctx, { metric: "users", days: 7, end_date: dateOf(2 * n + 1) })) as {
+              total: number;
+            };
             await setNote.run(ctx, { note: `${s.total} sessions, ${u.total} users` });
           }
         }),
@@ -117,22 +159,52 @@ async function main() {
         const open = await db.workflowRun.count({ where: { workflow: mine, status: { in: ["queued", "running"] } } });
         const all = await db.workflowRun.count({ where: { workflow: mine } });
         if (all >= WORKFLOWS && open === 0) break;
-        if (Date.now() - due > 15 * 60_000) throw new Error(`runs not done after 15 minutes: ${all} created, ${open} open`);
+        if (Date.now() - due > 15 * 60_000)
+          throw new Error(`runs not done after 15 minutes: ${all} created, ${open} open`);
         await new Promise((r) => setTimeout(r, 200));
       }
       const cpu = cpuSeconds(serverPid) - cpu0;
-      const runs = await db.workflowRun.findMany({ where: { workflow: mine }, select: { id: true, workflowId: true, slotAt: true, status: true, completedAt: true, state: true, credits: true } });
-      const lags = runs.map((r) => (JSON.parse(r.state) as { steps: { started_ms: number }[] }).steps[0].started_ms - Number(r.slotAt));
+      const runs = await db.workflowRun.findMany({
+        where: { workflow: mine },
+        select: {
+          id: true,
+          workflowId: true,
+          slotAt: true,
+          status: true,
+          completedAt: true,
+          state: true,
+          credits: true,
+        },
+      });
+      const lags = runs.map(
+        (r) => (JSON.parse(r.state) as { steps: { started_ms: number }[] }).steps[0].started_ms - Number(r.slotAt),
+      );
       const end = Math.max(...runs.map((r) => Number(r.completedAt)));
-      const logs = await db.operationLog.groupBy({ by: ["sourceRunId"], where: { teamId: team.id, sourceType: "workflow", sourceName: { startsWith: `${prefix} ` } }, _count: { _all: true } });
-      const ledger = await db.creditLedgerEntry.count({ where: { teamId: team.id, serviceType: "workflow", serviceName: { startsWith: `${prefix} ` } } });
+      const logs = await db.operationLog.groupBy({
+        by: ["sourceRunId"],
+        where: { teamId: team.id, sourceType: "workflow", sourceName: { startsWith: `${prefix} ` } },
+        _count: { _all: true },
+      });
+      const ledger = await db.creditLedgerEntry.count({
+        where: { teamId: team.id, serviceType: "workflow", serviceName: { startsWith: `${prefix} ` } },
+      });
       const problems: string[] = [];
-      if (runs.length !== WORKFLOWS || new Set(runs.map((r) => r.workflowId)).size !== WORKFLOWS) problems.push(`${runs.length} runs for ${WORKFLOWS} workflows`);
+      if (runs.length !== WORKFLOWS || new Set(runs.map((r) => r.workflowId)).size !== WORKFLOWS)
+        problems.push(`${runs.length} runs for ${WORKFLOWS} workflows`);
       const failed = runs.filter((r) => r.status !== "success");
       if (failed.length) problems.push(`${failed.length} runs did not succeed (${failed[0].status})`);
-      if (logs.length !== runs.length || logs.some((l) => l._count._all !== 3)) problems.push("a run without exactly three logs");
+      if (logs.length !== runs.length || logs.some((l) => l._count._all !== 3))
+        problems.push("a run without exactly three logs");
       if (ledger !== runs.length) problems.push(`${ledger} ledger entries for ${runs.length} runs`);
-      return { perSecond: runs.length / ((end - due) / 1000), p50: p(lags, 0.5), p99: p(lags, 0.99), cpu, runs: runs.length, credits: runs.reduce((s, r) => s + (r.credits ?? 0), 0), problems };
+      return {
+        perSecond: runs.length / ((end - due) / 1000),
+        p50: p(lags, 0.5),
+        p99: p(lags, 0.99),
+        cpu,
+        runs: runs.length,
+        credits: runs.reduce((s, r) => s + (r.credits ?? 0), 0),
+        problems,
+      };
     };
 
     await bare(); // warm-up of the provider path and this process
@@ -155,7 +227,9 @@ async function main() {
       `run / bare: ${(run.perSecond / bareRate).toFixed(2)} (runs per second through the scheduler and runner, against the same provider calls in a loop).`,
       `Each sandbox run wrote 3 logs and 1 ledger entry (${run.credits} credits for ${run.runs} runs: 1 + 2 + 2 + 1 each).`,
       "",
-      problems.length ? `- FAIL: ${problems.join("; ")}` : `- PASS: every workflow ran exactly once (${floor.runs + run.runs} runs, 3 logs and 1 ledger entry each), none lost, none left running`,
+      problems.length
+        ? `- FAIL: ${problems.join("; ")}`
+        : `- PASS: every workflow ran exactly once (${floor.runs + run.runs} runs, 3 logs and 1 ledger entry each), none lost, none left running`,
     ].join("\n");
     console.log(`\n${text}\n`);
     writeFileSync(join(root, "e2e", ".artifacts", `bench-workflows-${postgres ? "postgresql" : "sqlite"}.md`), text);

@@ -31,13 +31,37 @@ let approvalsFiled: Promise<void> | undefined;
 const withPendingApprovals = async (page: Page) => {
   approvalsFiled ??= (async () => {
     const headers = { "x-patchbay-team": world.team };
-    const [conn] = (await (await page.request.get("/v1/connections?type=sandbox_key", { headers })).json()) as { id: string }[];
-    const { data: members } = (await (await page.request.get("/api/dashboard/members", { headers })).json()) as { data: { user_id: string; role: string }[] };
+    const [conn] = (await (await page.request.get("/v1/connections?type=sandbox_key", { headers })).json()) as {
+      id: string;
+    }[];
+    const { data: members } = (await (await page.request.get("/api/dashboard/members", { headers })).json()) as {
+      data: { user_id: string; role: string }[];
+    };
     const owner = members.find((m) => m.role === "owner")!;
-    const made = await cli("mcp", "create", "--team", world.team, "--user", owner.user_id, "--name", "Ops agent", "--connections", conn.id, "--writes", "approval");
+    const made = await cli(
+      "mcp",
+      "create",
+      "--team",
+      world.team,
+      "--user",
+      owner.user_id,
+      "--name",
+      "Ops agent",
+      "--connections",
+      conn.id,
+      "--writes",
+      "approval",
+    );
     const client = await mcpClient(made.json.token);
-    for (const note of ["Quarterly review on Monday", "Budget freeze until the audit ends", "Pause the spring campaign"]) {
-      await client.callTool({ name: "run_write_operation", arguments: { operation_id: "sandbox.set_note", connection_id: conn.id, input: { note } } });
+    for (const note of [
+      "Quarterly review on Monday",
+      "Budget freeze until the audit ends",
+      "Pause the spring campaign",
+    ]) {
+      await client.callTool({
+        name: "run_write_operation",
+        arguments: { operation_id: "sandbox.set_note", connection_id: conn.id, input: { note } },
+      });
     }
     await client.close();
   })();
@@ -52,57 +76,145 @@ const approvalPanel = (p: Page) => p.getByRole("dialog", { name: /^Approval requ
 // Keyed by team: a worker may set up another world (another file's beforeAll) after this one.
 const workflowsMade = new Map<string, Promise<string>>();
 const withWorkflow = () => {
-  const made = workflowsMade.get(world.team) ?? (async () => {
-    const session = await signInCookie(world.email, PASSWORD);
-    const headers = { cookie: session, "x-patchbay-team": world.team, "content-type": "application/json" };
-    const { data: members } = (await (await fetch(`${baseURL()}/api/dashboard/members`, { headers })).json()) as { data: { user_id: string; role: string }[] };
-    const owner = members.find((m) => m.role === "owner")!;
-    const conn = ((await (await fetch(`${baseURL()}/v1/connections?type=sandbox_key`, { headers })).json()) as { id: string }[])[0];
-    const nodes = [
-      { id: "report", label: "Sessions, last 7 days", operation_id: "sandbox.report", connection_id: conn.id, input: { metric: "sessions", days: 7, end_date: "{{run.date.yesterday}}" } },
-      { id: "message", label: "Write the note", operation_id: "utility.format_text", input: { template: "{{nodes.report.output.total}} sessions to {{run.date.yesterday}}" } },
-      { id: "note", label: "Save it as the note", operation_id: "sandbox.set_note", connection_id: conn.id, input: { note: "{{nodes.message.output.text}}" } },
-    ];
-    const made = await cli("workflow", "create", "--team", world.team, "--user", owner.user_id, "--name", "Weekly sessions note", "--nodes", JSON.stringify(nodes), "--schedule", "0 9 * * 1", "--timezone", "Europe/Paris");
-    expect(made.code, JSON.stringify(made.json)).toBe(0);
-    const ran = await cli("workflow", "run", "--id", made.json.id, "--wait");
-    expect(ran.code, JSON.stringify(ran.json)).toBe(0);
-    return made.json.id as string;
-  })();
+  const made =
+    workflowsMade.get(world.team) ??
+    (async () => {
+      const session = await signInCookie(world.email, PASSWORD);
+      const headers = { cookie: session, "x-patchbay-team": world.team, "content-type": "application/json" };
+      const { data: members } = (await (await fetch(`${baseURL()}/api/dashboard/members`, { headers })).json()) as {
+        data: { user_id: string; role: string }[];
+      };
+      const owner = members.find((m) => m.role === "owner")!;
+      const conn = (
+        (await (await fetch(`${baseURL()}/v1/connections?type=sandbox_key`, { headers })).json()) as { id: string }[]
+      )[0];
+      const nodes = [
+        {
+          id: "report",
+          label: "Sessions, last 7 days",
+          operation_id: "sandbox.report",
+          connection_id: conn.id,
+          input: { metric: "sessions", days: 7, end_date: "{{run.date.yesterday}}" },
+        },
+        {
+          id: "message",
+          label: "Write the note",
+          operation_id: "utility.format_text",
+          input: { template: "{{nodes.report.output.total}} sessions to {{run.date.yesterday}}" },
+        },
+        {
+          id: "note",
+          label: "Save it as the note",
+          operation_id: "sandbox.set_note",
+          connection_id: conn.id,
+          input: { note: "{{nodes.message.output.text}}" },
+        },
+      ];
+      const made = await cli(
+        "workflow",
+        "create",
+        "--team",
+        world.team,
+        "--user",
+        owner.user_id,
+        "--name",
+        "Weekly sessions note",
+        "--nodes",
+        JSON.stringify(nodes),
+        "--schedule",
+        "0 9 * * 1",
+        "--timezone",
+        "Europe/Paris",
+      );
+      expect(made.code, JSON.stringify(made.json)).toBe(0);
+      const ran = await cli("workflow", "run", "--id", made.json.id, "--wait");
+      expect(ran.code, JSON.stringify(ran.json)).toBe(0);
+      return made.json.id as string;
+    })();
   workflowsMade.set(world.team, made);
   return made;
 };
 const runsGrid = (p: Page) => p.getByRole("grid", { name: "Runs" });
 
 export const PAGES: PageEntry[] = [
-  { name: "sign-in", path: () => "/sign-in", public: true, ready: (p) => expect(p.getByRole("button", { name: "Sign in" })).toBeVisible() },
-  { name: "overview", path: (w) => `/${w.team}`, ready: (p) => expect(p.getByTestId("credit-gauge").or(p.getByRole("heading", { level: 1 }))).toBeVisible() },
+  {
+    name: "sign-in",
+    path: () => "/sign-in",
+    public: true,
+    ready: (p) => expect(p.getByRole("button", { name: "Sign in" })).toBeVisible(),
+  },
+  {
+    name: "overview",
+    path: (w) => `/${w.team}`,
+    ready: (p) => expect(p.getByTestId("credit-gauge").or(p.getByRole("heading", { level: 1 }))).toBeVisible(),
+  },
   {
     name: "connections",
     path: (w) => `/${w.team}/connections`,
     ready: (p) => expect(p.getByRole("table").or(p.getByRole("list")).first()).toBeVisible(),
-    states: [{ name: "new connection dialog", reach: (p) => p.getByRole("button", { name: "New connection" }).click().then(() => expect(p.getByRole("dialog")).toBeVisible()) }],
+    states: [
+      {
+        name: "new connection dialog",
+        reach: (p) =>
+          p
+            .getByRole("button", { name: "New connection" })
+            .click()
+            .then(() => expect(p.getByRole("dialog")).toBeVisible()),
+      },
+    ],
   },
-  { name: "auth links", path: (w) => `/${w.team}/auth-links`, ready: (p) => expect(p.getByRole("heading", { name: "Recent links" })).toBeVisible() },
+  {
+    name: "auth links",
+    path: (w) => `/${w.team}/auth-links`,
+    ready: (p) => expect(p.getByRole("heading", { name: "Recent links" })).toBeVisible(),
+  },
   {
     name: "logs",
     path: (w) => `/${w.team}/logs`,
     ready: tableRows,
-    states: [{ name: "log detail", reach: (p) => p.getByRole("row").nth(2).click().then(() => expect(p.getByRole("dialog", { name: /^Log / })).toContainText("Status")) }],
+    states: [
+      {
+        name: "log detail",
+        reach: (p) =>
+          p
+            .getByRole("row")
+            .nth(2)
+            .click()
+            .then(() => expect(p.getByRole("dialog", { name: /^Log / })).toContainText("Status")),
+      },
+    ],
   },
   { name: "ledger", path: (w) => `/${w.team}/ledger`, ready: tableRows },
   {
     name: "operations",
     path: (w) => `/${w.team}/operations`,
     ready: tableRows,
-    states: [{ name: "operation detail", reach: (p) => p.getByRole("row").nth(2).click().then(() => expect(p.getByRole("dialog")).toContainText("Input fields")) }],
+    states: [
+      {
+        name: "operation detail",
+        reach: (p) =>
+          p
+            .getByRole("row")
+            .nth(2)
+            .click()
+            .then(() => expect(p.getByRole("dialog")).toContainText("Input fields")),
+      },
+    ],
   },
   {
     name: "approvals",
     path: (w) => `/${w.team}/approvals`,
     ready: withPendingApprovals,
     states: [
-      { name: "approval detail", reach: (p) => p.getByRole("row").nth(2).click().then(() => expect(approvalPanel(p).getByRole("button", { name: "Approve and run" })).toBeVisible()) },
+      {
+        name: "approval detail",
+        reach: (p) =>
+          p
+            .getByRole("row")
+            .nth(2)
+            .click()
+            .then(() => expect(approvalPanel(p).getByRole("button", { name: "Approve and run" })).toBeVisible()),
+      },
       {
         name: "approve confirmation",
         reach: async (p) => {
@@ -119,7 +231,9 @@ export const PAGES: PageEntry[] = [
     ready: async (p) => {
       await withWorkflow();
       await p.reload();
-      await expect(p.getByRole("grid", { name: "Workflows" }).getByRole("row").filter({ hasText: "Weekly sessions note" })).toBeVisible();
+      await expect(
+        p.getByRole("grid", { name: "Workflows" }).getByRole("row").filter({ hasText: "Weekly sessions note" }),
+      ).toBeVisible();
     },
   },
   {
@@ -130,8 +244,23 @@ export const PAGES: PageEntry[] = [
       await expect(runsGrid(p).getByRole("row").nth(1)).toContainText("Succeeded");
     },
     states: [
-      { name: "run detail", reach: (p) => runsGrid(p).getByRole("row").nth(1).click().then(() => expect(p.getByRole("dialog", { name: /^Run / }).getByTestId("run-node")).toHaveCount(3)) },
-      { name: "rebind dialog", reach: (p) => p.getByRole("button", { name: "Rebind", exact: true }).click().then(() => expect(p.getByRole("dialog", { name: "Rebind to another connection" })).toBeVisible()) },
+      {
+        name: "run detail",
+        reach: (p) =>
+          runsGrid(p)
+            .getByRole("row")
+            .nth(1)
+            .click()
+            .then(() => expect(p.getByRole("dialog", { name: /^Run / }).getByTestId("run-node")).toHaveCount(3)),
+      },
+      {
+        name: "rebind dialog",
+        reach: (p) =>
+          p
+            .getByRole("button", { name: "Rebind", exact: true })
+            .click()
+            .then(() => expect(p.getByRole("dialog", { name: "Rebind to another connection" })).toBeVisible()),
+      },
     ],
   },
   {
@@ -162,12 +291,41 @@ export const PAGES: PageEntry[] = [
     name: "settings",
     path: (w) => `/${w.team}/settings`,
     ready: (p) => expect(p.getByRole("list", { name: "Members" })).toBeVisible(),
-    states: [{ name: "confirm dialog", reach: (p) => p.getByRole("button", { name: "Sign out everywhere" }).click().then(() => expect(p.getByRole("dialog")).toBeVisible()) }],
+    states: [
+      {
+        name: "confirm dialog",
+        reach: (p) =>
+          p
+            .getByRole("button", { name: "Sign out everywhere" })
+            .click()
+            .then(() => expect(p.getByRole("dialog")).toBeVisible()),
+      },
+    ],
   },
-  { name: "connect page", path: (w) => w.connectPath, public: true, ready: (p) => expect(p.getByRole("button", { name: /^Continue/ })).toBeVisible() },
-  { name: "invite page", path: (w) => w.invitePath, public: true, ready: (p) => expect(p.getByRole("heading", { level: 1 })).toBeVisible() },
-  { name: "webhooks docs", path: () => "/docs/webhooks", public: true, ready: (p) => expect(p.getByRole("heading", { level: 1 })).toBeVisible() },
-  { name: "API reference", path: () => "/docs/api", public: true, ready: (p) => expect(p.getByRole("heading", { level: 1 }).first()).toBeVisible() },
+  {
+    name: "connect page",
+    path: (w) => w.connectPath,
+    public: true,
+    ready: (p) => expect(p.getByRole("button", { name: /^Continue/ })).toBeVisible(),
+  },
+  {
+    name: "invite page",
+    path: (w) => w.invitePath,
+    public: true,
+    ready: (p) => expect(p.getByRole("heading", { level: 1 })).toBeVisible(),
+  },
+  {
+    name: "webhooks docs",
+    path: () => "/docs/webhooks",
+    public: true,
+    ready: (p) => expect(p.getByRole("heading", { level: 1 })).toBeVisible(),
+  },
+  {
+    name: "API reference",
+    path: () => "/docs/api",
+    public: true,
+    ready: (p) => expect(p.getByRole("heading", { level: 1 }).first()).toBeVisible(),
+  },
 ];
 
 const VARIANTS = [
@@ -186,16 +344,26 @@ type AxeViolation = { id: string; impact: string; help: string; nodes: { target:
 async function axe(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(async (tags) => {
-    const result = await (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
+    const result = await (
+      window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }
+    ).axe.run(document, {
       runOnly: { type: "tag", values: tags },
       resultTypes: ["violations"],
     });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
   }, WCAG_TAGS);
 }
 
 const describe = (where: string, violations: AxeViolation[]) =>
-  violations.map((v) => `${where}: ${v.impact} ${v.id} ×${v.nodes.length} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
+  violations.map(
+    (v) =>
+      `${where}: ${v.impact} ${v.id} ×${v.nodes.length} (${v.help}) at ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`,
+  );
 
 let world: World;
 
@@ -208,27 +376,61 @@ test.beforeAll(async () => {
     ["sandbox_key", "Analytics key", { api_key: "sk-a11y" }],
     ["sandbox_whitelabel", "White-label app", { client_id: "c", client_secret: "s", refresh_token: "r" }],
   ] as const) {
-    expect((await api.post("/v1/connections", { data: { connection_type: type, name, credentials } })).status()).toBe(200);
+    expect((await api.post("/v1/connections", { data: { connection_type: type, name, credentials } })).status()).toBe(
+      200,
+    );
   }
-  const link = await (await api.post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth", external_id: "client-7" } })).json();
+  const link = await (
+    await api.post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth", external_id: "client-7" } })
+  ).json();
   await api.post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth", is_private: true } });
-  await cli("activity", "simulate", "--team", team.id, "--workflow-runs", "40", "--mcp-calls", "60", "--agent-conversations", "5", "--copilot-uses", "5", "--days", "5");
+  await cli(
+    "activity",
+    "simulate",
+    "--team",
+    team.id,
+    "--workflow-runs",
+    "40",
+    "--mcp-calls",
+    "60",
+    "--agent-conversations",
+    "5",
+    "--copilot-uses",
+    "5",
+    "--days",
+    "5",
+  );
   await cli("mcp", "create", "--team", team.id, "--user", owner.id, "--name", "Claude Desktop");
   await cli("webhook", "create", "--team", team.id, "--url", "http://127.0.0.1:9/hooks");
   const session = await signInCookie(owner.email, PASSWORD);
   const invite = await (
-    await fetch(`${baseURL()}/api/dashboard/invites`, { method: "POST", headers: { cookie: session, "x-patchbay-team": team.id, "content-type": "application/json" }, body: JSON.stringify({ email: "newcomer@a11y.example", role: "member" }) })
+    await fetch(`${baseURL()}/api/dashboard/invites`, {
+      method: "POST",
+      headers: { cookie: session, "x-patchbay-team": team.id, "content-type": "application/json" },
+      body: JSON.stringify({ email: "newcomer@a11y.example", role: "member" }),
+    })
   ).json();
   await seed("charges", { team: team.id, charges: [{ credits: 3, type: "mcp" }] });
-  world = { team: team.id, email: owner.email, connectPath: new URL(link.url).pathname, invitePath: new URL(invite.url).pathname };
+  world = {
+    team: team.id,
+    email: owner.email,
+    connectPath: new URL(link.url).pathname,
+    invitePath: new URL(invite.url).pathname,
+  };
 });
 
 for (const entry of PAGES) {
-  test(`${entry.name}: no WCAG A/AA violation, light and dark, 1440 and 390 px${entry.states?.length ? `, also with ${entry.states.map((s) => s.name).join(", ")}` : ""}`, async ({ browser }) => {
+  test(`${entry.name}: no WCAG A/AA violation, light and dark, 1440 and 390 px${entry.states?.length ? `, also with ${entry.states.map((s) => s.name).join(", ")}` : ""}`, async ({
+    browser,
+  }) => {
     test.setTimeout(120_000);
     const problems: string[] = [];
     for (const variant of VARIANTS) {
-      const context = await browser.newContext({ viewport: { width: variant.width, height: variant.height }, colorScheme: variant.colorScheme, baseURL: baseURL() });
+      const context = await browser.newContext({
+        viewport: { width: variant.width, height: variant.height },
+        colorScheme: variant.colorScheme,
+        baseURL: baseURL(),
+      });
       const page = await context.newPage();
       if (!entry.public) await signIn(page, world.email);
       await page.goto(entry.path(world));

@@ -8,7 +8,7 @@ import { screenshotsDir } from "../support/browser";
 // shows curl, Python requests and @patchbay/client samples, and the page runs under the
 // product's CSP without loading anything from another origin.
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -35,9 +35,15 @@ async function watch(page: Page) {
     requests,
     async expectClean() {
       await page.waitForLoadState("networkidle");
-      expect(await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []), "CSP violations").toEqual([]);
+      expect(
+        await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []),
+        "CSP violations",
+      ).toEqual([]);
       expect(consoleErrors, "console errors").toEqual([]);
-      expect(requests.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== origin), "requests to other origins").toEqual([]);
+      expect(
+        requests.filter((url) => !/^(data|blob):/.test(url) && new URL(url).origin !== origin),
+        "requests to other origins",
+      ).toEqual([]);
     },
   };
 }
@@ -48,7 +54,10 @@ async function liveDocument(): Promise<Json> {
   return res.json();
 }
 
-const operationsOf = (doc: Json): Json[] => Object.entries(doc.paths as Json).flatMap(([path, methods]) => Object.entries(methods as Json).map(([method, op]) => ({ ...(op as Json), method, path })));
+const operationsOf = (doc: Json): Json[] =>
+  Object.entries(doc.paths as Json).flatMap(([path, methods]) =>
+    Object.entries(methods as Json).map(([method, op]) => ({ ...(op as Json), method, path })),
+  );
 
 /** Opens an operation the way a reader does: its tag's group in the sidebar, then its entry. */
 async function openOperation(page: Page, doc: Json, op: Json) {
@@ -63,7 +72,9 @@ async function openOperation(page: Page, doc: Json, op: Json) {
   return section;
 }
 
-test("renders every operation of the live document, from this server only, with no CSP violation or console error", async ({ page }) => {
+test("renders every operation of the live document, from this server only, with no CSP violation or console error", async ({
+  page,
+}) => {
   const watcher = await watch(page);
   const doc = await liveDocument();
   await page.goto("/docs/api");
@@ -86,10 +97,12 @@ test("renders every operation of the live document, from this server only, with 
   const sidebar = page.getByRole("complementary", { name: `Sidebar for ${doc.info.title}` });
   const openWebhooks = sidebar.getByRole("button", { name: "Open Group - Webhooks" });
   if (await openWebhooks.isVisible()) await openWebhooks.click();
-  for (const event of events) await expect(sidebar.getByRole("link", { name: new RegExp(`^${escape(event)}\\b`) })).toBeVisible();
+  for (const event of events)
+    await expect(sidebar.getByRole("link", { name: new RegExp(`^${escape(event)}\\b`) })).toBeVisible();
   await sidebar.getByRole("link", { name: /^auth_link\.connected\b/ }).click();
   const hook = page.getByRole("region", { name: "auth_link.connected", exact: true });
-  for (const header of ["webhook-id", "webhook-timestamp", "webhook-signature"]) await expect(hook).toContainText(header);
+  for (const header of ["webhook-id", "webhook-timestamp", "webhook-signature"])
+    await expect(hook).toContainText(header);
   await expect(hook).toContainText("AuthLinkConnectedEvent");
 
   // Rendered from the document the server serves, fetched by the page itself.
@@ -100,7 +113,9 @@ test("renders every operation of the live document, from this server only, with 
 test("try it: the reader's own API key, sent to this server, shows the team's live JSON", async ({ page }) => {
   const team = await seedTeam();
   const name = `Try-it key ${team.id.slice(-6)}`;
-  const created = await (await apiAs(team.users[0])).post("/v1/connections", { data: { connection_type: "sandbox_key", name, credentials: { api_key: "demo-key-1" } } });
+  const created = await (
+    await apiAs(team.users[0])
+  ).post("/v1/connections", { data: { connection_type: "sandbox_key", name, credentials: { api_key: "demo-key-1" } } });
   expect(created.status(), await created.text()).toBe(200);
   const watcher = await watch(page);
   const doc = await liveDocument();
@@ -126,7 +141,9 @@ test("try it: the reader's own API key, sent to this server, shows the team's li
 test("every operation has curl, Python requests and @patchbay/client samples, and only those", async ({ page }) => {
   const doc = await liveDocument();
   for (const op of operationsOf(doc)) {
-    expect(op["x-codeSamples"], `${op.method} ${op.path}`).toEqual([{ lang: "TypeScript", label: "@patchbay/client", source: expect.stringContaining('from "@patchbay/client"') }]);
+    expect(op["x-codeSamples"], `${op.method} ${op.path}`).toEqual([
+      { lang: "TypeScript", label: "@patchbay/client", source: expect.stringContaining('from "@patchbay/client"') },
+    ]);
   }
   const watcher = await watch(page);
   await page.goto("/docs/api");
@@ -143,13 +160,16 @@ test("every operation has curl, Python requests and @patchbay/client samples, an
   await section.getByRole("button", { name: /^Python Requests/ }).click();
   await page.getByRole("option", { name: "@patchbay/client" }).click();
   // The document's own sample, line for line (the cursor list shows `iterate` as well).
-  for (const line of (op["x-codeSamples"][0].source as string).split("\n").filter(Boolean)) await expect(code).toContainText(line.trim());
+  for (const line of (op["x-codeSamples"][0].source as string).split("\n").filter(Boolean))
+    await expect(code).toContainText(line.trim());
   await expect(code).toContainText("patchbay.logs.iterate(");
   await page.screenshot({ path: join(screenshotsDir, "api-reference-samples.png") });
   await watcher.expectClean();
 });
 
-test("links to the schemas of the page before Scalar (#schema-Connection) still land on the schema", async ({ page }) => {
+test("links to the schemas of the page before Scalar (#schema-Connection) still land on the schema", async ({
+  page,
+}) => {
   await page.goto("/docs/api#schema-Connection");
   await expect(page).toHaveURL(/#schemas\/Connection$/);
   await expect(page.getByRole("heading", { name: "Connection", exact: true })).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, apiAs, cli, type SeededTeam } from "../fixtures";
+import { test, expect, apiAs, cli } from "../fixtures";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 import { mcpClient } from "../support/mcp";
 
@@ -9,35 +9,65 @@ import { mcpClient } from "../support/mcp";
 // page lists the catalogue with the team's connections.
 
 type Filed = { approval_id: string; status: string; summary: string; approve_url: string; expires_at: number };
-type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
+type Result = {
+  isError?: boolean;
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
+};
 type Client = Awaited<ReturnType<typeof mcpClient>>;
 
 /** A team with a sandbox_key connection and an MCP server whose writes need approval, and the agent's MCP client. */
 async function writerSetup(name: string) {
   const team = await seedTeamWithPasswords({ name, members: 2 });
   const api = await apiAs(team.users[0]);
-  const res = await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "Notes account", credentials: { api_key: `sk-${name.replace(/\W/g, "")}-${Date.now()}` } } });
+  const res = await api.post("/v1/connections", {
+    data: {
+      connection_type: "sandbox_key",
+      name: "Notes account",
+      credentials: { api_key: `sk-${name.replace(/\W/g, "")}-${Date.now()}` },
+    },
+  });
   expect(res.status(), await res.text()).toBe(200);
   const connection = (await res.json()) as { id: string; external_id: string };
-  const made = await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", "Claude Desktop", "--connections", connection.id, "--writes", "approval");
+  const made = await cli(
+    "mcp",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    team.users[0].id,
+    "--name",
+    "Claude Desktop",
+    "--connections",
+    connection.id,
+    "--writes",
+    "approval",
+  );
   expect(made.code, JSON.stringify(made.json)).toBe(0);
   const client = await mcpClient(made.json.token);
   return { team, connection, client };
 }
 
 async function askToSetNote(client: Client, connectionId: string, note: string): Promise<Filed> {
-  const asked = (await client.callTool({ name: "run_write_operation", arguments: { operation_id: "sandbox.set_note", connection_id: connectionId, input: { note } } })) as Result;
+  const asked = (await client.callTool({
+    name: "run_write_operation",
+    arguments: { operation_id: "sandbox.set_note", connection_id: connectionId, input: { note } },
+  })) as Result;
   expect(asked.isError, asked.content.map((c) => c.text).join("\n")).toBeFalsy();
   const filed = asked.structuredContent as Filed;
   expect(filed.status).toBe("pending");
   return filed;
 }
 
-const resultOf = async (client: Client, approvalId: string) => ((await client.callTool({ name: "get_operation_result", arguments: { approval_id: approvalId } })) as Result).structuredContent;
+const resultOf = async (client: Client, approvalId: string) =>
+  ((await client.callTool({ name: "get_operation_result", arguments: { approval_id: approvalId } })) as Result)
+    .structuredContent;
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Sections" });
 
-test("an agent's write: the approve_url opens the request, Approve and run asks first, the write runs once, the agent reads the result and the count clears", async ({ page }) => {
+test("an agent's write: the approve_url opens the request, Approve and run asks first, the write runs once, the agent reads the result and the count clears", async ({
+  page,
+}) => {
   const { team, connection, client } = await writerSetup("Approvals Co");
   const filed = await askToSetNote(client, connection.id, "Launch on Friday");
   expect(filed.summary).toContain("Launch on Friday");
@@ -85,7 +115,9 @@ test("an agent's write: the approve_url opens the request, Approve and run asks 
   await expect(panel).toContainText("via Claude Desktop");
   await expect(panel.getByTestId("auth-link-countdown")).toContainText(/Expires in (59|60) min|Expires in 1 h/);
   // The list behind it has the request too.
-  await expect(page.getByRole("grid", { name: "Approval requests" }).getByRole("row").filter({ hasText: "Launch on Friday" })).toContainText("Pending");
+  await expect(
+    page.getByRole("grid", { name: "Approval requests" }).getByRole("row").filter({ hasText: "Launch on Friday" }),
+  ).toContainText("Pending");
   await screenshot(page, "approval-detail");
 
   // Approve asks first, repeating what will be written where; Cancel writes nothing.
@@ -113,23 +145,34 @@ test("an agent's write: the approve_url opens the request, Approve and run asks 
   // The count clears without a reload (the decision invalidated it).
   await expect(nav(page).getByRole("link", { name: "Approvals", exact: true })).toBeVisible();
   await expect(nav(page).getByTestId("pending-approvals-badge")).toHaveCount(0);
-  expect(await resultOf(client, filed.approval_id)).toEqual({ approval_id: filed.approval_id, status: "succeeded", result: { note: "Launch on Friday", previous_note: null } });
+  expect(await resultOf(client, filed.approval_id)).toEqual({
+    approval_id: filed.approval_id,
+    status: "succeeded",
+    result: { note: "Launch on Friday", previous_note: null },
+  });
 
   // Closed, the pending list is empty and says what approvals are; "All statuses" shows the decided request.
   await panel.getByRole("button", { name: "Close approval detail" }).click();
   await expect(panel).toBeHidden();
   await expect(page).not.toHaveURL(/approval=/);
   await expect(page.getByText("No approvals waiting")).toBeVisible();
-  await expect(page.getByRole("link", { name: "Settings → MCP servers" })).toHaveAttribute("href", `/${team.id}/settings#mcp-heading`);
+  await expect(page.getByRole("link", { name: "Settings → MCP servers" })).toHaveAttribute(
+    "href",
+    `/${team.id}/settings#mcp-heading`,
+  );
   await page.getByLabel("Status").selectOption("all");
-  await expect(page.getByRole("grid", { name: "Approval requests" }).getByRole("row").filter({ hasText: "Launch on Friday" })).toContainText("Succeeded");
+  await expect(
+    page.getByRole("grid", { name: "Approval requests" }).getByRole("row").filter({ hasText: "Launch on Friday" }),
+  ).toContainText("Succeeded");
 });
 
-test("reject with a note: the agent is told why and nothing is written; a request decided elsewhere meanwhile shows the 409's reason", async ({ page }) => {
+test("reject with a note: the agent is told why and nothing is written; a request decided elsewhere meanwhile shows the 409's reason", async ({
+  page,
+}) => {
   const { team, connection, client } = await writerSetup("Rejections Co");
   const first = await askToSetNote(client, connection.id, "Double the budget");
   const second = await askToSetNote(client, connection.id, "Pause everything");
-  const [owner, member] = team.users as SeededTeam["users"];
+  const [owner, member] = team.users;
 
   // A member (not the owner) decides, from the list.
   await signIn(page, member.email);
@@ -155,7 +198,11 @@ test("reject with a note: the agent is told why and nothing is written; a reques
   await expect(outcome).toContainText(`Rejected by ${member.email}`);
   await expect(outcome).toContainText("Not this quarter");
   await expect(nav(page).getByRole("link", { name: "Approvals 1 pending" })).toBeVisible();
-  expect(await resultOf(client, first.approval_id)).toMatchObject({ approval_id: first.approval_id, status: "rejected", error: expect.stringContaining("Not this quarter") });
+  expect(await resultOf(client, first.approval_id)).toMatchObject({
+    approval_id: first.approval_id,
+    status: "rejected",
+    error: expect.stringContaining("Not this quarter"),
+  });
   // Escape closes the panel; the rejected request has left the pending list.
   await page.keyboard.press("Escape");
   await expect(panel).toBeHidden();
@@ -167,11 +214,16 @@ test("reject with a note: the agent is told why and nothing is written; a reques
   const approved = await cli("approval", "approve", "--id", second.approval_id, "--user", owner.id);
   expect(approved).toEqual({ code: 0, json: { id: second.approval_id, status: "succeeded" } });
   await panel.getByRole("button", { name: "Reject" }).click();
-  await expect(panel.getByRole("alert")).toContainText(`Approval request ${second.approval_id} cannot be decided: it was already approved by ${owner.email}`);
+  await expect(panel.getByRole("alert")).toContainText(
+    `Approval request ${second.approval_id} cannot be decided: it was already approved by ${owner.email}`,
+  );
   // The panel then shows what really happened.
   await expect(panel.getByTestId("approval-outcome")).toContainText("Succeeded");
   await expect(nav(page).getByTestId("pending-approvals-badge")).toHaveCount(0);
-  expect(await resultOf(client, second.approval_id)).toMatchObject({ status: "succeeded", result: { note: "Pause everything", previous_note: null } });
+  expect(await resultOf(client, second.approval_id)).toMatchObject({
+    status: "succeeded",
+    result: { note: "Pause everything", previous_note: null },
+  });
 });
 
 // Fails today: the team layout's sign-in redirect comes back to /{team} (requireUser(`/${team}`)),
@@ -184,5 +236,90 @@ test("an approve_url opened signed out comes back to the request after signing i
   await page.getByLabel("Email").fill(team.users[0].email);
   await page.getByLabel("Password").fill("correct horse battery staple");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("dialog", { name: /^Approval request/ }).getByTestId("approval-summary")).toHaveText(filed.summary);
+  await expect(page.getByRole("dialog", { name: /^Approval request/ }).getByTestId("approval-summary")).toHaveText(
+    filed.summary,
+  );
+});
+
+test("consent that holds: the owner forbids self-approval in Settings, a member's private request shows redacted with no decision, a request whose server lost writes shows cancelled", async ({
+  page,
+}) => {
+  const { team, connection, client } = await writerSetup("Consent Co");
+  const [owner, member] = team.users;
+  const own = await askToSetNote(client, connection.id, "Owner's own note");
+  // The member's private connection, on their own server with writes under approval.
+  const priv = await (
+    await apiAs(member)
+  ).post("/v1/connections", {
+    data: {
+      connection_type: "sandbox_key",
+      name: "Member diary",
+      credentials: { api_key: `sk-diary-${Date.now()}` },
+      is_private: true,
+    },
+  });
+  expect(priv.status(), await priv.text()).toBe(200);
+  const privId = ((await priv.json()) as { id: string }).id;
+  const made = await cli(
+    "mcp",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    member.id,
+    "--name",
+    "Member writer",
+    "--connections",
+    privId,
+    "--writes",
+    "approval",
+    "--private",
+  );
+  expect(made.code, JSON.stringify(made.json)).toBe(0);
+  const memberClient = await mcpClient(made.json.token);
+  const secret = await askToSetNote(memberClient, privId, "Diary secret");
+
+  await signIn(page, owner.email);
+  await page.goto(`/${team.id}/settings`);
+  const rule = page.getByRole("switch", { name: "Require another member to approve a request" });
+  await expect(rule).not.toBeChecked();
+  await expect(page.getByTestId("self-approval-consequence")).toContainText("any member may approve");
+  await rule.click();
+  await expect(rule).toBeChecked();
+  await expect(page.getByTestId("self-approval-consequence")).toContainText("another member must approve it");
+
+  // The owner's own request: Approve is off and says why; Reject stays.
+  await page.goto(`/${team.id}/approvals?approval=${own.approval_id}`);
+  const panel = page.getByRole("dialog", { name: /^Approval request/ });
+  await expect(panel.getByTestId("approval-self")).toContainText("your own");
+  await expect(panel.getByRole("button", { name: "Approve and run" })).toBeDisabled();
+  await expect(panel.getByRole("button", { name: "Reject" })).toBeEnabled();
+
+  // The member's private request: listed, redacted, no decision; not counted for the owner.
+  await expect(nav(page).getByRole("link", { name: "Approvals 1 pending" })).toBeVisible();
+  await page.goto(`/${team.id}/approvals?approval=${secret.approval_id}`);
+  await expect(panel.getByTestId("approval-private")).toBeVisible();
+  await expect(panel.getByTestId("approval-connection")).toContainText("Private connection");
+  await expect(panel).not.toContainText("Diary secret");
+  await expect(panel).not.toContainText("Member diary");
+  await expect(panel.getByRole("button", { name: "Approve and run" })).toHaveCount(0);
+  await expect(panel.getByRole("button", { name: "Reject" })).toHaveCount(0);
+  await expect(page.getByRole("grid", { name: "Approval requests" })).not.toContainText("Diary secret");
+  await screenshot(page, "approval-private-redacted");
+
+  // Writes turned off on the owner's server: its request is cancelled, and the page says why.
+  const servers = await page.request.get("/api/dashboard/mcp-servers", { headers: { "x-patchbay-team": team.id } });
+  const serverId = ((await servers.json()).data as { id: string; name: string }[]).find(
+    (s) => s.name === "Claude Desktop",
+  )!.id;
+  const off = await page.request.patch(`/api/dashboard/mcp-servers/${serverId}`, {
+    headers: { "x-patchbay-team": team.id },
+    data: { write_policy: "off" },
+  });
+  expect(off.status(), await off.text()).toBe(200);
+  await page.goto(`/${team.id}/approvals?approval=${own.approval_id}`);
+  await expect(panel.getByTestId("approval-outcome")).toContainText("Cancelled");
+  await expect(panel.getByTestId("approval-outcome")).toContainText("writes were turned off");
+  await expect(panel.getByRole("button", { name: "Reject" })).toHaveCount(0);
+  expect(await resultOf(client, own.approval_id)).toMatchObject({ status: "cancelled" });
 });

@@ -1,7 +1,10 @@
 import { test, expect } from "../fixtures";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 
-test("an owner reads the audit log in Settings and filters it by action; a member is told it is for owners", async ({ page, browser }) => {
+test("an owner reads the audit log in Settings and filters it by action; a member is told it is for owners", async ({
+  page,
+  browser,
+}) => {
   const team = await seedTeamWithPasswords({ name: "Audit Co", members: 2 });
   const [owner, member] = team.users;
   await signIn(page, owner.email);

@@ -3,7 +3,10 @@ import { connect, createLink } from "../support/oauth-flow";
 import { mcpClient } from "../support/mcp";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 
-test("generate a sandbox_oauth link, complete the OAuth in a second page while the first turns connected", async ({ page, context }) => {
+test("generate a sandbox_oauth link, complete the OAuth in a second page while the first turns connected", async ({
+  page,
+  context,
+}) => {
   // Two browser pages, the sandbox OAuth round trip and three seed processes: more than the default minute on a busy machine.
   test.slow();
   const team = await seedTeamWithPasswords({ name: "Links Co" });
@@ -41,22 +44,24 @@ test("generate a sandbox_oauth link, complete the OAuth in a second page while t
   // Chromium does not hand a redirect's target to request interception, and the browser has no
   // route to example.com.
   const owner = await context.newPage();
-  const sentTo = new Promise<string>((resolve) =>
-    owner.route("**/sandbox/oauth/authorize?**", async (route) => {
-      if (route.request().method() !== "POST") return route.continue();
-      const approved = await route.fetch({ maxRedirects: 0 });
-      const callback = await owner.request.get(approved.headers().location, { maxRedirects: 0 });
-      resolve(`${callback.status()} ${callback.headers().location}`);
-      await route.fulfill({ status: 200, contentType: "text/plain", body: "client app" });
-    }),
-  );
+  let sent: (to: string) => void = () => {};
+  const sentTo = new Promise<string>((resolve) => (sent = resolve));
+  await owner.route("**/sandbox/oauth/authorize?**", async (route) => {
+    if (route.request().method() !== "POST") return route.continue();
+    const approved = await route.fetch({ maxRedirects: 0 });
+    const callback = await owner.request.get(approved.headers().location, { maxRedirects: 0 });
+    sent(`${callback.status()} ${callback.headers().location}`);
+    await route.fulfill({ status: 200, contentType: "text/plain", body: "client app" });
+  });
   await owner.goto(url);
   await owner.getByRole("button", { name: "Continue to Sandbox" }).click();
   await owner.getByLabel("Account").fill("links-user");
   await owner.getByRole("button", { name: "Approve" }).click();
   await expect(owner.getByText("client app")).toBeVisible();
   const redirect = await sentTo;
-  expect(redirect).toMatch(/^302 https:\/\/example\.com\/done\?status=mine&service_status=success&connection_type=sandbox_oauth&connection_id=conn_\w{20}&external_id=client-7$/);
+  expect(redirect).toMatch(
+    /^302 https:\/\/example\.com\/done\?status=mine&service_status=success&connection_type=sandbox_oauth&connection_id=conn_\w{20}&external_id=client-7$/,
+  );
   const connectionId = new URL(redirect.slice(4)).searchParams.get("connection_id")!;
   await owner.close();
 
@@ -73,7 +78,9 @@ test("generate a sandbox_oauth link, complete the OAuth in a second page while t
 
   // Later the provider refuses a token refresh: the connections table flags it and offers a new link.
   await seed("oauthTokens", { id: connectionId, expire: true, refreshToken: "bad-refresh" });
-  expect((await seed("freshCredentials", { team: team.id, id: connectionId })).error?.status).toBeGreaterThanOrEqual(400);
+  expect((await seed("freshCredentials", { team: team.id, id: connectionId })).error?.status).toBeGreaterThanOrEqual(
+    400,
+  );
   await page.getByRole("link", { name: "Connections", exact: true }).click();
   const row = page.getByTestId("connection-row").filter({ hasText: connectionId });
   await expect(row).toContainText("Needs re-authorization");
@@ -103,23 +110,46 @@ test("an expired link in the recent list is regenerated with one click into a ne
   await expect(recent.nth(1)).toHaveAttribute("data-status", "expired");
 
   // Same settings as the expired one.
-  const list = await (await page.request.get("/api/dashboard/auth-links", { headers: { "x-patchbay-team": team.id } })).json();
-  expect(list[0]).toMatchObject({ status: "pending", connection_type: "sandbox_oauth", external_id: "client-9", is_private: true });
+  const list = await (
+    await page.request.get("/api/dashboard/auth-links", { headers: { "x-patchbay-team": team.id } })
+  ).json();
+  expect(list[0]).toMatchObject({
+    status: "pending",
+    connection_type: "sandbox_oauth",
+    external_id: "client-9",
+    is_private: true,
+  });
   expect(list[0].id).not.toBe(old.id);
   expect(list[0].url).toBe(await result.getByLabel("Link to send").inputValue());
   await screenshot(page, "auth-links-regenerated");
 });
 
-test("access revoked at the provider: after the next use the connection shows Needs re-authorization, and re-authorizing through the prefilled link clears it", async ({ page, context }) => {
+test("access revoked at the provider: after the next use the connection shows Needs re-authorization, and re-authorizing through the prefilled link clears it", async ({
+  page,
+  context,
+}) => {
   test.slow();
   const team = await seedTeamWithPasswords();
   const api = await apiAs(team.users[0]);
   const link = await createLink(api, { connection_type: "sandbox_oauth", external_id: "client-revoked" });
   await connect(link, "sandbox_oauth", { account: "revoked-user" });
-  const connectionId = (await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json()).connection_id as string;
-  const made = await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", "Agent", "--connections", connectionId);
+  const connectionId = (await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json())
+    .connection_id as string;
+  const made = await cli(
+    "mcp",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    team.users[0].id,
+    "--name",
+    "Agent",
+    "--connections",
+    connectionId,
+  );
   const agent = await mcpClient(made.json.token);
-  const report = (end_date: string) => agent.callTool({ name: "sandbox_report", arguments: { connection_id: connectionId, metric: "users", end_date } });
+  const report = (end_date: string) =>
+    agent.callTool({ name: "sandbox_report", arguments: { connection_id: connectionId, metric: "users", end_date } });
 
   // The user revokes access at the sandbox; Patchbay learns it when an agent next uses the connection.
   expect((await cli("sandbox", "revoke", "--connection", connectionId)).json).toEqual({ revoked: true });
@@ -144,8 +174,12 @@ test("access revoked at the provider: after the next use the connection shows Ne
   await expect(owner.getByText(/connected/i).first()).toBeVisible();
   await owner.close();
 
-  await expect(page.getByTestId("auth-link-result").getByTestId("auth-link-connection")).toContainText(connectionId, { timeout: 10_000 });
+  await expect(page.getByTestId("auth-link-result").getByTestId("auth-link-connection")).toContainText(connectionId, {
+    timeout: 10_000,
+  });
   await page.goto(`/${team.id}/connections`);
-  await expect(page.getByTestId("connection-row").filter({ hasText: connectionId })).not.toContainText("Needs re-authorization");
+  await expect(page.getByTestId("connection-row").filter({ hasText: connectionId })).not.toContainText(
+    "Needs re-authorization",
+  );
   expect((await report("2026-03-02")).isError).toBeFalsy();
 });

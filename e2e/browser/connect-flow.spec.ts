@@ -17,12 +17,28 @@ test("an end user connects a sandbox account through an auth link", async ({ pag
   await page.goto(link.url);
   await expect(page.getByRole("heading", { name: "Connect your Sandbox (OAuth) account" })).toBeVisible();
   await expect(page.getByText("Acme Agency").first()).toBeVisible();
-  await expect(page.getByText("Read your sandbox account's reports")).toBeVisible();
+  // What the owner allows: reads, then the write the catalogue runs on it, set apart.
+  const reads = page.getByRole("region", { name: "Can read" });
+  await expect(reads).toContainText("Read your sandbox account's daily reports and its note");
+  const writes = page.getByRole("region", { name: "Can change" });
+  await expect(writes.getByRole("listitem")).toHaveCount(1);
+  await expect(writes.getByRole("listitem")).toContainText("Set a note on your sandbox account");
+  // The scopes asked of the provider, each with what it allows.
+  await page.getByText("Scopes asked of Sandbox (2)").click();
+  const scopes = page.getByRole("list", { name: "Scopes asked of Sandbox" });
+  await expect(scopes.getByRole("listitem")).toHaveCount(2);
+  await expect(scopes.getByRole("listitem").filter({ hasText: "sandbox.write" })).toContainText(
+    "Change your sandbox account's note",
+  );
   await expect(page.getByTestId("expiry-countdown")).toContainText(/expires in 2[34] h/);
   await page.screenshot({ path: join(shots, "connect-page.png"), fullPage: true });
 
   await page.getByRole("button", { name: "Continue to Sandbox" }).click();
   await expect(page.getByRole("heading", { name: "Sandbox" })).toBeVisible();
+  // The provider's own consent page names the write scope too.
+  await expect(page.getByRole("listitem").filter({ hasText: "sandbox.write" })).toContainText(
+    "Change your sandbox account's note",
+  );
   await page.getByLabel("Account").fill("browser-user");
   await page.getByRole("button", { name: "Approve" }).click();
 
@@ -41,7 +57,10 @@ test("the connect page works on a phone, and a denial can be retried", async ({ 
   await page.goto(link.url);
   const button = page.getByRole("button", { name: "Continue to Sandbox" });
   await expect(button).toBeVisible();
-  // Nothing wider than the screen.
+  await expect(page.getByRole("region", { name: "Can change" })).toContainText("Set a note on your sandbox account");
+  await page.getByText("Scopes asked of Sandbox (2)").click();
+  await expect(page.getByRole("list", { name: "Scopes asked of Sandbox" })).toBeVisible();
+  // Nothing wider than the screen, the scopes open.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.screenshot({ path: join(shots, "connect-page-phone.png"), fullPage: true });
 

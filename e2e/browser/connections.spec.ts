@@ -2,7 +2,9 @@ import { test, expect, seed, apiAs } from "../fixtures";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 import { startExtraServer, withoutOAuthApps } from "../support/extra-server";
 
-test("create a sandbox_key connection through the dialog (a rejection first), filter by type, delete it with the workflow it deactivates named", async ({ page }) => {
+test("create a sandbox_key connection through the dialog (a rejection first), filter by type, delete it with the workflow it deactivates named", async ({
+  page,
+}) => {
   const team = await seedTeamWithPasswords({ name: "Conn Co" });
   const owner = team.users[0];
   const api = await apiAs(owner);
@@ -41,7 +43,12 @@ test("create a sandbox_key connection through the dialog (a rejection first), fi
 
   // A second connection of another type (a private one), so the type filter has something to hide.
   const res = await api.post("/v1/connections", {
-    data: { connection_type: "sandbox_whitelabel", name: "White label", credentials: { client_id: "c", client_secret: "s", refresh_token: "r" }, is_private: true },
+    data: {
+      connection_type: "sandbox_whitelabel",
+      name: "White label",
+      credentials: { client_id: "c", client_secret: "s", refresh_token: "r" },
+      is_private: true,
+    },
   });
   expect(res.status(), await res.text()).toBe(200);
   await page.reload();
@@ -75,8 +82,14 @@ test("create a sandbox_key connection through the dialog (a rejection first), fi
 
   // The dashboard endpoint behind the confirmation is scoped like the delete: another team's connection is not found.
   const other = await apiAs((await seedTeamWithPasswords()).users[0]);
-  const foreign = await (await other.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "Theirs", credentials: { api_key: "k" } } })).json();
-  const res404 = await page.request.get(`/api/dashboard/connections/${foreign.id}/workflows`, { headers: { "x-patchbay-team": team.id } });
+  const foreign = await (
+    await other.post("/v1/connections", {
+      data: { connection_type: "sandbox_key", name: "Theirs", credentials: { api_key: "k" } },
+    })
+  ).json();
+  const res404 = await page.request.get(`/api/dashboard/connections/${foreign.id}/workflows`, {
+    headers: { "x-patchbay-team": team.id },
+  });
   expect(res404.status()).toBe(404);
 });
 
@@ -88,14 +101,19 @@ test("the connections page fits a phone screen and an OAuth type offers an auth 
   await expect(page.getByText("No connections yet.")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.getByRole("button", { name: "New connection" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: /Sandbox \(OAuth\)/ }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: /Sandbox \(OAuth\)/ })
+    .click();
   await page.getByRole("link", { name: "Generate an auth link" }).click();
   await expect(page).toHaveURL(new RegExp(`/${team.id}/auth-links\\?type=sandbox_oauth`));
   await expect(page.getByLabel("Connection type")).toHaveValue("sandbox_oauth");
   await screenshot(page, "connections-phone-to-auth-links");
 });
 
-test("on a server without some OAuth apps, an owner sees those types as not set up with the settings to add; a member does not", async ({ browser }) => {
+test("on a server without some OAuth apps, an owner sees those types as not set up with the settings to add; a member does not", async ({
+  browser,
+}) => {
   const server = await startExtraServer(withoutOAuthApps("LINKEDIN", "TIKTOK", "HUBSPOT", "GOOGLE"));
   try {
     const team = await seedTeamWithPasswords({ members: 2 });
@@ -105,7 +123,9 @@ test("on a server without some OAuth apps, an owner sees those types as not set 
     await owner.getByRole("button", { name: "New connection" }).click();
     const dialog = owner.getByRole("dialog");
     await expect(dialog.getByRole("heading", { name: "Not set up on this server" })).toBeVisible();
-    await expect(dialog.getByTestId("not-set-up-linkedin_ads")).toContainText("SetOAUTH_LINKEDIN_CLIENT_IDOAUTH_LINKEDIN_CLIENT_SECRET");
+    await expect(dialog.getByTestId("not-set-up-linkedin_ads")).toContainText(
+      "SetOAUTH_LINKEDIN_CLIENT_IDOAUTH_LINKEDIN_CLIENT_SECRET",
+    );
     await expect(dialog.getByTestId("not-set-up-hubspot")).toContainText("OAUTH_HUBSPOT_CLIENT_SECRET");
     await expect(dialog.getByText(`${server.baseUrl}/oauth/callback`)).toBeVisible();
     // Not offered as something to connect.
@@ -113,7 +133,9 @@ test("on a server without some OAuth apps, an owner sees those types as not set 
     await screenshot(owner, "connections-not-set-up");
     // A white-label type says what would add auth links to it.
     await dialog.getByRole("button", { name: /Google Analytics 4/ }).click();
-    await expect(dialog.getByTestId("oauth-setup-hint")).toContainText("OAUTH_GOOGLE_CLIENT_ID and OAUTH_GOOGLE_CLIENT_SECRET");
+    await expect(dialog.getByTestId("oauth-setup-hint")).toContainText(
+      "OAUTH_GOOGLE_CLIENT_ID and OAUTH_GOOGLE_CLIENT_SECRET",
+    );
     await expect(dialog.getByRole("link", { name: "Generate an auth link" })).toHaveCount(0);
 
     const member = await (await browser.newContext({ baseURL: server.baseUrl })).newPage();

@@ -39,9 +39,15 @@ test("sign-in, dashboard, connect and invite pages run with no CSP violations", 
   }
 
   // The connect page of an auth link, and an invite page, as their visitors see them (no session).
-  const link = await page.request.post("/v1/connections/auth-link", { headers: { "x-patchbay-team": team.id }, data: { connection_type: "sandbox_oauth" } });
+  const link = await page.request.post("/v1/connections/auth-link", {
+    headers: { "x-patchbay-team": team.id },
+    data: { connection_type: "sandbox_oauth" },
+  });
   expect(link.status(), await link.text()).toBe(200);
-  const invite = await page.request.post("/api/dashboard/invites", { headers: { "x-patchbay-team": team.id }, data: { email: `csp-${team.id.slice(5).toLowerCase()}@test.patchbay.dev` } });
+  const invite = await page.request.post("/api/dashboard/invites", {
+    headers: { "x-patchbay-team": team.id },
+    data: { email: `csp-${team.id.slice(5).toLowerCase()}@test.patchbay.dev` },
+  });
   expect(invite.status(), await invite.text()).toBe(201);
   const visitor = await (await browser.newContext()).newPage();
   const visitorViolations = watchViolations(visitor);

@@ -3,11 +3,17 @@ import type { Locator, Page } from "@playwright/test";
 import { apiAs, seed, test, expect } from "../fixtures";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 
-type Bulk = { workflowId: string; logs: number; charges: { workflow: number; mcp: number; agent: number }; now: number };
+type Bulk = {
+  workflowId: string;
+  logs: number;
+  charges: { workflow: number; mcp: number; agent: number };
+  now: number;
+};
 
 /** Body rows only (the header row is aria-rowindex 1 and has no data-row-index). */
 const bodyRows = (page: Page) => page.locator("[role=row][data-row-index]");
-const cellTexts = (rows: Locator, column: number) => rows.locator(`[role=gridcell]:nth-child(${column})`).allTextContents();
+const cellTexts = (rows: Locator, column: number) =>
+  rows.locator(`[role=gridcell]:nth-child(${column})`).allTextContents();
 
 /** Scrolls the table to its bottom again and again until every page is loaded. */
 async function scrollToEnd(page: Page) {
@@ -31,7 +37,9 @@ function parseCsv(text: string) {
     .map((line) => line.split(","));
 }
 
-test("the logs explorer scrolls through 5,000 logs virtualized, filters by status and by run in the URL, opens a log, and back restores the filter", async ({ page }) => {
+test("the logs explorer scrolls through 5,000 logs virtualized, filters by status and by run in the URL, opens a log, and back restores the filter", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const team = await seedTeamWithPasswords({ name: "Logs Co", plan: "free" });
   const bulk = await seed<Bulk>("bulkActivity", { team: team.id, count: 5000 });
@@ -109,7 +117,9 @@ test("the logs explorer says what to do when empty and shows the API's detail fo
   await screenshot(page, "logs-empty-390");
 });
 
-test("the ledger filters in the URL, links a workflow charge to its logs, and exports the full filtered ledger as CSV", async ({ page }) => {
+test("the ledger filters in the URL, links a workflow charge to its logs, and exports the full filtered ledger as CSV", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const team = await seedTeamWithPasswords({ name: "Ledger Co", plan: "team" });
   const other = await seedTeamWithPasswords({ name: "Other Co" });
@@ -131,7 +141,9 @@ test("the ledger filters in the URL, links a workflow charge to its logs, and ex
   const api = await apiAs(team.users[0]);
   let apiCount = 0;
   for (let cursor: string | null = null, first = true; first || cursor; first = false) {
-    const res: Awaited<ReturnType<typeof api.get>> = await api.get(`/v1/credits/logs?service_type=workflow&limit=1000${cursor ? `&cursor=${cursor}` : ""}`);
+    const res: Awaited<ReturnType<typeof api.get>> = await api.get(
+      `/v1/credits/logs?service_type=workflow&limit=1000${cursor ? `&cursor=${cursor}` : ""}`,
+    );
     const body = (await res.json()) as { data: unknown[]; next_cursor: string | null };
     apiCount += body.data.length;
     cursor = body.next_cursor;
@@ -139,10 +151,24 @@ test("the ledger filters in the URL, links a workflow charge to its logs, and ex
   expect(apiCount).toBe(bulk.charges.workflow);
 
   // CSV export of the filtered ledger: a real download, header and one line per charge.
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: /Export CSV/ }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: /Export CSV/ }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^ledger-.*\.csv$/);
-  const csv = parseCsv(readFileSync((await download.path())!, "utf8"));
-  expect(csv[0]).toEqual(["id", "created_at", "created_at_unix", "service_type", "service_id", "service_name", "user_id", "user_email", "credits_used", "credits_remaining"]);
+  const csv = parseCsv(readFileSync(await download.path(), "utf8"));
+  expect(csv[0]).toEqual([
+    "id",
+    "created_at",
+    "created_at_unix",
+    "service_type",
+    "service_id",
+    "service_name",
+    "user_id",
+    "user_email",
+    "credits_used",
+    "credits_remaining",
+  ]);
   expect(csv.length - 1).toBe(apiCount);
   expect(new Set(csv.slice(1).map((r) => r[3]))).toEqual(new Set(["workflow"]));
   expect(new Set(csv.slice(1).map((r) => r[0])).size).toBe(apiCount);
@@ -157,7 +183,9 @@ test("the ledger filters in the URL, links a workflow charge to its logs, and ex
   // A workflow charge links to the logs of that workflow around the charge.
   await page.getByTestId("data-table-scroll").evaluate((el) => el.scrollTo({ top: 0 }));
   await page.getByRole("link", { name: "Logs of this charge" }).first().click();
-  await expect(page).toHaveURL(new RegExp(`/logs\\?source_id=${bulk.workflowId}&started_after=\\d+&started_before=\\d+`));
+  await expect(page).toHaveURL(
+    new RegExp(`/logs\\?source_id=${bulk.workflowId}&started_after=\\d+&started_before=\\d+`),
+  );
   await expect(bodyRows(page).first()).toBeVisible();
   const sources = await cellTexts(bodyRows(page), 4);
   expect(sources.length).toBeGreaterThan(0);

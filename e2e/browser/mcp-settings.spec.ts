@@ -2,16 +2,34 @@ import { test, expect, seed, apiAs, expectError } from "../fixtures";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 import type { SeededUser } from "../fixtures";
 
-type Server = { id: string; name: string; is_private: boolean; connections: { id: string; display_name: string | null; is_private: boolean; visible_to_you: boolean }[]; mcp_url: string; can_manage: boolean; active_tokens: number };
+type Server = {
+  id: string;
+  name: string;
+  is_private: boolean;
+  connections: { id: string; display_name: string | null; is_private: boolean; visible_to_you: boolean }[];
+  mcp_url: string;
+  can_manage: boolean;
+  active_tokens: number;
+};
 
 async function connection(user: SeededUser, name: string, isPrivate = false): Promise<string> {
   const api = await apiAs(user);
-  const res = await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name, credentials: { api_key: `good-key-${name.length}` }, is_private: isPrivate } });
+  const res = await api.post("/v1/connections", {
+    data: {
+      connection_type: "sandbox_key",
+      name,
+      credentials: { api_key: `good-key-${name.length}` },
+      is_private: isPrivate,
+    },
+  });
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()).id;
 }
 
-test("an owner creates an MCP server with two of three connections, issues a token shown once, edits permissions, revokes the token and deletes the server", async ({ page, context }) => {
+test("an owner creates an MCP server with two of three connections, issues a token shown once, edits permissions, revokes the token and deletes the server", async ({
+  page,
+  context,
+}) => {
   const team = await seedTeamWithPasswords({ name: "MCP Co" });
   const [owner] = team.users;
   const billing = await connection(owner, "Billing API");
@@ -41,7 +59,9 @@ test("an owner creates an MCP server with two of three connections, issues a tok
   // The connection goes away while the dialog is open: the API names the unknown id.
   await (await apiAs(owner)).delete(`/v1/connections/${doomed}`);
   await dialog.getByRole("button", { name: "Create server" }).click();
-  await expect(dialog.getByRole("alert")).toContainText(`connection_ids: no connection ${doomed} that you can use in this team`);
+  await expect(dialog.getByRole("alert")).toContainText(
+    `connection_ids: no connection ${doomed} that you can use in this team`,
+  );
   await dialog.getByRole("checkbox", { name: /Doomed/ }).uncheck();
   await screenshot(page, "mcp-new-server-dialog");
   await dialog.getByRole("button", { name: "Create server" }).click();
@@ -78,8 +98,15 @@ test("an owner creates an MCP server with two of three connections, issues a tok
   });
   await shown.getByRole("button", { name: "Cursor, VS Code, Inspector" }).click();
   const http = JSON.parse((await shown.getByTestId("mcp-client-config").textContent())!);
-  expect(http.mcpServers["patchbay-support-assistant"]).toEqual({ type: "http", url: server.mcp_url, headers: { Authorization: `Bearer ${token}` } });
-  const tokenRow = card.getByRole("list", { name: "Tokens of Support assistant" }).getByRole("listitem").filter({ hasText: "Laptop" });
+  expect(http.mcpServers["patchbay-support-assistant"]).toEqual({
+    type: "http",
+    url: server.mcp_url,
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  const tokenRow = card
+    .getByRole("list", { name: "Tokens of Support assistant" })
+    .getByRole("listitem")
+    .filter({ hasText: "Laptop" });
   await expect(tokenRow).toContainText(token.slice(0, 12));
   await expect(tokenRow).toContainText(`By ${owner.email}`);
   await expect(tokenRow).toContainText("never used");
@@ -121,7 +148,8 @@ test("an owner creates an MCP server with two of three connections, issues a tok
   await expect(revoke).toBeHidden();
   await expect(tokenRow).toContainText("Revoked");
   await expect(card).toContainText("(0 active)");
-  const tokens = (await (await page.request.get(`/api/dashboard/mcp-servers/${server.id}/tokens`, { headers })).json()).data;
+  const tokens = (await (await page.request.get(`/api/dashboard/mcp-servers/${server.id}/tokens`, { headers })).json())
+    .data;
   expect(tokens).toHaveLength(1);
   expect(tokens[0]).toMatchObject({ name: "Laptop", prefix: token.slice(0, 12), created_by: { email: owner.email } });
   expect(tokens[0].revoked_at).toEqual(expect.any(Number));
@@ -142,7 +170,11 @@ test("an owner creates an MCP server with two of three connections, issues a tok
   await del.getByRole("button", { name: "Delete server" }).click();
   await expect(del).toBeHidden();
   await expect(page.getByTestId("no-mcp-servers")).toBeVisible();
-  await expectError(await page.request.get(`/api/dashboard/mcp-servers/${server.id}/tokens`, { headers }), 404, `No MCP server ${server.id}`);
+  await expectError(
+    await page.request.get(`/api/dashboard/mcp-servers/${server.id}/tokens`, { headers }),
+    404,
+    `No MCP server ${server.id}`,
+  );
 });
 
 test("the endpoints say what is wrong with bad input, and another team's servers are not found", async ({ page }) => {
@@ -155,36 +187,76 @@ test("the endpoints say what is wrong with bad input, and another team's servers
 
   await expectError(await post({}), 400, "name: is required and must be a string");
   await expectError(await post({ name: "x".repeat(101) }), 400, "name: must be at most 100 characters");
-  await expectError(await post({ name: "ok", connection_ids: "conn_1" }), 400, "connection_ids: must be an array of connection ids");
+  await expectError(
+    await post({ name: "ok", connection_ids: "conn_1" }),
+    400,
+    "connection_ids: must be an array of connection ids",
+  );
   await expectError(await post({ name: "ok", is_private: "yes" }), 400, "is_private: must be true or false");
   await expectError(await post({ name: "ok", owner: "someone" }), 400, "owner");
-  await expectError(await post({ name: "ok", connection_ids: ["conn_nope"] }), 400, "connection_ids: no connection conn_nope");
+  await expectError(
+    await post({ name: "ok", connection_ids: ["conn_nope"] }),
+    400,
+    "connection_ids: no connection conn_nope",
+  );
   const created = await post({ name: "Valid", is_private: true });
   expect(created.status()).toBe(200);
   const server = await created.json();
-  expect(server).toMatchObject({ name: "Valid", is_private: true, connection_permissions: 0, connections: [], active_tokens: 0, can_manage: true });
+  expect(server).toMatchObject({
+    name: "Valid",
+    is_private: true,
+    connection_permissions: 0,
+    connections: [],
+    active_tokens: 0,
+    can_manage: true,
+  });
 
   const path = `/api/dashboard/mcp-servers/${server.id}`;
-  await expectError(await page.request.patch(path, { headers, data: {} }), 400, "Send at least one of name, is_private, connection_ids");
+  await expectError(
+    await page.request.patch(path, { headers, data: {} }),
+    400,
+    "Send at least one of name, is_private, connection_ids",
+  );
   await expectError(await page.request.patch(path, { headers, data: { name: "  " } }), 400, "name: is empty");
-  await expectError(await page.request.post(`${path}/tokens`, { headers, data: { name: 5 } }), 400, "name: must be a string");
+  await expectError(
+    await page.request.post(`${path}/tokens`, { headers, data: { name: 5 } }),
+    400,
+    "name: must be a string",
+  );
   await expectError(await page.request.delete(`${path}/tokens/mcpt_nope`, { headers }), 404, "No token mcpt_nope");
   const token = await (await page.request.post(`${path}/tokens`, { headers, data: {} })).json();
-  expect(token).toEqual({ id: expect.any(String), prefix: token.token.slice(0, 12), name: null, created_at: expect.any(Number), token: expect.stringMatching(/^pbm_[0-9A-Za-z]{40}$/) });
+  expect(token).toEqual({
+    id: expect.any(String),
+    prefix: token.token.slice(0, 12),
+    name: null,
+    created_at: expect.any(Number),
+    token: expect.stringMatching(/^pbm_[0-9A-Za-z]{40}$/),
+  });
 
   // Another team's server: 404 for every operation, and it is unchanged.
   const foreign = `/api/dashboard/mcp-servers/${theirs.id}`;
-  await expectError(await page.request.patch(foreign, { headers, data: { name: "Mine now" } }), 404, `No MCP server ${theirs.id}`);
+  await expectError(
+    await page.request.patch(foreign, { headers, data: { name: "Mine now" } }),
+    404,
+    `No MCP server ${theirs.id}`,
+  );
   await expectError(await page.request.delete(foreign, { headers }), 404);
   await expectError(await page.request.get(`${foreign}/tokens`, { headers }), 404);
   await expectError(await page.request.post(`${foreign}/tokens`, { headers, data: {} }), 404);
   await expectError(await page.request.delete(`${foreign}/tokens/${token.id}`, { headers }), 404);
   // A token id of one server is not found through another server.
   const second = await (await post({ name: "Second" })).json();
-  await expectError(await page.request.delete(`/api/dashboard/mcp-servers/${second.id}/tokens/${token.id}`, { headers }), 404, `No token ${token.id}`);
+  await expectError(
+    await page.request.delete(`/api/dashboard/mcp-servers/${second.id}/tokens/${token.id}`, { headers }),
+    404,
+    `No token ${token.id}`,
+  );
 });
 
-test("a member sees shared servers but cannot change another member's; private servers stay private; a team owner may manage shared ones", async ({ page, browser }) => {
+test("a member sees shared servers but cannot change another member's; private servers stay private; a team owner may manage shared ones", async ({
+  page,
+  browser,
+}) => {
   const team = await seedTeamWithPasswords({ name: "Shared Co", members: 3 });
   const [owner, alice, bob] = team.users;
   const aliceSecret = await connection(alice, "Alice's CRM", true);
@@ -195,9 +267,22 @@ test("a member sees shared servers but cannot change another member's; private s
   const aliceCtx = await browser.newContext();
   const alicePage = await aliceCtx.newPage();
   await signIn(alicePage, alice.email);
-  const aliceServer = (await (await alicePage.request.post("/api/dashboard/mcp-servers", { headers, data: { name: "Alice shared", connection_ids: [aliceSecret, shared] } })).json()) as Server;
-  const alicePrivate = (await (await alicePage.request.post("/api/dashboard/mcp-servers", { headers, data: { name: "Alice private", is_private: true } })).json()) as Server;
-  await alicePage.request.post(`/api/dashboard/mcp-servers/${aliceServer.id}/tokens`, { headers, data: { name: "Alice laptop" } });
+  const aliceServer = (await (
+    await alicePage.request.post("/api/dashboard/mcp-servers", {
+      headers,
+      data: { name: "Alice shared", connection_ids: [aliceSecret, shared] },
+    })
+  ).json()) as Server;
+  const alicePrivate = (await (
+    await alicePage.request.post("/api/dashboard/mcp-servers", {
+      headers,
+      data: { name: "Alice private", is_private: true },
+    })
+  ).json()) as Server;
+  await alicePage.request.post(`/api/dashboard/mcp-servers/${aliceServer.id}/tokens`, {
+    headers,
+    data: { name: "Alice laptop" },
+  });
 
   await signIn(page, bob.email);
   await page.goto(`/${team.id}/settings`);
@@ -207,7 +292,9 @@ test("a member sees shared servers but cannot change another member's; private s
   await expect(list).not.toContainText("Alice private");
   // Alice's private connection is counted, but its name is not shown to Bob.
   await expect(card).toContainText("2 connections allowed");
-  await expect(card.getByRole("list", { name: "Connections Alice shared may use" })).toContainText("Private connection (Sandbox (API key))");
+  await expect(card.getByRole("list", { name: "Connections Alice shared may use" })).toContainText(
+    "Private connection (Sandbox (API key))",
+  );
   await expect(card).not.toContainText("Alice's CRM");
   await expect(card).toContainText("Only its owner or a team owner can change it.");
   await expect(card.getByRole("button", { name: /Edit permissions|Rename|Delete/ })).toHaveCount(0);
@@ -227,11 +314,21 @@ test("a member sees shared servers but cannot change another member's; private s
   ]) {
     await expectError(res, 403, "Only the server's owner or a team owner");
   }
-  await expectError(await page.request.patch(`/api/dashboard/mcp-servers/${alicePrivate.id}`, { headers, data: { name: "x" } }), 404, `No MCP server ${alicePrivate.id}`);
+  await expectError(
+    await page.request.patch(`/api/dashboard/mcp-servers/${alicePrivate.id}`, { headers, data: { name: "x" } }),
+    404,
+    `No MCP server ${alicePrivate.id}`,
+  );
   await expectError(await page.request.get(`/api/dashboard/mcp-servers/${alicePrivate.id}/tokens`, { headers }), 404);
   const bobView = (await (await page.request.get("/api/dashboard/mcp-servers", { headers })).json()).data as Server[];
   expect(bobView.map((s) => s.name)).toEqual(["Alice shared"]);
-  expect(bobView[0].connections.find((c) => c.id === aliceSecret)).toEqual({ id: aliceSecret, type: "sandbox_key", display_name: null, is_private: true, visible_to_you: false });
+  expect(bobView[0].connections.find((c) => c.id === aliceSecret)).toEqual({
+    id: aliceSecret,
+    type: "sandbox_key",
+    display_name: null,
+    is_private: true,
+    visible_to_you: false,
+  });
 
   // The team owner may rename Alice's shared server and keep its permissions, but not make it private.
   const ownerCtx = await browser.newContext();
@@ -246,9 +343,19 @@ test("a member sees shared servers but cannot change another member's; private s
   await expect(perms.getByRole("checkbox", { name: /Team billing/ })).toBeChecked();
   await perms.getByRole("button", { name: "Save permissions" }).click();
   await expect(perms).toBeHidden();
-  const afterSave = (await (await alicePage.request.get("/api/dashboard/mcp-servers", { headers })).json()).data as Server[];
-  expect(afterSave.find((s) => s.id === aliceServer.id)!.connections.map((c) => c.id).sort()).toEqual([aliceSecret, shared].sort());
-  await expectError(await ownerPage.request.patch(base, { headers, data: { is_private: true } }), 403, "Only the server's owner can make it private");
+  const afterSave = (await (await alicePage.request.get("/api/dashboard/mcp-servers", { headers })).json())
+    .data as Server[];
+  expect(
+    afterSave
+      .find((s) => s.id === aliceServer.id)!
+      .connections.map((c) => c.id)
+      .sort(),
+  ).toEqual([aliceSecret, shared].sort());
+  await expectError(
+    await ownerPage.request.patch(base, { headers, data: { is_private: true } }),
+    403,
+    "Only the server's owner can make it private",
+  );
   await ownersCard.getByRole("button", { name: "Rename Alice shared" }).click();
   const rename = ownerPage.getByRole("dialog", { name: "Edit Alice shared" });
   await expect(rename).toContainText(`Only its owner (${alice.email}) can make this server private.`);

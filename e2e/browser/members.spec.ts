@@ -1,9 +1,13 @@
 import { test, expect, seed, anonymous, expectError } from "../fixtures";
 import { PASSWORD, screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 
-const alias = (name: string) => `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+const alias = (name: string) =>
+  `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
-test("an owner invites a new person by link; they create an account, join and land in the team", async ({ page, browser }) => {
+test("an owner invites a new person by link; they create an account, join and land in the team", async ({
+  page,
+  browser,
+}) => {
   const team = await seedTeamWithPasswords({ name: "Invite Co" });
   const [owner] = team.users;
   const email = alias("newcomer");
@@ -43,7 +47,11 @@ test("an owner invites a new person by link; they create an account, join and la
 
   // Used once: the link now says so, and a replay cannot create anything.
   const replay = await anonymous();
-  await expectError(await replay.post(`${new URL(url).pathname}/accept`, { data: { password: PASSWORD } }), 410, "already been accepted");
+  await expectError(
+    await replay.post(`${new URL(url).pathname}/accept`, { data: { password: PASSWORD } }),
+    410,
+    "already been accepted",
+  );
   const stranger = await browser.newContext();
   const strangerPage = await stranger.newPage();
   await strangerPage.goto(url);
@@ -65,10 +73,18 @@ test("an invite for an existing account is accepted by signing in as it, and onl
   const [owner] = team.users;
   const [existing, wrongPerson] = elsewhere.users;
   await signIn(page, owner.email);
-  const created = await page.request.post("/api/dashboard/invites", { headers: { "x-patchbay-team": team.id }, data: { email: existing.email, role: "owner" } });
+  const created = await page.request.post("/api/dashboard/invites", {
+    headers: { "x-patchbay-team": team.id },
+    data: { email: existing.email, role: "owner" },
+  });
   expect(created.status()).toBe(201);
   const invite = await created.json();
-  expect(invite).toMatchObject({ email: existing.email, role: "owner", status: "pending", invited_by: { email: owner.email } });
+  expect(invite).toMatchObject({
+    email: existing.email,
+    role: "owner",
+    status: "pending",
+    invited_by: { email: owner.email },
+  });
 
   // Signed in as someone else: told so, never joined.
   const ctx = await browser.newContext();
@@ -76,7 +92,11 @@ test("an invite for an existing account is accepted by signing in as it, and onl
   await signIn(other, wrongPerson.email);
   await other.goto(invite.url);
   await expect(other.getByText(`You are signed in as ${wrongPerson.email}`)).toBeVisible();
-  await expectError(await other.request.post(`${new URL(invite.url).pathname}/accept`, { data: {} }), 403, `for ${existing.email}`);
+  await expectError(
+    await other.request.post(`${new URL(invite.url).pathname}/accept`, { data: {} }),
+    403,
+    `for ${existing.email}`,
+  );
   await other.getByRole("button", { name: `Sign out of ${wrongPerson.email}` }).click();
 
   // Signed out now: the account exists, so the page asks to sign in as it and comes back.
@@ -96,15 +116,37 @@ test("an invite for an existing account is accepted by signing in as it, and onl
   await ctx.close();
 });
 
-test("owners withdraw invites, invites expire, and the rules are enforced on the endpoints", async ({ page, browser }) => {
+test("owners withdraw invites, invites expire, and the rules are enforced on the endpoints", async ({
+  page,
+  browser,
+}) => {
   const team = await seedTeamWithPasswords({ name: "Rules Co", members: 2 });
   const [owner, member] = team.users;
   await signIn(page, owner.email);
   const headers = { "x-patchbay-team": team.id };
-  await expectError(await page.request.post("/api/dashboard/invites", { headers, data: { email: "not an email" } }), 400, "is not an email address");
-  await expectError(await page.request.post("/api/dashboard/invites", { headers, data: { email: "a@b.co", role: "admin" } }), 400, "role: must be owner or member");
-  await expectError(await page.request.post("/api/dashboard/invites", { headers, data: { email: member.email } }), 409, "already a member");
-  await expectError(await page.request.post("/api/dashboard/invites", { headers: { ...headers, origin: "https://evil.example" }, data: { email: "x@y.co" } }), 403, "Cross-site");
+  await expectError(
+    await page.request.post("/api/dashboard/invites", { headers, data: { email: "not an email" } }),
+    400,
+    "is not an email address",
+  );
+  await expectError(
+    await page.request.post("/api/dashboard/invites", { headers, data: { email: "a@b.co", role: "admin" } }),
+    400,
+    "role: must be owner or member",
+  );
+  await expectError(
+    await page.request.post("/api/dashboard/invites", { headers, data: { email: member.email } }),
+    409,
+    "already a member",
+  );
+  await expectError(
+    await page.request.post("/api/dashboard/invites", {
+      headers: { ...headers, origin: "https://evil.example" },
+      data: { email: "x@y.co" },
+    }),
+    403,
+    "Cross-site",
+  );
 
   const email = alias("withdrawn");
   const first = await (await page.request.post("/api/dashboard/invites", { headers, data: { email } })).json();
@@ -112,7 +154,11 @@ test("owners withdraw invites, invites expire, and the rules are enforced on the
   const second = await (await page.request.post("/api/dashboard/invites", { headers, data: { email } })).json();
   expect(second.url).not.toBe(first.url);
   const anon = await anonymous();
-  await expectError(await anon.post(`${new URL(first.url).pathname}/accept`, { data: { password: PASSWORD } }), 410, "withdrawn");
+  await expectError(
+    await anon.post(`${new URL(first.url).pathname}/accept`, { data: { password: PASSWORD } }),
+    410,
+    "withdrawn",
+  );
 
   await page.goto(`/${team.id}/settings`);
   const open = page.getByRole("list", { name: "Open invites" });
@@ -126,11 +172,17 @@ test("owners withdraw invites, invites expire, and the rules are enforced on the
   await visitor.goto("/invite/not-a-token");
   await expect(visitor.getByRole("heading", { name: "This invite isn't valid" })).toBeVisible();
 
-  const late = await (await page.request.post("/api/dashboard/invites", { headers, data: { email: alias("late") } })).json();
+  const late = await (
+    await page.request.post("/api/dashboard/invites", { headers, data: { email: alias("late") } })
+  ).json();
   await seed("expireInvite", { id: late.id });
   await visitor.goto(late.url);
   await expect(visitor.getByRole("heading", { name: "This invite has expired" })).toBeVisible();
-  await expectError(await anon.post(`${new URL(late.url).pathname}/accept`, { data: { password: PASSWORD } }), 410, "expired");
+  await expectError(
+    await anon.post(`${new URL(late.url).pathname}/accept`, { data: { password: PASSWORD } }),
+    410,
+    "expired",
+  );
   await page.reload();
   await expect(open).toContainText("expired");
   await open.getByRole("button", { name: "Invite again" }).click();
@@ -140,13 +192,24 @@ test("owners withdraw invites, invites expire, and the rules are enforced on the
   const memberCtx = await browser.newContext();
   const memberPage = await memberCtx.newPage();
   await signIn(memberPage, member.email);
-  await expectError(await memberPage.request.post("/api/dashboard/invites", { headers, data: { email: "x@y.co" } }), 403, "Only team owners");
+  await expectError(
+    await memberPage.request.post("/api/dashboard/invites", { headers, data: { email: "x@y.co" } }),
+    403,
+    "Only team owners",
+  );
   await expectError(await memberPage.request.get("/api/dashboard/invites", { headers }), 403, "Only team owners");
-  await expectError(await memberPage.request.delete(`/api/dashboard/members/${owner.id}`, { headers }), 403, "only leave");
+  await expectError(
+    await memberPage.request.delete(`/api/dashboard/members/${owner.id}`, { headers }),
+    403,
+    "only leave",
+  );
   await Promise.all([ctx.close(), memberCtx.close()]);
 });
 
-test("an owner removes a member: access and their API keys end at once; a member can leave; the last owner stays", async ({ page, browser }) => {
+test("an owner removes a member: access and their API keys end at once; a member can leave; the last owner stays", async ({
+  page,
+  browser,
+}) => {
   const team = await seedTeamWithPasswords({ name: "Removal Co", members: 3 });
   const [owner, removed, leaver] = team.users;
   const api = await anonymous();
@@ -167,7 +230,11 @@ test("an owner removes a member: access and their API keys end at once; a member
   await expect(page.getByRole("list", { name: "Members" })).not.toContainText(removed.email);
 
   await expectError(await api.get("/v1/connections", auth(removed.key)), 401, "revoked");
-  await expectError(await removedPage.request.get("/api/dashboard/members", { headers: { "x-patchbay-team": team.id } }), 404, "not a member");
+  await expectError(
+    await removedPage.request.get("/api/dashboard/members", { headers: { "x-patchbay-team": team.id } }),
+    404,
+    "not a member",
+  );
   await removedPage.goto("/");
   await expect(removedPage.getByTestId("no-team")).toContainText("not a member of any team");
 
@@ -184,7 +251,10 @@ test("an owner removes a member: access and their API keys end at once; a member
   await signIn(leaverPage, leaver.email);
   await leaverPage.goto(`/${team.id}/settings`);
   await leaverPage.getByRole("button", { name: "Leave the team" }).click();
-  await leaverPage.getByRole("dialog", { name: "Leave this team?" }).getByRole("button", { name: "Leave team" }).click();
+  await leaverPage
+    .getByRole("dialog", { name: "Leave this team?" })
+    .getByRole("button", { name: "Leave team" })
+    .click();
   await expect(leaverPage.getByTestId("no-team")).toBeVisible();
   await page.reload();
   await expect(page.getByRole("list", { name: "Members" }).getByRole("listitem")).toHaveCount(1);

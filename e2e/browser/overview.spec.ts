@@ -4,7 +4,9 @@ import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 const DAY = 86_400;
 const fmt = (n: number) => n.toLocaleString("en-US");
 
-test("the overview's gauge matches GET /v1/credits, the chart has a bar per charged service and day, and recent errors link to the logs", async ({ page }) => {
+test("the overview's gauge matches GET /v1/credits, the chart has a bar per charged service and day, and recent errors link to the logs", async ({
+  page,
+}) => {
   const team = await seedTeamWithPasswords({ name: "Overview Co", creditsLimit: 10_000 });
   await seed("billingPeriod", { team: team.id, startedDaysAgo: 10 });
   await seed("charges", {
@@ -17,7 +19,13 @@ test("the overview's gauge matches GET /v1/credits, the chart has a bar per char
       { credits: 150, type: "workflow", ago: 9 * DAY + 60 },
     ],
   });
-  await seed("logs", { team: team.id, status: "error", operationId: "ga4.run_report", sourceType: "workflow", startedAgo: [60, 120] });
+  await seed("logs", {
+    team: team.id,
+    status: "error",
+    operationId: "ga4.run_report",
+    sourceType: "workflow",
+    startedAgo: [60, 120],
+  });
   await seed("logs", { team: team.id, status: "success", operationId: "ok.op", startedAgo: [30] });
 
   await signIn(page, team.users[0].email);
@@ -51,7 +59,9 @@ test("the overview's gauge matches GET /v1/credits, the chart has a bar per char
   await screenshot(page, "overview");
 });
 
-test("an over-limit team sees its negative balance and the overshoot; a fast burner sees the run-out date", async ({ page }) => {
+test("an over-limit team sees its negative balance and the overshoot; a fast burner sees the run-out date", async ({
+  page,
+}) => {
   const over = await seedTeamWithPasswords({ name: "Overshoot Co", creditsLimit: 100 });
   await seed("charges", { team: over.id, charges: [{ credits: 150, type: "agent", ago: 0 }] });
   await signIn(page, over.users[0].email);
@@ -67,10 +77,20 @@ test("an over-limit team sees its negative balance and the overshoot; a fast bur
   // 400 used in 2 days = 200 a day; 600 left runs out in 3 days, before the period ends.
   const fast = await seedTeamWithPasswords({ name: "Fast burn Co", creditsLimit: 1_000 });
   await seed("billingPeriod", { team: fast.id, startedDaysAgo: 2 });
-  await seed("charges", { team: fast.id, charges: [{ credits: 200, type: "workflow", ago: DAY + 60 }, { credits: 200, type: "mcp", ago: 60 }] });
+  await seed("charges", {
+    team: fast.id,
+    charges: [
+      { credits: 200, type: "workflow", ago: DAY + 60 },
+      { credits: 200, type: "mcp", ago: 60 },
+    ],
+  });
   await page.context().clearCookies();
   await signIn(page, fast.users[0].email);
-  const runOut = new Date(Date.now() + 3 * DAY * 1000).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+  const runOut = new Date(Date.now() + 3 * DAY * 1000).toLocaleDateString("en-US", {
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  });
   await expect(page.getByTestId("burn-forecast")).toContainText(`credits run out on`);
   await expect(page.getByTestId("burn-forecast")).toContainText(runOut);
   await expect(page.getByTestId("burn-forecast")).toContainText("200 credits a day");

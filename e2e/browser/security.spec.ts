@@ -23,7 +23,9 @@ test("signing in on a page whose callbackUrl points elsewhere lands on this app"
   }
 });
 
-test("a provider URL started in one browser and approved in another connects nothing; the starting browser completes", async ({ browser }) => {
+test("a provider URL started in one browser and approved in another connects nothing; the starting browser completes", async ({
+  browser,
+}) => {
   const api = await apiAs((await seedTeam({ name: "Attacker Agency" })).users[0]);
   const link = await createLink(api, { connection_type: "sandbox_oauth" });
 
@@ -44,13 +46,18 @@ test("a provider URL started in one browser and approved in another connects not
   await expect(victimPage.getByRole("heading", { name: "The connection didn't complete" })).toBeVisible();
   await expect(victimPage.getByText("started in another browser")).toBeVisible();
   await screenshot(victimPage, "security-connect-other-browser");
-  expect(await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json()).toMatchObject({ status: "pending", connection_id: null });
+  expect(await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json()).toMatchObject({
+    status: "pending",
+    connection_id: null,
+  });
 
   // The browser that pressed Continue completes the same attempt.
   await attackerPage.getByLabel("Account").fill("own-account");
   await attackerPage.getByRole("button", { name: "Approve" }).click();
   await expect(attackerPage.getByRole("heading", { name: "Sandbox (OAuth) connected" })).toBeVisible();
-  expect(await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json()).toMatchObject({ status: "connected" });
+  expect(await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json()).toMatchObject({
+    status: "connected",
+  });
   await Promise.all([attacker.close(), victim.close()]);
 });
 

@@ -1,7 +1,10 @@
 import { test, expect, seed, anonymous } from "../fixtures";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 
-test("an owner creates an API key that is shown once and works, then revokes it and it gets 401", async ({ page, context }) => {
+test("an owner creates an API key that is shown once and works, then revokes it and it gets 401", async ({
+  page,
+  context,
+}) => {
   const team = await seedTeamWithPasswords({ name: "Keys Co", members: 2 });
   const [owner, member] = team.users;
   await seed("mcpServer", { team: team.id, name: "Reporting MCP", owner: owner.id });
@@ -44,20 +47,28 @@ test("an owner creates an API key that is shown once and works, then revokes it 
 
   // Another team's key id is not found from this team, and that key keeps working.
   const other = await seedTeamWithPasswords({ name: "Other Co" });
-  const foreign = await page.request.delete(`/api/dashboard/api-keys/${other.users[0].keyId}`, { headers: { "x-patchbay-team": team.id } });
+  const foreign = await page.request.delete(`/api/dashboard/api-keys/${other.users[0].keyId}`, {
+    headers: { "x-patchbay-team": team.id },
+  });
   expect(foreign.status()).toBe(404);
-  expect((await api.get("/v1/connections", { headers: { authorization: `Bearer ${other.users[0].key}` } })).status()).toBe(200);
+  expect(
+    (await api.get("/v1/connections", { headers: { authorization: `Bearer ${other.users[0].key}` } })).status(),
+  ).toBe(200);
 
   // Roles: the only owner cannot demote themselves; promoting the member works.
   await page.getByLabel(`Role of ${owner.email}`).selectOption("member");
   await expect(page.getByRole("alert").filter({ hasText: "only owner" })).toBeVisible();
   await expect(page.getByLabel(`Role of ${owner.email}`)).toHaveValue("owner");
   // The select shows the new role at once; the change is stored when its request answers.
-  const saved = page.waitForResponse((r) => r.request().method() === "PATCH" && r.url().includes("/members/") && r.ok());
+  const saved = page.waitForResponse(
+    (r) => r.request().method() === "PATCH" && r.url().includes("/members/") && r.ok(),
+  );
   await page.getByLabel(`Role of ${member.email}`).selectOption("owner");
   await saved;
   await expect(page.getByLabel(`Role of ${member.email}`)).toHaveValue("owner");
-  const members = await (await page.request.get("/api/dashboard/members", { headers: { "x-patchbay-team": team.id } })).json();
+  const members = await (
+    await page.request.get("/api/dashboard/members", { headers: { "x-patchbay-team": team.id } })
+  ).json();
   expect(members.data.find((m: { user_id: string }) => m.user_id === member.id).role).toBe("owner");
 
   const mcp = page.getByRole("list", { name: "MCP servers" });
@@ -102,7 +113,10 @@ test("a Pro team's owner sees that API keys need the Team plan, and the endpoint
   await page.goto(`/${team.id}/settings`);
   await expect(page.getByTestId("api-keys-plan-notice")).toContainText("API keys need the Team plan");
   await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
-  const res = await page.request.post("/api/dashboard/api-keys", { headers: { "x-patchbay-team": team.id }, data: { name: "nope" } });
+  const res = await page.request.post("/api/dashboard/api-keys", {
+    headers: { "x-patchbay-team": team.id },
+    data: { name: "nope" },
+  });
   expect(res.status()).toBe(403);
   expect((await res.json()).detail).toContain("Team plan");
   await screenshot(page, "settings-pro-plan");

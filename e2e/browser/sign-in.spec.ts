@@ -36,7 +36,9 @@ test("repeated wrong passwords are rate limited", async ({ page }) => {
   await expect(page.getByRole("alert").filter({ hasText: "Too many sign-in attempts" })).toBeVisible();
 });
 
-test("the dashboard's session reaches the /v1 API with the user's visibility, and another team's pages are not found", async ({ page }) => {
+test("the dashboard's session reaches the /v1 API with the user's visibility, and another team's pages are not found", async ({
+  page,
+}) => {
   const team = await seedTeamWithPasswords();
   const other = await seedTeamWithPasswords();
   await signIn(page, team.users[0].email);

@@ -49,7 +49,11 @@ async function receiver(status = 200, body = "ok"): Promise<Receiver> {
 /** Throws unless `secret` signed the request (the library also checks the timestamp is recent). */
 function verify(secret: string, hit: Hit) {
   const header = (name: string) => String(hit.headers[name] ?? "");
-  return new Webhook(secret).verify(hit.body, { "webhook-id": header("webhook-id"), "webhook-timestamp": header("webhook-timestamp"), "webhook-signature": header("webhook-signature") }) as {
+  return new Webhook(secret).verify(hit.body, {
+    "webhook-id": header("webhook-id"),
+    "webhook-timestamp": header("webhook-timestamp"),
+    "webhook-signature": header("webhook-signature"),
+  }) as {
     id: string;
     type: string;
     team_id: string;
@@ -76,12 +80,16 @@ async function addEndpoint(page: Page, url: string, options: { description?: str
   return { shown, secret };
 }
 
-const deliveryRows = (page: Page) => page.getByRole("grid", { name: "Deliveries" }).getByRole("row").filter({ hasText: /msg_/ });
+const deliveryRows = (page: Page) =>
+  page.getByRole("grid", { name: "Deliveries" }).getByRole("row").filter({ hasText: /msg_/ });
 // The columns: time, event type, event id, status, attempts, last status code.
 const ATTEMPTS = 4;
 const LAST_STATUS = 5;
 
-test("an owner adds an endpoint and sees its secret once, sends a test event the receiver verifies, resends it with the same webhook-id, and rotates the secret", async ({ page, context }) => {
+test("an owner adds an endpoint and sees its secret once, sends a test event the receiver verifies, resends it with the same webhook-id, and rotates the secret", async ({
+  page,
+  context,
+}) => {
   const team = await seedTeamWithPasswords({ name: "Hooks Co" });
   const hook = await receiver(200, '{"received":true}');
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -198,7 +206,7 @@ test("an owner adds an endpoint and sees its secret once, sends a test event the
   await page.getByRole("button", { name: "Save threshold" }).click();
   await expect(page.getByText("Saved: credits.low fires at 25 % or less.")).toBeVisible();
   const settings = await page.request.get("/api/dashboard/team", { headers: { "x-patchbay-team": team.id } });
-  expect(await settings.json()).toEqual({ low_credits_percent: 25 });
+  expect(await settings.json()).toEqual({ low_credits_percent: 25, forbid_self_approval: false });
 
   // Disabled by hand: no shell banner (that is for endpoints the failures disabled); then deleted.
   // The switch follows the stored state: it flips once the server has answered.
@@ -218,7 +226,9 @@ test("an owner adds an endpoint and sees its secret once, sends a test event the
   await expect(section.getByTestId("no-webhook-endpoints")).toBeVisible();
 });
 
-test("a receiver answering 500: the delivery shows the status and body, is retried until it fails, and once failures disable the endpoint every page says so", async ({ page }) => {
+test("a receiver answering 500: the delivery shows the status and body, is retried until it fails, and once failures disable the endpoint every page says so", async ({
+  page,
+}) => {
   const team = await seedTeamWithPasswords({ name: "Failing Hooks Co" });
   const hook = await receiver(500, "database is down");
   await signIn(page, team.users[0].email);
@@ -227,7 +237,10 @@ test("a receiver answering 500: the delivery shows the status and body, is retri
   const { shown } = await addEndpoint(page, hook.url, { only: ["credits.low", "credits.exhausted"] });
   await shown.getByRole("button", { name: "Done" }).click();
   const card = page.getByRole("listitem", { name: hook.url });
-  await expect(card.getByRole("list", { name: `Event types ${hook.url} receives` }).getByRole("listitem")).toHaveText(["credits.low", "credits.exhausted"]);
+  await expect(card.getByRole("list", { name: `Event types ${hook.url} receives` }).getByRole("listitem")).toHaveText([
+    "credits.low",
+    "credits.exhausted",
+  ]);
 
   // Edit: one more type, and a description.
   await card.getByRole("button", { name: "Edit" }).click();
@@ -239,7 +252,11 @@ test("a receiver answering 500: the delivery shows the status and body, is retri
   await edit.getByRole("button", { name: "Save changes" }).click();
   await expect(edit).toBeHidden();
   await expect(card).toContainText("Flaky receiver");
-  await expect(card.getByRole("list", { name: `Event types ${hook.url} receives` }).getByRole("listitem")).toHaveText(["connection.created", "credits.low", "credits.exhausted"]);
+  await expect(card.getByRole("list", { name: `Event types ${hook.url} receives` }).getByRole("listitem")).toHaveText([
+    "connection.created",
+    "credits.low",
+    "credits.exhausted",
+  ]);
 
   // The test event reaches the endpoint whatever it subscribes to; every attempt gets the 500.
   await card.getByRole("button", { name: "Send test event" }).click();
@@ -266,7 +283,11 @@ test("a receiver answering 500: the delivery shows the status and body, is retri
   await card.getByRole("button", { name: "Send test event" }).click();
   await expect.poll(() => hook.hits.length, { timeout: 10_000 }).toBe(6);
   const headers = { "x-patchbay-team": team.id };
-  await expect.poll(async () => (await (await page.request.get(`/api/dashboard/webhooks/${endpointId}`, { headers })).json()).enabled).toBe(false);
+  await expect
+    .poll(
+      async () => (await (await page.request.get(`/api/dashboard/webhooks/${endpointId}`, { headers })).json()).enabled,
+    )
+    .toBe(false);
   await page.goto(`/${team.id}/logs`);
   const banner = page.getByTestId("disabled-webhooks-banner");
   await expect(banner).toContainText(`Webhook endpoint ${hook.url} was disabled after 3 days of failed deliveries`);
@@ -287,7 +308,9 @@ test("a receiver answering 500: the delivery shows the status and body, is retri
   await expect(banner).toHaveCount(0);
 });
 
-test("a member sees that only owners manage webhooks, reads the low-credits threshold, and gets no banner even when failures disabled an endpoint", async ({ page }) => {
+test("a member sees that only owners manage webhooks, reads the low-credits threshold, and gets no banner even when failures disabled an endpoint", async ({
+  page,
+}) => {
   const team = await seedTeamWithPasswords({ name: "Hooks Members Co", members: 2 });
   const [owner, member] = team.users;
   const hook = await receiver(500, "nope");
@@ -297,7 +320,9 @@ test("a member sees that only owners manage webhooks, reads the low-credits thre
   const { id } = await created.json();
   await seed("webhookFailingSince", { endpoint: id, msAgo: 3 * 86_400_000 + 60_000 });
   expect((await owners.post(`/api/dashboard/webhooks/${id}/test`)).status()).toBe(200);
-  await expect.poll(async () => (await (await owners.get(`/api/dashboard/webhooks/${id}`)).json()).enabled, { timeout: 10_000 }).toBe(false);
+  await expect
+    .poll(async () => (await (await owners.get(`/api/dashboard/webhooks/${id}`)).json()).enabled, { timeout: 10_000 })
+    .toBe(false);
 
   await signIn(page, member.email);
   await page.goto(`/${team.id}/settings`);
@@ -308,10 +333,14 @@ test("a member sees that only owners manage webhooks, reads the low-credits thre
   await expect(page.getByTestId("disabled-webhooks-banner")).toHaveCount(0);
   const headers = { "x-patchbay-team": team.id };
   expect((await page.request.get("/api/dashboard/webhooks", { headers })).status()).toBe(403);
-  expect((await page.request.patch("/api/dashboard/team", { headers, data: { low_credits_percent: 50 } })).status()).toBe(403);
+  expect(
+    (await page.request.patch("/api/dashboard/team", { headers, data: { low_credits_percent: 50 } })).status(),
+  ).toBe(403);
 });
 
-test("the delivery log is virtualized: a long history pages in as it scrolls, with only the rows in view in the page", async ({ page }) => {
+test("the delivery log is virtualized: a long history pages in as it scrolls, with only the rows in view in the page", async ({
+  page,
+}) => {
   const team = await seedTeamWithPasswords({ name: "Busy Hooks Co" });
   const hook = await receiver();
   const owners = await sessionAs(team.users[0].email, PASSWORD, team.id);
@@ -322,7 +351,6 @@ test("the delivery log is virtualized: a long history pages in as it scrolls, wi
 
   await signIn(page, team.users[0].email);
   await page.goto(`/${team.id}/settings?webhook=${id}`);
-  const table = page.getByRole("grid", { name: "Deliveries" });
   await expect(deliveryRows(page).first()).toContainText("succeeded");
   const inDom = await deliveryRows(page).count();
   expect(inDom).toBeLessThan(40);

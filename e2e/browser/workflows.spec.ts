@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, apiAs, cli, seed, type SeededTeam } from "../fixtures";
+import { test, expect, apiAs, cli, seed } from "../fixtures";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 
 // Workflows in the browser: from a template to a saved workflow in a few clicks, Run now and
@@ -12,13 +12,21 @@ const nav = (page: Page) => page.getByRole("navigation", { name: "Sections" });
 async function teamWithSandbox(name: string) {
   const team = await seedTeamWithPasswords({ name, members: 2 });
   const api = await apiAs(team.users[0]);
-  const res = await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "Notes account", credentials: { api_key: `sk-${name.replace(/\W/g, "")}-${Date.now()}` } } });
+  const res = await api.post("/v1/connections", {
+    data: {
+      connection_type: "sandbox_key",
+      name: "Notes account",
+      credentials: { api_key: `sk-${name.replace(/\W/g, "")}-${Date.now()}` },
+    },
+  });
   expect(res.status(), await res.text()).toBe(200);
   const connection = (await res.json()) as { id: string };
   return { team, connection };
 }
 
-test("from a template to a saved workflow, Run now followed to success, its nodes' outputs, and the run's logs", async ({ page }) => {
+test("from a template to a saved workflow, Run now followed to success, its nodes' outputs, and the run's logs", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const { team, connection } = await teamWithSandbox("Workflows Co");
   await signIn(page, team.users[0].email);
@@ -73,13 +81,21 @@ test("from a template to a saved workflow, Run now followed to success, its node
   await expect(panel.getByTestId("run-node-count")).toHaveText("3 of 3 nodes succeeded");
   await expect(panel.getByTestId("run-node")).toHaveCount(3);
   for (let i = 0; i < 3; i++) await expect(panel.getByTestId("run-node").nth(i)).toContainText("Succeeded");
-  await expect(panel.getByRole("region", { name: "Output of Sessions, last 7 days (report)" })).toContainText('"total"');
-  await expect(panel.getByRole("region", { name: "Output of Write the note (message)" })).toContainText("sessions in the 7 days to");
-  await expect(panel.getByRole("region", { name: "Output of Save it as the account's note (note)" })).toContainText("sessions in the 7 days to");
+  await expect(panel.getByRole("region", { name: "Output of Sessions, last 7 days (report)" })).toContainText(
+    '"total"',
+  );
+  await expect(panel.getByRole("region", { name: "Output of Write the note (message)" })).toContainText(
+    "sessions in the 7 days to",
+  );
+  await expect(panel.getByRole("region", { name: "Output of Save it as the account's note (note)" })).toContainText(
+    "sessions in the 7 days to",
+  );
   // The input is folded away until asked for.
   const input = panel.getByTestId("run-node").nth(2).locator("details").first();
   await input.locator("> summary").click();
-  await expect(panel.getByRole("region", { name: "Input of Save it as the account's note (note)" })).toContainText('"note"');
+  await expect(panel.getByRole("region", { name: "Input of Save it as the account's note (note)" })).toContainText(
+    '"note"',
+  );
   await screenshot(page, "workflow-run-detail");
 
   // Open in Logs: the Logs page filtered to this run shows its three logs.
@@ -88,11 +104,15 @@ test("from a template to a saved workflow, Run now followed to success, its node
   const logs = page.getByRole("grid", { name: "Operation logs" });
   await expect(logs.getByRole("row")).toHaveCount(4);
   await expect(page.getByTestId("end-of-list")).toContainText("3 rows");
-  for (const op of ["sandbox.report", "utility.format_text", "sandbox.set_note"]) await expect(logs.getByRole("row").filter({ hasText: op })).toHaveCount(1);
+  for (const op of ["sandbox.report", "utility.format_text", "sandbox.set_note"])
+    await expect(logs.getByRole("row").filter({ hasText: op })).toHaveCount(1);
 
   // The list: active, writes, hourly, last run succeeded, its credits this period.
   await nav(page).getByRole("link", { name: "Workflows" }).click();
-  const row = page.getByRole("grid", { name: "Workflows" }).getByRole("row").filter({ hasText: "Sandbox sessions to a note" });
+  const row = page
+    .getByRole("grid", { name: "Workflows" })
+    .getByRole("row")
+    .filter({ hasText: "Sandbox sessions to a note" });
   await expect(row).toContainText("Active");
   await expect(row).toContainText("Writes");
   await expect(row).toContainText("Every hour, on the hour");
@@ -102,7 +122,9 @@ test("from a template to a saved workflow, Run now followed to success, its node
   await expect(page).toHaveURL(new RegExp(`/workflows/${workflowId}$`));
 });
 
-test("the editor: built-in nodes need no connection, references are listed per node, the schedule previews its next runs, and a 400 names every problem", async ({ page }) => {
+test("the editor: built-in nodes need no connection, references are listed per node, the schedule previews its next runs, and a 400 names every problem", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const { team } = await teamWithSandbox("Editor Co");
   await signIn(page, team.users[0].email);
@@ -152,7 +174,9 @@ test("the editor: built-in nodes need no connection, references are listed per n
   await expect(page.getByTestId("schedule-preview")).toContainText("Every day at 08:30");
   await node2.getByRole("button", { name: /up$/ }).click();
   await expect(page.getByRole("group", { name: /^Node 1 · Echo/ })).toBeVisible();
-  await expect(page.getByRole("group", { name: /^Node 1 · Echo/ }).getByRole("button", { name: /down$/ })).toBeFocused();
+  await expect(
+    page.getByRole("group", { name: /^Node 1 · Echo/ }).getByRole("button", { name: /down$/ }),
+  ).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("group", { name: /^Node 1 · Say hello/ })).toBeVisible();
   await page.getByRole("button", { name: "Save workflow" }).click();
@@ -164,22 +188,51 @@ test("the editor: built-in nodes need no connection, references are listed per n
 
   // The Operations page shows the built-in utilities as such, not as missing a connection.
   await page.goto(`/${team.id}/operations?q=utility.format_text`);
-  const utility = page.getByRole("grid", { name: "Operations" }).getByRole("row").filter({ hasText: "utility.format_text" });
+  const utility = page
+    .getByRole("grid", { name: "Operations" })
+    .getByRole("row")
+    .filter({ hasText: "utility.format_text" });
   await expect(utility).toContainText("Built-in");
   await expect(utility).toContainText("Needs none; used in workflows");
   await utility.click();
   await expect(page.getByTestId("operation-built-in")).toHaveText("Built-in — needs no connection; used in workflows.");
 });
 
-test("a member sees which nodes write and where, and cannot activate (or run by hand) a workflow that writes", async ({ page }) => {
+test("a member sees which nodes write and where, and cannot activate (or run by hand) a workflow that writes", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const { team, connection } = await teamWithSandbox("Members Co");
-  const [owner, member] = team.users as SeededTeam["users"];
+  const [owner, member] = team.users;
   const nodes = [
-    { id: "report", label: "Sessions", operation_id: "sandbox.report", connection_id: connection.id, input: { metric: "sessions", days: 7 } },
-    { id: "note", label: "Save the note", operation_id: "sandbox.set_note", connection_id: connection.id, input: { note: "{{nodes.report.output.total}} sessions" } },
+    {
+      id: "report",
+      label: "Sessions",
+      operation_id: "sandbox.report",
+      connection_id: connection.id,
+      input: { metric: "sessions", days: 7 },
+    },
+    {
+      id: "note",
+      label: "Save the note",
+      operation_id: "sandbox.set_note",
+      connection_id: connection.id,
+      input: { note: "{{nodes.report.output.total}} sessions" },
+    },
   ];
-  const made = await cli("workflow", "create", "--team", team.id, "--user", owner.id, "--name", "Owner's notes", "--nodes", JSON.stringify(nodes), "--inactive");
+  const made = await cli(
+    "workflow",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    owner.id,
+    "--name",
+    "Owner's notes",
+    "--nodes",
+    JSON.stringify(nodes),
+    "--inactive",
+  );
   expect(made.code, JSON.stringify(made.json)).toBe(0);
 
   await signIn(page, member.email);
@@ -194,18 +247,32 @@ test("a member sees which nodes write and where, and cannot activate (or run by 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Owner's notes");
   await expect(page.getByRole("button", { name: "Activate" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Run now" })).toBeDisabled();
-  await expect(page.getByText("Only a team owner can activate a workflow with write nodes, or run it by hand while it is inactive.")).toBeVisible();
-  await expect(page.getByTestId("write-note")).toContainText("Save the note (sandbox.set_note) writes to Notes account");
-  await expect(page.getByTestId("write-note")).toContainText("You are a member: save it inactive and ask an owner to activate it.");
+  await expect(
+    page.getByText(
+      "Only a team owner can activate a workflow with write nodes, or run it by hand while it is inactive.",
+    ),
+  ).toBeVisible();
+  await expect(page.getByTestId("write-note")).toContainText(
+    "Save the note (sandbox.set_note) writes to Notes account",
+  );
+  await expect(page.getByTestId("write-note")).toContainText(
+    "You are a member: save it inactive and ask an owner to activate it.",
+  );
 
   // The editor: the same note, and the Active switch locked off.
   await page.getByRole("link", { name: "Edit" }).click();
   await expect(page.getByRole("group", { name: /^Node 2/ })).toContainText("This node writes");
-  await expect(page.getByTestId("write-note")).toContainText("Save the note (sandbox.set_note) writes to Notes account (Sandbox (API key))");
+  await expect(page.getByTestId("write-note")).toContainText(
+    "Save the note (sandbox.set_note) writes to Notes account (Sandbox (API key))",
+  );
   const active = page.getByRole("switch", { name: "Active" });
   await expect(active).toBeDisabled();
   await expect(active).not.toBeChecked();
-  await expect(page.getByText("Only a team owner can activate a workflow with write nodes: save it inactive and ask an owner to activate it.")).toBeVisible();
+  await expect(
+    page.getByText(
+      "Only a team owner can activate a workflow with write nodes: save it inactive and ask an owner to activate it.",
+    ),
+  ).toBeVisible();
   // A member may still change it: saved inactive.
   await page.getByLabel("Name").fill("Owner's notes (edited)");
   await page.getByRole("button", { name: "Save changes" }).click();
@@ -223,22 +290,56 @@ test("a member sees which nodes write and where, and cannot activate (or run by 
   await expect(page.getByRole("button", { name: "Activate" })).toBeDisabled();
 
   // The API agrees: a member's activation is refused with the writes named.
-  const api = await page.request.patch(`/api/dashboard/workflows/${made.json.id}`, { headers: { "x-patchbay-team": team.id }, data: { active: true } });
+  const api = await page.request.patch(`/api/dashboard/workflows/${made.json.id}`, {
+    headers: { "x-patchbay-team": team.id },
+    data: { active: true },
+  });
   expect(api.status()).toBe(403);
   expect((await api.json()).detail).toContain("Save the note (sandbox.set_note) writes to Notes account");
 });
 
-test("a deleted connection: the workflow says why it stopped, Rebind moves its nodes to another connection, then it is activated; Delete asks first", async ({ page }) => {
+test("a deleted connection: the workflow says why it stopped, Rebind moves its nodes to another connection, then it is activated; Delete asks first", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const { team, connection } = await teamWithSandbox("Rebind Co");
   const owner = team.users[0];
   const api = await apiAs(owner);
-  const spare = (await (await api.post("/v1/connections", { data: { connection_type: "sandbox_key", name: "New key", credentials: { api_key: `sk-new-${Date.now()}` } } })).json()) as { id: string };
+  const spare = (await (
+    await api.post("/v1/connections", {
+      data: { connection_type: "sandbox_key", name: "New key", credentials: { api_key: `sk-new-${Date.now()}` } },
+    })
+  ).json()) as { id: string };
   const nodes = [
-    { id: "report", label: "Users", operation_id: "sandbox.report", connection_id: connection.id, input: { metric: "users" } },
-    { id: "again", label: "Users again", operation_id: "sandbox.report", connection_id: connection.id, input: { metric: "users", days: 3 } },
+    {
+      id: "report",
+      label: "Users",
+      operation_id: "sandbox.report",
+      connection_id: connection.id,
+      input: { metric: "users" },
+    },
+    {
+      id: "again",
+      label: "Users again",
+      operation_id: "sandbox.report",
+      connection_id: connection.id,
+      input: { metric: "users", days: 3 },
+    },
   ];
-  const made = await cli("workflow", "create", "--team", team.id, "--user", owner.id, "--name", "Users report", "--nodes", JSON.stringify(nodes), "--schedule", "*/30 * * * *");
+  const made = await cli(
+    "workflow",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    owner.id,
+    "--name",
+    "Users report",
+    "--nodes",
+    JSON.stringify(nodes),
+    "--schedule",
+    "*/30 * * * *",
+  );
   expect(made.code, JSON.stringify(made.json)).toBe(0);
   expect((await api.delete(`/v1/connections/${connection.id}`)).status()).toBe(200);
 
@@ -251,8 +352,13 @@ test("a deleted connection: the workflow says why it stopped, Rebind moves its n
   await row.click();
 
   await expect(page.getByTestId("deactivated-reason")).toContainText("deleted");
-  await expect(page.getByTestId("connection-problems")).toContainText("Users (report): deleted: rebind the workflow to another connection");
-  await expect(page.getByTestId("node-connection-problem")).toHaveText(["⚠ Deleted: rebind it", "⚠ Deleted: rebind it"]);
+  await expect(page.getByTestId("connection-problems")).toContainText(
+    "Users (report): deleted: rebind the workflow to another connection",
+  );
+  await expect(page.getByTestId("node-connection-problem")).toHaveText([
+    "⚠ Deleted: rebind it",
+    "⚠ Deleted: rebind it",
+  ]);
   await page.getByRole("button", { name: "Rebind to another connection" }).click();
   const dialog = page.getByRole("dialog", { name: "Rebind to another connection" });
   await expect(dialog.getByLabel("From")).toHaveValue(connection.id);
@@ -283,8 +389,26 @@ test("a deleted connection: the workflow says why it stopped, Rebind moves its n
 test("a run refused for want of credits says so, with the reason", async ({ page }) => {
   const team = await seedTeamWithPasswords({ name: "Broke Co", creditsLimit: 5 });
   await seed("charges", { team: team.id, charges: [{ credits: 5, type: "mcp" }] });
-  const hello = [{ id: "hello", label: "Say hello", operation_id: "utility.format_text", input: { template: "Hello {{run.date.today}}" } }];
-  const made = await cli("workflow", "create", "--team", team.id, "--user", team.users[0].id, "--name", "Hello", "--nodes", JSON.stringify(hello));
+  const hello = [
+    {
+      id: "hello",
+      label: "Say hello",
+      operation_id: "utility.format_text",
+      input: { template: "Hello {{run.date.today}}" },
+    },
+  ];
+  const made = await cli(
+    "workflow",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    team.users[0].id,
+    "--name",
+    "Hello",
+    "--nodes",
+    JSON.stringify(hello),
+  );
   expect(made.code, JSON.stringify(made.json)).toBe(0);
 
   await signIn(page, team.users[0].email);

@@ -7,7 +7,7 @@ import type { FuzzRequest } from "./requests";
 // it, list filters that match exactly (a metacharacter is not a wildcard), and nothing of
 // another team.
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
 
 /** Text only a database driver, an ORM or a stack trace writes. */
 const LEAKS = [
@@ -53,7 +53,8 @@ const FILTERS: Record<string, Record<string, (row: Json, value: string) => boole
   },
 };
 
-const strings = (v: unknown): string[] => (typeof v === "string" ? [v] : v && typeof v === "object" ? Object.values(v).flatMap(strings) : []);
+const strings = (v: unknown): string[] =>
+  typeof v === "string" ? [v] : v && typeof v === "object" ? Object.values(v).flatMap(strings) : [];
 
 function decoded(text: string): string {
   try {
@@ -65,7 +66,9 @@ function decoded(text: string): string {
 
 /** The response as the recorder (e2e/support/record-responses.cjs) would have kept it, for the conformance check. */
 function recorded(req: FuzzRequest, res: RawResponse) {
-  const lines = Object.entries(res.headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
+  const lines = Object.entries(res.headers).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`),
+  );
   const head = [`HTTP/1.1 ${res.status} -`, ...lines].join("\r\n") + "\r\n\r\n";
   return { method: req.method, url: req.path, head, body: Buffer.from(res.text).toString("base64") };
 }
@@ -76,7 +79,13 @@ export function responseChecker(doc: Json) {
     const what = `${req.method} ${req.path.slice(0, 300)}${req.body === undefined ? "" : ` ${req.body.slice(0, 200)}`}`;
     const answer = `${res.status} ${res.text.slice(0, 300)}`;
     const hostile = problem(res, what);
-    if (hostile) return [{ key: `${req.operation}: ${res.status === 0 ? "no answer the client could read" : res.status >= 500 ? `a ${res.status}` : "an error that is not JSON with a detail"}`, example: hostile }];
+    if (hostile)
+      return [
+        {
+          key: `${req.operation}: ${res.status === 0 ? "no answer the client could read" : res.status >= 500 ? `a ${res.status}` : "an error that is not JSON with a detail"}`,
+          example: hostile,
+        },
+      ];
     const found: Finding[] = check(recorded(req, res)).map((f) => ({ key: f.key, example: `${what} → ${answer}` }));
     let body: unknown;
     try {
@@ -88,15 +97,27 @@ export function responseChecker(doc: Json) {
       const sent = [req.path, decoded(req.path), req.body ?? "", ...strings(safeJson(req.body))].join("\n");
       for (const text of strings(body)) {
         const leak = LEAKS.map((re) => text.match(re)?.[0]).find((m) => m !== undefined && !sent.includes(m));
-        if (leak) found.push({ key: `${req.operation} ${res.status}: database or internal error text in the body ("${leak}")`, example: `${what} → ${answer}` });
+        if (leak)
+          found.push({
+            key: `${req.operation} ${res.status}: database or internal error text in the body ("${leak}")`,
+            example: `${what} → ${answer}`,
+          });
       }
     }
     if (res.status >= 200 && res.status < 300) {
       const url = new URL(req.path, "http://x");
       const rows: unknown = Array.isArray(body) ? body : (body as Json | null)?.data;
-      if (req.foreign && !(Array.isArray(rows) && rows.length === 0)) found.push({ key: `${req.operation}: another team's or user's data answered ${res.status}`, example: `${what} → ${answer}` });
+      if (req.foreign && !(Array.isArray(rows) && rows.length === 0))
+        found.push({
+          key: `${req.operation}: another team's or user's data answered ${res.status}`,
+          example: `${what} → ${answer}`,
+        });
       const unmet = Array.isArray(rows) && rows.length ? unmetFilter(url, rows) : null;
-      if (unmet) found.push({ key: `${req.operation}: a row does not match the filter ${unmet.name}`, example: `${what} → ${unmet.name}=${JSON.stringify(unmet.value)}, row ${JSON.stringify(unmet.row).slice(0, 300)}` });
+      if (unmet)
+        found.push({
+          key: `${req.operation}: a row does not match the filter ${unmet.name}`,
+          example: `${what} → ${unmet.name}=${JSON.stringify(unmet.value)}, row ${JSON.stringify(unmet.row).slice(0, 300)}`,
+        });
     }
     return found;
   };
@@ -116,7 +137,12 @@ function unmetFilter(url: URL, rows: Json[]): { name: string; value: string; row
   if (!filters) return null;
   const raw = url.search.slice(1).split("&").filter(Boolean);
   const names = raw.map((pair) => pair.split("=")[0]);
-  if (new Set(names).size !== names.length || /%(?![0-9a-f]{2})/i.test(url.search) || url.searchParams.toString().includes("%EF%BF%BD")) return null;
+  if (
+    new Set(names).size !== names.length ||
+    /%(?![0-9a-f]{2})/i.test(url.search) ||
+    url.searchParams.toString().includes("%EF%BF%BD")
+  )
+    return null;
   for (const [name, value] of url.searchParams) {
     // Own names only: a query may well be named "constructor".
     const meets = Object.hasOwn(filters, name) ? filters[name] : undefined;

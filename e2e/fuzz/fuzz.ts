@@ -66,43 +66,73 @@ async function main() {
     let sent = 0;
     let run = 0;
     const started = Date.now();
-    const property = fc.asyncProperty(fc.array(arbitrary, { minLength: IN_FLIGHT, maxLength: IN_FLIGHT }), async (batch) => {
-      const path = String(run++);
-      const answers = await Promise.all(batch.map(send));
-      for (const [i, req] of batch.entries()) {
-        const res = answers[i];
-        if (++sent % 1000 === 0) console.log(`[fuzz] ${sent} requests, ${((Date.now() - started) / 1000).toFixed(0)} s`);
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        const counts = perOperation.get(req.operation) ?? new Map<number, number>();
-        counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
-        perOperation.set(req.operation, counts);
-        for (const f of findingsOf(req, res)) {
-          // Replaying one batch: fail, so fast-check shrinks it to the smallest failing request.
-          if (REPLAY_PATH !== undefined) throw new Error(`${f.key}\n    ${f.example}`);
-          const known = problems.get(f.key);
-          if (known) known.count++;
-          else problems.set(f.key, { ...f, count: 1, path });
+    const property = fc.asyncProperty(
+      fc.array(arbitrary, { minLength: IN_FLIGHT, maxLength: IN_FLIGHT }),
+      async (batch) => {
+        const path = String(run++);
+        const answers = await Promise.all(batch.map(send));
+        for (const [i, req] of batch.entries()) {
+          const res = answers[i];
+          if (++sent % 1000 === 0)
+            console.log(`[fuzz] ${sent} requests, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          const counts = perOperation.get(req.operation) ?? new Map<number, number>();
+          counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
+          perOperation.set(req.operation, counts);
+          for (const f of findingsOf(req, res)) {
+            // Replaying one batch: fail, so fast-check shrinks it to the smallest failing request.
+            if (REPLAY_PATH !== undefined) throw new Error(`${f.key}\n    ${f.example}`);
+            const known = problems.get(f.key);
+            if (known) known.count++;
+            else problems.set(f.key, { ...f, count: 1, path });
+          }
         }
-      }
-    });
-    const out = await fc.check(property, REPLAY_PATH === undefined ? { seed: SEED, numRuns: Math.ceil(RUNS / IN_FLIGHT) } : { seed: SEED, path: REPLAY_PATH, numRuns: 1 });
+      },
+    );
+    const out = await fc.check(
+      property,
+      REPLAY_PATH === undefined
+        ? { seed: SEED, numRuns: Math.ceil(RUNS / IN_FLIGHT) }
+        : { seed: SEED, path: REPLAY_PATH, numRuns: 1 },
+    );
     const seconds = (Date.now() - started) / 1000;
 
-    const tally = (m: Map<number, number>) => [...m].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(" ");
-    console.log(`\n[fuzz] ${sent} requests in ${seconds.toFixed(1)} s (${(sent / seconds).toFixed(0)}/s) on ${engine}, seed ${SEED}`);
+    const tally = (m: Map<number, number>) =>
+      [...m]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}×${n}`)
+        .join(" ");
+    console.log(
+      `\n[fuzz] ${sent} requests in ${seconds.toFixed(1)} s (${(sent / seconds).toFixed(0)}/s) on ${engine}, seed ${SEED}`,
+    );
     console.log(`[fuzz] statuses: ${tally(statuses)}`);
-    for (const operation of [...perOperation.keys()].sort()) console.log(`  ${operation.padEnd(52)} ${tally(perOperation.get(operation)!)}`);
+    for (const operation of [...perOperation.keys()].sort())
+      console.log(`  ${operation.padEnd(52)} ${tally(perOperation.get(operation)!)}`);
     const unreached = REPLAY_PATH === undefined ? operations.filter((o) => !perOperation.has(o)) : [];
-    if (unreached.length) problems.set("operations never requested", { key: "operations never requested", example: unreached.join(", "), count: unreached.length, path: "" });
+    if (unreached.length)
+      problems.set("operations never requested", {
+        key: "operations never requested",
+        example: unreached.join(", "),
+        count: unreached.length,
+        path: "",
+      });
     if (out.failed) {
       // In a replay, the shrunk failure; otherwise the fuzzer itself threw.
-      console.log(`\n[fuzz] FAIL (seed ${SEED}, path ${out.counterexamplePath}, ${out.numShrinks} shrinks):\n  ${String((out.errorInstance as Error)?.message ?? out.errorInstance)}`);
+      console.log(
+        `\n[fuzz] FAIL (seed ${SEED}, path ${out.counterexamplePath}, ${out.numShrinks} shrinks):\n  ${String((out.errorInstance as Error)?.message ?? out.errorInstance)}`,
+      );
       return;
     }
-    if (/unhandled error/.test(server.log())) console.log(`[fuzz] the server logged unhandled errors:\n${server.log().slice(-4000)}`);
+    if (/unhandled error/.test(server.log()))
+      console.log(`[fuzz] the server logged unhandled errors:\n${server.log().slice(-4000)}`);
     passed = problems.size === 0;
-    if (passed) return void console.log(`[fuzz] PASS: ${sent} requests over ${operations.length} operations, every answer as documented`);
-    console.log(`\n[fuzz] FAIL (seed ${SEED}): ${[...problems.values()].reduce((n, p) => n + p.count, 0)} problems of ${problems.size} kinds`);
+    if (passed)
+      return void console.log(
+        `[fuzz] PASS: ${sent} requests over ${operations.length} operations, every answer as documented`,
+      );
+    console.log(
+      `\n[fuzz] FAIL (seed ${SEED}): ${[...problems.values()].reduce((n, p) => n + p.count, 0)} problems of ${problems.size} kinds`,
+    );
     for (const p of problems.values()) {
       console.log(`- ${p.key} (×${p.count})\n    ${p.example.slice(0, 1200)}`);
       if (p.path) console.log(`    replay: FUZZ_SEED=${SEED} FUZZ_PATH=${p.path} npm run fuzz`);

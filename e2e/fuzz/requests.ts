@@ -1,11 +1,19 @@
 import fc from "fast-check";
-import { contentType, encodedNasty, jsonText, nastyJson, nastyString, pathSegment, percentEncode } from "../support/hostile";
+import {
+  contentType,
+  encodedNasty,
+  jsonText,
+  nastyJson,
+  nastyString,
+  pathSegment,
+  percentEncode,
+} from "../support/hostile";
 
 // Requests generated from the served OpenAPI document: every operation with its path
 // parameters, query parameters and request body, each value either one the seeded server
 // really holds (so requests get past validation and reach the database) or a hostile one.
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
 
 /** One request as it goes on the wire (the path raw, escapes and all), and the operation it aims at. */
 export type FuzzRequest = {
@@ -37,22 +45,87 @@ export type World = {
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /** SQL metacharacters and the classic injections, alone and run together. */
-const SQL_META = ["'", '"', ";", "--", "/*", "*/", "\\", "%", "_", ") OR 1=1", "' OR '1'='1", '" OR ""="', "') OR ('1'='1", "'; DROP TABLE \"OperationLog\"; --", "1 UNION SELECT * FROM \"ApiKey\" --", "%' --", "\\'", "$1", "?", "::text", "' || '", "`", "\u0000"];
-const sqlString = fc.oneof(fc.constantFrom(...SQL_META), fc.array(fc.constantFrom(...SQL_META), { minLength: 2, maxLength: 5 }).map((parts) => parts.join("")));
+const SQL_META = [
+  "'",
+  '"',
+  ";",
+  "--",
+  "/*",
+  "*/",
+  "\\",
+  "%",
+  "_",
+  ") OR 1=1",
+  "' OR '1'='1",
+  '" OR ""="',
+  "') OR ('1'='1",
+  '\'; DROP TABLE "OperationLog"; --',
+  '1 UNION SELECT * FROM "ApiKey" --',
+  "%' --",
+  "\\'",
+  "$1",
+  "?",
+  "::text",
+  "' || '",
+  "`",
+  "\u0000",
+];
+const sqlString = fc.oneof(
+  fc.constantFrom(...SQL_META),
+  fc.array(fc.constantFrom(...SQL_META), { minLength: 2, maxLength: 5 }).map((parts) => parts.join("")),
+);
 
 /** Numbers a strict parser must refuse or clamp: huge, negative, fractional, other scripts, not numbers at all. */
-const NUMBERISH = ["-1", "0", "-0", "1.5", "1e3", "1e309", "-1e309", "NaN", "Infinity", "0x10", "+1", " 1", "1 ", "١٢", "１", "9007199254740993", "9223372036854775807", "9223372036854775808", "-9223372036854775809", "99999999999999999999999", "1".repeat(400), "", "true", "null", "[]", "1,2"];
-const numberish = fc.oneof(fc.constantFrom(...NUMBERISH), fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map(String), fc.double().map(String));
+const NUMBERISH = [
+  "-1",
+  "0",
+  "-0",
+  "1.5",
+  "1e3",
+  "1e309",
+  "-1e309",
+  "NaN",
+  "Infinity",
+  "0x10",
+  "+1",
+  " 1",
+  "1 ",
+  "١٢",
+  "１",
+  "9007199254740993",
+  "9223372036854775807",
+  "9223372036854775808",
+  "-9223372036854775809",
+  "99999999999999999999999",
+  "1".repeat(400),
+  "",
+  "true",
+  "null",
+  "[]",
+  "1,2",
+];
+const numberish = fc.oneof(
+  fc.constantFrom(...NUMBERISH),
+  fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map(String),
+  fc.double().map(String),
+);
 
 /** A raw value as a client puts it in a URL: fully percent-encoded, or only what the request line cannot carry. */
 const onTheWire = (value: fc.Arbitrary<string>) =>
-  fc.tuple(value, fc.boolean()).map(([v, full]) => (full ? percentEncode(v) : v.replace(/[^\x21-\x7e]|[&#+]/gu, (c) => percentEncode(c))));
+  fc
+    .tuple(value, fc.boolean())
+    .map(([v, full]) => (full ? percentEncode(v) : v.replace(/[^\x21-\x7e]|[&#+]/gu, (c) => percentEncode(c))));
 
 const pick = <T>(values: T[]) => (values.length ? fc.constantFrom(...values) : null);
 /** A value one time in `n`, otherwise null (fc.option's `freq` is the other way round: null one time in `freq`). */
-const oneIn = <T>(n: number, arb: fc.Arbitrary<T>) => fc.oneof({ weight: n - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: arb });
+const oneIn = <T>(n: number, arb: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: n - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: arb });
 const oneofPresent = (...arbs: { weight: number; arbitrary: fc.Arbitrary<string> | null }[]) =>
-  fc.oneof(...arbs.filter((a): a is { weight: number; arbitrary: fc.Arbitrary<string> } => a.arbitrary !== null && a.weight > 0));
+  fc.oneof(
+    ...arbs.filter(
+      (a): a is { weight: number; arbitrary: fc.Arbitrary<string> } => a.arbitrary !== null && a.weight > 0,
+    ),
+  );
 
 const b64urlChar = fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
 const b64url = (maxLength: number) => fc.string({ unit: b64urlChar, minLength: 1, maxLength });
@@ -62,19 +135,47 @@ function forgedCursor(cursors: Cursor[]): fc.Arbitrary<string> {
   const real = cursors.map((c) => c.cursor);
   const forged: { weight: number; arbitrary: fc.Arbitrary<string> }[] = [
     { weight: 2, arbitrary: fc.tuple(b64url(120), b64url(30)).map(([p, m]) => `${p}.${m}`) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom("[1,0,\"x\",\"\"]", "{}", "null", "[2]", "[1,\"0\",1]"), b64url(22)).map(([p, m]) => `${Buffer.from(p).toString("base64url")}.${m}`) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom('[1,0,"x",""]', "{}", "null", "[2]", '[1,"0",1]'), b64url(22))
+        .map(([p, m]) => `${Buffer.from(p).toString("base64url")}.${m}`),
+    },
     { weight: 1, arbitrary: nastyString },
   ];
   if (real.length) {
     const realOne = fc.constantFrom(...real);
     forged.push(
       // One character of the payload or the signature changed.
-      { weight: 3, arbitrary: fc.tuple(realOne, fc.nat(), b64urlChar).map(([c, at, ch]) => { const i = at % c.length; return c.slice(0, i) + (c[i] === ch ? (ch === "A" ? "B" : "A") : ch) + c.slice(i + 1); }) },
+      {
+        weight: 3,
+        arbitrary: fc.tuple(realOne, fc.nat(), b64urlChar).map(([c, at, ch]) => {
+          const i = at % c.length;
+          return c.slice(0, i) + (c[i] === ch ? (ch === "A" ? "B" : "A") : ch) + c.slice(i + 1);
+        }),
+      },
       // One cursor's payload with another's signature.
       { weight: 2, arbitrary: fc.tuple(realOne, realOne).map(([a, b]) => `${a.split(".")[0]}.${b.split(".")[1]}`) },
       // A position of the attacker's choosing, with a real signature.
-      { weight: 2, arbitrary: fc.tuple(fc.oneof(fc.integer(), fc.double(), fc.constant(2 ** 64)), fc.oneof(nastyString, fc.integer()), realOne).map(([at, id, c]) => `${Buffer.from(JSON.stringify([1, at, id, "0000000000000000"])).toString("base64url")}.${c.split(".")[1]}`) },
-      { weight: 1, arbitrary: realOne.chain((c) => fc.constantFrom(c.split(".")[0], `${c}.x`, `${c}${c}`, c.slice(0, -1), c.toLowerCase(), `${c}=`, ` ${c}`)) },
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(
+            fc.oneof(fc.integer(), fc.double(), fc.constant(2 ** 64)),
+            fc.oneof(nastyString, fc.integer()),
+            realOne,
+          )
+          .map(
+            ([at, id, c]) =>
+              `${Buffer.from(JSON.stringify([1, at, id, "0000000000000000"])).toString("base64url")}.${c.split(".")[1]}`,
+          ),
+      },
+      {
+        weight: 1,
+        arbitrary: realOne.chain((c) =>
+          fc.constantFrom(c.split(".")[0], `${c}.x`, `${c}${c}`, c.slice(0, -1), c.toLowerCase(), `${c}=`, ` ${c}`),
+        ),
+      },
     );
   }
   return fc.oneof(...forged);
@@ -88,7 +189,8 @@ function validValue(name: string, schema: Json, world: World, method: string): f
   const values = world.values[name] ?? [];
   const enums = enumOf(schema);
   if (enums.length || values.length) return fc.constantFrom(...enums, ...values);
-  if (schema.type === "integer") return fc.integer({ min: schema.minimum ?? 0, max: Math.min(schema.maximum ?? 2 ** 31, 2 ** 31) }).map(String);
+  if (schema.type === "integer")
+    return fc.integer({ min: schema.minimum ?? 0, max: Math.min(schema.maximum ?? 2 ** 31, 2 ** 31) }).map(String);
   return null;
 }
 
@@ -100,12 +202,22 @@ const enumOf = (schema: Json): string[] => schema.enum ?? (schema.anyOf ?? schem
  * (400) at its first bad parameter, so for a hostile value to reach the database the others
  * must be valid.
  */
-function wireValue(name: string, schema: Json, world: World, method: string, validWeight: number): fc.Arbitrary<string> {
+function wireValue(
+  name: string,
+  schema: Json,
+  world: World,
+  method: string,
+  validWeight: number,
+): fc.Arbitrary<string> {
   const valid = validValue(name, schema, world, method);
   const anyReal = pick(Object.values(world.values).flat());
   return oneofPresent(
     { weight: validWeight, arbitrary: valid && onTheWire(valid) },
-    { weight: 2, arbitrary: valid && onTheWire(fc.tuple(valid, sqlString, fc.boolean()).map(([v, s, after]) => (after ? v + s : s + v))) },
+    {
+      weight: 2,
+      arbitrary:
+        valid && onTheWire(fc.tuple(valid, sqlString, fc.boolean()).map(([v, s, after]) => (after ? v + s : s + v))),
+    },
     { weight: 3, arbitrary: onTheWire(sqlString) },
     { weight: 2, arbitrary: onTheWire(numberish) },
     { weight: 2, arbitrary: encodedNasty },
@@ -121,16 +233,31 @@ const foreignValue = (name: string, world: World) => pick(world.foreign[name] ??
  * One hostile parameter and the others valid (or left out): the query passes validation up to
  * that value, so a metacharacter in a filter reaches the database.
  */
-function focusedQueryArb(params: Json[], world: World, method: string): fc.Arbitrary<{ query: string; foreign: boolean }> {
+function focusedQueryArb(
+  params: Json[],
+  world: World,
+  method: string,
+): fc.Arbitrary<{ query: string; foreign: boolean }> {
   return fc.constantFrom(...params).chain((target) => {
-    const others = params.filter((p) => p !== target).flatMap((p) => {
-      const valid = validValue(p.name, p.schema ?? {}, world, method);
-      return valid ? [oneIn(2, onTheWire(valid).map((v) => `${p.name}=${v}`))] : [];
-    });
-    return fc.tuple(wireValue(target.name, target.schema ?? {}, world, method, 0), fc.tuple(...others)).map(([hostile, rest]) => {
-      const pairs = [...rest.filter((pair): pair is string => pair !== null), `${target.name}=${hostile}`];
-      return { query: `?${pairs.join("&")}`, foreign: false };
-    });
+    const others = params
+      .filter((p) => p !== target)
+      .flatMap((p) => {
+        const valid = validValue(p.name, p.schema ?? {}, world, method);
+        return valid
+          ? [
+              oneIn(
+                2,
+                onTheWire(valid).map((v) => `${p.name}=${v}`),
+              ),
+            ]
+          : [];
+      });
+    return fc
+      .tuple(wireValue(target.name, target.schema ?? {}, world, method, 0), fc.tuple(...others))
+      .map(([hostile, rest]) => {
+        const pairs = [...rest.filter((pair): pair is string => pair !== null), `${target.name}=${hostile}`];
+        return { query: `?${pairs.join("&")}`, foreign: false };
+      });
   });
 }
 
@@ -139,10 +266,24 @@ function queryArb(params: Json[], world: World, method: string): fc.Arbitrary<{ 
   const entry = (p: Json) => {
     const foreign = foreignValue(p.name, world);
     const own = wireValue(p.name, p.schema ?? {}, world, method, 24).map((v) => ({ v, foreign: false }));
-    const value = foreign ? fc.oneof({ weight: 12, arbitrary: own }, { weight: 1, arbitrary: onTheWire(foreign).map((v) => ({ v, foreign: true })) }) : own;
-    return oneIn(2, value.map(({ v, foreign }) => ({ pair: `${p.name}=${v}`, foreign })));
+    const value = foreign
+      ? fc.oneof(
+          { weight: 12, arbitrary: own },
+          { weight: 1, arbitrary: onTheWire(foreign).map((v) => ({ v, foreign: true })) },
+        )
+      : own;
+    return oneIn(
+      2,
+      value.map(({ v, foreign }) => ({ pair: `${p.name}=${v}`, foreign })),
+    );
   };
-  const unknown = fc.tuple(fc.oneof(encodedNasty, fc.constantFrom("x", "LIMIT", "Cursor", "limit[]", "team_id", "__proto__", "order_by", "sort")), onTheWire(fc.oneof(sqlString, numberish)));
+  const unknown = fc.tuple(
+    fc.oneof(
+      encodedNasty,
+      fc.constantFrom("x", "LIMIT", "Cursor", "limit[]", "team_id", "__proto__", "order_by", "sort"),
+    ),
+    onTheWire(fc.oneof(sqlString, numberish)),
+  );
   return fc
     .record({ entries: fc.tuple(...params.map(entry)), unknown: oneIn(8, unknown), repeat: oneIn(8, fc.nat()) })
     .map(({ entries, unknown, repeat }) => {
@@ -163,7 +304,11 @@ function continuationArb(params: Json[], world: World, method: string): fc.Arbit
   type Change = { name: string; value: string | null };
   const change = fc
     .tuple(fc.constantFrom(...params), fc.boolean())
-    .chain<Change>(([p, drop]) => (drop ? fc.constant({ name: p.name, value: null }) : wireValue(p.name, p.schema ?? {}, world, method, 6).map((value) => ({ name: p.name, value }))));
+    .chain<Change>(([p, drop]) =>
+      drop
+        ? fc.constant({ name: p.name, value: null })
+        : wireValue(p.name, p.schema ?? {}, world, method, 6).map((value) => ({ name: p.name, value })),
+    );
   const edit = oneIn(2, change);
   return fc.tuple(fc.constantFrom(...world.cursors), edit).map(([c, e]) => {
     let pairs = c.query.filter(([k]) => k !== "cursor").map(([k, v]) => [k, percentEncode(v)]);
@@ -174,28 +319,62 @@ function continuationArb(params: Json[], world: World, method: string): fc.Arbit
 }
 
 /** A JSON body from the operation's schema: an accepted body with fields kept, replaced or dropped, keys added, or nothing like it. */
-function bodyArb(schema: Json, accepted: Json[], world: World, doc: Json): fc.Arbitrary<{ body: string; type: string }> {
+function bodyArb(
+  schema: Json,
+  accepted: Json[],
+  world: World,
+  doc: Json,
+): fc.Arbitrary<{ body: string; type: string }> {
   const resolved = schema.$ref ? doc.components.schemas[schema.$ref.split("/").pop()] : schema;
   const properties: Record<string, Json> = resolved.properties ?? {};
   const names = [...new Set([...Object.keys(properties), ...accepted.flatMap(Object.keys)])];
   const replacement = (name: string) => {
     const s = properties[name] ?? {};
     const valid = validValue(name, s, world, "POST");
-    const keys = [...new Set(accepted.flatMap((b) => (b[name] && typeof b[name] === "object" ? Object.keys(b[name]) : [])))];
+    const keys = [
+      ...new Set(accepted.flatMap((b) => (b[name] && typeof b[name] === "object" ? Object.keys(b[name]) : []))),
+    ];
     return fc.oneof(
       nastyJson,
       sqlString,
-      fc.constantFrom(true, false, null, -1, 2 ** 53, -(2 ** 63), 1e308, "", "x".repeat((s.maxLength ?? 100) + 1), "x".repeat(s.maxLength ?? 100)),
+      fc.constantFrom(
+        true,
+        false,
+        null,
+        -1,
+        2 ** 53,
+        -(2 ** 63),
+        1e308,
+        "",
+        "x".repeat((s.maxLength ?? 100) + 1),
+        "x".repeat(s.maxLength ?? 100),
+      ),
       ...(valid ? [valid, fc.tuple(valid, sqlString).map(([v, q]) => v + q)] : []),
       // An object field (credentials) with the known keys and SQL or hostile values.
-      ...(keys.length ? [fc.dictionary(fc.oneof(fc.constantFrom(...keys), sqlString), fc.oneof(sqlString, nastyString), { maxKeys: 4 })] : []),
+      ...(keys.length
+        ? [
+            fc.dictionary(fc.oneof(fc.constantFrom(...keys), sqlString), fc.oneof(sqlString, nastyString), {
+              maxKeys: 4,
+            }),
+          ]
+        : []),
     );
   };
   return fc
     .record({
       base: fc.constantFrom(...(accepted.length ? accepted : [{}])),
-      fields: fc.tuple(...names.map((name) => fc.tuple(fc.constantFrom("keep", "keep", "keep", "replace", "replace", "drop"), replacement(name)))),
-      extra: fc.array(fc.tuple(fc.oneof(fc.constantFrom("__proto__", "constructor", "team_id", "id"), sqlString, nastyString), nastyJson), { maxLength: 2 }),
+      fields: fc.tuple(
+        ...names.map((name) =>
+          fc.tuple(fc.constantFrom("keep", "keep", "keep", "replace", "replace", "drop"), replacement(name)),
+        ),
+      ),
+      extra: fc.array(
+        fc.tuple(
+          fc.oneof(fc.constantFrom("__proto__", "constructor", "team_id", "id"), sqlString, nastyString),
+          nastyJson,
+        ),
+        { maxLength: 2 },
+      ),
       duplicate: fc.boolean(),
       type: fc.oneof({ weight: 6, arbitrary: fc.constant("application/json") }, { weight: 1, arbitrary: contentType }),
       whole: oneIn(8, nastyJson),
@@ -217,11 +396,21 @@ const authArb = (key: string) =>
   fc.oneof(
     { weight: 30, arbitrary: fc.constant<string | null>(`Bearer ${key}`) },
     { weight: 1, arbitrary: fc.constant<string | null>(null) },
-    { weight: 1, arbitrary: fc.oneof(encodedNasty.map((s) => `Bearer ${s}`), onTheWire(sqlString).map((s) => `Bearer ${key}${s}`), fc.constantFrom(`Bearer ${key.slice(0, -1)}`, `Basic ${key}`, `bearer ${key}`, "Bearer ")) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        encodedNasty.map((s) => `Bearer ${s}`),
+        onTheWire(sqlString).map((s) => `Bearer ${key}${s}`),
+        fc.constantFrom(`Bearer ${key.slice(0, -1)}`, `Basic ${key}`, `bearer ${key}`, "Bearer "),
+      ),
+    },
   );
 
 /** X-Request-Id is echoed when sane: hostile ones now and then. */
-const requestIdArb = oneIn(10, fc.oneof(encodedNasty, onTheWire(sqlString)).filter((s) => s.length <= 2_000));
+const requestIdArb = oneIn(
+  10,
+  fc.oneof(encodedNasty, onTheWire(sqlString)).filter((s) => s.length <= 2_000),
+);
 
 function headersOf(authorization: string | null, requestId: string | null, type?: string) {
   const headers: Record<string, string> = {};
@@ -250,24 +439,42 @@ export function requestArb(doc: Json, world: World): { arbitrary: fc.Arbitrary<F
           { weight: 8, arbitrary: wireValue(p.name, p.schema ?? {}, world, method, 8) },
           { weight: 3, arbitrary: pathSegment },
         ).map((v) => ({ v, foreign: false }));
-        return foreign ? fc.oneof({ weight: 8, arbitrary: own }, { weight: 1, arbitrary: onTheWire(foreign).map((v) => ({ v, foreign: true })) }) : own;
+        return foreign
+          ? fc.oneof(
+              { weight: 8, arbitrary: own },
+              { weight: 1, arbitrary: onTheWire(foreign).map((v) => ({ v, foreign: true })) },
+            )
+          : own;
       });
-      const continuation = queryParams.some((p) => p.name === "cursor") ? continuationArb(queryParams, world, method) : null;
+      const continuation = queryParams.some((p) => p.name === "cursor")
+        ? continuationArb(queryParams, world, method)
+        : null;
       const query = fc.oneof(
         { weight: 3, arbitrary: queryArb(queryParams, world, method) },
         // A collection's query is its filters: aim at them one by one.
-        ...(queryParams.length && !pathParams.length ? [{ weight: 3, arbitrary: focusedQueryArb(queryParams, world, method) }] : []),
+        ...(queryParams.length && !pathParams.length
+          ? [{ weight: 3, arbitrary: focusedQueryArb(queryParams, world, method) }]
+          : []),
         ...(continuation ? [{ weight: 2, arbitrary: continuation.map((q) => ({ query: q, foreign: false })) }] : []),
       );
       const schema = op.requestBody?.content?.["application/json"]?.schema;
       const body = schema ? bodyArb(schema, world.bodies[operation] ?? [], world, doc) : fc.constant(null);
       arbs.push({
         weight: 10,
-        arbitrary: fc.record({ segments: fc.tuple(...segments), query, body, auth: authArb(world.key), requestId: requestIdArb }).map(({ segments, query, body, auth, requestId }) => {
-          let i = 0;
-          const path = template.replace(/\{[^}]+\}/g, () => segments[i++].v) + query.query;
-          return { operation, method, path, headers: headersOf(auth, requestId, body?.type), body: body?.body, foreign: query.foreign || segments.some((s) => s.foreign) };
-        }),
+        arbitrary: fc
+          .record({ segments: fc.tuple(...segments), query, body, auth: authArb(world.key), requestId: requestIdArb })
+          .map(({ segments, query, body, auth, requestId }) => {
+            let i = 0;
+            const path = template.replace(/\{[^}]+\}/g, () => segments[i++].v) + query.query;
+            return {
+              operation,
+              method,
+              path,
+              headers: headersOf(auth, requestId, body?.type),
+              body: body?.body,
+              foreign: query.foreign || segments.some((s) => s.foreign),
+            };
+          }),
       });
     }
     // Methods the path does not take: the document's 405.
@@ -276,7 +483,14 @@ export function requestArb(doc: Json, world: World): { arbitrary: fc.Arbitrary<F
       const concrete = template.replace(/\{([^}]+)\}/g, (_, name: string) => world.values[name]?.[0] ?? "x");
       arbs.push({
         weight: 1,
-        arbitrary: fc.tuple(fc.constantFrom(...unlisted), oneIn(2, nastyJson)).map(([method, body]) => ({ operation: "(a method the path does not list)", method, path: concrete, headers: headersOf(`Bearer ${world.key}`, null, body === null ? undefined : "application/json"), body: body === null ? undefined : (JSON.stringify(body) ?? ""), foreign: false })),
+        arbitrary: fc.tuple(fc.constantFrom(...unlisted), oneIn(2, nastyJson)).map(([method, body]) => ({
+          operation: "(a method the path does not list)",
+          method,
+          path: concrete,
+          headers: headersOf(`Bearer ${world.key}`, null, body === null ? undefined : "application/json"),
+          body: body === null ? undefined : (JSON.stringify(body) ?? ""),
+          foreign: false,
+        })),
       });
     }
   }
@@ -284,7 +498,15 @@ export function requestArb(doc: Json, world: World): { arbitrary: fc.Arbitrary<F
   const known = Object.keys(doc.paths).filter((t) => !t.includes("{"));
   arbs.push({
     weight: 3,
-    arbitrary: fc.tuple(fc.constantFrom("/v1", ...known), pathSegment, fc.constantFrom("GET", "POST", "DELETE")).map(([prefix, segment, method]) => ({ operation: "(a path with no operation)", method, path: `${prefix}/${segment}/${segment}`, headers: headersOf(`Bearer ${world.key}`, null), foreign: false })),
+    arbitrary: fc
+      .tuple(fc.constantFrom("/v1", ...known), pathSegment, fc.constantFrom("GET", "POST", "DELETE"))
+      .map(([prefix, segment, method]) => ({
+        operation: "(a path with no operation)",
+        method,
+        path: `${prefix}/${segment}/${segment}`,
+        headers: headersOf(`Bearer ${world.key}`, null),
+        foreign: false,
+      })),
   });
   // Node's HTTP parser answers a request line and headers over 16 KB itself, with a bare 431
   // before the app runs (hostile-input.spec.ts tests that once): generated requests stay under it.

@@ -7,7 +7,7 @@ import type { Cursor, World } from "./requests";
 // entries, connections and auth links; a neighbour team and a second member whose data must
 // stay out of reach. Then the real ids and next_cursors are read back through the API.
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
 
 /** Values kept per name: a fixed count, so a replayed seed picks the same kind of value each time. */
 const POOL = 20;
@@ -33,15 +33,28 @@ async function everyPage(key: string, path: string, limit: number): Promise<Json
   const rows: Json[] = [];
   let cursor: string | null = null;
   do {
-    const page: Json = await call(key, "GET", path + query([["limit", String(limit)], ...(cursor ? ([["cursor", cursor]] as [string, string][]) : [])]));
+    const page: Json = await call(
+      key,
+      "GET",
+      path + query([["limit", String(limit)], ...(cursor ? ([["cursor", cursor]] as [string, string][]) : [])]),
+    );
     rows.push(...page.data);
     cursor = page.next_cursor;
   } while (cursor);
   return rows;
 }
 
-const connectionBody = (n: number, isPrivate: boolean) => ({ connection_type: "sandbox_key", name: `Fuzz ${n}`, credentials: { api_key: `sk_fuzz_${n}` }, ...(isPrivate && { is_private: true }) });
-const linkBody = (n: number) => ({ connection_type: "sandbox_oauth", external_id: `fuzz-ext-${n}`, redirect_url: `https://example.com/done?n=${n}` });
+const connectionBody = (n: number, isPrivate: boolean) => ({
+  connection_type: "sandbox_key",
+  name: `Fuzz ${n}`,
+  credentials: { api_key: `sk_fuzz_${n}` },
+  ...(isPrivate && { is_private: true }),
+});
+const linkBody = (n: number) => ({
+  connection_type: "sandbox_oauth",
+  external_id: `fuzz-ext-${n}`,
+  redirect_url: `https://example.com/done?n=${n}`,
+});
 const bareLinkBody: Json = { connection_type: "sandbox_oauth" };
 
 export async function seedWorld(doc: Json): Promise<{ world: World; summary: string }> {
@@ -54,22 +67,52 @@ export async function seedWorld(doc: Json): Promise<{ world: World; summary: str
   // simulator's mix (copilot charges too), and a few start/stop steps.
   await seed("bulkActivity", { team: team.id, count: 400 });
   await seed("bulkActivity", { team: other.id, count: 40 });
-  const simulated = await cli("activity", "simulate", "--team", team.id, "--workflow-runs", "5", "--mcp-calls", "10", "--agent-conversations", "3", "--copilot-uses", "5", "--days", "3", "--seed", "1");
+  const simulated = await cli(
+    "activity",
+    "simulate",
+    "--team",
+    team.id,
+    "--workflow-runs",
+    "5",
+    "--mcp-calls",
+    "10",
+    "--agent-conversations",
+    "3",
+    "--copilot-uses",
+    "5",
+    "--days",
+    "3",
+    "--seed",
+    "1",
+  );
   if (simulated.code !== 0) throw new Error(`seeding: activity simulate → ${JSON.stringify(simulated.json)}`);
-  for (const status of ["start", "stop"]) await seed("logs", { team: team.id, startedAgo: [20, 80, 140], status, sourceType: "workflow", sourceId: "wf_fuzz_steps", runId: `run_fuzz_${status}` });
+  for (const status of ["start", "stop"])
+    await seed("logs", {
+      team: team.id,
+      startedAgo: [20, 80, 140],
+      status,
+      sourceType: "workflow",
+      sourceId: "wf_fuzz_steps",
+      runId: `run_fuzz_${status}`,
+    });
 
   const kept: string[] = [];
-  for (let n = 0; n < 6; n++) kept.push((await call(owner.key, "POST", "/v1/connections", connectionBody(n, n % 3 === 0))).id);
+  for (let n = 0; n < 6; n++)
+    kept.push((await call(owner.key, "POST", "/v1/connections", connectionBody(n, n % 3 === 0))).id);
   const disposable: string[] = [];
-  for (let n = 0; n < 30; n++) disposable.push((await call(owner.key, "POST", "/v1/connections", connectionBody(100 + n, false))).id);
+  for (let n = 0; n < 30; n++)
+    disposable.push((await call(owner.key, "POST", "/v1/connections", connectionBody(100 + n, false))).id);
   const hidden: string[] = [];
-  for (let n = 0; n < 2; n++) hidden.push((await call(member.key, "POST", "/v1/connections", connectionBody(200 + n, true))).id);
-  for (let n = 0; n < 2; n++) hidden.push((await call(neighbour.key, "POST", "/v1/connections", connectionBody(300 + n, false))).id);
+  for (let n = 0; n < 2; n++)
+    hidden.push((await call(member.key, "POST", "/v1/connections", connectionBody(200 + n, true))).id);
+  for (let n = 0; n < 2; n++)
+    hidden.push((await call(neighbour.key, "POST", "/v1/connections", connectionBody(300 + n, false))).id);
   const links: string[] = [];
   const linkBodies = [linkBody(0), linkBody(1), linkBody(2), linkBody(3), bareLinkBody];
   for (const body of linkBodies) links.push((await call(owner.key, "POST", "/v1/connections/auth-link", body)).id);
   const neighbourLinkBody = linkBody(99);
-  const neighbourLink = (await call(neighbour.key, "POST", "/v1/connections/auth-link", neighbourLinkBody)).id as string;
+  const neighbourLink = (await call(neighbour.key, "POST", "/v1/connections/auth-link", neighbourLinkBody))
+    .id as string;
 
   const logs = await everyPage(owner.key, "/v1/logs", 100);
   const ledger = await everyPage(owner.key, "/v1/credits/logs", 1000);
@@ -98,14 +141,24 @@ export async function seedWorld(doc: Json): Promise<{ world: World; summary: str
   };
   // Only what the neighbour (or the member, privately) has: names both teams use, such as the
   // seeded run ids, are not foreign.
-  const theirs = (candidates: (string | null)[], ours: (string | null)[]) => pool(candidates.filter((v) => !ours.includes(v)));
+  const theirs = (candidates: (string | null)[], ours: (string | null)[]) =>
+    pool(candidates.filter((v) => !ours.includes(v)));
   const foreign: Record<string, string[]> = {
     log_id: pool(theirLogs.map((l) => l.id)),
     connection_id: hidden,
     auth_link_id: [neighbourLink],
-    source_id: theirs(theirLogs.map((l) => l.source.id), logs.map((l) => l.source.id)),
-    source_run_id: theirs(theirLogs.map((l) => l.source.run_id), logs.map((l) => l.source.run_id)),
-    service_id: theirs(theirLedger.map((e) => e.service.id), ledger.map((e) => e.service.id)),
+    source_id: theirs(
+      theirLogs.map((l) => l.source.id),
+      logs.map((l) => l.source.id),
+    ),
+    source_run_id: theirs(
+      theirLogs.map((l) => l.source.run_id),
+      logs.map((l) => l.source.run_id),
+    ),
+    service_id: theirs(
+      theirLedger.map((e) => e.service.id),
+      ledger.map((e) => e.service.id),
+    ),
     user_id: [neighbour.id],
     external_id: [neighbourLinkBody.external_id],
   };
@@ -124,7 +177,10 @@ export async function seedWorld(doc: Json): Promise<{ world: World; summary: str
       foreign,
       disposable,
       cursors,
-      bodies: { "POST /v1/connections": [connectionBody(0, false), connectionBody(1, true)], "POST /v1/connections/auth-link": [linkBody(0), bareLinkBody] },
+      bodies: {
+        "POST /v1/connections": [connectionBody(0, false), connectionBody(1, true)],
+        "POST /v1/connections/auth-link": [linkBody(0), bareLinkBody],
+      },
     },
     summary,
   };

@@ -21,4 +21,5 @@ export async function signIn(page: Page, email: string, password = PASSWORD, cal
   await expect(page).not.toHaveURL(/\/sign-in/);
 }
 
-export const screenshot = (page: Page, name: string) => page.screenshot({ path: join(screenshotsDir, `${name}.png`), fullPage: true });
+export const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: join(screenshotsDir, `${name}.png`), fullPage: true });

@@ -8,7 +8,15 @@ import { dirname, join } from "node:path";
  * installed by hand and CI runs the same binary as a fresh machine; `CHROMIUM_PATH` points at
  * another build on purpose. A browser that cannot be provided fails the run, never skips tests.
  */
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 // build/index.js inside the package; its package.json is not exported.
 const packageDir = join(dirname(createRequire(__filename).resolve("@sparticuz/chromium")), "..");
@@ -16,7 +24,10 @@ const packageDir = join(dirname(createRequire(__filename).resolve("@sparticuz/ch
 export async function chromiumExecutable(): Promise<string> {
   const chosen = process.env.CHROMIUM_PATH;
   if (chosen) {
-    if (!existsSync(chosen)) throw new Error(`CHROMIUM_PATH=${chosen} does not exist; unset it to use the Chromium that npm install provides.`);
+    if (!existsSync(chosen))
+      throw new Error(
+        `CHROMIUM_PATH=${chosen} does not exist; unset it to use the Chromium that npm install provides.`,
+      );
     return chosen;
   }
   const { version } = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string };
@@ -34,7 +45,8 @@ export async function chromiumExecutable(): Promise<string> {
   try {
     const { default: Chromium } = await import("@sparticuz/chromium");
     const unpacked = await Chromium.executablePath();
-    if (unpacked !== join(staging, "chromium")) throw new Error(`@sparticuz/chromium unpacked to ${unpacked}, not into ${staging}`);
+    if (unpacked !== join(staging, "chromium"))
+      throw new Error(`@sparticuz/chromium unpacked to ${unpacked}, not into ${staging}`);
   } finally {
     if (tmpdir === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = tmpdir;

@@ -8,7 +8,9 @@ export type ExtraServer = Awaited<ReturnType<typeof startServer>>;
  */
 /** Environment overrides that unset the OAuth apps of `providers` (e.g. "LINKEDIN"), which the run's stand-ins configure. */
 export const withoutOAuthApps = (...providers: string[]) =>
-  Object.fromEntries(providers.flatMap((p) => [`OAUTH_${p}_CLIENT_ID`, `OAUTH_${p}_CLIENT_SECRET`]).map((name) => [name, undefined]));
+  Object.fromEntries(
+    providers.flatMap((p) => [`OAUTH_${p}_CLIENT_ID`, `OAUTH_${p}_CLIENT_SECRET`]).map((name) => [name, undefined]),
+  );
 
 export async function startExtraServer(env: Record<string, string | undefined>): Promise<ExtraServer> {
   const port = await freePort();

@@ -22,7 +22,11 @@ export async function raw(method: string, path: string, options: RawOptions = {}
   try {
     return await rawOnce(method, path, options);
   } catch (e) {
-    if ((e as { reusedSocket?: boolean }).reusedSocket && ["ECONNRESET", "EPIPE"].includes((e as { code?: string }).code ?? "")) return rawOnce(method, path, options);
+    if (
+      (e as { reusedSocket?: boolean }).reusedSocket &&
+      ["ECONNRESET", "EPIPE"].includes((e as { code?: string }).code ?? "")
+    )
+      return rawOnce(method, path, options);
     throw e;
   }
 }
@@ -36,13 +40,31 @@ function rawOnce(method: string, path: string, options: RawOptions): Promise<Raw
     if (options.chunked) headers["transfer-encoding"] = "chunked";
     // A redirect of a long URL repeats it in Location and Refresh (the framework's 308): past
     // Node's default 16 KB of response headers, which is a client's own limit, not the server's.
-    const req = http.request({ agent, host: url.hostname, port: url.port, path, method, headers, timeout: options.timeoutMs ?? 30_000, maxHeaderSize: 64 * 1024 });
+    const req = http.request({
+      agent,
+      host: url.hostname,
+      port: url.port,
+      path,
+      method,
+      headers,
+      timeout: options.timeoutMs ?? 30_000,
+      maxHeaderSize: 64 * 1024,
+    });
     req.on("response", (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (d: Buffer) => chunks.push(d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8"), ms: Date.now() - started }));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString("utf8"),
+          ms: Date.now() - started,
+        }),
+      );
     });
-    req.on("timeout", () => req.destroy(new Error(`no answer within ${options.timeoutMs ?? 30_000} ms: ${method} ${path.slice(0, 100)}`)));
+    req.on("timeout", () =>
+      req.destroy(new Error(`no answer within ${options.timeoutMs ?? 30_000} ms: ${method} ${path.slice(0, 100)}`)),
+    );
     req.on("error", (e) => reject(Object.assign(e, { reusedSocket: req.reusedSocket })));
     if (options.body === undefined) return void req.end();
     if (!options.chunked) return void req.end(options.body);
@@ -82,14 +104,65 @@ export async function hostileWorld(password = "correct horse battery staple") {
   const team: SeededTeam = await seedTeam({ password, members: 2 });
   const owner = team.users[0];
   const bearer = { authorization: `Bearer ${owner.key}` };
-  const post = async (path: string, data: unknown) => JSON.parse((await raw("POST", path, { headers: { ...bearer, "content-type": "application/json" }, body: JSON.stringify(data) })).text);
-  const connection = await post("/v1/connections", { connection_type: "sandbox_key", name: "hostile target", credentials: { api_key: "sk_hostile" } });
-  const link = await post("/v1/connections/auth-link", { connection_type: "sandbox_oauth", external_id: "hostile-ext" });
-  await cli("activity", "simulate", "--team", team.id, "--workflow-runs", "1", "--mcp-calls", "2", "--agent-conversations", "0", "--copilot-uses", "0", "--days", "1");
+  const post = async (path: string, data: unknown) =>
+    JSON.parse(
+      (
+        await raw("POST", path, {
+          headers: { ...bearer, "content-type": "application/json" },
+          body: JSON.stringify(data),
+        })
+      ).text,
+    );
+  const connection = await post("/v1/connections", {
+    connection_type: "sandbox_key",
+    name: "hostile target",
+    credentials: { api_key: "sk_hostile" },
+  });
+  const link = await post("/v1/connections/auth-link", {
+    connection_type: "sandbox_oauth",
+    external_id: "hostile-ext",
+  });
+  await cli(
+    "activity",
+    "simulate",
+    "--team",
+    team.id,
+    "--workflow-runs",
+    "1",
+    "--mcp-calls",
+    "2",
+    "--agent-conversations",
+    "0",
+    "--copilot-uses",
+    "0",
+    "--days",
+    "1",
+  );
   const logs = JSON.parse((await raw("GET", "/v1/logs?limit=1", { headers: bearer })).text);
-  const mcp = await cli("mcp", "create", "--team", team.id, "--user", owner.id, "--name", "Hostile MCP", "--connections", connection.id);
+  const mcp = await cli(
+    "mcp",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    owner.id,
+    "--name",
+    "Hostile MCP",
+    "--connections",
+    connection.id,
+  );
   const session = await signInCookie(owner.email, password);
-  return { team, owner, bearer, connection, link, log: logs.data[0], mcpServer: mcp.json.id as string, mcpToken: mcp.json.token as string, session };
+  return {
+    team,
+    owner,
+    bearer,
+    connection,
+    link,
+    log: logs.data[0],
+    mcpServer: mcp.json.id as string,
+    mcpToken: mcp.json.token as string,
+    session,
+  };
 }
 
 /** A next-auth session cookie for email/password, through the credentials callback as the sign-in page posts it. */
@@ -98,7 +171,10 @@ export async function signInCookie(email: string, password: string): Promise<str
   const csrfCookies = cookiesOf(csrf);
   const { csrfToken } = JSON.parse(csrf.text);
   const form = new URLSearchParams({ csrfToken, email, password, callbackUrl: baseURL(), json: "true" }).toString();
-  const res = await raw("POST", "/api/auth/callback/credentials", { headers: { cookie: csrfCookies, "content-type": "application/x-www-form-urlencoded" }, body: form });
+  const res = await raw("POST", "/api/auth/callback/credentials", {
+    headers: { cookie: csrfCookies, "content-type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
   const cookie = cookiesOf(res)
     .split("; ")
     .find((c) => /next-auth\.session-token/.test(c));
@@ -159,8 +235,25 @@ export const nastyAtom = fc.constantFrom(
 );
 
 export const nastyString = fc.oneof(
-  { weight: 3, arbitrary: fc.array(fc.oneof(nastyAtom, fc.string({ unit: "binary", maxLength: 8 }), fc.string({ unit: "grapheme", maxLength: 8 })), { maxLength: 6 }).map((parts) => parts.join("")) },
-  { weight: 1, arbitrary: fc.constantFrom("x".repeat(10_001), "é".repeat(10_001), "😀".repeat(5_001), "\u0000".repeat(10_001), "%".repeat(10_001)) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .array(
+        fc.oneof(nastyAtom, fc.string({ unit: "binary", maxLength: 8 }), fc.string({ unit: "grapheme", maxLength: 8 })),
+        { maxLength: 6 },
+      )
+      .map((parts) => parts.join("")),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "x".repeat(10_001),
+      "é".repeat(10_001),
+      "😀".repeat(5_001),
+      "\u0000".repeat(10_001),
+      "%".repeat(10_001),
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
 );
 
@@ -181,7 +274,9 @@ export function percentEncode(value: string): string {
 }
 
 /** A hostile string as a path segment, query value or header would carry it, under Node's 16 KB header limit. */
-export const encodedNasty = fc.constant(null).chain(() => nastyString.map((v) => percentEncode(v)).filter((v) => v.length <= 12_000));
+export const encodedNasty = fc
+  .constant(null)
+  .chain(() => nastyString.map((v) => percentEncode(v)).filter((v) => v.length <= 12_000));
 
 // Node's HTTP parser answers a request line and headers over 16 KB itself (a bare 431, before
 // the app runs), so generated ids stay under that: 10k-12k characters as sent.
@@ -189,7 +284,26 @@ export const encodedNasty = fc.constant(null).chain(() => nastyString.map((v) =>
 /** A path segment as sent: encoded, half-encoded, or with invalid percent-escapes. */
 export const pathSegment = fc.oneof(
   { weight: 4, arbitrary: encodedNasty },
-  { weight: 1, arbitrary: fc.constantFrom("%", "%zz", "%FF", "%C0%AF", "%ED%A0%80", "%E0%A4%A", "abc%", "%%", "%2F..%2F..", "..", ".", "%2e%2e", "%5C", "%23", "%3F") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "%",
+      "%zz",
+      "%FF",
+      "%C0%AF",
+      "%ED%A0%80",
+      "%E0%A4%A",
+      "abc%",
+      "%%",
+      "%2F..%2F..",
+      "..",
+      ".",
+      "%2e%2e",
+      "%5C",
+      "%23",
+      "%3F",
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom("x".repeat(10_001), "9".repeat(12_000), percentEncode("é".repeat(1_700))) },
 );
 
@@ -198,11 +312,27 @@ export const nastyJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((t
   value: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     nastyString,
-    fc.constantFrom(null, true, false, 0, -0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, -Number.MAX_SAFE_INTEGER * 4, 2 ** 63, 2 ** 64),
+    fc.constantFrom(
+      null,
+      true,
+      false,
+      0,
+      -0,
+      -1,
+      1.5,
+      1e308,
+      -1e308,
+      Number.MAX_SAFE_INTEGER + 2,
+      -Number.MAX_SAFE_INTEGER * 4,
+      2 ** 63,
+      2 ** 64,
+    ),
     fc.integer(),
     fc.double(),
     fc.array(tie("value"), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(nastyString, fc.constantFrom("__proto__", "constructor", "prototype")), tie("value"), { maxKeys: 4 }),
+    fc.dictionary(fc.oneof(nastyString, fc.constantFrom("__proto__", "constructor", "prototype")), tie("value"), {
+      maxKeys: 4,
+    }),
   ),
 })).value;
 
@@ -213,6 +343,16 @@ export function jsonText(entries: [string, unknown][], duplicate: boolean): stri
   return `{${parts.join(",")}}`;
 }
 
-export const contentType = fc.constantFrom("application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "", "application/json; charset=utf-16", "*/*");
+export const contentType = fc.constantFrom(
+  "application/json",
+  "application/json; charset=utf-8",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/xml",
+  "",
+  "application/json; charset=utf-16",
+  "*/*",
+);
 
 export const RUNS = Number(process.env.HOSTILE_RUNS ?? 150);

@@ -9,7 +9,11 @@ const run = promisify(execFile);
  * this run's database and secrets, with `db`, `decryptJson`, `encryptJson` and `args` in scope;
  * returns what it returns. For a test that must look at or tamper with what is stored.
  */
-export async function inDatabase<T>(script: string, args: unknown = {}, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+export async function inDatabase<T>(
+  script: string,
+  args: unknown = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<T> {
   const code = `
     const pick = (m, name) => m[name] ?? m.default?.[name];
     const db = pick(await import("./lib/db/client.ts"), "db");
@@ -18,10 +22,14 @@ export async function inDatabase<T>(script: string, args: unknown = {}, env: Nod
     const out = await (async () => { ${script} })();
     process.stdout.write(JSON.stringify(out ?? null));
     process.exit(0);`;
-  const { stdout } = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "--input-type=module", "-e", code, JSON.stringify(args)], {
-    cwd: resolve(__dirname, "..", ".."),
-    env,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "--input-type=module", "-e", code, JSON.stringify(args)],
+    {
+      cwd: resolve(__dirname, "..", ".."),
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   return JSON.parse(stdout);
 }

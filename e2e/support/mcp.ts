@@ -19,7 +19,11 @@ export async function listedIds(client: Client): Promise<string[]> {
 }
 
 /** A raw JSON-RPC POST to /mcp, for what the SDK client would not send. */
-export async function rawMcp(headers: Record<string, string>, body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list" }, query = "") {
+export async function rawMcp(
+  headers: Record<string, string>,
+  body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list" },
+  query = "",
+) {
   return fetch(new URL(`/mcp${query}`, baseURL()), {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },

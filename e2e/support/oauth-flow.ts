@@ -38,14 +38,23 @@ export const bindingCookieFor = (url: string) => jar.get(stateOf(url));
 /** Presses "Continue" on the connect page; returns the provider authorize URL it redirects to (and keeps its cookie). */
 export async function start(link: Link, options: { shop?: string } = {}): Promise<string> {
   const body = new URLSearchParams(options.shop ? { shop: options.shop } : {});
-  const res = await hop(`${link.url}/start`, { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+  const res = await hop(`${link.url}/start`, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
   const authorizeUrl = locationOf(res, 303, "POST start");
   const cookie = res.headers.get("set-cookie");
   if (cookie) jar.set(stateOf(authorizeUrl), cookie.split(";")[0]);
   return authorizeUrl;
 }
 
-export type Decision = { decision?: "approve" | "deny" | "error"; account?: string; tokenFailure?: "server_error"; shop?: string };
+export type Decision = {
+  decision?: "approve" | "deny" | "error";
+  account?: string;
+  tokenFailure?: "server_error";
+  shop?: string;
+};
 
 /** The provider's answer: the callback URL (on the app) it sends the browser to. */
 export async function authorize(authorizeUrl: string, d: Decision = {}): Promise<string> {
@@ -54,8 +63,19 @@ export async function authorize(authorizeUrl: string, d: Decision = {}): Promise
     // The sandbox's own consent page: a form posted back to its URL.
     const page = await hop(url.toString());
     expect(page.status, await page.clone().text()).toBe(200);
-    const form = new URLSearchParams({ decision: d.decision === "approve" || !d.decision ? "approve" : "deny", account: d.account ?? "sandbox-user" });
-    return locationOf(await hop(url.toString(), { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" } }), 302, "sandbox decision");
+    const form = new URLSearchParams({
+      decision: d.decision === "approve" || !d.decision ? "approve" : "deny",
+      account: d.account ?? "sandbox-user",
+    });
+    return locationOf(
+      await hop(url.toString(), {
+        method: "POST",
+        body: form,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      }),
+      302,
+      "sandbox decision",
+    );
   }
   if (d.decision) url.searchParams.set("decision", d.decision);
   if (d.account) url.searchParams.set("account", d.account);

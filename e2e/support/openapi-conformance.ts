@@ -11,7 +11,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 // document's MethodNotAllowed (405 with Allow naming exactly the listed methods); a path with no
 // operation its UnknownPath (404).
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
 
 export type RecordedResponse = { method: string; url: string; head: string; body: string; truncated?: boolean };
 
@@ -119,24 +119,40 @@ export function conformanceChecker(doc: Json) {
       label = match.template;
       if (!operation) {
         if (status !== 405) return found(`${rec.method} ${label}: ${status}, not the MethodNotAllowed 405`);
-        const allow = (headers.allow ?? "").split(",").map((m) => m.trim().toLowerCase()).filter(Boolean).sort();
-        if (JSON.stringify(allow) !== JSON.stringify([...listed].sort())) problems.push({ key: `${rec.method} ${label} 405: Allow "${headers.allow}" is not the document's methods ${listed.join(", ")}`, example });
+        const allow = (headers.allow ?? "")
+          .split(",")
+          .map((m) => m.trim().toLowerCase())
+          .filter(Boolean)
+          .sort();
+        if (JSON.stringify(allow) !== JSON.stringify([...listed].sort()))
+          problems.push({
+            key: `${rec.method} ${label} 405: Allow "${headers.allow}" is not the document's methods ${listed.join(", ")}`,
+            example,
+          });
         expected = resolveResponse({ $ref: "#/components/responses/MethodNotAllowed" });
       } else {
         label = `${rec.method} ${match.template}`;
         const declared = operation.responses[String(status)];
-        if (!declared) return found(`${label}: status ${status} is not declared (declared: ${Object.keys(operation.responses).join(", ")})`);
+        if (!declared)
+          return found(
+            `${label}: status ${status} is not declared (declared: ${Object.keys(operation.responses).join(", ")})`,
+          );
         expected = resolveResponse(declared);
       }
     }
     for (const [name, h] of Object.entries((expected.headers ?? {}) as Json)) {
       const spec = h.$ref ? { ...doc.components.headers[h.$ref.split("/").pop()], ...h } : h;
-      if (spec.required && headers[name.toLowerCase()] === undefined) problems.push({ key: `${label} ${status}: required header ${name} is missing`, example });
+      if (spec.required && headers[name.toLowerCase()] === undefined)
+        problems.push({ key: `${label} ${status}: required header ${name} is missing`, example });
     }
     if (rec.method === "HEAD" || rec.truncated) return problems;
     const schema = expected.content?.["application/json"]?.schema;
     if (!schema) return problems;
-    if (!/^application\/json\b/.test(headers["content-type"] ?? "")) return [...problems, { key: `${label} ${status}: content-type ${headers["content-type"]}, not application/json`, example }];
+    if (!/^application\/json\b/.test(headers["content-type"] ?? ""))
+      return [
+        ...problems,
+        { key: `${label} ${status}: content-type ${headers["content-type"]}, not application/json`, example },
+      ];
     let body: unknown;
     try {
       body = JSON.parse(decode(Buffer.from(rec.body, "base64"), headers["content-encoding"]).toString("utf8"));
@@ -146,7 +162,10 @@ export function conformanceChecker(doc: Json) {
     const validate = validatorFor(schema);
     if (!validate(body)) {
       const first = validate.errors?.[0];
-      problems.push({ key: `${label} ${status}: body does not match the schema at ${first?.instancePath || "/"}: ${first?.message}`, example: `${example} ${JSON.stringify(body).slice(0, 300)}` });
+      problems.push({
+        key: `${label} ${status}: body does not match the schema at ${first?.instancePath || "/"}: ${first?.message}`,
+        example: `${example} ${JSON.stringify(body).slice(0, 300)}`,
+      });
     }
     return problems;
   }
@@ -156,7 +175,9 @@ export function conformanceChecker(doc: Json) {
     const item = doc.webhooks?.[body?.type];
     if (!item) return [`webhook type ${JSON.stringify(body?.type)} is not in the document's webhooks`];
     const validate = validatorFor(item.post.requestBody.content["application/json"].schema);
-    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${body.type}: ${e.instancePath || "/"} ${e.message}`);
+    return validate(body)
+      ? []
+      : (validate.errors ?? []).map((e) => `${body.type}: ${e.instancePath || "/"} ${e.message}`);
   }
   return { check, checkWebhook, parseHead };
 }

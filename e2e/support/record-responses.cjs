@@ -18,7 +18,8 @@ if (dir) {
   const { write, end } = http.ServerResponse.prototype;
 
   http.Server.prototype.emit = function (event, req, res) {
-    const integrator = req?.headers && (req.headers.authorization !== undefined || !/session-token/.test(req.headers.cookie ?? ""));
+    const integrator =
+      req?.headers && (req.headers.authorization !== undefined || !/session-token/.test(req.headers.cookie ?? ""));
     if (event === "request" && typeof req.url === "string" && /^\/v1(\/|\?|$)/.test(req.url) && integrator) {
       res.__recording = { method: req.method, url: req.url, chunks: [], size: 0 };
     }
@@ -50,7 +51,13 @@ if (dir) {
     // `_header` is the header block exactly as sent, whichever way the headers were set.
     if (r && !r.done && typeof this._header === "string") {
       r.done = true;
-      const line = JSON.stringify({ method: r.method, url: r.url, head: this._header, body: Buffer.concat(r.chunks).toString("base64"), truncated: Boolean(r.truncated) });
+      const line = JSON.stringify({
+        method: r.method,
+        url: r.url,
+        head: this._header,
+        body: Buffer.concat(r.chunks).toString("base64"),
+        truncated: Boolean(r.truncated),
+      });
       fs.appendFileSync(file, `${line}\n`);
     }
     return result;

@@ -12,25 +12,37 @@ import { chargeCredits, type Charge } from "@/lib/credits/charge-credits";
 import { transaction } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import type { Db } from "@/lib/db/client";
-import { saveConnection } from "@/lib/connections/save-connection";
+import { saveConnection } from "@/lib/connection-changes/save-connection";
 
 async function writeRuns(teamId: string, runs: { logs: OperationRecord[]; charge: Charge }[]) {
   await transaction(async (tx) => {
-    await (tx as unknown as Db).operationLog.createMany({ data: runs.flatMap((r) => r.logs.map((l) => toLogRow(teamId, newId("log"), l))) });
+    await (tx as unknown as Db).operationLog.createMany({
+      data: runs.flatMap((r) => r.logs.map((l) => toLogRow(teamId, newId("log"), l))),
+    });
     for (const r of runs) await chargeCredits(tx, r.charge);
   });
 }
 
-type Args = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Args = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
 
 const commands: Record<string, (a: Args) => Promise<unknown>> = {
   /** A team with `members` users (the first an owner), each with an API key. */
   async team(a) {
-    const team = await createTeam({ name: a.name ?? "Test team", plan: (a.plan ?? "team") as Plan, creditsLimit: a.creditsLimit, historyDays: a.historyDays });
+    const team = await createTeam({
+      name: a.name ?? "Test team",
+      plan: (a.plan ?? "team") as Plan,
+      creditsLimit: a.creditsLimit,
+      historyDays: a.historyDays,
+    });
     const users = [];
     for (let i = 0; i < (a.members ?? 1); i++) {
       const email = `u${i}-${team.id.slice(5).toLowerCase()}@test.patchbay.dev`;
-      const user = await createUser({ teamId: team.id, email, role: i === 0 ? "owner" : "member", password: a.password });
+      const user = await createUser({
+        teamId: team.id,
+        email,
+        role: i === 0 ? "owner" : "member",
+        password: a.password,
+      });
       const key = await createApiKey({ teamId: team.id, userId: user.id, requireTeamPlan: false });
       users.push({ id: user.id, email, key: key.key, keyId: key.id });
     }
@@ -44,18 +56,37 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     await db.team.update({ where: { id: a.team }, data: { billingPeriodStart: start, billingPeriodEnd: end } });
     return { start: Math.floor(start.getTime() / 1000), end: Math.floor(end.getTime() / 1000) };
   },
-  /** An MCP server row without tokens (the product creates them through lib/mcp/mcp-servers.ts; tests of listing need only the row). */
+  /** An MCP server row without tokens (the product creates them through lib/mcp-servers/mcp-servers.ts; tests of listing need only the row). */
   async mcpServer(a) {
     const row = await db.mcpServer.create({
-      data: { id: `mcp_${Math.random().toString(36).slice(2, 14)}`, teamId: a.team, name: a.name, ownerUserId: a.owner ?? null, isPrivate: a.isPrivate ?? false },
+      data: {
+        id: `mcp_${Math.random().toString(36).slice(2, 14)}`,
+        teamId: a.team,
+        name: a.name,
+        ownerUserId: a.owner ?? null,
+        isPrivate: a.isPrivate ?? false,
+      },
     });
     return { id: row.id };
   },
   /** Ledger charges through chargeCredits: [{credits, type, ago (seconds before now), name?}]. */
   async charges(a) {
     const now = Math.floor(Date.now() / 1000);
-    for (const c of a.charges as { credits: number; type: "workflow" | "agent" | "copilot" | "mcp"; ago?: number; name?: string }[]) {
-      await transaction((tx) => chargeCredits(tx, { teamId: a.team, credits: c.credits, service: { type: c.type, id: null, name: c.name ?? `Test ${c.type}` }, user: null, at: now - (c.ago ?? 0) }));
+    for (const c of a.charges as {
+      credits: number;
+      type: "workflow" | "agent" | "copilot" | "mcp";
+      ago?: number;
+      name?: string;
+    }[]) {
+      await transaction((tx) =>
+        chargeCredits(tx, {
+          teamId: a.team,
+          credits: c.credits,
+          service: { type: c.type, id: null, name: c.name ?? `Test ${c.type}` },
+          user: null,
+          at: now - (c.ago ?? 0),
+        }),
+      );
     }
     return { now };
   },
@@ -73,14 +104,121 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     });
     return { id: wf.id };
   },
+  /** A workflow holding `nodes` as given, written around the save checks (a row from before a rule existed). */
+  async workflowWithNodes(a) {
+    const nodes = a.nodes as { connection_id?: string }[];
+    const connectionIds = [...new Set(nodes.map((n) => n.connection_id).filter((c): c is string => !!c))];
+    const wf = await db.workflow.create({
+      data: {
+        id: newId("wf"),
+        teamId: a.team,
+        name: a.name ?? "Written around the checks",
+        active: a.active ?? true,
+        nodes: a.nodes,
+        createdByUserId: a.createdBy ?? null,
+        connections: { create: connectionIds.map((connectionId) => ({ connectionId })) },
+      },
+    });
+    return { id: wf.id };
+  },
+  /** Puts connections in an MCP server's saved permissions. */
+  async mcpServerConnections(a) {
+    await db.mcpServerConnection.createMany({
+      data: (a.connections as string[]).map((connectionId) => ({ mcpServerId: a.server, connectionId })),
+    });
+    return {};
+  },
+  /**
+   * A run queued as Run now would (`user` pressed it), due in `dueInMs`; `writesBy` overrides
+   * who allowed its writes (null: nobody, as a schedule of a workflow no owner activated).
+   */
+  async queuedRun(a) {
+    const { runSnapshot } = await import("@/lib/workflows/run-workflow");
+    const wf = await db.workflow.findUniqueOrThrow({ where: { id: a.workflow } });
+    const now = Date.now();
+    const id = newId("run");
+    const writesBy = a.writesBy !== undefined ? a.writesBy : (wf.activatedByUserId ?? a.user ?? null);
+    await db.workflowRun.create({
+      data: {
+        id,
+        teamId: a.team,
+        workflowId: wf.id,
+        workflowName: wf.name,
+        trigger: "manual",
+        userId: a.user ?? null,
+        status: "queued",
+        dueAt: BigInt(now + (a.dueInMs ?? 0)),
+        createdAt: BigInt(now),
+        state: await runSnapshot(a.team, wf, writesBy),
+      },
+    });
+    return { run_id: id };
+  },
+  /**
+   * Takes every place of the team under WORKFLOW_TEAM_CONCURRENCY with runs "running" on no
+   * instance (leased for an hour, on a workflow of their own): no instance's runner claims
+   * another run of the team until that workflow is deleted (deleteWorkflow), while `workflow run
+   * --wait` still claims its own run (it claims it by ID). → {workflow, runs}
+   */
+  async occupyTeamRuns(a) {
+    const { teamConcurrency } = await import("@/lib/workflows/config");
+    const wf = await db.workflow.create({
+      data: {
+        id: newId("wf"),
+        teamId: a.team,
+        name: "Occupying the team's runs",
+        active: false,
+        nodes: [{ id: "node_1", label: "Step", operation_id: "utility.format_text", input: { template: "Hello" } }],
+      },
+    });
+    const now = Date.now();
+    const runs: string[] = [];
+    for (let i = 0; i < teamConcurrency(); i++) {
+      const id = newId("run");
+      await db.workflowRun.create({
+        data: {
+          id,
+          teamId: a.team,
+          workflowId: wf.id,
+          workflowName: wf.name,
+          trigger: "manual",
+          status: "running",
+          claims: 1,
+          dueAt: BigInt(now),
+          startedAt: BigInt(now),
+          leaseUntil: BigInt(now + 3_600_000),
+          createdAt: BigInt(now),
+        },
+      });
+      runs.push(id);
+    }
+    return { workflow: wf.id, runs };
+  },
+  /** Deletes a workflow, and its runs with it. */
+  async deleteWorkflow(a) {
+    await db.workflow.delete({ where: { id: a.id } });
+    return {};
+  },
+  /** A run's stored state: the definition it was queued with, and its steps. */
+  async runState(a) {
+    const run = await db.workflowRun.findUniqueOrThrow({ where: { id: a.id }, select: { state: true } });
+    return JSON.parse(run.state);
+  },
   /** A workflow run as stored (status, claims), or null. */
   async workflowRun(a) {
-    const run = await db.workflowRun.findUnique({ where: { id: a.id }, select: { id: true, status: true, claims: true, nodeIndex: true } });
+    const run = await db.workflowRun.findUnique({
+      where: { id: a.id },
+      select: { id: true, status: true, claims: true, nodeIndex: true },
+    });
     return run;
   },
   /** A workflow's runs, newest first. */
   async workflowRuns(a) {
-    return db.workflowRun.findMany({ where: { workflowId: a.workflow }, select: { id: true, status: true, claims: true }, orderBy: { createdAt: "desc" } });
+    return db.workflowRun.findMany({
+      where: { workflowId: a.workflow },
+      select: { id: true, status: true, claims: true },
+      orderBy: { createdAt: "desc" },
+    });
   },
   /** Marks a connection as needing re-authorization, as a refused refresh does. */
   async needsReauth(a) {
@@ -93,21 +231,33 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
   },
   /** A token for an MCP server, created as `user` acting with `role` (the dashboard's create). */
   async mcpToken(a) {
-    const { createMcpToken } = await import("@/lib/mcp/mcp-servers");
+    const { createMcpToken } = await import("@/lib/mcp-servers/mcp-servers");
     const t = await createMcpToken({ teamId: a.team, userId: a.user, role: a.role ?? "owner" }, a.server);
     return { id: t.id, token: t.token };
+  },
+  /** lib/mcp-servers/mcp-servers.ts's downgradeAllowedServersUsing in its own transaction, as save-connection would call it. */
+  async downgradeAllowedServers(a) {
+    const { downgradeAllowedServersUsing } = await import("@/lib/mcp-servers/mcp-servers");
+    return { servers: await transaction((tx) => downgradeAllowedServersUsing(tx, a.team, a.connection, a.reason)) };
   },
   /** Takes a member out of the team as an owner would (lib/members/remove-member.ts). */
   async removeMember(a) {
     const { removeMember } = await import("@/lib/members/remove-member");
     const by = await db.user.findUniqueOrThrow({ where: { id: a.by }, select: { id: true, email: true } });
-    return removeMember({ team: { id: a.team, name: "", plan: "team", historyDays: null }, user: by, apiKeyId: null, role: "owner" }, a.user);
+    return removeMember(
+      { team: { id: a.team, name: "", plan: "team", historyDays: null }, user: by, apiKeyId: null, role: "owner" },
+      a.user,
+    );
   },
   /** Revokes every token of an MCP server (as the dashboard's revoke does, one by one). */
   async revokeMcpTokens(a) {
-    const { revokeMcpToken } = await import("@/lib/mcp/mcp-servers");
-    const server = await db.mcpServer.findFirstOrThrow({ where: { id: a.server, teamId: a.team }, select: { ownerUserId: true, tokens: { select: { id: true } } } });
-    for (const t of server.tokens) await revokeMcpToken({ teamId: a.team, userId: server.ownerUserId!, role: "owner" }, a.server, t.id);
+    const { revokeMcpToken } = await import("@/lib/mcp-servers/mcp-servers");
+    const server = await db.mcpServer.findFirstOrThrow({
+      where: { id: a.server, teamId: a.team },
+      select: { ownerUserId: true, tokens: { select: { id: true } } },
+    });
+    for (const t of server.tokens)
+      await revokeMcpToken({ teamId: a.team, userId: server.ownerUserId!, role: "owner" }, a.server, t.id);
     return { revoked: server.tokens.length };
   },
   /** Moves an invite's expiry into the past (the 7 days have passed). */
@@ -128,7 +278,10 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
       if (a.expire) stored.oauth.expiresAt = Date.now() - 1000;
       if (a.refreshToken) stored.oauth.refreshToken = a.refreshToken;
       if (a.accessToken) stored.oauth.accessToken = a.accessToken;
-      await db.connection.update({ where: { id: a.id }, data: { credentials: encryptJson(stored, `connection:${row.id}`) } });
+      await db.connection.update({
+        where: { id: a.id },
+        data: { credentials: encryptJson(stored, `connection:${row.id}`) },
+      });
     }
     return { ...stored.oauth, needsReauthAt: row.needsReauthAt };
   },
@@ -140,10 +293,10 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
       return { error: { status: (e as { status?: number }).status, detail: (e as { detail?: unknown }).detail } };
     }
   },
-  /** Where a provider call of `type` to each of `urls` would go (lib/providers/provider-fetch.ts), or why it is refused. */
+  /** Where a provider call of `type` to each of `urls` would go (lib/platforms/kit/provider-fetch.ts), or why it is refused. */
   async providerUrls(a) {
-    const { providerUrl } = await import("@/lib/providers/provider-fetch");
-    const { findConnectionType } = await import("@/lib/providers/registry");
+    const { providerUrl } = await import("@/lib/platforms/kit/provider-fetch");
+    const { findConnectionType } = await import("@/lib/platforms/registry");
     const def = findConnectionType(a.type);
     if (!def) return { error: `no type ${a.type}` };
     return (a.urls as string[]).map((url) => {
@@ -163,7 +316,12 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
         {
           operationId: a.operationId ?? "test.op",
           status: a.status ?? "success",
-          source: { type: a.sourceType ?? "agent", id: a.sourceId ?? null, runId: a.runId ?? null, name: a.sourceName ?? null },
+          source: {
+            type: a.sourceType ?? "agent",
+            id: a.sourceId ?? null,
+            runId: a.runId ?? null,
+            name: a.sourceName ?? null,
+          },
           user: null,
           startedAt: now - ago,
           completedAt: now - ago + 1,
@@ -188,7 +346,13 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     const boom = new Error("rolled back on purpose");
     try {
       await transaction(async (tx) => {
-        await chargeCredits(tx, { teamId: a.team, credits: a.credits, service: { type: "workflow", id: null, name: "Rolled back" }, user: null, at: Math.floor(Date.now() / 1000) });
+        await chargeCredits(tx, {
+          teamId: a.team,
+          credits: a.credits,
+          service: { type: "workflow", id: null, name: "Rolled back" },
+          user: null,
+          at: Math.floor(Date.now() / 1000),
+        });
         throw boom;
       });
     } catch (e) {
@@ -218,23 +382,41 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
   },
   /** Backdates an endpoint's failing streak (the 3-day disable rule without waiting 3 days). */
   async webhookFailingSince(a) {
-    await db.webhookEndpoint.update({ where: { id: a.endpoint }, data: { failingSince: new Date(Date.now() - a.msAgo) } });
+    await db.webhookEndpoint.update({
+      where: { id: a.endpoint },
+      data: { failingSince: new Date(Date.now() - a.msAgo) },
+    });
     return {};
   },
   /** The outbox as stored: events of a team, and every attempt (delivery, number) recorded. */
   async webhookOutbox(a) {
     const events = await db.webhookEvent.findMany({ where: { teamId: a.team }, select: { id: true, type: true } });
-    const attempts = await db.webhookAttempt.findMany({ where: { delivery: { teamId: a.team } }, select: { deliveryId: true, number: true, statusCode: true } });
-    const deliveries = await db.webhookDelivery.findMany({ where: { teamId: a.team }, select: { id: true, status: true, attempts: true } });
+    const attempts = await db.webhookAttempt.findMany({
+      where: { delivery: { teamId: a.team } },
+      select: { deliveryId: true, number: true, statusCode: true },
+    });
+    const deliveries = await db.webhookDelivery.findMany({
+      where: { teamId: a.team },
+      select: { id: true, status: true, attempts: true },
+    });
     return { events, attempts, deliveries };
   },
   async bulkActivity(a) {
     const count: number = a.count ?? 5000;
     const now = Math.floor(Date.now() / 1000);
-    const users = await db.membership.findMany({ where: { teamId: a.team }, select: { user: { select: { id: true, email: true } } } });
+    const users = await db.membership.findMany({
+      where: { teamId: a.team },
+      select: { user: { select: { id: true, email: true } } },
+    });
     const user = users[0]?.user ?? null;
     const wf = await db.workflow.create({
-      data: { id: newId("wf"), teamId: a.team, name: "Nightly report", active: true, nodes: [{ id: "node_1", label: "Step", operation_id: "utility.format_text", input: { template: "Hello" } }] },
+      data: {
+        id: newId("wf"),
+        teamId: a.team,
+        name: "Nightly report",
+        active: true,
+        nodes: [{ id: "node_1", label: "Step", operation_id: "utility.format_text", input: { template: "Hello" } }],
+      },
     });
     const runs = Math.ceil(count / 4);
     let written = 0;
@@ -264,12 +446,22 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
           completedAt: runStart + s * 5 + 4,
           creditsUsed: status === "skipped" ? 0 : 1,
           input: { step: s + 1, index: i },
-          output: status === "error" ? { error: "provider_error", message: "Rate limit exceeded (429)" } : { rows: i % 97 },
+          output:
+            status === "error" ? { error: "provider_error", message: "Rate limit exceeded (429)" } : { rows: i % 97 },
           metadata: { node_label: `Step ${s + 1}`, retry_attempts: status === "error" ? 2 : 0 },
         });
       }
       charges[kind]++;
-      pending.push({ logs, charge: { teamId: a.team, credits: logs.length, service: { type: kind, id: logs[0].source.id, name: logs[0].source.name }, user, at: runStart } });
+      pending.push({
+        logs,
+        charge: {
+          teamId: a.team,
+          credits: logs.length,
+          service: { type: kind, id: logs[0].source.id, name: logs[0].source.name },
+          user,
+          at: runStart,
+        },
+      });
       if (pending.length >= 250 || r === 0) await writeRuns(a.team, pending.splice(0));
     }
     return { workflowId: wf.id, logs: written, charges, now };

@@ -11,7 +11,11 @@ export { ensureBuild } from "@/lib/server/ensure-build";
 
 /** Compiles packages/client (tsc) into its dist/, as `npm install` does. */
 export function buildClient() {
-  const r = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "packages", "client")], { cwd: root, encoding: "utf8" });
+  const r = spawnSync(
+    process.execPath,
+    [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "packages", "client")],
+    { cwd: root, encoding: "utf8" },
+  );
   if (r.status !== 0) throw new Error(`building @patchbay/client failed:\n${r.stdout}${r.stderr}`);
 }
 
@@ -28,7 +32,11 @@ export function freePort(): Promise<number> {
 
 /** Applies migrations with the product's own runner, in a child process with this environment. */
 export function migrateWith(env: NodeJS.ProcessEnv) {
-  const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/db/migrate-cli.ts"], { cwd: root, env, encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/db/migrate-cli.ts"], {
+    cwd: root,
+    env,
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`migrations failed: ${r.stderr}`);
 }
 
@@ -38,12 +46,26 @@ export function migrateWith(env: NodeJS.ProcessEnv) {
  */
 export async function startServer(port: number, env: NodeJS.ProcessEnv, cwd = root) {
   // The test run records every /v1 response for the OpenAPI conformance check (e2e/conformance).
-  const recorder = env.PATCHBAY_RECORD_RESPONSES ? ["--require", join(root, "e2e", "support", "record-responses.cjs")] : [];
-  const child = spawn(process.execPath, [...recorder, join(cwd, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd,
-    env: { ...env, NODE_ENV: "production" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const recorder = env.PATCHBAY_RECORD_RESPONSES
+    ? ["--require", join(root, "e2e", "support", "record-responses.cjs")]
+    : [];
+  const child = spawn(
+    process.execPath,
+    [
+      ...recorder,
+      join(cwd, "node_modules", "next", "dist", "bin", "next"),
+      "start",
+      "-p",
+      String(port),
+      "-H",
+      "127.0.0.1",
+    ],
+    {
+      cwd,
+      env: { ...env, NODE_ENV: "production" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));

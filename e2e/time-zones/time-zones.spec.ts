@@ -31,6 +31,7 @@ type World = {
 
 const test = base.extend<object, { world: World }>({
   world: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this destructuring: it must be an object pattern, here an empty one
     async ({}, use) => {
       const current = process.env.DATABASE_URL ?? "";
       const engine = current.startsWith("postgres") ? "postgresql" : "sqlite";
@@ -45,7 +46,9 @@ const test = base.extend<object, { world: World }>({
         const { Client } = await import("pg");
         const admin = new Client({ connectionString: databaseUrl });
         await admin.connect();
-        await admin.query(`ALTER DATABASE "${new URL(databaseUrl).pathname.slice(1)}" SET timezone TO '${DATABASE_ZONE}'`);
+        await admin.query(
+          `ALTER DATABASE "${new URL(databaseUrl).pathname.slice(1)}" SET timezone TO '${DATABASE_ZONE}'`,
+        );
         await admin.end();
         // The suite's own connection, in UTC, reading instants as the text PostgreSQL stores.
         const client = new Client({ connectionString: databaseUrl, options: "-c TimeZone=UTC" });
@@ -63,25 +66,38 @@ const test = base.extend<object, { world: World }>({
         };
         close = async () => void conn?.close();
       }
-      const env = (zone: Zone): NodeJS.ProcessEnv => ({ ...process.env, DATABASE_URL: databaseUrl, TZ: zone, PATCHBAY_RECORD_RESPONSES: "" });
+      const env = (zone: Zone): NodeJS.ProcessEnv => ({
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        TZ: zone,
+        PATCHBAY_RECORD_RESPONSES: "",
+      });
       migrateWith(env("Pacific/Kiritimati"));
       // Every write of ApiKey.lastUsedAt, counted by the database itself.
       if (engine === "postgresql") {
         await sql(`CREATE TABLE "TzLastUsedWrite" ("keyId" TEXT NOT NULL)`);
-        await sql(`CREATE FUNCTION tz_count_last_used() RETURNS trigger AS $$ BEGIN INSERT INTO "TzLastUsedWrite" VALUES (NEW."id"); RETURN NEW; END $$ LANGUAGE plpgsql`);
-        await sql(`CREATE TRIGGER tz_count_last_used AFTER UPDATE OF "lastUsedAt" ON "ApiKey" FOR EACH ROW EXECUTE FUNCTION tz_count_last_used()`);
+        await sql(
+          `CREATE FUNCTION tz_count_last_used() RETURNS trigger AS $$ BEGIN INSERT INTO "TzLastUsedWrite" VALUES (NEW."id"); RETURN NEW; END $$ LANGUAGE plpgsql`,
+        );
+        await sql(
+          `CREATE TRIGGER tz_count_last_used AFTER UPDATE OF "lastUsedAt" ON "ApiKey" FOR EACH ROW EXECUTE FUNCTION tz_count_last_used()`,
+        );
       } else {
         await sql(`CREATE TABLE "TzLastUsedWrite" ("keyId" TEXT NOT NULL)`);
-        await sql(`CREATE TRIGGER tz_count_last_used AFTER UPDATE OF "lastUsedAt" ON "ApiKey" BEGIN INSERT INTO "TzLastUsedWrite" VALUES (NEW."id"); END`);
+        await sql(
+          `CREATE TRIGGER tz_count_last_used AFTER UPDATE OF "lastUsedAt" ON "ApiKey" BEGIN INSERT INTO "TzLastUsedWrite" VALUES (NEW."id"); END`,
+        );
       }
       // Started one after another: three Next servers booting at once on 2 cores is slow.
       const servers: Awaited<ReturnType<typeof startInstance>>[] = [];
-      for (const zone of ZONES) servers.push(await startInstance({ ...(env(zone) as Record<string, string>), PATCHBAY_RECORD_RESPONSES: "" }));
+      for (const zone of ZONES)
+        servers.push(await startInstance({ ...(env(zone) as Record<string, string>), PATCHBAY_RECORD_RESPONSES: "" }));
       const byZone = Object.fromEntries(ZONES.map((z, i) => [z, servers[i]]));
       await use({ url: (z) => byZone[z].baseUrl, env, sql, engine });
       for (const s of servers) {
         await s.stop();
-        if (/unhandled error/.test(s.log())) console.log(`[time-zones] a server logged unhandled errors:\n${s.log().slice(-4000)}`);
+        if (/unhandled error/.test(s.log()))
+          console.log(`[time-zones] a server logged unhandled errors:\n${s.log().slice(-4000)}`);
       }
       await close();
       await drop();
@@ -106,7 +122,20 @@ async function teamIn(world: World, zone: Zone, flags: string[] = []): Promise<T
   const team = await cliIn(world, zone, "team", "create", "--name", `TZ ${zone}`, ...flags);
   const email = `owner-${team.id.slice(5).toLowerCase()}@tz.patchbay.dev`;
   const password = "correct horse battery staple";
-  const user = await cliIn(world, zone, "user", "create", "--team", team.id, "--email", email, "--role", "owner", "--password", password);
+  const user = await cliIn(
+    world,
+    zone,
+    "user",
+    "create",
+    "--team",
+    team.id,
+    "--email",
+    email,
+    "--role",
+    "owner",
+    "--password",
+    password,
+  );
   const key = await cliIn(world, zone, "apikey", "create", "--team", team.id, "--user", user.id);
   return { id: team.id, email, password, key: key.key, keyId: key.id };
 }
@@ -114,22 +143,43 @@ async function teamIn(world: World, zone: Zone, flags: string[] = []): Promise<T
 // Headers that must not differ between the zones (the rest are per request: ids, rate limits, date).
 const COMPARED_HEADERS = ["content-type", "content-disposition", "cache-control", "content-length"];
 
-type Same = { status: number; text: string; json: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Same = { status: number; text: string; json: any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
 
 /**
  * The same request to the three servers, one after another; their answers must be equal to
  * the byte (status, body, the headers above). `headers` may be per zone (a session cookie).
  */
-async function same(world: World, path: string, init: { method?: string; headers?: Record<string, string> | ((z: Zone) => Record<string, string>); body?: string } = {}): Promise<Same> {
+async function same(
+  world: World,
+  path: string,
+  init: {
+    method?: string;
+    headers?: Record<string, string> | ((z: Zone) => Record<string, string>);
+    body?: string;
+  } = {},
+): Promise<Same> {
   const answers: { zone: Zone; status: number; text: string; headers: Record<string, string | null> }[] = [];
   for (const zone of ZONES) {
     const headers = typeof init.headers === "function" ? init.headers(zone) : init.headers;
-    const res = await fetch(world.url(zone) + path, { method: init.method ?? "GET", headers, body: init.body, redirect: "manual" });
-    answers.push({ zone, status: res.status, text: await res.text(), headers: Object.fromEntries(COMPARED_HEADERS.map((h) => [h, res.headers.get(h)])) });
+    const res = await fetch(world.url(zone) + path, {
+      method: init.method ?? "GET",
+      headers,
+      body: init.body,
+      redirect: "manual",
+    });
+    answers.push({
+      zone,
+      status: res.status,
+      text: await res.text(),
+      headers: Object.fromEntries(COMPARED_HEADERS.map((h) => [h, res.headers.get(h)])),
+    });
   }
   const [utc, ...others] = answers;
   for (const a of others) {
-    expect({ status: a.status, headers: a.headers, body: a.text }, `${path} from the ${a.zone} server, against the UTC server's answer`).toEqual({ status: utc.status, headers: utc.headers, body: utc.text });
+    expect(
+      { status: a.status, headers: a.headers, body: a.text },
+      `${path} from the ${a.zone} server, against the UTC server's answer`,
+    ).toEqual({ status: utc.status, headers: utc.headers, body: utc.text });
   }
   let json;
   try {
@@ -166,8 +216,12 @@ test("API keys: lastUsedAt is written once a minute whatever the zone (10 reques
     const after = Date.now();
     // The write is not awaited by the request: give the last one time to land.
     await new Promise((r) => setTimeout(r, 500));
-    const writes = async () => (await world.sql(`SELECT COUNT(*) AS n FROM "TzLastUsedWrite" WHERE "keyId" = $1`, [team.keyId]))[0].n;
-    expect(Number(await writes()), `lastUsedAt writes over 10 requests within ${after - before} ms on the ${zone} server`).toBe(1);
+    const writes = async () =>
+      (await world.sql(`SELECT COUNT(*) AS n FROM "TzLastUsedWrite" WHERE "keyId" = $1`, [team.keyId]))[0].n;
+    expect(
+      Number(await writes()),
+      `lastUsedAt writes over 10 requests within ${after - before} ms on the ${zone} server`,
+    ).toBe(1);
 
     // What was written is the first request's instant, and every server lists it alike.
     const session = await sessionsFor(world, team);
@@ -178,18 +232,47 @@ test("API keys: lastUsedAt is written once a minute whatever the zone (10 reques
 
     // A minute later (the stored value moved back 61 s) the next request writes again.
     const past = new Date(Date.now() - 61_000);
-    await world.sql(`UPDATE "ApiKey" SET "lastUsedAt" = $1 WHERE "id" = $2`, [world.engine === "sqlite" ? past.toISOString().replace("Z", "+00:00") : past.toISOString().replace("T", " ").replace("Z", ""), team.keyId]);
+    await world.sql(`UPDATE "ApiKey" SET "lastUsedAt" = $1 WHERE "id" = $2`, [
+      world.engine === "sqlite"
+        ? past.toISOString().replace("Z", "+00:00")
+        : past.toISOString().replace("T", " ").replace("Z", ""),
+      team.keyId,
+    ]);
     const written = Number(await writes());
     expect((await fetch(`${world.url(zone)}/v1/credits`, { headers: bearer(team) })).status).toBe(200);
-    await expect.poll(async () => Number(await writes()), { message: `a write after a minute on the ${zone} server` }).toBe(written + 1);
+    await expect
+      .poll(async () => Number(await writes()), { message: `a write after a minute on the ${zone} server` })
+      .toBe(written + 1);
   }
 });
 
-test("logs: the history window, the aged-out 404, filters and cursors are the same from every zone", async ({ world }) => {
+test("logs: the history window, the aged-out 404, filters and cursors are the same from every zone", async ({
+  world,
+}) => {
   const team = await teamIn(world, "Pacific/Kiritimati", ["--plan", "free", "--history-days", "1"]);
   // Around the window's edge (1 day), written by a process in UTC−11, plus a realistic spread by the CLI in UTC+14.
-  const edge = await seedWith(world.env("Pacific/Pago_Pago"), "logs", { team: team.id, startedAgo: [30, 3_600, 86_400 - 300, 86_400 + 300, 3 * 86_400] });
-  await cliIn(world, "Pacific/Kiritimati", "activity", "simulate", "--team", team.id, "--workflow-runs", "12", "--mcp-calls", "10", "--agent-conversations", "3", "--days", "3", "--seed", "7");
+  const edge = await seedWith(world.env("Pacific/Pago_Pago"), "logs", {
+    team: team.id,
+    startedAgo: [30, 3_600, 86_400 - 300, 86_400 + 300, 3 * 86_400],
+  });
+  await cliIn(
+    world,
+    "Pacific/Kiritimati",
+    "activity",
+    "simulate",
+    "--team",
+    team.id,
+    "--workflow-runs",
+    "12",
+    "--mcp-calls",
+    "10",
+    "--agent-conversations",
+    "3",
+    "--days",
+    "3",
+    "--seed",
+    "7",
+  );
   const cutoff = nowS() - 86_400;
 
   // The whole window, page by page: every page the same bytes from every server, each cursor
@@ -197,7 +280,9 @@ test("logs: the history window, the aged-out 404, filters and cursors are the sa
   const seen: { id: string; started_at: number }[] = [];
   let cursor: string | null = null;
   do {
-    const page: Same = await same(world, `/v1/logs?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { headers: bearer(team) });
+    const page: Same = await same(world, `/v1/logs?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, {
+      headers: bearer(team),
+    });
     expect(page.status, page.text).toBe(200);
     seen.push(...page.json.data);
     cursor = page.json.next_cursor;
@@ -208,7 +293,12 @@ test("logs: the history window, the aged-out 404, filters and cursors are the sa
   expect(seen.map((l) => l.id)).not.toContain(edge.ids[3]);
 
   // Filters with times in them.
-  for (const q of [`status=error`, `started_after=${cutoff + 3_000}`, `started_before=${nowS() - 600}`, `started_after=${cutoff}&started_before=${nowS()}&source_type=agent`]) {
+  for (const q of [
+    `status=error`,
+    `started_after=${cutoff + 3_000}`,
+    `started_before=${nowS() - 600}`,
+    `started_after=${cutoff}&started_before=${nowS()}&source_type=agent`,
+  ]) {
     expect((await same(world, `/v1/logs?limit=50&${q}`, { headers: bearer(team) })).status, q).toBe(200);
   }
   // Inside the window: the log; outside it: the aged-out 404 with the plan's window.
@@ -219,7 +309,9 @@ test("logs: the history window, the aged-out 404, filters and cursors are the sa
   expect((await same(world, `/v1/logs/${edge.ids[4]}`, { headers: bearer(team) })).status).toBe(404);
 });
 
-test("credits: renewal, the period roll, the balance, the ledger and its CSV are the same from every zone", async ({ world }) => {
+test("credits: renewal, the period roll, the balance, the ledger and its CSV are the same from every zone", async ({
+  world,
+}) => {
   for (const zone of ZONES) {
     const team = await teamIn(world, zone, ["--plan", "pro", "--credits-limit", "500"]);
     // Renewed by the CLI in this zone: the period is one calendar month (UTC) from now.
@@ -237,7 +329,13 @@ test("credits: renewal, the period roll, the balance, the ledger and its CSV are
     expect(balance.json.billing_period_end).toBe(renewed.billing_period_end);
 
     // Charges written by a process in this zone, then the ledger and its CSV.
-    await seedWith(world.env(zone), "charges", { team: team.id, charges: [{ credits: 40, type: "workflow", ago: 7_200 }, { credits: 25, type: "mcp", ago: 60 }] });
+    await seedWith(world.env(zone), "charges", {
+      team: team.id,
+      charges: [
+        { credits: 40, type: "workflow", ago: 7_200 },
+        { credits: 25, type: "mcp", ago: 60 },
+      ],
+    });
     const ledger = await same(world, "/v1/credits/logs?limit=10", { headers: bearer(team) });
     expect(ledger.json.data.map((e: { credits_used: number }) => e.credits_used)).toEqual([25, 40]);
     const session = await sessionsFor(world, team);
@@ -264,7 +362,9 @@ test("credits: renewal, the period roll, the balance, the ledger and its CSV are
 /** The overview's usage answer carries `now` (seconds): asked again until the three land in one second. */
 async function sameUsage(world: World, session: (z: Zone) => Record<string, string>) {
   for (let attempt = 0; ; attempt++) {
-    const answers = await Promise.all(ZONES.map(async (z) => (await fetch(`${world.url(z)}/api/dashboard/usage`, { headers: session(z) })).text()));
+    const answers = await Promise.all(
+      ZONES.map(async (z) => (await fetch(`${world.url(z)}/api/dashboard/usage`, { headers: session(z) })).text()),
+    );
     if (answers.every((a) => JSON.parse(a).now === JSON.parse(answers[0]).now) || attempt === 4) {
       for (const [i, a] of answers.entries()) expect(a, `usage from the ${ZONES[i]} server`).toBe(answers[0]);
       return JSON.parse(answers[0]);
@@ -276,7 +376,11 @@ test("auth links and invites: expiry and status are the same from every zone", a
   for (const zone of ZONES) {
     const team = await teamIn(world, zone);
     const t0 = Date.now();
-    const res = await fetch(`${world.url(zone)}/v1/connections/auth-link`, { method: "POST", headers: { ...bearer(team), "content-type": "application/json" }, body: JSON.stringify({ connection_type: "sandbox_oauth" }) });
+    const res = await fetch(`${world.url(zone)}/v1/connections/auth-link`, {
+      method: "POST",
+      headers: { ...bearer(team), "content-type": "application/json" },
+      body: JSON.stringify({ connection_type: "sandbox_oauth" }),
+    });
     const t1 = Date.now();
     expect(res.status, await res.clone().text()).toBe(200);
     const link = await res.json();
@@ -289,7 +393,11 @@ test("auth links and invites: expiry and status are the same from every zone", a
     expect(expired.json.status).toBe("expired");
 
     const session = await sessionsFor(world, team);
-    const created = await fetch(`${world.url(zone)}/api/dashboard/invites`, { method: "POST", headers: { ...session(zone), "content-type": "application/json" }, body: JSON.stringify({ email: `invitee-${zone.length}@tz.patchbay.dev`, role: "member" }) });
+    const created = await fetch(`${world.url(zone)}/api/dashboard/invites`, {
+      method: "POST",
+      headers: { ...session(zone), "content-type": "application/json" },
+      body: JSON.stringify({ email: `invitee-${zone.length}@tz.patchbay.dev`, role: "member" }),
+    });
     expect(created.status, await created.clone().text()).toBe(201);
     const invite = await created.json();
     const listed = await same(world, "/api/dashboard/invites", { headers: session });
@@ -310,24 +418,65 @@ test("MCP results are the same from every zone", async ({ world }) => {
   });
   expect(made.status, await made.clone().text()).toBe(200);
   const connection = await made.json();
-  const owner = (await world.sql(`SELECT "createdByUserId" AS u FROM "ApiKey" WHERE "id" = $1`, [team.keyId]))[0].u as string;
-  const server = await cliIn(world, "Pacific/Kiritimati", "mcp", "create", "--team", team.id, "--user", owner, "--name", "TZ", "--connections", connection.id);
-  const headers = { authorization: `Bearer ${server.token}`, "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const call = (name: string, args: object) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+  const owner = (await world.sql(`SELECT "createdByUserId" AS u FROM "ApiKey" WHERE "id" = $1`, [team.keyId]))[0]
+    .u as string;
+  const server = await cliIn(
+    world,
+    "Pacific/Kiritimati",
+    "mcp",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    owner,
+    "--name",
+    "TZ",
+    "--connections",
+    connection.id,
+  );
+  const headers = {
+    authorization: `Bearer ${server.token}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
+  const call = (name: string, args: object) =>
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
   // A report by day (UTC calendar days) through the sandbox provider: the same days and numbers from every zone.
-  const report = await same(world, "/mcp", { method: "POST", headers, body: call("sandbox_report", { connection_id: connection.id, metric: "sessions" }) });
+  const report = await same(world, "/mcp", {
+    method: "POST",
+    headers,
+    body: call("sandbox_report", { connection_id: connection.id, metric: "sessions" }),
+  });
   expect(report.status).toBe(200);
   expect(report.json.result.isError ?? false, report.text).toBe(false);
   expect(report.text).toContain(new Date().toISOString().slice(0, 10));
   // Each call was logged and charged: the MCP logs and their ledger entries read alike everywhere.
   const logs = await same(world, "/v1/logs?source_type=mcp&limit=10", { headers: bearer(team) });
   expect(logs.json.data).toHaveLength(3);
-  expect((await same(world, "/v1/credits/logs?limit=10", { headers: bearer(team) })).json.data.length).toBeGreaterThan(0);
+  expect((await same(world, "/v1/credits/logs?limit=10", { headers: bearer(team) })).json.data.length).toBeGreaterThan(
+    0,
+  );
 });
 
-test("the dashboard's HTML does not depend on the server's zone, and the browser shows the viewer's", async ({ world, browser }) => {
+test("the dashboard's HTML does not depend on the server's zone, and the browser shows the viewer's", async ({
+  world,
+  browser,
+}) => {
   const team = await teamIn(world, "UTC", ["--plan", "free"]);
-  await cliIn(world, "UTC", "activity", "simulate", "--team", team.id, "--workflow-runs", "3", "--days", "1", "--seed", "3");
+  await cliIn(
+    world,
+    "UTC",
+    "activity",
+    "simulate",
+    "--team",
+    team.id,
+    "--workflow-runs",
+    "3",
+    "--days",
+    "1",
+    "--seed",
+    "3",
+  );
   const session = await sessionsFor(world, team);
   // The server-rendered logs page (its history cutoff is rendered there), per-request nonces aside.
   const pages = [];
@@ -338,8 +487,10 @@ test("the dashboard's HTML does not depend on the server's zone, and the browser
   }
   const cutoffSeconds = (html: string) => html.match(/\\?"cutoff\\?":(\d+)/)?.[1];
   // Rendered a second or two apart, the cutoff (now − 1 day) may differ by that: compare the rest.
-  const steady = (html: string) => html.replace(/\\?"cutoff\\?":\d+/g, "cutoff").replace(/(datetime="[^"]*"|\d{2}:\d{2}:\d{2})/g, "time");
-  for (const [i, html] of pages.entries()) expect(steady(html), `the logs page from the ${ZONES[i]} server`).toBe(steady(pages[0]));
+  const steady = (html: string) =>
+    html.replace(/\\?"cutoff\\?":\d+/g, "cutoff").replace(/(datetime="[^"]*"|\d{2}:\d{2}:\d{2})/g, "time");
+  for (const [i, html] of pages.entries())
+    expect(steady(html), `the logs page from the ${ZONES[i]} server`).toBe(steady(pages[0]));
   expect(pages[0], "the server renders times in UTC, and says so").toContain(`title="UTC"`);
   expect(Math.abs(Number(cutoffSeconds(pages[1])) - Number(cutoffSeconds(pages[0])))).toBeLessThanOrEqual(2);
 
@@ -362,7 +513,15 @@ async function viewerSees(browser: Browser, base: string, team: Team, timezoneId
   await expect(page.getByTestId("time-zone-note")).toContainText("America/New_York");
   // The cutoff note, in New York's wall clock.
   const cutoff = await page.locator("time[datetime]").first().getAttribute("datetime");
-  const expected = new Intl.DateTimeFormat("en-GB", { year: "numeric", month: "short", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZone: timezoneId }).format(new Date(cutoff!));
+  const expected = new Intl.DateTimeFormat("en-GB", {
+    year: "numeric",
+    month: "short",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    timeZone: timezoneId,
+  }).format(new Date(cutoff!));
   await expect(page.locator("time[datetime]").first()).toHaveText(expected);
   // The date filter shows and sets New York's wall clock: 09:30 there is 14:30 UTC in winter.
   await page.goto(`/${team.id}/logs?started_after=${Date.UTC(2026, 10, 20, 14, 30) / 1000}`);

@@ -11,6 +11,7 @@ test("the OpenAPI document builds the same after another copy of the schema modu
   // A second, later evaluation of lib/schemas/connections.ts, as another layer's first request makes.
   const file = require.resolve(resolve(__dirname, "..", "..", "lib", "schemas", "connections.ts"));
   delete require.cache[file];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a second evaluation through require's cache is what the test makes
   const copy = require(file) as typeof import("@/lib/schemas/connections");
   expect(copy.ConnectionSchema).toBeTruthy();
   expect(JSON.stringify(buildOpenApiDocument("http://localhost:3000"))).toBe(before);

@@ -26,20 +26,36 @@ test("a daily time the fall-back repeats runs once that day", () => {
     "2026-11-03T06:30:00.000Z",
   ]);
   // Asked from inside the repeated hour, after that day's run: the next day's.
-  expect(nextRunAfter("30 1 * * *", NY, new Date("2026-11-01T06:10:00Z"))!.toISOString()).toBe("2026-11-02T06:30:00.000Z");
+  expect(nextRunAfter("30 1 * * *", NY, new Date("2026-11-01T06:10:00Z"))!.toISOString()).toBe(
+    "2026-11-02T06:30:00.000Z",
+  );
 });
 
 test("an hourly schedule runs every real hour: 23 runs on the spring-forward day, 25 on the fall-back day", () => {
-  const day = (from: string, to: string) => nextRuns("0 * * * *", NY, new Date(from), 30).filter((d) => d < new Date(to));
+  const day = (from: string, to: string) =>
+    nextRuns("0 * * * *", NY, new Date(from), 30).filter((d) => d < new Date(to));
   const spring = day("2026-03-08T04:59:00Z", "2026-03-09T04:00:00Z"); // midnight EST to midnight EDT
   expect(spring).toHaveLength(23);
   const fall = day("2026-11-01T03:59:00Z", "2026-11-02T05:00:00Z"); // midnight EDT to midnight EST
   expect(fall).toHaveLength(25);
-  expect(iso(fall.slice(0, 4))).toEqual(["2026-11-01T04:00:00.000Z", "2026-11-01T05:00:00.000Z", "2026-11-01T06:00:00.000Z", "2026-11-01T07:00:00.000Z"]);
+  expect(iso(fall.slice(0, 4))).toEqual([
+    "2026-11-01T04:00:00.000Z",
+    "2026-11-01T05:00:00.000Z",
+    "2026-11-01T06:00:00.000Z",
+    "2026-11-01T07:00:00.000Z",
+  ]);
   // Every run one hour after the one before: nothing skipped, nothing twice.
-  for (const runs of [spring, fall]) for (let i = 1; i < runs.length; i++) expect(runs[i].getTime() - runs[i - 1].getTime()).toBe(3_600_000);
+  for (const runs of [spring, fall])
+    for (let i = 1; i < runs.length; i++) expect(runs[i].getTime() - runs[i - 1].getTime()).toBe(3_600_000);
   const halfHourly = nextRuns("*/30 * * * *", NY, new Date("2026-11-01T04:45:00Z"), 6);
-  expect(iso(halfHourly)).toEqual(["2026-11-01T05:00:00.000Z", "2026-11-01T05:30:00.000Z", "2026-11-01T06:00:00.000Z", "2026-11-01T06:30:00.000Z", "2026-11-01T07:00:00.000Z", "2026-11-01T07:30:00.000Z"]);
+  expect(iso(halfHourly)).toEqual([
+    "2026-11-01T05:00:00.000Z",
+    "2026-11-01T05:30:00.000Z",
+    "2026-11-01T06:00:00.000Z",
+    "2026-11-01T06:30:00.000Z",
+    "2026-11-01T07:00:00.000Z",
+    "2026-11-01T07:30:00.000Z",
+  ]);
 });
 
 test("east of UTC too: an hourly schedule runs in both repeated hours, a daily one once", () => {
@@ -48,7 +64,9 @@ test("east of UTC too: an hourly schedule runs in both repeated hours, a daily o
     ["Europe/Paris", "2026-10-24T22:00:00Z", "2026-10-25T23:00:00Z"],
     ["Australia/Sydney", "2026-04-04T13:00:00Z", "2026-04-05T14:00:00Z"], // AEDT → AEST on 5 April
   ]) {
-    const runs = nextRuns("0 * * * *", zone, new Date(new Date(from).getTime() - 1), 40).filter((d) => d < new Date(to));
+    const runs = nextRuns("0 * * * *", zone, new Date(new Date(from).getTime() - 1), 40).filter(
+      (d) => d < new Date(to),
+    );
     expect(runs, zone).toHaveLength(25);
     for (let i = 1; i < runs.length; i++) expect(runs[i].getTime() - runs[i - 1].getTime(), zone).toBe(3_600_000);
   }
@@ -69,15 +87,32 @@ test("schedules and zones are checked with a reason", () => {
 test("references: only earlier nodes and run variables; whole strings keep their type; missing fields fail with the path", () => {
   const nodes = [
     { id: "a", input: { x: "{{run.date.today}}" } },
-    { id: "b", input: { rows: "{{nodes.a.output.rows}}", deep: [{ t: "{{nodes.c.output}}" }], bad: "{{nodes.a.output.rows}" } },
+    {
+      id: "b",
+      input: { rows: "{{nodes.a.output.rows}}", deep: [{ t: "{{nodes.c.output}}" }], bad: "{{nodes.a.output.rows}" },
+    },
     { id: "c", input: {} },
   ];
   expect(templateProblems(nodes)).toEqual([
     "nodes[1].input.deep.0.t: refers to node c, which runs after this one; only earlier nodes' outputs can be used",
     "nodes[1].input.bad: has an unclosed {{ or a stray }}",
   ]);
-  const ctx = { startedAt: new Date("2026-03-08T03:30:00Z"), timezone: NY, outputs: { a: { rows: [{ n: 1 }, { n: 2 }], total: 3 } } };
-  expect(resolveInput({ rows: "{{nodes.a.output.rows}}", text: "Total {{nodes.a.output.total}} on {{run.date.today}}, first {{nodes.a.output.rows.0}}", y: "{{run.date.yesterday}}", w: "{{run.date.last_7_days_start}}" }, ctx)).toEqual({
+  const ctx = {
+    startedAt: new Date("2026-03-08T03:30:00Z"),
+    timezone: NY,
+    outputs: { a: { rows: [{ n: 1 }, { n: 2 }], total: 3 } },
+  };
+  expect(
+    resolveInput(
+      {
+        rows: "{{nodes.a.output.rows}}",
+        text: "Total {{nodes.a.output.total}} on {{run.date.today}}, first {{nodes.a.output.rows.0}}",
+        y: "{{run.date.yesterday}}",
+        w: "{{run.date.last_7_days_start}}",
+      },
+      ctx,
+    ),
+  ).toEqual({
     rows: [{ n: 1 }, { n: 2 }],
     text: 'Total 3 on 2026-03-07, first {"n":1}',
     y: "2026-03-06",

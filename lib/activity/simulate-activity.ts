@@ -1,7 +1,7 @@
 import "server-only";
 import { db, type Prisma } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors/api-error";
 import { newId } from "@/lib/security/ids";
 import { recordOperations } from "@/lib/logs/record-operations";
 import { chargeCredits } from "@/lib/credits/charge-credits";
@@ -9,7 +9,7 @@ import { recordFinishedRun, type StepState } from "@/lib/workflows/run-records";
 import { parseNodes } from "@/lib/workflows/workflow-json";
 import { WORKFLOW_TEMPLATES, instantiateTemplate } from "@/lib/workflows/workflow-templates";
 import { DIRECT_TOOL_OPERATIONS, findOperation } from "@/lib/operations/registry";
-import { findConnectionType } from "@/lib/providers/registry";
+import { findConnectionType } from "@/lib/platforms/registry";
 
 // `activity simulate`: realistic operation logs and charges for a team, written through the
 // same functions a real producer calls (a workflow run's records from lib/workflows/run-records,
@@ -37,15 +37,27 @@ function prng(seed: number) {
   return {
     next,
     int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T,>(items: T[]) => items[Math.floor(next() * items.length)],
+    pick: <T>(items: T[]) => items[Math.floor(next() * items.length)],
     chance: (p: number) => next() < p,
   };
 }
 
 /** The endpoint's own tools, so simulated calls look like real ones. */
 const MCP_TOOLS = [
-  { name: "list_connections", operationId: "mcp.list_connections", credits: 0, cacheable: false, types: [] as string[] },
-  ...DIRECT_TOOL_OPERATIONS.map((op) => ({ name: op.toolName!, operationId: op.id, credits: op.credits, cacheable: op.cacheTtlSeconds > 0, types: op.types })),
+  {
+    name: "list_connections",
+    operationId: "mcp.list_connections",
+    credits: 0,
+    cacheable: false,
+    types: [] as string[],
+  },
+  ...DIRECT_TOOL_OPERATIONS.map((op) => ({
+    name: op.toolName!,
+    operationId: op.id,
+    credits: op.credits,
+    cacheable: op.cacheTtlSeconds > 0,
+    types: op.types,
+  })),
 ];
 const AGENT_STEPS = ["agent.plan", "agent.tool_call", "agent.retrieve", "agent.answer"];
 
@@ -59,8 +71,12 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
   const days = options.days ?? 7;
   const now = Math.floor(Date.now() / 1000);
   const users = team.memberships.map((m) => m.user);
-  const connections = await db.connection.findMany({ where: { teamId, ownerUserId: null }, select: { id: true, type: true } });
-  const someUser = () => (users.length && !rand.chance(0.15) ? rand.pick(users) : null); // some runs are system-triggered
+  const connections = await db.connection.findMany({
+    where: { teamId, ownerUserId: null },
+    select: { id: true, type: true },
+  });
+  // Some runs are system-triggered.
+  const someUser = () => (users.length && !rand.chance(0.15) ? rand.pick(users) : null);
   const someTime = () => now - rand.int(0, days * 86_400 - 1);
 
   // Only active workflows run: one deactivated by deleting a connection it used (spec §4.5) stays quiet.
@@ -85,12 +101,28 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
       const op = findOperation(node.operation_id);
       const operationVersion = op?.operationVersion ?? null;
       if (failAt >= 0 && index > failAt) {
-        steps.push({ node_id: node.id, log_id: "", status: "skipped", started_ms: t, completed_ms: t, retry_attempts: 0, credits: 0 });
+        steps.push({
+          node_id: node.id,
+          log_id: "",
+          status: "skipped",
+          started_ms: t,
+          completed_ms: t,
+          retry_attempts: 0,
+          credits: 0,
+        });
         io.push({ operationVersion, output: { reason: `node ${nodes[failAt].id} failed` } });
         continue;
       }
       if (stillRunning && index === nodes.length - 1) {
-        steps.push({ node_id: node.id, log_id: "", status: "start", started_ms: t, completed_ms: null, retry_attempts: 0, credits: 0 });
+        steps.push({
+          node_id: node.id,
+          log_id: "",
+          status: "start",
+          started_ms: t,
+          completed_ms: null,
+          retry_attempts: 0,
+          credits: 0,
+        });
         io.push({ operationVersion, input: node.input });
         break;
       }
@@ -98,7 +130,17 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
       const failed = index === failAt;
       const cacheHit = !failed && (op?.cacheTtlSeconds ?? 0) > 0 && rand.chance(0.15);
       const error = "Could not reach the provider: it answered HTTP 503 three times (retried twice).";
-      steps.push({ node_id: node.id, log_id: "", status: failed ? "error" : "success", started_ms: t, completed_ms: t + duration, retry_attempts: failed ? 2 : rand.chance(0.1) ? 1 : 0, credits: cacheHit ? 0 : (op?.credits ?? 0), cache_hit: cacheHit, ...(failed && { error }) });
+      steps.push({
+        node_id: node.id,
+        log_id: "",
+        status: failed ? "error" : "success",
+        started_ms: t,
+        completed_ms: t + duration,
+        retry_attempts: failed ? 2 : rand.chance(0.1) ? 1 : 0,
+        credits: cacheHit ? 0 : (op?.credits ?? 0),
+        cache_hit: cacheHit,
+        ...(failed && { error }),
+      });
       io.push({ operationVersion, input: node.input, output: failed ? { error } : { rows: rand.int(0, 500) } });
       t += duration;
     }
@@ -140,9 +182,15 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
             creditsUsed: credits,
             cacheHit,
             // The team's own connection of the tool's type when it has one, as a real call would name.
-            input: tool.types.length ? { connection_id: connections.find((c) => tool.types.includes(c.type))?.id ?? null, days: 7 } : {},
+            input: tool.types.length
+              ? { connection_id: connections.find((c) => tool.types.includes(c.type))?.id ?? null, days: 7 }
+              : {},
             output: failed
-              ? { error: { message: `Could not reach ${findConnectionType(tool.types[0] ?? "")?.name ?? "the provider"}: no answer within 10 s.` } }
+              ? {
+                  error: {
+                    message: `Could not reach ${findConnectionType(tool.types[0] ?? "")?.name ?? "the provider"}: no answer within 10 s.`,
+                  },
+                }
               : { rows: rand.int(1, 200) },
             metadata: { tool_name: tool.name },
           },
@@ -153,7 +201,10 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
   }
 
   for (let i = 0; i < (options.agentConversations ?? 5); i++) {
-    const conversation = { id: newId("conv"), name: rand.pick(["Campaign audit", "Weekly KPI questions", "Budget planning", "Churn analysis"]) };
+    const conversation = {
+      id: newId("conv"),
+      name: rand.pick(["Campaign audit", "Weekly KPI questions", "Budget planning", "Churn analysis"]),
+    };
     const user = someUser();
     let t = someTime();
     const steps = rand.int(2, 6);
@@ -175,13 +226,30 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
       };
     });
     endByNow(records, now);
-    const charge = { credits: steps * 2, service: { type: "agent" as const, id: conversation.id, name: conversation.name }, user, at: records[0].startedAt };
-    events.push({ at: charge.at, write: async () => (await recordOperations(teamId, records, charge), { logs: steps, ledger: 1 }) });
+    const charge = {
+      credits: steps * 2,
+      service: { type: "agent" as const, id: conversation.id, name: conversation.name },
+      user,
+      at: records[0].startedAt,
+    };
+    events.push({
+      at: charge.at,
+      write: async () => (await recordOperations(teamId, records, charge), { logs: steps, ledger: 1 }),
+    });
   }
 
   for (let i = 0; i < (options.copilotUses ?? 5); i++) {
-    const charge = { teamId, credits: rand.int(1, 4), service: { type: "copilot" as const, id: null, name: "Copilot" }, user: someUser(), at: someTime() };
-    events.push({ at: charge.at, write: async () => (await transaction((tx) => chargeCredits(tx, charge)), { logs: 0, ledger: 1 }) });
+    const charge = {
+      teamId,
+      credits: rand.int(1, 4),
+      service: { type: "copilot" as const, id: null, name: "Copilot" },
+      user: someUser(),
+      at: someTime(),
+    };
+    events.push({
+      at: charge.at,
+      write: async () => (await transaction((tx) => chargeCredits(tx, charge)), { logs: 0, ledger: 1 }),
+    });
   }
 
   let logs = 0;
@@ -201,15 +269,39 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
 async function ensureWorkflows(teamId: string) {
   const existing = await db.workflow.findMany({ where: { teamId }, orderBy: { createdAt: "asc" } });
   if (existing.length) return existing;
-  const connections = await db.connection.findMany({ where: { teamId, ownerUserId: null }, select: { id: true, type: true }, orderBy: { createdAt: "asc" } });
+  const connections = await db.connection.findMany({
+    where: { teamId, ownerUserId: null },
+    select: { id: true, type: true },
+    orderBy: { createdAt: "asc" },
+  });
   const created = [];
   for (const template of WORKFLOW_TEMPLATES.slice(0, 3)) {
-    const bound = Object.fromEntries(template.connections.flatMap((slot) => connections.filter((c) => slot.types.includes(c.type)).slice(0, 1).map((c) => [slot.key, c.id])));
-    const nodes = instantiateTemplate(template, bound, Object.fromEntries(template.fields.map((f) => [f.key, f.placeholder]))).map((n) => (n.connection_id ? n : { ...n, connection_id: undefined }));
+    const bound = Object.fromEntries(
+      template.connections.flatMap((slot) =>
+        connections
+          .filter((c) => slot.types.includes(c.type))
+          .slice(0, 1)
+          .map((c) => [slot.key, c.id]),
+      ),
+    );
+    const nodes = instantiateTemplate(
+      template,
+      bound,
+      Object.fromEntries(template.fields.map((f) => [f.key, f.placeholder])),
+    ).map((n) => (n.connection_id ? n : { ...n, connection_id: undefined }));
     const connectionIds = [...new Set(nodes.map((n) => n.connection_id).filter((c): c is string => !!c))];
     created.push(
       await db.workflow.create({
-        data: { id: newId("wf"), teamId, name: template.name, active: true, nodes: nodes.map(({ connection_id, ...n }) => (connection_id ? { ...n, connection_id } : n)) as Prisma.InputJsonValue, connections: { create: connectionIds.map((connectionId) => ({ connectionId })) } },
+        data: {
+          id: newId("wf"),
+          teamId,
+          name: template.name,
+          active: true,
+          nodes: nodes.map(({ connection_id, ...n }) =>
+            connection_id ? { ...n, connection_id } : n,
+          ) as Prisma.InputJsonValue,
+          connections: { create: connectionIds.map((connectionId) => ({ connectionId })) },
+        },
       }),
     );
   }
@@ -226,7 +318,9 @@ async function ensureMcpServer(teamId: string, ownerUserId: string | null) {
  * future: move all of its steps back together so the last one ends by now.
  */
 function endByNow(steps: { startedAt: number; completedAt: number | null }[] | StepState[], now: number) {
-  const times = steps.map((s) => ("started_ms" in s ? { start: s.started_ms, end: s.completed_ms } : { start: s.startedAt, end: s.completedAt }));
+  const times = steps.map((s) =>
+    "started_ms" in s ? { start: s.started_ms, end: s.completed_ms } : { start: s.startedAt, end: s.completedAt },
+  );
   const end = Math.max(...times.map((t) => t.end ?? t.start));
   if (end <= now) return;
   for (const s of steps) {

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { prepared, read } from "@/lib/db/read";
-import { unauthorized } from "@/lib/api/errors";
+import { unauthorized } from "@/lib/errors/api-error";
 import { sha256Hex } from "@/lib/security/hashing";
 import { API_KEY_PATTERN } from "@/lib/api-keys/api-key-format";
 
@@ -22,7 +22,17 @@ const findKey = prepared((a: { hash: string }) =>
     .selectFrom("ApiKey as k")
     .innerJoin("Team as t", "t.id", "k.teamId")
     .innerJoin("User as u", "u.id", "k.createdByUserId")
-    .select(["k.id as keyId", "k.revokedAt", "k.lastUsedAt", "t.id as teamId", "t.name as teamName", "t.plan", "t.historyDays", "u.id as userId", "u.email"])
+    .select([
+      "k.id as keyId",
+      "k.revokedAt",
+      "k.lastUsedAt",
+      "t.id as teamId",
+      "t.name as teamName",
+      "t.plan",
+      "t.historyDays",
+      "u.id as userId",
+      "u.email",
+    ])
     .where("k.hash", "=", a.hash),
 );
 

@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { badRequest, forbidden, notFound } from "@/lib/api/errors";
+import { badRequest, forbidden, notFound } from "@/lib/errors/api-error";
 import { newId } from "@/lib/security/ids";
 import { sha256Hex } from "@/lib/security/hashing";
 import { generateApiKey } from "@/lib/api-keys/api-key-format";
@@ -27,9 +27,21 @@ export async function createApiKey(input: { teamId: string; userId: string; name
   const { key, prefix } = generateApiKey();
   const row = await transaction(async (tx) => {
     const created = await tx.apiKey.create({
-      data: { id: newId("key"), teamId: input.teamId, createdByUserId: input.userId, hash: sha256Hex(key), prefix, name: input.name ?? null },
+      data: {
+        id: newId("key"),
+        teamId: input.teamId,
+        createdByUserId: input.userId,
+        hash: sha256Hex(key),
+        prefix,
+        name: input.name ?? null,
+      },
     });
-    await recordAuditEvent(tx, { teamId: input.teamId, action: "api_key.create", target: { type: "api_key", id: created.id }, details: { name: created.name, prefix, user_id: input.userId } });
+    await recordAuditEvent(tx, {
+      teamId: input.teamId,
+      action: "api_key.create",
+      target: { type: "api_key", id: created.id },
+      details: { name: created.name, prefix, user_id: input.userId },
+    });
     return created;
   });
   return { id: row.id, key };

@@ -9,7 +9,15 @@ export async function listApiKeys(teamId: string): Promise<ApiKeyJson[]> {
   const rows = await db.apiKey.findMany({
     where: { teamId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: { id: true, prefix: true, name: true, createdAt: true, lastUsedAt: true, revokedAt: true, createdBy: { select: { id: true, email: true } } },
+    select: {
+      id: true,
+      prefix: true,
+      name: true,
+      createdAt: true,
+      lastUsedAt: true,
+      revokedAt: true,
+      createdBy: { select: { id: true, email: true } },
+    },
   });
   return rows.map((k) => ({
     id: k.id,

@@ -1,7 +1,8 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { badRequest, errorResponse, forbidden, json, jsonBody, JsonText, unauthorized } from "@/lib/api/errors";
-import { findNul } from "@/lib/api/parse";
+import { badRequest, forbidden, unauthorized } from "@/lib/errors/api-error";
+import { errorResponse, json, jsonBody, JsonText } from "@/lib/http/json";
+import { findNul } from "@/lib/http/parse";
 import { authenticateApiKey, type Principal } from "@/lib/api-keys/authenticate-api-key";
 import { authenticateSession, hasSessionCookie } from "@/lib/auth/authenticate-session";
 import { enforceRateLimit } from "@/lib/rate-limit/hit-rate-limit";
@@ -9,7 +10,7 @@ import { rateLimits } from "@/lib/rate-limit/limits";
 import { clientIp, requestIdFrom, runWithContext, setActor } from "@/lib/observability/request-context";
 import { logRequest, templatePath } from "@/lib/observability/request-log";
 
-export type AuthContext<P> = Principal & {
+type AuthContext<P> = Principal & {
   req: NextRequest;
   params: P;
   searchParams: URLSearchParams;
@@ -25,7 +26,10 @@ type Handler<P> = (ctx: AuthContext<P>) => Promise<unknown>;
  * the benchmark) where a request's time went: authentication, the handler, serialisation.
  * Every request gets an id (`X-Request-Id`, the caller's when sane) and one JSON log line.
  */
-export function withAuth<P = Record<string, never>>(handler: Handler<P>, options: { ownerOnly?: boolean; sessionOnly?: boolean } = {}) {
+export function withAuth<P = Record<string, never>>(
+  handler: Handler<P>,
+  options: { ownerOnly?: boolean; sessionOnly?: boolean } = {},
+) {
   return async (req: NextRequest, route: { params: Promise<P> }): Promise<Response> => {
     const t0 = performance.now();
     const requestId = requestIdFrom(req.headers);
@@ -39,8 +43,16 @@ export function withAuth<P = Record<string, never>>(handler: Handler<P>, options
         const authorization = req.headers.get("authorization");
         if (options.sessionOnly && authorization) throw unauthorized(SESSION_ONLY);
         // An API key when one is sent; otherwise the dashboard's signed-in session.
-        principal = options.sessionOnly || (!authorization && hasSessionCookie(req)) ? await authenticateSession(req) : await authenticateApiKey(authorization);
-        setActor({ kind: principal.apiKeyId ? "api_key" : "session", userId: principal.user.id, email: principal.user.email, apiKeyId: principal.apiKeyId });
+        principal =
+          options.sessionOnly || (!authorization && hasSessionCookie(req))
+            ? await authenticateSession(req)
+            : await authenticateApiKey(authorization);
+        setActor({
+          kind: principal.apiKeyId ? "api_key" : "session",
+          userId: principal.user.id,
+          email: principal.user.email,
+          apiKeyId: principal.apiKeyId,
+        });
         limitHeaders = principal.apiKeyId
           ? await enforceRateLimit(rateLimits().apiKey, principal.apiKeyId)
           : await enforceRateLimit(rateLimits().apiUser, principal.user.id);
@@ -56,7 +68,13 @@ export function withAuth<P = Record<string, never>>(handler: Handler<P>, options
         } else {
           // Plain data (most answers): the response is made once, with all its headers.
           const body = new JsonText(jsonBody(result));
-          res = json(body, { headers: { ...limitHeaders, "x-request-id": requestId, "server-timing": serverTiming(t0, t1, t2, performance.now()) } });
+          res = json(body, {
+            headers: {
+              ...limitHeaders,
+              "x-request-id": requestId,
+              "server-timing": serverTiming(t0, t1, t2, performance.now()),
+            },
+          });
           headersSet = true;
         }
       } catch (error) {
@@ -85,7 +103,8 @@ export function withAuth<P = Record<string, never>>(handler: Handler<P>, options
  * /v1 never gives an API key (MCP servers and their tokens, members, webhooks, API keys), so
  * a leaked integration key must not become any of that.
  */
-export const withSession = <P = Record<string, never>>(handler: Handler<P>, options: { ownerOnly?: boolean } = {}) => withAuth<P>(handler, { ...options, sessionOnly: true });
+export const withSession = <P = Record<string, never>>(handler: Handler<P>, options: { ownerOnly?: boolean } = {}) =>
+  withAuth<P>(handler, { ...options, sessionOnly: true });
 
 const SESSION_ONLY = "This is a dashboard route: it takes the signed-in session only. API keys are for the /v1 API.";
 

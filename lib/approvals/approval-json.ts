@@ -1,6 +1,8 @@
 import "server-only";
 import type { Approval } from "@/lib/db/client";
-import type { ApprovalStatusValue as ApprovalStatus } from "@/lib/approvals/statuses";
+import type { ApprovalStatusValue as ApprovalStatus } from "@/lib/schemas/approval-statuses";
+import { findConnectionType } from "@/lib/platforms/registry";
+import { maySeeInFull, refusalToDecide, type RequestOwner } from "@/lib/approvals/approval-access";
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -18,6 +20,19 @@ export const parseStored = (text: string | null): unknown => {
   }
 };
 
+/** What others are told of a request on a private connection: its type, nothing of its account or input. */
+const privateSummary = (row: Pick<Approval, "connectionType">) =>
+  `A write to a private ${findConnectionType(row.connectionType)?.name ?? row.connectionType} connection; only its owner can see and decide it.`;
+
+/**
+ * The Approval of the approval.* webhooks. A webhook reaches the team's systems (a Slack channel,
+ * say), so a request on a private connection carries no more of it than its type there.
+ */
+export function approvalWebhookJson(row: Approval) {
+  const json = approvalJson(row);
+  return row.connectionOwnerId === null ? json : { ...json, summary: privateSummary(row) };
+}
+
 /** A request as `approval list` prints it (CONTRACT §8). */
 export function approvalListJson(row: Approval) {
   return {
@@ -33,17 +48,28 @@ export function approvalListJson(row: Approval) {
   };
 }
 
-/** The Approval object of the approval.* webhooks and the dashboard: the list's, plus who decided and when once decided. */
-export function approvalJson(row: Approval) {
-  return { ...approvalListJson(row), ...(row.decidedAt !== null && { decided_by: row.decidedById, decided_at: Number(row.decidedAt) }) };
+/**
+ * The Approval object of the approval.* webhooks and the dashboard: the list's, plus who decided
+ * and when once decided.
+ */
+function approvalJson(row: Approval) {
+  return {
+    ...approvalListJson(row),
+    ...(row.decidedAt !== null && { decided_by: row.decidedById, decided_at: Number(row.decidedAt) }),
+  };
 }
 
 /** Everything the dashboard shows of a request: the contract's object plus what a person judges it by. */
-export function approvalDetailJson(row: Approval) {
+function approvalDetailJson(row: Approval) {
   return {
     ...approvalJson(row),
     operation_version: row.operationVersion,
-    connection: { id: row.connectionId, type: row.connectionType, name: row.connectionName, account: row.connectionAccount },
+    connection: {
+      id: row.connectionId,
+      type: row.connectionType,
+      name: row.connectionName,
+      account: row.connectionAccount,
+    },
     mcp_server_name: row.mcpServerName,
     requested_by_email: row.requestedByEmail,
     decided_by_email: row.decidedByEmail,
@@ -56,4 +82,47 @@ export function approvalDetailJson(row: Approval) {
   };
 }
 
-export type ApprovalDetail = ReturnType<typeof approvalDetailJson>;
+/** What the viewer may do with the request: shown by the dashboard, enforced by decide-approval.ts. */
+type ApprovalAccess = {
+  private: boolean;
+  redacted: boolean;
+  can_approve: boolean;
+  can_reject: boolean;
+  cannot_approve_reason: string | null;
+  cannot_reject_reason: string | null;
+};
+
+/**
+ * A request as one member sees it in the dashboard. A request on another member's private
+ * connection is redacted: its status, times, operation and the connection's type only, nothing of
+ * what it writes, to what, or what came of it.
+ */
+export function approvalViewJson(row: Approval, owner: RequestOwner, viewerId: string, forbidSelfApproval: boolean) {
+  const cannotApprove = refusalToDecide(row, owner, viewerId, forbidSelfApproval, "approve");
+  const cannotReject = refusalToDecide(row, owner, viewerId, forbidSelfApproval, "reject");
+  const full = maySeeInFull(owner, viewerId);
+  const access: ApprovalAccess = {
+    private: owner.ownerId !== null,
+    redacted: !full,
+    can_approve: !cannotApprove,
+    can_reject: !cannotReject,
+    cannot_approve_reason: cannotApprove,
+    cannot_reject_reason: cannotReject,
+  };
+  if (full) return { ...approvalDetailJson(row), ...access };
+  return {
+    ...approvalDetailJson(row),
+    summary: privateSummary(row),
+    connection: { id: row.connectionId, type: row.connectionType, name: null, account: null },
+    mcp_server_name: null,
+    note: null,
+    input: null,
+    before: null,
+    result: null,
+    error: null,
+    log_id: null,
+    ...access,
+  };
+}
+
+export type ApprovalDetail = ReturnType<typeof approvalViewJson>;

@@ -1,15 +1,24 @@
 import "server-only";
 import { db, type Approval } from "@/lib/db/client";
 import { transaction, type Tx } from "@/lib/db/transaction";
-import { ApiError, notFound } from "@/lib/api/errors";
+import { ApiError, forbidden, notFound } from "@/lib/errors/api-error";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { currentContext } from "@/lib/observability/request-context";
 import { recordOperations } from "@/lib/logs/record-operations";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { noCreditsLeft } from "@/lib/credits/no-credits-left";
 import { findOperation } from "@/lib/operations/registry";
-import { connectionForRun, describeFailure, executeOperation, OperationRefusal, type RunResult } from "@/lib/operations/run-operation";
-import { approvalDetailJson, approvalJson, effectiveStatus } from "@/lib/approvals/approval-json";
+import {
+  connectionForRun,
+  describeFailure,
+  executeOperation,
+  OperationRefusal,
+  type RunResult,
+} from "@/lib/operations/run-operation";
+import { approvalWebhookJson, approvalViewJson, effectiveStatus } from "@/lib/approvals/approval-json";
+import { ownerOfRequest, refusalToDecide } from "@/lib/approvals/approval-access";
+import { whyNoLongerRunnable } from "@/lib/approvals/recheck-approval";
+import { markCancelled } from "@/lib/approvals/cancel-approvals";
 
 /** Who decides: a member of the request's team (the dashboard's session, or the CLI's --user). */
 export type Decider = { teamId: string; userId: string };
@@ -19,8 +28,12 @@ const seconds = () => Math.floor(Date.now() / 1000);
 const when = (s: bigint | null) => (s === null ? "" : ` at ${new Date(Number(s) * 1000).toISOString()}`);
 
 async function deciderEmail(d: Decider): Promise<string> {
-  const m = await db.membership.findUnique({ where: { teamId_userId: { teamId: d.teamId, userId: d.userId } }, select: { user: { select: { email: true } } } });
-  if (!m) throw new ApiError(403, `User ${d.userId} is not a member of this team, so cannot decide its approval requests.`);
+  const m = await db.membership.findUnique({
+    where: { teamId_userId: { teamId: d.teamId, userId: d.userId } },
+    select: { user: { select: { email: true } } },
+  });
+  if (!m)
+    throw new ApiError(403, `User ${d.userId} is not a member of this team, so cannot decide its approval requests.`);
   return m.user.email;
 }
 
@@ -39,9 +52,11 @@ function alreadyDecided(row: Approval): ApiError {
       ? `it expired${when(row.expiresAt)} without a decision; nothing was written`
       : status === "rejected"
         ? `it was already rejected by ${by}${when(row.decidedAt)}`
-        : status === "running"
-          ? `it was already approved by ${by}${when(row.decidedAt)} and the write is running`
-          : `it was already approved by ${by}${when(row.decidedAt)} and the write ${status}`;
+        : status === "cancelled"
+          ? `it was cancelled${when(row.decidedAt)}: ${row.error ?? "the permission it was filed under went away"}`
+          : status === "running"
+            ? `it was already approved by ${by}${when(row.decidedAt)} and the write is running`
+            : `it was already approved by ${by}${when(row.decidedAt)} and the write ${status}`;
   return new ApiError(409, `Approval request ${row.id} cannot be decided: ${reason}.`);
 }
 
@@ -56,10 +71,33 @@ const cleanNote = (note: string | undefined) => {
  * Moves a pending, unexpired request to `status` with who decided, in one conditional update, and
  * commits `within` (its event, its audit) with it. Only the caller whose update moved it gets the
  * row; every other gets the 404 of an unknown request or the 409 saying what became of it.
+ *
+ * Who decides is checked first (403): a member, the private connection's owner for a request on a
+ * private connection, not the requester when the team forbids approving your own request. An
+ * approval then re-checks, in the transaction that claims the request, that the permission it was
+ * filed under still holds (recheck-approval.ts); if not, the request is cancelled with the reason,
+ * approval.resolved goes out, nothing runs, and the approver gets a 409 saying why.
  */
-async function decide(d: Decider, id: string, noteText: string | undefined, status: "running" | "rejected", within: (tx: Tx, row: Approval, email: string) => Promise<void>) {
+async function decide(
+  d: Decider,
+  id: string,
+  noteText: string | undefined,
+  status: "running" | "rejected",
+  within: (tx: Tx, row: Approval, email: string) => Promise<void>,
+) {
   const note = cleanNote(noteText);
   const email = await deciderEmail(d);
+  const request = await requestOf(d, id);
+  const owner = await ownerOfRequest(request);
+  const team = await db.team.findUnique({ where: { id: d.teamId }, select: { forbidSelfApproval: true } });
+  const refusal = refusalToDecide(
+    request,
+    owner,
+    d.userId,
+    team?.forbidSelfApproval ?? false,
+    status === "running" ? "approve" : "reject",
+  );
+  if (refusal) throw forbidden(refusal);
   const now = seconds();
   const decided = await transaction(async (tx) => {
     const { count } = await tx.approval.updateMany({
@@ -68,11 +106,23 @@ async function decide(d: Decider, id: string, noteText: string | undefined, stat
     });
     if (count === 0) return null;
     const row = await tx.approval.findUniqueOrThrow({ where: { id } });
+    if (status === "running") {
+      const why = await whyNoLongerRunnable(tx, row);
+      if (why) {
+        await markCancelled(tx, id, "running", `Cancelled when ${email} approved it: ${why}. Nothing was written.`);
+        return { cancelled: why };
+      }
+    }
     await within(tx, row, email);
-    return row;
+    return { row };
   });
   if (!decided) throw alreadyDecided(await requestOf(d, id));
-  return decided;
+  if ("cancelled" in decided)
+    throw new ApiError(
+      409,
+      `Approval request ${id} was not run and is now cancelled: ${decided.cancelled}. Nothing was written.`,
+    );
+  return { row: decided.row, owner, forbidSelfApproval: team?.forbidSelfApproval ?? false };
 }
 
 /**
@@ -80,11 +130,11 @@ async function decide(d: Decider, id: string, noteText: string | undefined, stat
  * audit event commit with the decision. A request that is not pending (or has expired) is a 409.
  */
 export async function rejectApproval(d: Decider, id: string, noteText?: string) {
-  const rejected = await decide(d, id, noteText, "rejected", async (tx, row, email) => {
-    await emitWebhookEvent(tx, d.teamId, "approval.resolved", { approval: approvalJson(row) });
+  const { row, owner, forbidSelfApproval } = await decide(d, id, noteText, "rejected", async (tx, row, email) => {
+    await emitWebhookEvent(tx, d.teamId, "approval.resolved", { approval: approvalWebhookJson(row) });
     await audit(tx, row, "approval.reject", d, email);
   });
-  return approvalDetailJson(rejected);
+  return approvalViewJson(row, owner, d.userId, forbidSelfApproval);
 }
 
 /**
@@ -95,8 +145,10 @@ export async function rejectApproval(d: Decider, id: string, noteText?: string) 
  * log: succeeded or failed, then `approval.resolved`.
  */
 export async function approveApproval(d: Decider, id: string, noteText?: string) {
-  const claimed = await decide(d, id, noteText, "running", (tx, row, email) => audit(tx, row, "approval.approve", d, email));
-  return approvalDetailJson(await runApproved(claimed, d.userId));
+  const { row, owner, forbidSelfApproval } = await decide(d, id, noteText, "running", (tx, row, email) =>
+    audit(tx, row, "approval.approve", d, email),
+  );
+  return approvalViewJson(await runApproved(row, d.userId), owner, d.userId, forbidSelfApproval);
 }
 
 async function runApproved(row: Approval, approvedBy: string): Promise<Approval> {
@@ -105,9 +157,14 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
   let outcome: { ok: true; run: RunResult } | { ok: false; error: string };
   try {
     const op = findOperation(row.operationId);
-    if (!op) throw new OperationRefusal(`Operation ${row.operationId} is no longer in the catalogue.`, "unknown_operation");
+    if (!op)
+      throw new OperationRefusal(`Operation ${row.operationId} is no longer in the catalogue.`, "unknown_operation");
     const connection = await connectionForRun(row.teamId, row.connectionId);
-    if (!connection) throw new OperationRefusal(`Connection ${row.connectionId} was deleted after the request was filed; nothing was written.`, "connection_gone");
+    if (!connection)
+      throw new OperationRefusal(
+        `Connection ${row.connectionId} was deleted after the request was filed; nothing was written.`,
+        "connection_gone",
+      );
     const refusal = await noCreditsLeft(row.teamId);
     if (refusal) throw new OperationRefusal(refusal, "no_credits");
     outcome = { ok: true, run: await executeOperation(row.teamId, op, connection, input) };
@@ -116,7 +173,8 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
   }
   const credits = outcome.ok ? outcome.run.credits : 0;
   const source = { type: "mcp" as const, id: row.mcpServerId, name: row.mcpServerName };
-  const user = row.requestedById && row.requestedByEmail ? { id: row.requestedById, email: row.requestedByEmail } : null;
+  const user =
+    row.requestedById && row.requestedByEmail ? { id: row.requestedById, email: row.requestedByEmail } : null;
   let finished: Approval | null = null;
   await recordOperations(
     row.teamId,
@@ -132,7 +190,13 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
         creditsUsed: credits,
         input: { operation_id: row.operationId, connection_id: row.connectionId, input },
         output: outcome.ok ? outcome.run.result : { error: { message: outcome.error } },
-        metadata: { tool_name: "run_write_operation", connection_id: row.connectionId, approval_id: row.id, approved_by: approvedBy },
+        metadata: {
+          tool_name: "run_write_operation",
+          connection_id: row.connectionId,
+          approval_id: row.id,
+          approved_by: approvedBy,
+        },
+        privateTo: row.connectionOwnerId,
       },
     ],
     { credits, service: source, user, at: startedAt },
@@ -147,7 +211,7 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
         },
       });
       finished = await tx.approval.findUniqueOrThrow({ where: { id: row.id } });
-      await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalJson(finished) });
+      await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalWebhookJson(finished) });
     },
   );
   return finished!;
@@ -158,7 +222,12 @@ function audit(tx: Tx, row: Approval, action: "approval.approve" | "approval.rej
     teamId: row.teamId,
     action,
     target: { type: "approval", id: row.id },
-    details: { operation_id: row.operationId, connection_id: row.connectionId, mcp_server_id: row.mcpServerId, note: row.note ?? undefined },
+    details: {
+      operation_id: row.operationId,
+      connection_id: row.connectionId,
+      mcp_server_id: row.mcpServerId,
+      note: row.note ?? undefined,
+    },
     actor: { kind: currentContext().actor?.kind ?? "session", userId: d.userId, email },
   });
 }

@@ -3,7 +3,7 @@ import { db, type Prisma } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { startJobLoop } from "@/lib/jobs/job-loop";
-import { approvalJson } from "@/lib/approvals/approval-json";
+import { approvalWebhookJson } from "@/lib/approvals/approval-json";
 
 // Every instance looks for approval requests past their expiry every few seconds and stores them
 // as expired with their `approval.resolved` event (CONTRACT §8: within 15 s of expires_at). Each
@@ -20,28 +20,42 @@ const BATCH = 200;
 const STUCK_RUNNING_SECONDS = 15 * 60;
 
 /** Stores `data` on request `id` if it still matches `where`, with its approval.resolved; whether it did. */
-async function resolve(id: string, where: Prisma.ApprovalWhereInput, data: Prisma.ApprovalUpdateManyMutationInput): Promise<boolean> {
+async function resolve(
+  id: string,
+  where: Prisma.ApprovalWhereInput,
+  data: Prisma.ApprovalUpdateManyMutationInput,
+): Promise<boolean> {
   return transaction(async (tx) => {
     const { count } = await tx.approval.updateMany({ where: { id, ...where }, data });
     if (count === 0) return false;
     const row = await tx.approval.findUniqueOrThrow({ where: { id } });
-    await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalJson(row) });
+    await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalWebhookJson(row) });
     return true;
   });
 }
 
-export async function expireDueApprovals(now = Math.floor(Date.now() / 1000)): Promise<number> {
+async function expireDueApprovals(now = Math.floor(Date.now() / 1000)): Promise<number> {
   const due = { status: "pending", expiresAt: { lte: BigInt(now) } };
   let expired = 0;
-  for (const { id } of await db.approval.findMany({ where: due, select: { id: true }, orderBy: { expiresAt: "asc" }, take: BATCH })) {
+  for (const { id } of await db.approval.findMany({
+    where: due,
+    select: { id: true },
+    orderBy: { expiresAt: "asc" },
+    take: BATCH,
+  })) {
     if (await resolve(id, due, { status: "expired" })) expired++;
   }
   const stuck = { status: "running", decidedAt: { lte: BigInt(now - STUCK_RUNNING_SECONDS) } };
   for (const { id } of await db.approval.findMany({ where: stuck, select: { id: true }, take: BATCH })) {
-    await resolve(id, { status: "running" }, {
-      status: "failed",
-      error: "The instance running this approved write stopped before it finished; it may or may not have reached the provider, and it is not run again. Check the account before asking again.",
-    });
+    await resolve(
+      id,
+      { status: "running" },
+      {
+        status: "failed",
+        error:
+          "The instance running this approved write stopped before it finished; it may or may not have reached the provider, and it is not run again. Check the account before asking again.",
+      },
+    );
   }
   return expired;
 }

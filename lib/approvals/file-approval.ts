@@ -7,31 +7,42 @@ import { callWithCredentials } from "@/lib/connections/call-with-credentials";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { logger } from "@/lib/observability/logger";
 import { describeFailure, OperationRefusal, type ScopedConnection } from "@/lib/operations/run-operation";
-import type { Operation } from "@/lib/operations/types";
-import type { McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
-import { approvalJson, effectiveStatus, parseStored } from "@/lib/approvals/approval-json";
-import { UNSTORABLE } from "@/lib/api/parse";
-import { approvalTtlSeconds } from "@/lib/approvals/write-policy";
+import type { Operation } from "@/lib/platforms/kit/operation-types";
+import type { McpPrincipal } from "@/lib/mcp-tokens/authenticate-mcp-token";
+import { approvalWebhookJson, effectiveStatus, parseStored } from "@/lib/approvals/approval-json";
+import { UNSTORABLE } from "@/lib/http/parse";
+import { approvalTtlSeconds } from "@/lib/schemas/write-policy";
 
 /**
  * Where a person approves or rejects a request: a link that signs them in if needed and then
  * opens its detail on the team's Approvals page (app/approvals/[id]).
  */
-export const approveUrl = (id: string) => `${appUrl()}/approvals/${encodeURIComponent(id)}`;
+const approveUrl = (id: string) => `${appUrl()}/approvals/${encodeURIComponent(id)}`;
 
 /**
  * Files a checked write (scope and input already validated) as a request a person decides:
  * its summary, the object's state now when the operation can read it, who asked through which
  * server. It expires after APPROVAL_TTL_MINUTES. `approval.requested` goes out with it.
  */
-export async function fileApproval(principal: McpPrincipal, op: Operation, connection: ScopedConnection, input: Record<string, unknown>) {
+export async function fileApproval(
+  principal: McpPrincipal,
+  op: Operation,
+  connection: ScopedConnection,
+  input: Record<string, unknown>,
+) {
   const { server } = principal;
   const before = op.before ? await readBefore(server.teamId, op, connection, input) : undefined;
-  const summary = op.summarize ? op.summarize(input, connection, before?.state) : `Run ${op.title} on ${connection.name ?? connection.id}.`;
+  const summary = op.summarize
+    ? op.summarize(input, connection, before?.state)
+    : `Run ${op.title} on ${connection.name ?? connection.id}.`;
   const now = Date.now();
   const expiresAt = Math.floor(now / 1000) + approvalTtlSeconds();
   const id = newId("apr");
   const url = approveUrl(id);
+  const owner = connection.isPrivate
+    ? ((await db.connection.findUnique({ where: { id: connection.id }, select: { ownerUserId: true } }))?.ownerUserId ??
+      null)
+    : null;
   await transaction(async (tx) => {
     const row = await tx.approval.create({
       data: {
@@ -44,18 +55,20 @@ export async function fileApproval(principal: McpPrincipal, op: Operation, conne
         connectionType: connection.type,
         connectionName: connection.name,
         connectionAccount: connection.externalId,
+        connectionOwnerId: owner,
         input: JSON.stringify(input),
         summary,
         before: before === undefined ? null : JSON.stringify(before.state ?? { error: before.error }),
         mcpServerId: server.id,
         mcpServerName: server.name,
+        mcpTokenId: principal.tokenId,
         requestedById: principal.user?.id ?? null,
         requestedByEmail: principal.user?.email ?? null,
         createdAtMs: BigInt(now),
         expiresAt: BigInt(expiresAt),
       },
     });
-    await emitWebhookEvent(tx, server.teamId, "approval.requested", { approval: approvalJson(row) });
+    await emitWebhookEvent(tx, server.teamId, "approval.requested", { approval: approvalWebhookJson(row) });
   });
   return {
     answer: { approval_id: id, status: "pending" as const, summary, approve_url: url, expires_at: expiresAt },
@@ -64,27 +77,51 @@ export async function fileApproval(principal: McpPrincipal, op: Operation, conne
 }
 
 /** The object's state before the write, for the person deciding; a failed read is shown, never fatal. */
-async function readBefore(teamId: string, op: Operation, connection: ScopedConnection, input: Record<string, unknown>): Promise<{ state?: unknown; error?: string }> {
+async function readBefore(
+  teamId: string,
+  op: Operation,
+  connection: ScopedConnection,
+  input: Record<string, unknown>,
+): Promise<{ state?: unknown; error?: string }> {
   try {
-    return { state: await callWithCredentials(teamId, connection.id, (credentials) => op.before!({ connection, credentials }, input)) };
+    return {
+      state: await callWithCredentials(teamId, connection.id, (credentials) =>
+        op.before!({ connection, credentials }, input),
+      ),
+    };
   } catch (e) {
     logger.info("approval before-state unavailable", { operation: op.id, error: String(e) });
     return { error: `The current state could not be read: ${describeFailure(e)}` };
   }
 }
 
-/** get_operation_result: a request of this server's team, as the agent may see it. */
+/**
+ * get_operation_result: a request this MCP server filed, as the agent may see it. Another
+ * server's request (of the same team too) is unknown here, exactly like an id that does not
+ * exist: its result may come from a connection this server cannot reach.
+ */
 export async function readApprovalResult(server: McpPrincipal["server"], approvalId: string) {
   // No id holds NUL or a lone surrogate, and PostgreSQL refuses them in a query.
-  const row = UNSTORABLE.test(approvalId) ? null : await db.approval.findFirst({ where: { id: approvalId.slice(0, 100), teamId: server.teamId } });
-  if (!row) throw new OperationRefusal(`There is no approval request ${JSON.stringify(approvalId.slice(0, 100))} in this team. Use the approval_id run_write_operation answered with.`, "unknown_approval");
+  const row = UNSTORABLE.test(approvalId)
+    ? null
+    : await db.approval.findFirst({
+        where: { id: approvalId.slice(0, 100), teamId: server.teamId, mcpServerId: server.id },
+      });
+  if (!row)
+    throw new OperationRefusal(
+      `There is no approval request ${JSON.stringify(approvalId.slice(0, 100))} filed through this MCP server. Use the approval_id run_write_operation answered with.`,
+      "unknown_approval",
+    );
   const status = effectiveStatus(row);
   return {
     approval_id: row.id,
     status,
     ...(status === "succeeded" && row.result !== null && { result: parseStored(row.result) }),
     ...(status === "failed" && { error: row.error ?? "The write failed." }),
-    ...(status === "rejected" && { error: `Rejected by ${row.decidedByEmail ?? "a team member"}${row.note ? `: ${row.note}` : ""}. Nothing was written.` }),
+    ...(status === "rejected" && {
+      error: `Rejected by ${row.decidedByEmail ?? "a team member"}${row.note ? `: ${row.note}` : ""}. Nothing was written.`,
+    }),
     ...(status === "expired" && { error: "Nobody decided in time; the request expired and nothing was written." }),
+    ...(status === "cancelled" && { error: row.error ?? "The request was cancelled; nothing was written." }),
   };
 }

@@ -1,22 +1,30 @@
 import "server-only";
-import { db, type Prisma } from "@/lib/db/client";
-import { badRequest, notFound } from "@/lib/api/errors";
-import { approvalDetailJson } from "@/lib/approvals/approval-json";
-import type { ApprovalStatusValue as ApprovalStatus } from "@/lib/approvals/statuses";
+import { db, type Approval, type Prisma } from "@/lib/db/client";
+import { badRequest, notFound } from "@/lib/errors/api-error";
+import { decodeCursor, encodeCursor } from "@/lib/db/pagination";
+import { approvalViewJson } from "@/lib/approvals/approval-json";
+import { connectionOwners, maySeeInFull, requestOwner } from "@/lib/approvals/approval-access";
+import type { ApprovalStatusValue as ApprovalStatus } from "@/lib/schemas/approval-statuses";
 
 const seconds = () => Math.floor(Date.now() / 1000);
 
 /** A status as everyone reads it: a pending request past its expiry is `expired` (approval-json's effectiveStatus). */
 function statusWhere(status: ApprovalStatus | undefined, now = seconds()): Prisma.ApprovalWhereInput {
   if (status === "pending") return { status: "pending", expiresAt: { gt: BigInt(now) } };
-  if (status === "expired") return { OR: [{ status: "expired" }, { status: "pending", expiresAt: { lte: BigInt(now) } }] };
+  if (status === "expired")
+    return { OR: [{ status: "expired" }, { status: "pending", expiresAt: { lte: BigInt(now) } }] };
   return status ? { status } : {};
 }
 
 /** `approval list`: the team's requests, newest first. */
 export async function listApprovalsForCli(teamId: string, status?: ApprovalStatus) {
-  if (!(await db.team.findUnique({ where: { id: teamId }, select: { id: true } }))) throw notFound(`No team ${teamId}.`);
-  return db.approval.findMany({ where: { teamId, ...statusWhere(status) }, orderBy: [{ createdAtMs: "desc" }, { id: "desc" }], take: 1000 });
+  if (!(await db.team.findUnique({ where: { id: teamId }, select: { id: true } })))
+    throw notFound(`No team ${teamId}.`);
+  return db.approval.findMany({
+    where: { teamId, ...statusWhere(status) },
+    orderBy: [{ createdAtMs: "desc" }, { id: "desc" }],
+    take: 1000,
+  });
 }
 
 export async function teamOfApproval(id: string): Promise<string> {
@@ -25,42 +33,100 @@ export async function teamOfApproval(id: string): Promise<string> {
   return row.teamId;
 }
 
-export type ApprovalFilters = { status?: ApprovalStatus; operationId?: string; mcpServerId?: string; cursor?: string; limit?: number };
+export type ApprovalFilters = {
+  status?: ApprovalStatus;
+  operationId?: string;
+  mcpServerId?: string;
+  cursor?: string;
+  limit?: number;
+};
 
-const cursorOf = (row: { createdAtMs: bigint; id: string }) => Buffer.from(`${row.createdAtMs}:${row.id}`).toString("base64url");
-function readCursor(cursor: string): { createdAtMs: bigint; id: string } {
-  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split(":");
-  if (!/^\d{1,15}$/.test(at ?? "") || !id) throw badRequest("cursor: is not a cursor this list returned.");
+// Signed like every list's cursor (lib/db/pagination.ts) and bound to the filters it was made
+// for: a forged or edited one (a NUL in its id, which PostgreSQL refuses) is a 400 before any query.
+type CursorFilters = Pick<ApprovalFilters, "status" | "operationId" | "mcpServerId">;
+const cursorFilters = (f: ApprovalFilters): CursorFilters => ({
+  status: f.status,
+  operationId: f.operationId,
+  mcpServerId: f.mcpServerId,
+});
+const cursorOf = (f: ApprovalFilters, row: { createdAtMs: bigint; id: string }) =>
+  encodeCursor("approvals", cursorFilters(f), { at: Number(row.createdAtMs), id: row.id });
+function readCursor(f: ApprovalFilters, cursor: string): { createdAtMs: bigint; id: string } {
+  const { at, id } = decodeCursor("approvals", cursorFilters(f), cursor);
+  if (!Number.isSafeInteger(at) || at < 0 || typeof id !== "string")
+    throw badRequest("Invalid cursor: pass back next_cursor exactly as it was returned.");
   return { createdAtMs: BigInt(at), id };
 }
 
-/** The Approvals page: a page of requests, newest first, with the count still waiting for a decision. */
-export async function listApprovals(teamId: string, f: ApprovalFilters) {
+/** Who looks: the member whose session asks (what they see of private connections' requests depends on it). */
+export type Viewer = { teamId: string; userId: string };
+
+const forbidsSelfApproval = async (teamId: string) =>
+  (await db.team.findUnique({ where: { id: teamId }, select: { forbidSelfApproval: true } }))?.forbidSelfApproval ??
+  false;
+
+/**
+ * The requests as `viewer` sees them: another member's private connection's redacted
+ * (approval-json's approvalViewJson).
+ */
+async function asSeenBy(viewer: Viewer, rows: Approval[]) {
+  const [owners, forbidSelf] = await Promise.all([
+    connectionOwners(
+      viewer.teamId,
+      rows.map((r) => r.connectionId),
+    ),
+    forbidsSelfApproval(viewer.teamId),
+  ]);
+  return rows.map((r) => approvalViewJson(r, requestOwner(r, owners), viewer.userId, forbidSelf));
+}
+
+/** The Approvals page: a page of requests, newest first, with the count still waiting for the viewer's decision. */
+export async function listApprovals(viewer: Viewer, f: ApprovalFilters) {
+  const { teamId } = viewer;
   const limit = f.limit ?? 50;
-  const after = f.cursor ? readCursor(f.cursor) : null;
+  const after = f.cursor ? readCursor(f, f.cursor) : null;
   const where: Prisma.ApprovalWhereInput = {
     teamId,
     AND: [
       statusWhere(f.status),
       f.operationId ? { operationId: f.operationId } : {},
       f.mcpServerId ? { mcpServerId: f.mcpServerId } : {},
-      after ? { OR: [{ createdAtMs: { lt: after.createdAtMs } }, { createdAtMs: after.createdAtMs, id: { lt: after.id } }] } : {},
+      after
+        ? { OR: [{ createdAtMs: { lt: after.createdAtMs } }, { createdAtMs: after.createdAtMs, id: { lt: after.id } }] }
+        : {},
     ],
   };
-  const rows = await db.approval.findMany({ where, orderBy: [{ createdAtMs: "desc" }, { id: "desc" }], take: limit + 1 });
+  const rows = await db.approval.findMany({
+    where,
+    orderBy: [{ createdAtMs: "desc" }, { id: "desc" }],
+    take: limit + 1,
+  });
   const page = rows.slice(0, limit);
   return {
-    data: page.map(approvalDetailJson),
-    next_cursor: rows.length > limit ? cursorOf(page[page.length - 1]) : null,
-    pending: await countPendingApprovals(teamId),
+    data: await asSeenBy(viewer, page),
+    next_cursor: rows.length > limit ? cursorOf(f, page[page.length - 1]) : null,
+    pending: await countPendingApprovals(viewer),
   };
 }
 
-/** How many requests wait for a decision: the count in the navigation. */
-export const countPendingApprovals = (teamId: string) => db.approval.count({ where: { teamId, ...statusWhere("pending") } });
+/**
+ * How many requests wait for the viewer's decision (the count in the navigation): another
+ * member's private connection's requests are theirs to decide, so they are not counted.
+ */
+async function countPendingApprovals(viewer: Viewer) {
+  const waiting = await db.approval.findMany({
+    where: { teamId: viewer.teamId, ...statusWhere("pending") },
+    select: { connectionId: true, connectionOwnerId: true, requestedById: true, decidedById: true },
+  });
+  const owners = await connectionOwners(
+    viewer.teamId,
+    waiting.map((r) => r.connectionId),
+  );
+  return waiting.filter((r) => maySeeInFull(requestOwner(r, owners), viewer.userId)).length;
+}
 
-export async function getApproval(teamId: string, id: string) {
-  const row = await db.approval.findFirst({ where: { id, teamId } });
+export async function getApproval(viewer: Viewer, id: string) {
+  const row = await db.approval.findFirst({ where: { id, teamId: viewer.teamId } });
   if (!row) throw notFound(`No approval request ${id} in this team.`);
-  return approvalDetailJson(row);
+  return (await asSeenBy(viewer, [row]))[0];
 }

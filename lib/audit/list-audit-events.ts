@@ -1,8 +1,8 @@
 import "server-only";
 import { db, type Prisma } from "@/lib/db/client";
-import { decodeCursor, encodeCursor, toPage } from "@/lib/api/pagination";
+import { decodeCursor, encodeCursor, toPage } from "@/lib/db/pagination";
 import type { AuditEventJson, ListAuditEventsQuery } from "@/lib/schemas/audit";
-import type { AuditAction } from "@/lib/audit/audit-actions";
+import type { AuditAction } from "@/lib/schemas/audit-actions";
 
 type Row = Awaited<ReturnType<typeof db.auditEvent.findMany>>[number];
 
@@ -26,7 +26,11 @@ export async function listAuditEvents(teamId: string, query: ListAuditEventsQuer
     const at = new Date(after.at);
     where.AND = [{ createdAt: { lte: at } }, { OR: [{ createdAt: { lt: at } }, { id: { lt: String(after.id) } }] }];
   }
-  const rows = await db.auditEvent.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit + 1 });
+  const rows = await db.auditEvent.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+  });
   return toPage(
     rows,
     limit,

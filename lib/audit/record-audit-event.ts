@@ -3,7 +3,7 @@ import type { Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import { redact } from "@/lib/observability/redact";
 import { currentContext, type Actor } from "@/lib/observability/request-context";
-import type { AuditAction } from "@/lib/audit/audit-actions";
+import type { AuditAction } from "@/lib/schemas/audit-actions";
 
 type Detail = string | number | boolean | null | string[];
 
@@ -26,7 +26,8 @@ export async function recordAuditEvent(tx: Tx, e: AuditEventInput) {
   const ctx = currentContext();
   const actor: Actor = e.actor ?? ctx.actor ?? { kind: "system" };
   let email = actor.email ?? null;
-  if (!email && actor.userId) email = (await tx.user.findUnique({ where: { id: actor.userId }, select: { email: true } }))?.email ?? null;
+  if (!email && actor.userId)
+    email = (await tx.user.findUnique({ where: { id: actor.userId }, select: { email: true } }))?.email ?? null;
   const details = Object.fromEntries(Object.entries(e.details ?? {}).filter(([, v]) => v !== undefined));
   await tx.auditEvent.create({
     data: {

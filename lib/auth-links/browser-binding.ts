@@ -27,7 +27,8 @@ export function newBrowserBinding() {
 export const bindingCookie = (attemptId: string, value: string) =>
   `${cookieName(attemptId)}=${value}; Path=${CALLBACK_PATH}; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure()}`;
 
-export const clearedBindingCookie = (attemptId: string) => `${cookieName(attemptId)}=; Path=${CALLBACK_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure()}`;
+export const clearedBindingCookie = (attemptId: string) =>
+  `${cookieName(attemptId)}=; Path=${CALLBACK_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure()}`;
 
 /** True when the request's cookie for this attempt matches the stored hash. */
 export function browserMatches(cookieHeader: string | null, attemptId: string, storedHash: string | null): boolean {

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { appUrl, oauthRedirectUri } from "@/lib/config/env";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { authLinkStatus, authLinkStatusJson } from "@/lib/auth-links/auth-link-status";
 import { transaction } from "@/lib/db/transaction";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
@@ -12,9 +12,14 @@ import { attemptIdOf, stateMatches } from "@/lib/auth-links/oauth-state";
 import { browserMatches } from "@/lib/auth-links/browser-binding";
 import { linkTokenOf } from "@/lib/auth-links/link-token";
 import { resultRedirectUrl } from "@/lib/auth-links/result-redirect-url";
-import { saveConnection, type ConnectionToSave } from "@/lib/connections/save-connection";
-import { findConnectionType, oauthClientFor } from "@/lib/providers/registry";
-import { ProviderRejection, ProviderUnavailable, type OAuthContext, type OAuthDefinition } from "@/lib/providers/types";
+import { saveConnection, type ConnectionToSave } from "@/lib/connection-changes/save-connection";
+import { findConnectionType, oauthClientFor } from "@/lib/platforms/registry";
+import {
+  ProviderRejection,
+  ProviderUnavailable,
+  type OAuthContext,
+  type OAuthDefinition,
+} from "@/lib/platforms/kit/types";
 
 type Link = NonNullable<Awaited<ReturnType<typeof db.authLink.findUnique>>>;
 
@@ -29,12 +34,20 @@ const DENIALS = new Set(["access_denied", "user_cancelled_authorize", "user_canc
  * It completes only in the browser that pressed Continue (the attempt's binding cookie, from
  * `cookieHeader`). Returns where to send the browser, and the attempt whose cookie to clear.
  */
-export async function completeOAuth(query: URLSearchParams, cookieHeader: string | null): Promise<{ location: string; attemptId?: string }> {
+export async function completeOAuth(
+  query: URLSearchParams,
+  cookieHeader: string | null,
+): Promise<{ location: string; attemptId?: string }> {
   const state = query.get("state") ?? "";
   const attemptId = attemptIdOf(state);
   const attempt = attemptId ? await findAttempt(attemptId) : null;
   if (!attempt || !stateMatches(state, attempt.id, attempt.authLinkId)) {
-    return { location: callbackErrorPage("invalid_request", "The sign-in response does not belong to any auth link (its state is missing or invalid). Open the link you were sent again.") };
+    return {
+      location: callbackErrorPage(
+        "invalid_request",
+        "The sign-in response does not belong to any auth link (its state is missing or invalid). Open the link you were sent again.",
+      ),
+    };
   }
   // Another browser's attempt: nothing is exchanged or stored, and the link's owner hears
   // nothing (this is what someone forwarding a provider URL to a victim would cause).
@@ -56,22 +69,40 @@ async function completeAttempt(attempt: Attempt, query: URLSearchParams): Promis
   const link = attempt.authLink;
   try {
     // Single use: of concurrent callbacks carrying one state, exactly one goes on.
-    const claimed = await db.oAuthAttempt.updateMany({ where: { id: attempt.id, usedAt: null }, data: { usedAt: new Date() } });
-    if (claimed.count === 0) throw await linkStateError(link.id, "This sign-in response was already used. Open the link again to retry.");
+    const claimed = await db.oAuthAttempt.updateMany({
+      where: { id: attempt.id, usedAt: null },
+      data: { usedAt: new Date() },
+    });
+    if (claimed.count === 0)
+      throw await linkStateError(link.id, "This sign-in response was already used. Open the link again to retry.");
     const status = authLinkStatus(link);
     if (status !== "pending") throw await linkStateError(link.id);
 
     const def = findConnectionType(link.connectionType);
-    if (!def?.oauth) throw new ConnectError("invalid_request", `${link.connectionType} can no longer be connected through OAuth.`);
+    if (!def?.oauth)
+      throw new ConnectError("invalid_request", `${link.connectionType} can no longer be connected through OAuth.`);
     const providerError = query.get("error");
     if (providerError) {
       const description = query.get("error_description") ?? query.get("error_reason") ?? providerError;
-      if (DENIALS.has(providerError)) throw new ConnectError("access_denied", `Access was not granted at ${def.oauth.providerName}: ${description}`);
-      throw new ConnectError("provider_error", `${def.oauth.providerName} returned an error: ${providerError}${description !== providerError ? ` (${description})` : ""}`);
+      if (DENIALS.has(providerError))
+        throw new ConnectError("access_denied", `Access was not granted at ${def.oauth.providerName}: ${description}`);
+      throw new ConnectError(
+        "provider_error",
+        `${def.oauth.providerName} returned an error: ${providerError}${description !== providerError ? ` (${description})` : ""}`,
+      );
     }
     const configured = oauthClientFor(def);
-    if (!("client" in configured)) throw new ConnectError("provider_error", `${def.name} sign-in is not configured on this server (${configured.missing.join(", ")}).`);
-    const ctx: OAuthContext = { type: def.type, client: configured.client, redirectUri: oauthRedirectUri(), shop: attempt.shop ?? undefined };
+    if (!("client" in configured))
+      throw new ConnectError(
+        "provider_error",
+        `${def.name} sign-in is not configured on this server (${configured.missing.join(", ")}).`,
+      );
+    const ctx: OAuthContext = {
+      type: def.type,
+      client: configured.client,
+      redirectUri: oauthRedirectUri(),
+      shop: attempt.shop ?? undefined,
+    };
     const { tokens, account } = await exchangeAndIdentify(def.oauth, ctx, query, attempt.codeVerifier ?? undefined);
 
     const row = await saveLinkConnection(link, {
@@ -88,15 +119,28 @@ async function completeAttempt(attempt: Attempt, query: URLSearchParams): Promis
       via: { kind: "auth_link", authLinkId: link.id, actor: { kind: "auth_link", userId: link.createdByUserId } },
     });
     return link.redirectUrl
-      ? resultRedirectUrl(link.redirectUrl, { status: "success", connection_type: def.type, connection_id: row.id, external_id: link.externalId })
+      ? resultRedirectUrl(link.redirectUrl, {
+          status: "success",
+          connection_type: def.type,
+          connection_id: row.id,
+          external_id: link.externalId,
+        })
       : `${connectPageOf(link)}?status=success`;
   } catch (e) {
     if (e instanceof ConnectError) {
       // A denial or a provider's error leaves the link pending: its integrator hears of it.
-      if (e.code === "access_denied" || e.code === "provider_error") await emitLinkFailed(link.id, e.code, e.description);
+      if (e.code === "access_denied" || e.code === "provider_error")
+        await emitLinkFailed(link.id, e.code, e.description);
       return errorRedirect(link, e.code, e.description);
     }
-    if (e instanceof ApiError && e.status === 400) return errorRedirect(link, "invalid_request", String(e.detail));
+    // Saving refused the account (a 400, or a 409 such as a shared connection that others use
+    // becoming private): the person can act on it, the link stays pending and retryable, and its
+    // integrator hears of it as of a provider's error.
+    if (e instanceof ApiError && e.status >= 400 && e.status < 500) {
+      const description = typeof e.detail === "string" ? e.detail : JSON.stringify(e.detail);
+      await emitLinkFailed(link.id, "invalid_request", description);
+      return errorRedirect(link, "invalid_request", description);
+    }
     throw e;
   }
 }
@@ -105,8 +149,9 @@ const LINK_LOST = new Error("auth link lost to another callback");
 
 /**
  * Saves the connection and wins the link in the same transaction, with the auth_link.connected
- * event: a link that another callback consumed, or that expired meanwhile, rolls everything back. Why it was lost is read after the
- * rollback: inside, a second pooled connection could wait on the one this transaction holds.
+ * event: a link that another callback consumed, or that expired meanwhile, rolls everything back.
+ * Why it was lost is read after the rollback: inside, a second pooled connection could wait on the
+ * one this transaction holds.
  */
 async function saveLinkConnection(link: Link, connection: ConnectionToSave) {
   try {
@@ -117,7 +162,10 @@ async function saveLinkConnection(link: Link, connection: ConnectionToSave) {
       });
       if (won.count === 0) throw LINK_LOST;
       const after = await tx.authLink.findUniqueOrThrow({ where: { id: link.id } });
-      await emitWebhookEvent(tx, link.teamId, "auth_link.connected", { auth_link: authLinkStatusJson(after, [saved]), connection: saved });
+      await emitWebhookEvent(tx, link.teamId, "auth_link.connected", {
+        auth_link: authLinkStatusJson(after, [saved]),
+        connection: saved,
+      });
     });
     return row;
   } catch (e) {
@@ -126,7 +174,12 @@ async function saveLinkConnection(link: Link, connection: ConnectionToSave) {
   }
 }
 
-async function exchangeAndIdentify(oauth: OAuthDefinition, ctx: OAuthContext, callback: URLSearchParams, codeVerifier?: string) {
+async function exchangeAndIdentify(
+  oauth: OAuthDefinition,
+  ctx: OAuthContext,
+  callback: URLSearchParams,
+  codeVerifier?: string,
+) {
   try {
     const tokens = await oauth.exchangeCode({ ...ctx, callback, codeVerifier });
     const account = await oauth.identify(ctx, tokens);
@@ -140,19 +193,38 @@ async function exchangeAndIdentify(oauth: OAuthDefinition, ctx: OAuthContext, ca
 }
 
 /** Why a link can no longer be used, read fresh (another callback may have just won it). */
-async function linkStateError(authLinkId: string, otherwise = "This link can no longer be used."): Promise<ConnectError> {
+async function linkStateError(
+  authLinkId: string,
+  otherwise = "This link can no longer be used.",
+): Promise<ConnectError> {
   const link = await db.authLink.findUniqueOrThrow({ where: { id: authLinkId } });
   const status = authLinkStatus(link);
-  if (status === "connected") return new ConnectError("link_used", "This link was already used to connect an account; a link connects one account.");
-  if (status === "expired") return new ConnectError("link_expired", "This link has expired; links are valid for 24 hours. Ask whoever sent it for a new one.");
+  if (status === "connected")
+    return new ConnectError(
+      "link_used",
+      "This link was already used to connect an account; a link connects one account.",
+    );
+  if (status === "expired")
+    return new ConnectError(
+      "link_expired",
+      "This link has expired; links are valid for 24 hours. Ask whoever sent it for a new one.",
+    );
   return new ConnectError("invalid_request", otherwise);
 }
 
 /** auth_link.failed, with the error redirect's own values; the link itself is unchanged. */
-async function emitLinkFailed(authLinkId: string, error: WebhookEventData["auth_link.failed"]["error"], description: string) {
+async function emitLinkFailed(
+  authLinkId: string,
+  error: WebhookEventData["auth_link.failed"]["error"],
+  description: string,
+) {
   await transaction(async (tx) => {
     const link = await tx.authLink.findUniqueOrThrow({ where: { id: authLinkId } });
-    await emitWebhookEvent(tx, link.teamId, "auth_link.failed", { auth_link: authLinkStatusJson(link, []), error, error_description: description });
+    await emitWebhookEvent(tx, link.teamId, "auth_link.failed", {
+      auth_link: authLinkStatusJson(link, []),
+      error,
+      error_description: description,
+    });
   });
 }
 
@@ -178,4 +250,3 @@ function connectPageOf(link: Link): string {
 function callbackErrorPage(code: ConnectErrorCode, description: string): string {
   return `${appUrl()}/connect?${new URLSearchParams({ error: code, error_description: description })}`;
 }
-

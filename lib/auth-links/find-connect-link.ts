@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { authLinkStatus } from "@/lib/auth-links/auth-link-status";
-import { findConnectionType } from "@/lib/providers/registry";
+import { findConnectionType } from "@/lib/platforms/registry";
 import { linkTokenHash } from "@/lib/auth-links/link-token";
 
 /** Everything the public connect page needs about the link in its URL; null for an unknown token. */

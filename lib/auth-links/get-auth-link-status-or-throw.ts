@@ -1,6 +1,6 @@
 import "server-only";
 import { prepared, read } from "@/lib/db/read";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors/api-error";
 import { authLinkStatusJson } from "@/lib/auth-links/auth-link-status";
 import { connectionToJson } from "@/lib/connections/connection-to-json";
 
@@ -51,17 +51,17 @@ export async function getAuthLinkStatusOrThrow(teamId: string, userId: string, a
       updatedAt: link.updatedAt,
     },
     link.visibleId === null
-        ? []
-        : [
-            connectionToJson({
-              id: link.visibleId,
-              type: link.type!,
-              displayName: link.displayName,
-              externalId: link.connectionExternalId,
-              ownerUserId: link.ownerUserId,
-              createdAt: link.connectionCreatedAt!,
-              updatedAt: link.connectionUpdatedAt!,
-            }),
-          ],
+      ? []
+      : [
+          connectionToJson({
+            id: link.visibleId,
+            type: link.type!,
+            displayName: link.displayName,
+            externalId: link.connectionExternalId,
+            ownerUserId: link.ownerUserId,
+            createdAt: link.connectionCreatedAt!,
+            updatedAt: link.connectionUpdatedAt!,
+          }),
+        ],
   );
 }

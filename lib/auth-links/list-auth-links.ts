@@ -9,7 +9,7 @@ const urlOf = (link: { id: string; tokenSealed: string | null }) => {
   return token ? authLinkUrl(token) : null;
 };
 
-export const RECENT_AUTH_LINKS = 50;
+const RECENT_AUTH_LINKS = 50;
 
 /**
  * The team's most recent auth links that `viewerUserId` may see, newest first, with everything

@@ -5,7 +5,8 @@ import { hmac, safeEqual } from "@/lib/security/hashing";
 // The OAuth `state`: the attempt's id and a MAC binding it to its auth link, so a state can
 // be neither forged nor moved to another link. Single use is the attempt row's usedAt.
 
-const mac = (attemptId: string, authLinkId: string) => hmac(secrets().authSecret, `oauth-state:${attemptId}:${authLinkId}`).subarray(0, 18);
+const mac = (attemptId: string, authLinkId: string) =>
+  hmac(secrets().authSecret, `oauth-state:${attemptId}:${authLinkId}`).subarray(0, 18);
 
 export function signState(attemptId: string, authLinkId: string): string {
   return `${attemptId}.${mac(attemptId, authLinkId).toString("base64url")}`;

@@ -10,7 +10,10 @@ export function resultRedirectUrl(redirectUrl: string, params: Record<string, st
   const taken = new Set(new URL(base).searchParams.keys());
   const appended = Object.entries(params)
     .filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== null)
-    .map(([name, value]) => `${encodeURIComponent(taken.has(name) ? `service_${name}` : name)}=${encodeURIComponent(value)}`)
+    .map(
+      ([name, value]) =>
+        `${encodeURIComponent(taken.has(name) ? `service_${name}` : name)}=${encodeURIComponent(value)}`,
+    )
     .join("&");
   if (!appended) return redirectUrl;
   const separator = !base.includes("?") ? "?" : base.endsWith("?") || base.endsWith("&") ? "" : "&";

@@ -66,13 +66,27 @@ export const authOptions: NextAuthOptions = {
     async signIn({ account, profile }) {
       if (account?.provider === "credentials") return true;
       if (!account) return "/sign-in?error=OAuthCallback";
-      const resolved = await resolveSsoUser(account.provider, account.providerAccountId, profile as Record<string, unknown> | undefined);
+      const resolved = await resolveSsoUser(
+        account.provider,
+        account.providerAccountId,
+        profile as Record<string, unknown> | undefined,
+      );
       return "userId" in resolved ? true : `/sign-in?error=${resolved.refused}`;
     },
     async jwt({ token, user, account }) {
       if (user && account) {
-        const userId = account.provider === "credentials" ? user.id : (await db.ssoIdentity.findUnique({ where: { provider_subject: { provider: account.provider, subject: account.providerAccountId } }, select: { userId: true } }))?.userId;
-        const row = userId ? await db.user.findUnique({ where: { id: userId }, select: { id: true, sessionEpoch: true } }) : null;
+        const userId =
+          account.provider === "credentials"
+            ? user.id
+            : (
+                await db.ssoIdentity.findUnique({
+                  where: { provider_subject: { provider: account.provider, subject: account.providerAccountId } },
+                  select: { userId: true },
+                })
+              )?.userId;
+        const row = userId
+          ? await db.user.findUnique({ where: { id: userId }, select: { id: true, sessionEpoch: true } })
+          : null;
         token.uid = row?.id;
         // The session's epoch: "sign out everywhere" raises the user's, which ends every session issued before.
         token.sv = row?.sessionEpoch ?? 0;
@@ -80,7 +94,11 @@ export const authOptions: NextAuthOptions = {
       return token;
     },
     async session({ session, token }) {
-      return { ...session, userId: token.uid as string | undefined, sessionEpoch: (token.sv as number | undefined) ?? 0 };
+      return {
+        ...session,
+        userId: token.uid as string | undefined,
+        sessionEpoch: (token.sv as number | undefined) ?? 0,
+      };
     },
     // After signing in (or out), only a path of this app: the same parse as the sign-in page's.
     async redirect({ url, baseUrl }) {

@@ -3,7 +3,7 @@ import type { NextRequest } from "next/server";
 import { getToken } from "next-auth/jwt";
 import { prepared, read } from "@/lib/db/read";
 import { appUrl, secrets } from "@/lib/config/env";
-import { ApiError, badRequest, unauthorized } from "@/lib/api/errors";
+import { ApiError, badRequest, unauthorized } from "@/lib/errors/api-error";
 import type { Principal } from "@/lib/api-keys/authenticate-api-key";
 
 /** The header the dashboard names its current team with (a custom header: a cross-site form cannot send it). */
@@ -41,7 +41,12 @@ export async function authenticateSession(req: NextRequest): Promise<Principal> 
   const { role, teamName, plan, historyDays, email, sessionEpoch } = membership;
   // Signed out everywhere since this session began.
   if (sessionEpoch !== session.epoch) throw unauthorized(SESSION_ENDED);
-  return { team: { id: teamId, name: teamName, plan, historyDays }, user: { id: userId, email }, apiKeyId: null, role: role === "owner" ? "owner" : "member" };
+  return {
+    team: { id: teamId, name: teamName, plan, historyDays },
+    user: { id: userId, email },
+    apiKeyId: null,
+    role: role === "owner" ? "owner" : "member",
+  };
 }
 
 const SESSION_ENDED = "Your session has ended; sign in again.";
@@ -53,7 +58,9 @@ async function sessionOf(req: NextRequest): Promise<{ userId: string; epoch: num
   return { userId: token.uid, epoch: typeof token.sv === "number" ? token.sv : 0 };
 }
 
-const findSessionEpoch = prepared((a: { userId: string }) => read.selectFrom("User").select(["sessionEpoch"]).where("id", "=", a.userId));
+const findSessionEpoch = prepared((a: { userId: string }) =>
+  read.selectFrom("User").select(["sessionEpoch"]).where("id", "=", a.userId),
+);
 
 /** The signed-in user's id from a session that is still valid (not signed out everywhere), or null. */
 export async function sessionUserId(req: NextRequest): Promise<string | null> {

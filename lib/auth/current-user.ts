@@ -6,11 +6,20 @@ import { authOptions } from "@/lib/auth/auth-options";
 
 /** The signed-in user and their teams, or null. */
 export async function currentUser() {
-  const session = (await getServerSession(authOptions)) as { userId?: string; sessionEpoch?: number } | null;
+  const session = await getServerSession<typeof authOptions, { userId?: string; sessionEpoch?: number }>(authOptions);
   if (!session?.userId) return null;
   const user = await db.user.findUnique({
     where: { id: session.userId },
-    select: { id: true, email: true, name: true, sessionEpoch: true, memberships: { select: { role: true, team: { select: { id: true, name: true, plan: true } } }, orderBy: { createdAt: "asc" } } },
+    select: {
+      id: true,
+      email: true,
+      name: true,
+      sessionEpoch: true,
+      memberships: {
+        select: { role: true, team: { select: { id: true, name: true, plan: true } } },
+        orderBy: { createdAt: "asc" },
+      },
+    },
   });
   // Signed out everywhere since this session began: as good as no session.
   if (!user || user.sessionEpoch !== (session.sessionEpoch ?? 0)) return null;
@@ -18,7 +27,10 @@ export async function currentUser() {
     id: user.id,
     email: user.email,
     name: user.name,
-    teams: user.memberships.map((m) => ({ ...m.team, role: m.role === "owner" ? ("owner" as const) : ("member" as const) })),
+    teams: user.memberships.map((m) => ({
+      ...m.team,
+      role: m.role === "owner" ? ("owner" as const) : ("member" as const),
+    })),
   };
 }
 

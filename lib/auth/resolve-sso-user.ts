@@ -12,16 +12,30 @@ export type SsoRefusal = "NoEmail" | "EmailNotVerified" | "NotAMember" | "Invite
  * it, and nothing proved they own the address. The link is then stored, so later sign-ins
  * match the subject, not the email.
  */
-export async function resolveSsoUser(provider: string, subject: string, claims: Record<string, unknown> | undefined): Promise<{ userId: string } | { refused: SsoRefusal }> {
-  const linked = await db.ssoIdentity.findUnique({ where: { provider_subject: { provider, subject } }, select: { userId: true } });
+export async function resolveSsoUser(
+  provider: string,
+  subject: string,
+  claims: Record<string, unknown> | undefined,
+): Promise<{ userId: string } | { refused: SsoRefusal }> {
+  const linked = await db.ssoIdentity.findUnique({
+    where: { provider_subject: { provider, subject } },
+    select: { userId: true },
+  });
   if (linked) return linked;
   const email = typeof claims?.email === "string" ? claims.email.trim().toLowerCase() : "";
   if (!email) return { refused: "NoEmail" };
   // OIDC's email_verified is a boolean; some providers send the string "true".
   if (claims?.email_verified !== true && claims?.email_verified !== "true") return { refused: "EmailNotVerified" };
-  const user = await db.user.findUnique({ where: { email }, select: { id: true, passwordFromInvite: true, memberships: { select: { teamId: true }, take: 1 } } });
+  const user = await db.user.findUnique({
+    where: { email },
+    select: { id: true, passwordFromInvite: true, memberships: { select: { teamId: true }, take: 1 } },
+  });
   if (!user || !user.memberships.length) return { refused: "NotAMember" };
   if (user.passwordFromInvite) return { refused: "InvitePasswordUnproven" };
-  await db.ssoIdentity.upsert({ where: { provider_subject: { provider, subject } }, create: { provider, subject, userId: user.id }, update: {} });
+  await db.ssoIdentity.upsert({
+    where: { provider_subject: { provider, subject } },
+    create: { provider, subject, userId: user.id },
+    update: {},
+  });
   return { userId: user.id };
 }

@@ -43,14 +43,18 @@ export async function signInWithPassword(email: string, password: string, ip: st
   const perAddress = await hitRateLimit(signInIp, address);
   if (!perAddress.allowed) throw tooMany(perAddress.resetSeconds * 1000);
 
-  const user = await db.user.findUnique({ where: { email: normalized }, select: { id: true, email: true, name: true, passwordHash: true, passwordFromInvite: true } });
+  const user = await db.user.findUnique({
+    where: { email: normalized },
+    select: { id: true, email: true, name: true, passwordHash: true, passwordFromInvite: true },
+  });
   // Verify against a dummy hash when the user is unknown, so timing does not reveal which emails exist.
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok) {
     if (signInAccount.limit) {
       const { count } = await store.hit(keyOf("failures", pair), FAILURE_MEMORY_MS);
       // The limit-th failure starts the delays: 1 s before the next attempt, then twice as long each time.
-      if (count >= signInAccount.limit) await store.hit(keyOf("wait", pair), Math.min(1000 * 2 ** (count - signInAccount.limit), MAX_DELAY_MS));
+      if (count >= signInAccount.limit)
+        await store.hit(keyOf("wait", pair), Math.min(1000 * 2 ** (count - signInAccount.limit), MAX_DELAY_MS));
     }
     throw new SignInError("Wrong email or password.");
   }
@@ -63,7 +67,9 @@ export async function signInWithPassword(email: string, password: string, ip: st
 
 function tooMany(ms: number) {
   const seconds = Math.max(1, Math.ceil(ms / 1000));
-  return new SignInError(`Too many sign-in attempts. Try again in ${seconds < 90 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`}.`);
+  return new SignInError(
+    `Too many sign-in attempts. Try again in ${seconds < 90 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`}.`,
+  );
 }
 
 const DUMMY_HASH = "scrypt$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError, describeZodError } from "@/lib/api/errors";
+import { describeZodError, knownError } from "@/lib/errors/api-error";
 import { migrate } from "@/lib/db/migrate";
 import { PLANS } from "@/lib/teams/plans";
 import { createTeam } from "@/lib/teams/create-team";
@@ -10,14 +10,14 @@ import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
 import { simulateActivity } from "@/lib/activity/simulate-activity";
 import { renewBillingPeriod } from "@/lib/credits/renew-billing-period";
 import { ensureDemo } from "@/lib/demo/ensure-demo";
-import { createMcpServer, createMcpToken } from "@/lib/mcp/mcp-servers";
-import { revokeSandboxConnection } from "@/lib/providers/sandbox/revoke-sandbox-connection";
+import { createMcpServer, createMcpToken } from "@/lib/mcp-servers/mcp-servers";
+import { revokeSandboxConnection } from "@/lib/platforms/sandbox/revoke-sandbox-connection";
 import { runWithContext } from "@/lib/observability/request-context";
 import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/endpoints";
 import { setLowCreditsPercent } from "@/lib/teams/set-low-credits";
-import { WRITE_POLICIES } from "@/lib/approvals/write-policy";
+import { WRITE_POLICIES } from "@/lib/schemas/write-policy";
 import { approvalListJson } from "@/lib/approvals/approval-json";
-import { APPROVAL_STATUS_VALUES } from "@/lib/approvals/statuses";
+import { APPROVAL_STATUS_VALUES } from "@/lib/schemas/approval-statuses";
 import { approveApproval, rejectApproval } from "@/lib/approvals/decide-approval";
 import { listApprovalsForCli, teamOfApproval } from "@/lib/approvals/list-approvals";
 import { workflowNodesSchema } from "@/lib/schemas/workflows";
@@ -33,57 +33,107 @@ import { runAndWait } from "@/lib/workflows/runner";
 /** Flags that are switches: present means true (`--private`). */
 const SWITCHES = new Set(["private", "inactive", "wait"]);
 
-const count = z.string().regex(/^\d+$/, "must be a whole number").transform(Number).refine(Number.isSafeInteger, "is too large");
+const count = z
+  .string()
+  .regex(/^\d+$/, "must be a whole number")
+  .transform(Number)
+  .refine(Number.isSafeInteger, "is too large");
 const str = () => z.string({ error: "is required" }).min(1, "is empty");
 
-const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promise<unknown> }> = { // eslint-disable-line @typescript-eslint/no-explicit-any
-  "team create": {
-    schema: z.object({ name: str().max(200), plan: z.enum(PLANS, { error: `must be one of ${PLANS.join(", ")}` }).optional(), "credits-limit": count.optional(), "history-days": count.optional() }).strict(),
+type Command = { schema: z.ZodObject; run: (flags: unknown) => Promise<unknown> };
+
+/** A command: its run gets the flags as its schema parsed them, typed by that schema. */
+function command<S extends z.ZodObject>(c: { schema: S; run: (flags: z.output<S>) => Promise<unknown> }): Command {
+  return { schema: c.schema, run: (flags) => c.run(flags as z.output<S>) };
+}
+
+const commands: Record<string, Command> = {
+  "team create": command({
+    schema: z
+      .object({
+        name: str().max(200),
+        plan: z.enum(PLANS, { error: `must be one of ${PLANS.join(", ")}` }).optional(),
+        "credits-limit": count.optional(),
+        "history-days": count.optional(),
+      })
+      .strict(),
     run: async (f) => {
-      const team = await createTeam({ name: f.name, plan: f.plan, creditsLimit: f["credits-limit"], historyDays: f["history-days"] });
+      const team = await createTeam({
+        name: f.name,
+        plan: f.plan,
+        creditsLimit: f["credits-limit"],
+        historyDays: f["history-days"],
+      });
       return { id: team.id, name: team.name, plan: team.plan };
     },
-  },
-  "team set-plan": {
+  }),
+  "team set-plan": command({
     schema: z.object({ team: str(), plan: z.enum(PLANS, { error: `must be one of ${PLANS.join(", ")}` }) }).strict(),
     run: (f) => setTeamPlan(f.team, f.plan),
-  },
-  "team set-low-credits": {
-    schema: z.object({ team: str(), percent: z.string().regex(/^\d+$/, "must be a whole number from 0 to 100").transform(Number).refine((n) => n <= 100, "must be a whole number from 0 to 100") }).strict(),
+  }),
+  "team set-low-credits": command({
+    schema: z
+      .object({
+        team: str(),
+        percent: z
+          .string()
+          .regex(/^\d+$/, "must be a whole number from 0 to 100")
+          .transform(Number)
+          .refine((n) => n <= 100, "must be a whole number from 0 to 100"),
+      })
+      .strict(),
     run: (f) => setLowCreditsPercent(f.team, f.percent),
-  },
-  "webhook create": {
+  }),
+  "webhook create": command({
     schema: z.object({ team: str(), url: str(), events: z.string().optional() }).strict(),
     run: async (f) => {
-      const events = f.events === undefined ? undefined : f.events.split(",").map((t: string) => t.trim()).filter(Boolean);
+      const events =
+        f.events === undefined
+          ? undefined
+          : f.events
+              .split(",")
+              .map((t: string) => t.trim())
+              .filter(Boolean);
       if (events && events.length === 0) throw new Error("--events is empty: leave it out to receive every type.");
       const { endpoint, secret } = await createWebhookEndpoint(f.team, { url: f.url, events });
       return { id: endpoint.id, secret };
     },
-  },
-  "webhook list": {
+  }),
+  "webhook list": command({
     schema: z.object({ team: str() }).strict(),
     run: async (f) => ({
-      endpoints: (await listWebhookEndpoints(f.team)).map((e) => ({ id: e.id, url: e.url, events: e.events, enabled: e.enabled })),
+      endpoints: (await listWebhookEndpoints(f.team)).map((e) => ({
+        id: e.id,
+        url: e.url,
+        events: e.events,
+        enabled: e.enabled,
+      })),
     }),
-  },
-  "user create": {
-    schema: z.object({ team: str(), email: str(), role: z.enum(["owner", "member"], { error: "must be owner or member" }).optional(), password: z.string().min(8, "needs at least 8 characters").optional() }).strict(),
+  }),
+  "user create": command({
+    schema: z
+      .object({
+        team: str(),
+        email: str(),
+        role: z.enum(["owner", "member"], { error: "must be owner or member" }).optional(),
+        password: z.string().min(8, "needs at least 8 characters").optional(),
+      })
+      .strict(),
     run: (f) => createUser({ teamId: f.team, email: f.email, role: f.role, password: f.password }),
-  },
-  "apikey create": {
+  }),
+  "apikey create": command({
     schema: z.object({ team: str(), user: str(), name: z.string().optional() }).strict(),
     run: (f) => createApiKey({ teamId: f.team, userId: f.user, name: f.name, requireTeamPlan: false }),
-  },
-  "apikey revoke": {
+  }),
+  "apikey revoke": command({
     schema: z.object({ id: str() }).strict(),
     run: (f) => revokeApiKey(f.id),
-  },
-  "sandbox revoke": {
+  }),
+  "sandbox revoke": command({
     schema: z.object({ connection: str() }).strict(),
     run: (f) => revokeSandboxConnection(f.connection),
-  },
-  "activity simulate": {
+  }),
+  "activity simulate": command({
     schema: z
       .object({
         team: str(),
@@ -104,8 +154,8 @@ const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promi
         days: f.days,
         seed: f.seed,
       }),
-  },
-  "mcp create": {
+  }),
+  "mcp create": command({
     schema: z
       .object({
         team: str(),
@@ -121,30 +171,48 @@ const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promi
         .split(",")
         .map((id: string) => id.trim())
         .filter(Boolean);
-      const server = await createMcpServer({ teamId: f.team, ownerUserId: f.user, name: f.name, isPrivate: f.private === "true", connectionIds, writePolicy: f.writes });
+      const server = await createMcpServer({
+        teamId: f.team,
+        ownerUserId: f.user,
+        name: f.name,
+        isPrivate: f.private === "true",
+        connectionIds,
+        writePolicy: f.writes,
+      });
       const { token } = await createMcpToken({ teamId: f.team, userId: f.user, role: null }, server.id);
       return { id: server.id, token };
     },
-  },
-  "approval list": {
-    schema: z.object({ team: str(), status: z.enum(APPROVAL_STATUS_VALUES, { error: `must be one of ${APPROVAL_STATUS_VALUES.join(", ")}` }).optional() }).strict(),
+  }),
+  "approval list": command({
+    schema: z
+      .object({
+        team: str(),
+        status: z
+          .enum(APPROVAL_STATUS_VALUES, { error: `must be one of ${APPROVAL_STATUS_VALUES.join(", ")}` })
+          .optional(),
+      })
+      .strict(),
     run: async (f) => ({ approvals: (await listApprovalsForCli(f.team, f.status)).map(approvalListJson) }),
-  },
-  "approval approve": {
-    schema: z.object({ id: str(), user: str(), note: z.string().max(1000, "must be at most 1000 characters").optional() }).strict(),
+  }),
+  "approval approve": command({
+    schema: z
+      .object({ id: str(), user: str(), note: z.string().max(1000, "must be at most 1000 characters").optional() })
+      .strict(),
     run: async (f) => {
       const decided = await approveApproval({ teamId: await teamOfApproval(f.id), userId: f.user }, f.id, f.note);
       return { id: decided.id, status: decided.status };
     },
-  },
-  "approval reject": {
-    schema: z.object({ id: str(), user: str(), note: z.string().max(1000, "must be at most 1000 characters").optional() }).strict(),
+  }),
+  "approval reject": command({
+    schema: z
+      .object({ id: str(), user: str(), note: z.string().max(1000, "must be at most 1000 characters").optional() })
+      .strict(),
     run: async (f) => {
       const decided = await rejectApproval({ teamId: await teamOfApproval(f.id), userId: f.user }, f.id, f.note);
       return { id: decided.id, status: decided.status };
     },
-  },
-  "workflow create": {
+  }),
+  "workflow create": command({
     schema: z
       .object({
         team: str(),
@@ -165,49 +233,62 @@ const commands: Record<string, { schema: z.ZodObject; run: (flags: any) => Promi
       }
       const nodes = workflowNodesSchema.safeParse(raw);
       if (!nodes.success) throw new Error(`--nodes: ${describeZodError(nodes.error)}`);
-      if (f.timezone !== undefined && f.schedule === undefined) throw new Error("--timezone goes with --schedule; a manual workflow's dates are in UTC.");
-      const row = await createWorkflow({ teamId: f.team, userId: f.user }, { name: f.name, nodes: nodes.data, schedule: f.schedule ?? null, timezone: f.timezone ?? null, active: f.inactive !== "true" });
+      if (f.timezone !== undefined && f.schedule === undefined)
+        throw new Error("--timezone goes with --schedule; a manual workflow's dates are in UTC.");
+      const row = await createWorkflow(
+        { teamId: f.team, userId: f.user },
+        {
+          name: f.name,
+          nodes: nodes.data,
+          schedule: f.schedule ?? null,
+          timezone: f.timezone ?? null,
+          active: f.inactive !== "true",
+        },
+      );
       const { id, name, active, next_run_at } = workflowSummaryJson(row);
       return { id, name, active, next_run_at };
     },
-  },
-  "workflow list": {
+  }),
+  "workflow list": command({
     schema: z.object({ team: str() }).strict(),
     run: async (f) => ({ workflows: (await listWorkflowsForCli(f.team)).map(workflowSummaryJson) }),
-  },
-  "workflow run": {
-    schema: z.object({ id: str(), wait: z.enum(["true", "false"], { error: "takes no value (or true/false)" }).optional() }).strict(),
+  }),
+  "workflow run": command({
+    schema: z
+      .object({ id: str(), wait: z.enum(["true", "false"], { error: "takes no value (or true/false)" }).optional() })
+      .strict(),
     run: async (f) => {
       const { run_id } = await enqueueRun(await teamOfWorkflow(f.id), f.id, { userId: null, viaCli: true });
       return f.wait === "true" ? runAndWait(run_id) : { run_id };
     },
-  },
-  "workflow rebind": {
+  }),
+  "workflow rebind": command({
     schema: z.object({ id: str(), from: str(), to: str() }).strict(),
     run: async (f) => {
       const teamId = await teamOfWorkflow(f.id);
       const { row, nodesRebound } = await rebindWorkflow({ teamId, userId: null }, f.id, f.from, f.to);
       return { id: row.id, nodes_rebound: nodesRebound };
     },
-  },
-  "credits renew": {
+  }),
+  "credits renew": command({
     schema: z.object({ team: str() }).strict(),
     run: (f) => renewBillingPeriod(f.team),
-  },
-  demo: {
+  }),
+  demo: command({
     schema: z.object({}).strict(),
     run: async () => {
       const { url, email, password, api_key } = await ensureDemo();
       return { url, email, password, api_key };
     },
-  },
+  }),
 };
 
 function parseFlags(args: string[]): Record<string, string> {
   const flags: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
-    if (!arg.startsWith("--")) throw new Error(`Unexpected argument ${JSON.stringify(arg)}; flags look like --name value.`);
+    if (!arg.startsWith("--"))
+      throw new Error(`Unexpected argument ${JSON.stringify(arg)}; flags look like --name value.`);
     const [key, inline] = arg.slice(2).split(/=(.*)/s);
     if (inline !== undefined) flags[key] = inline;
     else if (SWITCHES.has(key)) flags[key] = "true";
@@ -220,10 +301,17 @@ function parseFlags(args: string[]): Record<string, string> {
 async function main(argv: string[]) {
   const name = argv[0] === "demo" ? "demo" : argv.slice(0, 2).join(" ");
   const command = commands[name];
-  if (!command) throw new Error(`Unknown command ${JSON.stringify(argv.slice(0, 2).join(" "))}. Commands: ${Object.keys(commands).join(", ")}.`);
+  if (!command)
+    throw new Error(
+      `Unknown command ${JSON.stringify(argv.slice(0, 2).join(" "))}. Commands: ${Object.keys(commands).join(", ")}.`,
+    );
   const parsed = command.schema.safeParse(parseFlags(argv.slice(name.split(" ").length)));
   if (!parsed.success) {
-    throw new Error(describeZodError(parsed.error).replace(/(^|; )([a-z-]+): /g, "$1--$2: ").replace(/Unrecognized key(s)? in object: /, "unknown flag(s): "));
+    throw new Error(
+      describeZodError(parsed.error)
+        .replace(/(^|; )([a-z-]+): /g, "$1--$2: ")
+        .replace(/Unrecognized key(s)? in object: /, "unknown flag(s): "),
+    );
   }
   await migrate();
   // Audit events of these commands name the operator's command line as the actor.
@@ -235,8 +323,12 @@ main(process.argv.slice(2)).then(
     process.stdout.write(`${JSON.stringify(result)}\n`);
     process.exit(0);
   },
-  (error) => {
-    const message = error instanceof ApiError ? String(typeof error.detail === "string" ? error.detail : JSON.stringify(error.detail)) : String(error?.message ?? error);
+  (error: unknown) => {
+    // A deleted-meanwhile or unreachable database reads as the routes say it, not as Prisma's message.
+    const known = knownError(error);
+    const message = known
+      ? String(typeof known.detail === "string" ? known.detail : JSON.stringify(known.detail))
+      : String((error as { message?: unknown } | null | undefined)?.message ?? error);
     process.stdout.write(`${JSON.stringify({ error: message })}\n`);
     process.exit(1);
   },

@@ -3,7 +3,9 @@ import { randomBytes } from "node:crypto";
 import { dirname, join, resolve } from "node:path";
 
 /** Where the embedded database, generated secrets and demo credentials live. */
-export const dataDir = resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR ?? join(/*turbopackIgnore: true*/ process.cwd(), "data"));
+export const dataDir = resolve(
+  /*turbopackIgnore: true*/ process.env.DATA_DIR ?? join(/*turbopackIgnore: true*/ process.cwd(), "data"),
+);
 
 export function port(): number {
   return Number(process.env.PORT ?? 3000);
@@ -38,14 +40,17 @@ const secretsFile = () => join(dataDir, "secrets.json");
  */
 export function loadSecrets(): Secrets {
   // An empty variable counts as unset, never as an empty key.
-  const fromEnv = { encryptionKey: process.env.ENCRYPTION_KEY || undefined, authSecret: process.env.AUTH_SECRET || undefined };
+  const fromEnv = {
+    encryptionKey: process.env.ENCRYPTION_KEY || undefined,
+    authSecret: process.env.AUTH_SECRET || undefined,
+  };
   if (fromEnv.encryptionKey && fromEnv.authSecret) return fromEnv as Secrets;
   if (isProductionMode()) {
     const missing = [!fromEnv.encryptionKey && "ENCRYPTION_KEY", !fromEnv.authSecret && "AUTH_SECRET"].filter(Boolean);
     throw new Error(`Production mode (APP_ENV=production) needs ${missing.join(" and ")} in the environment.`);
   }
   let stored: Partial<Secrets> = {};
-  if (existsSync(secretsFile())) stored = JSON.parse(readFileSync(secretsFile(), "utf8"));
+  if (existsSync(secretsFile())) stored = JSON.parse(readFileSync(secretsFile(), "utf8")) as Partial<Secrets>;
   const secrets: Secrets = {
     encryptionKey: fromEnv.encryptionKey || stored.encryptionKey || randomBytes(32).toString("base64"),
     authSecret: fromEnv.authSecret || stored.authSecret || randomBytes(32).toString("base64url"),

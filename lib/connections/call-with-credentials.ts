@@ -1,6 +1,6 @@
 import "server-only";
 import { freshCredentials, markNeedsReauth } from "@/lib/connections/fresh-credentials";
-import { CredentialRejected, type FreshCredentials } from "@/lib/providers/types";
+import { CredentialRejected, type FreshCredentials } from "@/lib/platforms/kit/types";
 
 /**
  * Runs one provider call with a connection's credentials. When the provider no longer accepts
@@ -10,7 +10,11 @@ import { CredentialRejected, type FreshCredentials } from "@/lib/providers/types
  * call fails with the same 409 as a refused scheduled refresh. Manual credentials are the
  * caller's own: their rejection is passed on with the provider's reason.
  */
-export async function callWithCredentials<T>(teamId: string, connectionId: string, call: (credentials: FreshCredentials) => Promise<T>): Promise<T> {
+export async function callWithCredentials<T>(
+  teamId: string,
+  connectionId: string,
+  call: (credentials: FreshCredentials) => Promise<T>,
+): Promise<T> {
   const credentials = await freshCredentials(teamId, connectionId);
   try {
     return await call(credentials);

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { badRequest } from "@/lib/api/errors";
+import { badRequest } from "@/lib/errors/api-error";
 import { visibleConnections } from "@/lib/connections/visible-connections";
 
 /**
@@ -11,7 +11,13 @@ import { visibleConnections } from "@/lib/connections/visible-connections";
  * can route another member's private connection through a server they can mint tokens for.
  * Returns the ids, once each; anything else is named in a 400, never silently dropped.
  */
-export async function checkBindableConnections(input: { teamId: string; actorUserId: string; resourceOwnerUserId: string | null; ids: string[]; resource: string }): Promise<string[]> {
+export async function checkBindableConnections(input: {
+  teamId: string;
+  actorUserId: string;
+  resourceOwnerUserId: string | null;
+  ids: string[];
+  resource: string;
+}): Promise<string[]> {
   const unique = [...new Set(input.ids)];
   if (!unique.length) return unique;
   const found = await db.connection.findMany({
@@ -20,10 +26,13 @@ export async function checkBindableConnections(input: { teamId: string; actorUse
   });
   const visible = new Map(found.map((c) => [c.id, c.ownerUserId]));
   const missing = unique.filter((id) => !visible.has(id));
-  if (missing.length) throw badRequest(`connection_ids: no connection ${missing.join(", ")} that you can use in this team.`);
+  if (missing.length)
+    throw badRequest(`connection_ids: no connection ${missing.join(", ")} that you can use in this team.`);
   const misplaced = unique.filter((id) => visible.get(id) !== null && visible.get(id) !== input.resourceOwnerUserId);
   if (misplaced.length) {
-    throw badRequest(`connection_ids: ${misplaced.join(", ")} ${misplaced.length > 1 ? "are" : "is"} private to you, and a private connection can only be given to your own ${input.resource}s; share it with the team first.`);
+    throw badRequest(
+      `connection_ids: ${misplaced.join(", ")} ${misplaced.length > 1 ? "are" : "is"} private to you, and a private connection can only be given to your own ${input.resource}s; share it with the team first.`,
+    );
   }
   return unique;
 }

@@ -1,7 +1,15 @@
 import type { Instant } from "@/lib/db/read-types";
 import type { ConnectionJson } from "@/lib/schemas/connections";
 
-type Row = { id: string; type: string; displayName: string | null; externalId: string | null; ownerUserId: string | null; createdAt: Date | Instant; updatedAt: Date | Instant };
+type Row = {
+  id: string;
+  type: string;
+  displayName: string | null;
+  externalId: string | null;
+  ownerUserId: string | null;
+  createdAt: Date | Instant;
+  updatedAt: Date | Instant;
+};
 
 /** Spec §9.4: connection responses use milliseconds, except create-from-credentials (seconds). */
 export function connectionToJson(row: Row, unit: "ms" | "s" = "ms"): ConnectionJson {

@@ -4,12 +4,17 @@ import { transaction } from "@/lib/db/transaction";
 import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { redactString } from "@/lib/observability/redact";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import { decryptJson, encryptJson, UnreadableEnvelope } from "@/lib/security/encryption";
 import { logger } from "@/lib/observability/logger";
-import { findConnectionType, oauthClientFor } from "@/lib/providers/registry";
+import { findConnectionType, oauthClientFor } from "@/lib/platforms/registry";
 import { oauthRedirectUri } from "@/lib/config/env";
-import { ProviderRejection, ProviderUnavailable, type FreshCredentials, type TokenSet } from "@/lib/providers/types";
+import {
+  ProviderRejection,
+  ProviderUnavailable,
+  type FreshCredentials,
+  type TokenSet,
+} from "@/lib/platforms/kit/types";
 
 /** Refresh this long before the access token expires, so a call never starts on a dying token. */
 const REFRESH_MARGIN_MS = 5 * 60 * 1000;
@@ -21,8 +26,15 @@ const REFRESH_MARGIN_MS = 5 * 60 * 1000;
  * is impossible after such a refusal, marks the connection as needing re-authorization and fails
  * with 409, instead of failing silently.
  */
-export async function freshCredentials(teamId: string, connectionId: string, options: { rejected?: ProviderRejection } = {}): Promise<FreshCredentials> {
-  const row = await db.connection.findFirst({ where: { id: connectionId, teamId }, select: { id: true, type: true, credentials: true, needsReauthAt: true } });
+export async function freshCredentials(
+  teamId: string,
+  connectionId: string,
+  options: { rejected?: ProviderRejection } = {},
+): Promise<FreshCredentials> {
+  const row = await db.connection.findFirst({
+    where: { id: connectionId, teamId },
+    select: { id: true, type: true, credentials: true, needsReauthAt: true },
+  });
   if (!row) throw new ApiError(404, `No connection ${connectionId} in this team.`);
   const stored = openCredentials(row.id, row.credentials);
   if (!stored.oauth) return { kind: "manual", credentials: stored as Record<string, string> };
@@ -39,12 +51,27 @@ export async function freshCredentials(teamId: string, connectionId: string, opt
   if (!expiring && !options.rejected) return { kind: "oauth", tokens };
 
   const configured = oauthClientFor(def);
-  if (!("client" in configured)) throw new ApiError(503, `${def.name} sign-in is not configured on this server (${configured.missing.join(", ")}), so its token cannot be refreshed.`);
+  if (!("client" in configured))
+    throw new ApiError(
+      503,
+      `${def.name} sign-in is not configured on this server (${configured.missing.join(", ")}), so its token cannot be refreshed.`,
+    );
   try {
-    const next = await def.oauth.refresh({ type: def.type, client: configured.client, redirectUri: oauthRedirectUri() }, refreshToken);
+    const next = await def.oauth.refresh(
+      { type: def.type, client: configured.client, redirectUri: oauthRedirectUri() },
+      refreshToken,
+    );
     // Providers that do not rotate refresh tokens send none back: keep the one we have.
-    const merged: TokenSet = { ...tokens, ...next, refreshToken: next.refreshToken ?? tokens.refreshToken, extra: { ...tokens.extra, ...next.extra } };
-    await db.connection.update({ where: { id: row.id }, data: { credentials: encryptJson({ oauth: merged }, `connection:${row.id}`) } });
+    const merged: TokenSet = {
+      ...tokens,
+      ...next,
+      refreshToken: next.refreshToken ?? tokens.refreshToken,
+      extra: { ...tokens.extra, ...next.extra },
+    };
+    await db.connection.update({
+      where: { id: row.id },
+      data: { credentials: encryptJson({ oauth: merged }, `connection:${row.id}`) },
+    });
     return { kind: "oauth", tokens: merged };
   } catch (e) {
     if (e instanceof ProviderRejection) throw await markNeedsReauth(row.id, e);
@@ -62,16 +89,31 @@ export async function freshCredentials(teamId: string, connectionId: string, opt
 export async function markNeedsReauth(connectionId: string, rejection: ProviderRejection): Promise<ApiError> {
   await transaction(async (tx) => {
     // Only the first refusal stamps the time: the dashboard says since when.
-    const entered = await tx.connection.updateMany({ where: { id: connectionId, needsReauthAt: null }, data: { needsReauthAt: new Date() } });
+    const entered = await tx.connection.updateMany({
+      where: { id: connectionId, needsReauthAt: null },
+      data: { needsReauthAt: new Date() },
+    });
     if (entered.count === 0) return;
-    const row = await tx.connection.findUniqueOrThrow({ where: { id: connectionId }, select: { ...connectionPublicSelect, teamId: true } });
-    await emitWebhookEvent(tx, row.teamId, "connection.needs_reauth", { connection: connectionToJson(row), reason: redactString(rejection.reason) });
+    const row = await tx.connection.findUniqueOrThrow({
+      where: { id: connectionId },
+      select: { ...connectionPublicSelect, teamId: true },
+    });
+    await emitWebhookEvent(tx, row.teamId, "connection.needs_reauth", {
+      connection: connectionToJson(row),
+      reason: redactString(rejection.reason),
+    });
   });
-  return new ApiError(409, `${rejection.provider} no longer accepts this connection's access (${rejection.reason}); it needs to be re-authorized through a new auth link for the same account.`);
+  return new ApiError(
+    409,
+    `${rejection.provider} no longer accepts this connection's access (${rejection.reason}); it needs to be re-authorized through a new auth link for the same account.`,
+  );
 }
 
 const needsReauth = (type: string) =>
-  new ApiError(409, `This ${type} connection needs to be re-authorized: its provider no longer accepts its access (revoked, or a refresh was refused). Create a new auth link for the same account.`);
+  new ApiError(
+    409,
+    `This ${type} connection needs to be re-authorized: its provider no longer accepts its access (revoked, or a refresh was refused). Create a new auth link for the same account.`,
+  );
 
 /**
  * The stored credentials of a connection. An envelope that does not open (a key that is no
@@ -84,6 +126,9 @@ function openCredentials(connectionId: string, envelope: string): Record<string,
   } catch (e) {
     if (!(e instanceof UnreadableEnvelope)) throw e;
     logger.error("stored credentials do not open", { connection_id: connectionId, reason: e.message });
-    throw new ApiError(409, `The stored credentials of connection ${connectionId} cannot be read (${e.message}); connect the account again.`);
+    throw new ApiError(
+      409,
+      `The stored credentials of connection ${connectionId} cannot be read (${e.message}); connect the account again.`,
+    );
   }
 }

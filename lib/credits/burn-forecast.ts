@@ -11,7 +11,13 @@ export type BurnForecast =
  * period counts as one day, so the first hour's usage does not forecast a panic.
  * Times are Unix seconds.
  */
-export function burnForecast(input: { used: number; remaining: number; periodStart: number; periodEnd: number; now: number }): BurnForecast {
+export function burnForecast(input: {
+  used: number;
+  remaining: number;
+  periodStart: number;
+  periodEnd: number;
+  now: number;
+}): BurnForecast {
   const elapsedDays = Math.max((input.now - input.periodStart) / DAY, 1);
   const perDay = Math.max(input.used, 0) / elapsedDays;
   if (input.remaining <= 0) return { kind: "exhausted", perDay };

@@ -26,10 +26,19 @@ export async function chargeCredits(tx: Tx, charge: Charge) {
     tx.team.update({
       where: { id: charge.teamId },
       data: { creditsUsed: { increment: charge.credits } },
-      select: { creditsLimit: true, creditsUsed: true, plan: true, billingPeriodEnd: true, lowCreditsPercent: true, creditsLowSentFor: true, creditsExhaustedSentFor: true },
+      select: {
+        creditsLimit: true,
+        creditsUsed: true,
+        plan: true,
+        billingPeriodEnd: true,
+        lowCreditsPercent: true,
+        creditsLowSentFor: true,
+        creditsExhaustedSentFor: true,
+      },
     });
   let team = await increment();
-  if (await rollBillingPeriodIfEnded(tx, { id: charge.teamId, billingPeriodEnd: team.billingPeriodEnd })) team = await increment();
+  if (await rollBillingPeriodIfEnded(tx, { id: charge.teamId, billingPeriodEnd: team.billingPeriodEnd }))
+    team = await increment();
   await emitCreditEvents(tx, charge.teamId, team);
   return tx.creditLedgerEntry.create({
     data: {
@@ -60,12 +69,16 @@ type TeamAfterCharge = {
 async function emitCreditEvents(tx: Tx, teamId: string, team: TeamAfterCharge) {
   const remaining = team.creditsLimit - team.creditsUsed;
   const period = team.billingPeriodEnd.getTime();
-  const low = remaining * 100 <= team.creditsLimit * team.lowCreditsPercent && team.creditsLowSentFor?.getTime() !== period;
+  const low =
+    remaining * 100 <= team.creditsLimit * team.lowCreditsPercent && team.creditsLowSentFor?.getTime() !== period;
   const exhausted = remaining <= 0 && team.creditsExhaustedSentFor?.getTime() !== period;
   if (!low && !exhausted) return;
   await tx.team.update({
     where: { id: teamId },
-    data: { ...(low && { creditsLowSentFor: team.billingPeriodEnd }), ...(exhausted && { creditsExhaustedSentFor: team.billingPeriodEnd }) },
+    data: {
+      ...(low && { creditsLowSentFor: team.billingPeriodEnd }),
+      ...(exhausted && { creditsExhaustedSentFor: team.billingPeriodEnd }),
+    },
   });
   const data = {
     balance: {

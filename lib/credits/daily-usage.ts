@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors/api-error";
 import { rollBillingPeriodIfEnded } from "@/lib/credits/roll-billing-period";
 import { SERVICE_TYPES } from "@/lib/schemas/credits";
 import type { DailyUsage, UsageDay } from "@/lib/schemas/dashboard";
@@ -17,7 +17,8 @@ export async function getDailyUsage(teamId: string, now = new Date()): Promise<D
   const select = { id: true, billingPeriodStart: true, billingPeriodEnd: true } as const;
   let team = await db.team.findUnique({ where: { id: teamId }, select });
   if (!team) throw notFound("Team not found.");
-  if (await rollBillingPeriodIfEnded(db, team, now)) team = (await db.team.findUnique({ where: { id: teamId }, select }))!;
+  if (await rollBillingPeriodIfEnded(db, team, now))
+    team = (await db.team.findUnique({ where: { id: teamId }, select }))!;
   const start = Math.floor(team.billingPeriodStart.getTime() / 1000);
   const end = Math.floor(team.billingPeriodEnd.getTime() / 1000);
 
@@ -30,7 +31,8 @@ export async function getDailyUsage(teamId: string, now = new Date()): Promise<D
   const firstDay = Math.floor(start / DAY);
   const lastDay = Math.floor((end - 1) / DAY);
   const days: UsageDay[] = [];
-  for (let d = firstDay; d <= lastDay; d++) days.push({ day: d * DAY, workflow: 0, agent: 0, copilot: 0, mcp: 0, total: 0 });
+  for (let d = firstDay; d <= lastDay; d++)
+    days.push({ day: d * DAY, workflow: 0, agent: 0, copilot: 0, mcp: 0, total: 0 });
   const totals = { workflow: 0, agent: 0, copilot: 0, mcp: 0 };
   for (const row of rows) {
     const bucket = days[Number(row.day) - firstDay];

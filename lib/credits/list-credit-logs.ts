@@ -1,13 +1,23 @@
 import "server-only";
 import { prepared, read } from "@/lib/db/read";
-import { decodeCursor, encodeCursor, toPage } from "@/lib/api/pagination";
-import { badRequest } from "@/lib/api/errors";
+import { decodeCursor, encodeCursor, toPage } from "@/lib/db/pagination";
+import { badRequest } from "@/lib/errors/api-error";
 import type { CreditLogJson, ListCreditLogsQuery } from "@/lib/schemas/credits";
 
 const selectEntries = () =>
   read
     .selectFrom("CreditLedgerEntry")
-    .select(["id", "creditsUsed", "creditsRemaining", "serviceType", "serviceId", "serviceName", "userId", "userEmail", "createdAt"]);
+    .select([
+      "id",
+      "creditsUsed",
+      "creditsRemaining",
+      "serviceType",
+      "serviceId",
+      "serviceName",
+      "userId",
+      "userEmail",
+      "createdAt",
+    ]);
 
 type EntryRow = Awaited<ReturnType<ReturnType<typeof selectEntries>["executeTakeFirstOrThrow"]>>;
 
@@ -34,12 +44,14 @@ const findPage = prepared((a: PageArgs) => {
   if (a.afterAt !== undefined && a.afterId !== undefined) {
     const { afterAt, afterId } = a;
     // `createdAt <= at` bounds the index range; the OR only decides ties on that second.
-    q = q.where("createdAt", "<=", afterAt).where((eb) => eb.or([eb("createdAt", "<", afterAt), eb("id", "<", afterId)]));
+    q = q
+      .where("createdAt", "<=", afterAt)
+      .where((eb) => eb.or([eb("createdAt", "<", afterAt), eb("id", "<", afterId)]));
   }
   return q.orderBy("createdAt", "desc").orderBy("id", "desc").limit(a.take);
 });
 
-export function creditLogToJson(row: EntryRow): CreditLogJson {
+function creditLogToJson(row: EntryRow): CreditLogJson {
   return {
     id: row.id,
     credits_used: row.creditsUsed,
@@ -55,7 +67,8 @@ export async function listCreditLogs(teamId: string, query: ListCreditLogsQuery)
   const { limit, cursor, ...filters } = query;
   const after = cursor ? decodeCursor("credit-logs", filters, cursor) : undefined;
   const afterId = after?.id;
-  if (typeof afterId === "string") throw badRequest("Invalid cursor: pass back next_cursor exactly as it was returned.");
+  if (typeof afterId === "string")
+    throw badRequest("Invalid cursor: pass back next_cursor exactly as it was returned.");
   const rows = await findPage({
     teamId,
     serviceType: filters.service_type,

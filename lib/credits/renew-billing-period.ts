@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors/api-error";
 import { periodEndFrom } from "@/lib/teams/plans";
 
 /** Starts a new billing period now: usage resets to zero and no ledger entry is written. */

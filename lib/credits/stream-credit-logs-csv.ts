@@ -2,7 +2,18 @@ import "server-only";
 import { listCreditLogs } from "@/lib/credits/list-credit-logs";
 import type { CreditLogJson, ListCreditLogsQuery } from "@/lib/schemas/credits";
 
-export const CREDIT_LOGS_CSV_HEADER = ["id", "created_at", "created_at_unix", "service_type", "service_id", "service_name", "user_id", "user_email", "credits_used", "credits_remaining"];
+const CREDIT_LOGS_CSV_HEADER = [
+  "id",
+  "created_at",
+  "created_at_unix",
+  "service_type",
+  "service_id",
+  "service_name",
+  "user_id",
+  "user_email",
+  "credits_used",
+  "credits_remaining",
+];
 
 // Each pull reads one keyset page, so memory stays at one page however long the ledger is.
 const PAGE_SIZE = 500;
@@ -21,7 +32,7 @@ const FORMULA_AT_START = new RegExp(`^${FORMULA_SIGN}`);
  * blanks), which spreadsheets read as "this is text". Then the cell is quoted when it holds a
  * separator, a quote or a line break.
  */
-export function textCell(value: string | null) {
+function textCell(value: string | null) {
   if (value === null) return "";
   const parts = value.replace(FORMULA_AFTER_SEPARATOR, "$1'");
   const safe = FORMULA_AT_START.test(parts) ? `'${parts}` : parts;
@@ -44,7 +55,10 @@ function csvLine(e: CreditLogJson) {
 }
 
 /** The whole filtered ledger as CSV, newest first, streamed page by page through the API's own listing. */
-export function streamCreditLogsCsv(teamId: string, filters: Omit<ListCreditLogsQuery, "limit" | "cursor">): ReadableStream<Uint8Array> {
+export function streamCreditLogsCsv(
+  teamId: string,
+  filters: Omit<ListCreditLogsQuery, "limit" | "cursor">,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: string | undefined;
   let headerSent = false;

@@ -16,6 +16,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "@/lib/db/generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "@/lib/db/generated/postgresql/client";
 import { databaseTarget } from "@/lib/db/engine";
+import { oneStatementAtATime } from "@/lib/db/one-statement-at-a-time";
 import { encodeParameter, utcMs } from "@/lib/db/instants";
 import type { ReadDb } from "@/lib/db/read-types";
 
@@ -25,11 +26,15 @@ export type Db = SqliteClient;
 export type { Prisma, Approval } from "@/lib/db/generated/sqlite/client";
 
 /** How PostgreSQL values reach the reads (Prisma's adapter sets its own per query); instants: lib/db/instants.ts. */
+// pg hands a parser plain oids; its builtins are a numeric enum of the same oids.
+const OID: Record<keyof typeof types.builtins, number> = types.builtins;
 const PG_READ_TYPES = {
   getTypeParser(oid: number, format?: "text" | "binary") {
     // int8 (the Unix-second and -millisecond columns) as a number.
-    if (oid === types.builtins.INT8) return (text: string) => Number(text);
-    if (oid === types.builtins.TIMESTAMP || oid === types.builtins.TIMESTAMPTZ) return utcMs;
+    if (oid === OID.INT8) return (text: string) => Number(text);
+    if (oid === OID.TIMESTAMP || oid === OID.TIMESTAMPTZ) return utcMs;
+    // pg's own parser for every other oid, which @types/pg types `any` (its result depends on the oid).
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- see the line above
     return types.getTypeParser(oid, format);
   },
 };
@@ -44,8 +49,18 @@ const compilerFor = (engine: "sqlite" | "postgresql") =>
   new Kysely<ReadDb>({
     dialect:
       engine === "sqlite"
-        ? { createAdapter: () => new SqliteAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new SqliteIntrospector(k), createQueryCompiler: () => new SqliteQueryCompiler() }
-        : { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() },
+        ? {
+            createAdapter: () => new SqliteAdapter(),
+            createDriver: () => new DummyDriver(),
+            createIntrospector: (k) => new SqliteIntrospector(k),
+            createQueryCompiler: () => new SqliteQueryCompiler(),
+          }
+        : {
+            createAdapter: () => new PostgresAdapter(),
+            createDriver: () => new DummyDriver(),
+            createIntrospector: (k) => new PostgresIntrospector(k),
+            createQueryCompiler: () => new PostgresQueryCompiler(),
+          },
   });
 
 function createClients(): Clients {
@@ -61,12 +76,19 @@ function createClients(): Clients {
     // Without a listener an idle client's error (the database restarting) would crash the process.
     pool.on("error", () => {});
     const db = new PostgresClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) as unknown as Db;
-    return { db, builder: compilerFor("postgresql"), run: async (sql, parameters) => (await pool.query({ text: sql, values: parameters as unknown[] })).rows };
+    return {
+      db,
+      builder: compilerFor("postgresql"),
+      run: async (sql, parameters) =>
+        (await pool.query<Record<string, unknown>>({ text: sql, values: parameters as unknown[] })).rows,
+    };
   }
   // timeout = SQLite busy timeout: writers from several processes wait instead of failing.
   // Past it, the database counts as unavailable (a 503 with Retry-After).
   const busyTimeout = Number(process.env.SQLITE_BUSY_TIMEOUT_MS ?? 10_000);
-  const db = new SqliteClient({ adapter: new PrismaBetterSQLite3({ url: target.url, timeout: busyTimeout }) });
+  const db = new SqliteClient({
+    adapter: oneStatementAtATime(new PrismaBetterSQLite3({ url: target.url, timeout: busyTimeout })),
+  });
   // The reads' own read-only connection, opened on first use (the file exists once migrated);
   // each distinct SQL text is prepared once (the hot reads are a handful of shapes).
   // Rows come from the driver as arrays and are made objects here: better-sqlite3's own row
@@ -80,7 +102,14 @@ function createClients(): Clients {
     if (!p) {
       const stmt = conn.prepare(sql).raw(true);
       const described = stmt.columns();
-      prepared.set(sql, (p = { stmt, columns: described.map((c) => c.name), instants: described.map((c) => c.type?.toUpperCase() === "DATETIME") }));
+      prepared.set(
+        sql,
+        (p = {
+          stmt,
+          columns: described.map((c) => c.name),
+          instants: described.map((c) => c.type?.toUpperCase() === "DATETIME"),
+        }),
+      );
     }
     const { columns, instants } = p;
     return (p.stmt.all(parameters) as unknown[][]).map((values) => {

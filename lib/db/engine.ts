@@ -1,9 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { dataDir } from "@/lib/config/env";
 
-export type DatabaseTarget =
-  | { engine: "sqlite"; url: string; file: string }
-  | { engine: "postgresql"; url: string };
+export type DatabaseTarget = { engine: "sqlite"; url: string; file: string } | { engine: "postgresql"; url: string };
 
 /** DATABASE_URL: `file:` (default `file:./data/app.db`) is the embedded SQLite, `postgres(ql)://` is PostgreSQL. */
 export function databaseTarget(url = process.env.DATABASE_URL): DatabaseTarget {

@@ -13,11 +13,11 @@ const PG_LOCK_ID = 7_419_001;
 
 type Migration = { name: string; sql: string; checksum: string };
 
-export function migrationsDir(engine: DatabaseTarget["engine"]) {
+function migrationsDir(engine: DatabaseTarget["engine"]) {
   return join(process.cwd(), "prisma", "migrations", engine);
 }
 
-export function readMigrations(engine: DatabaseTarget["engine"]): Migration[] {
+function readMigrations(engine: DatabaseTarget["engine"]): Migration[] {
   const dir = migrationsDir(engine);
   return readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
@@ -33,39 +33,53 @@ export type MigrateResult = { engine: DatabaseTarget["engine"]; applied: string[
 
 export async function migrate(target: DatabaseTarget = databaseTarget()): Promise<MigrateResult> {
   const migrations = readMigrations(target.engine);
-  const applied = target.engine === "sqlite" ? migrateSqlite(target.file, migrations) : await migratePostgres(target.url, migrations);
+  const applied =
+    target.engine === "sqlite" ? migrateSqlite(target.file, migrations) : await migratePostgres(target.url, migrations);
   return { engine: target.engine, applied, total: migrations.length };
 }
 
 function assertUnchanged(migrations: Migration[], done: Map<string, string>) {
   for (const m of migrations) {
     const sum = done.get(m.name);
-    if (sum && sum !== m.checksum) throw new Error(`Migration ${m.name} was changed after it was applied; add a new migration instead.`);
+    if (sum && sum !== m.checksum)
+      throw new Error(`Migration ${m.name} was changed after it was applied; add a new migration instead.`);
   }
 }
 
 function migrateSqlite(file: string, migrations: Migration[]): string[] {
   if (!existsSync(dirname(file))) mkdirSync(dirname(file), { recursive: true });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // Loaded only when the database is SQLite: the native module stays unloaded on PostgreSQL.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see the line above
   const Database = require("better-sqlite3") as typeof import("better-sqlite3");
   const db = new Database(file);
   try {
     db.pragma("busy_timeout = 30000");
     db.pragma("journal_mode = WAL");
     // What PostgreSQL's sha256() does in its migrations (0008 turns stored link tokens into their hashes).
-    db.function("patchbay_sha256_hex", { deterministic: true }, (v: unknown) => (typeof v === "string" ? createHash("sha256").update(v).digest("hex") : null));
-    db.exec(`CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+    db.function("patchbay_sha256_hex", { deterministic: true }, (v: unknown) =>
+      typeof v === "string" ? createHash("sha256").update(v).digest("hex") : null,
+    );
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TEXT NOT NULL)`,
+    );
     const applied: string[] = [];
     // IMMEDIATE takes the write lock up front: a second process waits here (busy_timeout).
     db.exec("BEGIN IMMEDIATE");
     try {
-      const rows = db.prepare(`SELECT name, checksum FROM "${MIGRATIONS_TABLE}"`).all() as { name: string; checksum: string }[];
+      const rows = db.prepare(`SELECT name, checksum FROM "${MIGRATIONS_TABLE}"`).all() as {
+        name: string;
+        checksum: string;
+      }[];
       const done = new Map(rows.map((r) => [r.name, r.checksum]));
       assertUnchanged(migrations, done);
       for (const m of migrations) {
         if (done.has(m.name)) continue;
         db.exec(m.sql);
-        db.prepare(`INSERT INTO "${MIGRATIONS_TABLE}" (name, checksum, applied_at) VALUES (?, ?, ?)`).run(m.name, m.checksum, new Date().toISOString());
+        db.prepare(`INSERT INTO "${MIGRATIONS_TABLE}" (name, checksum, applied_at) VALUES (?, ?, ?)`).run(
+          m.name,
+          m.checksum,
+          new Date().toISOString(),
+        );
         applied.push(m.name);
       }
       db.exec("COMMIT");
@@ -85,8 +99,12 @@ async function migratePostgres(url: string, migrations: Migration[]): Promise<st
   await client.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [PG_LOCK_ID]);
-    await client.query(`CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
-    const { rows } = await client.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM "${MIGRATIONS_TABLE}"`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ name: string; checksum: string }>(
+      `SELECT name, checksum FROM "${MIGRATIONS_TABLE}"`,
+    );
     const done = new Map(rows.map((r) => [r.name, r.checksum]));
     assertUnchanged(migrations, done);
     const applied: string[] = [];

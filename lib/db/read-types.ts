@@ -11,11 +11,14 @@ import type {
   Workflow,
 } from "@/lib/db/generated/sqlite/client";
 
-/** A stored instant as the read drivers return it on both engines: milliseconds since the epoch (lib/db/client.ts decodes it). */
+/**
+ * A stored instant as the read drivers return it on both engines: milliseconds since the epoch
+ * (lib/db/client.ts decodes it).
+ */
 export type Instant = number;
 
 /** A Boolean column: true/false on PostgreSQL, 1/0 on SQLite. */
-export type Flag = boolean | number;
+type Flag = boolean | number;
 
 /** A column of Prisma's model type as the drivers return it (distributes over `| null`). */
 type Column<T> = T extends bigint ? number : T extends Date ? Instant : T extends boolean ? Flag : T;

@@ -22,7 +22,9 @@ export function prepared<Args extends Record<string, unknown>, Row>(build: (args
     for (const name in args) if (args[name] !== undefined) shape += `${name},`;
     let compiled = shapes.get(shape);
     if (!compiled) {
-      const slots = Object.fromEntries(Object.keys(args).map((name) => [name, args[name] === undefined ? undefined : new Slot(name)])) as Args;
+      const slots = Object.fromEntries(
+        Object.keys(args).map((name) => [name, args[name] === undefined ? undefined : new Slot(name)]),
+      ) as Args;
       compiled = build(slots).compile();
       shapes.set(shape, compiled);
     }

@@ -1,25 +1,29 @@
 import "server-only";
 import { db, type Db } from "@/lib/db/client";
-import { afterCommit } from "@/lib/jobs/wake";
+import { afterCommit } from "@/lib/db/commit-signals";
+import { insideTransaction } from "@/lib/db/one-statement-at-a-time";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
-// Enough to outlast a busy stretch: in WAL mode a transaction that read and then writes fails
-// at once whenever any other connection committed in between (the webhook dispatcher commits
-// often while it delivers), however long the busy timeout.
+// Enough to outlast a busy stretch: a PostgreSQL transaction may be aborted by a concurrent one
+// again and again, and SQLite's BEGIN gives up once another process has held the database for
+// the busy timeout.
 const MAX_ATTEMPTS = 25;
 
 /**
- * An interactive transaction that is retried whole when the database says "busy". SQLite in
- * WAL mode fails a read-then-write transaction at once (SQLITE_BUSY, seen through Prisma as
- * P1008 "Operation has timed out") when another process wrote since it began, and PostgreSQL
- * may abort one on a serialization conflict or deadlock. A failed transaction rolled back
- * completely, so running the callback again is safe.
+ * An interactive transaction that is retried whole when the database says "busy": SQLite could
+ * not take the write lock within the busy timeout (SQLITE_BUSY, seen through Prisma as P1008
+ * "Operation has timed out"; its transactions begin IMMEDIATE, lib/db/one-statement-at-a-time.ts),
+ * or PostgreSQL aborted it on a serialization conflict or deadlock. A failed transaction rolled
+ * back completely, so running the callback again is safe.
  */
 export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const result = await db.$transaction(fn, { maxWait: 10_000, timeout: 30_000 });
+      const result = await db.$transaction((tx) => insideTransaction.run(true, () => fn(tx)), {
+        maxWait: 10_000,
+        timeout: 30_000,
+      });
       // Work this transaction wrote (webhook deliveries, workflow runs) is due now: wake its loop.
       afterCommit();
       return result;
@@ -33,5 +37,7 @@ export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
 function isRetryable(error: unknown): boolean {
   const e = error as { code?: string; message?: string; meta?: { code?: string } };
   if (e?.code === "P1008" || e?.code === "P2034") return true; // timed out (SQLite busy) / write conflict or deadlock
-  return /SQLITE_BUSY|database is locked|could not serialize|deadlock detected/i.test(`${e?.message ?? ""} ${e?.meta?.code ?? ""}`);
+  return /SQLITE_BUSY|database is locked|could not serialize|deadlock detected/i.test(
+    `${e?.message ?? ""} ${e?.meta?.code ?? ""}`,
+  );
 }

@@ -12,13 +12,25 @@ const TEMPLATE = "sandbox_daily_note";
 
 export async function ensureDemoWorkflow(teamId: string): Promise<{ workflowId: string; runId: string } | null> {
   const owner = await db.user.findUnique({ where: { email: DEMO_EMAIL }, select: { id: true } });
-  const connection = await db.connection.findFirst({ where: { teamId, type: "sandbox_key", ownerUserId: null }, orderBy: { createdAt: "asc" }, select: { id: true } });
+  const connection = await db.connection.findFirst({
+    where: { teamId, type: "sandbox_key", ownerUserId: null },
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
   const template = findWorkflowTemplate(TEMPLATE)!;
   if (!owner || !connection) return null;
-  let workflow = await db.workflow.findFirst({ where: { teamId, name: template.name }, select: { id: true } });
+  // The demo owner's own workflow: one a member saved under the same name is not run as the owner.
+  let workflow = await db.workflow.findFirst({
+    where: { teamId, name: template.name, createdByUserId: owner.id },
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
   if (!workflow) {
     const nodes = instantiateTemplate(template, { sandbox: connection.id }, {});
-    workflow = await createWorkflow({ teamId, userId: owner.id }, { name: template.name, nodes, schedule: template.schedule, timezone: template.timezone, active: true });
+    workflow = await createWorkflow(
+      { teamId, userId: owner.id },
+      { name: template.name, nodes, schedule: template.schedule, timezone: template.timezone, active: true },
+    );
   }
   const { run_id } = await enqueueRun(teamId, workflow.id, { userId: owner.id });
   return { workflowId: workflow.id, runId: run_id };

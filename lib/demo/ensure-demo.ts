@@ -24,15 +24,27 @@ type DemoCredentials = { teamId: string; password: string; api_key: string };
  * issued anew.
  */
 export async function ensureDemo() {
-  if (isProductionMode()) throw new Error("There is no demo workspace in production mode (APP_ENV=production): create a team and its owner with `team create` and `user create`.");
-  const user = await db.user.findUnique({ where: { email: DEMO_EMAIL }, select: { id: true, memberships: { select: { teamId: true, role: true } } } });
-  const saved: Partial<DemoCredentials> = existsSync(demoFile()) ? JSON.parse(readFileSync(demoFile(), "utf8")) : {};
+  if (isProductionMode())
+    throw new Error(
+      "There is no demo workspace in production mode (APP_ENV=production): create a team and its owner with `team create` and `user create`.",
+    );
+  const user = await db.user.findUnique({
+    where: { email: DEMO_EMAIL },
+    select: { id: true, memberships: { select: { teamId: true, role: true } } },
+  });
+  const saved: Partial<DemoCredentials> = existsSync(demoFile())
+    ? (JSON.parse(readFileSync(demoFile(), "utf8")) as Partial<DemoCredentials>)
+    : {};
   let created = false;
   let teamId = user?.memberships.find((m) => m.role === "owner")?.teamId;
   if (!teamId) {
     // Twenty days into its billing period, so the simulated month of activity below has a
     // current period's worth of usage (chart, forecast) and older history in the ledger.
-    const team = await createTeam({ name: DEMO_TEAM, plan: "team", periodStartedAt: new Date(Date.now() - DEMO_PERIOD_DAYS_ELAPSED * 86_400_000) });
+    const team = await createTeam({
+      name: DEMO_TEAM,
+      plan: "team",
+      periodStartedAt: new Date(Date.now() - DEMO_PERIOD_DAYS_ELAPSED * 86_400_000),
+    });
     teamId = team.id;
     created = true;
   }
@@ -44,13 +56,27 @@ export async function ensureDemo() {
     const { key } = await createApiKey({ teamId, userId: owner.id, name: "Demo key", requireTeamPlan: false });
     if (created) {
       await createUser({ teamId, email: "teammate@patchbay.dev", role: "member", name: "Teammate" });
-      await simulateActivity(teamId, { workflowRuns: 400, mcpCalls: 600, agentConversations: 60, copilotUses: 60, days: DEMO_PERIOD_DAYS_ELAPSED, seed: 42 });
+      await simulateActivity(teamId, {
+        workflowRuns: 400,
+        mcpCalls: 600,
+        agentConversations: 60,
+        copilotUses: 60,
+        days: DEMO_PERIOD_DAYS_ELAPSED,
+        seed: 42,
+      });
     }
     credentials = { teamId, password, api_key: key };
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(demoFile(), JSON.stringify(credentials, null, 2), { mode: 0o600 });
   }
-  return { created, teamId, url: appUrl(), email: DEMO_EMAIL, password: credentials.password, api_key: credentials.api_key };
+  return {
+    created,
+    teamId,
+    url: appUrl(),
+    email: DEMO_EMAIL,
+    password: credentials.password,
+    api_key: credentials.api_key,
+  };
 }
 
 async function keyIsLive(key: string) {

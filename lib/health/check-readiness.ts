@@ -21,7 +21,9 @@ function expectedMigrations(): string[] {
 }
 
 // Not a table of the schema (lib/db/migrate.ts keeps it), so not in the builder's types.
-const appliedMigrations = prepared(() => ({ compile: () => sql<{ name: string }>`SELECT name FROM "_patchbay_migrations"`.compile(read) }));
+const appliedMigrations = prepared(() => ({
+  compile: () => sql<{ name: string }>`SELECT name FROM "_patchbay_migrations"`.compile(read),
+}));
 
 /**
  * Ready to serve: the database answers (within a few seconds) and has every migration this
@@ -33,20 +35,32 @@ export async function checkReadiness(): Promise<Readiness> {
   try {
     const rows = await Promise.race([
       appliedMigrations({}),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS)),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS),
+      ),
     ]);
     applied = new Set(rows.map((r) => r.name));
   } catch (error) {
     const message = String((error as Error)?.message ?? error);
     // No migrations table: the database answers but was never migrated.
     if (/_patchbay_migrations/.test(message) && /no such table|does not exist/i.test(message)) {
-      return { ready: false, detail: `The database has no migrations applied; missing: ${migrations.join(", ")}. Run \`npm run db:migrate\`.` };
+      return {
+        ready: false,
+        detail: `The database has no migrations applied; missing: ${migrations.join(", ")}. Run \`npm run db:migrate\`.`,
+      };
     }
     console.warn(JSON.stringify({ level: "warn", msg: "readiness: database check failed", error: message }));
     // The reason (hosts, ports) stays in the server log: this endpoint answers anyone.
-    return { ready: false, detail: `The ${dbEngine() === "sqlite" ? "SQLite" : "PostgreSQL"} database does not answer; the server log has the reason.` };
+    return {
+      ready: false,
+      detail: `The ${dbEngine() === "sqlite" ? "SQLite" : "PostgreSQL"} database does not answer; the server log has the reason.`,
+    };
   }
   const missing = migrations.filter((m) => !applied.has(m));
-  if (missing.length) return { ready: false, detail: `The database is missing ${missing.length} migration(s): ${missing.join(", ")}. Run \`npm run db:migrate\`.` };
+  if (missing.length)
+    return {
+      ready: false,
+      detail: `The database is missing ${missing.length} migration(s): ${missing.join(", ")}. Run \`npm run db:migrate\`.`,
+    };
   return { ready: true };
 }

@@ -21,7 +21,7 @@ export type ClaimSpec = {
   returning: string;
 };
 
-export const isPostgres = () => dbEngine() === "postgresql";
+const isPostgres = () => dbEngine() === "postgresql";
 
 /** `?` placeholders as the engine wants them ($1, $2 … on PostgreSQL). */
 export function placeholders(sql: string): string {

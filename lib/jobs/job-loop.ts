@@ -1,11 +1,11 @@
 import "server-only";
 import { logger } from "@/lib/observability/logger";
-import { jobSignal } from "@/lib/jobs/wake";
+import { jobSignal } from "@/lib/db/commit-signals";
 
 // The one loop every background job of an instance runs on (webhook deliveries, workflow runs and
 // their schedules, the expiry of approval requests): a poll every `pollMs` for work that became
 // due (a retry's time, another process's write, an expired lease), a wake-up from a commit in this
-// process (lib/jobs/wake.ts), and no overlap: a call that arrives while `work` runs makes it run
+// process (lib/db/commit-signals.ts), and no overlap: a call that arrives while `work` runs makes it run
 // once more afterwards. `work` returns true when it may have left due work behind (a full batch).
 
 export type JobLoopOptions = { name: string; pollMs: number; work: () => Promise<boolean | void> };
@@ -48,7 +48,10 @@ export class JobLoop {
   }
 }
 
-const loops = ((globalThis as { __patchbayJobLoops?: Map<string, JobLoop> }).__patchbayJobLoops ??= new Map());
+const loops = ((globalThis as { __patchbayJobLoops?: Map<string, JobLoop> }).__patchbayJobLoops ??= new Map<
+  string,
+  JobLoop
+>());
 
 /** This process's loop named `options.name`, started once. */
 export function startJobLoop(options: JobLoopOptions): JobLoop {
@@ -59,7 +62,10 @@ export function startJobLoop(options: JobLoopOptions): JobLoop {
 
 /** Keeps a claim's lease while its work runs: `renew` every `everyMs`; stop() when done. */
 export function keepLease(renew: () => Promise<unknown>, everyMs: number): () => void {
-  const timer = setInterval(() => void renew().catch((e) => logger.warn("lease renewal failed", { error: e })), everyMs);
+  const timer = setInterval(
+    () => void renew().catch((e) => logger.warn("lease renewal failed", { error: e })),
+    everyMs,
+  );
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -1,9 +1,9 @@
 import "server-only";
 import { prepared } from "@/lib/db/read";
-import { decodeCursor, encodeCursor, toPage } from "@/lib/api/pagination";
+import { decodeCursor, encodeCursor, toPage } from "@/lib/db/pagination";
 import { historyWindow, type TeamWindow } from "@/lib/logs/history-window";
 import { logJsonText, selectLogs } from "@/lib/logs/log-to-json";
-import { JsonText } from "@/lib/api/errors";
+import { JsonText } from "@/lib/http/json";
 import type { ListLogsQuery } from "@/lib/schemas/logs";
 
 type PageArgs = {
@@ -32,13 +32,15 @@ const findPage = prepared((a: PageArgs) => {
   if (a.afterAt !== undefined && a.afterId !== undefined) {
     const { afterAt, afterId } = a;
     // `startedAt <= at` bounds the index range; the OR only decides ties on that second.
-    q = q.where("l.startedAt", "<=", afterAt).where((eb) => eb.or([eb("l.startedAt", "<", afterAt), eb("l.id", "<", afterId)]));
+    q = q
+      .where("l.startedAt", "<=", afterAt)
+      .where((eb) => eb.or([eb("l.startedAt", "<", afterAt), eb("l.id", "<", afterId)]));
   }
   return q.orderBy("l.startedAt", "desc").orderBy("l.id", "desc").limit(a.take);
 });
 
 /** A LogPage, newest first by (started_at, id); every filter is an index prefix of the keyset. */
-export async function listLogs(team: TeamWindow, query: ListLogsQuery) {
+export async function listLogs(team: TeamWindow, viewerId: string, query: ListLogsQuery) {
   const { limit, cursor, ...filters } = query;
   const { cutoff } = historyWindow(team);
   const after = cursor ? decodeCursor("logs", filters, cursor) : undefined;
@@ -58,9 +60,11 @@ export async function listLogs(team: TeamWindow, query: ListLogsQuery) {
   const page = toPage(
     rows,
     limit,
-    logJsonText,
+    (r) => logJsonText(r, viewerId),
     (r) => ({ at: r.startedAt, id: r.id }),
     (p) => encodeCursor("logs", filters, p),
   );
-  return new JsonText(`{"data":[${page.data.join(",")}],"has_more":${page.has_more},"next_cursor":${JSON.stringify(page.next_cursor)}}`);
+  return new JsonText(
+    `{"data":[${page.data.join(",")}],"has_more":${page.has_more},"next_cursor":${JSON.stringify(page.next_cursor)}}`,
+  );
 }

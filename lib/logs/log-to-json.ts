@@ -9,8 +9,12 @@ import type { LogJson } from "@/lib/schemas/logs";
 export function selectLogs() {
   return read
     .selectFrom("OperationLog as l")
-    .leftJoin("Workflow as w", (j) => j.onRef("w.id", "=", "l.sourceId").onRef("w.teamId", "=", "l.teamId").on("l.sourceType", "=", "workflow"))
-    .leftJoin("McpServer as m", (j) => j.onRef("m.id", "=", "l.sourceId").onRef("m.teamId", "=", "l.teamId").on("l.sourceType", "=", "mcp"))
+    .leftJoin("Workflow as w", (j) =>
+      j.onRef("w.id", "=", "l.sourceId").onRef("w.teamId", "=", "l.teamId").on("l.sourceType", "=", "workflow"),
+    )
+    .leftJoin("McpServer as m", (j) =>
+      j.onRef("m.id", "=", "l.sourceId").onRef("m.teamId", "=", "l.teamId").on("l.sourceType", "=", "mcp"),
+    )
     .select((eb) => [
       "l.id",
       "l.operationId",
@@ -29,6 +33,7 @@ export function selectLogs() {
       "l.input",
       "l.output",
       "l.metadata",
+      "l.privateToUserId",
     ]);
 }
 
@@ -36,18 +41,30 @@ type LogRow = Awaited<ReturnType<ReturnType<typeof selectLogs>["executeTakeFirst
 
 type Fields = Omit<LogJson, "input" | "output" | "metadata">;
 
+/** What another member reads in place of a private connection's log output. */
+const PRIVATE_LOG_OUTPUT = JSON.stringify({
+  redacted: "This ran on a teammate's private connection: only its owner reads what it sent and received.",
+});
+
 /**
  * A log as the JSON text of spec §2.5. `input`, `output` and `metadata` are stored as the JSON
  * text `recordOperations` wrote with JSON.stringify, so they are spliced in as they are: parsing
- * them only to serialise them again would be the costliest part of a page.
+ * them only to serialise them again would be the costliest part of a page. A log of another
+ * member's private connection shows that it ran, not what it read or wrote (`viewerId`: the
+ * key's or the session's user).
  */
-export function logJsonText(row: LogRow): string {
+export function logJsonText(row: LogRow, viewerId: string): string {
   const fields: Fields = {
     id: row.id,
     operation_id: row.operationId,
     operation_version: row.operationVersion,
     status: row.status as LogJson["status"],
-    source: { type: row.sourceType as LogJson["source"]["type"], id: row.sourceId, run_id: row.sourceRunId, name: row.sourceName },
+    source: {
+      type: row.sourceType as LogJson["source"]["type"],
+      id: row.sourceId,
+      run_id: row.sourceRunId,
+      name: row.sourceName,
+    },
     user: { id: row.userId, email: row.userEmail },
     started_at: row.startedAt,
     completed_at: row.completedAt,
@@ -55,5 +72,8 @@ export function logJsonText(row: LogRow): string {
     cache_hit: Boolean(row.cacheHit),
   };
   const head = JSON.stringify(fields);
-  return `${head.slice(0, -1)},"input":${row.input ?? "null"},"output":${row.output ?? "null"},"metadata":${row.metadata}}`;
+  const hidden = row.privateToUserId !== null && row.privateToUserId !== viewerId;
+  const input = hidden ? "null" : (row.input ?? "null");
+  const output = hidden ? PRIVATE_LOG_OUTPUT : (row.output ?? "null");
+  return `${head.slice(0, -1)},"input":${input},"output":${output},"metadata":${row.metadata}}`;
 }

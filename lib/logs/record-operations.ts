@@ -3,6 +3,7 @@ import { type Db } from "@/lib/db/client";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import { chargeCredits, type Charge } from "@/lib/credits/charge-credits";
+import { storedBodyText } from "@/lib/logs/stored-body";
 import type { LOG_SOURCE_TYPES, LOG_STATUSES } from "@/lib/schemas/logs";
 
 export type OperationRecord = {
@@ -18,9 +19,13 @@ export type OperationRecord = {
   input?: unknown;
   output?: unknown;
   metadata?: Record<string, unknown>;
+  /** The member whose private connection it ran on: only they read its input and output. */
+  privateTo?: string | null;
 };
 
-const toText = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
+// Every producer's input and output are stored through here, each at most LOG_BODY_MAX_BYTES
+// (a larger one as a truncation marker, lib/logs/stored-body.ts): no call can fill the disk.
+const toText = (v: unknown) => storedBodyText(v);
 
 /**
  * The one write path for activity: the operation logs of one run and its (single) credit
@@ -70,5 +75,6 @@ export function toLogRow(teamId: string, id: string, log: OperationRecord) {
     input: toText(log.input),
     output: toText(log.output),
     metadata: JSON.stringify(log.metadata ?? {}),
+    privateToUserId: log.privateTo ?? null,
   };
 }

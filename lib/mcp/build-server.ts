@@ -1,16 +1,24 @@
 import "server-only";
 import { z } from "zod";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { findConnectionType } from "@/lib/providers/registry";
+import { findConnectionType } from "@/lib/platforms/registry";
 import { DIRECT_TOOL_OPERATIONS, OPERATIONS, searchOperations } from "@/lib/operations/registry";
-import { checkRun, describeFailure, executeOperation, inputJsonSchema, OperationRefusal, operationOrRefuse, type ScopedConnection } from "@/lib/operations/run-operation";
-import type { Operation } from "@/lib/operations/types";
+import {
+  checkRun,
+  describeFailure,
+  executeOperation,
+  inputJsonSchema,
+  OperationRefusal,
+  operationOrRefuse,
+  type ScopedConnection,
+} from "@/lib/operations/run-operation";
+import type { Operation } from "@/lib/platforms/kit/operation-types";
 import { fileApproval, readApprovalResult } from "@/lib/approvals/file-approval";
-import { WRITE_POLICY_SETTINGS_HINT } from "@/lib/approvals/write-policy";
+import { WRITE_POLICY_SETTINGS_HINT } from "@/lib/schemas/write-policy";
 import { callTool, type McpRequest, type Outcome, type ToolSpec } from "@/lib/mcp/call-tool";
 
 /** tools/list never holds more than this (CONTRACT §8): the catalogue is reached through discovery. */
-export const MAX_LISTED_TOOLS = 25;
+const MAX_LISTED_TOOLS = 25;
 
 const describeConnection = (c: ScopedConnection) =>
   `${c.id} (${findConnectionType(c.type)?.name ?? c.type}${c.name ? `: ${c.name}` : ""}${c.externalId ? `, external_id ${c.externalId}` : ""})`;
@@ -18,10 +26,20 @@ const describeConnection = (c: ScopedConnection) =>
 const ok = (result: unknown, credits = 0, cacheHit = false): Outcome => ({ ok: true, result, credits, cacheHit });
 
 /** The operations the request's scope can run, and on which of its connections. */
-const runnableIn = (scope: readonly ScopedConnection[], op: Operation) => scope.filter((c) => op.types.includes(c.type)).map((c) => c.id);
+const runnableIn = (scope: readonly ScopedConnection[], op: Operation) =>
+  scope.filter((c) => op.types.includes(c.type)).map((c) => c.id);
 
-/** A run of `op` in this request, checked (checkRun) unless the caller already did; its outcome named after the operation. */
-async function runChecked(req: McpRequest, op: Operation, connectionId: unknown, input: unknown, checked = checkRun(op, req.scope, connectionId, input)): Promise<Outcome> {
+/**
+ * A run of `op` in this request, checked (checkRun) unless the caller already did; its outcome
+ * named after the operation.
+ */
+async function runChecked(
+  req: McpRequest,
+  op: Operation,
+  connectionId: unknown,
+  input: unknown,
+  checked = checkRun(op, req.scope, connectionId, input),
+): Promise<Outcome> {
   const run = await executeOperation(req.principal.server.teamId, op, checked.connection, checked.input);
   return { ...ok(run.result, run.credits, run.cacheHit), operation: { id: op.id, version: op.operationVersion } };
 }
@@ -35,7 +53,12 @@ async function named(opId: unknown, work: (op: Operation) => Promise<Outcome>): 
   try {
     return await work(op);
   } catch (e) {
-    return { ok: false, error: describeFailure(e), code: e instanceof OperationRefusal ? e.code : undefined, operation: { id: op.id, version: op.operationVersion } };
+    return {
+      ok: false,
+      error: describeFailure(e),
+      code: e instanceof OperationRefusal ? e.code : undefined,
+      operation: { id: op.id, version: op.operationVersion },
+    };
   }
 }
 
@@ -80,7 +103,11 @@ function findOperations(req: McpRequest): ToolSpec {
       let connections = req.scope;
       if (typeof connection_id === "string") {
         connections = req.scope.filter((c) => c.id === connection_id);
-        if (!connections.length) throw new OperationRefusal(`Connection ${connection_id.slice(0, 255)} is not among the connections this request may use. Call list_connections for the ones it may use.`, "connection_out_of_scope");
+        if (!connections.length)
+          throw new OperationRefusal(
+            `Connection ${connection_id.slice(0, 255)} is not among the connections this request may use. Call list_connections for the ones it may use.`,
+            "connection_out_of_scope",
+          );
       }
       const runnable = OPERATIONS.filter((op) => runnableIn(connections, op).length > 0);
       const found = searchOperations(typeof query === "string" ? query : undefined, runnable);
@@ -122,7 +149,11 @@ function runOperation(req: McpRequest): ToolSpec {
     run: ({ operation_id, connection_id, input }) =>
       named(operation_id, async (op) => {
         if (op.kind === "write") {
-          if (op.requiresApproval) throw new OperationRefusal(`${op.id} is a write that needs a person's approval: call run_write_operation with the same arguments.`, "approval_required");
+          if (op.requiresApproval)
+            throw new OperationRefusal(
+              `${op.id} is a write that needs a person's approval: call run_write_operation with the same arguments.`,
+              "approval_required",
+            );
           if (req.principal.server.writePolicy === "off") throw writesOff(req);
         }
         return runChecked(req, op, connection_id, input);
@@ -131,7 +162,10 @@ function runOperation(req: McpRequest): ToolSpec {
 }
 
 const writesOff = (req: McpRequest) =>
-  new OperationRefusal(`Writes are off for the MCP server “${req.principal.server.name}”: it runs reads only. ${WRITE_POLICY_SETTINGS_HINT}`, "writes_off");
+  new OperationRefusal(
+    `Writes are off for the MCP server “${req.principal.server.name}”: it runs reads only. ${WRITE_POLICY_SETTINGS_HINT}`,
+    "writes_off",
+  );
 
 function runWriteOperation(req: McpRequest): ToolSpec {
   return {
@@ -147,7 +181,12 @@ function runWriteOperation(req: McpRequest): ToolSpec {
         if (policy === "off") throw writesOff(req);
         if (policy === "allowed" || !op.requiresApproval) return runChecked(req, op, connection_id, input, checked);
         const filed = await fileApproval(req.principal, op, checked.connection, checked.input);
-        return { ...ok(filed.answer), say: filed.say, operation: { id: "mcp.run_write_operation", version: 1 }, metadata: { approval_id: filed.answer.approval_id, requested_operation_id: op.id } };
+        return {
+          ...ok(filed.answer),
+          say: filed.say,
+          operation: { id: "mcp.run_write_operation", version: 1 },
+          metadata: { approval_id: filed.answer.approval_id, requested_operation_id: op.id },
+        };
       }),
   };
 }
@@ -159,7 +198,11 @@ function getOperationResult(req: McpRequest): ToolSpec {
     operationVersion: 1,
     spends: false,
     run: async ({ approval_id }) => {
-      if (typeof approval_id !== "string" || !approval_id) throw new OperationRefusal("approval_id is required: the id run_write_operation answered with.", "invalid_input");
+      if (typeof approval_id !== "string" || !approval_id)
+        throw new OperationRefusal(
+          "approval_id is required: the id run_write_operation answered with.",
+          "invalid_input",
+        );
       return ok(await readApprovalResult(req.principal.server, approval_id));
     },
   };
@@ -195,7 +238,8 @@ export function buildMcpServer(req: McpRequest): McpServer {
 
   register(listConnections(req), {
     title: "List connections",
-    description: "The connected accounts this session may use (id, type, name, external_id) and, for each, the direct tools that read from it.",
+    description:
+      "The connected accounts this session may use (id, type, name, external_id) and, for each, the direct tools that read from it.",
     inputSchema: {},
     annotations: { readOnlyHint: true, openWorldHint: false },
   });
@@ -207,7 +251,7 @@ export function buildMcpServer(req: McpRequest): McpServer {
       {
         title: "Find operations",
         description:
-          "Searches the catalogue of operations (reads and writes on the connected platforms) that this session's connections can run. Give a few words of intent (\"pause campaign\", \"post slack message\", \"ga4 sessions report\"); leave query out to list every runnable operation. " +
+          'Searches the catalogue of operations (reads and writes on the connected platforms) that this session\'s connections can run. Give a few words of intent ("pause campaign", "post slack message", "ga4 sessions report"); leave query out to list every runnable operation. ' +
           "Each result has its id, kind (read or write), whether a write needs approval, its credits and the connection_ids that can run it. Then call get_operation_inputs.",
         inputSchema: {
           query: text(500).optional().describe("Words describing what you want to do."),
@@ -220,7 +264,8 @@ export function buildMcpServer(req: McpRequest): McpServer {
       getOperationInputs(),
       {
         title: "Get an operation's inputs",
-        description: "The JSON Schema of an operation's input (connection_id is passed beside it, not inside) and an example input.",
+        description:
+          "The JSON Schema of an operation's input (connection_id is passed beside it, not inside) and an example input.",
         inputSchema: { operation_id: operationIdArg },
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
@@ -229,11 +274,17 @@ export function buildMcpServer(req: McpRequest): McpServer {
       runOperation(req),
       {
         title: "Run an operation",
-        description: "Runs a read operation of the catalogue on one connection and returns its result. Writes that need approval are refused here: use run_write_operation.",
+        description:
+          "Runs a read operation of the catalogue on one connection and returns its result. Writes that need approval are refused here: use run_write_operation.",
         inputSchema: {
           operation_id: operationIdArg,
-          connection_id: connectionIdArg.describe("The connection to run it on (find_operations names the ones that can)."),
-          input: z.record(z.string(), z.unknown()).optional().describe("The operation's input, as get_operation_inputs describes it."),
+          connection_id: connectionIdArg.describe(
+            "The connection to run it on (find_operations names the ones that can).",
+          ),
+          input: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe("The operation's input, as get_operation_inputs describes it."),
         },
         annotations: { readOnlyHint: false, openWorldHint: true },
       },
@@ -244,11 +295,14 @@ export function buildMcpServer(req: McpRequest): McpServer {
         title: "Run a write operation",
         description:
           "Asks to run a write (pause a campaign, change a budget, post a message, …). Depending on this MCP server's write policy it is refused (writes off), run at once (the result is returned), or filed for a person's approval: " +
-          "then the answer is {approval_id, status: \"pending\", summary, approve_url, expires_at}; tell the user what will happen and where to approve it, and call get_operation_result to learn the outcome.",
+          'then the answer is {approval_id, status: "pending", summary, approve_url, expires_at}; tell the user what will happen and where to approve it, and call get_operation_result to learn the outcome.',
         inputSchema: {
           operation_id: operationIdArg,
           connection_id: connectionIdArg.describe("The connection to run it on."),
-          input: z.record(z.string(), z.unknown()).optional().describe("The operation's input, as get_operation_inputs describes it."),
+          input: z
+            .record(z.string(), z.unknown())
+            .optional()
+            .describe("The operation's input, as get_operation_inputs describes it."),
         },
         annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
       },
@@ -257,7 +311,8 @@ export function buildMcpServer(req: McpRequest): McpServer {
       getOperationResult(req),
       {
         title: "Get a write's outcome",
-        description: "The status of a write filed for approval (pending, running, rejected, expired, succeeded, failed) and, once it ran, its result or error.",
+        description:
+          "The status of a write filed for approval (pending, running, rejected, expired, succeeded, failed) and, once it ran, its result or error.",
         inputSchema: { approval_id: text(100).describe("The approval_id run_write_operation answered with.") },
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
@@ -274,7 +329,9 @@ export function buildMcpServer(req: McpRequest): McpServer {
       title: op.title,
       description: op.description,
       inputSchema: {
-        connection_id: connectionIdArg.describe(`The connection to read from. This session may use: ${usable.map(describeConnection).join("; ")}.`),
+        connection_id: connectionIdArg.describe(
+          `The connection to read from. This session may use: ${usable.map(describeConnection).join("; ")}.`,
+        ),
         ...op.input,
       },
       annotations: { readOnlyHint: true, openWorldHint: true },

@@ -3,7 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { noCreditsLeft } from "@/lib/credits/no-credits-left";
 import { recordOperations } from "@/lib/logs/record-operations";
 import { describeFailure, OperationRefusal, type ScopedConnection } from "@/lib/operations/run-operation";
-import type { McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
+import type { McpPrincipal } from "@/lib/mcp-tokens/authenticate-mcp-token";
 
 /** One /mcp request: who calls, and the connections it may use (spec §4.13). */
 export type McpRequest = { principal: McpPrincipal; scope: ScopedConnection[] };
@@ -42,7 +42,11 @@ const seconds = () => Math.floor(Date.now() / 1000);
  * operation's price when it reached the provider and answered; nothing for a cache hit, a
  * refusal or an error. A call that overshoots the balance is not rolled back (spec §2.6).
  */
-export async function callTool(req: McpRequest, tool: ToolSpec, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function callTool(
+  req: McpRequest,
+  tool: ToolSpec,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   const { principal } = req;
   const startedAt = seconds();
   const outcome: Outcome = await (async () => {
@@ -51,9 +55,19 @@ export async function callTool(req: McpRequest, tool: ToolSpec, args: Record<str
       if (refusal) return { ok: false as const, error: refusal, code: "no_credits" };
     }
     return tool.run(args);
-  })().catch((e: unknown): Outcome => ({ ok: false, error: describeFailure(e), code: e instanceof OperationRefusal ? e.code : undefined }));
+  })().catch((e: unknown): Outcome => ({
+    ok: false,
+    error: describeFailure(e),
+    code: e instanceof OperationRefusal ? e.code : undefined,
+  }));
   const credits = outcome.ok ? outcome.credits : 0;
   const source = { type: "mcp" as const, id: principal.server.id, name: principal.server.name };
+  // A private connection reaches a request only through its owner's token on her own server: a
+  // call on one (or one that lists them) is hers to read in the logs.
+  const named = typeof args.connection_id === "string" ? req.scope.find((c) => c.id === args.connection_id) : undefined;
+  const privateTo = (named ? named.isPrivate : req.scope.some((c) => c.isPrivate))
+    ? principal.server.ownerUserId
+    : null;
   await recordOperations(
     principal.server.teamId,
     [
@@ -68,8 +82,15 @@ export async function callTool(req: McpRequest, tool: ToolSpec, args: Record<str
         creditsUsed: credits,
         cacheHit: outcome.ok && outcome.cacheHit,
         input: args,
-        output: outcome.ok ? outcome.result : { error: { message: outcome.error, ...(outcome.code && { code: outcome.code }) } },
-        metadata: { tool_name: tool.name, ...(typeof args.connection_id === "string" ? { connection_id: args.connection_id } : {}), ...outcome.metadata },
+        output: outcome.ok
+          ? outcome.result
+          : { error: { message: outcome.error, ...(outcome.code && { code: outcome.code }) } },
+        metadata: {
+          tool_name: tool.name,
+          ...(typeof args.connection_id === "string" ? { connection_id: args.connection_id } : {}),
+          ...outcome.metadata,
+        },
+        privateTo,
       },
     ],
     { credits, service: source, user: principal.user, at: startedAt },
@@ -78,6 +99,8 @@ export async function callTool(req: McpRequest, tool: ToolSpec, args: Record<str
   const result = outcome.result;
   return {
     content: [{ type: "text", text: `${outcome.say ? `${outcome.say}\n\n` : ""}${JSON.stringify(result, null, 2)}` }],
-    ...(result && typeof result === "object" && !Array.isArray(result) ? { structuredContent: result as Record<string, unknown> } : {}),
+    ...(result && typeof result === "object" && !Array.isArray(result)
+      ? { structuredContent: result as Record<string, unknown> }
+      : {}),
   };
 }

@@ -1,8 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { badRequest } from "@/lib/api/errors";
-import { UNSTORABLE } from "@/lib/api/parse";
-import type { McpPrincipal } from "@/lib/mcp/authenticate-mcp-token";
+import { badRequest } from "@/lib/errors/api-error";
+import { UNSTORABLE } from "@/lib/http/parse";
+import type { McpPrincipal } from "@/lib/mcp-tokens/authenticate-mcp-token";
 import type { ScopedConnection } from "@/lib/operations/run-operation";
 
 // Spec §4.13: a request to /mcp may be narrowed to specific connections, by the
@@ -11,7 +11,7 @@ import type { ScopedConnection } from "@/lib/operations/run-operation";
 // neither, the server's saved permissions apply. Narrowing never widens: the saved
 // permissions are the most any request can reach.
 
-export const SERVICE_CONTEXT_HEADER = "x-service-context";
+const SERVICE_CONTEXT_HEADER = "x-service-context";
 const MAX_IDS = 1000;
 const MAX_ID_LENGTH = 255;
 
@@ -24,7 +24,8 @@ function checkIds(ids: string[], where: string) {
   const long = ids.find((id) => id.length > MAX_ID_LENGTH);
   if (long !== undefined) throw badRequest(`${where}: a connection id is longer than ${MAX_ID_LENGTH} characters.`);
   // No id holds these, and the database refuses them in a query (a 500, not a 400).
-  if (ids.some((id) => UNSTORABLE.test(id))) throw badRequest(`${where}: a connection id contains NUL or an unpaired surrogate.`);
+  if (ids.some((id) => UNSTORABLE.test(id)))
+    throw badRequest(`${where}: a connection id contains NUL or an unpaired surrogate.`);
   return ids;
 }
 
@@ -38,10 +39,12 @@ export function readNarrowing(headers: Headers, query: URLSearchParams): Narrowi
     } catch {
       throw badRequest(`X-Service-Context is not valid JSON; ${SHAPE}.`);
     }
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw badRequest(`X-Service-Context must be a JSON object; ${SHAPE}.`);
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+      throw badRequest(`X-Service-Context must be a JSON object; ${SHAPE}.`);
     const ids = (parsed as Record<string, unknown>).connection_ids;
     if (ids === undefined) throw badRequest(`X-Service-Context has no connection_ids; ${SHAPE}.`);
-    if (!Array.isArray(ids)) throw badRequest(`X-Service-Context connection_ids must be an array of connection id strings; ${SHAPE}.`);
+    if (!Array.isArray(ids))
+      throw badRequest(`X-Service-Context connection_ids must be an array of connection id strings; ${SHAPE}.`);
     const bad = ids.findIndex((id) => typeof id !== "string" || id.trim() === "");
     if (bad !== -1) throw badRequest(`X-Service-Context connection_ids[${bad}] must be a non-empty string.`);
     return { source: "header", ids: checkIds(ids as string[], "X-Service-Context connection_ids") };
@@ -80,5 +83,12 @@ export async function resolveScope(principal: McpPrincipal, narrowing: Narrowing
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true, readsVersion: true },
   });
-  return rows.map((r) => ({ id: r.id, type: r.type, name: r.displayName, externalId: r.externalId, isPrivate: r.ownerUserId !== null, readsVersion: r.readsVersion }));
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    name: r.displayName,
+    externalId: r.externalId,
+    isPrivate: r.ownerUserId !== null,
+    readsVersion: r.readsVersion,
+  }));
 }

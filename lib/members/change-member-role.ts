@@ -1,6 +1,6 @@
 import "server-only";
 import { transaction } from "@/lib/db/transaction";
-import { badRequest, notFound } from "@/lib/api/errors";
+import { badRequest, notFound } from "@/lib/errors/api-error";
 import type { MemberJson } from "@/lib/schemas/dashboard";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 
@@ -17,12 +17,24 @@ export async function changeMemberRole(teamId: string, userId: string, role: Mem
     if (!membership) throw notFound(`No member ${userId} in this team.`);
     if (membership.role === "owner" && role !== "owner") {
       const owners = await tx.membership.count({ where: { teamId, role: "owner" } });
-      if (owners <= 1) throw badRequest(`${membership.user.email} is the team's only owner; make another member an owner first.`);
+      if (owners <= 1)
+        throw badRequest(`${membership.user.email} is the team's only owner; make another member an owner first.`);
     }
     if (membership.role !== role) {
       await tx.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
-      await recordAuditEvent(tx, { teamId, action: "member.role_change", target: { type: "user", id: userId }, details: { email: membership.user.email, from: membership.role, to: role } });
+      await recordAuditEvent(tx, {
+        teamId,
+        action: "member.role_change",
+        target: { type: "user", id: userId },
+        details: { email: membership.user.email, from: membership.role, to: role },
+      });
     }
-    return { user_id: membership.user.id, email: membership.user.email, name: membership.user.name, role, joined_at: Math.floor(membership.createdAt.getTime() / 1000) };
+    return {
+      user_id: membership.user.id,
+      email: membership.user.email,
+      name: membership.user.name,
+      role,
+      joined_at: Math.floor(membership.createdAt.getTime() / 1000),
+    };
   });
 }

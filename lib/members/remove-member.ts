@@ -1,33 +1,61 @@
 import "server-only";
 import { transaction } from "@/lib/db/transaction";
-import { badRequest, forbidden, notFound } from "@/lib/api/errors";
+import { badRequest, forbidden, notFound } from "@/lib/errors/api-error";
 import type { Principal } from "@/lib/api-keys/authenticate-api-key";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { deactivateWorkflowsOfLeaver } from "@/lib/workflows/workflow-consent";
+import { cancelPendingApprovals } from "@/lib/approvals/cancel-approvals";
 
 /**
  * Takes a user out of the team: an owner removes anyone, a member can only leave. The team
  * never loses its last owner (counted inside the transaction, as for role changes). The API keys
  * the user created for this team are revoked with it, since they act as that user; their private
- * connections stay stored and come back if they rejoin.
+ * connections stay stored and come back if they rejoin, but they are theirs alone: the workflows
+ * that use them stop now (deactivated, with the reason and a workflow.deactivated event).
  */
-export async function removeMember(principal: Principal, userId: string): Promise<{ user_id: string; removed: true; api_keys_revoked: number }> {
+export async function removeMember(
+  principal: Principal,
+  userId: string,
+): Promise<{ user_id: string; removed: true; api_keys_revoked: number }> {
   const self = principal.user.id === userId;
-  if (!self && principal.role !== "owner") throw forbidden("Only team owners can remove members; you can only leave the team yourself.");
+  if (!self && principal.role !== "owner")
+    throw forbidden("Only team owners can remove members; you can only leave the team yourself.");
   const teamId = principal.team.id;
   return transaction(async (tx) => {
-    const membership = await tx.membership.findUnique({ where: { teamId_userId: { teamId, userId } }, select: { role: true, user: { select: { email: true } } } });
+    const membership = await tx.membership.findUnique({
+      where: { teamId_userId: { teamId, userId } },
+      select: { role: true, user: { select: { email: true } } },
+    });
     if (!membership) throw notFound(`No member ${userId} in this team.`);
     if (membership.role === "owner") {
       const owners = await tx.membership.count({ where: { teamId, role: "owner" } });
-      if (owners <= 1) throw badRequest(`${membership.user.email} is the team's only owner; make another member an owner first.`);
+      if (owners <= 1)
+        throw badRequest(`${membership.user.email} is the team's only owner; make another member an owner first.`);
     }
     await tx.membership.delete({ where: { teamId_userId: { teamId, userId } } });
-    const { count } = await tx.apiKey.updateMany({ where: { teamId, createdByUserId: userId, revokedAt: null }, data: { revokedAt: new Date() } });
+    await cancelPendingApprovals(
+      tx,
+      { teamId, requestedById: userId },
+      `Cancelled because ${membership.user.email}, who asked for it, is no longer in the team; nothing was written.`,
+    );
+    const { count } = await tx.apiKey.updateMany({
+      where: { teamId, createdByUserId: userId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    const workflowsDeactivated = await deactivateWorkflowsOfLeaver(tx, teamId, {
+      id: userId,
+      email: membership.user.email,
+    });
     await recordAuditEvent(tx, {
       teamId,
       action: self ? "member.leave" : "member.remove",
       target: { type: "user", id: userId },
-      details: { email: membership.user.email, role: membership.role, keys_revoked: count },
+      details: {
+        email: membership.user.email,
+        role: membership.role,
+        keys_revoked: count,
+        workflows_deactivated: workflowsDeactivated,
+      },
     });
     return { user_id: userId, removed: true as const, api_keys_revoked: count };
   });

@@ -3,7 +3,7 @@
 // Patchbay key or token (pbk_…, pbm_…) or a bearer credential, wherever it appears (an error
 // message, a URL, a stack).
 
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 const SECRET_KEY = /pass(word)?|secret|token|credential|api[-_]?key|authorization|cookie|private[-_]?key/i;
 // 16 or more characters: a whole key or token (40), not the 12-character prefix the dashboard shows.
@@ -13,10 +13,13 @@ const BEARER = /\b(Bearer|Basic)\s+[^\s"',;]+/gi;
 const WEBHOOK_SECRET = /\bwhsec_[0-9A-Za-z+/=]{16,}/g;
 
 export function redactString(text: string): string {
-  return text.replace(PATCHBAY_SECRET, (m) => `${m.slice(0, 4)}${REDACTED}`).replace(BEARER, `$1 ${REDACTED}`).replace(WEBHOOK_SECRET, `whsec_${REDACTED}`);
+  return text
+    .replace(PATCHBAY_SECRET, (m) => `${m.slice(0, 4)}${REDACTED}`)
+    .replace(BEARER, `$1 ${REDACTED}`)
+    .replace(WEBHOOK_SECRET, `whsec_${REDACTED}`);
 }
 
-export const isSecretKey = (key: string) => SECRET_KEY.test(key);
+const isSecretKey = (key: string) => SECRET_KEY.test(key);
 
 /** A copy of `value` safe to log; cycles and depth beyond 8 are cut. */
 export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
@@ -35,6 +38,7 @@ export function redact(value: unknown, depth = 0, seen = new WeakSet<object>()):
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1, seen));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = isSecretKey(k) && v !== null && v !== undefined && v !== "" ? REDACTED : redact(v, depth + 1, seen);
+  for (const [k, v] of Object.entries(value))
+    out[k] = isSecretKey(k) && v !== null && v !== undefined && v !== "" ? REDACTED : redact(v, depth + 1, seen);
   return out;
 }

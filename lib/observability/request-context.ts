@@ -1,14 +1,17 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomToken } from "@/lib/security/ids";
 import { clientAddress } from "@/lib/security/trusted-proxies";
-import { PEER_HEADER } from "@/lib/server/peer-address";
+import { PEER_HEADER } from "@/lib/observability/peer-address";
 
 // What the code under a request knows about it without passing it down every call: its id
 // (for log lines) and who is acting (for audit events). The CLI sets an operator context;
 // code run outside both (the demo seed, the test seeder) acts as "system".
 
-/** auth_link / invite_link: someone holding a link acted (finishing an OAuth connect, accepting an invite) without signing in. */
-export type ActorKind = "session" | "api_key" | "cli" | "auth_link" | "invite_link" | "system";
+/**
+ * auth_link / invite_link: someone holding a link acted (finishing an OAuth connect, accepting an
+ * invite) without signing in.
+ */
+type ActorKind = "session" | "api_key" | "cli" | "auth_link" | "invite_link" | "system";
 
 export type Actor = { kind: ActorKind; userId?: string | null; email?: string | null; apiKeyId?: string | null };
 
@@ -37,7 +40,7 @@ export function requestIdFrom(headers: Headers): string {
 }
 
 /**
- * The client's address: the TCP peer (stamped on arrival, lib/server/peer-address.ts), or what a
+ * The client's address: the TCP peer (stamped on arrival, lib/observability/peer-address.ts), or what a
  * trusted proxy (TRUSTED_PROXIES) forwarded; null outside a server (the CLI).
  */
 export function clientIp(headers: Headers): string | null {

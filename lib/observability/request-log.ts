@@ -16,7 +16,8 @@ export function logRequest(f: RequestLogFields & { query?: URLSearchParams }) {
   logger.info("request", {
     method: f.method,
     path: f.path,
-    ...(f.query && f.query.size > 0 && { query_keys: [...new Set(f.query.keys())].map((k) => redactString(k.slice(0, 64))) }),
+    ...(f.query &&
+      f.query.size > 0 && { query_keys: [...new Set(f.query.keys())].map((k) => redactString(k.slice(0, 64))) }),
     status: f.status,
     duration_ms: Math.round((performance.now() - f.startedAt) * 100) / 100,
     team_id: f.teamId ?? null,

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { operations } from "@/lib/openapi/operations";
 import { ErrorSchema } from "@/lib/schemas/common";
-import { webhookEventDescription, webhookEventSchemaId, webhookEventSchemas, type WebhookEventName } from "@/lib/schemas/webhook-events";
+import {
+  webhookEventDescription,
+  webhookEventSchemaId,
+  webhookEventSchemas,
+  type WebhookEventName,
+} from "@/lib/schemas/webhook-events";
 import { codeSamples } from "@/lib/openapi/code-samples";
 
 type Json = Record<string, unknown>;
@@ -17,7 +22,8 @@ function schemaOf(schema: z.ZodType, io: "input" | "output"): Json {
 }
 
 /** JSON Schema whose `$defs` references point into the document's components, tidied. */
-const inComponents = (schema: Json): Json => tidy(JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/')));
+const inComponents = (schema: Json): Json =>
+  tidy(JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/')) as Json);
 
 /**
  * Query parameters are parsed from strings but documented as the integers they stand for, and
@@ -62,25 +68,52 @@ const COUNTED = {
 const required = (name: string) => ({ ...header(name), required: true });
 const ERROR_HEADERS: Record<string, Json> = {
   401: { "X-Request-Id": header("X-Request-Id"), "WWW-Authenticate": required("WWW-Authenticate") },
-  429: { "X-Request-Id": header("X-Request-Id"), "Retry-After": required("Retry-After"), "RateLimit-Limit": required("RateLimit-Limit"), "RateLimit-Remaining": required("RateLimit-Remaining"), "RateLimit-Reset": required("RateLimit-Reset"), "RateLimit-Policy": required("RateLimit-Policy") },
+  429: {
+    "X-Request-Id": header("X-Request-Id"),
+    "Retry-After": required("Retry-After"),
+    "RateLimit-Limit": required("RateLimit-Limit"),
+    "RateLimit-Remaining": required("RateLimit-Remaining"),
+    "RateLimit-Reset": required("RateLimit-Reset"),
+    "RateLimit-Policy": required("RateLimit-Policy"),
+  },
   503: { ...COUNTED, "Retry-After": required("Retry-After") },
 };
 
 const HEADERS = {
-  "X-Request-Id": { description: "The request's id (the caller's X-Request-Id when it is sane): quote it when reporting a problem; the server's log line carries it.", schema: { type: "string" } },
-  "RateLimit-Limit": { description: "Requests the API key may make per window (present while rate limits are on).", schema: { type: "integer", minimum: 1 } },
-  "RateLimit-Remaining": { description: "Requests left in the current window.", schema: { type: "integer", minimum: 0 } },
+  "X-Request-Id": {
+    description:
+      "The request's id (the caller's X-Request-Id when it is sane): quote it when reporting a problem; the server's log line carries it.",
+    schema: { type: "string" },
+  },
+  "RateLimit-Limit": {
+    description: "Requests the API key may make per window (present while rate limits are on).",
+    schema: { type: "integer", minimum: 1 },
+  },
+  "RateLimit-Remaining": {
+    description: "Requests left in the current window.",
+    schema: { type: "integer", minimum: 0 },
+  },
   "RateLimit-Reset": { description: "Seconds until the current window ends.", schema: { type: "integer", minimum: 1 } },
   "RateLimit-Policy": { description: "`<limit>;w=<window seconds>`.", schema: { type: "string" } },
   "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 1 } },
-  "WWW-Authenticate": { description: "`Bearer realm=\"patchbay\"`.", schema: { type: "string" } },
+  "WWW-Authenticate": { description: '`Bearer realm="patchbay"`.', schema: { type: "string" } },
   Allow: { description: "The methods the path takes.", schema: { type: "string" } },
 };
 
 const WEBHOOK_HEADERS = [
-  { name: "webhook-id", description: "The event's id, equal to the body's `id`: the same at every attempt and every endpoint." },
-  { name: "webhook-timestamp", description: "Unix seconds of this attempt; refuse one more than 5 minutes from your clock." },
-  { name: "webhook-signature", description: "`v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, keyed by the base64-decoded part of the endpoint's `whsec_` secret; space-separated, two of them for 24 h after a secret rotation." },
+  {
+    name: "webhook-id",
+    description: "The event's id, equal to the body's `id`: the same at every attempt and every endpoint.",
+  },
+  {
+    name: "webhook-timestamp",
+    description: "Unix seconds of this attempt; refuse one more than 5 minutes from your clock.",
+  },
+  {
+    name: "webhook-signature",
+    description:
+      "`v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, keyed by the base64-decoded part of the endpoint's `whsec_` secret; space-separated, two of them for 24 h after a secret rotation.",
+  },
 ];
 
 /**
@@ -100,9 +133,15 @@ function webhooks(): Record<string, Json> {
           // Signed with the endpoint's secret (the headers below), not sent with an API key.
           security: [],
           parameters: WEBHOOK_HEADERS.map((h) => ({ ...h, in: "header", required: true, schema: { type: "string" } })),
-          requestBody: { required: true, content: { "application/json": { schema: { $ref: ref(webhookEventSchemaId(type)) } } } },
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { $ref: ref(webhookEventSchemaId(type)) } } },
+          },
           responses: {
-            "2XX": { description: "Received: the delivery is done. Anything else, a redirect or no answer within WEBHOOK_TIMEOUT_MS is retried on the schedule at /docs/webhooks." },
+            "2XX": {
+              description:
+                "Received: the delivery is done. Anything else, a redirect or no answer within WEBHOOK_TIMEOUT_MS is retried on the schedule at /docs/webhooks.",
+            },
           },
         },
       },
@@ -123,10 +162,15 @@ function componentSchemas(): Record<string, Json> {
   operations.forEach((op, i) => {
     roots[`response${i}`] = op.response;
     if (op.body) roots[`body${i}`] = op.body;
-    for (const [status, error] of Object.entries(op.errors)) if (typeof error === "object") roots[`error${i}_${status}`] = error.schema;
+    for (const [status, error] of Object.entries(op.errors))
+      if (typeof error === "object") roots[`error${i}_${status}`] = error.schema;
   });
   for (const [type, schema] of Object.entries(webhookEventSchemas)) roots[type] = schema;
-  const all = z.toJSONSchema(z.object(roots), { io: "output", unrepresentable: "any", target: "draft-2020-12" }) as Json;
+  const all = z.toJSONSchema(z.object(roots), {
+    io: "output",
+    unrepresentable: "any",
+    target: "draft-2020-12",
+  }) as Json;
   return inComponents((all.$defs ?? {}) as Json) as Record<string, Json>;
 }
 
@@ -148,7 +192,11 @@ export function buildOpenApiDocument(baseUrl: string) {
       parameters.push({ name, in: "query", required: false, ...(description && { description }), schema });
     }
     const responses: Json = {
-      200: { description: op.responseDescription ?? "OK", headers: COUNTED, content: { "application/json": { schema: schemaOf(op.response, "output") } } },
+      200: {
+        description: op.responseDescription ?? "OK",
+        headers: COUNTED,
+        content: { "application/json": { schema: schemaOf(op.response, "output") } },
+      },
     };
     for (const [status, error] of Object.entries({ ...COMMON_ERRORS, ...op.errors })) {
       const { description, schema } = typeof error === "string" ? { description: error, schema: undefined } : error;
@@ -164,7 +212,9 @@ export function buildOpenApiDocument(baseUrl: string) {
       ...(op.description && { description: op.description }),
       operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, "By_$1").replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
       ...(parameters.length && { parameters }),
-      ...(op.body && { requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.body, "input") } } } }),
+      ...(op.body && {
+        requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.body, "input") } } },
+      }),
       responses,
       "x-codeSamples": codeSamples(op, baseUrl),
     };
@@ -182,7 +232,9 @@ export function buildOpenApiDocument(baseUrl: string) {
     paths,
     webhooks: webhooks(),
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "An API key created by a team owner (Team plan)." } },
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "An API key created by a team owner (Team plan)." },
+      },
       schemas: components,
       headers: HEADERS,
       responses: {
@@ -191,7 +243,10 @@ export function buildOpenApiDocument(baseUrl: string) {
           headers: { Allow: required("Allow") },
           content: { "application/json": { schema: { $ref: ref("Error") } } },
         },
-        UnknownPath: { description: "No operation at this path.", content: { "application/json": { schema: { $ref: ref("Error") } } } },
+        UnknownPath: {
+          description: "No operation at this path.",
+          content: { "application/json": { schema: { $ref: ref("Error") } } },
+        },
       },
     },
   };

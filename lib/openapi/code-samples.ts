@@ -22,27 +22,63 @@ type Example = {
 // which example values read naturally. The sandbox types exist on every server with
 // SANDBOX_PROVIDERS on, so a reader can run these samples as they are.
 const CLIENT_CALLS: Record<string, { method: string; examples: Example[] }> = {
-  "get /v1/connections": { method: "connections.list", examples: [{ args: { type: "sandbox_oauth", external_id: "customer-42" }, result: "connections" }] },
+  "get /v1/connections": {
+    method: "connections.list",
+    examples: [{ args: { type: "sandbox_oauth", external_id: "customer-42" }, result: "connections" }],
+  },
   "post /v1/connections": {
     method: "connections.create",
-    examples: [{ args: { connection_type: "sandbox_key", name: "Sandbox analytics (production)", credentials: { api_key: "demo-key-1" }, is_private: false }, result: "connection" }],
+    examples: [
+      {
+        args: {
+          connection_type: "sandbox_key",
+          name: "Sandbox analytics (production)",
+          credentials: { api_key: "demo-key-1" },
+          is_private: false,
+        },
+        result: "connection",
+      },
+    ],
   },
   "get /v1/connections/types": { method: "connections.types", examples: [{ result: "types" }] },
   "get /v1/connections/{connection_id}": {
     method: "connections.get",
     examples: [
       { id: "conn_4fQ8bW2kLmN7xR1tY9sZ", result: "[connection]", comment: "By connection ID: a list of one." },
-      { id: "customer-42", args: { lookup_by: "external_id" }, result: "connections", comment: "By the external ID given to the auth link: every connection made with it." },
+      {
+        id: "customer-42",
+        args: { lookup_by: "external_id" },
+        result: "connections",
+        comment: "By the external ID given to the auth link: every connection made with it.",
+      },
     ],
   },
-  "delete /v1/connections/{connection_id}": { method: "connections.delete", examples: [{ id: "conn_4fQ8bW2kLmN7xR1tY9sZ", result: "deleted" }] },
+  "delete /v1/connections/{connection_id}": {
+    method: "connections.delete",
+    examples: [{ id: "conn_4fQ8bW2kLmN7xR1tY9sZ", result: "deleted" }],
+  },
   "post /v1/connections/auth-link": {
     method: "authLinks.create",
-    examples: [{ args: { connection_type: "sandbox_oauth", redirect_url: "https://app.example.com/integrations/done", external_id: "customer-42" }, result: "link" }],
+    examples: [
+      {
+        args: {
+          connection_type: "sandbox_oauth",
+          redirect_url: "https://app.example.com/integrations/done",
+          external_id: "customer-42",
+        },
+        result: "link",
+      },
+    ],
   },
-  "get /v1/connections/auth-links/{auth_link_id}/status": { method: "authLinks.status", examples: [{ id: "al_9kT3vB7nQ2xW5mL8pR1c", result: "status" }] },
+  "get /v1/connections/auth-links/{auth_link_id}/status": {
+    method: "authLinks.status",
+    examples: [{ id: "al_9kT3vB7nQ2xW5mL8pR1c", result: "status" }],
+  },
   "get /v1/credits": { method: "credits.get", examples: [{ result: "balance" }] },
-  "get /v1/credits/logs": { method: "ledger.list", examples: [{ args: { service_type: "workflow", limit: 100 }, result: "page" }] },
+  "get /v1/credits/logs": {
+    method: "ledger.list",
+    examples: [{ args: { service_type: "workflow", limit: 100 }, result: "page" }],
+  },
   "get /v1/logs": { method: "logs.list", examples: [{ args: { status: "error", limit: 50 }, result: "page" }] },
   "get /v1/logs/{log_id}": { method: "logs.get", examples: [{ id: "log_2hR6sN9wK4bT1vX7mQ3d", result: "log" }] },
 };
@@ -52,7 +88,7 @@ const PAGE_PARAMS = ["limit", "cursor"];
 
 /** The registered name (`Log`, `CreditLog`) of the items of a `{data, has_more, next_cursor}` page. */
 function pageItemName(schema: z.ZodType): string | undefined {
-  const data = schema instanceof z.ZodObject ? schema.shape.data : undefined;
+  const data: unknown = schema instanceof z.ZodObject ? schema.shape.data : undefined;
   return data instanceof z.ZodArray ? z.globalRegistry.get(data.element as z.ZodType)?.id : undefined;
 }
 
@@ -74,14 +110,15 @@ function fail(key: string, why: string): never {
 }
 
 /** Query values travel as strings; the schema is what the handler parses the URL with. */
-const asQuery = (args: Record<string, unknown>) => Object.fromEntries(Object.entries(args).map(([k, v]) => [k, String(v)]));
+const asQuery = (args: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(args).map(([k, v]) => [k, String(v)]));
 
 /**
  * The TypeScript source of an operation's call through `@patchbay/client`. Throws when the
  * operation has no entry in CLIENT_CALLS, or when an example no longer fits the operation's
  * parameters, so the document cannot be built (nor an operation ship) without a working sample.
  */
-export function typescriptSample(op: Operation, baseUrl: string): string {
+function typescriptSample(op: Operation, baseUrl: string): string {
   const key = `${op.method} ${op.path}`;
   const call = CLIENT_CALLS[key] ?? fail(key, "the operation has no client method in the table");
   const pathParams = Object.keys(op.pathParams ?? {});
@@ -97,22 +134,42 @@ export function typescriptSample(op: Operation, baseUrl: string): string {
     "});",
   ];
   for (const example of call.examples) {
-    if (Boolean(example.id) !== (pathParams.length === 1)) fail(key, `the path has ${pathParams.length ? pathParams[0] : "no parameter"}, the example ${example.id ? "an id" : "none"}`);
+    if (Boolean(example.id) !== (pathParams.length === 1))
+      fail(
+        key,
+        `the path has ${pathParams.length ? pathParams[0] : "no parameter"}, the example ${example.id ? "an id" : "none"}`,
+      );
     if (example.args) {
       if (!argsSchema) fail(key, "the operation takes no query or body");
       const parsed = argsSchema.safeParse(op.query ? asQuery(example.args) : example.args);
-      if (!parsed.success) fail(key, `the example ${JSON.stringify(example.args)} does not parse: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
+      if (!parsed.success)
+        fail(
+          key,
+          `the example ${JSON.stringify(example.args)} does not parse: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`,
+        );
     }
-    const params = [...(example.id ? [JSON.stringify(example.id)] : []), ...(example.args ? [literal(example.args)] : [])];
-    const comment = example.comment ?? (op.query?.shape.cursor ? "One page; pass its next_cursor as `cursor` for the next." : undefined);
-    lines.push("", ...(comment ? [`// ${comment}`] : []), `const ${example.result} = await patchbay.${call.method}(${params.join(", ")});`);
+    const params = [
+      ...(example.id ? [JSON.stringify(example.id)] : []),
+      ...(example.args ? [literal(example.args)] : []),
+    ];
+    const comment =
+      example.comment ??
+      (op.query?.shape.cursor ? "One page; pass its next_cursor as `cursor` for the next." : undefined);
+    lines.push(
+      "",
+      ...(comment ? [`// ${comment}`] : []),
+      `const ${example.result} = await patchbay.${call.method}(${params.join(", ")});`,
+    );
   }
 
   if (op.query?.shape.cursor) {
-    if (!call.method.endsWith(".list")) fail(key, "a cursor-paginated operation is called through a `.list` method (with `.iterate` beside it)");
+    if (!call.method.endsWith(".list"))
+      fail(key, "a cursor-paginated operation is called through a `.list` method (with `.iterate` beside it)");
     const item = pageItemName(op.response) ?? fail(key, "a paginated response is {data, has_more, next_cursor}");
     const variable = item[0].toLowerCase() + item.slice(1);
-    const filters = Object.fromEntries(Object.entries(call.examples[0].args ?? {}).filter(([k]) => !PAGE_PARAMS.includes(k)));
+    const filters = Object.fromEntries(
+      Object.entries(call.examples[0].args ?? {}).filter(([k]) => !PAGE_PARAMS.includes(k)),
+    );
     const iterator = call.method.replace(/\.list$/, ".iterate");
     lines.push(
       "",

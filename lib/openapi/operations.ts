@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { ConnectionSchema, ConnectionTypeSchema, createConnectionBodySchema, getConnectionQuerySchema, listConnectionsQuerySchema } from "@/lib/schemas/connections";
+import {
+  ConnectionSchema,
+  ConnectionTypeSchema,
+  createConnectionBodySchema,
+  getConnectionQuerySchema,
+  listConnectionsQuerySchema,
+} from "@/lib/schemas/connections";
 import { AuthLinkSchema, AuthLinkStatusSchema, createAuthLinkBodySchema } from "@/lib/schemas/auth-links";
 import { LogNotFoundSchema, LogPageSchema, LogSchema, listLogsQuerySchema } from "@/lib/schemas/logs";
 import { CreditBalanceSchema, CreditLogPageSchema, listCreditLogsQuerySchema } from "@/lib/schemas/credits";
@@ -33,7 +39,8 @@ export const operations: Operation[] = [
     path: "/v1/connections",
     tag: "Connections",
     summary: "List connections",
-    description: "Shared team connections plus private connections owned by the API key's user. Timestamps in milliseconds.",
+    description:
+      "Shared team connections plus private connections owned by the API key's user. Timestamps in milliseconds.",
     query: listConnectionsQuerySchema,
     response: z.array(ConnectionSchema),
     errors: { 400: "An invalid or unknown query parameter." },
@@ -73,7 +80,10 @@ export const operations: Operation[] = [
     pathParams: { connection_id: "Connection ID, or an external ID when lookup_by is external_id." },
     query: getConnectionQuerySchema,
     response: z.array(ConnectionSchema),
-    errors: { 400: "An invalid or unknown query parameter, or a NUL in the path.", 404: "Nothing matches in the caller's team." },
+    errors: {
+      400: "An invalid or unknown query parameter, or a NUL in the path.",
+      404: "Nothing matches in the caller's team.",
+    },
   },
   {
     method: "delete",
@@ -83,7 +93,10 @@ export const operations: Operation[] = [
     description: "Deactivates the team's active workflows that use the connection. Returns the deleted connection.",
     pathParams: { connection_id: "Public connection ID only." },
     response: ConnectionSchema,
-    errors: { 400: noParams, 404: "The connection does not exist or does not belong to the team (including other users' private connections)." },
+    errors: {
+      400: noParams,
+      404: "The connection does not exist or does not belong to the team (including other users' private connections).",
+    },
   },
   {
     method: "post",
@@ -94,7 +107,10 @@ export const operations: Operation[] = [
       "The link expires 24 hours after creation or once a connection is created from it. After OAuth, the browser is redirected to redirect_url with `status=success`, `connection_type`, `connection_id` and `external_id` (when given) appended; on failure (the link stays usable until it expires) with `status=error`, `error` and `error_description`, plus `connection_type` and `external_id` (when given). `error` is one of `access_denied` (the user declined at the provider), `provider_error` (the provider returned an error, or its token or identity call failed; the description carries its reason), `link_expired`, `link_used` (the link already created its connection) and `invalid_request`. A name already on the URL gets the appended one prefixed with `service_`; read `service_status` when present, otherwise `status`. Without a redirect_url the browser lands on Patchbay's own result page. Register `{base_url}/oauth/callback` as the redirect URI of each provider's OAuth app.",
     body: createAuthLinkBodySchema,
     response: AuthLinkSchema,
-    errors: { 400: "Invalid request: the body is not valid JSON or not the schema, an unknown type, a type that does not connect through OAuth here, or a redirect_url that is not https.", ...tooLarge },
+    errors: {
+      400: "Invalid request: the body is not valid JSON or not the schema, an unknown type, a type that does not connect through OAuth here, or a redirect_url that is not https.",
+      ...tooLarge,
+    },
   },
   {
     method: "get",
@@ -142,7 +158,11 @@ export const operations: Operation[] = [
     response: LogSchema,
     errors: {
       400: noParams,
-      404: { description: "No log with that ID in the team, or one older than the plan's history window (detail is then {message, history_days}).", schema: LogNotFoundSchema },
+      404: {
+        description:
+          "No log with that ID in the team, or one older than the plan's history window (detail is then {message, history_days}).",
+        schema: LogNotFoundSchema,
+      },
     },
   },
 ];

@@ -1,12 +1,28 @@
 import "server-only";
-import { findConnectionType } from "@/lib/providers/registry";
+import { findConnectionType } from "@/lib/platforms/registry";
 import { OPERATIONS } from "@/lib/operations/registry";
 import { inputJsonSchema } from "@/lib/operations/run-operation";
-import type { Operation } from "@/lib/operations/types";
+import type { Operation } from "@/lib/platforms/kit/operation-types";
 
-export type OperationField = { name: string; type: string; required: boolean; description: string | null; default?: unknown; options?: unknown[] };
+export type OperationField = {
+  name: string;
+  type: string;
+  required: boolean;
+  description: string | null;
+  default?: unknown;
+  options?: unknown[];
+};
 
-type JsonSchema = { type?: string | string[]; description?: string; default?: unknown; enum?: unknown[]; items?: JsonSchema; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[] };
+type JsonSchema = {
+  type?: string | string[];
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+};
 
 const typeOf = (s: JsonSchema): string => {
   if (s.enum) return "choice";
@@ -16,7 +32,7 @@ const typeOf = (s: JsonSchema): string => {
 };
 
 /** An operation's input fields as a person reads them: name, type, whether required, what it means. */
-export function operationFields(op: Operation): OperationField[] {
+function operationFields(op: Operation): OperationField[] {
   const schema = inputJsonSchema(op) as JsonSchema;
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).map(([name, s]) => ({
@@ -48,5 +64,9 @@ export function operationJson(op: Operation) {
 
 export type OperationJson = ReturnType<typeof operationJson>;
 
-/** Connection types this server registers; an operation for a type it does not (the sandbox in production) is left out. Built-in utilities (no connection) are kept. */
-export const availableOperations = () => OPERATIONS.filter((op) => op.types.length === 0 || op.types.some((t) => findConnectionType(t)));
+/**
+ * Connection types this server registers; an operation for a type it does not (the sandbox in
+ * production) is left out. Built-in utilities (no connection) are kept.
+ */
+export const availableOperations = () =>
+  OPERATIONS.filter((op) => op.types.length === 0 || op.types.some((t) => findConnectionType(t)));

@@ -1,47 +1,13 @@
 import "server-only";
-import { findConnectionType } from "@/lib/providers/registry";
-import type { Operation } from "@/lib/operations/types";
-import { operations as sandbox } from "@/lib/operations/catalogue/sandbox";
-import { operations as google } from "@/lib/operations/catalogue/google";
-import { operations as googleAdsWrites } from "@/lib/operations/catalogue/google-ads-writes";
-import { operations as meta } from "@/lib/operations/catalogue/meta";
-import { operations as metaAdsWrites } from "@/lib/operations/catalogue/meta-ads-writes";
-import { operations as linkedin } from "@/lib/operations/catalogue/linkedin";
-import { operations as linkedinWrites } from "@/lib/operations/catalogue/linkedin-writes";
-import { operations as tiktok } from "@/lib/operations/catalogue/tiktok";
-import { operations as tiktokWrites } from "@/lib/operations/catalogue/tiktok-writes";
-import { operations as shopify } from "@/lib/operations/catalogue/shopify";
-import { operations as slack } from "@/lib/operations/catalogue/slack";
-import { operations as slackWrites } from "@/lib/operations/catalogue/slack-writes";
-import { operations as hubspot } from "@/lib/operations/catalogue/hubspot";
-import { operations as hubspotWrites } from "@/lib/operations/catalogue/hubspot-writes";
-import { operations as apiKeys } from "@/lib/operations/catalogue/api-keys";
-import { operations as klaviyoWrites } from "@/lib/operations/catalogue/klaviyo-writes";
-import { operations as utility } from "@/lib/operations/catalogue/utility";
+import { findConnectionType } from "@/lib/platforms/registry";
+import type { Operation } from "@/lib/platforms/kit/operation-types";
+import { PLATFORMS } from "@/lib/platforms/platforms";
 
 // The operations catalogue: the single source of every operation Patchbay runs on a provider.
 // The MCP endpoint (its direct tools and its discovery tools), the Operations page, the docs
-// and the approvals all read it; a new operation is one entry in a file of ./catalogue.
+// and the approvals all read it; a new operation is one entry in its platform's folder (lib/platforms/<platform>/).
 
-export const OPERATIONS: readonly Operation[] = [
-  ...sandbox,
-  ...google,
-  ...googleAdsWrites,
-  ...meta,
-  ...metaAdsWrites,
-  ...linkedin,
-  ...linkedinWrites,
-  ...tiktok,
-  ...tiktokWrites,
-  ...shopify,
-  ...slack,
-  ...slackWrites,
-  ...hubspot,
-  ...hubspotWrites,
-  ...apiKeys,
-  ...klaviyoWrites,
-  ...utility,
-];
+export const OPERATIONS: readonly Operation[] = PLATFORMS.flatMap((p) => p.operations);
 
 const BY_ID = new Map(OPERATIONS.map((op) => [op.id, op]));
 if (BY_ID.size !== OPERATIONS.length) throw new Error("Two operations of the catalogue share an id.");
@@ -83,7 +49,34 @@ const SYNONYMS: Record<string, string[]> = {
   performance: ["report", "insights"],
 };
 
-const STOP_WORDS = new Set(["a", "an", "the", "of", "to", "in", "on", "for", "my", "our", "and", "or", "with", "from", "by", "at", "is", "it", "this", "that", "me", "i", "we", "do", "how", "can"]);
+const STOP_WORDS = new Set([
+  "a",
+  "an",
+  "the",
+  "of",
+  "to",
+  "in",
+  "on",
+  "for",
+  "my",
+  "our",
+  "and",
+  "or",
+  "with",
+  "from",
+  "by",
+  "at",
+  "is",
+  "it",
+  "this",
+  "that",
+  "me",
+  "i",
+  "we",
+  "do",
+  "how",
+  "can",
+]);
 
 const words = (text: string) =>
   text
@@ -92,7 +85,12 @@ const words = (text: string) =>
     .filter((w) => w && !STOP_WORDS.has(w));
 
 /** "campaigns" and "campaign" are one word to the search. */
-const stem = (w: string) => (w.length > 4 && w.endsWith("ies") ? `${w.slice(0, -3)}y` : w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w);
+const stem = (w: string) =>
+  w.length > 4 && w.endsWith("ies")
+    ? `${w.slice(0, -3)}y`
+    : w.length > 3 && w.endsWith("s") && !w.endsWith("ss")
+      ? w.slice(0, -1)
+      : w;
 
 type Indexed = { op: Operation; strong: Set<string>; weak: Set<string> };
 
@@ -100,7 +98,16 @@ const INDEX: Indexed[] = OPERATIONS.map((op) => {
   const platforms = op.types.map((t) => findConnectionType(t)?.name ?? t).join(" ");
   return {
     op,
-    strong: new Set([...words(op.id), ...words(op.title), ...words(op.toolName ?? ""), ...words(platforms), ...op.types.flatMap(words), op.kind].map(stem)),
+    strong: new Set(
+      [
+        ...words(op.id),
+        ...words(op.title),
+        ...words(op.toolName ?? ""),
+        ...words(platforms),
+        ...op.types.flatMap(words),
+        op.kind,
+      ].map(stem),
+    ),
     weak: new Set(words(op.description).map(stem)),
   };
 });
@@ -145,7 +152,10 @@ function distance(a: string, b: string): number {
 /** The catalogue ids closest to `id` (an unknown one), for the error that names them. */
 export function closestOperationIds(id: string, count = 3): string[] {
   const probe = id.toLowerCase().slice(0, 200);
-  return OPERATIONS.map((op) => ({ id: op.id, d: distance(probe, op.id) - (op.id.includes(probe) || probe.includes(op.id) ? 5 : 0) }))
+  return OPERATIONS.map((op) => ({
+    id: op.id,
+    d: distance(probe, op.id) - (op.id.includes(probe) || probe.includes(op.id) ? 5 : 0),
+  }))
     .sort((a, b) => a.d - b.d)
     .slice(0, count)
     .map((x) => x.id);

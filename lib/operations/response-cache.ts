@@ -41,4 +41,3 @@ export function remember(key: string, value: unknown, ttlSeconds: number, now = 
   entries.set(key, { value, expiresAt: now + ttlSeconds * 1000 });
   while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
 }
-

@@ -1,13 +1,14 @@
 import "server-only";
 import { z, ZodError } from "zod";
 import { db } from "@/lib/db/client";
-import { ApiError, describeZodError } from "@/lib/api/errors";
+import { ApiError, describeZodError } from "@/lib/errors/api-error";
 import { callWithCredentials } from "@/lib/connections/call-with-credentials";
-import { ProviderRejection, ProviderUnavailable, UnsendableCredential } from "@/lib/providers/types";
+import { ProviderRejection, ProviderUnavailable, UnsendableCredential } from "@/lib/platforms/kit/types";
 import { cacheKey, cached, remember } from "@/lib/operations/response-cache";
 import { closestOperationIds, findOperation } from "@/lib/operations/registry";
-import { OperationInputError, type Operation, type OperationConnection } from "@/lib/operations/types";
+import { OperationInputError, type Operation, type OperationConnection } from "@/lib/platforms/kit/operation-types";
 import { logger } from "@/lib/observability/logger";
+import { LimitExceeded } from "@/lib/config/limits";
 
 // How every operation runs, whoever asks (an MCP tool, run_operation, an approved write, a
 // workflow node): the checks that come before any provider call, then the call itself with the
@@ -29,11 +30,18 @@ export class OperationRefusal extends Error {
 
 /** The catalogue entry for `id`, or a refusal naming the id it was given and the closest ones. */
 export function operationOrRefuse(id: unknown): Operation {
-  if (typeof id !== "string" || !id.trim()) throw new OperationRefusal("operation_id is required: the id of an operation from find_operations, e.g. sandbox.report.", "invalid_input");
+  if (typeof id !== "string" || !id.trim())
+    throw new OperationRefusal(
+      "operation_id is required: the id of an operation from find_operations, e.g. sandbox.report.",
+      "invalid_input",
+    );
   const op = findOperation(id);
   if (op) return op;
   const shown = id.length > 100 ? `${id.slice(0, 100)}…` : id;
-  throw new OperationRefusal(`There is no operation ${JSON.stringify(shown)}. Closest: ${closestOperationIds(id).join(", ")}. Call find_operations to search the catalogue.`, "unknown_operation");
+  throw new OperationRefusal(
+    `There is no operation ${JSON.stringify(shown)}. Closest: ${closestOperationIds(id).join(", ")}. Call find_operations to search the catalogue.`,
+    "unknown_operation",
+  );
 }
 
 const inputSchemas = new Map<Operation, z.ZodObject>();
@@ -45,11 +53,14 @@ export function inputSchema(op: Operation): z.ZodObject {
 }
 
 const jsonSchemas = new Map<Operation, Record<string, unknown>>();
-/** The operation's input as JSON Schema (what get_operation_inputs, the Operations page and the docs show), built once. */
+/**
+ * The operation's input as JSON Schema (what get_operation_inputs, the Operations page and the docs
+ * show), built once.
+ */
 export function inputJsonSchema(op: Operation): Record<string, unknown> {
   let json = jsonSchemas.get(op);
   if (!json) {
-    json = z.toJSONSchema(inputSchema(op), { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    json = z.toJSONSchema(inputSchema(op), { io: "input", unrepresentable: "any" });
     delete json.$schema;
     jsonSchemas.set(op, json);
   }
@@ -61,9 +72,17 @@ export function inputJsonSchema(op: Operation): Record<string, unknown> {
  * caller's scope and of a type the operation runs on, and the input must pass its schema
  * (each failing field named, with why).
  */
-export function checkRun(op: Operation, scope: readonly ScopedConnection[], connectionId: unknown, input: unknown): { connection: ScopedConnection; input: Record<string, unknown> } {
+export function checkRun(
+  op: Operation,
+  scope: readonly ScopedConnection[],
+  connectionId: unknown,
+  input: unknown,
+): { connection: ScopedConnection; input: Record<string, unknown> } {
   if (typeof connectionId !== "string" || !connectionId) {
-    throw new OperationRefusal(`connection_id is required: ${op.id} runs on ${op.types.join(", ")} connections. Call list_connections for the ones this session may use.`, "invalid_input");
+    throw new OperationRefusal(
+      `connection_id is required: ${op.id} runs on ${op.types.join(", ")} connections. Call list_connections for the ones this session may use.`,
+      "invalid_input",
+    );
   }
   const connection = scope.find((c) => c.id === connectionId);
   if (!connection) {
@@ -73,14 +92,24 @@ export function checkRun(op: Operation, scope: readonly ScopedConnection[], conn
     );
   }
   if (!op.types.includes(connection.type)) {
-    throw new OperationRefusal(`${op.toolName ?? op.id} works on ${op.types.join(", ")} connections; ${connectionId} is a ${connection.type} connection.`, "wrong_connection_type");
+    throw new OperationRefusal(
+      `${op.toolName ?? op.id} works on ${op.types.join(", ")} connections; ${connectionId} is a ${connection.type} connection.`,
+      "wrong_connection_type",
+    );
   }
   if (input !== undefined && (input === null || typeof input !== "object" || Array.isArray(input))) {
-    throw new OperationRefusal(`input must be a JSON object of ${op.id}'s fields; get_operation_inputs describes them.`, "invalid_input");
+    throw new OperationRefusal(
+      `input must be a JSON object of ${op.id}'s fields; get_operation_inputs describes them.`,
+      "invalid_input",
+    );
   }
   const parsed = inputSchema(op).safeParse(input ?? {});
-  if (!parsed.success) throw new OperationRefusal(`Invalid input for ${op.id}: ${describeZodError(parsed.error)}. get_operation_inputs describes the fields.`, "invalid_input");
-  return { connection, input: parsed.data as Record<string, unknown> };
+  if (!parsed.success)
+    throw new OperationRefusal(
+      `Invalid input for ${op.id}: ${describeZodError(parsed.error)}. get_operation_inputs describes the fields.`,
+      "invalid_input",
+    );
+  return { connection, input: parsed.data };
 }
 
 export type RunResult = { result: unknown; credits: number; cacheHit: boolean };
@@ -90,11 +119,21 @@ export type RunResult = { result: unknown; credits: number; cacheHit: boolean };
  * TTL lasts (keyed by the connection's readsVersion, so a write anywhere drops it); a write that
  * succeeds bumps that version, in the database every process and instance reads it from.
  */
-export async function executeOperation(teamId: string, op: Operation, connection: ScopedConnection, input: Record<string, unknown>): Promise<RunResult> {
-  const key = op.kind === "read" && op.cacheTtlSeconds > 0 ? cacheKey(connection.id, connection.readsVersion, op.id, input) : null;
+export async function executeOperation(
+  teamId: string,
+  op: Operation,
+  connection: ScopedConnection,
+  input: Record<string, unknown>,
+): Promise<RunResult> {
+  const key =
+    op.kind === "read" && op.cacheTtlSeconds > 0
+      ? cacheKey(connection.id, connection.readsVersion, op.id, input)
+      : null;
   const hit = key ? cached(key) : null;
   if (hit) return { result: hit.value, credits: 0, cacheHit: true };
-  const result = await callWithCredentials(teamId, connection.id, (credentials) => op.run({ connection, credentials }, input));
+  const result = await callWithCredentials(teamId, connection.id, (credentials) =>
+    op.run({ connection, credentials }, input),
+  );
   if (key) remember(key, result, op.cacheTtlSeconds);
   if (op.kind === "write") await dropCachedReads(connection.id);
   return { result, credits: op.credits, cacheHit: false };
@@ -110,7 +149,8 @@ export function describeFailure(e: unknown): string {
   if (e instanceof OperationRefusal) return e.message;
   if (e instanceof ProviderRejection) return `${e.provider} refused the call: ${e.reason}`;
   if (e instanceof ProviderUnavailable) return e.reason;
-  if (e instanceof UnsendableCredential || e instanceof OperationInputError) return e.message;
+  if (e instanceof UnsendableCredential || e instanceof OperationInputError || e instanceof LimitExceeded)
+    return e.message;
   if (e instanceof ApiError && typeof e.detail === "string") return e.detail;
   if (e instanceof ZodError) return `Invalid arguments: ${describeZodError(e)}`;
   logger.error("operation failed", { error: e });
@@ -118,10 +158,23 @@ export function describeFailure(e: unknown): string {
 }
 
 /** The connections of a team a server-side run (an approved write) may use: one, as it is now. */
-export async function connectionForRun(teamId: string, connectionId: string): Promise<ScopedConnection | null> {
+export async function connectionForRun(
+  teamId: string,
+  connectionId: string,
+): Promise<(ScopedConnection & { ownerUserId: string | null }) | null> {
   const row = await db.connection.findFirst({
     where: { id: connectionId, teamId },
     select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true, readsVersion: true },
   });
-  return row && { id: row.id, type: row.type, name: row.displayName, externalId: row.externalId, isPrivate: row.ownerUserId !== null, readsVersion: row.readsVersion };
+  return (
+    row && {
+      id: row.id,
+      type: row.type,
+      name: row.displayName,
+      externalId: row.externalId,
+      isPrivate: row.ownerUserId !== null,
+      ownerUserId: row.ownerUserId,
+      readsVersion: row.readsVersion,
+    }
+  );
 }

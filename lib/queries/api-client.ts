@@ -19,7 +19,11 @@ export async function apiFetch<T>(teamId: string, path: string, init: RequestIni
   const res = await fetch(path, {
     ...init,
     credentials: "same-origin",
-    headers: { "x-patchbay-team": teamId, ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
+    headers: {
+      "x-patchbay-team": teamId,
+      ...(init.body ? { "content-type": "application/json" } : {}),
+      ...init.headers,
+    },
   });
   const text = await res.text();
   let body: unknown = null;
@@ -28,6 +32,7 @@ export async function apiFetch<T>(teamId: string, path: string, init: RequestIni
   } catch {
     body = text;
   }
-  if (!res.ok) throw new ApiRequestError(res.status, (body as { detail?: unknown } | null)?.detail ?? `HTTP ${res.status}`);
+  if (!res.ok)
+    throw new ApiRequestError(res.status, (body as { detail?: unknown } | null)?.detail ?? `HTTP ${res.status}`);
   return body as T;
 }

@@ -4,7 +4,7 @@ import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from 
 import { apiFetch } from "@/lib/queries/api-client";
 import { retryUnlessClientError } from "@/lib/queries/retry";
 import type { ApprovalDetail } from "@/lib/approvals/approval-json";
-import type { ApprovalStatusValue } from "@/lib/approvals/statuses";
+import type { ApprovalStatusValue } from "@/lib/schemas/approval-statuses";
 
 export type { ApprovalDetail };
 export type ApprovalStatus = ApprovalStatusValue;
@@ -15,13 +15,13 @@ export type ApprovalFilters = Partial<Record<(typeof APPROVAL_FILTER_KEYS)[numbe
 /** The URL parameter that opens a request's detail: the `approve_url` agents hand to people. */
 export const APPROVAL_PARAM = "approval";
 
-export const APPROVALS_PAGE_SIZE = 50;
+const APPROVALS_PAGE_SIZE = 50;
 // New requests appear, and waiting ones expire, without a reload.
-export const APPROVALS_REFRESH_MS = 30_000;
+const APPROVALS_REFRESH_MS = 30_000;
 
 type Page = { data: ApprovalDetail[]; next_cursor: string | null; pending: number };
 
-export const approvalKeys = {
+const approvalKeys = {
   /** Every approvals query of the team (list, detail, the navigation's count): invalidated after a decision. */
   all: (teamId: string) => [teamId, "approvals"] as const,
   infinite: (teamId: string, filters: ApprovalFilters) => [teamId, "approvals", "infinite", filters] as const,
@@ -30,7 +30,8 @@ export const approvalKeys = {
 };
 
 /** The API's status parameter for the page's filter value. */
-export const statusParam = (status: string | undefined): string | undefined => (status === "all" ? undefined : (status ?? "pending"));
+const statusParam = (status: string | undefined): string | undefined =>
+  status === "all" ? undefined : (status ?? "pending");
 
 export function approvalsInfiniteOptions(teamId: string, filters: ApprovalFilters) {
   return infiniteQueryOptions({
@@ -54,11 +55,14 @@ export function approvalsInfiniteOptions(teamId: string, filters: ApprovalFilter
 export function approvalDetailOptions(teamId: string, id: string) {
   return queryOptions({
     queryKey: approvalKeys.detail(teamId, id),
-    queryFn: ({ signal }) => apiFetch<ApprovalDetail>(teamId, `/api/dashboard/approvals/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) =>
+      apiFetch<ApprovalDetail>(teamId, `/api/dashboard/approvals/${encodeURIComponent(id)}`, { signal }),
     staleTime: 0,
     retry: retryUnlessClientError,
-    // A request being decided elsewhere (another member, the CLI) shows its new state: soon while it waits, at once while it runs.
-    refetchInterval: (query) => (query.state.data?.status === "running" ? 2_000 : query.state.data?.status === "pending" ? 15_000 : false),
+    // A request being decided elsewhere (another member, the CLI) shows its new state: soon while
+    // it waits, at once while it runs.
+    refetchInterval: (query) =>
+      query.state.data?.status === "running" ? 2_000 : query.state.data?.status === "pending" ? 15_000 : false,
   });
 }
 
@@ -66,7 +70,8 @@ export function approvalDetailOptions(teamId: string, id: string) {
 export const pendingApprovalsCountOptions = (teamId: string) =>
   queryOptions({
     queryKey: approvalKeys.pendingCount(teamId),
-    queryFn: ({ signal }) => apiFetch<Page>(teamId, "/api/dashboard/approvals?status=pending&limit=1", { signal }).then((p) => p.pending),
+    queryFn: ({ signal }) =>
+      apiFetch<Page>(teamId, "/api/dashboard/approvals?status=pending&limit=1", { signal }).then((p) => p.pending),
     refetchInterval: APPROVALS_REFRESH_MS,
     staleTime: 0,
     retry: retryUnlessClientError,
@@ -83,7 +88,10 @@ export function useDecideApproval(teamId: string, id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ decision, note }: { decision: Decision; note: string }) =>
-      apiFetch<ApprovalDetail>(teamId, `/api/dashboard/approvals/${encodeURIComponent(id)}/${decision}`, { method: "POST", body: JSON.stringify(note.trim() ? { note: note.trim() } : {}) }),
+      apiFetch<ApprovalDetail>(teamId, `/api/dashboard/approvals/${encodeURIComponent(id)}/${decision}`, {
+        method: "POST",
+        body: JSON.stringify(note.trim() ? { note: note.trim() } : {}),
+      }),
     onSuccess: (decided) => client.setQueryData(approvalKeys.detail(teamId, id), decided),
     onSettled: () => client.invalidateQueries({ queryKey: approvalKeys.all(teamId) }),
   });

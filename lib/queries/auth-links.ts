@@ -31,18 +31,26 @@ export type RecentAuthLink = {
   expires_at: number;
   created_at: number;
 };
-export type CreateAuthLinkInput = { connection_type: string; external_id?: string; redirect_url?: string; is_private?: boolean };
+export type CreateAuthLinkInput = {
+  connection_type: string;
+  external_id?: string;
+  redirect_url?: string;
+  is_private?: boolean;
+};
 
-export const authLinkKeys = {
+const authLinkKeys = {
   all: (teamId: string) => [teamId, "auth-links"] as const,
   recent: (teamId: string) => [teamId, "auth-links", "recent"] as const,
   status: (teamId: string, id: string) => [teamId, "auth-links", "status", id] as const,
 };
 
-export const POLL_MS = 2000;
+const POLL_MS = 2000;
 
 export const useRecentAuthLinks = (teamId: string) =>
-  useQuery({ queryKey: authLinkKeys.recent(teamId), queryFn: () => apiFetch<RecentAuthLink[]>(teamId, "/api/dashboard/auth-links") });
+  useQuery({
+    queryKey: authLinkKeys.recent(teamId),
+    queryFn: () => apiFetch<RecentAuthLink[]>(teamId, "/api/dashboard/auth-links"),
+  });
 
 /** The live status of one link: polled every 2 s while it is pending, then left alone. */
 export function useAuthLinkStatus(teamId: string, id: string) {
@@ -57,7 +65,8 @@ export function useAuthLinkStatus(teamId: string, id: string) {
 export function useCreateAuthLink(teamId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateAuthLinkInput) => apiFetch<CreatedAuthLink>(teamId, "/v1/connections/auth-link", { method: "POST", body: JSON.stringify(body) }),
+    mutationFn: (body: CreateAuthLinkInput) =>
+      apiFetch<CreatedAuthLink>(teamId, "/v1/connections/auth-link", { method: "POST", body: JSON.stringify(body) }),
     onSuccess: () => client.invalidateQueries({ queryKey: authLinkKeys.recent(teamId) }),
   });
 }

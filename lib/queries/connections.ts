@@ -25,20 +25,21 @@ function filterQuery(filters: ConnectionFilters): string {
   return s ? `?${s}` : "";
 }
 
-export const connectionsQuery = (teamId: string, filters: ConnectionFilters) =>
+const connectionsQuery = (teamId: string, filters: ConnectionFilters) =>
   queryOptions({
     queryKey: connectionKeys.list(teamId, filters),
     queryFn: () => apiFetch<ConnectionJson[]>(teamId, `/v1/connections${filterQuery(filters)}`),
   });
 
-export const connectionTypesQuery = (teamId: string) =>
+const connectionTypesQuery = (teamId: string) =>
   queryOptions({
     queryKey: connectionKeys.types(teamId),
     queryFn: () => apiFetch<DashboardConnectionType[]>(teamId, "/api/dashboard/connection-types"),
     staleTime: 5 * 60_000,
   });
 
-export const useConnections = (teamId: string, filters: ConnectionFilters) => useQuery(connectionsQuery(teamId, filters));
+export const useConnections = (teamId: string, filters: ConnectionFilters) =>
+  useQuery(connectionsQuery(teamId, filters));
 export const useConnectionTypes = (teamId: string) => useQuery(connectionTypesQuery(teamId));
 
 export const useConnectionsNeedingReauth = (teamId: string) =>
@@ -51,7 +52,8 @@ export const useConnectionsNeedingReauth = (teamId: string) =>
 export const useActiveWorkflowsOf = (teamId: string, connectionId: string | null) =>
   useQuery({
     queryKey: connectionKeys.workflows(teamId, connectionId ?? ""),
-    queryFn: () => apiFetch<ActiveWorkflow[]>(teamId, `/api/dashboard/connections/${encodeURIComponent(connectionId!)}/workflows`),
+    queryFn: () =>
+      apiFetch<ActiveWorkflow[]>(teamId, `/api/dashboard/connections/${encodeURIComponent(connectionId!)}/workflows`),
     enabled: connectionId !== null,
     staleTime: 0,
   });
@@ -59,17 +61,24 @@ export const useActiveWorkflowsOf = (teamId: string, connectionId: string | null
 export function useDeleteConnection(teamId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (connectionId: string) => apiFetch<ConnectionJson>(teamId, `/v1/connections/${encodeURIComponent(connectionId)}`, { method: "DELETE" }),
+    mutationFn: (connectionId: string) =>
+      apiFetch<ConnectionJson>(teamId, `/v1/connections/${encodeURIComponent(connectionId)}`, { method: "DELETE" }),
     onSuccess: () => client.invalidateQueries({ queryKey: connectionKeys.all(teamId) }),
   });
 }
 
-export type CreateConnectionInput = { connection_type: string; name: string; credentials: Record<string, string>; is_private?: boolean };
+export type CreateConnectionInput = {
+  connection_type: string;
+  name: string;
+  credentials: Record<string, string>;
+  is_private?: boolean;
+};
 
 export function useCreateConnection(teamId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateConnectionInput) => apiFetch<ConnectionJson>(teamId, "/v1/connections", { method: "POST", body: JSON.stringify(body) }),
+    mutationFn: (body: CreateConnectionInput) =>
+      apiFetch<ConnectionJson>(teamId, "/v1/connections", { method: "POST", body: JSON.stringify(body) }),
     onSuccess: () => client.invalidateQueries({ queryKey: connectionKeys.all(teamId) }),
   });
 }

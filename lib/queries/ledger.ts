@@ -10,16 +10,16 @@ export const LEDGER_FILTER_KEYS = ["service_type", "service_id", "user_id", "cre
 export type LedgerFilters = Partial<Record<(typeof LEDGER_FILTER_KEYS)[number], string>>;
 
 // Ledger rows are small (a full page of 1000 is ~265 KB); 200 keeps the first paint quick.
-export const LEDGER_PAGE_SIZE = 200;
+const LEDGER_PAGE_SIZE = 200;
 
 type Page<T> = { data: T[]; has_more: boolean; next_cursor: string | null };
 
-export const ledgerKeys = {
+const ledgerKeys = {
   all: (teamId: string) => [teamId, "ledger"] as const,
   infinite: (teamId: string, filters: LedgerFilters) => [teamId, "ledger", "infinite", filters] as const,
 };
 
-export function ledgerInfiniteOptions(teamId: string, filters: LedgerFilters) {
+function ledgerInfiniteOptions(teamId: string, filters: LedgerFilters) {
   return infiniteQueryOptions({
     queryKey: ledgerKeys.infinite(teamId, filters),
     queryFn: ({ pageParam, signal }) => {
@@ -36,7 +36,8 @@ export function ledgerInfiniteOptions(teamId: string, filters: LedgerFilters) {
   });
 }
 
-export const useInfiniteLedger = (teamId: string, filters: LedgerFilters) => useInfiniteQuery(ledgerInfiniteOptions(teamId, filters));
+export const useInfiniteLedger = (teamId: string, filters: LedgerFilters) =>
+  useInfiniteQuery(ledgerInfiniteOptions(teamId, filters));
 
 /** The export's URL: a plain link cannot send the team header, so the team rides in the query. */
 export function ledgerCsvUrl(teamId: string, filters: LedgerFilters) {

@@ -6,20 +6,28 @@ import { retryUnlessClientError } from "@/lib/queries/retry";
 import type { LogJson } from "@/lib/schemas/logs";
 
 /** The §4.10 filters the explorer keeps in the URL (the same names as the API's query). */
-export const LOG_FILTER_KEYS = ["source_type", "status", "operation_id", "source_id", "source_run_id", "started_after", "started_before"] as const;
+export const LOG_FILTER_KEYS = [
+  "source_type",
+  "status",
+  "operation_id",
+  "source_id",
+  "source_run_id",
+  "started_after",
+  "started_before",
+] as const;
 export type LogFilters = Partial<Record<(typeof LOG_FILTER_KEYS)[number], string>>;
 
-export const LOGS_PAGE_SIZE = 100;
+const LOGS_PAGE_SIZE = 100;
 
 type Page<T> = { data: T[]; has_more: boolean; next_cursor: string | null };
 
-export const logKeys = {
+const logKeys = {
   all: (teamId: string) => [teamId, "logs"] as const,
   infinite: (teamId: string, filters: LogFilters) => [teamId, "logs", "infinite", filters] as const,
   detail: (teamId: string, id: string) => [teamId, "logs", "detail", id] as const,
 };
 
-export function logsInfiniteOptions(teamId: string, filters: LogFilters) {
+function logsInfiniteOptions(teamId: string, filters: LogFilters) {
   return infiniteQueryOptions({
     queryKey: logKeys.infinite(teamId, filters),
     queryFn: ({ pageParam, signal }) => {
@@ -41,13 +49,15 @@ export function logsInfiniteOptions(teamId: string, filters: LogFilters) {
   });
 }
 
-export const useInfiniteLogs = (teamId: string, filters: LogFilters) => useInfiniteQuery(logsInfiniteOptions(teamId, filters));
+export const useInfiniteLogs = (teamId: string, filters: LogFilters) =>
+  useInfiniteQuery(logsInfiniteOptions(teamId, filters));
 
-export function logDetailOptions(teamId: string, id: string) {
+function logDetailOptions(teamId: string, id: string) {
   return queryOptions({
     queryKey: logKeys.detail(teamId, id),
     queryFn: ({ signal }) => apiFetch<LogJson>(teamId, `/v1/logs/${encodeURIComponent(id)}`, { signal }),
   });
 }
 
-export const useLog = (teamId: string, id: string | null) => useQuery({ ...logDetailOptions(teamId, id ?? ""), enabled: !!id });
+export const useLog = (teamId: string, id: string | null) =>
+  useQuery({ ...logDetailOptions(teamId, id ?? ""), enabled: !!id });

@@ -5,7 +5,12 @@ import { apiFetch } from "@/lib/queries/api-client";
 import type { OperationJson } from "@/lib/operations/operation-json";
 
 /** A connection of the viewer's that can run the operation. */
-export type OperationConnectionJson = { id: string; type: string; display_name: string | null; external_id: string | null };
+export type OperationConnectionJson = {
+  id: string;
+  type: string;
+  display_name: string | null;
+  external_id: string | null;
+};
 /** One catalogue entry as GET /api/dashboard/operations answers it. */
 export type CatalogueOperation = OperationJson & { connections: OperationConnectionJson[] };
 
@@ -13,15 +18,16 @@ export type CatalogueOperation = OperationJson & { connections: OperationConnect
 export const OPERATION_FILTER_KEYS = ["q", "platform", "kind"] as const;
 export type OperationFilters = Partial<Record<(typeof OPERATION_FILTER_KEYS)[number], string>>;
 
-export const operationKeys = {
+const operationKeys = {
   all: (teamId: string) => [teamId, "operations"] as const,
   catalogue: (teamId: string) => [teamId, "operations", "catalogue"] as const,
 };
 
-export const operationsCatalogueQuery = (teamId: string) =>
+const operationsCatalogueQuery = (teamId: string) =>
   queryOptions({
     queryKey: operationKeys.catalogue(teamId),
-    queryFn: ({ signal }) => apiFetch<{ data: CatalogueOperation[] }>(teamId, "/api/dashboard/operations", { signal }).then((r) => r.data),
+    queryFn: ({ signal }) =>
+      apiFetch<{ data: CatalogueOperation[] }>(teamId, "/api/dashboard/operations", { signal }).then((r) => r.data),
   });
 
 export const useOperationsCatalogue = (teamId: string) => useQuery(operationsCatalogueQuery(teamId));

@@ -13,17 +13,23 @@ export type CreditBalance = {
   tier: string;
 };
 
-export const overviewKeys = {
+const overviewKeys = {
   balance: (teamId: string) => [teamId, "credits", "balance"] as const,
   dailyUsage: (teamId: string) => [teamId, "credits", "daily-usage"] as const,
   recentErrors: (teamId: string) => [teamId, "logs", "recent-errors"] as const,
 };
 
 export const creditBalanceQuery = (teamId: string) =>
-  queryOptions({ queryKey: overviewKeys.balance(teamId), queryFn: () => apiFetch<CreditBalance>(teamId, "/v1/credits") });
+  queryOptions({
+    queryKey: overviewKeys.balance(teamId),
+    queryFn: () => apiFetch<CreditBalance>(teamId, "/v1/credits"),
+  });
 
 export const dailyUsageQuery = (teamId: string) =>
-  queryOptions({ queryKey: overviewKeys.dailyUsage(teamId), queryFn: () => apiFetch<DailyUsage>(teamId, "/api/dashboard/usage") });
+  queryOptions({
+    queryKey: overviewKeys.dailyUsage(teamId),
+    queryFn: () => apiFetch<DailyUsage>(teamId, "/api/dashboard/usage"),
+  });
 
 export const recentErrorsQuery = (teamId: string) =>
   queryOptions({

@@ -1,9 +1,16 @@
 "use client";
 
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import type { WritePolicy } from "@/lib/approvals/write-policy";
+import type { WritePolicy } from "@/lib/schemas/write-policy";
 import { apiFetch } from "@/lib/queries/api-client";
-import type { ApiKeyJson, CreatedInviteJson, InviteJson, McpServerJson, McpTokenJson, MemberJson } from "@/lib/schemas/dashboard";
+import type {
+  ApiKeyJson,
+  CreatedInviteJson,
+  InviteJson,
+  McpServerJson,
+  McpTokenJson,
+  MemberJson,
+} from "@/lib/schemas/dashboard";
 import type { AuditEventJson } from "@/lib/schemas/audit";
 
 export const settingsKeys = {
@@ -15,40 +22,76 @@ export const settingsKeys = {
 };
 
 export const apiKeysQuery = (teamId: string) =>
-  queryOptions({ queryKey: settingsKeys.apiKeys(teamId), queryFn: () => apiFetch<{ data: ApiKeyJson[] }>(teamId, "/api/dashboard/api-keys") });
+  queryOptions({
+    queryKey: settingsKeys.apiKeys(teamId),
+    queryFn: () => apiFetch<{ data: ApiKeyJson[] }>(teamId, "/api/dashboard/api-keys"),
+  });
 
 export const membersQuery = (teamId: string) =>
-  queryOptions({ queryKey: settingsKeys.members(teamId), queryFn: () => apiFetch<{ data: MemberJson[] }>(teamId, "/api/dashboard/members") });
+  queryOptions({
+    queryKey: settingsKeys.members(teamId),
+    queryFn: () => apiFetch<{ data: MemberJson[] }>(teamId, "/api/dashboard/members"),
+  });
 
 export const mcpServersQuery = (teamId: string) =>
-  queryOptions({ queryKey: settingsKeys.mcpServers(teamId), queryFn: () => apiFetch<{ data: McpServerJson[] }>(teamId, "/api/dashboard/mcp-servers") });
+  queryOptions({
+    queryKey: settingsKeys.mcpServers(teamId),
+    queryFn: () => apiFetch<{ data: McpServerJson[] }>(teamId, "/api/dashboard/mcp-servers"),
+  });
 
 export const createApiKey = (teamId: string, name: string) =>
-  apiFetch<ApiKeyJson & { key: string }>(teamId, "/api/dashboard/api-keys", { method: "POST", body: JSON.stringify({ name }) });
+  apiFetch<ApiKeyJson & { key: string }>(teamId, "/api/dashboard/api-keys", {
+    method: "POST",
+    body: JSON.stringify({ name }),
+  });
 
-export const revokeApiKey = (teamId: string, id: string) => apiFetch<{ id: string; revoked: true }>(teamId, `/api/dashboard/api-keys/${encodeURIComponent(id)}`, { method: "DELETE" });
+export const revokeApiKey = (teamId: string, id: string) =>
+  apiFetch<{ id: string; revoked: true }>(teamId, `/api/dashboard/api-keys/${encodeURIComponent(id)}`, {
+    method: "DELETE",
+  });
 
 export const changeMemberRole = (teamId: string, userId: string, role: MemberJson["role"]) =>
-  apiFetch<MemberJson>(teamId, `/api/dashboard/members/${encodeURIComponent(userId)}`, { method: "PATCH", body: JSON.stringify({ role }) });
+  apiFetch<MemberJson>(teamId, `/api/dashboard/members/${encodeURIComponent(userId)}`, {
+    method: "PATCH",
+    body: JSON.stringify({ role }),
+  });
 
 export const invitesQuery = (teamId: string) =>
-  queryOptions({ queryKey: settingsKeys.invites(teamId), queryFn: () => apiFetch<{ data: InviteJson[] }>(teamId, "/api/dashboard/invites") });
+  queryOptions({
+    queryKey: settingsKeys.invites(teamId),
+    queryFn: () => apiFetch<{ data: InviteJson[] }>(teamId, "/api/dashboard/invites"),
+  });
 
 export const createInvite = (teamId: string, body: { email: string; role: MemberJson["role"] }) =>
   apiFetch<CreatedInviteJson>(teamId, "/api/dashboard/invites", { method: "POST", body: JSON.stringify(body) });
 
-export const revokeInvite = (teamId: string, id: string) => apiFetch<{ id: string; revoked: true }>(teamId, `/api/dashboard/invites/${encodeURIComponent(id)}`, { method: "DELETE" });
+export const revokeInvite = (teamId: string, id: string) =>
+  apiFetch<{ id: string; revoked: true }>(teamId, `/api/dashboard/invites/${encodeURIComponent(id)}`, {
+    method: "DELETE",
+  });
 
 export const removeMember = (teamId: string, userId: string) =>
-  apiFetch<{ user_id: string; removed: true; api_keys_revoked: number }>(teamId, `/api/dashboard/members/${encodeURIComponent(userId)}`, { method: "DELETE" });
+  apiFetch<{ user_id: string; removed: true; api_keys_revoked: number }>(
+    teamId,
+    `/api/dashboard/members/${encodeURIComponent(userId)}`,
+    { method: "DELETE" },
+  );
 
-export type McpServerInput = { name: string; is_private: boolean; connection_ids: string[]; write_policy?: WritePolicy };
+export type McpServerInput = {
+  name: string;
+  is_private: boolean;
+  connection_ids: string[];
+  write_policy?: WritePolicy;
+};
 export type CreatedMcpToken = { id: string; prefix: string; name: string | null; created_at: number; token: string };
 
 const mcpServerPath = (id: string) => `/api/dashboard/mcp-servers/${encodeURIComponent(id)}`;
 
 export const mcpTokensQuery = (teamId: string, serverId: string) =>
-  queryOptions({ queryKey: settingsKeys.mcpTokens(teamId, serverId), queryFn: () => apiFetch<{ data: McpTokenJson[] }>(teamId, `${mcpServerPath(serverId)}/tokens`) });
+  queryOptions({
+    queryKey: settingsKeys.mcpTokens(teamId, serverId),
+    queryFn: () => apiFetch<{ data: McpTokenJson[] }>(teamId, `${mcpServerPath(serverId)}/tokens`),
+  });
 
 export const createMcpServer = (teamId: string, body: McpServerInput) =>
   apiFetch<McpServerJson>(teamId, "/api/dashboard/mcp-servers", { method: "POST", body: JSON.stringify(body) });
@@ -56,17 +99,24 @@ export const createMcpServer = (teamId: string, body: McpServerInput) =>
 export const updateMcpServer = (teamId: string, id: string, patch: Partial<McpServerInput>) =>
   apiFetch<McpServerJson>(teamId, mcpServerPath(id), { method: "PATCH", body: JSON.stringify(patch) });
 
-export const deleteMcpServer = (teamId: string, id: string) => apiFetch<{ id: string; deleted: true }>(teamId, mcpServerPath(id), { method: "DELETE" });
+export const deleteMcpServer = (teamId: string, id: string) =>
+  apiFetch<{ id: string; deleted: true }>(teamId, mcpServerPath(id), { method: "DELETE" });
 
 export const createMcpToken = (teamId: string, serverId: string, name: string) =>
-  apiFetch<CreatedMcpToken>(teamId, `${mcpServerPath(serverId)}/tokens`, { method: "POST", body: JSON.stringify(name ? { name } : {}) });
+  apiFetch<CreatedMcpToken>(teamId, `${mcpServerPath(serverId)}/tokens`, {
+    method: "POST",
+    body: JSON.stringify(name ? { name } : {}),
+  });
 
 export const revokeMcpToken = (teamId: string, serverId: string, tokenId: string) =>
-  apiFetch<{ id: string; revoked: true }>(teamId, `${mcpServerPath(serverId)}/tokens/${encodeURIComponent(tokenId)}`, { method: "DELETE" });
+  apiFetch<{ id: string; revoked: true }>(teamId, `${mcpServerPath(serverId)}/tokens/${encodeURIComponent(tokenId)}`, {
+    method: "DELETE",
+  });
 
-export const auditKeys = {
+const auditKeys = {
   all: (teamId: string) => [teamId, "audit"] as const,
-  infinite: (teamId: string, action: string | undefined) => [teamId, "audit", "infinite", { action: action ?? null }] as const,
+  infinite: (teamId: string, action: string | undefined) =>
+    [teamId, "audit", "infinite", { action: action ?? null }] as const,
 };
 
 /** The audit log, newest first, a page at a time; `action` narrows it to one kind of change. */
@@ -78,10 +128,14 @@ export const auditEventsQuery = (teamId: string, action: string | undefined) =>
       const params = new URLSearchParams({ limit: "50" });
       if (action) params.set("action", action);
       if (pageParam) params.set("cursor", pageParam);
-      return apiFetch<{ data: AuditEventJson[]; has_more: boolean; next_cursor: string | null }>(teamId, `/api/dashboard/audit?${params}`);
+      return apiFetch<{ data: AuditEventJson[]; has_more: boolean; next_cursor: string | null }>(
+        teamId,
+        `/api/dashboard/audit?${params}`,
+      );
     },
     getNextPageParam: (last) => (last.has_more ? last.next_cursor : null),
   });
 
 /** Ends every session of the signed-in user (then the page signs this one out). */
-export const signOutEverywhere = (teamId: string) => apiFetch<{ signed_out_everywhere: true }>(teamId, "/api/dashboard/sessions", { method: "DELETE" });
+export const signOutEverywhere = (teamId: string) =>
+  apiFetch<{ signed_out_everywhere: true }>(teamId, "/api/dashboard/sessions", { method: "DELETE" });

@@ -13,7 +13,7 @@ export type RunStatus = "queued" | "running" | "success" | "error" | "refused";
 export type RunTrigger = "schedule" | "manual" | "simulated";
 export type RunNodeStatus = "start" | "success" | "error" | "skipped";
 
-export type RunNode = {
+type RunNode = {
   node_id: string;
   label: string;
   operation_id: string | null;
@@ -50,7 +50,11 @@ export type WorkflowRun = {
 };
 
 /** A run with each node's input and output (from its log). */
-export type WorkflowRunDetail = Omit<WorkflowRun, "nodes"> & { nodes: (RunNode & { input: unknown; output: unknown })[] };
+/** `redacted`: why inputs and outputs are hidden (a run on a teammate's private connection), else null. */
+export type WorkflowRunDetail = Omit<WorkflowRun, "nodes"> & {
+  redacted: string | null;
+  nodes: (RunNode & { input: unknown; output: unknown })[];
+};
 
 /** A workflow as saved; next_run_at in Unix seconds. */
 export type Workflow = {
@@ -67,41 +71,59 @@ export type Workflow = {
   updated_at: string;
 };
 
-/** A node that would fail for its connection: deleted, waiting for re-authorization, or none chosen (connection_id null). */
-export type ConnectionProblem = { node_id: string; connection_id: string | null; problem: string };
+/**
+ * A node that would fail for its connection: deleted, waiting for re-authorization, or none chosen
+ * (connection_id null).
+ */
+type ConnectionProblem = { node_id: string; connection_id: string | null; problem: string };
 
 /** A row of the Workflows page. */
-export type WorkflowListItem = Workflow & { writes: boolean; last_run: WorkflowRun | null; credits_this_period: number; connection_problems: ConnectionProblem[] };
+export type WorkflowListItem = Workflow & {
+  writes: boolean;
+  last_run: WorkflowRun | null;
+  credits_this_period: number;
+  connection_problems: ConnectionProblem[];
+};
 
-export type WorkflowNodeDetail = WorkflowNode & {
+type WorkflowNodeDetail = WorkflowNode & {
   operation: { id: string; title: string; kind: "read" | "write"; credits: number; types: string[] } | null;
   connection: { id: string; type: string; display_name: string | null; external_id: string | null } | null;
   connection_problem: string | null;
 };
 
-/** One workflow for its page and the editor: each node with its operation, connection and what is wrong with the connection. */
+/**
+ * One workflow for its page and the editor: each node with its operation, connection and what is
+ * wrong with the connection.
+ */
 export type WorkflowDetail = Omit<Workflow, "nodes"> & { nodes: WorkflowNodeDetail[] };
 
 /** What the editor saves (POST) or changes (PATCH). */
-export type WorkflowDraft = { name: string; nodes: WorkflowNode[]; schedule: string | null; timezone: string | null; active: boolean };
+export type WorkflowDraft = {
+  name: string;
+  nodes: WorkflowNode[];
+  schedule: string | null;
+  timezone: string | null;
+  active: boolean;
+};
 
-export const RUNS_PAGE_SIZE = 25;
+const RUNS_PAGE_SIZE = 25;
 /** How often a run that is queued or running is looked at again. */
-export const RUN_POLL_MS = 2_000;
+const RUN_POLL_MS = 2_000;
 // The list's next and last runs move on their own (schedules run): refreshed now and then.
 const LIST_REFRESH_MS = 30_000;
 
 /** The URL parameter that opens a run's detail on the workflow page. */
 export const RUN_PARAM = "run";
 
-export const workflowKeys = {
+const workflowKeys = {
   /** Every workflows query of the team: invalidated after any change. */
   all: (teamId: string) => [teamId, "workflows"] as const,
   list: (teamId: string) => [teamId, "workflows", "list"] as const,
   detail: (teamId: string, id: string) => [teamId, "workflows", "detail", id] as const,
   runs: (teamId: string, id: string) => [teamId, "workflows", "runs", id] as const,
   run: (teamId: string, runId: string) => [teamId, "workflows", "run", runId] as const,
-  schedule: (teamId: string, schedule: string, timezone: string) => [teamId, "workflows", "schedule", schedule, timezone] as const,
+  schedule: (teamId: string, schedule: string, timezone: string) =>
+    [teamId, "workflows", "schedule", schedule, timezone] as const,
 };
 
 const path = (id: string) => `/api/dashboard/workflows/${encodeURIComponent(id)}`;
@@ -110,7 +132,10 @@ export const isUnderway = (status: RunStatus | undefined) => status === "queued"
 export const workflowsQuery = (teamId: string) =>
   queryOptions({
     queryKey: workflowKeys.list(teamId),
-    queryFn: ({ signal }) => apiFetch<{ workflows: WorkflowListItem[] }>(teamId, "/api/dashboard/workflows", { signal }).then((r) => r.workflows),
+    queryFn: ({ signal }) =>
+      apiFetch<{ workflows: WorkflowListItem[] }>(teamId, "/api/dashboard/workflows", { signal }).then(
+        (r) => r.workflows,
+      ),
     refetchInterval: LIST_REFRESH_MS,
     retry: retryUnlessClientError,
   });
@@ -129,20 +154,24 @@ export function workflowRunsOptions(teamId: string, id: string) {
     queryFn: ({ pageParam, signal }) => {
       const qs = new URLSearchParams({ limit: String(RUNS_PAGE_SIZE) });
       if (pageParam) qs.set("cursor", pageParam);
-      return apiFetch<{ runs: WorkflowRun[]; next_cursor: string | null }>(teamId, `${path(id)}/runs?${qs}`, { signal });
+      return apiFetch<{ runs: WorkflowRun[]; next_cursor: string | null }>(teamId, `${path(id)}/runs?${qs}`, {
+        signal,
+      });
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
     staleTime: 0,
     retry: retryUnlessClientError,
-    refetchInterval: (query) => (query.state.data?.pages.some((p) => p.runs.some((r) => isUnderway(r.status))) ? RUN_POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((p) => p.runs.some((r) => isUnderway(r.status))) ? RUN_POLL_MS : false,
   });
 }
 
 export const workflowRunQuery = (teamId: string, runId: string) =>
   queryOptions({
     queryKey: workflowKeys.run(teamId, runId),
-    queryFn: ({ signal }) => apiFetch<WorkflowRunDetail>(teamId, `/api/dashboard/workflow-runs/${encodeURIComponent(runId)}`, { signal }),
+    queryFn: ({ signal }) =>
+      apiFetch<WorkflowRunDetail>(teamId, `/api/dashboard/workflow-runs/${encodeURIComponent(runId)}`, { signal }),
     staleTime: 0,
     retry: retryUnlessClientError,
     refetchInterval: (query) => (isUnderway(query.state.data?.status) ? RUN_POLL_MS : false),
@@ -153,7 +182,11 @@ export const schedulePreviewQuery = (teamId: string, schedule: string, timezone:
   queryOptions({
     queryKey: workflowKeys.schedule(teamId, schedule, timezone),
     queryFn: ({ signal }) =>
-      apiFetch<{ next_runs: number[] }>(teamId, `/api/dashboard/workflow-schedule?${new URLSearchParams({ schedule, timezone })}`, { signal }).then((r) => r.next_runs),
+      apiFetch<{ next_runs: number[] }>(
+        teamId,
+        `/api/dashboard/workflow-schedule?${new URLSearchParams({ schedule, timezone })}`,
+        { signal },
+      ).then((r) => r.next_runs),
     enabled: schedule.trim().length > 0,
     staleTime: 60_000,
     retry: false,
@@ -164,7 +197,10 @@ export function useSaveWorkflow(teamId: string, id?: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (draft: WorkflowDraft) =>
-      apiFetch<Workflow>(teamId, id ? path(id) : "/api/dashboard/workflows", { method: id ? "PATCH" : "POST", body: JSON.stringify(draft) }),
+      apiFetch<Workflow>(teamId, id ? path(id) : "/api/dashboard/workflows", {
+        method: id ? "PATCH" : "POST",
+        body: JSON.stringify(draft),
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: workflowKeys.all(teamId) }),
   });
 }
@@ -172,7 +208,8 @@ export function useSaveWorkflow(teamId: string, id?: string) {
 export function useSetWorkflowActive(teamId: string, id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (active: boolean) => apiFetch<Workflow>(teamId, path(id), { method: "PATCH", body: JSON.stringify({ active }) }),
+    mutationFn: (active: boolean) =>
+      apiFetch<Workflow>(teamId, path(id), { method: "PATCH", body: JSON.stringify({ active }) }),
     onSuccess: () => client.invalidateQueries({ queryKey: workflowKeys.all(teamId) }),
   });
 }
@@ -201,7 +238,11 @@ export function useRunWorkflow(teamId: string, id: string) {
 export function useRebindWorkflow(teamId: string, id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: { from: string; to: string }) => apiFetch<{ id: string; nodes_rebound: number }>(teamId, `${path(id)}/rebind`, { method: "POST", body: JSON.stringify(body) }),
+    mutationFn: (body: { from: string; to: string }) =>
+      apiFetch<{ id: string; nodes_rebound: number }>(teamId, `${path(id)}/rebind`, {
+        method: "POST",
+        body: JSON.stringify(body),
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: workflowKeys.all(teamId) }),
   });
 }

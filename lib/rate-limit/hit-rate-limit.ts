@@ -1,6 +1,6 @@
 import "server-only";
 import { hash } from "node:crypto";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors/api-error";
 import type { RateLimitRule } from "@/lib/rate-limit/limits";
 import { rateLimitStore } from "@/lib/rate-limit/rate-limit-store";
 
@@ -38,11 +38,6 @@ export async function hitRateLimit(rule: RateLimitRule, subject: string): Promis
   };
 }
 
-/** Forgets `subject`'s count (a successful sign-in clears that account's failed attempts). */
-export async function resetRateLimit(rule: RateLimitRule, subject: string) {
-  await rateLimitStore().reset(keyFor(rule, subject));
-}
-
 /**
  * Counts one request; over the limit it throws a 429 whose `detail` names the limit, its size
  * and when to retry, with `Retry-After`. Returns the `RateLimit-*` headers for the response.
@@ -50,9 +45,18 @@ export async function resetRateLimit(rule: RateLimitRule, subject: string) {
 export async function enforceRateLimit(rule: RateLimitRule, subject: string): Promise<Record<string, string>> {
   const result = await hitRateLimit(rule, subject);
   if (result.allowed) return result.headers;
-  const window = rule.windowMs === 60_000 ? "minute" : rule.windowMs % 60_000 === 0 ? `${rule.windowMs / 60_000} min` : `${rule.windowMs / 1000} s`;
-  throw new ApiError(429, `Rate limit exceeded: at most ${rule.limit} requests per ${window} per ${rule.per}. Try again in ${result.resetSeconds} s.`, {
-    ...result.headers,
-    "Retry-After": String(result.resetSeconds),
-  });
+  const window =
+    rule.windowMs === 60_000
+      ? "minute"
+      : rule.windowMs % 60_000 === 0
+        ? `${rule.windowMs / 60_000} min`
+        : `${rule.windowMs / 1000} s`;
+  throw new ApiError(
+    429,
+    `Rate limit exceeded: at most ${rule.limit} requests per ${window} per ${rule.per}. Try again in ${result.resetSeconds} s.`,
+    {
+      ...result.headers,
+      "Retry-After": String(result.resetSeconds),
+    },
+  );
 }

@@ -7,7 +7,9 @@ function envInt(name: string, fallback: number): number {
   if (raw === undefined || raw.trim() === "") return fallback;
   const n = Number(raw);
   if (Number.isInteger(n) && n >= 0) return n;
-  console.warn(JSON.stringify({ level: "warn", msg: `${name} must be a whole number ≥ 0; using ${fallback}`, value: raw }));
+  console.warn(
+    JSON.stringify({ level: "warn", msg: `${name} must be a whole number ≥ 0; using ${fallback}`, value: raw }),
+  );
   return fallback;
 }
 
@@ -25,8 +27,18 @@ function readRules() {
     mcpToken: { name: "mcp-token", limit: envInt("RATE_LIMIT_MCP_PER_MINUTE", 600), windowMs, per: "MCP token" },
     // Per account and address pair: wrong passwords before each further attempt waits a growing
     // delay (lib/auth/sign-in-with-password.ts). Per client address: trying many accounts.
-    signInAccount: { name: "sign-in-account", limit: envInt("SIGN_IN_RATE_LIMIT", 10), windowMs: SIGN_IN_WINDOW_MS, per: "account and client address" },
-    signInIp: { name: "sign-in-ip", limit: envInt("SIGN_IN_IP_RATE_LIMIT", 100), windowMs: SIGN_IN_WINDOW_MS, per: "client address" },
+    signInAccount: {
+      name: "sign-in-account",
+      limit: envInt("SIGN_IN_RATE_LIMIT", 10),
+      windowMs: SIGN_IN_WINDOW_MS,
+      per: "account and client address",
+    },
+    signInIp: {
+      name: "sign-in-ip",
+      limit: envInt("SIGN_IN_IP_RATE_LIMIT", 100),
+      windowMs: SIGN_IN_WINDOW_MS,
+      per: "client address",
+    },
   } satisfies Record<string, RateLimitRule>;
 }
 

@@ -5,7 +5,7 @@ import type { RateLimitStore, WindowCount } from "@/lib/rate-limit/store-types";
 const MAX_KEYS = 10_000;
 
 /** Counters in this process: right for a single instance, and the fallback when Redis is down. */
-export function createMemoryStore(): RateLimitStore {
+function createMemoryStore(): RateLimitStore {
   const windows = new Map<string, WindowCount>();
   return {
     async hit(key, windowMs) {
@@ -34,5 +34,7 @@ const globalForStore = globalThis as unknown as { __patchbayRateLimitStore?: Rat
 
 /** Redis when REDIS_URL is set, so every instance counts against one budget; this process's memory otherwise. */
 export function rateLimitStore(): RateLimitStore {
-  return (globalForStore.__patchbayRateLimitStore ??= process.env.REDIS_URL ? createRedisStore(process.env.REDIS_URL, createMemoryStore()) : createMemoryStore());
+  return (globalForStore.__patchbayRateLimitStore ??= process.env.REDIS_URL
+    ? createRedisStore(process.env.REDIS_URL, createMemoryStore())
+    : createMemoryStore());
 }

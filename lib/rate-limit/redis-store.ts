@@ -44,7 +44,13 @@ export function createRedisStore(url: string, fallback: RateLimitStore): RateLim
     if (Date.now() - lastWarning < WARN_EVERY_MS) return;
     lastWarning = Date.now();
     const message = (error as Error)?.message || String(error) || "unreachable";
-    console.warn(JSON.stringify({ level: "warn", msg: "rate limits: Redis unavailable, counting in this process until it answers", error: message }));
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        msg: "rate limits: Redis unavailable, counting in this process until it answers",
+        error: message,
+      }),
+    );
   };
   // Without a listener a connection error would crash the process.
   client.on("error", warn);
@@ -57,7 +63,8 @@ export function createRedisStore(url: string, fallback: RateLimitStore): RateLim
 
   async function usable() {
     if (client.isReady) return true;
-    if (!firstAttemptSettled) await Promise.race([connecting, new Promise((r) => setTimeout(r, FIRST_CONNECT_WAIT_MS))]);
+    if (!firstAttemptSettled)
+      await Promise.race([connecting, new Promise((r) => setTimeout(r, FIRST_CONNECT_WAIT_MS))]);
     return client.isReady;
   }
 
@@ -65,7 +72,10 @@ export function createRedisStore(url: string, fallback: RateLimitStore): RateLim
     async hit(key, windowMs): Promise<WindowCount> {
       if (await usable()) {
         try {
-          const [count, ttl] = (await client.eval(HIT_SCRIPT, { keys: [PREFIX + key], arguments: [String(windowMs)] })) as [number, number];
+          const [count, ttl] = (await client.eval(HIT_SCRIPT, {
+            keys: [PREFIX + key],
+            arguments: [String(windowMs)],
+          })) as [number, number];
           return { count: Number(count), resetAt: Date.now() + Number(ttl) };
         } catch (error) {
           warn(error);

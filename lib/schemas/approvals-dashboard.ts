@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { APPROVAL_STATUS_VALUES } from "@/lib/approvals/statuses";
+import { APPROVAL_STATUS_VALUES } from "@/lib/schemas/approval-statuses";
 
 export const listApprovalsQuerySchema = z
   .object({
@@ -7,8 +7,15 @@ export const listApprovalsQuerySchema = z
     operation_id: z.string().max(200, "must be at most 200 characters").optional(),
     mcp_server_id: z.string().max(255, "must be at most 255 characters").optional(),
     cursor: z.string().max(500, "must be at most 500 characters").optional(),
-    limit: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").max(200, "must be at most 200").optional(),
+    limit: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(200, "must be at most 200")
+      .optional(),
   })
   .strict();
 
-export const decideApprovalBodySchema = z.object({ note: z.string({ error: "must be a string" }).max(1000, "must be at most 1000 characters").optional() }).strict();
+export const decideApprovalBodySchema = z
+  .object({ note: z.string({ error: "must be a string" }).max(1000, "must be at most 1000 characters").optional() })
+  .strict();

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { cursorParam, int64, limitParam } from "@/lib/schemas/common";
-import { AUDIT_ACTIONS } from "@/lib/audit/audit-actions";
+import { AUDIT_ACTIONS } from "@/lib/schemas/audit-actions";
 
-export const AuditEventSchema = z.object({
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the schema is where AuditEventJson comes from
+const AuditEventSchema = z.object({
   id: z.string(),
   action: z.enum(AUDIT_ACTIONS),
   actor: z.object({

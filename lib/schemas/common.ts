@@ -31,9 +31,12 @@ export const int64 = () => z.number().int().meta({ format: "int64" });
 export const cursorParam = z.string().min(1, "is empty; omit it for the first page").max(1024, "is too long");
 
 /** A plain identifier passed as a filter or path value. */
-export const idParam = (label: string, max = 255) => z.string().min(1, `${label} is empty`).max(max, `${label} is longer than ${max} characters`);
+export const idParam = (label: string, max = 255) =>
+  z.string().min(1, `${label} is empty`).max(max, `${label} is longer than ${max} characters`);
 
-export const ErrorSchema = z.object({ detail: z.any().optional() }).meta({ id: "Error", description: "Error body; `detail` says what was wrong." });
+export const ErrorSchema = z
+  .object({ detail: z.any().optional() })
+  .meta({ id: "Error", description: "Error body; `detail` says what was wrong." });
 
 export const LogUserSchema = z
   .object({

@@ -13,7 +13,7 @@ export const CreditBalanceSchema = z
   })
   .meta({ id: "CreditBalance" });
 
-export const CreditServiceSchema = z
+const CreditServiceSchema = z
   .object({
     type: z.enum(SERVICE_TYPES),
     id: z.string().nullable().describe("The workflow, conversation or MCP server charged."),
@@ -21,7 +21,7 @@ export const CreditServiceSchema = z
   })
   .meta({ id: "CreditService" });
 
-export const CreditLogSchema = z
+const CreditLogSchema = z
   .object({
     id: z.number().int(),
     credits_used: z.number().int(),

@@ -1,4 +1,4 @@
-import { WRITE_POLICIES, type WritePolicy } from "@/lib/approvals/write-policy";
+import { WRITE_POLICIES, type WritePolicy } from "@/lib/schemas/write-policy";
 import { z } from "zod";
 import type { ConnectionTypeJson } from "@/lib/schemas/connections";
 
@@ -40,13 +40,30 @@ export type ApiKeyJson = {
   revoked_at: number | null;
 };
 
-export const ROLES = ["owner", "member"] as const;
-export const changeRoleBodySchema = z.object({ role: z.enum(ROLES, { error: "role must be owner or member" }) }).strict();
+const ROLES = ["owner", "member"] as const;
+export const changeRoleBodySchema = z
+  .object({ role: z.enum(ROLES, { error: "role must be owner or member" }) })
+  .strict();
 
-export type MemberJson = { user_id: string; email: string; name: string | null; role: (typeof ROLES)[number]; joined_at: number };
+export type MemberJson = {
+  user_id: string;
+  email: string;
+  name: string | null;
+  role: (typeof ROLES)[number];
+  joined_at: number;
+};
 
-/** A connection an MCP server may use; its name is withheld from viewers who cannot see that connection (someone else's private one). */
-export type McpServerConnectionJson = { id: string; type: string; display_name: string | null; is_private: boolean; visible_to_you: boolean };
+/**
+ * A connection an MCP server may use; its name is withheld from viewers who cannot see that
+ * connection (someone else's private one).
+ */
+export type McpServerConnectionJson = {
+  id: string;
+  type: string;
+  display_name: string | null;
+  is_private: boolean;
+  visible_to_you: boolean;
+};
 
 export type McpServerJson = {
   id: string;
@@ -82,9 +99,15 @@ const mcpServerName = z
   .min(1, "is empty")
   .max(100, "must be at most 100 characters");
 const connectionIds = z
-  .array(z.string({ error: "every connection id must be a string" }).min(1, "a connection id is empty").max(255, "a connection id is longer than 255 characters"), {
-    error: "must be an array of connection ids",
-  })
+  .array(
+    z
+      .string({ error: "every connection id must be a string" })
+      .min(1, "a connection id is empty")
+      .max(255, "a connection id is longer than 255 characters"),
+    {
+      error: "must be an array of connection ids",
+    },
+  )
   .max(500, "must list at most 500 connections");
 
 export const createMcpServerBodySchema = z
@@ -106,11 +129,19 @@ export const updateMcpServerBodySchema = z
   })
   .strict()
   .refine(
-    (b) => b.name !== undefined || b.is_private !== undefined || b.connection_ids !== undefined || b.write_policy !== undefined,
+    (b) =>
+      b.name !== undefined ||
+      b.is_private !== undefined ||
+      b.connection_ids !== undefined ||
+      b.write_policy !== undefined,
     "Send at least one of name, is_private, connection_ids, write_policy.",
   );
 
-export const createMcpTokenBodySchema = z.object({ name: z.string({ error: "must be a string" }).trim().max(100, "must be at most 100 characters").optional() }).strict();
+export const createMcpTokenBodySchema = z
+  .object({
+    name: z.string({ error: "must be a string" }).trim().max(100, "must be at most 100 characters").optional(),
+  })
+  .strict();
 
 export const INVITE_TTL_DAYS = 7;
 

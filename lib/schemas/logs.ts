@@ -4,7 +4,7 @@ import { cursorParam, idParam, limitParam, LogUserSchema, unixSecondsParam, int6
 export const LOG_STATUSES = ["success", "error", "skipped", "stop", "start"] as const;
 export const LOG_SOURCE_TYPES = ["mcp", "agent", "workflow"] as const;
 
-export const LogSourceSchema = z
+const LogSourceSchema = z
   .object({
     type: z.enum(LOG_SOURCE_TYPES),
     id: z.string().nullable().describe("The MCP server, agent conversation or workflow."),
@@ -25,8 +25,16 @@ export const LogSchema = z
     completed_at: int64().nullable().optional().describe("Unix seconds; null while running."),
     credits_used: z.number().int(),
     cache_hit: z.boolean(),
-    input: z.any().optional(),
-    output: z.any().optional().describe("Operation result, or the error payload when status is `error`."),
+    input: z
+      .any()
+      .optional()
+      .describe("What the operation was given; null to other members when it ran on a member's private connection."),
+    output: z
+      .any()
+      .optional()
+      .describe(
+        'Operation result, or the error payload when status is `error`. To other members, a log of a member\'s private connection reads `{"redacted": "…"}`; a body over LOG_BODY_MAX_BYTES is stored as `{"truncated": true, "original_bytes", "limit_bytes", "preview"}`.',
+      ),
     metadata: z.record(z.string(), z.any()),
   })
   .meta({ id: "Log" });
@@ -36,9 +44,10 @@ export type LogJson = z.infer<typeof LogSchema>;
 export const AgedOutDetailSchema = z
   .object({ message: z.string(), history_days: z.number().int().describe("The plan's history window in days.") })
   .meta({ id: "AgedOutDetail", description: "The log exists but is older than the plan's history window." });
-export const LogNotFoundSchema = z
-  .object({ detail: z.union([z.string(), AgedOutDetailSchema]) })
-  .meta({ id: "LogNotFoundError", description: "`detail` is a string for an unknown id, an AgedOutDetail for a log older than the history window." });
+export const LogNotFoundSchema = z.object({ detail: z.union([z.string(), AgedOutDetailSchema]) }).meta({
+  id: "LogNotFoundError",
+  description: "`detail` is a string for an unknown id, an AgedOutDetail for a log older than the history window.",
+});
 
 export const LogPageSchema = z
   .object({ data: z.array(LogSchema), has_more: z.boolean(), next_cursor: z.string().nullable() })
@@ -54,7 +63,9 @@ export const listLogsQuerySchema = z
     operation_id: idParam("operation_id").optional(),
     source_id: idParam("source_id").optional(),
     source_run_id: idParam("source_run_id").optional(),
-    started_after: unixSecondsParam.optional().describe("Started at or after this Unix second; cannot reach past the history window."),
+    started_after: unixSecondsParam
+      .optional()
+      .describe("Started at or after this Unix second; cannot reach past the history window."),
     started_before: unixSecondsParam.optional().describe("Started at or before this Unix second."),
     limit: limitParam(100, 25).describe("1 to 100, default 25."),
     cursor: cursorParam.optional().describe("next_cursor of the previous page."),

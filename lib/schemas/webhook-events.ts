@@ -3,7 +3,11 @@ import { ConnectionSchema } from "@/lib/schemas/connections";
 import { AuthLinkStatusSchema } from "@/lib/schemas/auth-links";
 import { CreditBalanceSchema } from "@/lib/schemas/credits";
 import { ApprovalSchema } from "@/lib/schemas/approvals";
-import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_TEST_EVENT, type WebhookEventType } from "@/lib/webhooks/event-types";
+import {
+  WEBHOOK_EVENT_DESCRIPTIONS,
+  WEBHOOK_TEST_EVENT,
+  type WebhookEventType,
+} from "@/lib/schemas/webhook-event-types";
 
 // The bodies webhooks carry (CONTRACT §6), described once: the emitter is typed by them, the
 // OpenAPI document lists them under `webhooks`, and the client's verifyWebhook returns them.
@@ -14,7 +18,7 @@ const lowCredits = z.object({
 });
 
 /** `data` of each event type. */
-export const webhookEventDataSchemas = {
+const webhookEventDataSchemas = {
   "connection.created": z.object({ connection: ConnectionSchema }),
   "connection.updated": z.object({ connection: ConnectionSchema }),
   "connection.deleted": z.object({
@@ -28,7 +32,11 @@ export const webhookEventDataSchemas = {
   "auth_link.connected": z.object({ auth_link: AuthLinkStatusSchema, connection: ConnectionSchema }),
   "auth_link.failed": z.object({
     auth_link: AuthLinkStatusSchema,
-    error: z.enum(["access_denied", "provider_error"]).describe("The error redirect's `error`."),
+    error: z
+      .enum(["access_denied", "provider_error", "invalid_request"])
+      .describe(
+        "The error redirect's `error`: `invalid_request` when Patchbay refused to save the account the provider returned (`error_description` says why).",
+      ),
     error_description: z.string().describe("The error redirect's `error_description`."),
   }),
   "credits.low": lowCredits,
@@ -40,6 +48,10 @@ export const webhookEventDataSchemas = {
     run_id: z.string().describe("The run: its node logs have this source.run_id."),
     failed_node_id: z.string().describe("The node that failed after its retries."),
     error: z.string().describe("Why it failed, as its log's output says."),
+  }),
+  "workflow.deactivated": z.object({
+    workflow: z.object({ id: z.string(), name: z.string() }),
+    reason: z.string().describe("Why Patchbay deactivated it, as its page shows."),
   }),
   [WEBHOOK_TEST_EVENT]: z.object({
     endpoint_id: z.string().describe("The endpoint the test was sent to."),
@@ -62,7 +74,11 @@ const DESCRIPTIONS: Record<WebhookEventName, string> = {
 function bodySchema<T extends WebhookEventName>(type: T) {
   return z
     .object({
-      id: z.string().describe("The event's id (`msg_…`), equal to the `webhook-id` header: the same at every attempt and every endpoint. Deduplicate on it."),
+      id: z
+        .string()
+        .describe(
+          "The event's id (`msg_…`), equal to the `webhook-id` header: the same at every attempt and every endpoint. Deduplicate on it.",
+        ),
       type: z.literal(type),
       created_at: z.number().int().meta({ format: "int64" }).describe("Unix seconds when the event happened."),
       team_id: z.string(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cursorParam, limitParam } from "@/lib/schemas/common";
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "@/lib/webhooks/event-types";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "@/lib/schemas/webhook-event-types";
 
 // Shapes of Settings → Webhooks (dashboard-only endpoints under /api/dashboard/webhooks).
 
@@ -33,17 +33,17 @@ export const DELIVERY_OUTCOMES = ["succeeded", "failed", "pending"] as const;
 
 export const listWebhookDeliveriesQuerySchema = z
   .object({
-    event_type: z.enum([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT], { error: `must be one of ${[...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT].join(", ")}` }).optional(),
+    event_type: z
+      .enum([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT], {
+        error: `must be one of ${[...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT].join(", ")}`,
+      })
+      .optional(),
     outcome: z.enum(DELIVERY_OUTCOMES, { error: `must be one of ${DELIVERY_OUTCOMES.join(", ")}` }).optional(),
     limit: limitParam(100, 50),
     cursor: cursorParam.optional(),
   })
   .strict();
 export type ListWebhookDeliveriesQuery = z.infer<typeof listWebhookDeliveriesQuerySchema>;
-
-export const setLowCreditsBodySchema = z
-  .object({ low_credits_percent: z.number({ error: "low_credits_percent must be a number" }).int("low_credits_percent must be a whole number").min(0, "low_credits_percent must be 0 to 100").max(100, "low_credits_percent must be 0 to 100") })
-  .strict();
 
 export type WebhookEndpointJson = {
   id: string;
@@ -63,7 +63,14 @@ export type WebhookEndpointJson = {
   updated_at: number;
 };
 
-export type WebhookAttemptJson = { number: number; started_at: number; duration_ms: number; status_code: number | null; error: string | null; response_body: string | null };
+export type WebhookAttemptJson = {
+  number: number;
+  started_at: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_body: string | null;
+};
 
 export type WebhookDeliveryJson = {
   id: string;

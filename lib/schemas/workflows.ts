@@ -1,16 +1,20 @@
 import { z } from "zod";
+import { NODES_CEILING } from "@/lib/config/limits";
 
 // Workflows (CONTRACT §9): what a member saves, through the dashboard API and the CLI alike.
 
 export const NODE_ID = /^[a-z0-9_]{1,40}$/;
-export const MAX_NODES = 50;
 
-export const workflowNodeSchema = z
+const workflowNodeSchema = z
   .object({
     id: z.string({ error: "must be a string" }).regex(NODE_ID, "must be 1-40 characters of a-z, 0-9 and _"),
     label: z.string({ error: "must be a string" }).trim().min(1, "is empty").max(200, "must be at most 200 characters"),
     operation_id: z.string({ error: "must be a string" }).min(1, "is empty").max(200, "must be at most 200 characters"),
-    connection_id: z.string({ error: "must be a string" }).min(1, "is empty").max(255, "must be at most 255 characters").nullish(),
+    connection_id: z
+      .string({ error: "must be a string" })
+      .min(1, "is empty")
+      .max(255, "must be at most 255 characters")
+      .nullish(),
     input: z.record(z.string(), z.unknown(), { error: "must be a JSON object" }).default({}),
   })
   .strict();
@@ -18,25 +22,45 @@ export const workflowNodeSchema = z
 export const workflowNodesSchema = z
   .array(workflowNodeSchema, { error: "must be a JSON array of nodes" })
   .min(1, "must hold at least one node")
-  .max(MAX_NODES, `must hold at most ${MAX_NODES} nodes`);
+  // The bound of any WORKFLOW_MAX_NODES; the setting itself is checked when the workflow is saved, naming it.
+  .max(NODES_CEILING, `must hold at most ${NODES_CEILING} nodes`);
 
 export type WorkflowNode = z.infer<typeof workflowNodeSchema>;
 
-const name = z.string({ error: "must be a string" }).trim().min(1, "is empty").max(200, "must be at most 200 characters");
+const name = z
+  .string({ error: "must be a string" })
+  .trim()
+  .min(1, "is empty")
+  .max(200, "must be at most 200 characters");
 const schedule = z.string({ error: "must be a string" }).max(200, "must be at most 200 characters").nullable();
 const timezone = z.string({ error: "must be a string" }).max(100, "must be at most 100 characters").nullable();
 
 export const createWorkflowBodySchema = z
-  .object({ name, nodes: workflowNodesSchema, schedule: schedule.optional(), timezone: timezone.optional(), active: z.boolean({ error: "must be true or false" }).optional() })
+  .object({
+    name,
+    nodes: workflowNodesSchema,
+    schedule: schedule.optional(),
+    timezone: timezone.optional(),
+    active: z.boolean({ error: "must be true or false" }).optional(),
+  })
   .strict();
 
 export const updateWorkflowBodySchema = z
-  .object({ name: name.optional(), nodes: workflowNodesSchema.optional(), schedule: schedule.optional(), timezone: timezone.optional(), active: z.boolean({ error: "must be true or false" }).optional() })
+  .object({
+    name: name.optional(),
+    nodes: workflowNodesSchema.optional(),
+    schedule: schedule.optional(),
+    timezone: timezone.optional(),
+    active: z.boolean({ error: "must be true or false" }).optional(),
+  })
   .strict()
   .refine((b) => Object.keys(b).length > 0, "send at least one of name, nodes, schedule, timezone, active");
 
 export const rebindWorkflowBodySchema = z
-  .object({ from: z.string({ error: "must be a connection id" }).min(1, "is empty").max(255), to: z.string({ error: "must be a connection id" }).min(1, "is empty").max(255) })
+  .object({
+    from: z.string({ error: "must be a connection id" }).min(1, "is empty").max(255),
+    to: z.string({ error: "must be a connection id" }).min(1, "is empty").max(255),
+  })
   .strict();
 
 export const schedulePreviewQuerySchema = z
@@ -46,6 +70,11 @@ export const schedulePreviewQuerySchema = z
 export const listRunsQuerySchema = z
   .object({
     cursor: z.string().max(500, "must be at most 500 characters").optional(),
-    limit: z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").max(100, "must be at most 100").optional(),
+    limit: z.coerce
+      .number({ error: "must be a whole number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(100, "must be at most 100")
+      .optional(),
   })
   .strict();

@@ -12,7 +12,7 @@ import { secrets } from "@/lib/config/env";
 //   separated) and stays able to decrypt what it wrote.
 // - A key that is not 32 bytes (base64 or hex) is a passphrase, stretched with scrypt.
 // "v1" envelopes (no additional data) written before all this still open, and `npm start`
-// re-seals them (lib/security/reseal-legacy-envelopes.ts).
+// re-seals them (lib/db/reseal-legacy-envelopes.ts).
 
 type Key = { id: string; bytes: Buffer };
 
@@ -35,7 +35,8 @@ function legacyBytes(trimmed: string): Buffer {
 /** The configured key, plus (for a passphrase) the key older releases derived from it, which may only decrypt. */
 function parseKey(raw: string): { key: Key; legacy?: Key } {
   const trimmed = raw.trim();
-  if (/^[0-9a-f]{64}$/i.test(trimmed) || /^[A-Za-z0-9+/]{43}=$|^[A-Za-z0-9_-]{43}$/.test(trimmed)) return { key: keyOf(legacyBytes(trimmed)) };
+  if (/^[0-9a-f]{64}$/i.test(trimmed) || /^[A-Za-z0-9+/]{43}=$|^[A-Za-z0-9_-]{43}$/.test(trimmed))
+    return { key: keyOf(legacyBytes(trimmed)) };
   return { key: keyOf(scryptSync(trimmed, PASSPHRASE_SALT, 32, PASSPHRASE_COST)), legacy: keyOf(legacyBytes(trimmed)) };
 }
 
@@ -67,7 +68,13 @@ export function encryptJson(value: unknown, boundTo: SealedFor): string {
   const cipher = createCipheriv("aes-256-gcm", current.bytes, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(Buffer.from(boundTo, "utf8"));
   const data = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
-  return ["v2", current.id, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(".");
+  return [
+    "v2",
+    current.id,
+    iv.toString("base64url"),
+    cipher.getAuthTag().toString("base64url"),
+    data.toString("base64url"),
+  ].join(".");
 }
 
 /**
@@ -76,12 +83,17 @@ export function encryptJson(value: unknown, boundTo: SealedFor): string {
  */
 export function decryptJson<T = unknown>(envelope: string, boundTo: SealedFor): T {
   const [version, keyId, iv, tag, data, ...rest] = envelope.split(".");
-  if ((version !== "v1" && version !== "v2") || rest.length || data === undefined) throw new UnreadableEnvelope("not a credentials envelope");
+  if ((version !== "v1" && version !== "v2") || rest.length || data === undefined)
+    throw new UnreadableEnvelope("not a credentials envelope");
   const key = keyring().all.get(keyId);
-  if (!key) throw new UnreadableEnvelope(`encrypted with key ${keyId}, which is not configured (ENCRYPTION_KEY / ENCRYPTION_KEYS_PREVIOUS)`);
+  if (!key)
+    throw new UnreadableEnvelope(
+      `encrypted with key ${keyId}, which is not configured (ENCRYPTION_KEY / ENCRYPTION_KEYS_PREVIOUS)`,
+    );
   const ivBytes = Buffer.from(iv, "base64url");
   const tagBytes = Buffer.from(tag, "base64url");
-  if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) throw new UnreadableEnvelope("malformed envelope (IV or tag length)");
+  if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES)
+    throw new UnreadableEnvelope("malformed envelope (IV or tag length)");
   try {
     const decipher = createDecipheriv("aes-256-gcm", key.bytes, ivBytes, { authTagLength: TAG_BYTES });
     if (version === "v2") decipher.setAAD(Buffer.from(boundTo, "utf8"));
@@ -93,5 +105,8 @@ export function decryptJson<T = unknown>(envelope: string, boundTo: SealedFor): 
   }
 }
 
-/** How every envelope sealed now begins: one that does not is legacy ("v1") or under an older key, and is re-sealed at start. */
+/**
+ * How every envelope sealed now begins: one that does not is legacy ("v1") or under an older key,
+ * and is re-sealed at start.
+ */
 export const currentEnvelopePrefix = () => `v2.${keyring().current.id}.`;

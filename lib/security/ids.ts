@@ -26,7 +26,28 @@ export function randomToken(length: number): string {
 }
 
 /** Public ids: a readable prefix and 20 random base62 characters (~119 bits). */
-export function newId(prefix: "team" | "user" | "key" | "conn" | "al" | "oa" | "wf" | "mcp" | "log" | "run" | "conv" | "inv" | "mcpt" | "aud" | "we" | "msg" | "whd" | "wha" | "apr"): string {
+export function newId(
+  prefix:
+    | "team"
+    | "user"
+    | "key"
+    | "conn"
+    | "al"
+    | "oa"
+    | "wf"
+    | "mcp"
+    | "log"
+    | "run"
+    | "conv"
+    | "inv"
+    | "mcpt"
+    | "aud"
+    | "we"
+    | "msg"
+    | "whd"
+    | "wha"
+    | "apr",
+): string {
   return `${prefix}_${randomToken(20)}`;
 }
 

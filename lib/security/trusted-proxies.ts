@@ -5,7 +5,7 @@ import { BlockList, isIP } from "node:net";
 // whatever headers it sends.
 
 /** "::ffff:10.0.0.1" (how Node reports an IPv4 peer on a dual-stack socket) is 10.0.0.1. */
-export function normalizeAddress(raw: string | null | undefined): string | null {
+function normalizeAddress(raw: string | null | undefined): string | null {
   const v = (raw ?? "").trim().replace(/^\[(.*)\]$/, "$1");
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(v);
   const address = mapped ? mapped[1] : v;
@@ -17,13 +17,22 @@ type Trust = { list: BlockList; any: boolean };
 export function parseTrustedProxies(value: string | undefined): Trust {
   const list = new BlockList();
   let any = false;
-  for (const entry of (value ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [addr, bits] = entry.split("/");
     const address = normalizeAddress(addr);
     const family = address ? (isIP(address) === 4 ? "ipv4" : "ipv6") : null;
     const prefix = bits === undefined ? undefined : Number(bits);
-    if (!address || !family || (prefix !== undefined && (!Number.isInteger(prefix) || prefix < 0 || prefix > (family === "ipv4" ? 32 : 128)))) {
-      throw new Error(`TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address or CIDR range (like 10.0.0.0/8 or 2001:db8::/32).`);
+    if (
+      !address ||
+      !family ||
+      (prefix !== undefined && (!Number.isInteger(prefix) || prefix < 0 || prefix > (family === "ipv4" ? 32 : 128)))
+    ) {
+      throw new Error(
+        `TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address or CIDR range (like 10.0.0.0/8 or 2001:db8::/32).`,
+      );
     }
     if (prefix === undefined) list.addAddress(address, family);
     else list.addSubnet(address, prefix, family);
@@ -35,7 +44,7 @@ export function parseTrustedProxies(value: string | undefined): Trust {
 let trust: Trust | undefined;
 const trusted = () => (trust ??= parseTrustedProxies(process.env.TRUSTED_PROXIES));
 
-export function isTrustedProxy(address: string): boolean {
+function isTrustedProxy(address: string): boolean {
   const t = trusted();
   return t.any && t.list.check(address, isIP(address) === 4 ? "ipv4" : "ipv6");
 }
@@ -48,7 +57,10 @@ export function isTrustedProxy(address: string): boolean {
 export function clientAddress(peer: string | null, forwardedFor: string | null): string | null {
   const from = normalizeAddress(peer);
   if (!from || !isTrustedProxy(from)) return from;
-  const hops = (forwardedFor ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+  const hops = (forwardedFor ?? "")
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean);
   let client = from;
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = normalizeAddress(hops[i]);

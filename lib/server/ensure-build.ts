@@ -18,13 +18,20 @@ function newestSource(): number {
     }
   };
   for (const dir of ["app", "lib", "components", "public"]) if (existsSync(join(root, dir))) walk(join(root, dir));
-  for (const file of ["next.config.mjs", "package.json", "tailwind.config.ts", "postcss.config.mjs", "proxy.ts", "instrumentation.ts"]) {
+  for (const file of [
+    "next.config.mjs",
+    "package.json",
+    "tailwind.config.ts",
+    "postcss.config.mjs",
+    "proxy.ts",
+    "instrumentation.ts",
+  ]) {
     if (existsSync(join(root, file))) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
   }
   return newest;
 }
 
-export function buildIsCurrent(): boolean {
+function buildIsCurrent(): boolean {
   const buildId = join(root, ".next", "BUILD_ID");
   return existsSync(buildId) && statSync(buildId).mtimeMs > newestSource();
 }

@@ -16,17 +16,28 @@ async function main() {
   const secrets = loadSecrets();
   // A mistyped TRUSTED_PROXIES stops the start here rather than failing every request later.
   parseTrustedProxies(process.env.TRUSTED_PROXIES);
-  const env = { ...process.env, ENCRYPTION_KEY: secrets.encryptionKey, AUTH_SECRET: secrets.authSecret, APP_URL: appUrl(), PORT: String(port()) };
+  const env = {
+    ...process.env,
+    ENCRYPTION_KEY: secrets.encryptionKey,
+    AUTH_SECRET: secrets.authSecret,
+    APP_URL: appUrl(),
+    PORT: String(port()),
+  };
   Object.assign(process.env, env);
 
   const target = databaseTarget();
   const result = await migrate(target);
-  log(`database: ${target.engine === "sqlite" ? target.file : "PostgreSQL"} (${result.applied.length ? `applied ${result.applied.join(", ")}` : "up to date"})`);
+  log(
+    `database: ${target.engine === "sqlite" ? target.file : "PostgreSQL"} (${result.applied.length ? `applied ${result.applied.join(", ")}` : "up to date"})`,
+  );
 
   const { db } = await import("@/lib/db/client");
-  const { resealLegacyEnvelopes } = await import("@/lib/security/reseal-legacy-envelopes");
+  const { resealLegacyEnvelopes } = await import("@/lib/db/reseal-legacy-envelopes");
   const sealed = await resealLegacyEnvelopes();
-  if (sealed.resealed || sealed.unreadable) log(`stored secrets: ${sealed.resealed} re-sealed with the current key${sealed.unreadable ? `, ${sealed.unreadable} that no configured key opens (see the log)` : ""}`);
+  if (sealed.resealed || sealed.unreadable)
+    log(
+      `stored secrets: ${sealed.resealed} re-sealed with the current key${sealed.unreadable ? `, ${sealed.unreadable} that no configured key opens (see the log)` : ""}`,
+    );
   let demo: Awaited<ReturnType<typeof import("@/lib/demo/ensure-demo").ensureDemo>> | null = null;
   // Production never has a demo account: its password and key would be printed to the log.
   if (process.env.DEMO !== "0" && !isProductionMode()) {
@@ -39,7 +50,10 @@ async function main() {
 
   ensureBuild(log);
 
-  const server = spawn(process.execPath, [nextBin, "start", "-p", String(port())], { stdio: ["ignore", "pipe", "inherit"], env: { ...env, NODE_ENV: "production" } });
+  const server = spawn(process.execPath, [nextBin, "start", "-p", String(port())], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...env, NODE_ENV: "production" },
+  });
   server.stdout.pipe(process.stdout);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code) => process.exit(code ?? 0));
@@ -55,7 +69,13 @@ async function main() {
     [
       "",
       `  Patchbay is running at ${appUrl()}`,
-      ...(demo ? [`  Demo sign-in:  ${demo.email} / ${demo.password}`, `  Demo API key:  ${demo.api_key}`, `  Try:           curl -H "Authorization: Bearer ${demo.api_key}" ${appUrl()}/v1/connections`] : []),
+      ...(demo
+        ? [
+            `  Demo sign-in:  ${demo.email} / ${demo.password}`,
+            `  Demo API key:  ${demo.api_key}`,
+            `  Try:           curl -H "Authorization: Bearer ${demo.api_key}" ${appUrl()}/v1/connections`,
+          ]
+        : []),
       `  API reference: ${appUrl()}/docs/api`,
       "",
     ].join("\n"),
@@ -79,9 +99,21 @@ async function waitUntilServing(url: string, exited: () => boolean) {
 /** The demo's first connections go through the real API, verified by the sandbox provider over HTTP. */
 async function connectDemoSandbox(apiKey: string) {
   const post = (body: object) =>
-    fetch(`http://127.0.0.1:${port()}/v1/connections`, { method: "POST", headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-  await post({ connection_type: "sandbox_key", name: "Sandbox analytics key", credentials: { api_key: "demo-key-1" } }).catch(() => {});
-  await post({ connection_type: "sandbox_whitelabel", name: "Acme white-label app", credentials: { client_id: "acme-app", client_secret: "s3cret", refresh_token: "demo-refresh" } }).catch(() => {});
+    fetch(`http://127.0.0.1:${port()}/v1/connections`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  await post({
+    connection_type: "sandbox_key",
+    name: "Sandbox analytics key",
+    credentials: { api_key: "demo-key-1" },
+  }).catch(() => {});
+  await post({
+    connection_type: "sandbox_whitelabel",
+    name: "Acme white-label app",
+    credentials: { client_id: "acme-app", client_secret: "s3cret", refresh_token: "demo-refresh" },
+  }).catch(() => {});
 }
 
 main().catch((e) => {

@@ -8,7 +8,7 @@ export const PLAN_DEFAULTS: Record<Plan, { creditsLimit: number; historyDays: nu
   team: { creditsLimit: 100_000, historyDays: 30 },
 };
 
-export function isPlan(value: string): value is Plan {
+function isPlan(value: string): value is Plan {
   return (PLANS as readonly string[]).includes(value);
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors/api-error";
 import type { Plan } from "@/lib/teams/plans";
 
 /** Changes the plan. Existing API keys keep working (which is how the §5.5 403 can happen). */

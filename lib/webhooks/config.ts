@@ -24,7 +24,9 @@ export function retrySchedule(raw = process.env.WEBHOOK_RETRY_SCHEDULE_SECONDS):
   if (raw === undefined || raw.trim() === "") return DEFAULT_RETRY_SCHEDULE_SECONDS;
   const delays = raw.split(",").map((s) => Number(s.trim()));
   if (delays.some((d) => !Number.isFinite(d) || d < 0)) {
-    throw new Error(`WEBHOOK_RETRY_SCHEDULE_SECONDS must be comma-separated non-negative numbers of seconds, got ${JSON.stringify(raw)}`);
+    throw new Error(
+      `WEBHOOK_RETRY_SCHEDULE_SECONDS must be comma-separated non-negative numbers of seconds, got ${JSON.stringify(raw)}`,
+    );
   }
   return delays;
 }

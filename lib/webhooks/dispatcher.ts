@@ -9,7 +9,14 @@ import { JobLoop } from "@/lib/jobs/job-loop";
 import { claimRows } from "@/lib/jobs/claim";
 import { signatureHeader } from "@/lib/webhooks/signature";
 import { postWebhook, type AttemptResult } from "@/lib/webhooks/send";
-import { DEFAULT_RETRY_SCHEDULE_SECONDS, DISABLE_AFTER_MS, DISABLED_BY_FAILURES, deliveryTimeoutMs, retryDelayMs, retrySchedule } from "@/lib/webhooks/config";
+import {
+  DEFAULT_RETRY_SCHEDULE_SECONDS,
+  DISABLE_AFTER_MS,
+  DISABLED_BY_FAILURES,
+  deliveryTimeoutMs,
+  retryDelayMs,
+  retrySchedule,
+} from "@/lib/webhooks/config";
 import { utcMs } from "@/lib/db/instants";
 
 // The dispatcher runs in every server instance (instrumentation.ts), on the instance's job loop
@@ -71,7 +78,16 @@ class Dispatcher {
     const now = Date.now();
     let more = false;
     // Enabled endpoints with a due delivery; those at their in-flight limit here wait their turn.
-    const endpoints = await db.$queryRawUnsafe<{ id: string; teamId: string; url: string; secret: string; previousSecret: string | null; previousSecretExpiresAt: unknown }[]>(
+    const endpoints = await db.$queryRawUnsafe<
+      {
+        id: string;
+        teamId: string;
+        url: string;
+        secret: string;
+        previousSecret: string | null;
+        previousSecretExpiresAt: unknown;
+      }[]
+    >(
       `SELECT e."id", e."teamId", e."url", e."secret", e."previousSecret", e."previousSecretExpiresAt" FROM "WebhookEndpoint" e
        WHERE e."enabled" = ${dbEngine() === "postgresql" ? "true" : "1"} AND EXISTS (
          SELECT 1 FROM "WebhookDelivery" d WHERE d."endpointId" = e."id" AND d."status" IN ('pending', 'delivering') AND d."nextAttemptAt" <= ${param(1)})`,
@@ -119,10 +135,21 @@ class Dispatcher {
     try {
       // Signed per attempt: the timestamp is this attempt's.
       const timestamp = Math.floor(Date.now() / 1000);
-      const headers = { "webhook-id": delivery.eventId, "webhook-timestamp": String(timestamp), "webhook-signature": signatureHeader(endpoint.secrets, delivery.eventId, timestamp, payload) };
+      const headers = {
+        "webhook-id": delivery.eventId,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": signatureHeader(endpoint.secrets, delivery.eventId, timestamp, payload),
+      };
       result = await postWebhook(endpoint.url, payload, headers, deliveryTimeoutMs());
     } catch (e) {
-      result = { ok: false, statusCode: null, error: String((e as Error)?.message ?? e), responseBody: null, startedAt: Date.now(), durationMs: 0 };
+      result = {
+        ok: false,
+        statusCode: null,
+        error: String((e as Error)?.message ?? e),
+        responseBody: null,
+        startedAt: Date.now(),
+        durationMs: 0,
+      };
     }
     this.inFlight--;
     const left = (this.perEndpoint.get(endpoint.id) ?? 1) - 1;
@@ -166,13 +193,26 @@ const param = (n: number) => (dbEngine() === "postgresql" ? `$${n}` : "?");
  * whose lease ran out (an instance died mid-attempt; rarely any), then pending ones, oldest due
  * first. Each is one atomic statement over an index range of (endpointId, status, nextAttemptAt).
  */
-async function claim(endpointId: string, now: number, lease: number, limit: number, withExpiredLeases: boolean): Promise<Claimed[]> {
+async function claim(
+  endpointId: string,
+  now: number,
+  lease: number,
+  limit: number,
+  withExpiredLeases: boolean,
+): Promise<Claimed[]> {
   const claimed = withExpiredLeases ? await claimWithStatus("delivering", endpointId, now, lease, limit) : [];
-  if (claimed.length < limit) claimed.push(...(await claimWithStatus("pending", endpointId, now, lease, limit - claimed.length)));
+  if (claimed.length < limit)
+    claimed.push(...(await claimWithStatus("pending", endpointId, now, lease, limit - claimed.length)));
   return claimed;
 }
 
-async function claimWithStatus(status: "pending" | "delivering", endpointId: string, now: number, lease: number, limit: number): Promise<Claimed[]> {
+async function claimWithStatus(
+  status: "pending" | "delivering",
+  endpointId: string,
+  now: number,
+  lease: number,
+  limit: number,
+): Promise<Claimed[]> {
   const rows = await claimRows<{ id: string; eventId: string; attempts: number | bigint; payload: string | null }>({
     table: "WebhookDelivery",
     set: `"status" = 'delivering', "attempts" = "attempts" + 1, "nextAttemptAt" = ?`,
@@ -192,9 +232,22 @@ async function claimWithStatus(status: "pending" | "delivering", endpointId: str
  * is updated only while it is still this instance's attempt (same number, still delivering):
  * after a lost lease, the other instance's attempt counts.
  */
-async function storeOutcomes(tx: Tx, rows: { id: string; attempts: number; status: string; code: number | null; error: string | null; next: number; completed: number | null }[]): Promise<Set<string>> {
+async function storeOutcomes(
+  tx: Tx,
+  rows: {
+    id: string;
+    attempts: number;
+    status: string;
+    code: number | null;
+    error: string | null;
+    next: number;
+    completed: number | null;
+  }[],
+): Promise<Set<string>> {
   const pg = dbEngine() === "postgresql";
-  const cast = pg ? ["::text", "::int", "::text", "::int", "::text", "::bigint", "::bigint"] : ["", "", "", "", "", "", ""];
+  const cast = pg
+    ? ["::text", "::int", "::text", "::int", "::text", "::bigint", "::bigint"]
+    : ["", "", "", "", "", "", ""];
   const values = rows.map((_, i) => `(${cast.map((c, j) => `${param(i * 7 + j + 1)}${c}`).join(", ")})`);
   const params = rows.flatMap((r) => [r.id, r.attempts, r.status, r.code, r.error, r.next, r.completed]);
   const stored = await tx.$queryRawUnsafe<{ id: string }[]>(
@@ -207,7 +260,10 @@ async function storeOutcomes(tx: Tx, rows: { id: string; attempts: number; statu
   return new Set(stored.map((r) => r.id));
 }
 
-function signingSecrets(e: { id: string; secret: string; previousSecret: string | null; previousSecretExpiresAt: unknown }, now: number): string[] {
+function signingSecrets(
+  e: { id: string; secret: string; previousSecret: string | null; previousSecretExpiresAt: unknown },
+  now: number,
+): string[] {
   const secrets = [decryptJson<string>(e.secret, `webhook_endpoint:${e.id}`)];
   const at = e.previousSecretExpiresAt;
   const until = at == null ? 0 : at instanceof Date ? at.getTime() : typeof at === "string" ? utcMs(at) : Number(at);
@@ -216,11 +272,32 @@ function signingSecrets(e: { id: string; secret: string; previousSecret: string 
 }
 
 /** The attempt rows of a batch in one INSERT (Prisma's createMany costs more than the write). */
-async function insertAttempts(tx: Tx, rows: { id: string; deliveryId: string; number: number; startedAt: number; durationMs: number; statusCode: number | null; error: string | null; responseBody: string | null }[]) {
+async function insertAttempts(
+  tx: Tx,
+  rows: {
+    id: string;
+    deliveryId: string;
+    number: number;
+    startedAt: number;
+    durationMs: number;
+    statusCode: number | null;
+    error: string | null;
+    responseBody: string | null;
+  }[],
+) {
   const values = rows.map((_, i) => `(${Array.from({ length: 8 }, (_, j) => param(i * 8 + j + 1)).join(", ")})`);
   await tx.$executeRawUnsafe(
     `INSERT INTO "WebhookAttempt" ("id", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "error", "responseBody") VALUES ${values.join(", ")}`,
-    ...rows.flatMap((a) => [a.id, a.deliveryId, a.number, a.startedAt, a.durationMs, a.statusCode, a.error, a.responseBody]),
+    ...rows.flatMap((a) => [
+      a.id,
+      a.deliveryId,
+      a.number,
+      a.startedAt,
+      a.durationMs,
+      a.statusCode,
+      a.error,
+      a.responseBody,
+    ]),
   );
 }
 
@@ -233,7 +310,15 @@ async function storeResults(tx: Tx, batch: Done[], schedule: number[]) {
     const end = result.startedAt + result.durationMs;
     const delay = result.ok ? null : retryDelayMs(delivery.attempts, schedule);
     const status = result.ok ? "succeeded" : delay === null ? "failed" : "pending";
-    return { id: delivery.id, attempts: delivery.attempts, status, code: result.statusCode, error: result.error, next: status === "pending" ? end + delay! : end, completed: status === "pending" ? null : end };
+    return {
+      id: delivery.id,
+      attempts: delivery.attempts,
+      status,
+      code: result.statusCode,
+      error: result.error,
+      next: status === "pending" ? end + delay! : end,
+      completed: status === "pending" ? null : end,
+    };
   });
   const stored = await storeOutcomes(tx, outcomes);
   for (const [i, { delivery, endpoint, result }] of batch.entries()) {
@@ -255,16 +340,32 @@ async function storeResults(tx: Tx, batch: Done[], schedule: number[]) {
       o.failedAt = null;
     } else o.failedAt ??= result.startedAt;
     endpointOutcome.set(endpoint.id, o);
-    if (!result.ok) logger.info("webhook attempt failed", { endpoint_id: endpoint.id, delivery_id: delivery.id, event_id: delivery.eventId, attempt: delivery.attempts, status_code: result.statusCode, error: result.error, next: status });
+    if (!result.ok)
+      logger.info("webhook attempt failed", {
+        endpoint_id: endpoint.id,
+        delivery_id: delivery.id,
+        event_id: delivery.eventId,
+        attempt: delivery.attempts,
+        status_code: result.statusCode,
+        error: result.error,
+        next: status,
+      });
   }
   if (attempts.length) await insertAttempts(tx, attempts);
   for (const { endpoint, failedAt, succeeded } of endpointOutcome.values()) {
     if (failedAt === null) {
-      if (succeeded) await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: { not: null } }, data: { failingSince: null } });
+      if (succeeded)
+        await tx.webhookEndpoint.updateMany({
+          where: { id: endpoint.id, failingSince: { not: null } },
+          data: { failingSince: null },
+        });
       continue;
     }
     // A success earlier in the batch ended the old streak: the new one starts at this failure.
-    await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, ...(!succeeded && { failingSince: null }) }, data: { failingSince: new Date(failedAt) } });
+    await tx.webhookEndpoint.updateMany({
+      where: { id: endpoint.id, ...(!succeeded && { failingSince: null }) },
+      data: { failingSince: new Date(failedAt) },
+    });
     await disableIfFailingTooLong(tx, endpoint);
   }
 }

@@ -1,8 +1,8 @@
 import "server-only";
 import type { Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
-import { jobSignal } from "@/lib/jobs/wake";
-import { subscribes } from "@/lib/webhooks/event-types";
+import { jobSignal } from "@/lib/db/commit-signals";
+import { subscribes } from "@/lib/schemas/webhook-event-types";
 import type { WebhookEventData, WebhookEventName } from "@/lib/schemas/webhook-events";
 
 // The outbox: an event and its deliveries are rows written with the transaction of the change
@@ -14,10 +14,18 @@ import type { WebhookEventData, WebhookEventName } from "@/lib/schemas/webhook-e
  * `type` (or to the one `endpointId` given: a test event, a resend). No subscriber, no rows.
  * Returns the event id, or null when nothing was written.
  */
-export async function emitWebhookEvent<T extends WebhookEventName>(tx: Tx, teamId: string, type: T, data: WebhookEventData[T], endpointId?: string): Promise<string | null> {
+export async function emitWebhookEvent<T extends WebhookEventName>(
+  tx: Tx,
+  teamId: string,
+  type: T,
+  data: WebhookEventData[T],
+  endpointId?: string,
+): Promise<string | null> {
   const endpoints = endpointId
     ? [{ id: endpointId }]
-    : (await tx.webhookEndpoint.findMany({ where: { teamId, enabled: true }, select: { id: true, events: true } })).filter((e) => subscribes(e.events, type));
+    : (
+        await tx.webhookEndpoint.findMany({ where: { teamId, enabled: true }, select: { id: true, events: true } })
+      ).filter((e) => subscribes(e.events, type));
   if (endpoints.length === 0) return null;
   const id = newId("msg");
   const createdAt = Math.floor(Date.now() / 1000);
@@ -26,7 +34,16 @@ export async function emitWebhookEvent<T extends WebhookEventName>(tx: Tx, teamI
   await tx.webhookEvent.create({ data: { id, teamId, type, createdAt: BigInt(createdAt), payload } });
   const now = BigInt(monotonicNow());
   await tx.webhookDelivery.createMany({
-    data: endpoints.map((e) => ({ id: newId("whd"), eventId: id, endpointId: e.id, teamId, eventType: type, status: "pending", nextAttemptAt: now, createdAt: now })),
+    data: endpoints.map((e) => ({
+      id: newId("whd"),
+      eventId: id,
+      endpointId: e.id,
+      teamId,
+      eventType: type,
+      status: "pending",
+      nextAttemptAt: now,
+      createdAt: now,
+    })),
   });
   jobSignal("webhooks").wanted = true;
   return id;

@@ -6,7 +6,14 @@ import { checkUrlShape, resolveDeliveryAddresses, UnsafeWebhookUrl } from "@/lib
 // One HTTP attempt of a delivery: POST, the given headers, cut at the timeout, redirects never
 // followed (a 3xx is a failure like any other non-2xx), the first 1 KB of the answer kept.
 
-export type AttemptResult = { ok: boolean; statusCode: number | null; error: string | null; responseBody: string | null; startedAt: number; durationMs: number };
+export type AttemptResult = {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+  startedAt: number;
+  durationMs: number;
+};
 
 const RESPONSE_KEEP_BYTES = 1024;
 /** Past this much a response body is not read further: the socket is dropped instead. */
@@ -18,9 +25,18 @@ const agents = {
   "https:": new https.Agent({ keepAlive: true, maxSockets: 64, timeout: 60_000 }),
 };
 
-export async function postWebhook(rawUrl: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptResult> {
+export async function postWebhook(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<AttemptResult> {
   const startedAt = Date.now();
-  const done = (r: Omit<AttemptResult, "startedAt" | "durationMs">): AttemptResult => ({ ...r, startedAt, durationMs: Date.now() - startedAt });
+  const done = (r: Omit<AttemptResult, "startedAt" | "durationMs">): AttemptResult => ({
+    ...r,
+    startedAt,
+    durationMs: Date.now() - startedAt,
+  });
   let url: URL;
   let target: { address: string; family: 4 | 6 };
   try {
@@ -29,11 +45,17 @@ export async function postWebhook(rawUrl: string, body: string, headers: Record<
     url = checkUrlShape(rawUrl);
     [target] = await resolveDeliveryAddresses(url);
   } catch (e) {
-    return done({ ok: false, statusCode: null, error: e instanceof UnsafeWebhookUrl ? e.message : String(e), responseBody: null });
+    return done({
+      ok: false,
+      statusCode: null,
+      error: e instanceof UnsafeWebhookUrl ? e.message : String(e),
+      responseBody: null,
+    });
   }
   // Connect to the address just checked, not to whatever a second lookup would answer.
   const lookup: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
     else callback(null, target.address, target.family);
   };
   return new Promise<AttemptResult>((resolve) => {
@@ -57,7 +79,12 @@ export async function postWebhook(rawUrl: string, body: string, headers: Record<
           method: "POST",
           agent: agents[url.protocol as "http:" | "https:"],
           lookup,
-          headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": "Patchbay-Webhooks/1.0" },
+          headers: {
+            ...headers,
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+            "user-agent": "Patchbay-Webhooks/1.0",
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -69,9 +96,17 @@ export async function postWebhook(rawUrl: string, body: string, headers: Record<
           });
           const settle = () => {
             const status = res.statusCode ?? 0;
-            const text = Buffer.concat(chunks).subarray(0, RESPONSE_KEEP_BYTES).toString("utf8").replace(/\0/g, "\ufffd");
+            const text = Buffer.concat(chunks)
+              .subarray(0, RESPONSE_KEEP_BYTES)
+              .toString("utf8")
+              .replace(/\0/g, "\ufffd");
             const ok = status >= 200 && status < 300;
-            finish({ ok, statusCode: status, error: ok ? null : status >= 300 && status < 400 ? `Redirect (${status}) not followed` : null, responseBody: text || null });
+            finish({
+              ok,
+              statusCode: status,
+              error: ok ? null : status >= 300 && status < 400 ? `Redirect (${status}) not followed` : null,
+              responseBody: text || null,
+            });
           };
           res.on("end", settle);
           res.on("close", settle);

@@ -24,7 +24,8 @@ for (const [net, prefix] of [
   ["203.0.113.0", 24],
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, and broadcast
-] as const) blocked.addSubnet(net, prefix, "ipv4");
+] as const)
+  blocked.addSubnet(net, prefix, "ipv4");
 for (const [net, prefix] of [
   ["::", 128],
   ["::1", 128],
@@ -40,9 +41,13 @@ for (const [net, prefix] of [
   ["2001::", 32], // Teredo: an IPv4 address and port, obfuscated
   ["64:ff9b:1::", 48], // local-use NAT64 (RFC 8215): any IPv4 the operator's translator reaches
   ["fec0::", 10], // site-local (deprecated, still routed inside some networks)
-] as const) blocked.addSubnet(net, prefix, "ipv6");
+] as const)
+  blocked.addSubnet(net, prefix, "ipv6");
 
-/** The 16 bytes of an IPv6 address in any of its text forms (zero compression, a dotted IPv4 tail); null if it is not one. */
+/**
+ * The 16 bytes of an IPv6 address in any of its text forms (zero compression, a dotted IPv4 tail);
+ * null if it is not one.
+ */
 function ipv6Bytes(address: string): number[] | null {
   let text = address.toLowerCase().replace(/%.*$/, "");
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
@@ -58,7 +63,7 @@ function ipv6Bytes(address: string): number[] | null {
   const tail = halves.length === 2 ? parts(halves[1]) : [];
   const missing = 8 - head.length - tail.length;
   if ((halves.length === 2 && missing < 1) || (halves.length === 1 && missing !== 0)) return null;
-  const groups = [...head, ...Array(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
   if (groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
   return groups.flatMap((g) => [parseInt(g, 16) >> 8, parseInt(g, 16) & 255]);
 }
@@ -96,10 +101,15 @@ export function checkUrlShape(raw: string): URL {
   const allowHttp = privateUrlsAllowed();
   if (url.protocol !== "https:" && !(allowHttp && url.protocol === "http:")) {
     throw new UnsafeWebhookUrl(
-      url.protocol === "http:" ? "The URL must use https:// (http is accepted only with WEBHOOK_ALLOW_PRIVATE_URLS=1, for local development)." : `The URL must use https://, not ${url.protocol}`,
+      url.protocol === "http:"
+        ? "The URL must use https:// (http is accepted only with WEBHOOK_ALLOW_PRIVATE_URLS=1, for local development)."
+        : `The URL must use https://, not ${url.protocol}`,
     );
   }
-  if (url.username || url.password) throw new UnsafeWebhookUrl("The URL must not contain a user name or password; authenticate deliveries with the signature instead.");
+  if (url.username || url.password)
+    throw new UnsafeWebhookUrl(
+      "The URL must not contain a user name or password; authenticate deliveries with the signature instead.",
+    );
   if (url.hash) throw new UnsafeWebhookUrl("The URL must not contain a #fragment.");
   if (raw.length > 2048) throw new UnsafeWebhookUrl("The URL is longer than 2048 characters.");
   return url;
@@ -112,25 +122,37 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, "$1");
  * resolves to is not public (a name with one private address could be steered to it).
  * `requireResolvable` false (at save time) lets a name that does not resolve yet pass.
  */
-export async function resolveDeliveryAddresses(url: URL, { requireResolvable = true } = {}): Promise<{ address: string; family: 4 | 6 }[]> {
+export async function resolveDeliveryAddresses(
+  url: URL,
+  { requireResolvable = true } = {},
+): Promise<{ address: string; family: 4 | 6 }[]> {
   const host = hostOf(url);
   const literal = isIP(host);
   const allow = privateUrlsAllowed();
   if (literal) {
-    if (!allow && isNonPublicAddress(host)) throw new UnsafeWebhookUrl(`${host} is a loopback, private, link-local or reserved address; webhooks go only to public hosts.`);
+    if (!allow && isNonPublicAddress(host))
+      throw new UnsafeWebhookUrl(
+        `${host} is a loopback, private, link-local or reserved address; webhooks go only to public hosts.`,
+      );
     return [{ address: host, family: literal as 4 | 6 }];
   }
-  if (!allow && (host === "localhost" || host.endsWith(".localhost"))) throw new UnsafeWebhookUrl(`${host} is this server itself; webhooks go only to public hosts.`);
+  if (!allow && (host === "localhost" || host.endsWith(".localhost")))
+    throw new UnsafeWebhookUrl(`${host} is this server itself; webhooks go only to public hosts.`);
   let found: { address: string; family: number }[];
   try {
     found = await lookup(host, { all: true, verbatim: true });
   } catch (e) {
     if (!requireResolvable) return [];
-    throw new UnsafeWebhookUrl(`The host ${host} could not be resolved (${(e as { code?: string }).code ?? "DNS error"}).`);
+    throw new UnsafeWebhookUrl(
+      `The host ${host} could not be resolved (${(e as { code?: string }).code ?? "DNS error"}).`,
+    );
   }
   if (!allow) {
     const bad = found.find((a) => isNonPublicAddress(a.address));
-    if (bad) throw new UnsafeWebhookUrl(`${host} resolves to ${bad.address}, a loopback, private, link-local or metadata address; webhooks go only to public hosts.`);
+    if (bad)
+      throw new UnsafeWebhookUrl(
+        `${host} resolves to ${bad.address}, a loopback, private, link-local or metadata address; webhooks go only to public hosts.`,
+      );
   }
   return found.map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
 }

@@ -5,7 +5,10 @@ const positive = (name: string, fallback: number) => {
   return process.env[name] !== undefined && Number.isFinite(v) && v > 0 ? v : fallback;
 };
 
-/** How long a claimed run is its instance's; renewed every third of it while the run goes on. A run whose instance died is taken over after this. */
+/**
+ * How long a claimed run is its instance's; renewed every third of it while the run goes on. A run
+ * whose instance died is taken over after this.
+ */
 export const leaseMs = () => positive("WORKFLOW_LEASE_SECONDS", 30) * 1000;
 
 /** The first retry's delay; the second waits three times as long (with up to 20 % jitter). */
@@ -15,7 +18,13 @@ export const retryBaseMs = () => positive("WORKFLOW_RETRY_BASE_MS", 1000);
 export const MAX_RETRIES = 2;
 
 /** Runs one instance executes at once. */
-export const concurrency = () => Math.floor(positive("WORKFLOW_CONCURRENCY", 32));
+export const concurrency = () => Math.floor(positive("WORKFLOW_CONCURRENCY", 16));
+
+/**
+ * Runs of one team going at once across all instances: a team's burst waits behind itself, not in
+ * front of other teams.
+ */
+export const teamConcurrency = () => Math.floor(positive("WORKFLOW_TEAM_CONCURRENCY", 8));
 
 /** How often each instance looks for due schedules and runs (a commit in the instance wakes it at once). */
 export const POLL_MS = 1000;

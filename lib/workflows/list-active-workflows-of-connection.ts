@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors/api-error";
 import { visibleConnections } from "@/lib/connections/visible-connections";
 
 /**
@@ -9,7 +9,10 @@ import { visibleConnections } from "@/lib/connections/visible-connections";
  * caller cannot see, like the delete itself.
  */
 export async function listActiveWorkflowsOfConnection(teamId: string, userId: string, connectionId: string) {
-  const connection = await db.connection.findFirst({ where: { ...visibleConnections(teamId, userId), id: connectionId }, select: { id: true } });
+  const connection = await db.connection.findFirst({
+    where: { ...visibleConnections(teamId, userId), id: connectionId },
+    select: { id: true },
+  });
   if (!connection) throw notFound(`No connection ${connectionId} in this team.`);
   const workflows = await db.workflow.findMany({
     where: { teamId, active: true, connections: { some: { connectionId } } },

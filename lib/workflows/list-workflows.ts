@@ -1,9 +1,9 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors/api-error";
 import { findOperation } from "@/lib/operations/registry";
 import { workflowJson, parseNodes } from "@/lib/workflows/workflow-json";
-import { runJson } from "@/lib/workflows/run-json";
+import { runJsonFor } from "@/lib/workflows/run-json";
 
 // Reading workflows: the CLI's list, and the dashboard's list and page.
 
@@ -14,20 +14,40 @@ export async function teamOfWorkflow(id: string): Promise<string> {
 }
 
 export async function listWorkflowsForCli(teamId: string) {
-  if (!(await db.team.findUnique({ where: { id: teamId }, select: { id: true } }))) throw notFound(`No team ${teamId.slice(0, 255)}.`);
+  if (!(await db.team.findUnique({ where: { id: teamId }, select: { id: true } })))
+    throw notFound(`No team ${teamId.slice(0, 255)}.`);
   return db.workflow.findMany({ where: { teamId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
 }
 
 /** What the Workflows page lists: schedule, next run, last run, credits this billing period, whether a node writes. */
-export async function listWorkflows(teamId: string) {
+export async function listWorkflows(teamId: string, viewerUserId: string) {
   const team = await db.team.findUniqueOrThrow({ where: { id: teamId }, select: { billingPeriodStart: true } });
   const rows = await db.workflow.findMany({ where: { teamId }, orderBy: [{ name: "asc" }, { id: "asc" }] });
   const ids = rows.map((r) => r.id);
   const periodStart = BigInt(Math.floor(team.billingPeriodStart.getTime() / 1000));
   const [credits, lastRuns, problems] = await Promise.all([
-    db.creditLedgerEntry.groupBy({ by: ["serviceId"], where: { teamId, serviceType: "workflow", serviceId: { in: ids }, createdAt: { gte: periodStart } }, _sum: { creditsUsed: true } }),
-    Promise.all(ids.map((id) => db.workflowRun.findFirst({ where: { workflowId: id, status: { not: "queued" } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }))),
-    connectionProblems(teamId, rows.flatMap((r) => parseNodes(r.nodes).map((n) => n.connection_id).filter((c): c is string => !!c))),
+    db.creditLedgerEntry.groupBy({
+      by: ["serviceId"],
+      where: { teamId, serviceType: "workflow", serviceId: { in: ids }, createdAt: { gte: periodStart } },
+      _sum: { creditsUsed: true },
+    }),
+    Promise.all(
+      ids.map((id) =>
+        db.workflowRun.findFirst({
+          where: { workflowId: id, status: { not: "queued" } },
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        }),
+      ),
+    ),
+    connectionProblems(
+      teamId,
+      rows.flatMap((r) =>
+        parseNodes(r.nodes)
+          .map((n) => n.connection_id)
+          .filter((c): c is string => !!c),
+      ),
+      viewerUserId,
+    ),
   ]);
   const creditsOf = new Map(credits.map((c) => [c.serviceId, c._sum.creditsUsed ?? 0]));
   return {
@@ -36,28 +56,58 @@ export async function listWorkflows(teamId: string) {
       return {
         ...workflowJson(row),
         writes: nodes.some((n) => findOperation(n.operation_id)?.kind === "write"),
-        last_run: lastRuns[i] ? runJson(lastRuns[i]!) : null,
+        last_run: lastRuns[i] ? runJsonFor(lastRuns[i], viewerUserId) : null,
         credits_this_period: creditsOf.get(row.id) ?? 0,
-        connection_problems: nodes.flatMap((n): { node_id: string; connection_id: string | null; problem: string }[] => {
-          if (n.connection_id) return problems.has(n.connection_id) ? [{ node_id: n.id, connection_id: n.connection_id, problem: problems.get(n.connection_id)! }] : [];
-          const op = findOperation(n.operation_id);
-          return op && op.types.length ? [{ node_id: n.id, connection_id: null, problem: `no connection chosen: ${op.id} needs a ${op.types.join(" or ")} connection` }] : [];
-        }),
+        connection_problems: nodes.flatMap(
+          (n): { node_id: string; connection_id: string | null; problem: string }[] => {
+            if (n.connection_id)
+              return problems.has(n.connection_id)
+                ? [{ node_id: n.id, connection_id: n.connection_id, problem: problems.get(n.connection_id)! }]
+                : [];
+            const op = findOperation(n.operation_id);
+            return op && op.types.length
+              ? [
+                  {
+                    node_id: n.id,
+                    connection_id: null,
+                    problem: `no connection chosen: ${op.id} needs a ${op.types.join(" or ")} connection`,
+                  },
+                ]
+              : [];
+          },
+        ),
       };
     }),
   };
 }
 
-/** Connections among `ids` that a run would fail on: deleted, or waiting for re-authorization. */
-export async function connectionProblems(teamId: string, ids: string[]): Promise<Map<string, string>> {
+/**
+ * Connections among `ids` that a run would fail on: deleted, or waiting for re-authorization. A
+ * teammate's private connection is named by its type only.
+ */
+async function connectionProblems(teamId: string, ids: string[], viewerUserId: string): Promise<Map<string, string>> {
   const unique = [...new Set(ids)];
-  const found = unique.length ? await db.connection.findMany({ where: { teamId, id: { in: unique } }, select: { id: true, needsReauthAt: true, displayName: true, type: true } }) : [];
+  const found = unique.length
+    ? await db.connection.findMany({
+        where: { teamId, id: { in: unique } },
+        select: { id: true, needsReauthAt: true, displayName: true, type: true, ownerUserId: true },
+      })
+    : [];
   const byId = new Map(found.map((c) => [c.id, c]));
   const problems = new Map<string, string>();
   for (const id of unique) {
     const c = byId.get(id);
     if (!c) problems.set(id, "deleted: rebind the workflow to another connection");
-    else if (c.needsReauthAt) problems.set(id, `needs re-authorization: ${c.displayName ?? c.type} no longer accepts its access; its nodes fail until it is connected again`);
+    else if (c.needsReauthAt) {
+      const name =
+        c.ownerUserId === null || c.ownerUserId === viewerUserId
+          ? (c.displayName ?? c.type)
+          : `a teammate's private ${c.type} connection`;
+      problems.set(
+        id,
+        `needs re-authorization: ${name} no longer accepts its access; its nodes fail until it is connected again`,
+      );
+    }
   }
   return problems;
 }
@@ -72,8 +122,13 @@ export async function getWorkflow(teamId: string, viewerUserId: string, id: stri
   const nodes = parseNodes(row.nodes);
   const ids = nodes.map((n) => n.connection_id).filter((c): c is string => !!c);
   const [connections, problems] = await Promise.all([
-    ids.length ? db.connection.findMany({ where: { teamId, id: { in: ids } }, select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true } }) : [],
-    connectionProblems(teamId, ids),
+    ids.length
+      ? db.connection.findMany({
+          where: { teamId, id: { in: ids } },
+          select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true },
+        })
+      : [],
+    connectionProblems(teamId, ids, viewerUserId),
   ]);
   const byId = new Map(connections.map((c) => [c.id, c]));
   return {
@@ -84,8 +139,16 @@ export async function getWorkflow(teamId: string, viewerUserId: string, id: stri
       return {
         ...n,
         operation: op ? { id: op.id, title: op.title, kind: op.kind, credits: op.credits, types: op.types } : null,
-        connection: c ? (c.ownerUserId === null || c.ownerUserId === viewerUserId ? { id: c.id, type: c.type, display_name: c.displayName, external_id: c.externalId } : { id: c.id, type: c.type, display_name: "A teammate's private connection", external_id: null }) : null,
-        connection_problem: n.connection_id ? (problems.get(n.connection_id) ?? null) : op && op.types.length ? `no connection chosen: ${op.id} needs a ${op.types.join(" or ")} connection` : null,
+        connection: c
+          ? c.ownerUserId === null || c.ownerUserId === viewerUserId
+            ? { id: c.id, type: c.type, display_name: c.displayName, external_id: c.externalId }
+            : { id: c.id, type: c.type, display_name: "A teammate's private connection", external_id: null }
+          : null,
+        connection_problem: n.connection_id
+          ? (problems.get(n.connection_id) ?? null)
+          : op && op.types.length
+            ? `no connection chosen: ${op.id} needs a ${op.types.join(" or ")} connection`
+            : null,
       };
     }),
   };

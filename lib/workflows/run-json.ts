@@ -24,7 +24,7 @@ type RunRow = {
 
 const ms = (v: bigint | null) => (v === null ? null : Number(v));
 
-export function runJson(row: RunRow) {
+function runJson(row: RunRow) {
   const state = parseRunState(row.state);
   return {
     id: row.id,
@@ -59,5 +59,34 @@ export function runJson(row: RunRow) {
         error: s.error ?? null,
       };
     }),
+  };
+}
+
+/** What a person who may not see a run's data reads in its place, naming the private connections' types. */
+export const hiddenRunSentence = (types: string[]) =>
+  `Hidden: this run used a teammate's private connection (${[...new Set(types)].join(", ")}), whose data is theirs alone.`;
+
+/**
+ * Whose private connections a run used, so its data is hidden from `viewerUserId`: from its
+ * snapshot (kept when a connection is deleted), or null when it used none of another member's.
+ */
+function hiddenFrom(row: Pick<RunRow, "state">, viewerUserId: string): string | null {
+  const owners = parseRunState(row.state).private_owners ?? {};
+  const types = Object.values(owners)
+    .filter((o) => o.owner !== viewerUserId)
+    .map((o) => o.type);
+  return types.length ? hiddenRunSentence(types) : null;
+}
+
+/** A run as `viewerUserId` may see it: a teammate's private run keeps its statuses, not its errors' words. */
+export function runJsonFor(row: RunRow, viewerUserId: string) {
+  const run = runJson(row);
+  const redacted = hiddenFrom(row, viewerUserId);
+  if (!redacted) return { ...run, redacted: null };
+  return {
+    ...run,
+    redacted,
+    error: run.error === null ? null : "Hidden: it ran on a teammate's private connection.",
+    nodes: run.nodes.map((n) => ({ ...n, error: n.error === null ? null : "Hidden." })),
   };
 }

@@ -8,7 +8,13 @@ import type { WorkflowNode } from "@/lib/schemas/workflows";
 // so the two can never drift apart (CONTRACT §9).
 
 /** The run a log or a charge belongs to. */
-export type RunIdentity = { id: string; teamId: string; workflowId: string; workflowName: string; user: { id: string; email: string } | null };
+export type RunIdentity = {
+  id: string;
+  teamId: string;
+  workflowId: string;
+  workflowName: string;
+  user: { id: string; email: string } | null;
+};
 
 /** What a run knows of one node: in its state while it runs, in the node's log once written. */
 export type StepState = {
@@ -23,7 +29,25 @@ export type StepState = {
   error?: string;
 };
 
-export type RunState = { nodes?: WorkflowNode[]; timezone?: string | null; steps: StepState[] };
+/**
+ * A run's state. `nodes`, `timezone` and `owner_user_id` are the workflow as it was when the run
+ * was queued (its snapshot: an edit after that never changes what this run does); `steps` grow
+ * as it runs.
+ */
+export type RunState = {
+  nodes?: WorkflowNode[];
+  timezone?: string | null;
+  owner_user_id?: string | null;
+  /**
+   * Who allowed this run's writes: the owner who activated the workflow, an owner who ran it by
+   * hand, or "operator" (the admin CLI); null when nobody did (its write nodes are refused).
+   * Absent in runs queued before it was recorded.
+   */
+  writes_by?: string | null;
+  /** The private connections among its nodes' and their owners when it was queued: their data is theirs to read. */
+  private_owners?: Record<string, { owner: string; type: string }>;
+  steps: StepState[];
+};
 
 export const parseRunState = (text: string): RunState => {
   try {
@@ -36,9 +60,18 @@ export const parseRunState = (text: string): RunState => {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/** One node's operation log: source {type: workflow, id, run_id, name}; metadata {node_id, node_label, retry_attempts, connection_id?}. */
-export function nodeLogRecord(run: RunIdentity, node: WorkflowNode, step: StepState, io: { operationVersion: number | null; input?: unknown; output?: unknown }): OperationRecord {
+/**
+ * One node's operation log: source {type: workflow, id, run_id, name}; metadata {node_id,
+ * node_label, retry_attempts, connection_id?}.
+ */
+export function nodeLogRecord(
+  run: RunIdentity,
+  node: WorkflowNode,
+  step: StepState,
+  io: { operationVersion: number | null; input?: unknown; output?: unknown; privateTo?: string | null },
+): OperationRecord {
   return {
+    privateTo: io.privateTo ?? null,
     operationId: node.operation_id,
     operationVersion: io.operationVersion,
     status: step.status,
@@ -50,21 +83,40 @@ export function nodeLogRecord(run: RunIdentity, node: WorkflowNode, step: StepSt
     cacheHit: step.cache_hit ?? false,
     input: io.input,
     output: io.output,
-    metadata: { node_id: node.id, node_label: node.label, retry_attempts: step.retry_attempts, ...(node.connection_id && { connection_id: node.connection_id }) },
+    metadata: {
+      node_id: node.id,
+      node_label: node.label,
+      retry_attempts: step.retry_attempts,
+      ...(node.connection_id && { connection_id: node.connection_id }),
+    },
   };
 }
 
 /** A run's credits: 1 for the run, plus each node that succeeded (a cache hit costs 0). */
-export const runCredits = (steps: StepState[]) => 1 + steps.reduce((sum, s) => sum + (s.status === "success" ? s.credits : 0), 0);
+const runCredits = (steps: StepState[]) =>
+  1 + steps.reduce((sum, s) => sum + (s.status === "success" ? s.credits : 0), 0);
 
 /** The run's single ledger entry (service workflow), dated when it started. */
 export function runCharge(run: RunIdentity, steps: StepState[], startedMs: number): Omit<Charge, "teamId"> {
-  return { credits: runCredits(steps), service: { type: "workflow", id: run.workflowId, name: run.workflowName }, user: run.user, at: seconds(startedMs) };
+  return {
+    credits: runCredits(steps),
+    service: { type: "workflow", id: run.workflowId, name: run.workflowName },
+    user: run.user,
+    at: seconds(startedMs),
+  };
 }
 
 /** The `skipped` steps of the nodes after a failed one. */
 export function skippedSteps(nodes: WorkflowNode[], from: number, at: number, newLogId: () => string): StepState[] {
-  return nodes.slice(from).map((n) => ({ node_id: n.id, log_id: newLogId(), status: "skipped" as const, started_ms: at, completed_ms: at, retry_attempts: 0, credits: 0 }));
+  return nodes.slice(from).map((n) => ({
+    node_id: n.id,
+    log_id: newLogId(),
+    status: "skipped" as const,
+    started_ms: at,
+    completed_ms: at,
+    retry_attempts: 0,
+    credits: 0,
+  }));
 }
 
 /**
@@ -73,7 +125,13 @@ export function skippedSteps(nodes: WorkflowNode[], from: number, at: number, ne
  * reads `start` is still going (no lease, so no runner takes it); unlike a real run, which is
  * charged when it ends, it is charged when written, so every simulated run has its one entry.
  */
-export async function recordFinishedRun(run: RunIdentity, nodes: WorkflowNode[], steps: StepState[], io: { operationVersion: number | null; input?: unknown; output?: unknown }[], trigger: string) {
+export async function recordFinishedRun(
+  run: RunIdentity,
+  nodes: WorkflowNode[],
+  steps: StepState[],
+  io: { operationVersion: number | null; input?: unknown; output?: unknown }[],
+  trigger: string,
+) {
   const { recordOperations } = await import("@/lib/logs/record-operations");
   const failed = steps.findIndex((s) => s.status === "error");
   const startedMs = steps[0].started_ms;

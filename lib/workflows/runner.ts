@@ -2,17 +2,22 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
-import { claimRows } from "@/lib/jobs/claim";
+import { claimRows, placeholders } from "@/lib/jobs/claim";
 import { startJobLoop } from "@/lib/jobs/job-loop";
-import { jobSignal } from "@/lib/jobs/wake";
+import { jobSignal } from "@/lib/db/commit-signals";
 import { nextRunAfter } from "@/lib/workflows/schedule";
-import { executeRun, RUNS, type Claim } from "@/lib/workflows/run-workflow";
-import { concurrency, leaseMs, POLL_MS } from "@/lib/workflows/config";
+import { executeRun, RUNS, runSnapshot, type Claim } from "@/lib/workflows/run-workflow";
+import { concurrency, leaseMs, POLL_MS, teamConcurrency } from "@/lib/workflows/config";
 
-// Every instance runs workflows (instrumentation.ts), on its job loop (lib/jobs): each turn it
-// starts the runs of due schedules, then claims queued runs and runs whose lease lapsed (their
-// instance died) up to its concurrency, with lib/jobs' claim (FOR UPDATE SKIP LOCKED on
-// PostgreSQL, a conditional UPDATE on SQLite), so a run is executed by one instance at a time.
+// Every instance runs workflows in a worker process of its own (lib/workflows/worker.ts, started
+// by instrumentation.ts), so runs never share an event loop or a SQLite connection with the
+// requests the instance serves. Each turn of its job loop (lib/jobs) it starts the runs of due
+// schedules, then claims queued runs and runs whose lease lapsed (their instance died) up to its
+// concurrency, with lib/jobs' claim (FOR UPDATE SKIP LOCKED on PostgreSQL, a conditional UPDATE
+// on SQLite), so a run is executed by one instance at a time. Claims are fair across teams: each
+// turn takes the teams' oldest runs in rounds (every team's first, then every team's second …),
+// and no team has more than WORKFLOW_TEAM_CONCURRENCY runs going at once across instances, so
+// one team's burst of schedules queues behind itself, not in front of everyone else.
 
 const SCHEDULE_BATCH = 200;
 
@@ -22,21 +27,46 @@ const SCHEDULE_BATCH = 200;
  * (workflow, slot) is unique besides. Slots missed while no instance ran (a stop of hours) run
  * once, for the oldest one; the next slot then is the next one after now.
  */
-export async function scheduleDueWorkflows(now = Date.now()): Promise<boolean> {
+async function scheduleDueWorkflows(now = Date.now()): Promise<boolean> {
   const due = await db.workflow.findMany({
     where: { active: true, nextRunAt: { lte: BigInt(now) } },
-    select: { id: true, teamId: true, name: true, schedule: true, timezone: true, nextRunAt: true },
+    select: {
+      id: true,
+      teamId: true,
+      name: true,
+      schedule: true,
+      timezone: true,
+      nextRunAt: true,
+      nodes: true,
+      createdByUserId: true,
+      activatedByUserId: true,
+    },
     orderBy: { nextRunAt: "asc" },
     take: SCHEDULE_BATCH,
   });
   for (const wf of due) {
     const slot = Number(wf.nextRunAt);
     const next = wf.schedule ? nextRunAfter(wf.schedule, wf.timezone, new Date(Math.max(now, slot))) : null;
+    const state = await runSnapshot(wf.teamId, wf, wf.activatedByUserId);
     await transaction(async (tx) => {
-      const moved = await tx.workflow.updateMany({ where: { id: wf.id, active: true, nextRunAt: wf.nextRunAt }, data: { nextRunAt: next ? BigInt(next.getTime()) : null } });
+      const moved = await tx.workflow.updateMany({
+        where: { id: wf.id, active: true, nextRunAt: wf.nextRunAt },
+        data: { nextRunAt: next ? BigInt(next.getTime()) : null },
+      });
       if (moved.count === 0) return; // another instance took this slot
       await tx.workflowRun.create({
-        data: { id: newId("run"), teamId: wf.teamId, workflowId: wf.id, workflowName: wf.name, trigger: "schedule", slotAt: wf.nextRunAt, status: "queued", dueAt: wf.nextRunAt!, createdAt: BigInt(now) },
+        data: {
+          id: newId("run"),
+          teamId: wf.teamId,
+          workflowId: wf.id,
+          workflowName: wf.name,
+          trigger: "schedule",
+          slotAt: wf.nextRunAt,
+          status: "queued",
+          dueAt: wf.nextRunAt!,
+          createdAt: BigInt(now),
+          state,
+        },
       });
       jobSignal(RUNS).wanted = true;
     });
@@ -44,14 +74,42 @@ export async function scheduleDueWorkflows(now = Date.now()): Promise<boolean> {
   return due.length === SCHEDULE_BATCH;
 }
 
+/** What makes a run claimable (queued and due, or running with a lapsed lease); `t` qualifies the columns. */
+const due = (t = "") =>
+  `((${t}"status" = 'queued' AND ${t}"dueAt" <= ?) OR (${t}"status" = 'running' AND ${t}"leaseUntil" <= ?))`;
+
+/**
+ * The due runs to claim next, fairly: ranked within their team by due time, at most as many per
+ * team as it has room for under WORKFLOW_TEAM_CONCURRENCY (its runs going now, on any instance,
+ * count), taken rank by rank so every team with due work gets its turn.
+ */
+async function fairCandidates(limit: number, now: number): Promise<string[]> {
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+    placeholders(`SELECT "id" FROM (
+       SELECT r."id", r."dueAt", ROW_NUMBER() OVER (PARTITION BY r."teamId" ORDER BY r."dueAt", r."id") AS "rank", COALESCE(b."busy", 0) AS "busy"
+       FROM "WorkflowRun" r
+       LEFT JOIN (SELECT "teamId", COUNT(*) AS "busy" FROM "WorkflowRun" WHERE "status" = 'running' AND "leaseUntil" > ? GROUP BY "teamId") b ON b."teamId" = r."teamId"
+       WHERE ${due("r.")}
+     ) c WHERE c."rank" + c."busy" <= ? ORDER BY c."rank", c."dueAt" LIMIT ?`),
+    now,
+    now,
+    now,
+    teamConcurrency(),
+    limit,
+  );
+  return rows.map((r) => r.id);
+}
+
 /** Claims up to `limit` runs (or run `only`): queued and due, or running with a lapsed lease (taken over). */
-export async function claimRuns(limit: number, now = Date.now(), only?: string): Promise<Claim[]> {
+async function claimRuns(limit: number, now = Date.now(), only?: string): Promise<Claim[]> {
+  const ids = only ? [only] : await fairCandidates(limit, now);
+  if (!ids.length) return [];
   const rows = await claimRows<{ id: string; claims: number | bigint }>({
     table: "WorkflowRun",
     set: `"status" = 'running', "claims" = "claims" + 1, "leaseUntil" = ?, "startedAt" = COALESCE("startedAt", ?)`,
     setParams: [now + leaseMs(), now],
-    where: `(("status" = 'queued' AND "dueAt" <= ?) OR ("status" = 'running' AND "leaseUntil" <= ?))${only ? ` AND "id" = ?` : ""}`,
-    whereParams: only ? [now, now, only] : [now, now],
+    where: `${due()} AND "id" IN (${ids.map(() => "?").join(", ")})`,
+    whereParams: [now, now, ...ids],
     orderBy: `"dueAt"`,
     limit,
     returning: `"id", "claims"`,
@@ -66,14 +124,17 @@ export async function claimRuns(limit: number, now = Date.now(), only?: string):
 export async function runAndWait(runId: string, timeoutMs = 15 * 60_000) {
   const [claim] = await claimRuns(1, Date.now(), runId);
   if (claim) await executeRun(claim);
-  for (const until = Date.now() + timeoutMs; ; ) {
+  for (const until = Date.now() + timeoutMs; ;) {
     const run = await db.workflowRun.findUnique({ where: { id: runId }, select: { status: true, credits: true } });
     if (!run) throw new Error(`Run ${runId} is gone: its workflow was deleted while it ran.`);
     if (["success", "error", "refused"].includes(run.status)) {
       const logs = await db.operationLog.count({ where: { sourceRunId: runId } });
       return { run_id: runId, status: run.status, logs, credits: run.credits ?? 0 };
     }
-    if (Date.now() > until) throw new Error(`Run ${runId} has not ended after ${Math.round(timeoutMs / 60_000)} minutes (status ${run.status}).`);
+    if (Date.now() > until)
+      throw new Error(
+        `Run ${runId} has not ended after ${Math.round(timeoutMs / 60_000)} minutes (status ${run.status}).`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { db, type Prisma } from "@/lib/db/client";
-import { transaction } from "@/lib/db/transaction";
-import { badRequest, forbidden, notFound } from "@/lib/api/errors";
+import { transaction, type Tx } from "@/lib/db/transaction";
+import { ApiError, badRequest, forbidden, notFound } from "@/lib/errors/api-error";
 import { newId } from "@/lib/security/ids";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { visibleConnections } from "@/lib/connections/visible-connections";
@@ -11,6 +11,8 @@ import { inputSchema } from "@/lib/operations/run-operation";
 import { templatedFields, templateProblems } from "@/lib/workflows/templates";
 import { nextRunAfter, scheduleProblem, timezoneProblem } from "@/lib/workflows/schedule";
 import { parseNodes } from "@/lib/workflows/workflow-json";
+import { refuseQueuedRuns, writeNodes } from "@/lib/workflows/workflow-consent";
+import { checkScheduleRoom, nodeCountProblem } from "@/lib/workflows/check-workflow-limits";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
 
 // Saving a workflow (dashboard, CLI): everything a run could trip over that is known now is
@@ -19,21 +21,33 @@ import type { WorkflowNode } from "@/lib/schemas/workflows";
 // (fields holding a reference are checked when the node runs), the references themselves (an
 // earlier node or a run variable, nothing else), the cron expression and the time zone.
 
-export type WorkflowDraft = { name: string; nodes: WorkflowNode[]; schedule: string | null; timezone: string | null; active: boolean };
+export type WorkflowDraft = {
+  name: string;
+  nodes: WorkflowNode[];
+  schedule: string | null;
+  timezone: string | null;
+  active: boolean;
+};
 export type Actor = { teamId: string; userId: string };
 
 type Checked = { nodes: WorkflowNode[]; connectionIds: string[]; writes: string[] };
 
 async function checkDraft(actor: Actor, ownerUserId: string | null, draft: WorkflowDraft): Promise<Checked> {
+  const tooMany = nodeCountProblem(draft.nodes.length);
+  if (tooMany) throw badRequest(tooMany);
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const [i, node] of draft.nodes.entries()) {
-    if (seen.has(node.id)) problems.push(`nodes[${i}].id: ${node.id} is used by an earlier node; node ids must be unique`);
+    if (seen.has(node.id))
+      problems.push(`nodes[${i}].id: ${node.id} is used by an earlier node; node ids must be unique`);
     seen.add(node.id);
   }
   const wanted = [...new Set(draft.nodes.map((n) => n.connection_id).filter((id): id is string => !!id))];
   const rows = wanted.length
-    ? await db.connection.findMany({ where: { ...visibleConnections(actor.teamId, actor.userId), id: { in: wanted } }, select: { id: true, type: true, displayName: true } })
+    ? await db.connection.findMany({
+        where: { ...visibleConnections(actor.teamId, actor.userId), id: { in: wanted } },
+        select: { id: true, type: true, displayName: true },
+      })
     : [];
   const connections = new Map(rows.map((c) => [c.id, c]));
   const writes: string[] = [];
@@ -41,27 +55,46 @@ async function checkDraft(actor: Actor, ownerUserId: string | null, draft: Workf
     const at = `nodes[${i}]`;
     const op = findOperation(node.operation_id);
     if (!op) {
-      problems.push(`${at}.operation_id: there is no operation ${JSON.stringify(node.operation_id.slice(0, 100))}; closest: ${closestOperationIds(node.operation_id).join(", ")}`);
+      problems.push(
+        `${at}.operation_id: there is no operation ${JSON.stringify(node.operation_id.slice(0, 100))}; closest: ${closestOperationIds(node.operation_id).join(", ")}`,
+      );
       return node;
     }
     const connectionId = node.connection_id ?? null;
-    if (op.types.length === 0 && connectionId) problems.push(`${at}.connection_id: ${op.id} is a built-in utility and needs no connection; leave connection_id out`);
+    if (op.types.length === 0 && connectionId)
+      problems.push(
+        `${at}.connection_id: ${op.id} is a built-in utility and needs no connection; leave connection_id out`,
+      );
     if (op.types.length > 0) {
       const connection = connectionId ? connections.get(connectionId) : undefined;
-      if (!connectionId) problems.push(`${at}.connection_id: ${op.id} runs on a ${op.types.join(" or ")} connection; give one`);
-      else if (!connection) problems.push(`${at}.connection_id: no connection ${connectionId.slice(0, 100)} that you can use in this team`);
-      else if (!op.types.includes(connection.type)) problems.push(`${at}.connection_id: ${connectionId} is a ${connection.type} connection; ${op.id} runs on ${op.types.join(", ")}`);
-      else if (op.kind === "write") writes.push(`${node.label} (${op.id}) writes to ${connection.displayName ?? connection.id}`);
+      if (!connectionId)
+        problems.push(`${at}.connection_id: ${op.id} runs on a ${op.types.join(" or ")} connection; give one`);
+      else if (!connection)
+        problems.push(`${at}.connection_id: no connection ${connectionId.slice(0, 100)} that you can use in this team`);
+      else if (!op.types.includes(connection.type))
+        problems.push(
+          `${at}.connection_id: ${connectionId} is a ${connection.type} connection; ${op.id} runs on ${op.types.join(", ")}`,
+        );
+      else if (op.kind === "write")
+        writes.push(`${node.label} (${op.id}) writes to ${connection.displayName ?? connection.id}`);
     }
     const templated = templatedFields(node.input);
     const parsed = inputSchema(op).safeParse(node.input);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        if (issue.code === "unrecognized_keys") problems.push(`${at}.input: ${op.id} has no field ${issue.keys.join(", ")}`);
-        else if (!templated.has(String(issue.path[0]))) problems.push(`${at}.input.${issue.path.join(".") || "(input)"}: ${issue.message}`);
+        if (issue.code === "unrecognized_keys")
+          problems.push(`${at}.input: ${op.id} has no field ${issue.keys.join(", ")}`);
+        else if (!templated.has(String(issue.path[0])))
+          problems.push(`${at}.input.${issue.path.join(".") || "(input)"}: ${issue.message}`);
       }
     }
-    return { id: node.id, label: node.label, operation_id: op.id, ...(connectionId && { connection_id: connectionId }), input: node.input };
+    return {
+      id: node.id,
+      label: node.label,
+      operation_id: op.id,
+      ...(connectionId && { connection_id: connectionId }),
+      input: node.input,
+    };
   });
   problems.push(...templateProblems(draft.nodes));
   if (draft.schedule !== null) {
@@ -69,19 +102,29 @@ async function checkDraft(actor: Actor, ownerUserId: string | null, draft: Workf
     if (p) problems.push(p);
   }
   if (draft.timezone !== null) {
-    if (draft.schedule === null) problems.push("timezone: a time zone goes with a schedule; a manual workflow's dates are in UTC");
+    if (draft.schedule === null)
+      problems.push("timezone: a time zone goes with a schedule; a manual workflow's dates are in UTC");
     else {
       const p = timezoneProblem(draft.timezone);
       if (p) problems.push(p);
     }
   }
   if (problems.length) throw badRequest(problems.join("; "));
-  const connectionIds = await checkBindableConnections({ teamId: actor.teamId, actorUserId: actor.userId, resourceOwnerUserId: ownerUserId, ids: wanted, resource: "workflow" });
+  const connectionIds = await checkBindableConnections({
+    teamId: actor.teamId,
+    actorUserId: actor.userId,
+    resourceOwnerUserId: ownerUserId,
+    ids: wanted,
+    resource: "workflow",
+  });
   return { nodes, connectionIds, writes };
 }
 
 async function roleOf(actor: Actor) {
-  const member = await db.membership.findUnique({ where: { teamId_userId: { teamId: actor.teamId, userId: actor.userId } }, select: { role: true } });
+  const member = await db.membership.findUnique({
+    where: { teamId_userId: { teamId: actor.teamId, userId: actor.userId } },
+    select: { role: true },
+  });
   if (!member) throw badRequest(`User ${actor.userId} is not a member of team ${actor.teamId}.`);
   return member.role;
 }
@@ -89,7 +132,9 @@ async function roleOf(actor: Actor) {
 /** A workflow that writes runs its writes without asking anyone: only an owner may set it running. */
 async function checkMayActivate(actor: Actor, writes: string[]) {
   if (!writes.length || (await roleOf(actor)) === "owner") return;
-  throw forbidden(`Only a team owner can activate a workflow with write nodes, because its runs write without an approval: ${writes.join("; ")}. Save it inactive and ask an owner to activate it.`);
+  throw forbidden(
+    `Only a team owner can activate a workflow with write nodes, because its runs write without an approval: ${writes.join("; ")}. Save it inactive and ask an owner to activate it.`,
+  );
 }
 
 const nextRunAt = (draft: Pick<WorkflowDraft, "active" | "schedule" | "timezone">, now = new Date()) => {
@@ -102,6 +147,7 @@ export async function createWorkflow(actor: Actor, draft: WorkflowDraft) {
   await roleOf(actor);
   const checked = await checkDraft(actor, actor.userId, draft);
   if (draft.active) await checkMayActivate(actor, checked.writes);
+  if (draft.active && draft.schedule) await checkScheduleRoom(actor.teamId, null);
   const id = newId("wf");
   return transaction(async (tx) => {
     const row = await tx.workflow.create({
@@ -115,10 +161,16 @@ export async function createWorkflow(actor: Actor, draft: WorkflowDraft) {
         timezone: draft.schedule ? draft.timezone : null,
         nextRunAt: nextRunAt(draft),
         createdByUserId: actor.userId,
+        activatedByUserId: draft.active && checked.writes.length ? actor.userId : null,
         connections: { create: checked.connectionIds.map((connectionId) => ({ connectionId })) },
       },
     });
-    await recordAuditEvent(tx, { teamId: actor.teamId, action: "workflow.create", target: { type: "workflow", id }, details: { name: draft.name, nodes: checked.nodes.length, active: draft.active } });
+    await recordAuditEvent(tx, {
+      teamId: actor.teamId,
+      action: "workflow.create",
+      target: { type: "workflow", id },
+      details: { name: draft.name, nodes: checked.nodes.length, active: draft.active },
+    });
     return row;
   });
 }
@@ -129,8 +181,68 @@ async function findWorkflow(teamId: string, id: string) {
   return row;
 }
 
+/**
+ * Claims the row as it was read, in the saving transaction: a concurrent change (a stop, a
+ * member's edit, a deactivation by Patchbay) makes this save start again rather than undo it.
+ */
+async function unchangedSince(tx: Tx, row: { id: string; active: boolean; updatedAt: Date }, doing: string) {
+  const { count } = await tx.workflow.updateMany({
+    where: { id: row.id, active: row.active, updatedAt: row.updatedAt },
+    data: { updatedAt: new Date() },
+  });
+  if (count === 0) throw new ApiError(409, `The workflow changed while you were ${doing}; reload it and try again.`);
+}
+
+/**
+ * An active workflow that writes runs what an owner set running. A member may rename it or stop
+ * it, but a change to what it runs (nodes, connections, schedule, time zone) while it is active
+ * is an owner's: otherwise a member could point an owner's consent at another account or another
+ * time. One rule for every path: the dashboard's PATCH and rebind, and the CLI's rebind.
+ */
+async function checkMayChangeRunning(actor: Actor, row: { active: boolean; nodes: unknown }, what: string) {
+  const writes = writeNodes(parseNodes(row.nodes));
+  if (!row.active || !writes.length || (await roleOf(actor)) === "owner") return;
+  throw forbidden(
+    `This workflow is active and writes (${writes.map((n) => `${n.label} (${n.operation_id})`).join("; ")}), so only a team owner can change its ${what} while it runs: its writes run on the consent of the owner who activated it. Deactivate it first and save your change; an owner then activates it again.`,
+  );
+}
+
 export async function updateWorkflow(actor: Actor, id: string, patch: Partial<WorkflowDraft>) {
   const row = await findWorkflow(actor.teamId, id);
+  await roleOf(actor);
+  const changesDefinition = patch.nodes !== undefined || patch.schedule !== undefined || patch.timezone !== undefined;
+  const activating = patch.active === true && !row.active;
+  if (!changesDefinition && !activating) {
+    // A rename or a stop: nothing new runs, so anyone in the team may, an owner always (even when
+    // a node's connection is one they cannot see, a teammate's private one). It never sets a
+    // workflow running: a rename keeps whatever `active` is in the database when it commits, so a
+    // stop made meanwhile (by Patchbay or a person) holds.
+    const stopping = patch.active === false;
+    return transaction(async (tx) => {
+      const { count } = await tx.workflow.updateMany({
+        where: { id, teamId: actor.teamId },
+        data: { name: patch.name ?? row.name, ...(stopping && { active: false, nextRunAt: null }) },
+      });
+      if (count === 0) throw notFound(`No workflow ${id.slice(0, 255)} in this team.`);
+      if (stopping && row.active)
+        await refuseQueuedRuns(
+          tx,
+          actor.teamId,
+          [id],
+          "Not started: the workflow was deactivated before this run began.",
+          true,
+        );
+      const updated = await tx.workflow.findUniqueOrThrow({ where: { id } });
+      const changed = (Object.keys(patch) as (keyof WorkflowDraft)[]).filter((k) => patch[k] !== undefined);
+      await recordAuditEvent(tx, {
+        teamId: actor.teamId,
+        action: "workflow.update",
+        target: { type: "workflow", id },
+        details: { name: updated.name, changed: changed.join(", "), active: updated.active },
+      });
+      return updated;
+    });
+  }
   const schedule = patch.schedule !== undefined ? patch.schedule : row.schedule;
   const draft: WorkflowDraft = {
     name: patch.name ?? row.name,
@@ -139,9 +251,19 @@ export async function updateWorkflow(actor: Actor, id: string, patch: Partial<Wo
     timezone: patch.timezone !== undefined ? patch.timezone : schedule === null ? null : row.timezone,
     active: patch.active ?? row.active,
   };
+  const what = [
+    patch.nodes !== undefined && "nodes",
+    patch.schedule !== undefined && "schedule",
+    patch.timezone !== undefined && "time zone",
+  ]
+    .filter(Boolean)
+    .join(", ");
+  if (changesDefinition && draft.active) await checkMayChangeRunning(actor, row, what);
   const checked = await checkDraft(actor, row.createdByUserId, draft);
-  if (draft.active && (patch.nodes !== undefined || !row.active)) await checkMayActivate(actor, checked.writes);
+  if (draft.active && (changesDefinition || !row.active)) await checkMayActivate(actor, checked.writes);
+  if (draft.active && draft.schedule && !(row.active && row.schedule)) await checkScheduleRoom(actor.teamId, id);
   return transaction(async (tx) => {
+    await unchangedSince(tx, row, "saving");
     const updated = await tx.workflow.update({
       where: { id },
       data: {
@@ -151,13 +273,27 @@ export async function updateWorkflow(actor: Actor, id: string, patch: Partial<Wo
         schedule: draft.schedule,
         timezone: draft.schedule ? draft.timezone : null,
         // A new schedule or a reactivation starts from now; an unchanged one keeps its next slot.
-        nextRunAt: draft.active && row.active && draft.schedule === row.schedule && draft.timezone === row.timezone && row.nextRunAt !== null ? row.nextRunAt : nextRunAt(draft),
+        nextRunAt:
+          draft.active &&
+          row.active &&
+          draft.schedule === row.schedule &&
+          draft.timezone === row.timezone &&
+          row.nextRunAt !== null
+            ? row.nextRunAt
+            : nextRunAt(draft),
         ...(draft.active && { deactivatedReason: null }),
+        ...(draft.active &&
+          (changesDefinition || !row.active) && { activatedByUserId: checked.writes.length ? actor.userId : null }),
         connections: { deleteMany: {}, create: checked.connectionIds.map((connectionId) => ({ connectionId })) },
       },
     });
     const changed = (Object.keys(patch) as (keyof WorkflowDraft)[]).filter((k) => patch[k] !== undefined);
-    await recordAuditEvent(tx, { teamId: actor.teamId, action: "workflow.update", target: { type: "workflow", id }, details: { name: draft.name, changed: changed.join(", "), active: draft.active } });
+    await recordAuditEvent(tx, {
+      teamId: actor.teamId,
+      action: "workflow.update",
+      target: { type: "workflow", id },
+      details: { name: draft.name, changed: changed.join(", "), active: draft.active },
+    });
     return updated;
   });
 }
@@ -166,7 +302,12 @@ export async function deleteWorkflow(actor: Actor, id: string) {
   const row = await findWorkflow(actor.teamId, id);
   await transaction(async (tx) => {
     await tx.workflow.delete({ where: { id } });
-    await recordAuditEvent(tx, { teamId: actor.teamId, action: "workflow.delete", target: { type: "workflow", id }, details: { name: row.name } });
+    await recordAuditEvent(tx, {
+      teamId: actor.teamId,
+      action: "workflow.delete",
+      target: { type: "workflow", id },
+      details: { name: row.name },
+    });
   });
   return row;
 }
@@ -176,27 +317,59 @@ export async function deleteWorkflow(actor: Actor, id: string) {
  * replaced by a new one, spec §4.4): `to` must be one the person may bind, of a type each of
  * those nodes' operations runs on. `from` may already be deleted.
  */
-export async function rebindWorkflow(by: { teamId: string; userId: string | null }, id: string, from: string, to: string) {
+export async function rebindWorkflow(
+  by: { teamId: string; userId: string | null },
+  id: string,
+  from: string,
+  to: string,
+) {
   const row = await findWorkflow(by.teamId, id);
   // The operator's command line acts as the workflow's creator: their private connections and the team's shared ones.
   const actor = { teamId: by.teamId, userId: by.userId ?? row.createdByUserId ?? "" };
   const nodes = parseNodes(row.nodes);
   const rebound = nodes.filter((n) => n.connection_id === from);
   if (!rebound.length) return { row, nodesRebound: 0 };
-  const target = await db.connection.findFirst({ where: { ...visibleConnections(actor.teamId, actor.userId), id: to }, select: { id: true, type: true } });
+  await checkMayChangeRunning(actor, row, "connections");
+  const target = await db.connection.findFirst({
+    where: { ...visibleConnections(actor.teamId, actor.userId), id: to },
+    select: { id: true, type: true },
+  });
   if (!target) throw badRequest(`to: no connection ${to.slice(0, 255)} that you can use in this team.`);
   for (const node of rebound) {
     const op = findOperation(node.operation_id);
-    if (op && !op.types.includes(target.type)) throw badRequest(`to: ${to} is a ${target.type} connection; node ${node.id} (${op.id}) runs on ${op.types.join(", ")}.`);
+    if (op && !op.types.includes(target.type))
+      throw badRequest(
+        `to: ${to} is a ${target.type} connection; node ${node.id} (${op.id}) runs on ${op.types.join(", ")}.`,
+      );
   }
-  const connectionIds = await checkBindableConnections({ teamId: actor.teamId, actorUserId: actor.userId, resourceOwnerUserId: row.createdByUserId, ids: [to], resource: "workflow" });
+  const connectionIds = await checkBindableConnections({
+    teamId: actor.teamId,
+    actorUserId: actor.userId,
+    resourceOwnerUserId: row.createdByUserId,
+    ids: [to],
+    resource: "workflow",
+  });
   const next = nodes.map((n) => (n.connection_id === from ? { ...n, connection_id: connectionIds[0] } : n));
   const used = [...new Set(next.map((n) => n.connection_id).filter((c): c is string => !!c))];
   // A deleted connection's join row went with it; only existing ones are joined again.
-  const kept = (await db.connection.findMany({ where: { teamId: actor.teamId, id: { in: used } }, select: { id: true } })).map((c) => c.id);
+  const kept = (
+    await db.connection.findMany({ where: { teamId: actor.teamId, id: { in: used } }, select: { id: true } })
+  ).map((c) => c.id);
   const updated = await transaction(async (tx) => {
-    const saved = await tx.workflow.update({ where: { id }, data: { nodes: next as Prisma.InputJsonValue, connections: { deleteMany: {}, create: kept.map((connectionId) => ({ connectionId })) } } });
-    await recordAuditEvent(tx, { teamId: actor.teamId, action: "workflow.rebind", target: { type: "workflow", id }, details: { name: row.name, from, to, nodes: rebound.length } });
+    await unchangedSince(tx, row, "rebinding it");
+    const saved = await tx.workflow.update({
+      where: { id },
+      data: {
+        nodes: next as Prisma.InputJsonValue,
+        connections: { deleteMany: {}, create: kept.map((connectionId) => ({ connectionId })) },
+      },
+    });
+    await recordAuditEvent(tx, {
+      teamId: actor.teamId,
+      action: "workflow.rebind",
+      target: { type: "workflow", id },
+      details: { name: row.name, from, to, nodes: rebound.length },
+    });
     return saved;
   });
   return { row: updated, nodesRebound: rebound.length };

@@ -12,7 +12,8 @@ const HOUR_MS = 3_600_000;
 
 /** Why `timezone` is not an IANA zone this runtime knows, or null. */
 export function timezoneProblem(timezone: string): string | null {
-  if (!timezone || timezone.length > 100) return "timezone: must be an IANA time zone such as Europe/Paris or America/New_York";
+  if (!timezone || timezone.length > 100)
+    return "timezone: must be an IANA time zone such as Europe/Paris or America/New_York";
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: timezone });
     return null;
@@ -52,9 +53,14 @@ export function nextRunAfter(schedule: string, timezone: string | null, after: D
   // An hourly schedule must run in both: read the pattern in each fixed UTC offset the zone has
   // nearby, and keep the earliest run whose offset is the zone's own at that instant.
   let best = next;
-  for (const offset of new Set([offsetMinutes(after, zone), offsetMinutes(new Date(after.getTime() + 3 * HOUR_MS), zone), offsetMinutes(next, zone)])) {
+  for (const offset of new Set([
+    offsetMinutes(after, zone),
+    offsetMinutes(new Date(after.getTime() + 3 * HOUR_MS), zone),
+    offsetMinutes(next, zone),
+  ])) {
     const candidate = new Cron(pattern, { paused: true, utcOffset: offset }).nextRun(after);
-    if (candidate && candidate > after && candidate < best && offsetMinutes(candidate, zone) === offset) best = candidate;
+    if (candidate && candidate > after && candidate < best && offsetMinutes(candidate, zone) === offset)
+      best = candidate;
   }
   return best;
 }
@@ -63,7 +69,8 @@ const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 /** The zone's UTC offset at `at`, in minutes (east positive). */
 function offsetMinutes(at: Date, zone: string): number {
   let f = offsetFormats.get(zone);
-  if (!f) offsetFormats.set(zone, (f = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })));
+  if (!f)
+    offsetFormats.set(zone, (f = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })));
   const name = f.formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "GMT";
   const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
   return m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
@@ -84,7 +91,12 @@ export function nextRuns(schedule: string, timezone: string | null, after: Date,
 
 /** A date YYYY-MM-DD as the wall calendar of `timezone` (UTC when null) reads it at `at`. */
 export function calendarDate(at: Date, timezone: string | null): string {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone: timezone || "UTC", year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone: timezone || "UTC",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).formatToParts(at);
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${get("year")}-${get("month")}-${get("day")}`;
 }

@@ -12,20 +12,46 @@ export function parseNodes(stored: unknown): WorkflowNode[] {
       label: String(n.label ?? n.id ?? ""),
       operation_id: String(n.operation_id ?? ""),
       ...(typeof n.connection_id === "string" && { connection_id: n.connection_id }),
-      input: n.input && typeof n.input === "object" && !Array.isArray(n.input) ? (n.input as Record<string, unknown>) : {},
+      input:
+        n.input && typeof n.input === "object" && !Array.isArray(n.input) ? (n.input as Record<string, unknown>) : {},
     }));
 }
 
 const seconds = (ms: bigint | number | null) => (ms === null ? null : Math.floor(Number(ms) / 1000));
 
-type WorkflowRow = { id: string; name: string; active: boolean; schedule: string | null; timezone: string | null; nextRunAt: bigint | null };
+type WorkflowRow = {
+  id: string;
+  name: string;
+  active: boolean;
+  schedule: string | null;
+  timezone: string | null;
+  nextRunAt: bigint | null;
+};
 
-/** `workflow create` / `workflow list` (CONTRACT §9): next_run_at in Unix seconds, null for a manual or inactive workflow. */
+/**
+ * `workflow create` / `workflow list` (CONTRACT §9): next_run_at in Unix seconds, null for a manual
+ * or inactive workflow.
+ */
 export function workflowSummaryJson(row: WorkflowRow) {
-  return { id: row.id, name: row.name, active: row.active, schedule: row.schedule, timezone: row.schedule ? row.timezone : null, next_run_at: row.active ? seconds(row.nextRunAt) : null };
+  return {
+    id: row.id,
+    name: row.name,
+    active: row.active,
+    schedule: row.schedule,
+    timezone: row.schedule ? row.timezone : null,
+    next_run_at: row.active ? seconds(row.nextRunAt) : null,
+  };
 }
 
-export function workflowJson(row: WorkflowRow & { nodes: unknown; createdByUserId: string | null; deactivatedReason: string | null; createdAt: Date; updatedAt: Date }) {
+export function workflowJson(
+  row: WorkflowRow & {
+    nodes: unknown;
+    createdByUserId: string | null;
+    deactivatedReason: string | null;
+    createdAt: Date;
+    updatedAt: Date;
+  },
+) {
   return {
     ...workflowSummaryJson(row),
     nodes: parseNodes(row.nodes),

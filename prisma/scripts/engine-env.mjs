@@ -37,7 +37,12 @@ export function schemaFor(engine, source) {
 export function runPrisma(engine, args, options = {}) {
   return execFileSync(
     process.execPath,
-    [join(root, "node_modules", "prisma", "build", "index.js"), ...args, "--config", join(root, "prisma", "prisma.config.ts")],
+    [
+      join(root, "node_modules", "prisma", "build", "index.js"),
+      ...args,
+      "--config",
+      join(root, "prisma", "prisma.config.ts"),
+    ],
     { cwd: root, env: { ...prismaEngineEnv(), PRISMA_SCHEMA_FOR: engine }, encoding: "utf8", ...options },
   );
 }

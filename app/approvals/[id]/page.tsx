@@ -1,7 +1,7 @@
 import { notFound, redirect } from "next/navigation";
 import { requireUser } from "@/lib/auth/current-user";
 import { db } from "@/lib/db/client";
-import { UNSTORABLE } from "@/lib/api/parse";
+import { UNSTORABLE } from "@/lib/http/parse";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +13,9 @@ export const dynamic = "force-dynamic";
 export default async function ApprovalLink({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const user = await requireUser(`/approvals/${encodeURIComponent(id)}`);
-  const approval = UNSTORABLE.test(id) ? null : await db.approval.findUnique({ where: { id: id.slice(0, 100) }, select: { teamId: true } });
+  const approval = UNSTORABLE.test(id)
+    ? null
+    : await db.approval.findUnique({ where: { id: id.slice(0, 100) }, select: { teamId: true } });
   if (!approval || !user.teams.some((t) => t.id === approval.teamId)) notFound();
   redirect(`/${encodeURIComponent(approval.teamId)}/approvals?approval=${encodeURIComponent(id)}`);
 }

@@ -1,14 +1,19 @@
 import type { Metadata } from "next";
 import { findConnectLink } from "@/lib/auth-links/find-connect-link";
-import { oauthClientFor } from "@/lib/providers/registry";
+import { oauthClientFor } from "@/lib/platforms/registry";
 import { ConnectMessage, ConnectShell, ProviderLogo } from "@/components/connect/connect-shell";
 import { ExpiryCountdown } from "@/components/connect/expiry-countdown";
 import { Alert } from "@/components/ui/alert";
+import { ConsentList } from "@/components/connect/consent-list";
+import { consentTextFor } from "@/lib/operations/consent-text";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Connect your account · Patchbay", robots: { index: false } };
 
-type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
@@ -20,7 +25,10 @@ export default async function ConnectPage({ params, searchParams }: Props) {
   if (!found) {
     return (
       <ConnectMessage tone="error" title="This link isn't valid">
-        <p>Check that you opened the whole link you were sent. If it still doesn&apos;t work, ask the person who sent it for a new one.</p>
+        <p>
+          Check that you opened the whole link you were sent. If it still doesn&apos;t work, ask the person who sent it
+          for a new one.
+        </p>
       </ConnectMessage>
     );
   }
@@ -32,13 +40,15 @@ export default async function ConnectPage({ params, searchParams }: Props) {
     return one(query.status) === "success" ? (
       <ConnectMessage tone="success" title={`${typeName} connected`}>
         <p>
-          {link.connection?.displayName ? <strong>{link.connection.displayName}</strong> : "Your account"} is now connected to {team}. You can close this window.
+          {link.connection?.displayName ? <strong>{link.connection.displayName}</strong> : "Your account"} is now
+          connected to {team}. You can close this window.
         </p>
       </ConnectMessage>
     ) : (
       <ConnectMessage tone="warning" title="This link was already used">
         <p>
-          It connected a {typeName} account to {team}. A link connects one account; to connect another, ask {team} for a new link.
+          It connected a {typeName} account to {team}. A link connects one account; to connect another, ask {team} for a
+          new link.
         </p>
       </ConnectMessage>
     );
@@ -54,7 +64,9 @@ export default async function ConnectPage({ params, searchParams }: Props) {
   if (!def || !oauth || !("client" in oauthClientFor(def))) {
     return (
       <ConnectMessage tone="error" title={`${typeName} can't be connected right now`}>
-        <p>Sign-in with {typeName} is not set up on this server. Let {team} know; they can send a new link once it is.</p>
+        <p>
+          Sign-in with {typeName} is not set up on this server. Let {team} know; they can send a new link once it is.
+        </p>
       </ConnectMessage>
     );
   }
@@ -73,25 +85,19 @@ export default async function ConnectPage({ params, searchParams }: Props) {
 
       {error && (
         <Alert className="mt-5">
-          <p className="font-medium">{error === "access_denied" ? "Access wasn't granted." : "The connection didn't complete."}</p>
+          <p className="font-medium">
+            {error === "access_denied" ? "Access wasn't granted." : "The connection didn't complete."}
+          </p>
           {errorDescription && <p className="mt-1 break-words">{errorDescription}</p>}
           <p className="mt-1">You can try again below.</p>
         </Alert>
       )}
 
       <p className="mt-5 text-sm leading-6 text-zinc-600 dark:text-zinc-300">
-        <strong className="text-zinc-900 dark:text-zinc-100">{team}</strong> is asking for access to your {def.name} account. It will be able to:
+        <strong className="text-zinc-900 dark:text-zinc-100">{team}</strong> is asking for access to your {def.name}{" "}
+        account. It will be able to:
       </p>
-      <ul className="mt-3 space-y-2 text-sm">
-        {oauth.access.map((line) => (
-          <li key={line} className="flex gap-2">
-            <span aria-hidden className="mt-0.5 text-emerald-600 dark:text-emerald-400">
-              ✓
-            </span>
-            <span>{line}</span>
-          </li>
-        ))}
-      </ul>
+      <ConsentList text={consentTextFor(def)} providerName={oauth.providerName} />
 
       <form method="post" action={`/connect/${token}/start`} className="mt-6 space-y-3">
         {oauth.needsShop && (
@@ -118,7 +124,8 @@ export default async function ConnectPage({ params, searchParams }: Props) {
 
       <p className="mt-4 text-xs leading-5 text-zinc-500 dark:text-zinc-400">
         You&apos;ll sign in at {oauth.providerName}; your password is never shared with {team} or Patchbay. This link{" "}
-        <ExpiryCountdown expiresAt={link.expiresAt.getTime()} now={Date.now()} />. You can remove the access at any time in your {oauth.providerName} account settings.
+        <ExpiryCountdown expiresAt={link.expiresAt.getTime()} now={Date.now()} />. You can remove the access at any time
+        in your {oauth.providerName} account settings.
       </p>
     </ConnectShell>
   );

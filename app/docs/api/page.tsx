@@ -3,6 +3,7 @@ import { appUrl } from "@/lib/config/env";
 import { buildOpenApiDocument } from "@/lib/openapi/build-document";
 import { ApiReference } from "@/components/api-reference/api-reference";
 import { OperationOutline } from "@/components/api-reference/operation-outline";
+import Link from "next/link";
 
 export const metadata: Metadata = { title: "API reference · Patchbay" };
 export const dynamic = "force-dynamic";
@@ -19,21 +20,26 @@ export default function ApiReferencePage() {
       <header className="sticky top-0 z-20 flex h-14 items-center gap-x-3 border-b border-zinc-200 bg-white px-4 text-sm sm:px-6 dark:border-zinc-800 dark:bg-zinc-950">
         {/* Not a heading: Scalar's introduction below is the page's h1. */}
         <span className="text-base font-semibold tracking-tight">{info.title}</span>
-        <span className="rounded-full bg-zinc-100 px-2 py-0.5 font-mono text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">v{info.version}</span>
+        <span className="rounded-full bg-zinc-100 px-2 py-0.5 font-mono text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+          v{info.version}
+        </span>
         <span className="hidden truncate text-zinc-500 dark:text-zinc-400 md:inline">
           base URL <code className="font-mono">{appUrl()}</code>
         </span>
-        <nav aria-label="API documents" className="flex shrink-0 gap-3 border-l border-zinc-200 pl-3 dark:border-zinc-800">
+        <nav
+          aria-label="API documents"
+          className="flex shrink-0 gap-3 border-l border-zinc-200 pl-3 dark:border-zinc-800"
+        >
           <a className={link} href="/v1/openapi.json">
             openapi.json
           </a>
           {/* The events themselves are in the reference (its Webhooks group); the guide is how to receive them. */}
-          <a className={link} href="/docs/webhooks">
+          <Link className={link} href="/docs/webhooks">
             Webhooks guide
-          </a>
-          <a className={link} href="/docs/operations">
+          </Link>
+          <Link className={link} href="/docs/operations">
             Operations
-          </a>
+          </Link>
         </nav>
       </header>
       <ApiReference />

@@ -1,6 +1,6 @@
 import type { ConnectionJson } from "@/lib/schemas/connections";
 import type { WebhookEventData as EventData, WebhookEventName } from "@/lib/schemas/webhook-events";
-import { WEBHOOK_TEST_EVENT, WEBHOOK_TEST_MESSAGE, type WebhookEventType } from "@/lib/webhooks/event-types";
+import { WEBHOOK_TEST_EVENT, WEBHOOK_TEST_MESSAGE, type WebhookEventType } from "@/lib/schemas/webhook-event-types";
 
 // One example event per type for the docs page, typed by the event schemas the emitter is typed
 // by (lib/schemas/webhook-events.ts) with every field made required, so an example cannot lose
@@ -9,15 +9,21 @@ import { WEBHOOK_TEST_EVENT, WEBHOOK_TEST_MESSAGE, type WebhookEventType } from 
 type Complete<T> = T extends (infer U)[] ? Complete<U>[] : T extends object ? { [K in keyof T]-?: Complete<T[K]> } : T;
 type Connection = Complete<ConnectionJson>;
 
-export type WebhookEventData = { [T in WebhookEventName]: Complete<EventData[T]> };
+type WebhookEventData = { [T in WebhookEventName]: Complete<EventData[T]> };
 
 export type ExampleEventType = keyof WebhookEventData;
 
 /** The body every attempt sends, keys in the contract's order. */
-export type WebhookEventBody<T extends ExampleEventType> = { id: string; type: T; created_at: number; team_id: string; data: WebhookEventData[T] };
+export type WebhookEventBody<T extends ExampleEventType> = {
+  id: string;
+  type: T;
+  created_at: number;
+  team_id: string;
+  data: WebhookEventData[T];
+};
 
 const TEAM_ID = "team_IVPM76xV3Ksz3czmVccF";
-export const EXAMPLE_ENDPOINT_ID = "we_dZwmGpTXG0CCDKiXgSBf";
+const EXAMPLE_ENDPOINT_ID = "we_dZwmGpTXG0CCDKiXgSBf";
 
 // Tuesday 24 November 2026, 14:05:12 UTC, and the moments around it.
 const NOW_S = 1795529112;
@@ -71,7 +77,12 @@ const creditsBalance = (used: number): WebhookEventData["credits.low"]["balance"
   tier: "pro",
 });
 
-const event = <T extends ExampleEventType>(id: string, type: T, secondsBeforeNow: number, data: WebhookEventData[T]): WebhookEventBody<T> => ({
+const event = <T extends ExampleEventType>(
+  id: string,
+  type: T,
+  secondsBeforeNow: number,
+  data: WebhookEventData[T],
+): WebhookEventBody<T> => ({
   id,
   type,
   created_at: NOW_S - secondsBeforeNow,
@@ -133,18 +144,37 @@ export const EXAMPLE_EVENTS: { [T in ExampleEventType]: WebhookEventBody<T> } = 
     error: "access_denied",
     error_description: "Access was not granted at Google: access_denied",
   }),
-  "credits.low": event("msg_vhYV1nidtnFrdDcBkf6T", "credits.low", 0, { balance: creditsBalance(18040), low_credits_percent: 10 }),
-  "credits.exhausted": event("msg_1CXA7RuWQ0iUCf0DhvEq", "credits.exhausted", 0, { balance: creditsBalance(20012), low_credits_percent: 10 }),
+  "credits.low": event("msg_vhYV1nidtnFrdDcBkf6T", "credits.low", 0, {
+    balance: creditsBalance(18040),
+    low_credits_percent: 10,
+  }),
+  "credits.exhausted": event("msg_1CXA7RuWQ0iUCf0DhvEq", "credits.exhausted", 0, {
+    balance: creditsBalance(20012),
+    low_credits_percent: 10,
+  }),
   // A pending request has no decided_by / decided_at yet: the one example with fields left out.
-  "approval.requested": event("msg_Qm3v8TzK1pLw0aXc5RbN", "approval.requested", 600, { approval: exampleApproval as WebhookEventData["approval.requested"]["approval"] }),
+  "approval.requested": event("msg_Qm3v8TzK1pLw0aXc5RbN", "approval.requested", 600, {
+    approval: exampleApproval as WebhookEventData["approval.requested"]["approval"],
+  }),
   "approval.resolved": event("msg_Vb7nW2kHq9Zc4LsD0ePy", "approval.resolved", 0, {
-    approval: { ...exampleApproval, status: "succeeded", decided_by: "user_2Wq9hJ3bN8sKd5LmPx0R", decided_at: NOW_S - 12 },
+    approval: {
+      ...exampleApproval,
+      status: "succeeded",
+      decided_by: "user_2Wq9hJ3bN8sKd5LmPx0R",
+      decided_at: NOW_S - 12,
+    },
   }),
   "workflow.run_failed": event("msg_Wf4kR9pLs2Qx7VbN0cTz", "workflow.run_failed", 0, {
     workflow: { id: "wf_3Kd9sLq2Vx8NbT5mPz1R", name: "Weekly GA4 traffic to Slack" },
     run_id: "run_8Hs2kQp4Lx9VbN3mTz0W",
     failed_node_id: "post",
-    error: "Slack refused the call: not_in_channel (the app's bot is not a member of #marketing; invite it with /invite).",
+    error:
+      "Slack refused the call: not_in_channel (the app's bot is not a member of #marketing; invite it with /invite).",
+  }),
+  "workflow.deactivated": event("msg_Dx5mQ8rTv2Kp9LsW1bNc", "workflow.deactivated", 0, {
+    workflow: { id: "wf_3Kd9sLq2Vx8NbT5mPz1R", name: "Weekly GA4 traffic to Slack" },
+    reason:
+      "Deactivated because dana@example.com left the team, and a private connection of theirs it used (ga4) is theirs alone; rebind its nodes to a shared connection, then an owner activates it.",
   }),
   [WEBHOOK_TEST_EVENT]: event("msg_Ru3E2aTgWKiWswLgWLlQ", WEBHOOK_TEST_EVENT, 0, {
     endpoint_id: EXAMPLE_ENDPOINT_ID,
@@ -154,7 +184,10 @@ export const EXAMPLE_EVENTS: { [T in ExampleEventType]: WebhookEventBody<T> } = 
 };
 
 /** Compile-time check: the catalogue's every type has an example. */
-export const EXAMPLE_FOR: Record<WebhookEventType, WebhookEventBody<ExampleEventType>> = EXAMPLE_EVENTS;
+const EXAMPLE_FOR: Record<WebhookEventType, WebhookEventBody<ExampleEventType>> = EXAMPLE_EVENTS;
+
+/** The example body of an event type. */
+export const exampleOf = (type: WebhookEventType) => EXAMPLE_FOR[type];
 
 /** A made-up signing secret for the worked example (never one Patchbay issued). */
 export const EXAMPLE_SECRET = "whsec_dWHerrMA5InQcSjsoTTSEVbrS1lYGGX4+Y1syrVLx3s=";

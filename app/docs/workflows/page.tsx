@@ -1,13 +1,21 @@
 import type { Metadata } from "next";
 import { findOperation, OPERATIONS } from "@/lib/operations/registry";
 import { operationJson } from "@/lib/operations/operation-json";
-import { findConnectionType } from "@/lib/providers/registry";
+import { findConnectionType } from "@/lib/platforms/registry";
 import { TEAM_HEADER } from "@/lib/auth/authenticate-session";
-import { MAX_NODES, NODE_ID, type WorkflowNode } from "@/lib/schemas/workflows";
+import { NODE_ID, type WorkflowNode } from "@/lib/schemas/workflows";
+import { workflowMaxNodes } from "@/lib/config/limits";
 import { MAX_RETRIES, POLL_MS } from "@/lib/workflows/config";
-import { resolveInput, RUN_VARIABLES, TemplateError, templateProblems, type RunContext } from "@/lib/workflows/templates";
+import {
+  resolveInput,
+  RUN_VARIABLES,
+  TemplateError,
+  templateProblems,
+  type RunContext,
+} from "@/lib/workflows/templates";
 import { WORKFLOW_TEMPLATES } from "@/lib/workflows/workflow-templates";
 import { C, H3, link, Pre, Section, Table } from "@/components/docs/doc-parts";
+import Link from "next/link";
 
 export const metadata: Metadata = { title: "Workflows · Patchbay" };
 
@@ -41,14 +49,29 @@ const CONTENTS: [string, string][] = [
 // ---- The worked example: sandbox report → format_text → set_note, filled in by lib/workflows/templates ----
 
 const EXAMPLE_NODES: WorkflowNode[] = [
-  { id: "report", label: "Sessions, last 3 days", operation_id: "sandbox.report", connection_id: "conn_sandbox", input: { metric: "sessions", days: 3, end_date: "{{run.date.yesterday}}" } },
+  {
+    id: "report",
+    label: "Sessions, last 3 days",
+    operation_id: "sandbox.report",
+    connection_id: "conn_sandbox",
+    input: { metric: "sessions", days: 3, end_date: "{{run.date.yesterday}}" },
+  },
   {
     id: "message",
     label: "Write the note",
     operation_id: "utility.format_text",
-    input: { template: "{{nodes.report.output.total}} sessions from {{nodes.report.output.rows.0.date}} to {{run.date.yesterday}}" },
+    input: {
+      template:
+        "{{nodes.report.output.total}} sessions from {{nodes.report.output.rows.0.date}} to {{run.date.yesterday}}",
+    },
   },
-  { id: "note", label: "Save it as the sandbox note", operation_id: "sandbox.set_note", connection_id: "conn_sandbox", input: { note: "{{nodes.message.output.text}}" } },
+  {
+    id: "note",
+    label: "Save it as the sandbox note",
+    operation_id: "sandbox.set_note",
+    connection_id: "conn_sandbox",
+    input: { note: "{{nodes.message.output.text}}" },
+  },
 ];
 const EXAMPLE_ZONE = "Europe/Paris";
 const EXAMPLE_STARTED_AT = new Date("2026-03-10T08:00:02Z");
@@ -58,9 +81,19 @@ const EXAMPLE_ROWS = [
   { date: "2026-03-09", value: 839 },
 ];
 /** What the sandbox answers for the report node (its numbers are made up, like the sandbox's own). */
-const EXAMPLE_REPORT_OUTPUT = { metric: "sessions", unit: "count", total: EXAMPLE_ROWS.reduce((s, r) => s + r.value, 0), rows: EXAMPLE_ROWS, note: null };
+const EXAMPLE_REPORT_OUTPUT = {
+  metric: "sessions",
+  unit: "count",
+  total: EXAMPLE_ROWS.reduce((s, r) => s + r.value, 0),
+  rows: EXAMPLE_ROWS,
+  note: null,
+};
 
-const exampleContext = (outputs: Record<string, unknown>): RunContext => ({ startedAt: EXAMPLE_STARTED_AT, timezone: EXAMPLE_ZONE, outputs });
+const exampleContext = (outputs: Record<string, unknown>): RunContext => ({
+  startedAt: EXAMPLE_STARTED_AT,
+  timezone: EXAMPLE_ZONE,
+  outputs,
+});
 
 async function workedExample() {
   const outputs: Record<string, unknown> = {};
@@ -77,9 +110,14 @@ async function workedExample() {
   ];
   // How a value is written in: whole-string references keep their type, text gets text.
   const ctx = exampleContext(outputs);
-  const typing = ["{{nodes.report.output.rows}}", "Rows: {{nodes.report.output.rows}}", "{{nodes.report.output.total}}", "Total: {{nodes.report.output.total}}", "{{nodes.report.output.rows.0.date}}", "{{run.started_at}}"].map(
-    (text) => ({ text, value: resolveInput(text, ctx) }),
-  );
+  const typing = [
+    "{{nodes.report.output.rows}}",
+    "Rows: {{nodes.report.output.rows}}",
+    "{{nodes.report.output.total}}",
+    "Total: {{nodes.report.output.total}}",
+    "{{nodes.report.output.rows.0.date}}",
+    "{{run.started_at}}",
+  ].map((text) => ({ text, value: resolveInput(text, ctx) }));
   let missing = "";
   try {
     resolveInput({ note: "{{nodes.report.output.totl}}" }, ctx);
@@ -95,7 +133,8 @@ async function workedExample() {
   return { steps, typing, missing, refused };
 }
 
-const kindOf = (value: unknown) => (Array.isArray(value) ? "list" : value === null ? "null" : typeof value === "object" ? "object" : typeof value);
+const kindOf = (value: unknown) =>
+  Array.isArray(value) ? "list" : value === null ? "null" : typeof value === "object" ? "object" : typeof value;
 
 // ---- Command line ----
 
@@ -123,21 +162,63 @@ const RUN_STATUS: [string, string][] = [
   ["queued", "Waiting for an instance: a due slot of its schedule, or Run now / workflow run."],
   ["running", "An instance claimed it and runs its nodes, in order."],
   ["success", "Every node succeeded."],
-  ["error", "A node failed after its retries; the nodes after it were logged skipped. error and failed_node_id say which and why."],
-  ["refused", "The team had no credits left when the run started: nothing ran, no log was written, nothing was charged."],
+  [
+    "error",
+    "A node failed after its retries; the nodes after it were logged skipped. error and failed_node_id say which and why.",
+  ],
+  [
+    "refused",
+    "The team had no credits left when the run started: nothing ran, no log was written, nothing was charged.",
+  ],
 ];
 
 const DASHBOARD_ROUTES: [string, string, string][] = [
-  ["GET", "/api/dashboard/workflows", "The team's workflows, each with its nodes, schedule, next_run_at, last run, credits this billing period, whether a node writes, and its connection problems (deleted, needs re-authorization)."],
-  ["POST", "/api/dashboard/workflows", "Saves a new workflow: {name, nodes, schedule?, timezone?, active?} (active defaults to true). Every problem is named in one 400."],
-  ["GET", "/api/dashboard/workflows/{id}", "One workflow; each node with its operation, its connection and what is wrong with that connection."],
-  ["PATCH", "/api/dashboard/workflows/{id}", "Changes any of name, nodes, schedule, timezone, active, checked like a new workflow. A new schedule or a reactivation counts from now; an unchanged schedule keeps its next slot."],
-  ["DELETE", "/api/dashboard/workflows/{id}", "Deletes the workflow and its run history; its operation logs and ledger entries stay."],
-  ["GET", "/api/dashboard/workflows/{id}/runs", "Its runs, newest first ({runs, next_cursor}; ?limit 1–100, default 25, and ?cursor): status, trigger, who started it, duration, credits, each node."],
+  [
+    "GET",
+    "/api/dashboard/workflows",
+    "The team's workflows, each with its nodes, schedule, next_run_at, last run, credits this billing period, whether a node writes, and its connection problems (deleted, needs re-authorization).",
+  ],
+  [
+    "POST",
+    "/api/dashboard/workflows",
+    "Saves a new workflow: {name, nodes, schedule?, timezone?, active?} (active defaults to true). Every problem is named in one 400.",
+  ],
+  [
+    "GET",
+    "/api/dashboard/workflows/{id}",
+    "One workflow; each node with its operation, its connection and what is wrong with that connection.",
+  ],
+  [
+    "PATCH",
+    "/api/dashboard/workflows/{id}",
+    "Changes any of name, nodes, schedule, timezone, active, checked like a new workflow. A new schedule or a reactivation counts from now; an unchanged schedule keeps its next slot.",
+  ],
+  [
+    "DELETE",
+    "/api/dashboard/workflows/{id}",
+    "Deletes the workflow and its run history; its operation logs and ledger entries stay.",
+  ],
+  [
+    "GET",
+    "/api/dashboard/workflows/{id}/runs",
+    "Its runs, newest first ({runs, next_cursor}; ?limit 1–100, default 25, and ?cursor): status, trigger, who started it, duration, credits, each node.",
+  ],
   ["POST", "/api/dashboard/workflows/{id}/runs", "Run now: queues a run and answers {run_id}."],
-  ["POST", "/api/dashboard/workflows/{id}/rebind", "{from, to}: points every node on connection from at connection to; answers {id, nodes_rebound}."],
-  ["GET", "/api/dashboard/workflow-runs/{id}", "One run: each node's status, duration, retry_attempts, credits, cache_hit, error, and the input and output of its log."],
-  ["GET", "/api/dashboard/workflow-schedule", "?schedule=…&timezone=…: the next five runs (Unix ms) as {next_runs}, or a 400 saying what is wrong. The editor's preview."],
+  [
+    "POST",
+    "/api/dashboard/workflows/{id}/rebind",
+    "{from, to}: points every node on connection from at connection to; answers {id, nodes_rebound}.",
+  ],
+  [
+    "GET",
+    "/api/dashboard/workflow-runs/{id}",
+    "One run: each node's status, duration, retry_attempts, credits, cache_hit, error, and the input and output of its log.",
+  ],
+  [
+    "GET",
+    "/api/dashboard/workflow-schedule",
+    "?schedule=…&timezone=…: the next five runs (Unix ms) as {next_runs}, or a 400 saying what is wrong. The editor's preview.",
+  ],
 ];
 
 export default async function WorkflowsDocsPage() {
@@ -153,22 +234,23 @@ export default async function WorkflowsDocsPage() {
       <h1 className="text-3xl font-semibold tracking-tight">Workflows</h1>
       <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
         Operations run in order, by hand or on a schedule ·{" "}
-        <a className={link} href="/docs/operations">
+        <Link className={link} href="/docs/operations">
           Operations
-        </a>{" "}
+        </Link>{" "}
         ·{" "}
-        <a className={link} href="/docs/webhooks">
+        <Link className={link} href="/docs/webhooks">
           Webhooks
-        </a>{" "}
+        </Link>{" "}
         ·{" "}
-        <a className={link} href="/docs/api">
+        <Link className={link} href="/docs/api">
           API reference
-        </a>
+        </Link>
       </p>
       <p className="mt-4 text-zinc-700 dark:text-zinc-300">
-        A workflow is a list of steps Patchbay runs for a team: read a report, turn it into a message, post it to Slack; every Monday at 09:00 or when someone clicks{" "}
-        <strong>Run now</strong>. Each step is an operation of the catalogue, run on the server through the same path as an agent&apos;s calls, logged and charged the same
-        way. A run survives the loss of the instance running it, and a write is never sent twice.
+        A workflow is a list of steps Patchbay runs for a team: read a report, turn it into a message, post it to Slack;
+        every Monday at 09:00 or when someone clicks <strong>Run now</strong>. Each step is an operation of the
+        catalogue, run on the server through the same path as an agent&apos;s calls, logged and charged the same way. A
+        run survives the loss of the instance running it, and a write is never sent twice.
       </p>
 
       <nav aria-label="On this page" className="mt-6 text-sm">
@@ -186,32 +268,59 @@ export default async function WorkflowsDocsPage() {
 
       <Section id="nodes" title="Nodes">
         <p>
-          A workflow is an ordered list of 1 to {MAX_NODES} <strong>nodes</strong>. Each node is one operation of the{" "}
-          <a className={link} href="/docs/operations#reference">
+          A workflow is an ordered list of 1 to {workflowMaxNodes()} <strong>nodes</strong> (
+          <code>WORKFLOW_MAX_NODES</code>). Each node is one operation of the{" "}
+          <Link className={link} href="/docs/operations#reference">
             operations catalogue
-          </a>{" "}
+          </Link>{" "}
           with the connection it runs on and its input:
         </p>
         <Table
           head={["Field", "What it is"]}
           rows={[
-            [<C key="f">id</C>, <>Unique in the workflow, <C>{nodeIdPattern}</C>. Later nodes refer to its output by it.</>],
-            [<C key="f">label</C>, "What the node does, in words (1–200 characters); shown in the run history and in its log's metadata."],
-            [<C key="f">operation_id</C>, <>An operation of the catalogue, e.g. <C>sandbox.report</C> or <C>slack.post_message</C>.</>],
-            [<C key="f">connection_id</C>, "A connection of the team of a type the operation runs on; left out for a utility. A private connection can only be used in its owner's workflows."],
-            [<C key="f">input</C>, <>The operation&apos;s input (a JSON object), whose strings may hold <a className={link} href="#references">references</a> to earlier nodes&apos; outputs and to the run.</>],
+            [
+              <C key="f">id</C>,
+              <>
+                Unique in the workflow, <C>{nodeIdPattern}</C>. Later nodes refer to its output by it.
+              </>,
+            ],
+            [
+              <C key="f">label</C>,
+              "What the node does, in words (1–200 characters); shown in the run history and in its log's metadata.",
+            ],
+            [
+              <C key="f">operation_id</C>,
+              <>
+                An operation of the catalogue, e.g. <C>sandbox.report</C> or <C>slack.post_message</C>.
+              </>,
+            ],
+            [
+              <C key="f">connection_id</C>,
+              "A connection of the team of a type the operation runs on; left out for a utility. A private connection can only be used in its owner's workflows.",
+            ],
+            [
+              <C key="f">input</C>,
+              <>
+                The operation&apos;s input (a JSON object), whose strings may hold{" "}
+                <a className={link} href="#references">
+                  references
+                </a>{" "}
+                to earlier nodes&apos; outputs and to the run.
+              </>,
+            ],
           ]}
         />
         <p>
-          Saving a workflow (dashboard, API or command line) checks everything a run could trip over that is known then, and names every problem in one answer: each
-          node&apos;s operation (an unknown id gets the closest ones), its connection (this team&apos;s, one the person saving may use, of a type the operation runs on), its
-          input against the operation&apos;s schema (a field holding a reference is checked when the node runs, once its value is known), the references, the cron expression
-          and the time zone.
+          Saving a workflow (dashboard, API or command line) checks everything a run could trip over that is known then,
+          and names every problem in one answer: each node&apos;s operation (an unknown id gets the closest ones), its
+          connection (this team&apos;s, one the person saving may use, of a type the operation runs on), its input
+          against the operation&apos;s schema (a field holding a reference is checked when the node runs, once its value
+          is known), the references, the cron expression and the time zone.
         </p>
         <H3 id="utilities">Utilities</H3>
         <p>
-          Besides the operations on connected platforms, workflows have built-in utilities that shape data between nodes. They need no connection (leave{" "}
-          <C>connection_id</C> out), reach no provider and cost 0 credits.
+          Besides the operations on connected platforms, workflows have built-in utilities that shape data between
+          nodes. They need no connection (leave <C>connection_id</C> out), reach no provider and cost 0 credits.
         </p>
         <Table
           head={["Utility", "What it does", "Input", "Example input"]}
@@ -241,7 +350,8 @@ export default async function WorkflowsDocsPage() {
 
       <Section id="references" title="References in node inputs">
         <p>
-          Any string in a node&apos;s input may hold references between <C>{"{{"}</C> and <C>{"}}"}</C>, filled in just before the node runs:
+          Any string in a node&apos;s input may hold references between <C>{"{{"}</C> and <C>{"}}"}</C>, filled in just
+          before the node runs:
         </p>
         <Table
           head={["Reference", "Its value"]}
@@ -249,8 +359,9 @@ export default async function WorkflowsDocsPage() {
             [
               <C key="r">{"{{nodes.<id>.output.<path>}}"}</C>,
               <>
-                A field of an <strong>earlier</strong> node&apos;s output (<C>{"{{nodes.<id>.output}}"}</C> is the whole output). The path&apos;s parts are separated by dots; a
-                number indexes a list: <C>{"{{nodes.report.output.rows.0.date}}"}</C>.
+                A field of an <strong>earlier</strong> node&apos;s output (<C>{"{{nodes.<id>.output}}"}</C> is the whole
+                output). The path&apos;s parts are separated by dots; a number indexes a list:{" "}
+                <C>{"{{nodes.report.output.rows.0.date}}"}</C>.
               </>,
             ],
             ...runVariables.map(([name, meaning]) => [<C key="r">{`{{${name}}}`}</C>, meaning]),
@@ -258,39 +369,46 @@ export default async function WorkflowsDocsPage() {
         />
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            <strong>A whole string that is one reference keeps the value&apos;s type</strong>: a list of rows stays a list, a number stays a number, so{" "}
-            <C>{'"rows": "{{nodes.report.output.rows}}"'}</C> hands <C>utility.filter_rows</C> the rows themselves.
+            <strong>A whole string that is one reference keeps the value&apos;s type</strong>: a list of rows stays a
+            list, a number stays a number, so <C>{'"rows": "{{nodes.report.output.rows}}"'}</C> hands{" "}
+            <C>utility.filter_rows</C> the rows themselves.
           </li>
           <li>
-            <strong>Inside a text</strong>, the value is written in: a string as it is, anything else (numbers, lists, objects) as JSON.
+            <strong>Inside a text</strong>, the value is written in: a string as it is, anything else (numbers, lists,
+            objects) as JSON.
           </li>
           <li>
-            Dates are those of the moment the run starts, in the workflow&apos;s time zone (UTC for a workflow without a schedule, or with a schedule and no zone).
+            Dates are those of the moment the run starts, in the workflow&apos;s time zone (UTC for a workflow without a
+            schedule, or with a schedule and no zone).
           </li>
           <li>
-            <strong>Checked when the workflow is saved</strong>: anything else between <C>{"{{ }}"}</C>, a node that does not exist, the node itself or a later one, or an
-            unclosed <C>{"{{"}</C> is refused, with where and why.
+            <strong>Checked when the workflow is saved</strong>: anything else between <C>{"{{ }}"}</C>, a node that
+            does not exist, the node itself or a later one, or an unclosed <C>{"{{"}</C> is refused, with where and why.
           </li>
           <li>
-            <strong>Filled in when the node runs</strong>: a field the earlier output does not have fails the node, with the reason in its log and in the run; the nodes after
-            it are skipped.
+            <strong>Filled in when the node runs</strong>: a field the earlier output does not have fails the node, with
+            the reason in its log and in the run; the nodes after it are skipped.
           </li>
         </ul>
         <H3 id="example">A worked example</H3>
         <p>
-          A sandbox report, turned into a sentence, saved as the sandbox account&apos;s note (<C>sandbox.set_note</C>). These are the nodes as saved:
+          A sandbox report, turned into a sentence, saved as the sandbox account&apos;s note (<C>sandbox.set_note</C>).
+          These are the nodes as saved:
         </p>
         <Pre label="The example workflow's nodes">{pretty(EXAMPLE_NODES)}</Pre>
         <p>
-          A run that starts at <C>{EXAMPLE_STARTED_AT.toISOString()}</C> in <C>{EXAMPLE_ZONE}</C> fills in each node&apos;s input from the run and the outputs before it
-          (computed below by the runner&apos;s own code):
+          A run that starts at <C>{EXAMPLE_STARTED_AT.toISOString()}</C> in <C>{EXAMPLE_ZONE}</C> fills in each
+          node&apos;s input from the run and the outputs before it (computed below by the runner&apos;s own code):
         </p>
         {example.steps.map(({ node, input, output }) => (
           <div key={node.id}>
             <p className="mt-4">
               <C>{node.id}</C> · {node.label} · {opLink(node.operation_id)}
             </p>
-            <Pre label={`${node.id}: input and output`} wrap>{`input  ${JSON.stringify(input)}\noutput ${JSON.stringify(output)}`}</Pre>
+            <Pre
+              label={`${node.id}: input and output`}
+              wrap
+            >{`input  ${JSON.stringify(input)}\noutput ${JSON.stringify(output)}`}</Pre>
           </div>
         ))}
         <p>How a value is written in, with the outputs above:</p>
@@ -307,18 +425,24 @@ export default async function WorkflowsDocsPage() {
         <p>
           A path the output lacks, e.g. <C>{"{{nodes.report.output.totl}}"}</C>, fails the node when it runs:
         </p>
-        <Pre label="A missing field" wrap>{example.missing}</Pre>
+        <Pre label="A missing field" wrap>
+          {example.missing}
+        </Pre>
         <p>
-          And a workflow whose first node uses <C>{"{{run.date.tomorrow}}"}</C> and whose second refers to the third is refused when saved, with these reasons:
+          And a workflow whose first node uses <C>{"{{run.date.tomorrow}}"}</C> and whose second refers to the third is
+          refused when saved, with these reasons:
         </p>
-        <Pre label="References refused when saving" wrap>{example.refused.join("\n")}</Pre>
+        <Pre label="References refused when saving" wrap>
+          {example.refused.join("\n")}
+        </Pre>
       </Section>
 
       <Section id="schedules" title="Schedules">
         <p>
-          A workflow runs by hand (<strong>Run now</strong>, <C>workflow run</C>), and on a schedule when it has one and is active. A schedule is a five-field cron
-          expression — minute, hour, day of month, month, day of week, e.g. <C>0 9 * * 1</C> for Mondays at 09:00 — read in an IANA time zone such as <C>Europe/Paris</C>{" "}
-          (UTC when none is given). The editor previews the next five runs with the scheduler&apos;s own code.
+          A workflow runs by hand (<strong>Run now</strong>, <C>workflow run</C>), and on a schedule when it has one and
+          is active. A schedule is a five-field cron expression — minute, hour, day of month, month, day of week, e.g.{" "}
+          <C>0 9 * * 1</C> for Mondays at 09:00 — read in an IANA time zone such as <C>Europe/Paris</C> (UTC when none
+          is given). The editor previews the next five runs with the scheduler&apos;s own code.
         </p>
         <p>Across daylight-saving changes a schedule does what cron does:</p>
         <ul className="list-disc space-y-1 pl-5">
@@ -327,30 +451,35 @@ export default async function WorkflowsDocsPage() {
           </li>
           <li>a time the fall-back repeats runs once,</li>
           <li>
-            except that a schedule for every hour (hour field <C>*</C>) runs in both of the repeated hours, as an hourly job must.
+            except that a schedule for every hour (hour field <C>*</C>) runs in both of the repeated hours, as an hourly
+            job must.
           </li>
         </ul>
         <p>
-          A due slot starts within 15 seconds: every instance looks for due slots every {POLL_MS / 1000} second{POLL_MS === 1000 ? "" : "s"}, and each slot runs exactly
-          once across all instances (moving the workflow to its next slot is a conditional update only one instance wins, and a run is unique per workflow and slot). Slots
-          missed while no instance was running (a stop of hours) are not all made up: the oldest missed slot runs once, and the next run after it is the next slot after
-          now.
+          A due slot starts within 15 seconds: every instance looks for due slots every {POLL_MS / 1000} second
+          {POLL_MS === 1000 ? "" : "s"}, and each slot runs exactly once across all instances (moving the workflow to
+          its next slot is a conditional update only one instance wins, and a run is unique per workflow and slot).
+          Slots missed while no instance was running (a stop of hours) are not all made up: the oldest missed slot runs
+          once, and the next run after it is the next slot after now.
         </p>
       </Section>
 
       <Section id="runs" title="Runs, logs and credits">
         <Table head={["Status", "Meaning"]} rows={RUN_STATUS.map(([s, meaning]) => [<C key="s">{s}</C>, meaning])} />
         <p>
-          Nodes run one after another, in order. A node whose operation fails for a reason that may pass — the provider unreachable or timing out, a 429, a 5xx — is
-          retried up to {MAX_RETRIES} times: the first retry after <C>WORKFLOW_RETRY_BASE_MS</C> (1 s by default), each next one three times longer, each lengthened by up
-          to 20 % of jitter. Any other failure (a refusal by the provider, a connection that needs re-authorization, bad input) is not retried. A node that still fails ends
-          the run: the nodes after it are logged <C>skipped</C> and the run is <C>error</C>.
+          Nodes run one after another, in order. A node whose operation fails for a reason that may pass — the provider
+          unreachable or timing out, a 429, a 5xx — is retried up to {MAX_RETRIES} times: the first retry after{" "}
+          <C>WORKFLOW_RETRY_BASE_MS</C> (1 s by default), each next one three times longer, each lengthened by up to 20
+          % of jitter. Any other failure (a refusal by the provider, a connection that needs re-authorization, bad
+          input) is not retried. A node that still fails ends the run: the nodes after it are logged <C>skipped</C> and
+          the run is <C>error</C>.
         </p>
         <H3 id="logs">Logs</H3>
         <p>
-          Every node is one operation log, written in node order (each node&apos;s <C>started_at</C> no earlier than the one before); the Logs page filtered by{" "}
-          <C>source_run_id</C> shows a run. A node still running reads <C>start</C>; then <C>success</C>, <C>error</C> (after its retries) or <C>skipped</C>. The log holds
-          the input as filled in and the output (or the error).
+          Every node is one operation log, written in node order (each node&apos;s <C>started_at</C> no earlier than the
+          one before); the Logs page filtered by <C>source_run_id</C> shows a run. A node still running reads{" "}
+          <C>start</C>; then <C>success</C>, <C>error</C> (after its retries) or <C>skipped</C>. The log holds the input
+          as filled in and the output (or the error).
         </p>
         <Table
           head={["Field", "Value"]}
@@ -360,17 +489,21 @@ export default async function WorkflowsDocsPage() {
             [
               <C key="f">metadata</C>,
               <>
-                <C>{'{"node_id", "node_label", "retry_attempts"}'}</C>, plus <C>connection_id</C> when the node has one; <C>retry_attempts</C> counts the retries (0 to{" "}
-                {MAX_RETRIES}).
+                <C>{'{"node_id", "node_label", "retry_attempts"}'}</C>, plus <C>connection_id</C> when the node has one;{" "}
+                <C>retry_attempts</C> counts the retries (0 to {MAX_RETRIES}).
               </>,
             ],
-            [<C key="f">credits_used</C>, "The node's credits when it succeeded; 0 for a cache hit, a utility, a failed or a skipped node."],
+            [
+              <C key="f">credits_used</C>,
+              "The node's credits when it succeeded; 0 for a cache hit, a utility, a failed or a skipped node.",
+            ],
           ]}
         />
         <H3 id="credits">Credits</H3>
         <p>
-          A run is <strong>one ledger entry</strong>, service <C>{'{"type": "workflow", "id", "name"}'}</C>, dated when the run started: 1 credit for the run plus the
-          credits of the nodes that succeeded. A node answered from the response cache costs 0, as an MCP call does; utilities cost 0. The worked example&apos;s run costs 1
+          A run is <strong>one ledger entry</strong>, service <C>{'{"type": "workflow", "id", "name"}'}</C>, dated when
+          the run started: 1 credit for the run plus the credits of the nodes that succeeded. A node answered from the
+          response cache costs 0, as an MCP call does; utilities cost 0. The worked example&apos;s run costs 1
           {EXAMPLE_NODES.map((n) => (
             <span key={n.id}>
               {" "}
@@ -380,34 +513,40 @@ export default async function WorkflowsDocsPage() {
           = {EXAMPLE_CREDITS} credits (the report costs 0 when it is answered from the cache).
         </p>
         <p>
-          A run that starts while the team&apos;s <C>credits_remaining</C> is 0 or less is <C>refused</C>: it writes no log and no ledger entry, and shows as refused in the
-          run history. A run that started goes to its end, even if it uses the last credits on the way.
+          A run that starts while the team&apos;s <C>credits_remaining</C> is 0 or less is <C>refused</C>: it writes no
+          log and no ledger entry, and shows as refused in the run history. A run that started goes to its end, even if
+          it uses the last credits on the way.
         </p>
         <p>
           A run that ends in <C>error</C> sends the{" "}
-          <a className={link} href="/docs/webhooks#workflow.run_failed">
+          <Link className={link} href="/docs/webhooks#workflow.run_failed">
             <C>workflow.run_failed</C>
-          </a>{" "}
+          </Link>{" "}
           webhook: <C>{'{"workflow": {"id", "name"}, "run_id", "failed_node_id", "error"}'}</C>.
         </p>
       </Section>
 
       <Section id="reliability" title="Reliability across instances">
         <p>
-          Every instance of Patchbay runs the workflow runner on its job loop (the same one that delivers webhooks and expires approvals): each turn it starts the runs of
-          due slots, then claims queued runs, and runs whose instance died, up to <C>WORKFLOW_CONCURRENCY</C> at once. A claim is one statement (
-          <C>FOR UPDATE SKIP LOCKED</C> on PostgreSQL, a conditional update on SQLite), so one run is executed by one instance at a time. The claim is a lease of{" "}
+          Every instance of Patchbay runs the workflow runner in a worker process beside its server, at a lower CPU
+          priority, so runs never hold up the requests it serves. Each turn of the worker's job loop starts the runs of
+          due slots, then claims queued runs, and runs whose instance died, up to <C>WORKFLOW_CONCURRENCY</C> at once,
+          fairly across teams: every team's oldest due run first, and at most <C>WORKFLOW_TEAM_CONCURRENCY</C> of one
+          team's at once across instances. A claim is one statement (<C>FOR UPDATE SKIP LOCKED</C> on PostgreSQL, a
+          conditional update on SQLite), so one run is executed by one instance at a time. The claim is a lease of{" "}
           <C>WORKFLOW_LEASE_SECONDS</C> (30 s by default), renewed every third of it while the run goes on.
         </p>
         <p>
-          If an instance dies mid-run (<C>kill -9</C>, a lost machine), another one takes the run over once the lease has lapsed and continues at the node it was on, with
-          the outputs of the nodes already done read back from their logs. Every write of a run is conditional on its claim, so an instance that lost its lease cannot write
+          If an instance dies mid-run (<C>kill -9</C>, a lost machine), another one takes the run over once the lease
+          has lapsed and continues at the node it was on, with the outputs of the nodes already done read back from
+          their logs. Every write of a run is conditional on its claim, so an instance that lost its lease cannot write
           over the one that took over. The node that was in flight is run again only if that is safe:
         </p>
         <ul className="list-disc space-y-1 pl-5">
           <li>a read or a utility;</li>
           <li>
-            a write that sets a state (a status, a budget, a note), where sending it twice leaves the account as sending it once:{" "}
+            a write that sets a state (a status, a budget, a note), where sending it twice leaves the account as sending
+            it once:{" "}
             {repeatable.map((op, i) => (
               <span key={op.id}>
                 {i > 0 && ", "}
@@ -418,27 +557,30 @@ export default async function WorkflowsDocsPage() {
           </li>
         </ul>
         <p>
-          Any other write ({notRepeatable.map((op, i) => (
+          Any other write (
+          {notRepeatable.map((op, i) => (
             <span key={op.id}>
               {i > 0 && ", "}
               {opLink(op.id)}
             </span>
           ))}
-          ) may have reached its provider, so it is never sent a second time: the node fails, saying that the instance stopped while it was being sent and that the account
-          should be checked before running the workflow again. The run&apos;s detail in the dashboard shows it was taken over.
+          ) may have reached its provider, so it is never sent a second time: the node fails, saying that the instance
+          stopped while it was being sent and that the account should be checked before running the workflow again. The
+          run&apos;s detail in the dashboard shows it was taken over.
         </p>
       </Section>
 
       <Section id="writes" title="Writes and owners">
         <p>
-          A workflow&apos;s write nodes run without an approval request: approval happened once, when a <strong>team owner activated</strong> the workflow. So only an owner can
-          activate a workflow with write nodes — create it active, switch it on, or change the nodes of an active one; a member who tries is told which nodes write and can
-          save it inactive for an owner to activate. An inactive workflow with write nodes can be run by hand (Run now) only by an owner; the operator&apos;s{" "}
-          <C>workflow run</C> is not limited. A workflow with reads and utilities only
-          can be activated and run by any member. (Agents&apos; writes through MCP follow the{" "}
-          <a className={link} href="/docs/operations#write-policies">
+          A workflow&apos;s write nodes run without an approval request: approval happened once, when a{" "}
+          <strong>team owner activated</strong> the workflow. So only an owner can activate a workflow with write nodes
+          — create it active, switch it on, or change the nodes of an active one; a member who tries is told which nodes
+          write and can save it inactive for an owner to activate. An inactive workflow with write nodes can be run by
+          hand (Run now) only by an owner; the operator&apos;s <C>workflow run</C> is not limited. A workflow with reads
+          and utilities only can be activated and run by any member. (Agents&apos; writes through MCP follow the{" "}
+          <Link className={link} href="/docs/operations#write-policies">
             write policies
-          </a>{" "}
+          </Link>{" "}
           instead.)
         </p>
       </Section>
@@ -446,28 +588,32 @@ export default async function WorkflowsDocsPage() {
       <Section id="connections" title="When a connection changes">
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            <strong>Deleted</strong>: the active workflows that use it are deactivated in the same change (the delete&apos;s confirmation names them, and the{" "}
-            <a className={link} href="/docs/webhooks#connection.deleted">
+            <strong>Deleted</strong>: the active workflows that use it are deactivated in the same change (the
+            delete&apos;s confirmation names them, and the{" "}
+            <Link className={link} href="/docs/webhooks#connection.deleted">
               <C>connection.deleted</C>
-            </a>{" "}
-            event lists them in <C>deactivated_workflow_ids</C>). A node on a deleted connection fails, saying to rebind the workflow.
+            </Link>{" "}
+            event lists them in <C>deactivated_workflow_ids</C>). A node on a deleted connection fails, saying to rebind
+            the workflow.
           </li>
           <li>
-            <strong>Replaced</strong>: posting an API-key type&apos;s credentials creates a new connection each time, so workflows keep the old one. Point their nodes at the
-            new one with <strong>Rebind</strong> on the workflow&apos;s page or <C>workflow rebind --id … --from … --to …</C>; the new connection must be of a type every
-            rebound node runs on. Rebinding does not switch a deactivated workflow back on.
+            <strong>Replaced</strong>: posting an API-key type&apos;s credentials creates a new connection each time, so
+            workflows keep the old one. Point their nodes at the new one with <strong>Rebind</strong> on the
+            workflow&apos;s page or <C>workflow rebind --id … --from … --to …</C>; the new connection must be of a type
+            every rebound node runs on. Rebinding does not switch a deactivated workflow back on.
           </li>
           <li>
-            <strong>Needs re-authorization</strong> (the provider no longer accepts its access): its nodes fail with that reason, without retries, and the workflow list shows
-            the problem. Connecting the same account again through a new auth link repairs the connection in place (same id), so the workflows need no change.
+            <strong>Needs re-authorization</strong> (the provider no longer accepts its access): its nodes fail with
+            that reason, without retries, and the workflow list shows the problem. Connecting the same account again
+            through a new auth link repairs the connection in place (same id), so the workflows need no change.
           </li>
         </ul>
       </Section>
 
       <Section id="templates" title="Ready-made templates">
         <p>
-          <strong>New from a template</strong> on the Workflows page fills these in with the team&apos;s connections and a few values (the <C>{"<<field>>"}</C> markers), then
-          saves them like any workflow.
+          <strong>New from a template</strong> on the Workflows page fills these in with the team&apos;s connections and
+          a few values (the <C>{"<<field>>"}</C> markers), then saves them like any workflow.
         </p>
         {WORKFLOW_TEMPLATES.map((t) => (
           <div key={t.id}>
@@ -522,41 +668,52 @@ export default async function WorkflowsDocsPage() {
 
       <Section id="cli" title="Command line">
         <p>
-          <C>npm run --silent cli -- &lt;command&gt;</C> prints one JSON object; bad input (bad JSON, an unknown operation, a connection of another team or of the wrong type,
-          a forward reference, a bad cron expression) is <C>{'{"error": "..."}'}</C> and exit 1.
+          <C>npm run --silent cli -- &lt;command&gt;</C> prints one JSON object; bad input (bad JSON, an unknown
+          operation, a connection of another team or of the wrong type, a forward reference, a bad cron expression) is{" "}
+          <C>{'{"error": "..."}'}</C> and exit 1.
         </p>
         <H3 id="cli-create">workflow create</H3>
         <p>
-          <C>workflow create --team ID --user ID --name N --nodes JSON [--schedule CRON --timezone TZ] [--inactive]</C> saves a workflow as that user (the owner rules above
-          apply) and prints <C>{'{"id", "name", "active", "next_run_at"}'}</C>, <C>next_run_at</C> in Unix seconds or null. <C>--nodes</C> is a JSON array of{" "}
-          <C>{'{"id", "label", "operation_id", "connection_id"?, "input"}'}</C>. The worked example:
+          Saves a workflow as that user (the owner rules above apply):{" "}
+          <C>workflow create --team ID --user ID --name N --nodes JSON [--schedule CRON --timezone TZ] [--inactive]</C>.
+          It prints <C>{'{"id", "name", "active", "next_run_at"}'}</C>, <C>next_run_at</C> in Unix seconds or null.{" "}
+          <C>--nodes</C> is a JSON array of <C>{'{"id", "label", "operation_id", "connection_id"?, "input"}'}</C>. The
+          worked example:
         </p>
-        <Pre label="workflow create" wrap>{CLI_CREATE}</Pre>
+        <Pre label="workflow create" wrap>
+          {CLI_CREATE}
+        </Pre>
         <H3 id="cli-run">workflow run</H3>
         <p>
-          <C>workflow run --id ID [--wait]</C> queues a run and prints <C>{'{"run_id"}'}</C>. With <C>--wait</C> it waits for the end (running the run itself when no
-          instance has taken it, so it works with no server up) and prints <C>{'{"run_id", "status", "logs", "credits"}'}</C>: status <C>success</C>, <C>error</C> or{" "}
-          <C>refused</C>, <C>logs</C> the number of logs the run wrote, <C>credits</C> its ledger entry&apos;s credits (0 when refused).
+          <C>workflow run --id ID [--wait]</C> queues a run and prints <C>{'{"run_id"}'}</C>. With <C>--wait</C> it
+          waits for the end (running the run itself when no instance has taken it, so it works with no server up) and
+          prints <C>{'{"run_id", "status", "logs", "credits"}'}</C>: status <C>success</C>, <C>error</C> or{" "}
+          <C>refused</C>, <C>logs</C> the number of logs the run wrote, <C>credits</C> its ledger entry&apos;s credits
+          (0 when refused).
         </p>
         <Pre label="workflow run">{CLI_RUN}</Pre>
         <H3 id="cli-list">workflow list</H3>
         <p>
-          <C>workflow list --team ID</C> prints <C>{'{"workflows": [{"id", "name", "active", "schedule", "timezone", "next_run_at"}]}'}</C>; <C>schedule</C>,{" "}
+          <C>workflow list --team ID</C> prints{" "}
+          <C>{'{"workflows": [{"id", "name", "active", "schedule", "timezone", "next_run_at"}]}'}</C>; <C>schedule</C>,{" "}
           <C>timezone</C> and <C>next_run_at</C> are null for a manual workflow.
         </p>
-        <Pre label="workflow list" wrap>{CLI_LIST}</Pre>
+        <Pre label="workflow list" wrap>
+          {CLI_LIST}
+        </Pre>
         <H3 id="cli-rebind">workflow rebind</H3>
         <p>
-          <C>workflow rebind --id ID --from CONN --to CONN</C> points every node on <C>CONN</C> (which may already be deleted) at the other one and prints{" "}
-          <C>{'{"id", "nodes_rebound"}'}</C>.
+          <C>workflow rebind --id ID --from CONN --to CONN</C> points every node on <C>CONN</C> (which may already be
+          deleted) at the other one and prints <C>{'{"id", "nodes_rebound"}'}</C>.
         </p>
         <Pre label="workflow rebind">{CLI_REBIND}</Pre>
       </Section>
 
       <Section id="dashboard-api" title="Dashboard API">
         <p>
-          The dashboard&apos;s Workflows pages use these routes. They take the signed-in session only (an API key is refused) and name the team in the{" "}
-          <C>{TEAM_HEADER}</C> header; errors are <C>{'{"detail"}'}</C> with the status, like the public API.
+          The dashboard&apos;s Workflows pages use these routes. They take the signed-in session only (an API key is
+          refused) and name the team in the <C>{TEAM_HEADER}</C> header; errors are <C>{'{"detail"}'}</C> with the
+          status, like the public API.
         </p>
         <Table
           head={["Method", "Path", "What it does"]}
@@ -568,9 +725,32 @@ export default async function WorkflowsDocsPage() {
         <Table
           head={["Variable", "Default", "Meaning"]}
           rows={[
-            [<C key="v">WORKFLOW_CONCURRENCY</C>, "32", "Runs one instance executes at once."],
-            [<C key="v">WORKFLOW_LEASE_SECONDS</C>, "30", "How long a claimed run belongs to its instance; renewed every third of it. A run whose instance died is taken over after this."],
-            [<C key="v">WORKFLOW_RETRY_BASE_MS</C>, "1000", `The delay before a node's first retry; each next one waits three times as long (+ up to 20 % jitter), ${MAX_RETRIES} retries at most.`],
+            [<C key="v">WORKFLOW_CONCURRENCY</C>, "16", "Runs one instance executes at once."],
+            [
+              <C key="v">WORKFLOW_TEAM_CONCURRENCY</C>,
+              "8",
+              "Runs of one team going at once across all instances; the rest of a team's burst waits its turn.",
+            ],
+            [
+              <C key="v">WORKFLOW_WORKER_NICE</C>,
+              "10",
+              "The worker process's CPU niceness (0–19; 0 turns it off): requests come first on a busy machine.",
+            ],
+            [
+              <C key="v">WORKFLOW_RUNNER</C>,
+              "process",
+              "process: runs go in a worker process beside the server; inline: in the server's own process.",
+            ],
+            [
+              <C key="v">WORKFLOW_LEASE_SECONDS</C>,
+              "30",
+              "How long a claimed run belongs to its instance; renewed every third of it. A run whose instance died is taken over after this.",
+            ],
+            [
+              <C key="v">WORKFLOW_RETRY_BASE_MS</C>,
+              "1000",
+              `The delay before a node's first retry; each next one waits three times as long (+ up to 20 % jitter), ${MAX_RETRIES} retries at most.`,
+            ],
           ]}
         />
       </Section>

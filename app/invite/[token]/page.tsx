@@ -10,7 +10,10 @@ import { Alert } from "@/components/ui/alert";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Join a team · Patchbay", robots: { index: false } };
 
-type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 /** An invite link: who invited whom to which team, and the one step that joins it. */
 export default async function InvitePage({ params, searchParams }: Props) {
@@ -20,7 +23,10 @@ export default async function InvitePage({ params, searchParams }: Props) {
   if (!invite) {
     return (
       <ConnectMessage tone="error" title="This invite isn't valid">
-        <p>Check that you opened the whole link you were sent. If it still doesn&apos;t work, ask the team owner for a new invite.</p>
+        <p>
+          Check that you opened the whole link you were sent. If it still doesn&apos;t work, ask the team owner for a
+          new invite.
+        </p>
       </ConnectMessage>
     );
   }
@@ -32,11 +38,17 @@ export default async function InvitePage({ params, searchParams }: Props) {
       accepted: `It has been used to join ${team}. Sign in to open the team.`,
     }[invite.state];
     return (
-      <ConnectMessage tone="warning" title={`This invite has ${invite.state === "expired" ? "expired" : invite.state === "revoked" ? "been withdrawn" : "already been accepted"}`}>
+      <ConnectMessage
+        tone="warning"
+        title={`This invite has ${invite.state === "expired" ? "expired" : invite.state === "revoked" ? "been withdrawn" : "already been accepted"}`}
+      >
         <p>{text}</p>
         {invite.state === "accepted" && (
           <p>
-            <Link className="font-medium text-indigo-600 hover:underline dark:text-indigo-400" href={`/${invite.team.id}`}>
+            <Link
+              className="font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+              href={`/${invite.team.id}`}
+            >
               Open {team}
             </Link>
           </p>
@@ -52,14 +64,12 @@ export default async function InvitePage({ params, searchParams }: Props) {
       <p className="text-sm text-zinc-500 dark:text-zinc-400">Patchbay</p>
       <h1 className="text-xl font-semibold tracking-tight">Join {team}</h1>
       <p className="mt-3 text-sm leading-6 text-zinc-600 dark:text-zinc-300">
-        {invite.invitedBy ?? "An owner"} invited <strong className="text-zinc-900 dark:text-zinc-100">{invite.email}</strong> to join <strong className="text-zinc-900 dark:text-zinc-100">{team}</strong> as{" "}
+        {invite.invitedBy ?? "An owner"} invited{" "}
+        <strong className="text-zinc-900 dark:text-zinc-100">{invite.email}</strong> to join{" "}
+        <strong className="text-zinc-900 dark:text-zinc-100">{team}</strong> as{" "}
         {invite.role === "owner" ? "an owner" : "a member"}.
       </p>
-      {typeof error === "string" && (
-        <Alert className="mt-4">
-          {error}
-        </Alert>
-      )}
+      {typeof error === "string" && <Alert className="mt-4">{error}</Alert>}
     </>
   );
 
@@ -68,7 +78,8 @@ export default async function InvitePage({ params, searchParams }: Props) {
       <ConnectShell>
         {heading}
         <p className="mt-4 text-sm leading-6 text-zinc-600 dark:text-zinc-300">
-          You are signed in as <strong>{user.email}</strong>. This invite is for {invite.email}: sign out, then open the link again.
+          You are signed in as <strong>{user.email}</strong>. This invite is for {invite.email}: sign out, then open the
+          link again.
         </p>
         <SignOutButton callbackUrl={path} label={`Sign out of ${user.email}`} className="btn-secondary mt-5 w-full" />
       </ConnectShell>
@@ -90,7 +101,9 @@ export default async function InvitePage({ params, searchParams }: Props) {
     return (
       <ConnectShell>
         {heading}
-        <p className="mt-4 text-sm leading-6 text-zinc-600 dark:text-zinc-300">{invite.email} already has a Patchbay account. Sign in as it to accept.</p>
+        <p className="mt-4 text-sm leading-6 text-zinc-600 dark:text-zinc-300">
+          {invite.email} already has a Patchbay account. Sign in as it to accept.
+        </p>
         <Link href={`/sign-in?callbackUrl=${encodeURIComponent(path)}`} className="btn-primary mt-5 w-full">
           Sign in to accept
         </Link>

@@ -25,7 +25,12 @@ async function complete(req: NextRequest, requestId: string) {
   }
   // The query carries the provider's code and state: only their names are logged.
   logRequest({ method: "GET", path: "/oauth/callback", query: req.nextUrl.searchParams, status: 302, startedAt: t0 });
-  const headers = new Headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer", "x-request-id": requestId });
+  const headers = new Headers({
+    location,
+    "cache-control": "no-store",
+    "referrer-policy": "no-referrer",
+    "x-request-id": requestId,
+  });
   // The attempt's binding cookie has done its work.
   if (attemptId) headers.append("set-cookie", clearedBindingCookie(attemptId));
   return new Response(null, { status: 302, headers });

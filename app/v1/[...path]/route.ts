@@ -1,4 +1,4 @@
-import { json } from "@/lib/api/errors";
+import { json } from "@/lib/http/json";
 
 // Unknown /v1 paths answer in the API's own error shape rather than an HTML 404 page.
 const unknown = (req: Request) =>

@@ -1,10 +1,10 @@
 import { withAuth } from "@/lib/api/with-auth";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
-import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { parseJsonBody, parseQuery } from "@/lib/http/parse";
 import { createConnectionBodySchema, listConnectionsQuerySchema } from "@/lib/schemas/connections";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { listConnections } from "@/lib/connections/list-connections";
-import { createConnectionFromCredentials } from "@/lib/connections/create-connection-from-credentials";
+import { createConnectionFromCredentials } from "@/lib/connection-changes/create-connection-from-credentials";
 
 export const GET = withAuth(async ({ team, user, searchParams }) => {
   const query = parseQuery(listConnectionsQuerySchema, searchParams);

@@ -1,10 +1,12 @@
 import { withAuth } from "@/lib/api/with-auth";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
-import { parseQuery } from "@/lib/api/parse";
+import { parseQuery } from "@/lib/http/parse";
 import { listLogsQuerySchema } from "@/lib/schemas/logs";
 import { listLogs } from "@/lib/logs/list-logs";
 
-export const GET = withAuth(async ({ team, searchParams }) => listLogs(team, parseQuery(listLogsQuerySchema, searchParams)));
+export const GET = withAuth(async ({ team, user, searchParams }) =>
+  listLogs(team, user.id, parseQuery(listLogsQuerySchema, searchParams)),
+);
 
 const notAllowed = methodNotAllowed("GET");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -49,9 +49,16 @@ function masked(key: string, keepStart = 3): string {
 
 function openaiModels(req: StandInRequest): Reply {
   const key = /^Bearer (.*)$/.exec(String(req.headers.authorization ?? ""))?.[1] ?? "";
-  const error = (status: number, message: string, code: string | null): Reply => ({ status, json: { error: { message, type: "invalid_request_error", param: null, code } } });
+  const error = (status: number, message: string, code: string | null): Reply => ({
+    status,
+    json: { error: { message, type: "invalid_request_error", param: null, code } },
+  });
   if (!key) {
-    return error(401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.", null);
+    return error(
+      401,
+      "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
+      null,
+    );
   }
   if (key.startsWith("bad_scope")) {
     return error(
@@ -60,43 +67,98 @@ function openaiModels(req: StandInRequest): Reply {
       null,
     );
   }
-  if (key.startsWith("bad")) return error(401, `Incorrect API key provided: ${masked(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`, "invalid_api_key");
+  if (key.startsWith("bad"))
+    return error(
+      401,
+      `Incorrect API key provided: ${masked(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+      "invalid_api_key",
+    );
   return {
     json: {
       object: "list",
-      data: ["gpt-4o", "gpt-4o-mini", "text-embedding-3-small"].map((id) => ({ id, object: "model", created: 1_715_367_049, owned_by: "system" })),
+      data: ["gpt-4o", "gpt-4o-mini", "text-embedding-3-small"].map((id) => ({
+        id,
+        object: "model",
+        created: 1_715_367_049,
+        owned_by: "system",
+      })),
     },
   };
 }
 
 function anthropicModels(req: StandInRequest): Reply {
   const key = String(req.headers["x-api-key"] ?? "");
-  const error = (status: number, type: string, message: string): Reply => ({ status, json: { type: "error", error: { type, message } }, headers: { "request-id": `req_${hash(key + Date.now()).slice(0, 24)}` } });
-  if (!req.headers["anthropic-version"]) return error(400, "invalid_request_error", "anthropic-version: header is required");
+  const error = (status: number, type: string, message: string): Reply => ({
+    status,
+    json: { type: "error", error: { type, message } },
+    headers: { "request-id": `req_${hash(key + Date.now()).slice(0, 24)}` },
+  });
+  if (!req.headers["anthropic-version"])
+    return error(400, "invalid_request_error", "anthropic-version: header is required");
   if (!key) return error(401, "authentication_error", "x-api-key header is required");
-  if (key.startsWith("bad_scope")) return error(403, "permission_error", "Your API key does not have permission to use the specified resource.");
+  if (key.startsWith("bad_scope"))
+    return error(403, "permission_error", "Your API key does not have permission to use the specified resource.");
   if (key.startsWith("bad")) return error(401, "authentication_error", "invalid x-api-key");
   const data = [
-    { type: "model", id: "claude-sonnet-4-20250514", display_name: "Claude Sonnet 4", created_at: "2025-05-22T00:00:00Z" },
-    { type: "model", id: "claude-3-5-haiku-20241022", display_name: "Claude Haiku 3.5", created_at: "2024-10-22T00:00:00Z" },
+    {
+      type: "model",
+      id: "claude-sonnet-4-20250514",
+      display_name: "Claude Sonnet 4",
+      created_at: "2025-05-22T00:00:00Z",
+    },
+    {
+      type: "model",
+      id: "claude-3-5-haiku-20241022",
+      display_name: "Claude Haiku 3.5",
+      created_at: "2024-10-22T00:00:00Z",
+    },
   ];
   const page = data.slice(0, Math.max(1, Number(req.query.get("limit") ?? 20)));
-  return { json: { data: page, has_more: page.length < data.length, first_id: page[0].id, last_id: page[page.length - 1].id } };
+  return {
+    json: { data: page, has_more: page.length < data.length, first_id: page[0].id, last_id: page[page.length - 1].id },
+  };
 }
 
-const klaviyoKey = (req: StandInRequest) => /^Klaviyo-API-Key (.*)$/.exec(String(req.headers.authorization ?? ""))?.[1] ?? "";
-const klaviyoError = (key: string, status: number, code: string, title: string, detail: string, pointer = "/data/"): Reply => ({
+const klaviyoKey = (req: StandInRequest) =>
+  /^Klaviyo-API-Key (.*)$/.exec(String(req.headers.authorization ?? ""))?.[1] ?? "";
+const klaviyoError = (
+  key: string,
+  status: number,
+  code: string,
+  title: string,
+  detail: string,
+  pointer = "/data/",
+): Reply => ({
   status,
-  json: { errors: [{ id: hash(`${key}/${Date.now()}`).slice(0, 36), status, code, title, detail, source: { pointer }, meta: {} }] },
+  json: {
+    errors: [
+      { id: hash(`${key}/${Date.now()}`).slice(0, 36), status, code, title, detail, source: { pointer }, meta: {} },
+    ],
+  },
   headers: { "content-type": "application/vnd.api+json" },
 });
 
 /** Klaviyo's answer to a missing revision or a refused key (`scope` names what a bad_scope key lacks), or null. */
 function klaviyoRefusal(req: StandInRequest, scope: string): Reply | null {
   const key = klaviyoKey(req);
-  if (!req.headers.revision) return klaviyoError(key, 400, "invalid", "Invalid input.", "The 'revision' header is required.");
-  if (key.startsWith("bad_scope")) return klaviyoError(key, 403, "permission_denied", "You do not have permission to perform this action.", `Your API key is missing required scopes: ${scope}`);
-  if (!key || key.startsWith("bad")) return klaviyoError(key, 401, "not_authenticated", "Authentication credentials were not provided.", "Missing or invalid private key.");
+  if (!req.headers.revision)
+    return klaviyoError(key, 400, "invalid", "Invalid input.", "The 'revision' header is required.");
+  if (key.startsWith("bad_scope"))
+    return klaviyoError(
+      key,
+      403,
+      "permission_denied",
+      "You do not have permission to perform this action.",
+      `Your API key is missing required scopes: ${scope}`,
+    );
+  if (!key || key.startsWith("bad"))
+    return klaviyoError(
+      key,
+      401,
+      "not_authenticated",
+      "Authentication credentials were not provided.",
+      "Missing or invalid private key.",
+    );
   return null;
 }
 
@@ -105,7 +167,14 @@ function klaviyoCampaigns(req: StandInRequest): Reply {
   if (refusal) return refusal;
   const key = klaviyoKey(req);
   const channel = /^equals\(messages\.channel,'(email|sms|mobile_push)'\)$/.exec(req.query.get("filter") ?? "")?.[1];
-  if (!channel) return klaviyoError(key, 400, "invalid", "Invalid input.", "A channel filter is required: filter=equals(messages.channel,'email'), 'sms' or 'mobile_push'.");
+  if (!channel)
+    return klaviyoError(
+      key,
+      400,
+      "invalid",
+      "Invalid input.",
+      "A channel filter is required: filter=equals(messages.channel,'email'), 'sms' or 'mobile_push'.",
+    );
   const statuses = ["Sent", "Scheduled", "Draft"];
   const data = statuses.map((status, i) => {
     const id = hash(`${key}/${channel}/${i}`).slice(0, 26).toUpperCase();
@@ -125,7 +194,10 @@ function klaviyoCampaigns(req: StandInRequest): Reply {
       links: { self: `https://a.klaviyo.com/api/campaigns/${id}/` },
     };
   });
-  return { json: { data, links: { self: "https://a.klaviyo.com/api/campaigns/", next: null, prev: null } }, headers: { "content-type": "application/vnd.api+json" } };
+  return {
+    json: { data, links: { self: "https://a.klaviyo.com/api/campaigns/", next: null, prev: null } },
+    headers: { "content-type": "application/vnd.api+json" },
+  };
 }
 
 function klaviyoAccounts(req: StandInRequest): Reply {
@@ -146,7 +218,14 @@ function klaviyoAccounts(req: StandInRequest): Reply {
               default_sender_email: "hello@acme.example",
               website_url: "https://acme.example",
               organization_name: `Acme ${id}`,
-              street_address: { address1: "1 Main St", address2: "", city: "Boston", region: "MA", country: "US", zip: "02110" },
+              street_address: {
+                address1: "1 Main St",
+                address2: "",
+                city: "Boston",
+                region: "MA",
+                country: "US",
+                zip: "02110",
+              },
             },
             industry: "Retail",
             timezone: "America/New_York",
@@ -168,15 +247,30 @@ function klaviyoAccounts(req: StandInRequest): Reply {
 const JSON_API = { "content-type": "application/vnd.api+json" };
 const KLAVIYO_LISTS = ["Newsletter", "VIP customers", "Webinar signups"];
 /** A Klaviyo-looking ID of `length` letters and digits derived from `seed` (lists: 6, profiles: 26, ULID-like). */
-const klaviyoId = (seed: string, length: number) => Buffer.from(createHash("sha256").update(seed).digest()).toString("base64").replace(/[^A-Za-z0-9]/g, "").slice(0, length);
+const klaviyoId = (seed: string, length: number) =>
+  Buffer.from(createHash("sha256").update(seed).digest())
+    .toString("base64")
+    .replace(/[^A-Za-z0-9]/g, "")
+    .slice(0, length);
 /** The IDs of the key's three lists (tests name them: Klaviyo has no list read among the operations). */
 export const klaviyoListIds = (key: string) => KLAVIYO_LISTS.map((_, i) => klaviyoId(`${key}/list/${i}`, 6));
 
-type KlaviyoProfile = { id: string; email: string; first_name: string | null; last_name: string | null; created: string; updated: string };
+type KlaviyoProfile = {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  created: string;
+  updated: string;
+};
 type KlaviyoAccount = { profiles: Map<string, KlaviyoProfile>; members: Map<string, Set<string>> };
 const klaviyoState = new Map<string, KlaviyoAccount>(); // key → its profiles and list members
 function klaviyoStateOf(key: string): KlaviyoAccount {
-  if (!klaviyoState.has(key)) klaviyoState.set(key, { profiles: new Map(), members: new Map(klaviyoListIds(key).map((id) => [id, new Set<string>()])) });
+  if (!klaviyoState.has(key))
+    klaviyoState.set(key, {
+      profiles: new Map(),
+      members: new Map(klaviyoListIds(key).map((id) => [id, new Set<string>()])),
+    });
   return klaviyoState.get(key)!;
 }
 const klaviyoNotFound = (key: string, what: string): Reply => klaviyoError(key, 404, "not_found", "Not found.", what);
@@ -190,7 +284,17 @@ function klaviyoList(req: StandInRequest): Reply {
   const id = req.params.id;
   return {
     json: {
-      data: { type: "list", id, attributes: { name: KLAVIYO_LISTS[i], created: "2025-01-02T10:00:00+00:00", updated: "2025-01-02T10:00:00+00:00", opt_in_process: "single_opt_in" }, links: { self: `https://a.klaviyo.com/api/lists/${id}/` } },
+      data: {
+        type: "list",
+        id,
+        attributes: {
+          name: KLAVIYO_LISTS[i],
+          created: "2025-01-02T10:00:00+00:00",
+          updated: "2025-01-02T10:00:00+00:00",
+          opt_in_process: "single_opt_in",
+        },
+        links: { self: `https://a.klaviyo.com/api/lists/${id}/` },
+      },
       links: { self: `https://a.klaviyo.com/api/lists/${id}/` },
     },
     headers: JSON_API,
@@ -203,7 +307,17 @@ function klaviyoListMembers(req: StandInRequest): Reply {
   const key = klaviyoKey(req);
   const members = klaviyoStateOf(key).members.get(req.params.id);
   if (!members) return klaviyoNotFound(key, `A list with id ${req.params.id} does not exist.`);
-  return { json: { data: [...members].map((id) => ({ type: "profile", id })), links: { self: `https://a.klaviyo.com/api/lists/${req.params.id}/relationships/profiles/`, next: null, prev: null } }, headers: JSON_API };
+  return {
+    json: {
+      data: [...members].map((id) => ({ type: "profile", id })),
+      links: {
+        self: `https://a.klaviyo.com/api/lists/${req.params.id}/relationships/profiles/`,
+        next: null,
+        prev: null,
+      },
+    },
+    headers: JSON_API,
+  };
 }
 
 function klaviyoProfileImport(req: StandInRequest): Reply {
@@ -211,26 +325,54 @@ function klaviyoProfileImport(req: StandInRequest): Reply {
   if (refusal) return refusal;
   const key = klaviyoKey(req);
   const data = req.json?.data;
-  if (!data || typeof data !== "object" || Array.isArray(data)) return klaviyoError(key, 400, "invalid", "Invalid input.", "The request body must hold a data object.");
-  if (data.type !== "profile") return klaviyoError(key, 409, "conflict", "Conflict.", `The type '${String(data.type)}' does not match the endpoint's type 'profile'.`);
-  const a = (data.attributes ?? {}) as { email?: unknown; phone_number?: unknown; external_id?: unknown; first_name?: unknown; last_name?: unknown };
-  const invalidEmail = (detail: string): Reply => klaviyoError(key, 400, "invalid", "Invalid input.", detail, "/data/attributes/email");
-  if (a.email === undefined && a.phone_number === undefined && a.external_id === undefined) return invalidEmail("One of email, phone_number or external_id is required to identify the profile.");
-  if (typeof a.email !== "string" || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(a.email)) return invalidEmail("Invalid email address");
+  if (!data || typeof data !== "object" || Array.isArray(data))
+    return klaviyoError(key, 400, "invalid", "Invalid input.", "The request body must hold a data object.");
+  if (data.type !== "profile")
+    return klaviyoError(
+      key,
+      409,
+      "conflict",
+      "Conflict.",
+      `The type '${String(data.type)}' does not match the endpoint's type 'profile'.`,
+    );
+  const a = (data.attributes ?? {}) as {
+    email?: unknown;
+    phone_number?: unknown;
+    external_id?: unknown;
+    first_name?: unknown;
+    last_name?: unknown;
+  };
+  const invalidEmail = (detail: string): Reply =>
+    klaviyoError(key, 400, "invalid", "Invalid input.", detail, "/data/attributes/email");
+  if (a.email === undefined && a.phone_number === undefined && a.external_id === undefined)
+    return invalidEmail("One of email, phone_number or external_id is required to identify the profile.");
+  if (typeof a.email !== "string" || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(a.email))
+    return invalidEmail("Invalid email address");
   const email = a.email.toLowerCase();
   const account = klaviyoStateOf(key);
   const now = new Date().toISOString().replace(/\.\d+Z$/, "+00:00");
   let profile = account.profiles.get(email);
   const created = !profile;
   if (!profile) {
-    profile = { id: klaviyoId(`${key}/profile/${email}`, 26).toUpperCase(), email, first_name: null, last_name: null, created: now, updated: now };
+    profile = {
+      id: klaviyoId(`${key}/profile/${email}`, 26).toUpperCase(),
+      email,
+      first_name: null,
+      last_name: null,
+      created: now,
+      updated: now,
+    };
     account.profiles.set(email, profile);
   }
   if (typeof a.first_name === "string") profile.first_name = a.first_name;
   if (typeof a.last_name === "string") profile.last_name = a.last_name;
   profile.updated = now;
   const { id, ...attributes } = profile;
-  return { status: created ? 201 : 200, json: { data: { type: "profile", id, attributes, links: { self: `https://a.klaviyo.com/api/profiles/${id}/` } } }, headers: JSON_API };
+  return {
+    status: created ? 201 : 200,
+    json: { data: { type: "profile", id, attributes, links: { self: `https://a.klaviyo.com/api/profiles/${id}/` } } },
+    headers: JSON_API,
+  };
 }
 
 function klaviyoAddToList(req: StandInRequest): Reply {
@@ -241,8 +383,19 @@ function klaviyoAddToList(req: StandInRequest): Reply {
   const members = account.members.get(req.params.id);
   if (!members) return klaviyoNotFound(key, `A list with id ${req.params.id} does not exist.`);
   const data = req.json?.data;
-  if (!Array.isArray(data) || data.length < 1 || data.length > 1000 || !data.every((d) => d && d.type === "profile" && typeof d.id === "string")) {
-    return klaviyoError(key, 400, "invalid", "Invalid input.", "data must be an array of 1-1000 {\"type\": \"profile\", \"id\": …} objects.");
+  if (
+    !Array.isArray(data) ||
+    data.length < 1 ||
+    data.length > 1000 ||
+    !data.every((d) => d && d.type === "profile" && typeof d.id === "string")
+  ) {
+    return klaviyoError(
+      key,
+      400,
+      "invalid",
+      "Invalid input.",
+      'data must be an array of 1-1000 {"type": "profile", "id": …} objects.',
+    );
   }
   const known = new Set([...account.profiles.values()].map((p) => p.id));
   const missing = data.find((d: { id: string }) => !known.has(d.id));
@@ -264,7 +417,17 @@ function semrushUnits(req: StandInRequest): Reply {
   return semrushRefusal(key) ?? { text: String(parseInt(hash(key).slice(0, 5), 16)) };
 }
 
-const SEMRUSH_HEADERS: Record<string, string> = { Db: "Database", Dn: "Domain", Rk: "Rank", Or: "Organic Keywords", Ot: "Organic Traffic", Oc: "Organic Cost", Ad: "Adwords Keywords", At: "Adwords Traffic", Ac: "Adwords Cost" };
+const SEMRUSH_HEADERS: Record<string, string> = {
+  Db: "Database",
+  Dn: "Domain",
+  Rk: "Rank",
+  Or: "Organic Keywords",
+  Ot: "Organic Traffic",
+  Oc: "Organic Cost",
+  Ad: "Adwords Keywords",
+  At: "Adwords Traffic",
+  Ac: "Adwords Cost",
+};
 
 function semrushReport(req: StandInRequest): Reply {
   const q = req.query;
@@ -282,10 +445,14 @@ function semrushReport(req: StandInRequest): Reply {
 }
 
 /** Stripe's refusal of a request's key, or null; the key and account it names either way. */
-function stripeCaller(req: StandInRequest, permission: string): { key: string; accountId: string; refusal: Reply | null } {
+function stripeCaller(
+  req: StandInRequest,
+  permission: string,
+): { key: string; accountId: string; refusal: Reply | null } {
   const auth = String(req.headers.authorization ?? "");
   const basic = /^Basic (.+)$/.exec(auth)?.[1];
-  const key = /^Bearer (.*)$/.exec(auth)?.[1] ?? (basic ? Buffer.from(basic, "base64").toString("utf8").split(":")[0] : "");
+  const key =
+    /^Bearer (.*)$/.exec(auth)?.[1] ?? (basic ? Buffer.from(basic, "base64").toString("utf8").split(":")[0] : "");
   const accountId = `acct_1${hash(key).slice(0, 15).toUpperCase()}`;
   const stripeMask = (k: string) => masked(k, /^(sk|rk)_(test|live)_/.exec(k)?.[0].length ?? 3);
   const error = (status: number, message: string, code?: string) => ({
@@ -293,7 +460,13 @@ function stripeCaller(req: StandInRequest, permission: string): { key: string; a
     accountId,
     refusal: {
       status,
-      json: { error: { message, type: "invalid_request_error", ...(code && { code, doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, "-")}` }) } },
+      json: {
+        error: {
+          message,
+          type: "invalid_request_error",
+          ...(code && { code, doc_url: `https://stripe.com/docs/error-codes/${code.replace(/_/g, "-")}` }),
+        },
+      },
       headers: { "request-id": `req_${hash(key + Date.now()).slice(0, 14)}` },
     },
   });
@@ -309,7 +482,8 @@ function stripeCaller(req: StandInRequest, permission: string): { key: string; a
       `The provided key '${stripeMask(key)}' does not have the required permissions for this endpoint on account '${accountId}'. Having the '${permission}' permission would allow this request to continue.`,
     );
   }
-  if (key.startsWith("bad_expired")) return error(401, `Expired API Key provided: ${stripeMask(key)}`, "api_key_expired");
+  if (key.startsWith("bad_expired"))
+    return error(401, `Expired API Key provided: ${stripeMask(key)}`, "api_key_expired");
   if (key.startsWith("bad")) return error(401, `Invalid API Key provided: ${stripeMask(key)}`);
   return { key, accountId, refusal: null };
 }

@@ -1,5 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
-import { OAuthBook, authorizeControls, startStandInServer, testClient, type Reply, type StandInModule, type StandInRequest } from "./stand-in-server";
+import {
+  OAuthBook,
+  authorizeControls,
+  startStandInServer,
+  testClient,
+  type Reply,
+  type StandInModule,
+  type StandInRequest,
+} from "./stand-in-server";
 
 // Stand-in for Google (ga4, gads, gsc): accounts.google.com, oauth2.googleapis.com,
 // openidconnect.googleapis.com and the three product APIs, at their real paths and in Google's
@@ -55,14 +63,29 @@ const SCOPE = {
   searchConsole: "https://www.googleapis.com/auth/webmasters.readonly",
 };
 const EMAIL_SCOPE = "https://www.googleapis.com/auth/userinfo.email";
-const KNOWN_SCOPES = new Set(["openid", "email", "profile", EMAIL_SCOPE, "https://www.googleapis.com/auth/userinfo.profile", ...Object.values(SCOPE)]);
+const KNOWN_SCOPES = new Set([
+  "openid",
+  "email",
+  "profile",
+  EMAIL_SCOPE,
+  "https://www.googleapis.com/auth/userinfo.profile",
+  ...Object.values(SCOPE),
+]);
 /** What a white-label refresh token (one this stand-in did not issue) is taken to grant. */
 const ALL_SCOPES = ["openid", EMAIL_SCOPE, ...Object.values(SCOPE)].join(" ");
 
-const digits = (seed: string, n: number) => BigInt(`0x${createHash("sha256").update(seed).digest("hex").slice(0, 15)}`).toString().padStart(n, "1").slice(0, n);
+const digits = (seed: string, n: number) =>
+  BigInt(`0x${createHash("sha256").update(seed).digest("hex").slice(0, 15)}`)
+    .toString()
+    .padStart(n, "1")
+    .slice(0, n);
 const subOf = (account: string) => `1${digits(`sub:${account}`, 20)}`;
 
-const tokenError = (status: number, error: string, description: string): Reply => ({ status, json: { error, error_description: description }, headers: { "cache-control": "no-store" } });
+const tokenError = (status: number, error: string, description: string): Reply => ({
+  status,
+  json: { error, error_description: description },
+  headers: { "cache-control": "no-store" },
+});
 
 /** Google's API error body (google.rpc.Status over HTTP/JSON). */
 const apiError = (code: number, status: string, message: string, details: unknown[] = []): Reply => ({
@@ -72,7 +95,12 @@ const apiError = (code: number, status: string, message: string, details: unknow
 
 const insufficientScopes = (service: string, method: string) =>
   apiError(403, "PERMISSION_DENIED", "Request had insufficient authentication scopes.", [
-    { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "ACCESS_TOKEN_SCOPE_INSUFFICIENT", domain: "googleapis.com", metadata: { service, method } },
+    {
+      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+      reason: "ACCESS_TOKEN_SCOPE_INSUFFICIENT",
+      domain: "googleapis.com",
+      metadata: { service, method },
+    },
   ]);
 
 const unauthenticated = () =>
@@ -80,12 +108,25 @@ const unauthenticated = () =>
     401,
     "UNAUTHENTICATED",
     "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
-    [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "ACCESS_TOKEN_TYPE_UNSUPPORTED", domain: "googleapis.com" }],
+    [
+      {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        reason: "ACCESS_TOKEN_TYPE_UNSUPPORTED",
+        domain: "googleapis.com",
+      },
+    ],
   );
 
 type FieldPath = { fieldName: string; index?: number }[];
 
-const adsFailure = (code: number, status: string, message: string, errorCode: Record<string, string>, errorMessage: string, fieldPath?: FieldPath) =>
+const adsFailure = (
+  code: number,
+  status: string,
+  message: string,
+  errorCode: Record<string, string>,
+  errorMessage: string,
+  fieldPath?: FieldPath,
+) =>
   apiError(code, status, message, [
     {
       "@type": "type.googleapis.com/google.ads.googleads.v18.errors.GoogleAdsFailure",
@@ -109,14 +150,16 @@ const ADS_CAMPAIGNS = [
 ];
 const snake = (s: string) => s.trim().replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-const hashInt = (seed: string, max: number) => parseInt(createHash("sha256").update(seed).digest("hex").slice(0, 8), 16) % max;
+const hashInt = (seed: string, max: number) =>
+  parseInt(createHash("sha256").update(seed).digest("hex").slice(0, 8), 16) % max;
 const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Every date from..to (YYYY-MM-DD, inclusive), at most `max`. */
 function datesBetween(from: string, to: string, max = 400): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`) && out.length < max; t += DAY_MS) out.push(isoDay(t));
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`) && out.length < max; t += DAY_MS)
+    out.push(isoDay(t));
   return out;
 }
 
@@ -129,7 +172,19 @@ function ga4Date(v: string): string | null {
   return m ? isoDay(Date.now() - Number(m[1]) * DAY_MS) : null;
 }
 
-const GA4_METRICS = new Set(["sessions", "totalUsers", "newUsers", "activeUsers", "screenPageViews", "conversions", "totalRevenue", "engagementRate", "bounceRate", "eventCount", "averageSessionDuration"]);
+const GA4_METRICS = new Set([
+  "sessions",
+  "totalUsers",
+  "newUsers",
+  "activeUsers",
+  "screenPageViews",
+  "conversions",
+  "totalRevenue",
+  "engagementRate",
+  "bounceRate",
+  "eventCount",
+  "averageSessionDuration",
+]);
 const GA4_DIMENSION_VALUES: Record<string, string[]> = {
   country: ["United States", "Germany", "United Kingdom", "France", "Japan"],
   deviceCategory: ["desktop", "mobile", "tablet"],
@@ -142,7 +197,10 @@ const GA4_DIMENSION_VALUES: Record<string, string[]> = {
 const GA4_RATIOS = new Set(["engagementRate", "bounceRate"]);
 
 /** Google's authorize page shows errors to the user instead of redirecting when the client or redirect is wrong. */
-const errorPage = (status: number, error: string, text: string): Reply => ({ status, text: `Error ${status}: ${error}\n\n${text}\n` });
+const errorPage = (status: number, error: string, text: string): Reply => ({
+  status,
+  text: `Error ${status}: ${error}\n\n${text}\n`,
+});
 
 function start() {
   const book = new OAuthBook();
@@ -157,20 +215,36 @@ function start() {
 
   function authorize(req: StandInRequest): Reply {
     const q = req.query;
-    if (q.get("client_id") !== CLIENT.clientId) return errorPage(401, "invalid_client", "The OAuth client was not found.");
+    if (q.get("client_id") !== CLIENT.clientId)
+      return errorPage(401, "invalid_client", "The OAuth client was not found.");
     let redirect: URL;
     try {
       redirect = new URL(q.get("redirect_uri") ?? "");
       if (!/^https?:$/.test(redirect.protocol) || redirect.pathname !== "/oauth/callback") throw new Error();
     } catch {
-      return errorPage(400, "redirect_uri_mismatch", `The redirect URI in the request, ${q.get("redirect_uri") ?? "(none)"}, does not match the ones authorised for the OAuth client.`);
+      return errorPage(
+        400,
+        "redirect_uri_mismatch",
+        `The redirect URI in the request, ${q.get("redirect_uri") ?? "(none)"}, does not match the ones authorised for the OAuth client.`,
+      );
     }
-    if (q.get("response_type") !== "code") return errorPage(400, "unsupported_response_type", `Invalid response_type: ${q.get("response_type") ?? "(none)"}`);
+    if (q.get("response_type") !== "code")
+      return errorPage(
+        400,
+        "unsupported_response_type",
+        `Invalid response_type: ${q.get("response_type") ?? "(none)"}`,
+      );
     const scopes = (q.get("scope") ?? "").split(" ").filter(Boolean);
     const unknown = scopes.filter((s) => !KNOWN_SCOPES.has(s));
-    if (!scopes.length || unknown.length) return errorPage(400, "invalid_scope", `Some requested scopes were invalid. {invalid=[${unknown.join(", ")}]}`);
+    if (!scopes.length || unknown.length)
+      return errorPage(400, "invalid_scope", `Some requested scopes were invalid. {invalid=[${unknown.join(", ")}]}`);
     if (!q.get("state")) return errorPage(400, "invalid_request", "Missing required parameter: state");
-    if (!q.get("code_challenge") || q.get("code_challenge_method") !== "S256") return errorPage(400, "invalid_request", "Missing or unsupported code_challenge / code_challenge_method (S256 required).");
+    if (!q.get("code_challenge") || q.get("code_challenge_method") !== "S256")
+      return errorPage(
+        400,
+        "invalid_request",
+        "Missing or unsupported code_challenge / code_challenge_method (S256 required).",
+      );
 
     const controls = authorizeControls(q);
     const back = new URL(redirect);
@@ -208,8 +282,12 @@ function start() {
       clientId = decodeURIComponent(id ?? "");
       clientSecret = decodeURIComponent(secret ?? "");
     }
-    if (!clientId || clientId.startsWith("bad")) return tokenError(401, "invalid_client", "The OAuth client was not found.");
-    const secretOk = clientId === CLIENT.clientId ? clientSecret === CLIENT.clientSecret : !!clientSecret && !clientSecret.startsWith("bad");
+    if (!clientId || clientId.startsWith("bad"))
+      return tokenError(401, "invalid_client", "The OAuth client was not found.");
+    const secretOk =
+      clientId === CLIENT.clientId
+        ? clientSecret === CLIENT.clientSecret
+        : !!clientSecret && !clientSecret.startsWith("bad");
     if (!secretOk) return tokenError(401, "invalid_client", "Unauthorized");
 
     const grant = f.get("grant_type");
@@ -244,7 +322,11 @@ function start() {
       if (!refreshToken) return tokenError(400, "invalid_request", "Missing required parameter: refresh_token");
       const g = book.grantOfRefreshToken(refreshToken);
       if (!g) return tokenError(400, "invalid_grant", "Token has been expired or revoked.");
-      const scope = !g.scoped ? "" : refreshScopes.has(refreshToken) ? [...refreshScopes.get(refreshToken)!].join(" ") : ALL_SCOPES;
+      const scope = !g.scoped
+        ? ""
+        : refreshScopes.has(refreshToken)
+          ? [...refreshScopes.get(refreshToken)!].join(" ")
+          : ALL_SCOPES;
       return {
         json: { access_token: book.issueAccessToken(g.account, scope), expires_in: 3599, scope, token_type: "Bearer" },
         headers: { "cache-control": "no-store" },
@@ -255,8 +337,17 @@ function start() {
 
   function userinfo(req: StandInRequest): Reply {
     const t = bearer(req);
-    if (!t) return { status: 401, json: { error: "invalid_request", error_description: "Invalid Credentials" }, headers: { "www-authenticate": 'Bearer error="invalid_token"' } };
-    if (!hasScope(t.scope, "openid", "email", EMAIL_SCOPE)) return insufficientScopes("openidconnect.googleapis.com", "google.identity.openidconnect.v1.UserInfoService.GetUserInfo");
+    if (!t)
+      return {
+        status: 401,
+        json: { error: "invalid_request", error_description: "Invalid Credentials" },
+        headers: { "www-authenticate": 'Bearer error="invalid_token"' },
+      };
+    if (!hasScope(t.scope, "openid", "email", EMAIL_SCOPE))
+      return insufficientScopes(
+        "openidconnect.googleapis.com",
+        "google.identity.openidconnect.v1.UserInfoService.GetUserInfo",
+      );
     return { json: { sub: subOf(t.account), email: `${t.account}@example.com`, email_verified: true } };
   }
 
@@ -264,7 +355,10 @@ function start() {
     const t = bearer(req);
     if (!t) return unauthenticated();
     if (!hasScope(t.scope, SCOPE.analytics, "https://www.googleapis.com/auth/analytics.edit")) {
-      return insufficientScopes("analyticsadmin.googleapis.com", "google.analytics.admin.v1beta.AnalyticsAdminService.ListAccountSummaries");
+      return insufficientScopes(
+        "analyticsadmin.googleapis.com",
+        "google.analytics.admin.v1beta.AnalyticsAdminService.ListAccountSummaries",
+      );
     }
     const id = digits(`ga:${t.account}`, 9);
     return {
@@ -274,7 +368,14 @@ function start() {
             name: `accountSummaries/${id}`,
             account: `accounts/${id}`,
             displayName: `${t.account} Analytics`,
-            propertySummaries: [{ property: `properties/${digits(`gap:${t.account}`, 9)}`, displayName: "Main website", propertyType: "PROPERTY_TYPE_ORDINARY", parent: `accounts/${id}` }],
+            propertySummaries: [
+              {
+                property: `properties/${digits(`gap:${t.account}`, 9)}`,
+                displayName: "Main website",
+                propertyType: "PROPERTY_TYPE_ORDINARY",
+                parent: `accounts/${id}`,
+              },
+            ],
           },
         ],
         nextPageToken: "",
@@ -288,13 +389,21 @@ function start() {
     if (!hasScope(t.scope, SCOPE.searchConsole, "https://www.googleapis.com/auth/webmasters")) {
       return insufficientScopes("searchconsole.googleapis.com", "google.searchconsole.v1.SitesService.List");
     }
-    return { json: { siteEntry: [{ siteUrl: `sc-domain:${t.account.replace(/_/g, "-")}.example.com`, permissionLevel: "siteOwner" }] } };
+    return {
+      json: {
+        siteEntry: [{ siteUrl: `sc-domain:${t.account.replace(/_/g, "-")}.example.com`, permissionLevel: "siteOwner" }],
+      },
+    };
   }
 
   function listAccessibleCustomers(req: StandInRequest): Reply {
     const t = bearer(req);
     if (!t) return unauthenticated();
-    if (!hasScope(t.scope, SCOPE.ads)) return insufficientScopes("googleads.googleapis.com", "google.ads.googleads.v18.services.CustomerService.ListAccessibleCustomers");
+    if (!hasScope(t.scope, SCOPE.ads))
+      return insufficientScopes(
+        "googleads.googleapis.com",
+        "google.ads.googleads.v18.services.CustomerService.ListAccessibleCustomers",
+      );
     return developerTokenRefusal(req) ?? { json: { resourceNames: [`customers/${digits(`ads:${t.account}`, 10)}`] } };
   }
 
@@ -302,7 +411,13 @@ function start() {
   function developerTokenRefusal(req: StandInRequest): Reply | null {
     const developerToken = String(req.headers["developer-token"] ?? "");
     if (!developerToken) {
-      return adsFailure(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", { requestError: "DEVELOPER_TOKEN_PARAMETER_MISSING" }, "developer-token parameter is missing.");
+      return adsFailure(
+        400,
+        "INVALID_ARGUMENT",
+        "Request contains an invalid argument.",
+        { requestError: "DEVELOPER_TOKEN_PARAMETER_MISSING" },
+        "developer-token parameter is missing.",
+      );
     }
     if (developerToken.startsWith("bad_unapproved")) {
       return adsFailure(
@@ -314,7 +429,13 @@ function start() {
       );
     }
     if (developerToken.startsWith("bad")) {
-      return adsFailure(401, "UNAUTHENTICATED", "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.", { authenticationError: "DEVELOPER_TOKEN_INVALID" }, "The developer token is not valid.");
+      return adsFailure(
+        401,
+        "UNAUTHENTICATED",
+        "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+        { authenticationError: "DEVELOPER_TOKEN_INVALID" },
+        "The developer token is not valid.",
+      );
     }
     return null;
   }
@@ -323,21 +444,33 @@ function start() {
     const t = bearer(req);
     if (!t) return unauthenticated();
     if (!hasScope(t.scope, SCOPE.analytics, "https://www.googleapis.com/auth/analytics.edit")) {
-      return insufficientScopes("analyticsdata.googleapis.com", "google.analytics.data.v1beta.BetaAnalyticsData.RunReport");
+      return insufficientScopes(
+        "analyticsdata.googleapis.com",
+        "google.analytics.data.v1beta.BetaAnalyticsData.RunReport",
+      );
     }
-    const b = (req.json ?? {}) as { dateRanges?: { startDate?: string; endDate?: string }[]; dimensions?: { name?: string }[]; metrics?: { name?: string }[]; limit?: number | string };
+    const b = (req.json ?? {}) as {
+      dateRanges?: { startDate?: string; endDate?: string }[];
+      dimensions?: { name?: string }[];
+      metrics?: { name?: string }[];
+      limit?: number | string;
+    };
     const metrics = (b.metrics ?? []).map((m) => String(m.name));
     const dimensions = (b.dimensions ?? []).map((d) => String(d.name));
     if (!metrics.length) return apiError(400, "INVALID_ARGUMENT", "A request must have at least one metric.");
     const unknownMetric = metrics.find((m) => !GA4_METRICS.has(m));
-    const schemaLink = "For a list of valid dimensions and metrics, see https://developers.google.com/analytics/devguides/reporting/data/v1/api-schema";
-    if (unknownMetric) return apiError(400, "INVALID_ARGUMENT", `Field ${unknownMetric} is not a valid metric. ${schemaLink}`);
+    const schemaLink =
+      "For a list of valid dimensions and metrics, see https://developers.google.com/analytics/devguides/reporting/data/v1/api-schema";
+    if (unknownMetric)
+      return apiError(400, "INVALID_ARGUMENT", `Field ${unknownMetric} is not a valid metric. ${schemaLink}`);
     const unknownDimension = dimensions.find((d) => d !== "date" && !GA4_DIMENSION_VALUES[d]);
-    if (unknownDimension) return apiError(400, "INVALID_ARGUMENT", `Field ${unknownDimension} is not a valid dimension. ${schemaLink}`);
+    if (unknownDimension)
+      return apiError(400, "INVALID_ARGUMENT", `Field ${unknownDimension} is not a valid dimension. ${schemaLink}`);
     const range = b.dateRanges?.[0] ?? {};
     const [from, to] = [ga4Date(String(range.startDate ?? "")), ga4Date(String(range.endDate ?? ""))];
     if (!from || !to) return apiError(400, "INVALID_ARGUMENT", `Invalid date range: ${JSON.stringify(range)}`);
-    if (from > to) return apiError(400, "INVALID_ARGUMENT", "The dateRange's startDate must be on or before its endDate.");
+    if (from > to)
+      return apiError(400, "INVALID_ARGUMENT", "The dateRange's startDate must be on or before its endDate.");
 
     const property = req.params.property;
     let combos: string[][] = [[]];
@@ -372,7 +505,13 @@ function start() {
     if (!account) {
       const budgets = new Map<string, AdsBudget>();
       const campaigns = ADS_CAMPAIGNS.map((c, i) => {
-        const budget: AdsBudget = { id: digits(`${customer}/campaignBudget/${i}`, 11), name: `${c.name} budget`, amountMicros: String(c.micros), period: "DAILY", explicitlyShared: c.shared };
+        const budget: AdsBudget = {
+          id: digits(`${customer}/campaignBudget/${i}`, 11),
+          name: `${c.name} budget`,
+          amountMicros: String(c.micros),
+          period: "DAILY",
+          explicitlyShared: c.shared,
+        };
         budgets.set(budget.id, budget);
         return { id: digits(`${customer}/campaign/${i}`, 11), name: c.name, status: c.status, budgetId: budget.id };
       });
@@ -385,7 +524,8 @@ function start() {
   function adsRefusal(req: StandInRequest, method: string): Reply | null {
     const t = bearer(req);
     if (!t) return unauthenticated();
-    if (!hasScope(t.scope, SCOPE.ads)) return insufficientScopes("googleads.googleapis.com", `google.ads.googleads.v18.services.${method}`);
+    if (!hasScope(t.scope, SCOPE.ads))
+      return insufficientScopes("googleads.googleapis.com", `google.ads.googleads.v18.services.${method}`);
     const refusal = developerTokenRefusal(req);
     if (refusal) return refusal;
     if (req.params.customer.startsWith("999")) {
@@ -408,21 +548,45 @@ function start() {
     const query = String((req.json as { query?: unknown } | null)?.query ?? "");
     const m = /^\s*select\s+(.+?)\s+from\s+(\w+)(.*)$/is.exec(query);
     if (!m) {
-      return adsFailure(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", { queryError: "PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE" }, `Error in query: unexpected input ${query.slice(0, 40)}.`);
+      return adsFailure(
+        400,
+        "INVALID_ARGUMENT",
+        "Request contains an invalid argument.",
+        { queryError: "PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE" },
+        `Error in query: unexpected input ${query.slice(0, 40)}.`,
+      );
     }
-    const fields = m[1].split(",").map((f) => f.trim()).filter(Boolean);
+    const fields = m[1]
+      .split(",")
+      .map((f) => f.trim())
+      .filter(Boolean);
     const resource = m[2];
     const limit = Math.min(Number(/\blimit\s+(\d+)/i.exec(m[3])?.[1] ?? 25), 25);
     const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
     // FROM campaign: the stored campaigns (WHERE campaign.id = N honoured); other resources: `limit` derived rows.
     const account = resource === "campaign" ? adsAccount(customer) : null;
     const idFilter = /\bwhere\b[\s\S]*?\bcampaign\.id\s*=\s*(\d+)/i.exec(m[3])?.[1];
-    const campaigns = account ? account.campaigns.filter((c) => idFilter === undefined || c.id === idFilter).slice(0, limit) : null;
+    const campaigns = account
+      ? account.campaigns.filter((c) => idFilter === undefined || c.id === idFilter).slice(0, limit)
+      : null;
     /** A field the stored state answers, or undefined. */
     function stored(c: AdsCampaign, res: string, key: string): unknown {
       const budget = account!.budgets.get(c.budgetId)!;
-      if (res === "campaign") return { id: c.id, name: c.name, status: c.status, campaignBudget: `customers/${customer}/campaignBudgets/${budget.id}` }[key];
-      if (res === "campaign_budget") return { id: budget.id, name: budget.name, amountMicros: budget.amountMicros, period: budget.period, explicitlyShared: budget.explicitlyShared }[key];
+      if (res === "campaign")
+        return {
+          id: c.id,
+          name: c.name,
+          status: c.status,
+          campaignBudget: `customers/${customer}/campaignBudgets/${budget.id}`,
+        }[key];
+      if (res === "campaign_budget")
+        return {
+          id: budget.id,
+          name: budget.name,
+          amountMicros: budget.amountMicros,
+          period: budget.period,
+          explicitlyShared: budget.explicitlyShared,
+        }[key];
       if (res === "customer") return { id: customer, currencyCode: account!.currency }[key];
       return undefined;
     }
@@ -435,7 +599,8 @@ function start() {
         const [res, ...rest] = f.split(".");
         const key = camel(rest.join("."));
         const seed = `${t.account}/${customer}/${i}/${f}`;
-        if (campaign && res === "campaign_budget") row.campaignBudget ??= { resourceName: `customers/${customer}/campaignBudgets/${campaign.budgetId}` };
+        if (campaign && res === "campaign_budget")
+          row.campaignBudget ??= { resourceName: `customers/${customer}/campaignBudgets/${campaign.budgetId}` };
         if (campaign && res === "customer") row.customer ??= { resourceName: `customers/${customer}` };
         row[camel(res)] ??= {};
         if (key === "resourceName") {
@@ -463,7 +628,14 @@ function start() {
       return row;
     });
     // An empty repeated field is left out of the JSON answer, as Google's proto3 mapping does.
-    return { json: { ...(results.length && { results }), fieldMask: fields.map(camel).join(","), requestId: randomBytes(11).toString("base64url"), queryResourceConsumption: String(limit * 10) } };
+    return {
+      json: {
+        ...(results.length && { results }),
+        fieldMask: fields.map(camel).join(","),
+        requestId: randomBytes(11).toString("base64url"),
+        queryResourceConsumption: String(limit * 10),
+      },
+    };
   }
 
   /**
@@ -473,20 +645,36 @@ function start() {
   function adsMutate(kind: "campaigns" | "campaignBudgets") {
     const masks = kind === "campaigns" ? new Set(["status", "name"]) : new Set(["amount_micros", "name"]);
     return (req: StandInRequest): Reply => {
-      const refusal = adsRefusal(req, kind === "campaigns" ? "CampaignService.MutateCampaigns" : "CampaignBudgetService.MutateCampaignBudgets");
+      const refusal = adsRefusal(
+        req,
+        kind === "campaigns" ? "CampaignService.MutateCampaigns" : "CampaignBudgetService.MutateCampaignBudgets",
+      );
       if (refusal) return refusal;
       const customer = req.params.customer;
       const account = adsAccount(customer);
       const body = (req.json ?? {}) as { operations?: unknown; validateOnly?: unknown; responseContentType?: unknown };
       if (!Array.isArray(body.operations) || !body.operations.length) {
-        return badOperation({ fieldError: "REQUIRED" }, "The required field was not present.", [{ fieldName: "operations" }]);
+        return badOperation({ fieldError: "REQUIRED" }, "The required field was not present.", [
+          { fieldName: "operations" },
+        ]);
       }
       const changes: { target: AdsCampaign | AdsBudget; set: Record<string, string>; resourceName: string }[] = [];
       for (const [index, raw] of (body.operations as unknown[]).entries()) {
         const at = (...rest: FieldPath): FieldPath => [{ fieldName: "operations", index }, ...rest];
-        const op = (raw && typeof raw === "object" ? raw : {}) as { update?: Record<string, unknown>; updateMask?: unknown; create?: unknown; remove?: unknown };
-        if (op.create !== undefined || op.remove !== undefined) return apiError(501, "UNIMPLEMENTED", "The stand-in implements update operations only.");
-        if (!op.update || typeof op.update !== "object") return badOperation({ requestError: "OPERATION_REQUIRED" }, "Mutate operations must have 'create', 'update', or 'remove' specified.", at());
+        const op = (raw && typeof raw === "object" ? raw : {}) as {
+          update?: Record<string, unknown>;
+          updateMask?: unknown;
+          create?: unknown;
+          remove?: unknown;
+        };
+        if (op.create !== undefined || op.remove !== undefined)
+          return apiError(501, "UNIMPLEMENTED", "The stand-in implements update operations only.");
+        if (!op.update || typeof op.update !== "object")
+          return badOperation(
+            { requestError: "OPERATION_REQUIRED" },
+            "Mutate operations must have 'create', 'update', or 'remove' specified.",
+            at(),
+          );
         const resourceName = String(op.update.resourceName ?? "");
         const m = new RegExp(`^customers/(\\d+)/${kind}/(\\d+)$`).exec(resourceName);
         if (!m) {
@@ -496,23 +684,70 @@ function start() {
             at({ fieldName: "update" }, { fieldName: "resource_name" }),
           );
         }
-        const target = m[1] !== customer ? undefined : kind === "campaigns" ? account.campaigns.find((c) => c.id === m[2]) : account.budgets.get(m[2]);
-        if (!target) return badOperation({ mutateError: "RESOURCE_NOT_FOUND" }, "Resource was not found.", at({ fieldName: "update" }, { fieldName: "resource_name" }));
-        if (typeof op.updateMask !== "string" || !op.updateMask.trim()) return badOperation({ fieldMaskError: "FIELD_MASK_MISSING" }, "The field mask must be provided for update operations.", at({ fieldName: "update_mask" }));
+        const target =
+          m[1] !== customer
+            ? undefined
+            : kind === "campaigns"
+              ? account.campaigns.find((c) => c.id === m[2])
+              : account.budgets.get(m[2]);
+        if (!target)
+          return badOperation(
+            { mutateError: "RESOURCE_NOT_FOUND" },
+            "Resource was not found.",
+            at({ fieldName: "update" }, { fieldName: "resource_name" }),
+          );
+        if (typeof op.updateMask !== "string" || !op.updateMask.trim())
+          return badOperation(
+            { fieldMaskError: "FIELD_MASK_MISSING" },
+            "The field mask must be provided for update operations.",
+            at({ fieldName: "update_mask" }),
+          );
         const set: Record<string, string> = {};
         for (const field of op.updateMask.split(",").map(snake)) {
-          if (!masks.has(field)) return badOperation({ fieldMaskError: "FIELD_NOT_FOUND" }, "The field mask contained an invalid field.", at({ fieldName: "update_mask" }));
+          if (!masks.has(field))
+            return badOperation(
+              { fieldMaskError: "FIELD_NOT_FOUND" },
+              "The field mask contained an invalid field.",
+              at({ fieldName: "update_mask" }),
+            );
           const value = op.update[field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())];
           if (field === "status" && (typeof value !== "string" || !["ENABLED", "PAUSED"].includes(value))) {
-            return apiError(400, "INVALID_ARGUMENT", `Invalid value at 'operations[${index}].update.status' (type.googleapis.com/google.ads.googleads.v18.enums.CampaignStatusEnum.CampaignStatus), ${JSON.stringify(value ?? null)}`, [
-              { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: `operations[${index}].update.status`, description: `Invalid value at 'operations[${index}].update.status', ${JSON.stringify(value ?? null)}` }] },
-            ]);
+            return apiError(
+              400,
+              "INVALID_ARGUMENT",
+              `Invalid value at 'operations[${index}].update.status' (type.googleapis.com/google.ads.googleads.v18.enums.CampaignStatusEnum.CampaignStatus), ${JSON.stringify(value ?? null)}`,
+              [
+                {
+                  "@type": "type.googleapis.com/google.rpc.BadRequest",
+                  fieldViolations: [
+                    {
+                      field: `operations[${index}].update.status`,
+                      description: `Invalid value at 'operations[${index}].update.status', ${JSON.stringify(value ?? null)}`,
+                    },
+                  ],
+                },
+              ],
+            );
           }
           if (field === "amount_micros") {
-            if (/^-\d+$/.test(String(value))) return badOperation({ campaignBudgetError: "MONEY_AMOUNT_IS_NEGATIVE" }, "A money amount was negative.", at({ fieldName: "update" }, { fieldName: "amount_micros" }));
-            if (!/^\d+$/.test(String(value ?? ""))) return apiError(400, "INVALID_ARGUMENT", `Invalid value at 'operations[${index}].update.amount_micros' (TYPE_INT64), ${JSON.stringify(value ?? null)}`);
+            if (/^-\d+$/.test(String(value)))
+              return badOperation(
+                { campaignBudgetError: "MONEY_AMOUNT_IS_NEGATIVE" },
+                "A money amount was negative.",
+                at({ fieldName: "update" }, { fieldName: "amount_micros" }),
+              );
+            if (!/^\d+$/.test(String(value ?? "")))
+              return apiError(
+                400,
+                "INVALID_ARGUMENT",
+                `Invalid value at 'operations[${index}].update.amount_micros' (TYPE_INT64), ${JSON.stringify(value ?? null)}`,
+              );
             if (BigInt(String(value)) % 10_000n !== 0n) {
-              return badOperation({ campaignBudgetError: "NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT" }, "A money amount was not a multiple of a minimum unit.", at({ fieldName: "update" }, { fieldName: "amount_micros" }));
+              return badOperation(
+                { campaignBudgetError: "NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT" },
+                "A money amount was not a multiple of a minimum unit.",
+                at({ fieldName: "update" }, { fieldName: "amount_micros" }),
+              );
             }
           }
           set[field === "amount_micros" ? "amountMicros" : field] = String(value ?? "");
@@ -528,8 +763,23 @@ function start() {
             resourceName,
             ...(mutable &&
               (kind === "campaigns"
-                ? { campaign: { resourceName, name: target.name, status: (target as AdsCampaign).status, campaignBudget: `customers/${customer}/campaignBudgets/${(target as AdsCampaign).budgetId}` } }
-                : { campaignBudget: { resourceName, name: target.name, amountMicros: (target as AdsBudget).amountMicros, period: (target as AdsBudget).period, explicitlyShared: (target as AdsBudget).explicitlyShared } })),
+                ? {
+                    campaign: {
+                      resourceName,
+                      name: target.name,
+                      status: (target as AdsCampaign).status,
+                      campaignBudget: `customers/${customer}/campaignBudgets/${(target as AdsCampaign).budgetId}`,
+                    },
+                  }
+                : {
+                    campaignBudget: {
+                      resourceName,
+                      name: target.name,
+                      amountMicros: (target as AdsBudget).amountMicros,
+                      period: (target as AdsBudget).period,
+                      explicitlyShared: (target as AdsBudget).explicitlyShared,
+                    },
+                  })),
           })),
         },
       };
@@ -542,12 +792,23 @@ function start() {
     if (!hasScope(t.scope, SCOPE.searchConsole, "https://www.googleapis.com/auth/webmasters")) {
       return insufficientScopes("searchconsole.googleapis.com", "google.searchconsole.v1.SearchAnalyticsService.Query");
     }
-    const b = (req.json ?? {}) as { startDate?: string; endDate?: string; dimensions?: string[]; rowLimit?: number; startRow?: number };
-    if (!b.startDate || !b.endDate) return apiError(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: "start_date" }] }]);
+    const b = (req.json ?? {}) as {
+      startDate?: string;
+      endDate?: string;
+      dimensions?: string[];
+      rowLimit?: number;
+      startRow?: number;
+    };
+    if (!b.startDate || !b.endDate)
+      return apiError(400, "INVALID_ARGUMENT", "Request contains an invalid argument.", [
+        { "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: "start_date" }] },
+      ]);
     const site = req.params.site;
     const values: Record<string, string[]> = {
       query: ["patchbay", "api connections", "oauth tokens", "mcp server", "marketing data api"],
-      page: ["/", "/pricing", "/docs", "/blog/launch"].map((p) => `${site.replace(/^sc-domain:/, "https://").replace(/\/$/, "")}${p}`),
+      page: ["/", "/pricing", "/docs", "/blog/launch"].map(
+        (p) => `${site.replace(/^sc-domain:/, "https://").replace(/\/$/, "")}${p}`,
+      ),
       country: ["usa", "deu", "gbr", "fra"],
       device: ["DESKTOP", "MOBILE", "TABLET"],
       date: datesBetween(b.startDate, b.endDate),
@@ -560,11 +821,22 @@ function start() {
         const seed = `${t.account}/${site}/${keys.join("|")}`;
         const impressions = 100 + hashInt(`${seed}/i`, 10000);
         const clicks = hashInt(`${seed}/c`, Math.floor(impressions / 5));
-        return { ...(keys.length && { keys }), clicks, impressions, ctr: clicks / impressions, position: 1 + hashInt(`${seed}/p`, 300) / 10 };
+        return {
+          ...(keys.length && { keys }),
+          clicks,
+          impressions,
+          ctr: clicks / impressions,
+          position: 1 + hashInt(`${seed}/p`, 300) / 10,
+        };
       })
       .sort((a, z) => z.clicks - a.clicks)
       .slice(b.startRow ?? 0, (b.startRow ?? 0) + (b.rowLimit ?? 1000));
-    return { json: { ...(rows.length && { rows }), responseAggregationType: (b.dimensions ?? []).includes("page") ? "byPage" : "byProperty" } };
+    return {
+      json: {
+        ...(rows.length && { rows }),
+        responseAggregationType: (b.dimensions ?? []).includes("page") ? "byPage" : "byProperty",
+      },
+    };
   }
 
   return startStandInServer({

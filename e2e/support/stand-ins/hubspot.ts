@@ -1,5 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
-import { OAuthBook, authorizeControls, startStandInServer, testClient, type Reply, type StandInModule, type StandInRequest } from "./stand-in-server";
+import {
+  OAuthBook,
+  authorizeControls,
+  startStandInServer,
+  testClient,
+  type Reply,
+  type StandInModule,
+  type StandInRequest,
+} from "./stand-in-server";
 
 // Stand-in for HubSpot (hubspot): app.hubspot.com/oauth/authorize, api.hubapi.com/oauth/v1/token
 // and /oauth/v1/access-tokens/<token> at their real paths, in HubSpot's wire format: form token
@@ -32,7 +40,12 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 const CLIENT = testClient("HUBSPOT");
 const APP_ID = 4100001;
 
-const number = (seed: string, n: number) => Number(BigInt(`0x${createHash("sha256").update(seed).digest("hex").slice(0, 12)}`).toString().slice(0, n));
+const number = (seed: string, n: number) =>
+  Number(
+    BigInt(`0x${createHash("sha256").update(seed).digest("hex").slice(0, 12)}`)
+      .toString()
+      .slice(0, n),
+  );
 const hubError = (status: number, code: string, message: string, extra: Record<string, unknown> = {}): Reply => ({
   status,
   json: { status: code, message, correlationId: randomUUID(), ...extra },
@@ -44,7 +57,8 @@ function start() {
 
   function authorize(req: StandInRequest): Reply {
     const q = req.query;
-    if (q.get("client_id") !== CLIENT.clientId) return errorPage("Couldn't complete the connection: the client_id is invalid.");
+    if (q.get("client_id") !== CLIENT.clientId)
+      return errorPage("Couldn't complete the connection: the client_id is invalid.");
     let redirect: URL;
     try {
       redirect = new URL(q.get("redirect_uri") ?? "");
@@ -81,14 +95,20 @@ function start() {
   function token(req: StandInRequest): Reply {
     const f = req.form;
     if (f.get("client_id") !== CLIENT.clientId) return hubError(400, "BAD_CLIENT_ID", "missing or unknown client id");
-    if (f.get("client_secret") !== CLIENT.clientSecret) return hubError(400, "BAD_CLIENT_SECRET", "missing or invalid client secret");
+    if (f.get("client_secret") !== CLIENT.clientSecret)
+      return hubError(400, "BAD_CLIENT_SECRET", "missing or invalid client secret");
     const grant = f.get("grant_type");
     if (grant === "authorization_code") {
       const code = f.get("code") ?? "";
       if (book.codes.get(code)?.tokenFailure === "server_error") return hubError(500, "error", "internal error");
       const redeemed = book.redeem(code, CLIENT.clientId, f.get("redirect_uri") ?? "", null);
       if (typeof redeemed === "string") {
-        if (redeemed.startsWith("redirect_uri")) return hubError(400, "BAD_REDIRECT_URI", "redirect_uri does not match the redirect_uri used to create the auth code");
+        if (redeemed.startsWith("redirect_uri"))
+          return hubError(
+            400,
+            "BAD_REDIRECT_URI",
+            "redirect_uri does not match the redirect_uri used to create the auth code",
+          );
         return hubError(400, "BAD_AUTH_CODE", "missing or unknown auth code");
       }
       return { json: tokens(redeemed.account, redeemed.scope) };
@@ -102,7 +122,12 @@ function start() {
   }
 
   function tokens(account: string, scope: string) {
-    return { token_type: "bearer", refresh_token: book.refreshTokenFor(account), access_token: book.issueAccessToken(account, scope), expires_in: 1800 };
+    return {
+      token_type: "bearer",
+      refresh_token: book.refreshTokenFor(account),
+      access_token: book.issueAccessToken(account, scope),
+      expires_in: 1800,
+    };
   }
 
   function tokenInfo(req: StandInRequest): Reply {
@@ -117,7 +142,13 @@ function start() {
         user: `${t.account}@example.com`,
         hub_domain: `${t.account.replace(/_/g, "-")}.example.com`,
         scopes,
-        signed_access_token: { expiresAt: Date.now() + 1_800_000, scopes: scopes.join(" "), hubId, userId: number(`user:${t.account}`, 7), appId: APP_ID },
+        signed_access_token: {
+          expiresAt: Date.now() + 1_800_000,
+          scopes: scopes.join(" "),
+          hubId,
+          userId: number(`user:${t.account}`, 7),
+          appId: APP_ID,
+        },
         token_type: "access",
         user_id: number(`user:${t.account}`, 7),
         expires_in: 1800,
@@ -140,15 +171,31 @@ function start() {
       );
     }
     if (!t.scope.split(" ").includes("crm.objects.contacts.read")) {
-      return hubError(403, "error", "This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.", {
-        errors: [{ message: "One or more of the following scopes are required.", context: { requiredGranularScopes: ["crm.objects.contacts.read"] } }],
-        category: "MISSING_SCOPES",
-      });
+      return hubError(
+        403,
+        "error",
+        "This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.",
+        {
+          errors: [
+            {
+              message: "One or more of the following scopes are required.",
+              context: { requiredGranularScopes: ["crm.objects.contacts.read"] },
+            },
+          ],
+          category: "MISSING_SCOPES",
+        },
+      );
     }
     return t;
   }
 
-  type Contact = { id: string; properties: Record<string, string>; createdAt: string; updatedAt: string; archived: boolean };
+  type Contact = {
+    id: string;
+    properties: Record<string, string>;
+    createdAt: string;
+    updatedAt: string;
+    archived: boolean;
+  };
   const portals = new Map<string, Contact[]>(); // account → its contacts, in ID order
 
   /** The portal's contacts (30 derived from the account at first, then as the writes left them). */
@@ -185,21 +232,31 @@ function start() {
   /** Only the asked properties (HubSpot always adds createdate, lastmodifieddate and hs_object_id). */
   const withProperties = (c: Contact, asked: string[]) => ({
     ...c,
-    properties: Object.fromEntries(Object.entries(c.properties).filter(([k]) => asked.includes(k) || ["createdate", "lastmodifieddate", "hs_object_id"].includes(k))),
+    properties: Object.fromEntries(
+      Object.entries(c.properties).filter(
+        ([k]) => asked.includes(k) || ["createdate", "lastmodifieddate", "hs_object_id"].includes(k),
+      ),
+    ),
   });
 
   function page(all: Contact[], limit: number, after: string | null | undefined, asked: string[]) {
     const start = after ? Number(after) : 0;
     const results = all.slice(start, start + limit).map((c) => withProperties(c, asked));
     const next = start + limit < all.length ? String(start + limit) : null;
-    return { results, ...(next && { paging: { next: { after: next, link: `https://api.hubapi.com/crm/v3/objects/contacts?after=${next}` } } }) };
+    return {
+      results,
+      ...(next && {
+        paging: { next: { after: next, link: `https://api.hubapi.com/crm/v3/objects/contacts?after=${next}` } },
+      }),
+    };
   }
 
   function listContacts(req: StandInRequest): Reply {
     const t = crmCaller(req);
     if (!("account" in t)) return t;
     const limit = Number(req.query.get("limit") ?? 10);
-    if (!(limit >= 1 && limit <= 100)) return hubError(400, "error", "limit must be between 1 and 100", { category: "VALIDATION_ERROR" });
+    if (!(limit >= 1 && limit <= 100))
+      return hubError(400, "error", "limit must be between 1 and 100", { category: "VALIDATION_ERROR" });
     const asked = (req.query.get("properties") ?? "firstname,lastname,email").split(",");
     return { json: page(contactsOf(t.account), limit, req.query.get("after"), asked) };
   }
@@ -209,12 +266,21 @@ function start() {
     if (!("account" in t)) return t;
     const b = (req.json ?? {}) as { query?: string; limit?: number; after?: string; properties?: string[] };
     const limit = Number(b.limit ?? 10);
-    if (!(limit >= 1 && limit <= 200)) return hubError(400, "error", "limit must be between 1 and 200", { category: "VALIDATION_ERROR" });
+    if (!(limit >= 1 && limit <= 200))
+      return hubError(400, "error", "limit must be between 1 and 200", { category: "VALIDATION_ERROR" });
     const needle = (b.query ?? "").toLowerCase();
     const found = contactsOf(t.account)
-      .filter((c) => !needle || [c.properties.firstname, c.properties.lastname, c.properties.email, c.properties.company].some((v) => (v ?? "").toLowerCase().includes(needle)))
+      .filter(
+        (c) =>
+          !needle ||
+          [c.properties.firstname, c.properties.lastname, c.properties.email, c.properties.company].some((v) =>
+            (v ?? "").toLowerCase().includes(needle),
+          ),
+      )
       .reverse();
-    return { json: { total: found.length, ...page(found, limit, b.after, b.properties ?? ["firstname", "lastname", "email"]) } };
+    return {
+      json: { total: found.length, ...page(found, limit, b.after, b.properties ?? ["firstname", "lastname", "email"]) },
+    };
   }
 
   function getContact(req: StandInRequest): Reply {
@@ -227,35 +293,102 @@ function start() {
     return { json: withProperties(c, (req.query.get("properties") ?? "firstname,lastname,email").split(",")) };
   }
 
-  const WRITABLE = new Set(["email", "firstname", "lastname", "phone", "mobilephone", "company", "jobtitle", "website", "lifecyclestage", "hs_lead_status", "city", "state", "country", "zip", "address"]);
+  const WRITABLE = new Set([
+    "email",
+    "firstname",
+    "lastname",
+    "phone",
+    "mobilephone",
+    "company",
+    "jobtitle",
+    "website",
+    "lifecyclestage",
+    "hs_lead_status",
+    "city",
+    "state",
+    "country",
+    "zip",
+    "address",
+  ]);
   const READ_ONLY = new Set(["hs_object_id", "createdate", "lastmodifieddate"]);
-  const LIFECYCLE = ["subscriber", "lead", "marketingqualifiedlead", "salesqualifiedlead", "opportunity", "customer", "evangelist", "other"];
+  const LIFECYCLE = [
+    "subscriber",
+    "lead",
+    "marketingqualifiedlead",
+    "salesqualifiedlead",
+    "opportunity",
+    "customer",
+    "evangelist",
+    "other",
+  ];
 
   /** HubSpot's answer to property values it does not take: one entry per bad value. */
   function invalidProperties(problems: { message: string; error: string; name: string }[]): Reply {
-    const detail = problems.map((p) => ({ isValid: false, message: p.message, error: p.error, name: p.name, localizedErrorMessage: p.message }));
-    return hubError(400, "error", `Property values were not valid: ${JSON.stringify(detail)}`, { category: "VALIDATION_ERROR" });
+    const detail = problems.map((p) => ({
+      isValid: false,
+      message: p.message,
+      error: p.error,
+      name: p.name,
+      localizedErrorMessage: p.message,
+    }));
+    return hubError(400, "error", `Property values were not valid: ${JSON.stringify(detail)}`, {
+      category: "VALIDATION_ERROR",
+    });
   }
 
   function upsertContacts(req: StandInRequest): Reply {
     const t = crmCaller(req);
     if (!("account" in t)) return t;
     const inputs = (req.json as { inputs?: unknown } | null)?.inputs;
-    if (!Array.isArray(inputs) || inputs.length < 1 || inputs.length > 100) return hubError(400, "error", "inputs must hold between 1 and 100 records", { category: "VALIDATION_ERROR" });
+    if (!Array.isArray(inputs) || inputs.length < 1 || inputs.length > 100)
+      return hubError(400, "error", "inputs must hold between 1 and 100 records", { category: "VALIDATION_ERROR" });
     const startedAt = new Date().toISOString();
     const planned: { email: string; properties: Record<string, string> }[] = [];
     for (const input of inputs as { id?: unknown; idProperty?: unknown; properties?: unknown }[]) {
-      if (input?.idProperty !== "email") return hubError(400, "error", `Property ${JSON.stringify(String(input?.idProperty ?? ""))} is not a unique identifier property`, { category: "VALIDATION_ERROR" });
+      if (input?.idProperty !== "email")
+        return hubError(
+          400,
+          "error",
+          `Property ${JSON.stringify(String(input?.idProperty ?? ""))} is not a unique identifier property`,
+          { category: "VALIDATION_ERROR" },
+        );
       const email = typeof input.id === "string" ? input.id.trim().toLowerCase() : "";
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return invalidProperties([{ message: `Email address ${String(input.id)} is invalid`, error: "INVALID_EMAIL", name: "email" }]);
-      const properties = (input.properties && typeof input.properties === "object" ? input.properties : {}) as Record<string, unknown>;
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+        return invalidProperties([
+          { message: `Email address ${String(input.id)} is invalid`, error: "INVALID_EMAIL", name: "email" },
+        ]);
+      const properties = (input.properties && typeof input.properties === "object" ? input.properties : {}) as Record<
+        string,
+        unknown
+      >;
       const problems: { message: string; error: string; name: string }[] = [];
       for (const [name, value] of Object.entries(properties)) {
-        if (READ_ONLY.has(name)) problems.push({ message: `${name} is a read only property; its value cannot be set.`, error: "READ_ONLY_VALUE", name });
-        else if (!WRITABLE.has(name)) problems.push({ message: `Property "${name}" does not exist`, error: "PROPERTY_DOESNT_EXIST", name });
-        else if (typeof value !== "string") problems.push({ message: `${JSON.stringify(value)} is not a valid value for ${name}`, error: "INVALID_PROPERTY_VALUE", name });
-        else if (name === "lifecyclestage" && value !== "" && !LIFECYCLE.includes(value)) problems.push({ message: `${value} was not one of the allowed options: [${LIFECYCLE.join(", ")}]`, error: "INVALID_OPTION", name });
-        else if (name === "email" && value.toLowerCase() !== email) problems.push({ message: `email ${value} does not match the record's id ${email}`, error: "INVALID_EMAIL", name });
+        if (READ_ONLY.has(name))
+          problems.push({
+            message: `${name} is a read only property; its value cannot be set.`,
+            error: "READ_ONLY_VALUE",
+            name,
+          });
+        else if (!WRITABLE.has(name))
+          problems.push({ message: `Property "${name}" does not exist`, error: "PROPERTY_DOESNT_EXIST", name });
+        else if (typeof value !== "string")
+          problems.push({
+            message: `${JSON.stringify(value)} is not a valid value for ${name}`,
+            error: "INVALID_PROPERTY_VALUE",
+            name,
+          });
+        else if (name === "lifecyclestage" && value !== "" && !LIFECYCLE.includes(value))
+          problems.push({
+            message: `${value} was not one of the allowed options: [${LIFECYCLE.join(", ")}]`,
+            error: "INVALID_OPTION",
+            name,
+          });
+        else if (name === "email" && value.toLowerCase() !== email)
+          problems.push({
+            message: `email ${value} does not match the record's id ${email}`,
+            error: "INVALID_EMAIL",
+            name,
+          });
       }
       if (problems.length) return invalidProperties(problems);
       planned.push({ email, properties: properties as Record<string, string> });
@@ -267,7 +400,13 @@ function start() {
       const isNew = !c;
       if (!c) {
         const id = String(number(`contact:${t.account}:new:${email}`, 11));
-        c = { id, properties: { email, createdate: now, lastmodifieddate: now, hs_object_id: id }, createdAt: now, updatedAt: now, archived: false };
+        c = {
+          id,
+          properties: { email, createdate: now, lastmodifieddate: now, hs_object_id: id },
+          createdAt: now,
+          updatedAt: now,
+          archived: false,
+        };
         all.push(c);
       }
       for (const [name, value] of Object.entries(properties)) {
@@ -276,7 +415,14 @@ function start() {
       }
       c.properties.lastmodifieddate = now;
       c.updatedAt = now;
-      return { id: c.id, properties: { ...c.properties }, createdAt: c.createdAt, updatedAt: c.updatedAt, archived: false, new: isNew };
+      return {
+        id: c.id,
+        properties: { ...c.properties },
+        createdAt: c.createdAt,
+        updatedAt: c.updatedAt,
+        archived: false,
+        new: isNew,
+      };
     });
     all.sort((a, z) => Number(a.id) - Number(z.id));
     return { json: { status: "COMPLETE", results, startedAt, completedAt: new Date().toISOString() } };

@@ -1,5 +1,13 @@
 import { createHash } from "node:crypto";
-import { OAuthBook, authorizeControls, startStandInServer, testClient, type Reply, type StandInModule, type StandInRequest } from "./stand-in-server";
+import {
+  OAuthBook,
+  authorizeControls,
+  startStandInServer,
+  testClient,
+  type Reply,
+  type StandInModule,
+  type StandInRequest,
+} from "./stand-in-server";
 
 // Stand-in for LinkedIn (linkedin_ads): www.linkedin.com/oauth/v2 (authorization, accessToken)
 // and api.linkedin.com/v2/userinfo at their real paths, in LinkedIn's wire format: form token
@@ -30,11 +38,26 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 //   rw_ads for writes; the app requests only r_ads today, so this stand-in asks for r_ads.
 
 const CLIENT = testClient("LINKEDIN");
-const KNOWN_SCOPES = new Set(["openid", "profile", "email", "r_ads", "r_ads_reporting", "rw_ads", "r_organization_social", "r_basicprofile"]);
+const KNOWN_SCOPES = new Set([
+  "openid",
+  "profile",
+  "email",
+  "r_ads",
+  "r_ads_reporting",
+  "rw_ads",
+  "r_organization_social",
+  "r_basicprofile",
+]);
 
 const id = (account: string) => createHash("sha256").update(`li:${account}`).digest("base64url").slice(0, 10);
-const tokenError = (status: number, error: string, description: string): Reply => ({ status, json: { error, error_description: description } });
-const apiError = (status: number, serviceErrorCode: number, code: string, message: string): Reply => ({ status, json: { status, serviceErrorCode, code, message } });
+const tokenError = (status: number, error: string, description: string): Reply => ({
+  status,
+  json: { error, error_description: description },
+});
+const apiError = (status: number, serviceErrorCode: number, code: string, message: string): Reply => ({
+  status,
+  json: { status, serviceErrorCode, code, message },
+});
 const errorPage = (text: string): Reply => ({ status: 400, text: `LinkedIn: ${text}\n` });
 
 function start() {
@@ -50,7 +73,8 @@ function start() {
     } catch {
       return errorPage("The redirect_uri does not match the registered value");
     }
-    if (q.get("response_type") !== "code") return errorPage(`unsupported_response_type: ${q.get("response_type") ?? "(none)"}`);
+    if (q.get("response_type") !== "code")
+      return errorPage(`unsupported_response_type: ${q.get("response_type") ?? "(none)"}`);
     if (!q.get("state")) return errorPage("invalid_request: state is required");
     const scopes = (q.get("scope") ?? "").split(" ").filter(Boolean);
     const back = new URL(redirect);
@@ -86,11 +110,13 @@ function start() {
 
   function accessToken(req: StandInRequest): Reply {
     const f = req.form;
-    if (f.get("client_id") !== CLIENT.clientId || f.get("client_secret") !== CLIENT.clientSecret) return tokenError(401, "invalid_client", "Client authentication failed");
+    if (f.get("client_id") !== CLIENT.clientId || f.get("client_secret") !== CLIENT.clientSecret)
+      return tokenError(401, "invalid_client", "Client authentication failed");
     const grant = f.get("grant_type");
     if (grant === "authorization_code") {
       const code = f.get("code") ?? "";
-      if (book.codes.get(code)?.tokenFailure === "server_error") return tokenError(500, "server_error", "An unexpected error occurred");
+      if (book.codes.get(code)?.tokenFailure === "server_error")
+        return tokenError(500, "server_error", "An unexpected error occurred");
       const redeemed = book.redeem(code, CLIENT.clientId, f.get("redirect_uri") ?? "", null);
       if (typeof redeemed === "string") {
         return tokenError(
@@ -104,7 +130,12 @@ function start() {
     if (grant === "refresh_token") {
       const refreshToken = f.get("refresh_token") ?? "";
       const g = book.grantOfRefreshToken(refreshToken);
-      if (!g) return tokenError(400, "invalid_grant", "The provided authorization grant or refresh token is invalid, expired or revoked");
+      if (!g)
+        return tokenError(
+          400,
+          "invalid_grant",
+          "The provided authorization grant or refresh token is invalid, expired or revoked",
+        );
       return { json: tokens(g.account, g.scoped ? "email,openid,profile,r_ads,r_ads_reporting" : "") };
     }
     return tokenError(400, "unsupported_grant_type", `grant_type ${grant ?? "(none)"} is not supported`);
@@ -125,7 +156,8 @@ function start() {
     const bearer = /^Bearer (.+)$/i.exec(String(req.headers.authorization ?? ""))?.[1];
     const t = bearer ? book.accessTokens.get(bearer) : undefined;
     if (!t) return apiError(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token");
-    if (!t.scope.split(",").includes("openid")) return apiError(403, 100, "ACCESS_DENIED", "Not enough permissions to access: userinfo.GET.NO_VERSION");
+    if (!t.scope.split(",").includes("openid"))
+      return apiError(403, 100, "ACCESS_DENIED", "Not enough permissions to access: userinfo.GET.NO_VERSION");
     const given = t.account.split(/[_-]/)[0] || t.account;
     return {
       json: {
@@ -142,16 +174,38 @@ function start() {
   }
 
   /** The grant behind a versioned REST call, or LinkedIn's error for it. */
-  function restCaller(req: StandInRequest, scope: string, resource: string): { account: string; scope: string } | Reply {
+  function restCaller(
+    req: StandInRequest,
+    scope: string,
+    resource: string,
+  ): { account: string; scope: string } | Reply {
     const bearer = /^Bearer (.+)$/i.exec(String(req.headers.authorization ?? ""))?.[1];
     const t = bearer ? book.accessTokens.get(bearer) : undefined;
     if (!t) return apiError(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token");
-    if (!/^\d{6}$/.test(String(req.headers["linkedin-version"] ?? ""))) return apiError(400, 0, "VERSION_MISSING", "A version must be present. Please specify a version by adding the LinkedIn-Version header.");
-    if (!t.scope.split(",").includes(scope)) return apiError(403, 100, "ACCESS_DENIED", `Not enough permissions to access: ${resource}.${req.headers["linkedin-version"]}`);
+    if (!/^\d{6}$/.test(String(req.headers["linkedin-version"] ?? "")))
+      return apiError(
+        400,
+        0,
+        "VERSION_MISSING",
+        "A version must be present. Please specify a version by adding the LinkedIn-Version header.",
+      );
+    if (!t.scope.split(",").includes(scope))
+      return apiError(
+        403,
+        100,
+        "ACCESS_DENIED",
+        `Not enough permissions to access: ${resource}.${String(req.headers["linkedin-version"])}`,
+      );
     return t;
   }
 
-  const accountIds = (account: string) => [1, 2].map((i) => Number(BigInt(`0x${createHash("sha256").update(`liacct:${account}:${i}`).digest("hex").slice(0, 8)}`) % 900000000n) + 100000000);
+  const accountIds = (account: string) =>
+    [1, 2].map(
+      (i) =>
+        Number(
+          BigInt(`0x${createHash("sha256").update(`liacct:${account}:${i}`).digest("hex").slice(0, 8)}`) % 900000000n,
+        ) + 100000000,
+    );
 
   function adAccounts(req: StandInRequest): Reply {
     const t = restCaller(req, "r_ads", "adAccounts.FINDER-search");
@@ -175,29 +229,52 @@ function start() {
     // Rest.li 2.0 parameters arrive literally: parse them from the raw query.
     const q = req.query;
     if (q.get("q") !== "analytics") return apiError(400, 100, "ILLEGAL_ARGUMENT", `Invalid finder: ${q.get("q")}`);
-    const range = /^\(start:\(year:(\d+),month:(\d+),day:(\d+)\),end:\(year:(\d+),month:(\d+),day:(\d+)\)\)$/.exec(q.get("dateRange") ?? "");
+    const range = /^\(start:\(year:(\d+),month:(\d+),day:(\d+)\),end:\(year:(\d+),month:(\d+),day:(\d+)\)\)$/.exec(
+      q.get("dateRange") ?? "",
+    );
     if (!range) return apiError(400, 100, "ILLEGAL_ARGUMENT", "Invalid value for param dateRange");
     const account = /^List\(urn:li:sponsoredAccount:(\d+)\)$/.exec(q.get("accounts") ?? "")?.[1];
     if (!account) return apiError(400, 100, "ILLEGAL_ARGUMENT", "Invalid value for param accounts");
-    if (account.startsWith("999")) return apiError(403, 100, "ACCESS_DENIED", `Not enough permissions to access: adAnalytics.FINDER-analytics.${req.headers["linkedin-version"]}`);
+    if (account.startsWith("999"))
+      return apiError(
+        403,
+        100,
+        "ACCESS_DENIED",
+        `Not enough permissions to access: adAnalytics.FINDER-analytics.${String(req.headers["linkedin-version"])}`,
+      );
     const day = (y: string, m: string, d: string) => Date.UTC(Number(y), Number(m) - 1, Number(d));
     const [from, to] = [day(range[1], range[2], range[3]), day(range[4], range[5], range[6])];
-    const dateOf = (ms: number) => ({ year: new Date(ms).getUTCFullYear(), month: new Date(ms).getUTCMonth() + 1, day: new Date(ms).getUTCDate() });
+    const dateOf = (ms: number) => ({
+      year: new Date(ms).getUTCFullYear(),
+      month: new Date(ms).getUTCMonth() + 1,
+      day: new Date(ms).getUTCDate(),
+    });
     const periods: [number, number][] = [];
     const granularity = q.get("timeGranularity");
-    if (granularity === "DAILY") for (let d = from; d <= to && periods.length < 400; d += 86_400_000) periods.push([d, d]);
+    if (granularity === "DAILY")
+      for (let d = from; d <= to && periods.length < 400; d += 86_400_000) periods.push([d, d]);
     else if (granularity === "MONTHLY") {
-      for (let d = from; d <= to; ) {
+      for (let d = from; d <= to;) {
         const next = Date.UTC(new Date(d).getUTCFullYear(), new Date(d).getUTCMonth() + 1, 1);
         periods.push([d, Math.min(next - 86_400_000, to)]);
         d = next;
       }
     } else periods.push([from, to]);
     const pivot = q.get("pivot") ?? "ACCOUNT";
-    const urnType = { ACCOUNT: "sponsoredAccount", CAMPAIGN_GROUP: "sponsoredCampaignGroup", CAMPAIGN: "sponsoredCampaign", CREATIVE: "sponsoredCreative" }[pivot] ?? "sponsoredCampaign";
-    const pivots = pivot === "ACCOUNT" ? [`urn:li:sponsoredAccount:${account}`] : [1, 2, 3].map((i) => `urn:li:${urnType}:${account.slice(0, 4)}${i}`);
+    const urnType =
+      {
+        ACCOUNT: "sponsoredAccount",
+        CAMPAIGN_GROUP: "sponsoredCampaignGroup",
+        CAMPAIGN: "sponsoredCampaign",
+        CREATIVE: "sponsoredCreative",
+      }[pivot] ?? "sponsoredCampaign";
+    const pivots =
+      pivot === "ACCOUNT"
+        ? [`urn:li:sponsoredAccount:${account}`]
+        : [1, 2, 3].map((i) => `urn:li:${urnType}:${account.slice(0, 4)}${i}`);
     const fields = (q.get("fields") ?? "impressions,clicks").split(",");
-    const num = (seed: string, max: number) => parseInt(createHash("sha256").update(`${t.account}/${seed}`).digest("hex").slice(0, 8), 16) % max;
+    const num = (seed: string, max: number) =>
+      parseInt(createHash("sha256").update(`${t.account}/${seed}`).digest("hex").slice(0, 8), 16) % max;
     const elements = pivots.flatMap((p) =>
       periods.map(([start, end]) => {
         const seed = `${p}/${start}/${end}`;
@@ -229,7 +306,13 @@ function start() {
     if (i < 0) return null;
     const key = `${member}/${account}/${campaign}`;
     if (!campaigns.has(key)) {
-      campaigns.set(key, { id: Number(campaign), name: ["Brand awareness", "Lead generation", "Retargeting"][i], status: ["ACTIVE", "PAUSED", "ACTIVE"][i], account, lastModified: 1_735_689_600_000 });
+      campaigns.set(key, {
+        id: Number(campaign),
+        name: ["Brand awareness", "Lead generation", "Retargeting"][i],
+        status: ["ACTIVE", "PAUSED", "ACTIVE"][i],
+        account,
+        lastModified: 1_735_689_600_000,
+      });
     }
     return campaigns.get(key)!;
   }
@@ -255,9 +338,24 @@ function start() {
     const t = restCaller(req, "r_ads", resource);
     if (!("account" in t)) return t;
     const { account, campaign } = req.params;
-    if (!/^\d+$/.test(account) || !/^\d+$/.test(campaign)) return apiError(400, 100, "ILLEGAL_ARGUMENT", `Invalid resource key: ${account}/${campaign}`);
-    if (account.startsWith("999")) return apiError(403, 100, "ACCESS_DENIED", `Not enough permissions to access: ${resource}.${req.headers["linkedin-version"]}`);
-    return campaignOf(t.account, account, campaign) ?? apiError(404, 100, "NOT_FOUND", `Not found: urn:li:sponsoredCampaign:${campaign} in urn:li:sponsoredAccount:${account}`);
+    if (!/^\d+$/.test(account) || !/^\d+$/.test(campaign))
+      return apiError(400, 100, "ILLEGAL_ARGUMENT", `Invalid resource key: ${account}/${campaign}`);
+    if (account.startsWith("999"))
+      return apiError(
+        403,
+        100,
+        "ACCESS_DENIED",
+        `Not enough permissions to access: ${resource}.${String(req.headers["linkedin-version"])}`,
+      );
+    return (
+      campaignOf(t.account, account, campaign) ??
+      apiError(
+        404,
+        100,
+        "NOT_FOUND",
+        `Not found: urn:li:sponsoredCampaign:${campaign} in urn:li:sponsoredAccount:${account}`,
+      )
+    );
   }
 
   function getCampaign(req: StandInRequest): Reply {
@@ -267,16 +365,24 @@ function start() {
 
   function updateCampaign(req: StandInRequest): Reply {
     if (String(req.headers["x-restli-method"] ?? "").toUpperCase() !== "PARTIAL_UPDATE") {
-      return apiError(400, 100, "ILLEGAL_ARGUMENT", `POST on an entity needs X-RestLi-Method: PARTIAL_UPDATE (got ${String(req.headers["x-restli-method"] ?? "none")})`);
+      return apiError(
+        400,
+        100,
+        "ILLEGAL_ARGUMENT",
+        `POST on an entity needs X-RestLi-Method: PARTIAL_UPDATE (got ${String(req.headers["x-restli-method"] ?? "none")})`,
+      );
     }
     const c = campaignCall(req, "adCampaigns.PARTIAL_UPDATE");
     if (!("id" in c)) return c;
     const set = req.json?.patch?.$set;
-    if (!set || typeof set !== "object" || Array.isArray(set) || Object.keys(req.json).length !== 1) return apiError(400, 100, "ILLEGAL_ARGUMENT", "The request body must be a patch: {\"patch\": {\"$set\": {…}}}");
+    if (!set || typeof set !== "object" || Array.isArray(set) || Object.keys(req.json).length !== 1)
+      return apiError(400, 100, "ILLEGAL_ARGUMENT", 'The request body must be a patch: {"patch": {"$set": {…}}}');
     const unknown = Object.keys(set).filter((k) => k !== "status" && k !== "name");
     if (unknown.length) return apiError(400, 100, "ILLEGAL_ARGUMENT", `Field ${unknown[0]} cannot be updated`);
-    if ("status" in set && !CAMPAIGN_STATUSES.has(set.status)) return apiError(400, 100, "ILLEGAL_ARGUMENT", `Invalid value for field status: ${String(set.status)}`);
-    if (c.status === "CANCELED") return apiError(400, 100, "ILLEGAL_ARGUMENT", `Campaign ${c.id} is CANCELED and cannot be changed`);
+    if ("status" in set && !CAMPAIGN_STATUSES.has(set.status))
+      return apiError(400, 100, "ILLEGAL_ARGUMENT", `Invalid value for field status: ${String(set.status)}`);
+    if (c.status === "CANCELED")
+      return apiError(400, 100, "ILLEGAL_ARGUMENT", `Campaign ${c.id} is CANCELED and cannot be changed`);
     if (typeof set.status === "string") c.status = set.status;
     if (typeof set.name === "string") c.name = set.name;
     c.lastModified = Date.now();

@@ -1,5 +1,13 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { OAuthBook, authorizeControls, startStandInServer, testClient, type Reply, type StandInModule, type StandInRequest } from "./stand-in-server";
+import {
+  OAuthBook,
+  authorizeControls,
+  startStandInServer,
+  testClient,
+  type Reply,
+  type StandInModule,
+  type StandInRequest,
+} from "./stand-in-server";
 
 // Stand-in for Meta (meta_ads): the www.facebook.com login dialog and the Graph API
 // (graph.facebook.com/v21.0: oauth/access_token, debug_token, me, ad objects) at their real
@@ -45,11 +53,23 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 //   (#100, subcode 33) "Unsupported get|post request. Object with ID '…' does not exist, …".
 
 const CLIENT = testClient("META");
-const KNOWN_PERMISSIONS = new Set(["ads_read", "ads_management", "business_management", "public_profile", "email", "read_insights", "pages_show_list"]);
+const KNOWN_PERMISSIONS = new Set([
+  "ads_read",
+  "ads_management",
+  "business_management",
+  "public_profile",
+  "email",
+  "read_insights",
+  "pages_show_list",
+]);
 const SYSTEM_USER_SCOPES = ["ads_read", "ads_management", "business_management", "public_profile"];
 const OTHER_APP_ID = "1000000000000001";
 
-const digits = (seed: string, n: number) => BigInt(`0x${createHash("sha256").update(seed).digest("hex").slice(0, 15)}`).toString().padStart(n, "1").slice(0, n);
+const digits = (seed: string, n: number) =>
+  BigInt(`0x${createHash("sha256").update(seed).digest("hex").slice(0, 15)}`)
+    .toString()
+    .padStart(n, "1")
+    .slice(0, n);
 const fbtrace = () => randomBytes(8).toString("base64url");
 
 const graphError = (status: number, message: string, code: number, extra: Record<string, unknown> = {}): Reply => ({
@@ -88,8 +108,28 @@ const META_ADSETS = [
   { campaign: 3, name: "Retargeting — Global — Site visitors", status: "ACTIVE" },
 ];
 const NODE_FIELDS = {
-  campaign: new Set(["id", "name", "status", "effective_status", "daily_budget", "lifetime_budget", "account_id", "objective"]),
-  adset: new Set(["id", "name", "status", "effective_status", "daily_budget", "lifetime_budget", "account_id", "campaign_id", "optimization_goal", "billing_event"]),
+  campaign: new Set([
+    "id",
+    "name",
+    "status",
+    "effective_status",
+    "daily_budget",
+    "lifetime_budget",
+    "account_id",
+    "objective",
+  ]),
+  adset: new Set([
+    "id",
+    "name",
+    "status",
+    "effective_status",
+    "daily_budget",
+    "lifetime_budget",
+    "account_id",
+    "campaign_id",
+    "optimization_goal",
+    "billing_event",
+  ]),
 };
 const NODE_TYPE = { campaign: "Campaign", adset: "AdSet" };
 const STATUSES = ["ACTIVE", "PAUSED", "DELETED", "ARCHIVED"];
@@ -122,17 +162,25 @@ function start() {
 
   function dialog(req: StandInRequest): Reply {
     const q = req.query;
-    if (q.get("client_id") !== CLIENT.clientId) return errorPage("Invalid App ID", "The provided app ID does not look like a valid app ID.");
+    if (q.get("client_id") !== CLIENT.clientId)
+      return errorPage("Invalid App ID", "The provided app ID does not look like a valid app ID.");
     let redirect: URL;
     try {
       redirect = new URL(q.get("redirect_uri") ?? "");
       if (!/^https?:$/.test(redirect.protocol) || redirect.pathname !== "/oauth/callback") throw new Error();
     } catch {
-      return errorPage("URL blocked", "This redirect failed because the redirect URI is not whitelisted in the app's client OAuth settings.");
+      return errorPage(
+        "URL blocked",
+        "This redirect failed because the redirect URI is not whitelisted in the app's client OAuth settings.",
+      );
     }
-    if ((q.get("response_type") ?? "code") !== "code") return errorPage("Invalid response_type", `response_type ${q.get("response_type")} is not supported.`);
+    if ((q.get("response_type") ?? "code") !== "code")
+      return errorPage("Invalid response_type", `response_type ${q.get("response_type")} is not supported.`);
     if (!q.get("state")) return errorPage("Invalid request", "The state parameter is required.");
-    const scopes = (q.get("scope") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+    const scopes = (q.get("scope") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     const invalid = scopes.filter((s) => !KNOWN_PERMISSIONS.has(s));
     if (invalid.length) return errorPage("Invalid Scopes", invalid.join(", "));
 
@@ -164,30 +212,56 @@ function start() {
 
   function accessToken(req: StandInRequest): Reply {
     const q = req.query;
-    if (q.get("client_id") !== CLIENT.clientId) return graphError(400, "Error validating application. Invalid application ID.", 101);
+    if (q.get("client_id") !== CLIENT.clientId)
+      return graphError(400, "Error validating application. Invalid application ID.", 101);
     if (q.get("client_secret") !== CLIENT.clientSecret) return graphError(400, "Error validating client secret.", 1);
     if (!q.get("redirect_uri")) return graphError(400, "Missing redirect_uri parameter.", 191);
     const code = q.get("code") ?? "";
     if (book.codes.get(code)?.tokenFailure === "server_error") {
-      return { status: 500, json: { error: { message: "An unexpected error has occurred. Please retry your request later.", type: "OAuthException", is_transient: true, code: 2, fbtrace_id: fbtrace() } } };
+      return {
+        status: 500,
+        json: {
+          error: {
+            message: "An unexpected error has occurred. Please retry your request later.",
+            type: "OAuthException",
+            is_transient: true,
+            code: 2,
+            fbtrace_id: fbtrace(),
+          },
+        },
+      };
     }
     const redeemed = book.redeem(code, CLIENT.clientId, q.get("redirect_uri"), null);
     if (typeof redeemed === "string") {
-      if (redeemed.includes("already used")) return graphError(400, "This authorization code has been used.", 100, { error_subcode: 36009 });
+      if (redeemed.includes("already used"))
+        return graphError(400, "This authorization code has been used.", 100, { error_subcode: 36009 });
       if (redeemed.startsWith("redirect_uri")) {
-        return graphError(400, "Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request", 100, { error_subcode: 36008 });
+        return graphError(
+          400,
+          "Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request",
+          100,
+          { error_subcode: 36008 },
+        );
       }
       return graphError(400, "Invalid verification code format.", 100, { error_subcode: 36007 });
     }
-    return { json: { access_token: book.issueAccessToken(redeemed.account, redeemed.scope), token_type: "bearer", expires_in: 5183944 } };
+    return {
+      json: {
+        access_token: book.issueAccessToken(redeemed.account, redeemed.scope),
+        token_type: "bearer",
+        expires_in: 5183944,
+      },
+    };
   }
 
   function debugToken(req: StandInRequest): Reply {
     const q = req.query;
     const [appId, appSecret] = (q.get("access_token") ?? "").split("|");
-    if (!appId || appSecret === undefined) return graphError(400, "Invalid OAuth access token - Cannot parse access token", 190);
+    if (!appId || appSecret === undefined)
+      return graphError(400, "Invalid OAuth access token - Cannot parse access token", 190);
     if (appId.startsWith("bad")) return graphError(400, "Error validating application. Invalid application ID.", 101);
-    const secretOk = appId === CLIENT.clientId ? appSecret === CLIENT.clientSecret : !!appSecret && !appSecret.startsWith("bad");
+    const secretOk =
+      appId === CLIENT.clientId ? appSecret === CLIENT.clientSecret : !!appSecret && !appSecret.startsWith("bad");
     if (!secretOk) return graphError(400, "Invalid OAuth access token signature.", 190);
     const input = q.get("input_token") ?? "";
     if (!input) return graphError(400, "(#100) The parameter input_token is required", 100);
@@ -196,7 +270,16 @@ function start() {
     const issued = book.accessTokens.get(input);
     if (issued) {
       if (appId !== CLIENT.clientId) {
-        return { json: { data: { app_id: CLIENT.clientId, is_valid: false, error: { code: 100, message: "The App_id in the input_token did not match the Viewing App" }, scopes: [] } } };
+        return {
+          json: {
+            data: {
+              app_id: CLIENT.clientId,
+              is_valid: false,
+              error: { code: 100, message: "The App_id in the input_token did not match the Viewing App" },
+              scopes: [],
+            },
+          },
+        };
       }
       const scopes = issued.scope.split(",").filter(Boolean);
       return {
@@ -217,7 +300,16 @@ function start() {
       };
     }
     if (input.startsWith("bad_app")) {
-      return { json: { data: { app_id: OTHER_APP_ID, is_valid: false, error: { code: 100, message: "The App_id in the input_token did not match the Viewing App" }, scopes: [] } } };
+      return {
+        json: {
+          data: {
+            app_id: OTHER_APP_ID,
+            is_valid: false,
+            error: { code: 100, message: "The App_id in the input_token did not match the Viewing App" },
+            scopes: [],
+          },
+        },
+      };
     }
     if (input.startsWith("bad") && !input.startsWith("bad_scope")) {
       return {
@@ -260,12 +352,23 @@ function start() {
   function caller(req: StandInRequest): { id: string; name: string } | Reply {
     const header = /^(?:Bearer|OAuth) (.+)$/i.exec(String(req.headers.authorization ?? ""))?.[1];
     const token = header ?? req.query.get("access_token") ?? "";
-    if (!token) return graphError(400, "An active access token must be used to query information about the current user.", 2500);
+    if (!token)
+      return graphError(400, "An active access token must be used to query information about the current user.", 2500);
     const issued = book.accessTokens.get(token);
     const secret = issued ? CLIENT.clientSecret : manualSecrets.get(token);
     const proof = req.query.get("appsecret_proof") ?? req.form.get("appsecret_proof");
     if (proof && secret && proof !== createHmac("sha256", secret).update(token).digest("hex")) {
-      return { status: 400, json: { error: { message: "Invalid appsecret_proof provided in the API argument", type: "GraphMethodException", code: 100, fbtrace_id: fbtrace() } } };
+      return {
+        status: 400,
+        json: {
+          error: {
+            message: "Invalid appsecret_proof provided in the API argument",
+            type: "GraphMethodException",
+            code: 100,
+            fbtrace_id: fbtrace(),
+          },
+        },
+      };
     }
     if (issued) return { id: digits(`fb:${issued.account}`, 16), name: issued.account };
     if (manualSecrets.has(token)) return { id: digits(`su:${token}`, 16), name: "Patchbay System User" };
@@ -303,15 +406,21 @@ function start() {
       since = new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
     }
     const periods: [string, string][] = [];
-    if (q.get("time_increment") === "1") for (let t = Date.parse(since); t <= Date.parse(until) && periods.length < 400; t += 86_400_000) periods.push([new Date(t).toISOString().slice(0, 10), new Date(t).toISOString().slice(0, 10)]);
+    if (q.get("time_increment") === "1")
+      for (let t = Date.parse(since); t <= Date.parse(until) && periods.length < 400; t += 86_400_000)
+        periods.push([new Date(t).toISOString().slice(0, 10), new Date(t).toISOString().slice(0, 10)]);
     else periods.push([since, until]);
     const objects =
       level === "account"
         ? [{ id: account, name: `Ad account ${account}` }]
         : level === "campaign" || level === "adset"
           ? (userAccounts(user), accountNodes(account, user.id).filter((n) => n.kind === level))
-          : [1, 2, 3].map((i) => ({ id: digits(`${level}:${account}:${i}`, 17), name: `${level[0].toUpperCase()}${level.slice(1)} ${i}` }));
-    const num = (seed: string, max: number) => parseInt(createHash("sha256").update(`${user.id}/${seed}`).digest("hex").slice(0, 8), 16) % max;
+          : [1, 2, 3].map((i) => ({
+              id: digits(`${level}:${account}:${i}`, 17),
+              name: `${level[0].toUpperCase()}${level.slice(1)} ${i}`,
+            }));
+    const num = (seed: string, max: number) =>
+      parseInt(createHash("sha256").update(`${user.id}/${seed}`).digest("hex").slice(0, 8), 16) % max;
     const rows = objects.flatMap((o) =>
       periods.map(([start, stop]) => {
         const seed = `${o.id}/${start}/${stop}`;
@@ -336,15 +445,27 @@ function start() {
           purchase_roas: [{ action_type: "omni_purchase", value: "2.35" }],
           conversions: [{ action_type: "offsite_conversion.fb_pixel_purchase", value: String(num(`${seed}/p`, 20)) }],
         };
-        const ids: Record<string, string> = level === "account" ? { account_id: o.id, account_name: o.name } : { [`${level}_id`]: o.id, [`${level}_name`]: o.name };
+        const ids: Record<string, string> =
+          level === "account"
+            ? { account_id: o.id, account_name: o.name }
+            : { [`${level}_id`]: o.id, [`${level}_name`]: o.name };
         const row: Record<string, unknown> = {};
-        for (const f of fields) if (f in ids) row[f] = ids[f];
-        else if (f in metrics) row[f] = metrics[f];
+        for (const f of fields)
+          if (f in ids) row[f] = ids[f];
+          else if (f in metrics) row[f] = metrics[f];
         return { ...row, date_start: start, date_stop: stop };
       }),
     );
     const limit = Number(q.get("limit") ?? 25);
-    return { json: { data: rows.slice(0, limit), paging: { cursors: { before: "MAZDZD", after: "MjQZD" }, ...(rows.length > limit && { next: "https://graph.facebook.com/v21.0/next-page" }) } } };
+    return {
+      json: {
+        data: rows.slice(0, limit),
+        paging: {
+          cursors: { before: "MAZDZD", after: "MjQZD" },
+          ...(rows.length > limit && { next: "https://graph.facebook.com/v21.0/next-page" }),
+        },
+      },
+    };
   }
 
   function adAccounts(req: StandInRequest): Reply {
@@ -360,7 +481,13 @@ function start() {
   const accounts = new Map<string, { owner: string; name: string; currency: string; status: number }>();
 
   /** The account's campaigns and ad sets, made (for `owner`) on first use. */
-  function accountNodes(account: string, owner: string, currency = "USD", name = `Ad account ${account}`, status = 1): MetaNode[] {
+  function accountNodes(
+    account: string,
+    owner: string,
+    currency = "USD",
+    name = `Ad account ${account}`,
+    status = 1,
+  ): MetaNode[] {
     if (!accounts.has(account)) {
       accounts.set(account, { owner, name, currency, status });
       const campaignIds = META_CAMPAIGNS.map((c, i) => {
@@ -387,13 +514,25 @@ function start() {
 
   function accountJson(id: string): Record<string, unknown> {
     const a = accounts.get(id)!;
-    return { id: `act_${id}`, account_id: id, name: a.name, account_status: a.status, currency: a.currency, timezone_name: "America/Los_Angeles" };
+    return {
+      id: `act_${id}`,
+      account_id: id,
+      name: a.name,
+      account_status: a.status,
+      currency: a.currency,
+      timezone_name: "America/Los_Angeles",
+    };
   }
 
   /** Only the requested fields (`id` always), as Graph answers; fields without a value are left out. */
   function pick(all: Record<string, unknown>, fieldsParam: string | null): Record<string, unknown> {
-    const fields = (fieldsParam ?? "id").split(",").map((f) => f.trim()).filter(Boolean);
-    return Object.fromEntries(Object.entries(all).filter(([k, v]) => (k === "id" || fields.includes(k)) && v !== undefined));
+    const fields = (fieldsParam ?? "id")
+      .split(",")
+      .map((f) => f.trim())
+      .filter(Boolean);
+    return Object.fromEntries(
+      Object.entries(all).filter(([k, v]) => (k === "id" || fields.includes(k)) && v !== undefined),
+    );
   }
 
   function nodeJson(n: MetaNode): Record<string, unknown> {
@@ -407,7 +546,9 @@ function start() {
       daily_budget: n.daily_budget,
       lifetime_budget: n.lifetime_budget,
       account_id: n.account,
-      ...(n.kind === "campaign" ? { objective: n.objective } : { campaign_id: n.campaign_id, optimization_goal: "LINK_CLICKS", billing_event: "IMPRESSIONS" }),
+      ...(n.kind === "campaign"
+        ? { objective: n.objective }
+        : { campaign_id: n.campaign_id, optimization_goal: "LINK_CLICKS", billing_event: "IMPRESSIONS" }),
     };
   }
 
@@ -439,9 +580,15 @@ function start() {
     }
     const n = ownNode(user, id);
     if (!n) return unsupported("get", id);
-    const fields = (req.query.get("fields") ?? "id").split(",").map((f) => f.trim()).filter(Boolean);
+    const fields = (req.query.get("fields") ?? "id")
+      .split(",")
+      .map((f) => f.trim())
+      .filter(Boolean);
     const missing = fields.find((f) => !NODE_FIELDS[n.kind].has(f));
-    if (missing) return invalidParameter(`(#100) Tried accessing nonexisting field (${missing}) on node type (${NODE_TYPE[n.kind]})`);
+    if (missing)
+      return invalidParameter(
+        `(#100) Tried accessing nonexisting field (${missing}) on node type (${NODE_TYPE[n.kind]})`,
+      );
     return { json: pick(nodeJson(n), req.query.get("fields")) };
   }
 
@@ -466,20 +613,30 @@ function start() {
     if (!n) return unsupported("post", id);
     // Graph takes parameters from the query, a form body or a JSON body alike.
     const params: Record<string, string> = { ...Object.fromEntries(req.query) };
-    if (/x-www-form-urlencoded/.test(String(req.headers["content-type"] ?? ""))) Object.assign(params, Object.fromEntries(req.form));
-    else if (req.json && typeof req.json === "object") for (const [k, v] of Object.entries(req.json)) params[k] = String(v);
+    if (/x-www-form-urlencoded/.test(String(req.headers["content-type"] ?? "")))
+      Object.assign(params, Object.fromEntries(req.form));
+    else if (req.json && typeof req.json === "object")
+      for (const [k, v] of Object.entries(req.json)) params[k] = String(v);
     const change: Partial<MetaNode> = {};
     if (params.status !== undefined) {
-      if (!STATUSES.includes(params.status)) return invalidParameter("(#100) Param status must be one of {ACTIVE, PAUSED, DELETED, ARCHIVED}");
+      if (!STATUSES.includes(params.status))
+        return invalidParameter("(#100) Param status must be one of {ACTIVE, PAUSED, DELETED, ARCHIVED}");
       change.status = params.status;
     }
     if (params.daily_budget !== undefined) {
-      if (!/^\d+$/.test(params.daily_budget) || Number(params.daily_budget) <= 0) return invalidParameter("(#100) Param daily_budget must be a positive integer");
+      if (!/^\d+$/.test(params.daily_budget) || Number(params.daily_budget) <= 0)
+        return invalidParameter("(#100) Param daily_budget must be a positive integer");
       const campaign = n.campaign_id ? nodes.get(n.campaign_id) : undefined;
-      const budgetElsewhere = n.kind === "campaign" ? n.daily_budget === undefined && n.lifetime_budget === undefined : campaign?.daily_budget !== undefined || campaign?.lifetime_budget !== undefined;
+      const budgetElsewhere =
+        n.kind === "campaign"
+          ? n.daily_budget === undefined && n.lifetime_budget === undefined
+          : campaign?.daily_budget !== undefined || campaign?.lifetime_budget !== undefined;
       if (budgetElsewhere) {
         return invalidParameter("Invalid parameter", {
-          error_user_msg: n.kind === "campaign" ? "This campaign's ad sets have their own budgets, so the campaign cannot take a budget." : "This ad set's campaign has a campaign budget, so the ad set cannot take one.",
+          error_user_msg:
+            n.kind === "campaign"
+              ? "This campaign's ad sets have their own budgets, so the campaign cannot take a budget."
+              : "This ad set's campaign has a campaign budget, so the ad set cannot take one.",
         });
       }
       change.daily_budget = String(Number(params.daily_budget));

@@ -9,7 +9,7 @@ import { OAuthBook, startStandInServer, testClient, type StandIn } from "./stand
 // Test controls on the authorize URL (a real provider ignores them): `test_sub`, `test_email` and
 // `test_email_verified` (`true`, `false`, or `absent`) are the claims of the identity that signs in.
 
-export const OIDC_CLIENT = testClient("oidc");
+const OIDC_CLIENT = testClient("oidc");
 
 export type OidcStandIn = StandIn & { env: Record<string, string> };
 
@@ -44,7 +44,9 @@ export async function startOidcStandIn(): Promise<OidcStandIn> {
         claims_supported: ["sub", "email", "email_verified", "name"],
       },
     }),
-    "GET /jwks": () => ({ json: { keys: [{ ...publicKey.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" }] } }),
+    "GET /jwks": () => ({
+      json: { keys: [{ ...publicKey.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" }] },
+    }),
     "GET /authorize": ({ query }) => {
       const redirectUri = query.get("redirect_uri") ?? "";
       const back = new URL(redirectUri);
@@ -61,15 +63,29 @@ export async function startOidcStandIn(): Promise<OidcStandIn> {
         ...(verified === "absent" ? {} : { email_verified: verified === "true" }),
         name: `Person ${sub}`,
       });
-      back.searchParams.set("code", book.issueCode({ clientId: OIDC_CLIENT.clientId, redirectUri, account: sub, scope: query.get("scope") ?? "", codeChallenge: query.get("code_challenge"), tokenFailure: null }));
+      back.searchParams.set(
+        "code",
+        book.issueCode({
+          clientId: OIDC_CLIENT.clientId,
+          redirectUri,
+          account: sub,
+          scope: query.get("scope") ?? "",
+          codeChallenge: query.get("code_challenge"),
+          tokenFailure: null,
+        }),
+      );
       return { redirect: back.toString() };
     },
     "POST /token": ({ form, headers }) => {
       // client_secret_basic (openid-client's default) or client_secret_post.
       const basic = /^Basic (.+)$/.exec(headers.authorization ?? "")?.[1];
-      const [id, secret] = basic ? Buffer.from(basic, "base64").toString("utf8").split(":").map(decodeURIComponent) : [form.get("client_id"), form.get("client_secret")];
-      if (id !== OIDC_CLIENT.clientId || secret !== OIDC_CLIENT.clientSecret) return { status: 401, json: { error: "invalid_client" } };
-      if (form.get("grant_type") !== "authorization_code") return { status: 400, json: { error: "unsupported_grant_type" } };
+      const [id, secret] = basic
+        ? Buffer.from(basic, "base64").toString("utf8").split(":").map(decodeURIComponent)
+        : [form.get("client_id"), form.get("client_secret")];
+      if (id !== OIDC_CLIENT.clientId || secret !== OIDC_CLIENT.clientSecret)
+        return { status: 401, json: { error: "invalid_client" } };
+      if (form.get("grant_type") !== "authorization_code")
+        return { status: 400, json: { error: "unsupported_grant_type" } };
       const grant = book.redeem(form.get("code") ?? "", id, form.get("redirect_uri"), form.get("code_verifier"));
       if (typeof grant === "string") return { status: 400, json: { error: "invalid_grant", error_description: grant } };
       const now = Math.floor(Date.now() / 1000);
@@ -86,12 +102,19 @@ export async function startOidcStandIn(): Promise<OidcStandIn> {
     "GET /userinfo": ({ headers }) => {
       const token = /^Bearer (.+)$/.exec(headers.authorization ?? "")?.[1] ?? "";
       const grant = book.accessTokens.get(token);
-      return grant ? { json: identities.get(grant.account) ?? { sub: grant.account } } : { status: 401, json: { error: "invalid_token" } };
+      return grant
+        ? { json: identities.get(grant.account) ?? { sub: grant.account } }
+        : { status: 401, json: { error: "invalid_token" } };
     },
   });
   issuer = server.url;
   return {
     ...server,
-    env: { AUTH_OIDC_ISSUER: issuer, AUTH_OIDC_CLIENT_ID: OIDC_CLIENT.clientId, AUTH_OIDC_CLIENT_SECRET: OIDC_CLIENT.clientSecret, AUTH_OIDC_NAME: "Test SSO" },
+    env: {
+      AUTH_OIDC_ISSUER: issuer,
+      AUTH_OIDC_CLIENT_ID: OIDC_CLIENT.clientId,
+      AUTH_OIDC_CLIENT_SECRET: OIDC_CLIENT.clientSecret,
+      AUTH_OIDC_NAME: "Test SSO",
+    },
   };
 }

@@ -1,5 +1,13 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { OAuthBook, authorizeControls, startStandInServer, testClient, type Reply, type StandInModule, type StandInRequest } from "./stand-in-server";
+import {
+  OAuthBook,
+  authorizeControls,
+  startStandInServer,
+  testClient,
+  type Reply,
+  type StandInModule,
+  type StandInRequest,
+} from "./stand-in-server";
 
 // Stand-in for Shopify's OAuth and Admin REST API, at Shopify's real paths and wire format:
 //   GET  /admin/oauth/authorize              302 to redirect_uri with code, hmac, host, shop, state, timestamp
@@ -41,7 +49,12 @@ function shopOf(query: URLSearchParams, account: string): string {
   const explicit = query.get("shop");
   if (explicit) return explicit.toLowerCase();
   if (/\.myshopify\.com$/.test(account)) return account.toLowerCase();
-  return `${account.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+/, "") || "store"}.myshopify.com`;
+  return `${
+    account
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, "-")
+      .replace(/^-+/, "") || "store"
+  }.myshopify.com`;
 }
 
 function shopJson(domain: string) {
@@ -64,8 +77,15 @@ function shopJson(domain: string) {
   };
 }
 
-const htmlError = (status: number, message: string): Reply => ({ status, text: `Oauth error invalid_request: ${message}`, headers: { "content-type": "text/html; charset=utf-8" } });
-const tokenError = (status: number, error: string, description: string): Reply => ({ status, json: { error, error_description: description } });
+const htmlError = (status: number, message: string): Reply => ({
+  status,
+  text: `Oauth error invalid_request: ${message}`,
+  headers: { "content-type": "text/html; charset=utf-8" },
+});
+const tokenError = (status: number, error: string, description: string): Reply => ({
+  status,
+  json: { error, error_description: description },
+});
 
 export const standIn: StandInModule = {
   types: ["shopify"],
@@ -80,7 +100,10 @@ export const standIn: StandInModule = {
       if (!token) return { status: 401, json: { errors: INVALID_TOKEN } };
       const issued = book.accessTokens.get(token);
       if (issued) return issued.scope || graphql ? issued.account : { status: 403, json: { errors: MISSING_SCOPE } };
-      if (token.startsWith("bad_scope")) return graphql ? `store-${hash(token).slice(0, 8)}.myshopify.com` : { status: 403, json: { errors: MISSING_SCOPE } };
+      if (token.startsWith("bad_scope"))
+        return graphql
+          ? `store-${hash(token).slice(0, 8)}.myshopify.com`
+          : { status: 403, json: { errors: MISSING_SCOPE } };
       if (token.startsWith("bad")) return { status: 401, json: { errors: INVALID_TOKEN } };
       return `store-${hash(token).slice(0, 8)}.myshopify.com`;
     }
@@ -88,9 +111,11 @@ export const standIn: StandInModule = {
     return startStandInServer({
       "GET /admin/oauth/authorize": (req: StandInRequest) => {
         const q = req.query;
-        if (q.get("client_id") !== client.clientId) return htmlError(400, "The client_id is not a valid API key of an app.");
+        if (q.get("client_id") !== client.clientId)
+          return htmlError(400, "The client_id is not a valid API key of an app.");
         const redirectUri = q.get("redirect_uri") ?? "";
-        if (!/^https?:\/\/[^/]+(\/.*)?\/oauth\/callback$/.test(redirectUri)) return htmlError(400, "The redirect_uri is missing or is not whitelisted.");
+        if (!/^https?:\/\/[^/]+(\/.*)?\/oauth\/callback$/.test(redirectUri))
+          return htmlError(400, "The redirect_uri is missing or is not whitelisted.");
         const state = q.get("state");
         if (!state) return htmlError(400, "The state parameter is missing.");
         if (!q.get("scope")) return htmlError(400, "The scope parameter is missing.");
@@ -110,10 +135,19 @@ export const standIn: StandInModule = {
           return { status: 302, redirect: back.toString() };
         }
         const scope = controls.account.startsWith("bad_scope") ? "" : SCOPES;
-        const code = book.issueCode({ clientId: client.clientId, redirectUri, account: shop, scope, codeChallenge: null, tokenFailure: controls.tokenFailure });
+        const code = book.issueCode({
+          clientId: client.clientId,
+          redirectUri,
+          account: shop,
+          scope,
+          codeChallenge: null,
+          tokenFailure: controls.tokenFailure,
+        });
         const params: Record<string, string> = {
           code,
-          host: Buffer.from(`admin.shopify.com/store/${shop.replace(/\.myshopify\.com$/, "")}`).toString("base64").replace(/=+$/, ""),
+          host: Buffer.from(`admin.shopify.com/store/${shop.replace(/\.myshopify\.com$/, "")}`)
+            .toString("base64")
+            .replace(/=+$/, ""),
           shop,
           state,
           timestamp: String(Math.floor(Date.now() / 1000)),
@@ -124,14 +158,19 @@ export const standIn: StandInModule = {
       },
 
       "POST /admin/oauth/access_token": (req: StandInRequest) => {
-        const input = (req.json && typeof req.json === "object" ? req.json : Object.fromEntries(req.form)) as Record<string, string | undefined>;
+        const input = (req.json && typeof req.json === "object" ? req.json : Object.fromEntries(req.form)) as Record<
+          string,
+          string | undefined
+        >;
         if (input.client_id !== client.clientId || input.client_secret !== client.clientSecret) {
           return tokenError(400, "invalid_client", "Client credentials cannot be found");
         }
         const code = input.code ?? "";
-        if (book.codes.get(code)?.tokenFailure === "server_error") return { status: 500, text: "Internal Server Error" };
+        if (book.codes.get(code)?.tokenFailure === "server_error")
+          return { status: 500, text: "Internal Server Error" };
         const grant = book.redeem(code, client.clientId, null, null);
-        if (typeof grant === "string") return tokenError(400, "invalid_request", "The authorization code was not found or was already used");
+        if (typeof grant === "string")
+          return tokenError(400, "invalid_request", "The authorization code was not found or was already used");
         const token = `shpat_${randomBytes(16).toString("hex")}`;
         book.accessTokens.set(token, { account: grant.account, scope: grant.scope });
         return { json: { access_token: token, scope: grant.scope } };
@@ -148,9 +187,22 @@ export const standIn: StandInModule = {
         const scoped = !token.startsWith("bad_scope") && book.accessTokens.get(token)?.scope !== "";
         const store = storeOf(req, true);
         if (typeof store !== "string") return store;
-        const body = (req.json ?? {}) as { query?: string; variables?: { first?: number; after?: string | null; query?: string | null } };
+        const body = (req.json ?? {}) as {
+          query?: string;
+          variables?: { first?: number; after?: string | null; query?: string | null };
+        };
         if (!/\borders\s*\(/.test(body.query ?? "")) {
-          return { json: { errors: [{ message: "Field 'orders' must be selected: the stand-in answers only the orders query.", locations: [{ line: 1, column: 1 }], extensions: { code: "undefinedField" } }] } };
+          return {
+            json: {
+              errors: [
+                {
+                  message: "Field 'orders' must be selected: the stand-in answers only the orders query.",
+                  locations: [{ line: 1, column: 1 }],
+                  extensions: { code: "undefinedField" },
+                },
+              ],
+            },
+          };
         }
         if (!scoped) {
           return {
@@ -158,10 +210,15 @@ export const standIn: StandInModule = {
               data: null,
               errors: [
                 {
-                  message: "Access denied for orders field. Required access: `read_orders` access scope, along with `read_all_orders` access scope for orders older than 60 days.",
+                  message:
+                    "Access denied for orders field. Required access: `read_orders` access scope, along with `read_all_orders` access scope for orders older than 60 days.",
                   locations: [{ line: 2, column: 3 }],
                   path: ["orders"],
-                  extensions: { code: "ACCESS_DENIED", documentation: "https://shopify.dev/api/usage/access-scopes", requiredAccess: "`read_orders` access scope." },
+                  extensions: {
+                    code: "ACCESS_DENIED",
+                    documentation: "https://shopify.dev/api/usage/access-scopes",
+                    requiredAccess: "`read_orders` access scope.",
+                  },
                 },
               ],
             },
@@ -187,13 +244,25 @@ export const standIn: StandInModule = {
             lineItems: { nodes: [{ title: `Product ${n % 13}`, quantity: 1 + (n % 4), sku: `SKU-${n % 13}` }] },
           };
         }).filter((o) => !financial || o.displayFinancialStatus === financial.toUpperCase());
-        const start = v.after ? Number(Buffer.from(v.after, "base64").toString("utf8").replace(/^cursor:/, "")) + 1 : 0;
+        const start = v.after
+          ? Number(
+              Buffer.from(v.after, "base64")
+                .toString("utf8")
+                .replace(/^cursor:/, ""),
+            ) + 1
+          : 0;
         const page = all.slice(start, start + first);
         const endCursor = page.length ? Buffer.from(`cursor:${start + page.length - 1}`).toString("base64") : null;
         return {
           json: {
             data: { orders: { nodes: page, pageInfo: { hasNextPage: start + first < all.length, endCursor } } },
-            extensions: { cost: { requestedQueryCost: 2 + first, actualQueryCost: 2 + page.length, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1990, restoreRate: 100 } } },
+            extensions: {
+              cost: {
+                requestedQueryCost: 2 + first,
+                actualQueryCost: 2 + page.length,
+                throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 1990, restoreRate: 100 },
+              },
+            },
           },
         };
       },

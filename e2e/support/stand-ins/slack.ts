@@ -1,5 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
-import { OAuthBook, authorizeControls, startStandInServer, testClient, type Reply, type StandInModule, type StandInRequest } from "./stand-in-server";
+import {
+  OAuthBook,
+  authorizeControls,
+  startStandInServer,
+  testClient,
+  type Reply,
+  type StandInModule,
+  type StandInRequest,
+} from "./stand-in-server";
 
 // Stand-in for Slack's OAuth v2 and Web API, at Slack's real paths and wire format (every Web
 // API answer is HTTP 200 with {ok:true,…} or {ok:false, error}):
@@ -31,7 +39,10 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 // Trouble on the data calls (conversations.list, chat.postMessage), for retries and takeovers;
 // auth.test and bots.info answer normally, so such a token still connects:
 //   `down…`  → HTTP 503 with Slack's HTML error page, every time
-//   `slow…`  → answers after 6 s
+//   `slow…`  → answers after 6 s (a real wall-clock delay)
+//   `hold…`  → answers when the test releases the token: the request waits in req.hold(token),
+//              heldRequests(base, token) waits until it arrived, releaseHeld(base, token) lets it
+//              (and every later one with that token) through (stand-in-server.ts, HELD_PATH)
 // OAuth: the `account` control names the workspace; `bad_scope…` refresh tokens (OAuthBook) and
 // accounts get a token with only chat:write.
 
@@ -46,7 +57,14 @@ const OAUTH_APP_ID = idFrom("A", client.clientId);
 type Bot = { teamId: string; teamName: string; appId: string; botId: string; botUserId: string; scope: string };
 
 function botOfAccount(account: string, scope: string): Bot {
-  return { teamId: idFrom("T", account), teamName: `Workspace ${account}`, appId: OAUTH_APP_ID, botId: idFrom("B", `${account}/${OAUTH_APP_ID}`), botUserId: idFrom("U", `${account}/${OAUTH_APP_ID}`), scope };
+  return {
+    teamId: idFrom("T", account),
+    teamName: `Workspace ${account}`,
+    appId: OAUTH_APP_ID,
+    botId: idFrom("B", `${account}/${OAUTH_APP_ID}`),
+    botUserId: idFrom("U", `${account}/${OAUTH_APP_ID}`),
+    scope,
+  };
 }
 
 function botOfPastedToken(token: string): Bot {
@@ -54,11 +72,22 @@ function botOfPastedToken(token: string): Bot {
   const [team, app] = m ? [m[1], m[2]] : [token, token];
   const teamId = idFrom("T", team);
   const appId = idFrom("A", app);
-  return { teamId, teamName: `Workspace ${teamId}`, appId, botId: idFrom("B", `${teamId}/${appId}`), botUserId: idFrom("U", `${teamId}/${appId}`), scope: token.startsWith("bad_scope") ? NARROW_SCOPE : SCOPES };
+  return {
+    teamId,
+    teamName: `Workspace ${teamId}`,
+    appId,
+    botId: idFrom("B", `${teamId}/${appId}`),
+    botUserId: idFrom("U", `${teamId}/${appId}`),
+    scope: token.startsWith("bad_scope") ? NARROW_SCOPE : SCOPES,
+  };
 }
 
 const slackError = (error: string, extra: object = {}): Reply => ({ json: { ok: false, error, ...extra } });
-const page = (status: number, message: string): Reply => ({ status, text: `Slack: something went wrong: ${message}`, headers: { "content-type": "text/html; charset=utf-8" } });
+const page = (status: number, message: string): Reply => ({
+  status,
+  text: `Slack: something went wrong: ${message}`,
+  headers: { "content-type": "text/html; charset=utf-8" },
+});
 
 export const standIn: StandInModule = {
   types: ["slack"],
@@ -103,7 +132,20 @@ export const standIn: StandInModule = {
       return botOfPastedToken(token);
     }
 
-    const NAMES = ["general", "random", "marketing", "sales", "support", "engineering", "design", "launches", "alerts", "standup", "old-project", "archive-2023"];
+    const NAMES = [
+      "general",
+      "random",
+      "marketing",
+      "sales",
+      "support",
+      "engineering",
+      "design",
+      "launches",
+      "alerts",
+      "standup",
+      "old-project",
+      "archive-2023",
+    ];
     const PRIVATE = ["leadership", "hiring", "finance"];
     const messages = new Map<string, { ts: string; text: string; thread_ts?: string }[]>(); // `${team}/${channel}` → messages
     let clock = 0;
@@ -116,11 +158,12 @@ export const standIn: StandInModule = {
       return PRIVATE.some((n) => n === name || idFrom("C", `${bot.teamId}/${n}`) === given) ? "private" : null;
     }
 
-    /** The `down…` / `slow…` behaviour of a data call, or null to answer normally. */
+    /** The `down…` / `slow…` / `hold…` behaviour of a data call, or null to answer normally. */
     async function trouble(req: StandInRequest): Promise<Reply | null> {
       const token = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ""))?.[1] ?? "";
       if (token.startsWith("down")) return page(503, "service unavailable");
       if (token.startsWith("slow")) await new Promise((r) => setTimeout(r, 6000));
+      if (token.startsWith("hold")) await req.hold(token);
       return null;
     }
 
@@ -130,8 +173,13 @@ export const standIn: StandInModule = {
         if (troubled) return troubled;
         const bot = botOf(req);
         if (!("teamId" in bot)) return bot;
-        if (!bot.scope.split(",").includes("chat:write")) return slackError("missing_scope", { needed: "chat:write", provided: bot.scope });
-        const args = (req.json && typeof req.json === "object" ? req.json : Object.fromEntries(req.form)) as { channel?: unknown; text?: unknown; thread_ts?: unknown };
+        if (!bot.scope.split(",").includes("chat:write"))
+          return slackError("missing_scope", { needed: "chat:write", provided: bot.scope });
+        const args = (req.json && typeof req.json === "object" ? req.json : Object.fromEntries(req.form)) as {
+          channel?: unknown;
+          text?: unknown;
+          thread_ts?: unknown;
+        };
         if (typeof args.channel !== "string" || !args.channel) return slackError("channel_not_found");
         const channel = channelOf(bot, args.channel);
         if (!channel || channel === "private") return slackError("channel_not_found");
@@ -142,7 +190,7 @@ export const standIn: StandInModule = {
         const key = `${bot.teamId}/${channel.id}`;
         const kept = messages.get(key) ?? [];
         const threadTs = typeof args.thread_ts === "string" && args.thread_ts ? args.thread_ts : undefined;
-        const ts = `${1_767_225_600 + Math.floor(Date.now() / 1000) % 1_000_000}.${String(++clock).padStart(6, "0")}`;
+        const ts = `${1_767_225_600 + (Math.floor(Date.now() / 1000) % 1_000_000)}.${String(++clock).padStart(6, "0")}`;
         kept.push({ ts, text: args.text, ...(threadTs && { thread_ts: threadTs }) });
         messages.set(key, kept);
         return {
@@ -185,7 +233,14 @@ export const standIn: StandInModule = {
           return { status: 302, redirect: back.toString() };
         }
         const scope = controls.account.startsWith("bad_scope") ? NARROW_SCOPE : SCOPES;
-        const code = book.issueCode({ clientId: client.clientId, redirectUri, account: controls.account, scope, codeChallenge: null, tokenFailure: controls.tokenFailure });
+        const code = book.issueCode({
+          clientId: client.clientId,
+          redirectUri,
+          account: controls.account,
+          scope,
+          codeChallenge: null,
+          tokenFailure: controls.tokenFailure,
+        });
         back.searchParams.set("code", code);
         return { status: 302, redirect: back.toString() };
       },
@@ -208,9 +263,11 @@ export const standIn: StandInModule = {
         if (grantType && grantType !== "authorization_code") return slackError("invalid_grant_type");
 
         const code = form.get("code") ?? "";
-        if (book.codes.get(code)?.tokenFailure === "server_error") return { status: 500, text: "Internal Server Error" };
+        if (book.codes.get(code)?.tokenFailure === "server_error")
+          return { status: 500, text: "Internal Server Error" };
         const grant = book.redeem(code, client.clientId, form.get("redirect_uri"), null);
-        if (typeof grant === "string") return slackError(grant.startsWith("redirect_uri") ? "bad_redirect_uri" : "invalid_code");
+        if (typeof grant === "string")
+          return slackError(grant.startsWith("redirect_uri") ? "bad_redirect_uri" : "invalid_code");
         return issue(grant.account, grant.scope === SCOPES);
       },
 
@@ -236,7 +293,8 @@ export const standIn: StandInModule = {
         if (troubled) return troubled;
         const bot = botOf(req);
         if (!("teamId" in bot)) return bot;
-        if (!bot.scope.split(",").includes("channels:read")) return slackError("missing_scope", { needed: "channels:read", provided: bot.scope });
+        if (!bot.scope.split(",").includes("channels:read"))
+          return slackError("missing_scope", { needed: "channels:read", provided: bot.scope });
         const q = req.query;
         const types = (q.get("types") ?? "public_channel").split(",");
         const all = [
@@ -264,7 +322,13 @@ export const standIn: StandInModule = {
           }));
         const limit = Math.min(1000, Math.max(1, Number(q.get("limit") ?? 100)));
         const cursor = q.get("cursor");
-        const start = cursor ? Number(Buffer.from(cursor, "base64").toString("utf8").replace(/^next:/, "")) : 0;
+        const start = cursor
+          ? Number(
+              Buffer.from(cursor, "base64")
+                .toString("utf8")
+                .replace(/^next:/, ""),
+            )
+          : 0;
         const page = all.slice(start, start + limit);
         const next = start + limit < all.length ? Buffer.from(`next:${start + limit}`).toString("base64") : "";
         return { json: { ok: true, channels: page, response_metadata: { next_cursor: next } } };
@@ -273,14 +337,23 @@ export const standIn: StandInModule = {
       "GET /api/bots.info": (req: StandInRequest) => {
         const bot = botOf(req);
         if (!("teamId" in bot)) return bot;
-        if (!bot.scope.split(",").includes("users:read")) return slackError("missing_scope", { needed: "users:read", provided: bot.scope });
+        if (!bot.scope.split(",").includes("users:read"))
+          return slackError("missing_scope", { needed: "users:read", provided: bot.scope });
         const id = req.query.get("bot");
         if (!id) return slackError("missing_argument");
         if (id !== bot.botId) return slackError("bot_not_found");
         return {
           json: {
             ok: true,
-            bot: { id: bot.botId, deleted: false, name: "patchbay", updated: 1_700_000_000, app_id: bot.appId, user_id: bot.botUserId, icons: { image_36: "", image_48: "", image_72: "" } },
+            bot: {
+              id: bot.botId,
+              deleted: false,
+              name: "patchbay",
+              updated: 1_700_000_000,
+              app_id: bot.appId,
+              user_id: bot.botUserId,
+              icons: { image_36: "", image_48: "", image_72: "" },
+            },
           },
         };
       },

@@ -1,5 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
-import { OAuthBook, authorizeControls, startStandInServer, testClient, type Reply, type StandInModule, type StandInRequest } from "./stand-in-server";
+import {
+  OAuthBook,
+  authorizeControls,
+  startStandInServer,
+  testClient,
+  type Reply,
+  type StandInModule,
+  type StandInRequest,
+} from "./stand-in-server";
 
 // Stand-in for TikTok API for Business (tiktok_ads): the portal/auth page and the open_api
 // v1.3 token and user/info calls at their real paths, in TikTok's wire format: JSON bodies,
@@ -27,9 +35,17 @@ import { OAuthBook, authorizeControls, startStandInServer, testClient, type Repl
 
 const CLIENT = testClient("TIKTOK");
 
-const digits = (seed: string, n: number) => BigInt(`0x${createHash("sha256").update(seed).digest("hex").slice(0, 15)}`).toString().padStart(n, "1").slice(0, n);
-const requestId = () => `${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}${randomBytes(10).toString("hex").toUpperCase()}`;
-const answer = (code: number, message: string, data: Record<string, unknown> = {}, status = 200): Reply => ({ status, json: { code, message, request_id: requestId(), data } });
+const digits = (seed: string, n: number) =>
+  BigInt(`0x${createHash("sha256").update(seed).digest("hex").slice(0, 15)}`)
+    .toString()
+    .padStart(n, "1")
+    .slice(0, n);
+const requestId = () =>
+  `${new Date().toISOString().replace(/\D/g, "").slice(0, 14)}${randomBytes(10).toString("hex").toUpperCase()}`;
+const answer = (code: number, message: string, data: Record<string, unknown> = {}, status = 200): Reply => ({
+  status,
+  json: { code, message, request_id: requestId(), data },
+});
 const errorPage = (text: string): Reply => ({ status: 400, text: `TikTok for Business: ${text}\n` });
 
 function start() {
@@ -71,9 +87,11 @@ function start() {
   function accessToken(req: StandInRequest): Reply {
     const b = (req.json ?? {}) as { app_id?: unknown; secret?: unknown; auth_code?: unknown };
     if (!b.app_id || !b.secret || !b.auth_code) return answer(40002, "app_id, secret and auth_code are required.");
-    if (b.app_id !== CLIENT.clientId || b.secret !== CLIENT.clientSecret) return answer(40001, "The app_id or secret is invalid.");
+    if (b.app_id !== CLIENT.clientId || b.secret !== CLIENT.clientSecret)
+      return answer(40001, "The app_id or secret is invalid.");
     const code = String(b.auth_code);
-    if (book.codes.get(code)?.tokenFailure === "server_error") return answer(50000, "System error, please try again later.", {}, 500);
+    if (book.codes.get(code)?.tokenFailure === "server_error")
+      return answer(50000, "System error, please try again later.", {}, 500);
     const redeemed = book.redeem(code, CLIENT.clientId, null, null);
     if (typeof redeemed === "string") return answer(40102, "Auth code is expired or invalid");
     return answer(0, "OK", {
@@ -105,7 +123,8 @@ function start() {
     const q = req.query;
     const advertiser = q.get("advertiser_id") ?? "";
     if (!advertiser) return answer(40002, "advertiser_id: Missing data for required field.");
-    if (advertiser !== digits(`adv:${t.account}`, 19)) return answer(40001, `No permission to operate advertiser ${advertiser}.`);
+    if (advertiser !== digits(`adv:${t.account}`, 19))
+      return answer(40001, `No permission to operate advertiser ${advertiser}.`);
     let dimensions: string[], metrics: string[];
     try {
       dimensions = JSON.parse(q.get("dimensions") ?? "[]");
@@ -114,14 +133,24 @@ function start() {
       return answer(40002, "dimensions: Not a valid list.");
     }
     const [start, end] = [q.get("start_date") ?? "", q.get("end_date") ?? ""];
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || !/^\d{4}-\d{2}-\d{2}$/.test(end)) return answer(40002, "start_date: Not a valid date.");
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || !/^\d{4}-\d{2}-\d{2}$/.test(end))
+      return answer(40002, "start_date: Not a valid date.");
     const days: string[] = [];
-    for (let d = Date.parse(start); d <= Date.parse(end) && days.length < 400; d += 86_400_000) days.push(new Date(d).toISOString().slice(0, 10));
-    if (dimensions.includes("stat_time_day") && days.length > 30) return answer(40002, "The time span between start_date and end_date can not exceed 30 days when stat_time_day is used.");
+    for (let d = Date.parse(start); d <= Date.parse(end) && days.length < 400; d += 86_400_000)
+      days.push(new Date(d).toISOString().slice(0, 10));
+    if (dimensions.includes("stat_time_day") && days.length > 30)
+      return answer(
+        40002,
+        "The time span between start_date and end_date can not exceed 30 days when stat_time_day is used.",
+      );
     const idDimension = dimensions.find((d) => d !== "stat_time_day") ?? "advertiser_id";
-    const ids = idDimension === "advertiser_id" ? [advertiser] : [1, 2, 3].map((i) => digits(`${idDimension}:${advertiser}:${i}`, 19));
+    const ids =
+      idDimension === "advertiser_id"
+        ? [advertiser]
+        : [1, 2, 3].map((i) => digits(`${idDimension}:${advertiser}:${i}`, 19));
     const periods = dimensions.includes("stat_time_day") ? days.map((d) => `${d} 00:00:00`) : [null];
-    const num = (seed: string, max: number) => parseInt(createHash("sha256").update(seed).digest("hex").slice(0, 8), 16) % max;
+    const num = (seed: string, max: number) =>
+      parseInt(createHash("sha256").update(seed).digest("hex").slice(0, 8), 16) % max;
     const list = ids.flatMap((id, i) =>
       periods.map((day) => {
         const seed = `${t.account}/${id}/${day ?? `${start}..${end}`}`;
@@ -140,7 +169,12 @@ function start() {
         const name = idDimension.replace(/_id$/, "_name");
         return {
           dimensions: { [idDimension]: id, ...(day && { stat_time_day: day }) },
-          metrics: Object.fromEntries(metrics.map((m) => [m, m === name ? `${name.split("_")[0]} ${i + 1}` : (all[m] ?? String(num(`${seed}/${m}`, 100)))])),
+          metrics: Object.fromEntries(
+            metrics.map((m) => [
+              m,
+              m === name ? `${name.split("_")[0]} ${i + 1}` : (all[m] ?? String(num(`${seed}/${m}`, 100))),
+            ]),
+          ),
         };
       }),
     );
@@ -148,18 +182,35 @@ function start() {
     const pageSize = Math.min(1000, Math.max(1, Number(q.get("page_size") ?? 10)));
     return answer(0, "OK", {
       list: list.slice((page - 1) * pageSize, page * pageSize),
-      page_info: { page, page_size: pageSize, total_number: list.length, total_page: Math.ceil(list.length / pageSize) },
+      page_info: {
+        page,
+        page_size: pageSize,
+        total_number: list.length,
+        total_page: Math.ceil(list.length / pageSize),
+      },
     });
   }
 
-  type Campaign = { campaign_id: string; campaign_name: string; operation_status: string; deleted: boolean; modify_time: string };
+  type Campaign = {
+    campaign_id: string;
+    campaign_name: string;
+    operation_status: string;
+    deleted: boolean;
+    modify_time: string;
+  };
   const campaigns = new Map<string, Campaign[]>(); // advertiser → its campaigns
 
   function campaignsOf(advertiser: string): Campaign[] {
     if (!campaigns.has(advertiser)) {
       campaigns.set(
         advertiser,
-        [1, 2, 3].map((i) => ({ campaign_id: digits(`campaign_id:${advertiser}:${i}`, 19), campaign_name: `campaign ${i}`, operation_status: i === 2 ? "DISABLE" : "ENABLE", deleted: false, modify_time: "2025-01-01 00:00:00" })),
+        [1, 2, 3].map((i) => ({
+          campaign_id: digits(`campaign_id:${advertiser}:${i}`, 19),
+          campaign_name: `campaign ${i}`,
+          operation_status: i === 2 ? "DISABLE" : "ENABLE",
+          deleted: false,
+          modify_time: "2025-01-01 00:00:00",
+        })),
       );
     }
     return campaigns.get(advertiser)!;
@@ -172,7 +223,8 @@ function start() {
     const t = book.accessTokens.get(token);
     if (!t) return answer(40105, "Access token is incorrect or has been revoked.");
     if (!advertiser) return answer(40002, "advertiser_id: Missing data for required field.");
-    if (advertiser !== digits(`adv:${t.account}`, 19)) return answer(40001, `No permission to operate advertiser ${advertiser}.`);
+    if (advertiser !== digits(`adv:${t.account}`, 19))
+      return answer(40001, `No permission to operate advertiser ${advertiser}.`);
     return advertiser;
   }
 
@@ -208,20 +260,29 @@ function start() {
       });
     const page = Math.max(1, Number(q.get("page") ?? 1));
     const pageSize = Math.min(1000, Math.max(1, Number(q.get("page_size") ?? 10)));
-    return answer(0, "OK", { list: all.slice((page - 1) * pageSize, page * pageSize), page_info: { page, page_size: pageSize, total_number: all.length, total_page: Math.ceil(all.length / pageSize) } });
+    return answer(0, "OK", {
+      list: all.slice((page - 1) * pageSize, page * pageSize),
+      page_info: { page, page_size: pageSize, total_number: all.length, total_page: Math.ceil(all.length / pageSize) },
+    });
   }
 
   function campaignStatusUpdate(req: StandInRequest): Reply {
     const b = (req.json ?? {}) as { advertiser_id?: unknown; campaign_ids?: unknown; operation_status?: unknown };
     const advertiser = advertiserCaller(req, typeof b.advertiser_id === "string" ? b.advertiser_id : "");
     if (typeof advertiser !== "string") return advertiser;
-    if (!Array.isArray(b.campaign_ids) || b.campaign_ids.length < 1 || b.campaign_ids.length > 20 || !b.campaign_ids.every((id) => typeof id === "string")) {
+    if (
+      !Array.isArray(b.campaign_ids) ||
+      b.campaign_ids.length < 1 ||
+      b.campaign_ids.length > 20 ||
+      !b.campaign_ids.every((id) => typeof id === "string")
+    ) {
       return answer(40002, "campaign_ids: Length must be between 1 and 20.");
     }
-    if (b.operation_status !== "ENABLE" && b.operation_status !== "DISABLE" && b.operation_status !== "DELETE") return answer(40002, "operation_status: Must be one of: DELETE, DISABLE, ENABLE.");
+    if (b.operation_status !== "ENABLE" && b.operation_status !== "DISABLE" && b.operation_status !== "DELETE")
+      return answer(40002, "operation_status: Must be one of: DELETE, DISABLE, ENABLE.");
     const own = campaignsOf(advertiser);
     const targets: Campaign[] = [];
-    for (const id of b.campaign_ids as string[]) {
+    for (const id of b.campaign_ids) {
       const c = own.find((x) => x.campaign_id === id);
       if (!c) return answer(40002, `Campaign ${id} does not exist or does not belong to advertiser ${advertiser}.`);
       if (c.deleted) return answer(40002, `Campaign ${id} has been deleted; its status cannot be modified.`);

@@ -26,7 +26,7 @@ async function main() {
   if (url) {
     const response = await fetch(new URL("/v1/openapi.json", url));
     if (!response.ok) throw new Error(`${response.url} answered ${response.status}`);
-    document = await response.json();
+    document = (await response.json()) as object;
   } else {
     const { buildOpenApiDocument } = await import("@/lib/openapi/build-document");
     document = buildOpenApiDocument("http://localhost:3000");

@@ -72,22 +72,43 @@ export class Patchbay {
     list: (query: ListConnectionsQuery = {}, call?: CallOptions) =>
       unwrap("GET", this.#for(call).GET("/v1/connections", { params: { query }, signal: call?.signal })),
     /** Verified with the provider before anything is stored. */
-    create: (body: CreateConnectionBody, call?: CallOptions) => unwrap("POST", this.#for(call).POST("/v1/connections", { body, signal: call?.signal })),
+    create: (body: CreateConnectionBody, call?: CallOptions) =>
+      unwrap("POST", this.#for(call).POST("/v1/connections", { body, signal: call?.signal })),
     /** The types that can be connected on this server, with their credential fields. */
-    types: (call?: CallOptions) => unwrap("GET", this.#for(call).GET("/v1/connections/types", { signal: call?.signal })),
+    types: (call?: CallOptions) =>
+      unwrap("GET", this.#for(call).GET("/v1/connections/types", { signal: call?.signal })),
     /** Always a list: one item by id, possibly several by external id. */
     get: (connectionId: string, query: GetConnectionQuery = {}, call?: CallOptions) =>
-      unwrap("GET", this.#for(call).GET("/v1/connections/{connection_id}", { params: { path: { connection_id: connectionId }, query }, signal: call?.signal })),
+      unwrap(
+        "GET",
+        this.#for(call).GET("/v1/connections/{connection_id}", {
+          params: { path: { connection_id: connectionId }, query },
+          signal: call?.signal,
+        }),
+      ),
     /** Deactivates the team's active workflows that use it; returns the deleted connection. */
     delete: (connectionId: string, call?: CallOptions) =>
-      unwrap("DELETE", this.#for(call).DELETE("/v1/connections/{connection_id}", { params: { path: { connection_id: connectionId } }, signal: call?.signal })),
+      unwrap(
+        "DELETE",
+        this.#for(call).DELETE("/v1/connections/{connection_id}", {
+          params: { path: { connection_id: connectionId } },
+          signal: call?.signal,
+        }),
+      ),
   };
 
   readonly authLinks = {
     /** A link to send to your client; it connects one account, within 24 hours. */
-    create: (body: CreateAuthLinkBody, call?: CallOptions) => unwrap("POST", this.#for(call).POST("/v1/connections/auth-link", { body, signal: call?.signal })),
+    create: (body: CreateAuthLinkBody, call?: CallOptions) =>
+      unwrap("POST", this.#for(call).POST("/v1/connections/auth-link", { body, signal: call?.signal })),
     status: (authLinkId: string, call?: CallOptions) =>
-      unwrap("GET", this.#for(call).GET("/v1/connections/auth-links/{auth_link_id}/status", { params: { path: { auth_link_id: authLinkId } }, signal: call?.signal })),
+      unwrap(
+        "GET",
+        this.#for(call).GET("/v1/connections/auth-links/{auth_link_id}/status", {
+          params: { path: { auth_link_id: authLinkId } },
+          signal: call?.signal,
+        }),
+      ),
   };
 
   readonly credits = {
@@ -106,11 +127,17 @@ export class Patchbay {
 
   readonly logs = {
     /** One page of operation logs inside the plan's history window, newest first. */
-    list: (query: ListLogsQuery = {}, call?: CallOptions) => unwrap("GET", this.#for(call).GET("/v1/logs", { params: { query }, signal: call?.signal })),
+    list: (query: ListLogsQuery = {}, call?: CallOptions) =>
+      unwrap("GET", this.#for(call).GET("/v1/logs", { params: { query }, signal: call?.signal })),
     /** Every log matching `query`, newest first, page after page. */
-    iterate: (query: IterateLogsQuery = {}, call?: CallOptions): AsyncGenerator<Log, void, undefined> => walk(query, (q) => this.logs.list(q, call)),
+    iterate: (query: IterateLogsQuery = {}, call?: CallOptions): AsyncGenerator<Log, void, undefined> =>
+      walk(query, (q) => this.logs.list(q, call)),
     /** A log older than the history window throws a 404 PatchbayError with `historyDays`. */
-    get: (logId: string, call?: CallOptions) => unwrap("GET", this.#for(call).GET("/v1/logs/{log_id}", { params: { path: { log_id: logId } }, signal: call?.signal })),
+    get: (logId: string, call?: CallOptions) =>
+      unwrap(
+        "GET",
+        this.#for(call).GET("/v1/logs/{log_id}", { params: { path: { log_id: logId } }, signal: call?.signal }),
+      ),
   };
 }
 
@@ -119,17 +146,26 @@ type Result<T> = Promise<{ data?: T; error?: unknown; response: Response }>;
 async function unwrap<T>(method: string, result: Result<T>): Promise<T> {
   const { data, error, response } = await result;
   if (response.ok) {
-    if (data === undefined) throw new PatchbayError({ status: response.status, code: "invalid_response", detail: "The response has no JSON body.", method, url: response.url });
+    if (data === undefined)
+      throw new PatchbayError({
+        status: response.status,
+        code: "invalid_response",
+        detail: "The response has no JSON body.",
+        method,
+        url: response.url,
+      });
     return data;
   }
   throw new PatchbayError({
-      status: response.status,
-      code: "http_error",
-      detail: (error as { detail?: unknown } | undefined)?.detail ?? error ?? response.statusText,
-      method,
-      url: response.url,
-      requestId: response.headers.get("x-request-id"),
-    retryAfter: response.headers.has("retry-after") ? Number(response.headers.get("retry-after")) || undefined : undefined,
+    status: response.status,
+    code: "http_error",
+    detail: (error as { detail?: unknown } | undefined)?.detail ?? error ?? response.statusText,
+    method,
+    url: response.url,
+    requestId: response.headers.get("x-request-id"),
+    retryAfter: response.headers.has("retry-after")
+      ? Number(response.headers.get("retry-after")) || undefined
+      : undefined,
   });
 }
 
@@ -137,7 +173,10 @@ async function unwrap<T>(method: string, result: Result<T>): Promise<T> {
  * Pages through a cursor list with the filters copied once, so no page can be asked for with
  * other filters than the first (the "cursor made for other filters" 400).
  */
-async function* walk<Q extends object, T>(query: Q, list: (q: Q & { cursor?: string }) => Promise<{ data: T[]; has_more: boolean; next_cursor: string | null }>): AsyncGenerator<T, void, undefined> {
+async function* walk<Q extends object, T>(
+  query: Q,
+  list: (q: Q & { cursor?: string }) => Promise<{ data: T[]; has_more: boolean; next_cursor: string | null }>,
+): AsyncGenerator<T, void, undefined> {
   const filters = Object.freeze({ ...query });
   let cursor: string | undefined;
   for (;;) {

@@ -31,7 +31,10 @@ export class PatchbayError extends Error {
     retryAfter?: number;
     cause?: unknown;
   }) {
-    super(`${init.method} ${new URL(init.url).pathname}: ${describe(init)}`, init.cause === undefined ? undefined : { cause: init.cause });
+    super(
+      `${init.method} ${new URL(init.url).pathname}: ${describe(init)}`,
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
     this.status = init.status;
     this.code = init.code;
     this.detail = init.detail;

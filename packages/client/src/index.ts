@@ -22,5 +22,11 @@ export type {
 } from "./client.js";
 export { PatchbayError, type PatchbayErrorCode } from "./errors.js";
 export { retryAfterMs, type RetryOptions, type TransportOptions } from "./transport.js";
-export { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventType, type VerifyWebhookOptions } from "./webhooks.js";
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookEvent,
+  type WebhookEventType,
+  type VerifyWebhookOptions,
+} from "./webhooks.js";
 export type { paths, webhooks, components, operations } from "./generated/openapi.js";

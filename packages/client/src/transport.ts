@@ -18,7 +18,7 @@ export type TransportOptions = RetryOptions & {
   fetch?: typeof fetch;
 };
 
-export const DEFAULTS = { maxRetries: 2, maxRetryDelayMs: 30_000, timeoutMs: 30_000 } as const;
+const DEFAULTS = { maxRetries: 2, maxRetryDelayMs: 30_000, timeoutMs: 30_000 } as const;
 
 /**
  * A fetch that retries what is safe to retry, honouring `Retry-After`:
@@ -53,7 +53,14 @@ export function retryingFetch(options: TransportOptions): (request: Request) => 
         const timedOut = attemptSignal.timedOut();
         const failure = timedOut
           ? timeoutError()
-          : new PatchbayError({ status: 0, code: "network_error", detail: `The request failed: ${(error as Error)?.message ?? error}.`, method, url, cause: error });
+          : new PatchbayError({
+              status: 0,
+              code: "network_error",
+              detail: `The request failed: ${(error as Error)?.message ?? error}.`,
+              method,
+              url,
+              cause: error,
+            });
         // A timed-out request may still be running on the server: only a read is repeated.
         const delay = method === "GET" ? backoff(attempt) : undefined;
         if (delay === undefined || attempt >= maxRetries) throw failure;
@@ -118,6 +125,7 @@ const backoff = (attempt: number) => Math.round(500 * 2 ** attempt * (1 + Math.r
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort reason as fetch rejects with it (a DOMException, or whatever the caller passed to abort())
     if (signal.aborted) return reject(signal.reason);
     const done = () => {
       clearTimeout(timer);
@@ -125,6 +133,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     const aborted = () => {
       done();
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- as above: the signal's own reason
       reject(signal.reason);
     };
     const timer = setTimeout(() => {

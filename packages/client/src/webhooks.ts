@@ -28,21 +28,35 @@ const encoder = new TextEncoder();
  * `whsec_…` secret. Throws WebhookVerificationError when anything does not match. Uses only Web
  * Crypto, so it runs in Node 20+, browsers and edge runtimes alike.
  */
-export async function verifyWebhook(body: string | Uint8Array | ArrayBuffer, headers: HeaderBag, secret: string, options: VerifyWebhookOptions = {}): Promise<WebhookEvent> {
+export async function verifyWebhook(
+  body: string | Uint8Array | ArrayBuffer,
+  headers: HeaderBag,
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): Promise<WebhookEvent> {
   if (typeof body !== "string" && !(body instanceof Uint8Array) && !(body instanceof ArrayBuffer)) {
-    throw new TypeError("verifyWebhook needs the raw request body (a string or bytes), not a parsed object: the signature covers the exact bytes sent.");
+    throw new TypeError(
+      "verifyWebhook needs the raw request body (a string or bytes), not a parsed object: the signature covers the exact bytes sent.",
+    );
   }
   const id = header(headers, "webhook-id");
   const timestamp = header(headers, "webhook-timestamp");
   const signatures = header(headers, "webhook-signature");
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError("Missing webhook-id, webhook-timestamp or webhook-signature header.");
+  if (!id || !timestamp || !signatures)
+    throw new WebhookVerificationError("Missing webhook-id, webhook-timestamp or webhook-signature header.");
   if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError("webhook-timestamp is not a Unix time in seconds.");
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const tolerance = options.toleranceSeconds ?? 300;
-  if (Math.abs(now - Number(timestamp)) > tolerance) throw new WebhookVerificationError(`webhook-timestamp is more than ${tolerance} s from now: an old or replayed delivery.`);
+  if (Math.abs(now - Number(timestamp)) > tolerance)
+    throw new WebhookVerificationError(
+      `webhook-timestamp is more than ${tolerance} s from now: an old or replayed delivery.`,
+    );
 
-  const key = await crypto.subtle.importKey("raw", secretBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
-  const bytes = typeof body === "string" ? encoder.encode(body) : body instanceof Uint8Array ? body : new Uint8Array(body);
+  const key = await crypto.subtle.importKey("raw", secretBytes(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "verify",
+  ]);
+  const bytes =
+    typeof body === "string" ? encoder.encode(body) : body instanceof Uint8Array ? body : new Uint8Array(body);
   const signed = concat(encoder.encode(`${id}.${timestamp}.`), bytes);
   // Several signatures while a rotated secret is still valid: any one of them will do.
   for (const candidate of signatures.split(" ")) {
@@ -52,13 +66,15 @@ export async function verifyWebhook(body: string | Uint8Array | ArrayBuffer, hea
     // crypto.subtle.verify compares in constant time.
     if (signature && (await crypto.subtle.verify("HMAC", key, signature, signed))) return parse(bytes, id);
   }
-  throw new WebhookVerificationError("No signature matches: the body was changed, or the secret is not this endpoint's.");
+  throw new WebhookVerificationError(
+    "No signature matches: the body was changed, or the secret is not this endpoint's.",
+  );
 }
 
 function parse(bytes: Uint8Array, id: string): WebhookEvent {
   let event: WebhookEvent;
   try {
-    event = JSON.parse(new TextDecoder().decode(bytes));
+    event = JSON.parse(new TextDecoder().decode(bytes)) as WebhookEvent;
   } catch {
     throw new WebhookVerificationError("The signed body is not JSON.");
   }
@@ -75,7 +91,8 @@ function header(headers: HeaderBag, name: string): string | undefined {
 
 function secretBytes(secret: string): Uint8Array<ArrayBuffer> {
   const bytes = base64Bytes(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret);
-  if (!bytes || bytes.length === 0) throw new TypeError("The webhook secret is not a whsec_… value (base64 after the prefix).");
+  if (!bytes || bytes.length === 0)
+    throw new TypeError("The webhook secret is not a whsec_… value (base64 after the prefix).");
   return bytes;
 }
 

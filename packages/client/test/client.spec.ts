@@ -27,8 +27,17 @@ test("every /v1 operation of the document, once, through the client", async () =
 
   const types = await patchbay.connections.types();
   expect(types.map((t) => t.type)).toEqual(expect.arrayContaining(["sandbox_key", "sandbox_oauth"]));
-  const created = await patchbay.connections.create({ connection_type: "sandbox_key", name: "From the client", credentials: { api_key: "sk-client-1" } });
-  expect(created).toMatchObject({ id: expect.stringMatching(/^conn_/), type: "sandbox_key", display_name: "From the client", is_private: false });
+  const created = await patchbay.connections.create({
+    connection_type: "sandbox_key",
+    name: "From the client",
+    credentials: { api_key: "sk-client-1" },
+  });
+  expect(created).toMatchObject({
+    id: expect.stringMatching(/^conn_/),
+    type: "sandbox_key",
+    display_name: "From the client",
+    is_private: false,
+  });
   expect((await patchbay.connections.list()).map((c) => c.id)).toContain(created.id);
   expect((await patchbay.connections.list({ type: "sandbox_oauth" })).map((c) => c.id)).not.toContain(created.id);
   expect((await patchbay.connections.get(created.id!)).map((c) => c.id)).toEqual([created.id]);
@@ -36,14 +45,26 @@ test("every /v1 operation of the document, once, through the client", async () =
   const link = await patchbay.authLinks.create({ connection_type: "sandbox_oauth", external_id: "client-acme" });
   expect(link.url).toContain("/connect/");
   const status = await patchbay.authLinks.status(link.id);
-  expect(status).toMatchObject({ id: link.id, status: "pending", connection_type: "sandbox_oauth", external_id: "client-acme", connections: [] });
+  expect(status).toMatchObject({
+    id: link.id,
+    status: "pending",
+    connection_type: "sandbox_oauth",
+    external_id: "client-acme",
+    connections: [],
+  });
 
   const balance = await patchbay.credits.get();
   expect(balance.tier).toBe("team");
   expect(balance.credits_remaining).toBe(balance.credits_limit - balance.credits_used);
 
   await seed("logs", { team: team.id, startedAgo: [30, 20, 10], operationId: "client.op" });
-  await seed("charges", { team: team.id, charges: [{ credits: 3, type: "agent" }, { credits: 4, type: "mcp" }] });
+  await seed("charges", {
+    team: team.id,
+    charges: [
+      { credits: 3, type: "agent" },
+      { credits: 4, type: "mcp" },
+    ],
+  });
   const page = await patchbay.logs.list({ operation_id: "client.op", limit: 2 });
   expect(page.data).toHaveLength(2);
   expect(page.has_more).toBe(true);
@@ -59,11 +80,16 @@ test("every /v1 operation of the document, once, through the client", async () =
 
   // Each operation the live document lists was called.
   const doc = await (await globalThis.fetch(`${baseURL()}/v1/openapi.json`)).json();
-  const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })));
+  const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })),
+  );
   expect(operations).toHaveLength(11);
   for (const op of operations) {
     const pattern = new RegExp(`^${op.method} ${op.path.replace(/\{\w+\}/g, "[^/]+")}$`);
-    expect(sent.some((s) => pattern.test(s)), `${op.method} ${op.path} was called`).toBe(true);
+    expect(
+      sent.some((s) => pattern.test(s)),
+      `${op.method} ${op.path} was called`,
+    ).toBe(true);
   }
 });
 
@@ -77,7 +103,9 @@ test("errors are PatchbayError with the server's status and detail; the aged-out
   expect(tooBig.requestId).toMatch(/\S/);
   expect(tooBig.message).toContain("GET /v1/logs: 400 limit");
 
-  const refused = await failure(patchbay.connections.create({ connection_type: "sandbox_key", name: "x", credentials: { wrong_field: "1" } }));
+  const refused = await failure(
+    patchbay.connections.create({ connection_type: "sandbox_key", name: "x", credentials: { wrong_field: "1" } }),
+  );
   expect(refused).toMatchObject({ status: 400, method: "POST", detail: expect.stringContaining("wrong_field") });
 
   const badKey = await failure(new Patchbay({ baseUrl: baseURL(), apiKey: "pb_not_a_key" }).credits.get());
@@ -94,7 +122,10 @@ test("errors are PatchbayError with the server's status and detail; the aged-out
 test("iterate walks 5,000 logs in small pages, each exactly once, with the filters held for every page", async () => {
   test.setTimeout(120_000);
   const team = await seedTeam({ name: "Client walk Co" });
-  const made = await seed<{ logs: number; charges: Record<string, number> }>("bulkActivity", { team: team.id, count: 5000 });
+  const made = await seed<{ logs: number; charges: Record<string, number> }>("bulkActivity", {
+    team: team.id,
+    count: 5000,
+  });
   expect(made.logs).toBe(5000);
   const { sent, fetch } = recorder();
   const patchbay = clientFor(team.users[0], { fetch });
@@ -132,7 +163,7 @@ test("iterate walks 5,000 logs in small pages, each exactly once, with the filte
   }
   expect(entries.size).toBe(made.charges.workflow);
   const before = sent.length;
-  for await (const _ of patchbay.ledger.iterate({ limit: 5 })) break; // eslint-disable-line @typescript-eslint/no-unused-vars
+  for await (const _ of patchbay.ledger.iterate({ limit: 5 })) break;
   expect(sent.length - before).toBe(1);
 });
 
@@ -157,7 +188,13 @@ test("a caller's AbortSignal cancels the call; a per-call timeout becomes a Patc
   await new Promise<void>((ready) => stalling.listen(0, "127.0.0.1", ready));
   try {
     const started = Date.now();
-    const stalled = await failure(new Patchbay({ baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`, apiKey: "pbk_x", timeoutMs: 300 }).credits.get());
+    const stalled = await failure(
+      new Patchbay({
+        baseUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`,
+        apiKey: "pbk_x",
+        timeoutMs: 300,
+      }).credits.get(),
+    );
     expect(stalled).toMatchObject({ status: 0, code: "timeout", method: "GET" });
     expect(Date.now() - started).toBeLessThan(3000);
   } finally {

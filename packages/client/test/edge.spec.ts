@@ -28,13 +28,29 @@ test("bundled with no Node built-ins available, the client lists, pages and veri
   expect(code).not.toMatch(/require\(["']node:|from ["']node:/);
   const team = await seedTeam({ name: "Client edge Co" });
   const secret = `whsec_${Buffer.from("e".repeat(32)).toString("base64")}`;
-  const body = JSON.stringify({ id: "msg_edge", type: "webhook.test", created_at: 1_800_000_000, team_id: team.id, data: { endpoint_id: "we_edge", message: "hi" } });
+  const body = JSON.stringify({
+    id: "msg_edge",
+    type: "webhook.test",
+    created_at: 1_800_000_000,
+    team_id: team.id,
+    data: { endpoint_id: "we_edge", message: "hi" },
+  });
   const now = new Date();
   const signature = new Webhook(secret).sign("msg_edge", now, body);
 
   const vm = new EdgeVM({ initialCode: code });
   expect(vm.evaluate("typeof EdgeRuntime")).toBe("string");
-  const input = JSON.stringify({ baseUrl: baseURL(), apiKey: team.users[0].key, secret, body, headers: { "webhook-id": "msg_edge", "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": signature } });
+  const input = JSON.stringify({
+    baseUrl: baseURL(),
+    apiKey: team.users[0].key,
+    secret,
+    body,
+    headers: {
+      "webhook-id": "msg_edge",
+      "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+      "webhook-signature": signature,
+    },
+  });
   const result = await vm.evaluate(`(async () => {
     const input = ${input};
     const { Patchbay, verifyWebhook, PatchbayError } = PatchbayClient;

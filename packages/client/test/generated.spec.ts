@@ -13,7 +13,9 @@ test.skip(isPostgres(), "the document does not depend on the database, so this r
 
 test("the committed generated types equal a fresh generation from the running server's /v1/openapi.json", async () => {
   const out = join(process.env.DATA_DIR!, `openapi-${Date.now()}.ts`);
-  await promisify(execFile)("npm", ["run", "--silent", "client:generate", "--", "--url", baseURL(), "--out", out], { cwd: root });
+  await promisify(execFile)("npm", ["run", "--silent", "client:generate", "--", "--url", baseURL(), "--out", out], {
+    cwd: root,
+  });
   const fresh = readFileSync(out, "utf8");
   const committed = readFileSync(join(root, "packages", "client", "src", "generated", "openapi.ts"), "utf8");
   expect(fresh).toContain('"/v1/logs/{log_id}"');

@@ -13,7 +13,8 @@ export async function failure(call: Promise<unknown>): Promise<PatchbayError> {
     (value) => ({ value }),
     (error: unknown) => ({ error }),
   );
-  if (!("error" in outcome)) throw new Error(`expected a PatchbayError, got ${JSON.stringify(outcome.value).slice(0, 200)}`);
+  if (!("error" in outcome))
+    throw new Error(`expected a PatchbayError, got ${JSON.stringify(outcome.value).slice(0, 200)}`);
   expect(outcome.error).toBeInstanceOf(PatchbayError);
   return outcome.error as PatchbayError;
 }

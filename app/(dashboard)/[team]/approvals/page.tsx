@@ -11,7 +11,8 @@ export default async function ApprovalsPage({ params }: { params: Promise<{ team
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Approvals</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Writes agents asked to make that wait for a person. Select a request to see exactly what would be written where, then approve and run it, or reject it.
+          Writes agents asked to make that wait for a person. Select a request to see exactly what would be written
+          where, then approve and run it, or reject it.
         </p>
       </div>
       <Suspense>

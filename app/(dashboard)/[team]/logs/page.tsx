@@ -12,7 +12,9 @@ export default async function LogsPage({ params }: { params: Promise<{ team: str
     <div className="space-y-4">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Logs</h1>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">Every operation of the team, newest first. Select a row for its input, output and metadata.</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          Every operation of the team, newest first. Select a row for its input, output and metadata.
+        </p>
       </div>
       <Suspense>
         <LogsExplorer teamId={team} history={history} />

@@ -11,7 +11,8 @@ export default async function OperationsPage({ params }: { params: Promise<{ tea
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Operations</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          What agents and workflows can do on the team&apos;s connections: reads, and writes that may need a person&apos;s approval. Select a row for its input fields and an example.
+          What agents and workflows can do on the team&apos;s connections: reads, and writes that may need a
+          person&apos;s approval. Select a row for its input fields and an example.
         </p>
       </div>
       <Suspense>

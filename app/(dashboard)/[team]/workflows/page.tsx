@@ -4,7 +4,8 @@ import { WorkflowsExplorer } from "@/components/workflows/workflows-explorer";
 
 export const metadata = { title: "Workflows · Patchbay" };
 
-// The layout has already checked that the signed-in user belongs to this team. Every member sees and edits workflows; only owners activate ones that write.
+// The layout has already checked that the signed-in user belongs to this team. Every member sees
+// and edits workflows; only owners activate ones that write.
 export default async function WorkflowsPage({ params }: { params: Promise<{ team: string }> }) {
   const { team } = await params;
   return (
@@ -13,7 +14,8 @@ export default async function WorkflowsPage({ params }: { params: Promise<{ team
         <div className="min-w-0 max-w-3xl">
           <h1 className="text-2xl font-semibold tracking-tight">Workflows</h1>
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            Operations that run one after another, on a schedule or when started: each node can use what the nodes before it returned. Select a workflow for its runs.
+            Operations that run one after another, on a schedule or when started: each node can use what the nodes
+            before it returned. Select a workflow for its runs.
           </p>
         </div>
         <div className="flex flex-wrap gap-2">

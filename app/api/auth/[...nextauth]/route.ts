@@ -1,10 +1,12 @@
 import NextAuth from "next-auth";
 import { NextRequest } from "next/server";
 import { authOptions } from "@/lib/auth/auth-options";
-import { readBoundedText } from "@/lib/api/parse";
-import { errorResponse } from "@/lib/api/errors";
+import { readBoundedText } from "@/lib/http/parse";
+import { errorResponse } from "@/lib/http/json";
 
-const handler = NextAuth(authOptions);
+// next-auth v4 types its handler `any`.
+type Handler = (req: NextRequest, context: Context) => Promise<Response>;
+const handler = NextAuth(authOptions) as Handler;
 
 /** A sign-in form is an email, a password and a CSRF token: a few hundred bytes. */
 const MAX_FORM_BYTES = 16 * 1024;

@@ -1,7 +1,7 @@
 import { withSession } from "@/lib/api/with-auth";
-import { parseQuery } from "@/lib/api/parse";
+import { parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
-import { listDashboardConnectionTypes } from "@/lib/providers/list-connection-types";
+import { listDashboardConnectionTypes } from "@/lib/platforms/list-connection-types";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 export const GET = withSession(async ({ role, searchParams }) => {

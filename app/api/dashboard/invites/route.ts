@@ -1,8 +1,8 @@
 import { withSession } from "@/lib/api/with-auth";
-import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { parseJsonBody, parseQuery } from "@/lib/http/parse";
 import { createInviteBodySchema } from "@/lib/schemas/dashboard";
 import { noParamsSchema } from "@/lib/schemas/common";
-import { json } from "@/lib/api/errors";
+import { json } from "@/lib/http/json";
 import { createInvite, listInvites } from "@/lib/members/invites";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 

@@ -1,6 +1,6 @@
 import { NextRequest } from "next/server";
 import { withSession } from "@/lib/api/with-auth";
-import { parseQuery } from "@/lib/api/parse";
+import { parseQuery } from "@/lib/http/parse";
 import { hasSessionCookie, TEAM_HEADER } from "@/lib/auth/authenticate-session";
 import { listCreditLogsQuerySchema } from "@/lib/schemas/credits";
 import { streamCreditLogsCsv } from "@/lib/credits/stream-credit-logs-csv";

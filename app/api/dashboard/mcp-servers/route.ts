@@ -1,11 +1,11 @@
 import { withSession } from "@/lib/api/with-auth";
-import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { parseJsonBody, parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { createMcpServerBodySchema } from "@/lib/schemas/dashboard";
-import { listMcpServers } from "@/lib/mcp/list-mcp-servers";
-import { createMcpServer } from "@/lib/mcp/mcp-servers";
+import { listMcpServers } from "@/lib/mcp-servers/list-mcp-servers";
+import { createMcpServer } from "@/lib/mcp-servers/mcp-servers";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
-import { forbidden } from "@/lib/api/errors";
+import { forbidden } from "@/lib/errors/api-error";
 
 export const GET = withSession(async ({ team, user, role, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
@@ -16,8 +16,18 @@ export const GET = withSession(async ({ team, user, role, searchParams }) => {
 export const POST = withSession(async ({ team, user, role, req, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
   const body = await parseJsonBody(createMcpServerBodySchema, req);
-  if (body.write_policy === "allowed" && role !== "owner") throw forbidden("Only a team owner can let agents write without approval; choose “approval” to let them ask, or ask a team owner.");
-  const created = await createMcpServer({ teamId: team.id, ownerUserId: user.id, name: body.name, isPrivate: body.is_private, connectionIds: body.connection_ids, writePolicy: body.write_policy });
+  if (body.write_policy === "allowed" && role !== "owner")
+    throw forbidden(
+      "Only a team owner can let agents write without approval; choose “approval” to let them ask, or ask a team owner.",
+    );
+  const created = await createMcpServer({
+    teamId: team.id,
+    ownerUserId: user.id,
+    name: body.name,
+    isPrivate: body.is_private,
+    connectionIds: body.connection_ids,
+    writePolicy: body.write_policy,
+  });
   const [server] = await listMcpServers({ teamId: team.id, userId: user.id, role }, created.id);
   return server;
 });

@@ -1,5 +1,5 @@
 import { withSession } from "@/lib/api/with-auth";
-import { parseQuery } from "@/lib/api/parse";
+import { parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { db } from "@/lib/db/client";
 import { visibleConnections } from "@/lib/connections/visible-connections";
@@ -17,7 +17,9 @@ export const GET = withSession(async ({ team, user, searchParams }) => {
   return {
     data: availableOperations().map((op) => ({
       ...operationJson(op),
-      connections: connections.filter((c) => op.types.includes(c.type)).map((c) => ({ id: c.id, type: c.type, display_name: c.displayName, external_id: c.externalId })),
+      connections: connections
+        .filter((c) => op.types.includes(c.type))
+        .map((c) => ({ id: c.id, type: c.type, display_name: c.displayName, external_id: c.externalId })),
     })),
   };
 });

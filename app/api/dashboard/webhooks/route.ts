@@ -1,5 +1,5 @@
 import { withSession } from "@/lib/api/with-auth";
-import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { parseJsonBody, parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { createWebhookEndpointBodySchema } from "@/lib/schemas/webhooks";
 import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/endpoints";

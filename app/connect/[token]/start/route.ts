@@ -2,8 +2,9 @@ import { startOAuth } from "@/lib/auth-links/start-oauth";
 import { ConnectError } from "@/lib/auth-links/connect-error";
 import { authLinkUrl } from "@/lib/auth-links/create-auth-link";
 import { LINK_TOKEN_PATTERN } from "@/lib/auth-links/link-token";
-import { readBoundedForm } from "@/lib/api/parse";
-import { ApiError, errorResponse } from "@/lib/api/errors";
+import { readBoundedForm } from "@/lib/http/parse";
+import { ApiError } from "@/lib/errors/api-error";
+import { errorResponse } from "@/lib/http/json";
 import { appUrl } from "@/lib/config/env";
 
 /** The connect page's form holds one short field (a Shopify store's domain). */
@@ -19,10 +20,16 @@ export async function POST(req: Request, { params }: { params: Promise<{ token: 
       const shop = (await readBoundedForm(req, MAX_FORM_BYTES)).get("shop");
       return shop ?? undefined;
     });
-    return new Response(null, { status: 303, headers: { location: authorizeUrl, "set-cookie": cookie, "cache-control": "no-store" } });
+    return new Response(null, {
+      status: 303,
+      headers: { location: authorizeUrl, "set-cookie": cookie, "cache-control": "no-store" },
+    });
   } catch (e) {
     if (e instanceof ApiError && e.status === 413) return errorResponse(e);
     if (!(e instanceof ConnectError)) throw e;
-    return Response.redirect(`${page}?${new URLSearchParams({ error: e.code, error_description: e.description })}`, 303);
+    return Response.redirect(
+      `${page}?${new URLSearchParams({ error: e.code, error_description: e.description })}`,
+      303,
+    );
   }
 }

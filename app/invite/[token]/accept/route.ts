@@ -1,8 +1,9 @@
 import type { NextRequest } from "next/server";
 import { acceptInvite } from "@/lib/members/invites";
 import { refuseCrossSite, sessionUserId } from "@/lib/auth/authenticate-session";
-import { ApiError, errorResponse, json } from "@/lib/api/errors";
-import { parseJsonBody } from "@/lib/api/parse";
+import { ApiError } from "@/lib/errors/api-error";
+import { errorResponse, json } from "@/lib/http/json";
+import { parseJsonBody } from "@/lib/http/parse";
 import { acceptInviteBodySchema } from "@/lib/schemas/dashboard";
 import { appUrl } from "@/lib/config/env";
 import { clientIp, requestIdFrom, runWithContext } from "@/lib/observability/request-context";
@@ -25,10 +26,15 @@ async function accept(req: NextRequest, { params }: { params: Promise<{ token: s
     const userId = await sessionUserId(req);
     const body = isForm ? {} : await parseJsonBody(acceptInviteBodySchema, req);
     const joined = await acceptInvite(token, userId ? { userId } : null, body);
-    return isForm ? Response.redirect(`${appUrl()}/${joined.team.id}`, 303) : json({ team_id: joined.team.id, email: joined.email, role: joined.role }, { status: 201 });
+    return isForm
+      ? Response.redirect(`${appUrl()}/${joined.team.id}`, 303)
+      : json({ team_id: joined.team.id, email: joined.email, role: joined.role }, { status: 201 });
   } catch (e) {
     if (isForm && e instanceof ApiError && typeof e.detail === "string") {
-      return Response.redirect(`${appUrl()}/invite/${encodeURIComponent(token)}?${new URLSearchParams({ error: e.detail })}`, 303);
+      return Response.redirect(
+        `${appUrl()}/invite/${encodeURIComponent(token)}?${new URLSearchParams({ error: e.detail })}`,
+        303,
+      );
     }
     return errorResponse(e);
   }

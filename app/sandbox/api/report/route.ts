@@ -1,4 +1,4 @@
-import { sandboxEnabledOr404 } from "@/lib/providers/sandbox/sandbox-enabled";
-import { sandboxReport } from "@/lib/providers/sandbox/sandbox-server";
+import { sandboxEnabledOr404 } from "@/lib/platforms/sandbox/sandbox-enabled";
+import { sandboxReport } from "@/lib/platforms/sandbox/sandbox-server";
 
 export const GET = sandboxEnabledOr404(sandboxReport);

@@ -1,4 +1,4 @@
-import { sandboxEnabledOr404 } from "@/lib/providers/sandbox/sandbox-enabled";
-import { sandboxToken } from "@/lib/providers/sandbox/sandbox-server";
+import { sandboxEnabledOr404 } from "@/lib/platforms/sandbox/sandbox-enabled";
+import { sandboxToken } from "@/lib/platforms/sandbox/sandbox-server";
 
 export const POST = sandboxEnabledOr404(sandboxToken);

@@ -1,10 +1,10 @@
 import { withAuth } from "@/lib/api/with-auth";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
-import { parseQuery } from "@/lib/api/parse";
+import { parseQuery } from "@/lib/http/parse";
 import { getConnectionQuerySchema } from "@/lib/schemas/connections";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { getConnectionsOrThrow } from "@/lib/connections/get-connections-or-throw";
-import { deleteConnection } from "@/lib/connections/delete-connection";
+import { deleteConnection } from "@/lib/connection-changes/delete-connection";
 
 type Params = { connection_id: string };
 

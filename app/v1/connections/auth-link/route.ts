@@ -1,6 +1,6 @@
 import { withAuth } from "@/lib/api/with-auth";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
-import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { parseJsonBody, parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { createAuthLinkBodySchema } from "@/lib/schemas/auth-links";
 import { createAuthLink } from "@/lib/auth-links/create-auth-link";

@@ -1,8 +1,8 @@
 import { withAuth } from "@/lib/api/with-auth";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
-import { parseQuery } from "@/lib/api/parse";
+import { parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
-import { listConnectionTypes } from "@/lib/providers/list-connection-types";
+import { listConnectionTypes } from "@/lib/platforms/list-connection-types";
 
 export const GET = withAuth(async ({ searchParams }) => {
   parseQuery(noParamsSchema, searchParams);

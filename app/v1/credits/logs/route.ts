@@ -1,10 +1,12 @@
 import { withAuth } from "@/lib/api/with-auth";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
-import { parseQuery } from "@/lib/api/parse";
+import { parseQuery } from "@/lib/http/parse";
 import { listCreditLogsQuerySchema } from "@/lib/schemas/credits";
 import { listCreditLogs } from "@/lib/credits/list-credit-logs";
 
-export const GET = withAuth(async ({ team, searchParams }) => listCreditLogs(team.id, parseQuery(listCreditLogsQuerySchema, searchParams)));
+export const GET = withAuth(async ({ team, searchParams }) =>
+  listCreditLogs(team.id, parseQuery(listCreditLogsQuerySchema, searchParams)),
+);
 
 const notAllowed = methodNotAllowed("GET");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,12 +1,12 @@
 import { withAuth } from "@/lib/api/with-auth";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
-import { parseQuery } from "@/lib/api/parse";
+import { parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { getLogOrThrow } from "@/lib/logs/get-log-or-throw";
 
-export const GET = withAuth<{ log_id: string }>(async ({ team, params, searchParams }) => {
+export const GET = withAuth<{ log_id: string }>(async ({ team, user, params, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
-  return getLogOrThrow(team, params.log_id);
+  return getLogOrThrow(team, user.id, params.log_id);
 });
 
 const notAllowed = methodNotAllowed("GET");

@@ -298,7 +298,7 @@ export interface webhooks {
         put?: never;
         /**
          * auth_link.failed
-         * @description An auth link's sign-in was denied or failed at the provider; the link stays pending and can be retried.
+         * @description An auth link's sign-in was denied or failed at the provider, or Patchbay refused to save the account it returned; the link stays pending and can be retried.
          */
         post: operations["webhookAuthLinkFailed"];
         delete?: never;
@@ -378,7 +378,7 @@ export interface webhooks {
         put?: never;
         /**
          * approval.resolved
-         * @description An approval request ended: rejected, expired, or approved and then succeeded or failed.
+         * @description An approval request ended: rejected, expired, cancelled (the permission it was filed under went away), or approved and then succeeded or failed.
          */
         post: operations["webhookApprovalResolved"];
         delete?: never;
@@ -401,6 +401,26 @@ export interface webhooks {
          * @description A workflow run ended with a node that failed after its retries; the nodes after it were skipped.
          */
         post: operations["webhookWorkflowRunFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workflow.deactivated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * workflow.deactivated
+         * @description Patchbay stopped a workflow because the consent it ran on is gone: a member whose private connection it used left the team, or a connection it writes to was replaced by someone else. It carries the reason; an owner activates it again.
+         */
+        post: operations["webhookWorkflowDeactivated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -565,8 +585,9 @@ export interface components {
             completed_at?: number | null;
             credits_used: number;
             cache_hit: boolean;
+            /** @description What the operation was given; null to other members when it ran on a member's private connection. */
             input?: unknown;
-            /** @description Operation result, or the error payload when status is `error`. */
+            /** @description Operation result, or the error payload when status is `error`. To other members, a log of a member's private connection reads `{"redacted": "…"}`; a body over LOG_BODY_MAX_BYTES is stored as `{"truncated": true, "original_bytes", "limit_bytes", "preview"}`. */
             output?: unknown;
             metadata: {
                 [key: string]: unknown;
@@ -677,7 +698,7 @@ export interface components {
                 connection: components["schemas"]["Connection"];
             };
         };
-        /** @description An auth link's sign-in was denied or failed at the provider; the link stays pending and can be retried. */
+        /** @description An auth link's sign-in was denied or failed at the provider, or Patchbay refused to save the account it returned; the link stays pending and can be retried. */
         AuthLinkFailedEvent: {
             /** @description The event's id (`msg_…`), equal to the `webhook-id` header: the same at every attempt and every endpoint. Deduplicate on it. */
             id: string;
@@ -692,10 +713,10 @@ export interface components {
             data: {
                 auth_link: components["schemas"]["AuthLinkStatus"];
                 /**
-                 * @description The error redirect's `error`.
+                 * @description The error redirect's `error`: `invalid_request` when Patchbay refused to save the account the provider returned (`error_description` says why).
                  * @enum {string}
                  */
-                error: "access_denied" | "provider_error";
+                error: "access_denied" | "provider_error" | "invalid_request";
                 /** @description The error redirect's `error_description`. */
                 error_description: string;
             };
@@ -756,10 +777,10 @@ export interface components {
             /** @description The request's id (`apr_…`). */
             id: string;
             /**
-             * @description pending until a member decides or it expires; running while an approved write runs; then succeeded or failed.
+             * @description pending until a member decides or it expires; running while an approved write runs; then succeeded or failed. cancelled when the permission it was filed under went away first (its server's writes turned off, its server, token or connection removed, its requester out of the team); nothing was written.
              * @enum {string}
              */
-            status: "pending" | "running" | "rejected" | "expired" | "succeeded" | "failed";
+            status: "pending" | "running" | "rejected" | "expired" | "cancelled" | "succeeded" | "failed";
             /** @description The write's operation, e.g. `google_ads.campaign.pause`. */
             operation_id: string;
             connection_id: string;
@@ -779,15 +800,15 @@ export interface components {
              * @description Unix seconds; APPROVAL_TTL_MINUTES after created_at.
              */
             expires_at: number;
-            /** @description Once decided: the user who approved or rejected. */
+            /** @description Once decided: the user who approved or rejected; null for a cancelled request, which nobody decided. */
             decided_by?: string | null;
             /**
              * Format: int64
-             * @description Once decided: Unix seconds.
+             * @description Once decided or cancelled: Unix seconds.
              */
             decided_at?: number;
         };
-        /** @description An approval request ended: rejected, expired, or approved and then succeeded or failed. */
+        /** @description An approval request ended: rejected, expired, cancelled (the permission it was filed under went away), or approved and then succeeded or failed. */
         ApprovalResolvedEvent: {
             /** @description The event's id (`msg_…`), equal to the `webhook-id` header: the same at every attempt and every endpoint. Deduplicate on it. */
             id: string;
@@ -827,6 +848,27 @@ export interface components {
                 failed_node_id: string;
                 /** @description Why it failed, as its log's output says. */
                 error: string;
+            };
+        };
+        /** @description Patchbay stopped a workflow because the consent it ran on is gone: a member whose private connection it used left the team, or a connection it writes to was replaced by someone else. It carries the reason; an owner activates it again. */
+        WorkflowDeactivatedEvent: {
+            /** @description The event's id (`msg_…`), equal to the `webhook-id` header: the same at every attempt and every endpoint. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "workflow.deactivated";
+            /**
+             * Format: int64
+             * @description Unix seconds when the event happened.
+             */
+            created_at: number;
+            team_id: string;
+            data: {
+                workflow: {
+                    id: string;
+                    name: string;
+                };
+                /** @description Why Patchbay deactivated it, as its page shows. */
+                reason: string;
             };
         };
         /** @description Sent by *Send test event* in Settings → Webhooks to one endpoint, whatever it subscribed to. */
@@ -2450,6 +2492,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WorkflowRunFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Anything else, a redirect or no answer within WEBHOOK_TIMEOUT_MS is retried on the schedule at /docs/webhooks. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWorkflowDeactivated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, equal to the body's `id`: the same at every attempt and every endpoint. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, keyed by the base64-decoded part of the endpoint's `whsec_` secret; space-separated, two of them for 24 h after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkflowDeactivatedEvent"];
             };
         };
         responses: {

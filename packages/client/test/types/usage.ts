@@ -1,6 +1,6 @@
 // Compiled by types.spec.ts with `tsc --noEmit`: the right calls compile, and each line under
 // `@ts-expect-error` must fail to (an unused @ts-expect-error is itself an error).
-import { Patchbay, PatchbayError, verifyWebhook, type Log, type WebhookEvent } from "@patchbay/client";
+import { type Patchbay, PatchbayError, verifyWebhook, type Log, type WebhookEvent } from "@patchbay/client";
 
 export async function usage(patchbay: Patchbay) {
   const page = await patchbay.logs.list({ status: "error", source_type: "workflow", limit: 50 });
@@ -8,7 +8,10 @@ export async function usage(patchbay: Patchbay) {
   const cursor: string | null = page.next_cursor;
   for await (const entry of patchbay.ledger.iterate({ service_type: "mcp" })) entry.credits_used.toFixed();
   const [connection] = await patchbay.connections.get("conn_x", { lookup_by: "external_id" });
-  const link = await patchbay.authLinks.create({ connection_type: "sandbox_oauth", redirect_url: "https://example.com/done" });
+  const link = await patchbay.authLinks.create({
+    connection_type: "sandbox_oauth",
+    redirect_url: "https://example.com/done",
+  });
   link.expires_at.toFixed();
 
   // @ts-expect-error a parameter the operation does not have
@@ -24,7 +27,7 @@ export async function usage(patchbay: Patchbay) {
   // @ts-expect-error a body without its required connection_type
   await patchbay.authLinks.create({ redirect_url: "https://example.com" });
   // @ts-expect-error a field the response does not have
-  page.data[0].credits;
+  const _credits = page.data[0].credits;
 
   return { first, cursor, connection };
 }

@@ -7,8 +7,17 @@ import { findWorkflowTemplate } from "@/lib/workflows/workflow-templates";
 
 export const metadata = { title: "New workflow · Patchbay" };
 
-/** A new workflow, empty or (?template=…) from a template. The role decides what the Active switch allows; the API enforces the same rule. */
-export default async function NewWorkflowPage({ params, searchParams }: { params: Promise<{ team: string }>; searchParams: Promise<{ template?: string | string[] }> }) {
+/**
+ * A new workflow, empty or (?template=…) from a template. The role decides what the Active switch
+ * allows; the API enforces the same rule.
+ */
+export default async function NewWorkflowPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ team: string }>;
+  searchParams: Promise<{ template?: string | string[] }>;
+}) {
   const { team } = await params;
   const { template } = await searchParams;
   const user = await requireUser(`/${team}/workflows/new`);
@@ -19,10 +28,15 @@ export default async function NewWorkflowPage({ params, searchParams }: { params
   return (
     <div className="space-y-4">
       <div>
-        <Link href={templateId ? `/${team}/workflows/templates` : `/${team}/workflows`} className="text-sm font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
+        <Link
+          href={templateId ? `/${team}/workflows/templates` : `/${team}/workflows`}
+          className="text-sm font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+        >
           ← {templateId ? "Templates" : "Workflows"}
         </Link>
-        <h1 className="mt-1 text-2xl font-semibold tracking-tight">{found ? `New workflow from “${found.name}”` : "New workflow"}</h1>
+        <h1 className="mt-1 text-2xl font-semibold tracking-tight">
+          {found ? `New workflow from “${found.name}”` : "New workflow"}
+        </h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           {found
             ? "Pick your connection for each step that needs one, then create it; or review every node in the editor first."

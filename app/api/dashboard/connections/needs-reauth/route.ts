@@ -1,5 +1,5 @@
 import { withSession } from "@/lib/api/with-auth";
-import { parseQuery } from "@/lib/api/parse";
+import { parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { listConnectionsNeedingReauth } from "@/lib/connections/list-connections-needing-reauth";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";

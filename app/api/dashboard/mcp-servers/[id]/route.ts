@@ -1,9 +1,9 @@
 import { withSession } from "@/lib/api/with-auth";
-import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { parseJsonBody, parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { updateMcpServerBodySchema } from "@/lib/schemas/dashboard";
-import { listMcpServers } from "@/lib/mcp/list-mcp-servers";
-import { deleteMcpServer, updateMcpServer } from "@/lib/mcp/mcp-servers";
+import { listMcpServers } from "@/lib/mcp-servers/list-mcp-servers";
+import { deleteMcpServer, updateMcpServer } from "@/lib/mcp-servers/mcp-servers";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 /** Rename, share or make private, and replace the saved connection permissions. */
@@ -11,7 +11,12 @@ export const PATCH = withSession<{ id: string }>(async ({ team, user, role, para
   parseQuery(noParamsSchema, searchParams);
   const body = await parseJsonBody(updateMcpServerBodySchema, req);
   const actor = { teamId: team.id, userId: user.id, role };
-  await updateMcpServer(actor, params.id, { name: body.name, isPrivate: body.is_private, connectionIds: body.connection_ids, writePolicy: body.write_policy });
+  await updateMcpServer(actor, params.id, {
+    name: body.name,
+    isPrivate: body.is_private,
+    connectionIds: body.connection_ids,
+    writePolicy: body.write_policy,
+  });
   const [server] = await listMcpServers(actor, params.id);
   return server;
 });

@@ -1,5 +1,5 @@
 import { withSession } from "@/lib/api/with-auth";
-import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { parseJsonBody, parseQuery } from "@/lib/http/parse";
 import { changeRoleBodySchema } from "@/lib/schemas/dashboard";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { changeMemberRole } from "@/lib/members/change-member-role";

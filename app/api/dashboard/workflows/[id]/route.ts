@@ -1,5 +1,5 @@
 import { withSession } from "@/lib/api/with-auth";
-import { parseJsonBody, parseQuery } from "@/lib/api/parse";
+import { parseJsonBody, parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { updateWorkflowBodySchema } from "@/lib/schemas/workflows";
 import { getWorkflow } from "@/lib/workflows/list-workflows";

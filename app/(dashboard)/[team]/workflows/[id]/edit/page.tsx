@@ -14,7 +14,10 @@ export default async function EditWorkflowPage({ params }: { params: Promise<{ t
   return (
     <div className="space-y-4">
       <div>
-        <Link href={`/${team}/workflows/${id}`} className="text-sm font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
+        <Link
+          href={`/${team}/workflows/${id}`}
+          className="text-sm font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+        >
           ← Back to the workflow
         </Link>
         <h1 className="mt-1 text-2xl font-semibold tracking-tight">Edit workflow</h1>

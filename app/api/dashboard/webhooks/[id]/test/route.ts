@@ -1,5 +1,5 @@
 import { withSession } from "@/lib/api/with-auth";
-import { parseQuery } from "@/lib/api/parse";
+import { parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { sendTestEvent } from "@/lib/webhooks/endpoints";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";

@@ -1,5 +1,5 @@
 import { withSession } from "@/lib/api/with-auth";
-import { parseQuery } from "@/lib/api/parse";
+import { parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { listRunsQuerySchema } from "@/lib/schemas/workflows";
 import { listRuns } from "@/lib/workflows/list-runs";
@@ -7,9 +7,9 @@ import { enqueueRun } from "@/lib/workflows/run-workflow";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 /** The workflow's runs, newest first: status, trigger, duration, credits and each node. */
-export const GET = withSession<{ id: string }>(async ({ team, params, searchParams }) => {
+export const GET = withSession<{ id: string }>(async ({ team, user, params, searchParams }) => {
   const q = parseQuery(listRunsQuerySchema, searchParams);
-  return listRuns(team.id, params.id, q);
+  return listRuns(team.id, params.id, q, user.id);
 });
 
 /** Run now: queues a run, which an instance starts within a second; answers {run_id}. */

@@ -1,6 +1,6 @@
 import { withAuth } from "@/lib/api/with-auth";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
-import { parseQuery } from "@/lib/api/parse";
+import { parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { getAuthLinkStatusOrThrow } from "@/lib/auth-links/get-auth-link-status-or-throw";
 

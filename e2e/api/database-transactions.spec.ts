@@ -1,0 +1,102 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test, expect, seedTeam } from "../fixtures";
+import { inDatabase } from "../support/in-database";
+
+// A write outside a transaction never stands or falls with it. On SQLite Prisma's adapter runs
+// every query of a process on one connection, and a query made while another part of the process
+// had a transaction open ran inside that transaction: a workflow run's claim was rolled back with
+// another run's failed step, the claim was taken again, and two instances ran the same run (each
+// node logged twice; found by CI). Real product modules on this run's database (SQLite file or
+// PostgreSQL), in a process of their own.
+
+const engine = (process.env.DATABASE_URL ?? "").startsWith("postgres") ? "postgresql" : "sqlite";
+
+test("a write made elsewhere in the process while a transaction is open stays when that transaction rolls back", async () => {
+  const team = await seedTeam({ name: "Turns Co" });
+  const out = await inDatabase<{ error: string; team: { name: string; lowCreditsPercent: number }; order: string[] }>(
+    `
+    const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
+    const order = [];
+    // Started outside the transaction, it runs while the transaction is open.
+    const elsewhere = new Promise((r) => setTimeout(r, 150)).then(() =>
+      db.team.update({ where: { id: args.team }, data: { lowCreditsPercent: 33 } }).then(() => order.push("elsewhere")),
+    );
+    const error = await transaction(async (tx) => {
+      await tx.team.update({ where: { id: args.team }, data: { name: "changed inside" } });
+      await new Promise((r) => setTimeout(r, 600));
+      order.push("transaction");
+      throw new Error("rolled back on purpose");
+    }).catch((e) => e.message);
+    await elsewhere;
+    const team = await db.team.findUnique({ where: { id: args.team }, select: { name: true, lowCreditsPercent: true } });
+    return { error, team, order };
+    `,
+    { team: team.id },
+  );
+  expect(out.error).toBe("rolled back on purpose");
+  // The transaction's own write is gone; the other one is there.
+  expect(out.team.name).toBe("Turns Co");
+  expect(out.team.lowCreditsPercent).toBe(33);
+  if (engine === "sqlite") expect(out.order).toEqual(["transaction", "elsewhere"]); // it waited its turn
+});
+
+test("on SQLite, a query through db instead of tx inside a transaction's callback fails at once, naming the mistake", async () => {
+  test.skip(engine !== "sqlite", "PostgreSQL runs it on another connection of the pool");
+  const team = await seedTeam();
+  const out = await inDatabase<{ error: string; ms: number }>(
+    `
+    const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
+    const started = Date.now();
+    const error = await transaction(async (tx) => {
+      await tx.team.update({ where: { id: args.team }, data: { name: "inside" } });
+      await db.team.findUnique({ where: { id: args.team } });
+    }).catch((e) => e.message);
+    return { error, ms: Date.now() - started };
+    `,
+    { team: team.id },
+  );
+  expect(out.error).toMatch(
+    /^A query was made outside the open transaction from inside its callback \(use its tx, not db\)/,
+  );
+  // Not the 30 s of a transaction that times out waiting for itself.
+  expect(out.ms).toBeLessThan(10_000);
+});
+
+test("on SQLite, a transaction that reads, then writes after another process committed, succeeds: it began IMMEDIATE", async () => {
+  test.skip(engine !== "sqlite", "PostgreSQL locks rows, not the database");
+  const team = await seedTeam({ name: "Immediate Co" });
+  const go = join(mkdtempSync(join(tmpdir(), "immediate-")), "read");
+  // Another process, ready first, writes as soon as the transaction below has read.
+  const writer = inDatabase<{ ok: boolean }>(
+    `
+    const { existsSync } = await import("node:fs");
+    while (!existsSync(args.go)) await new Promise((r) => setTimeout(r, 10));
+    await db.team.update({ where: { id: args.team }, data: { lowCreditsPercent: 44 } });
+    return { ok: true };
+    `,
+    { team: team.id, go },
+  );
+  // Prisma's own transaction, with no retry (an upsert is one): read, let the writer go, write.
+  const reader = await inDatabase<{ error: string | null }>(
+    `
+    const { writeFileSync } = await import("node:fs");
+    const error = await db.$transaction(async (tx) => {
+      await tx.team.findUnique({ where: { id: args.team } });
+      writeFileSync(args.go, "");
+      await new Promise((r) => setTimeout(r, 1000));
+      await tx.team.update({ where: { id: args.team }, data: { name: "written after reading" } });
+    }, { maxWait: 10_000, timeout: 20_000 }).then(() => null, (e) => e.message);
+    return { error };
+    `,
+    { team: team.id, go },
+  );
+  expect(reader.error).toBeNull();
+  expect((await writer).ok).toBe(true);
+  const after = await inDatabase<{ name: string; lowCreditsPercent: number }>(
+    `return db.team.findUnique({ where: { id: args.team }, select: { name: true, lowCreditsPercent: true } });`,
+    { team: team.id },
+  );
+  expect(after).toEqual({ name: "written after reading", lowCreditsPercent: 44 });
+});

@@ -1,0 +1,57 @@
+import "server-only";
+import type { Approval } from "@/lib/db/client";
+import type { Tx } from "@/lib/db/transaction";
+
+/**
+ * Why a request may no longer run, judged now (an approval is decided under the permissions of
+ * its moment, not of its filing): its MCP server must still exist with writes `approval` or
+ * `allowed`, the token that filed it must not be revoked, its connection must still exist, be in
+ * the server's saved permissions and be one the requester may use (shared, or private to the
+ * requester on a server the requester owns), and the requester must still be in the team.
+ * Read inside the transaction that claims the request. Null when it may run.
+ */
+export async function whyNoLongerRunnable(tx: Tx, row: Approval): Promise<string | null> {
+  const serverName = `“${row.mcpServerName ?? row.mcpServerId ?? "unknown"}”`;
+  const server = row.mcpServerId
+    ? await tx.mcpServer.findFirst({
+        where: { id: row.mcpServerId, teamId: row.teamId },
+        select: { writePolicy: true, ownerUserId: true },
+      })
+    : null;
+  if (!server) return `the MCP server ${serverName} that filed it was deleted`;
+  if (server.writePolicy !== "approval" && server.writePolicy !== "allowed")
+    return `the MCP server ${serverName} no longer allows writes (its write policy is ${server.writePolicy})`;
+  if (row.mcpTokenId) {
+    const token = await tx.mcpToken.findFirst({
+      where: { id: row.mcpTokenId, mcpServerId: row.mcpServerId! },
+      select: { revokedAt: true },
+    });
+    if (!token || token.revokedAt) return `the MCP token that filed it was revoked`;
+  }
+  const connectionName = `${row.connectionName ?? row.connectionId} (${row.connectionType})`;
+  const connection = await tx.connection.findFirst({
+    where: { id: row.connectionId, teamId: row.teamId },
+    select: { ownerUserId: true },
+  });
+  if (!connection) return `its connection ${connectionName} was deleted`;
+  const bound = await tx.mcpServerConnection.findFirst({
+    where: { mcpServerId: row.mcpServerId!, connectionId: row.connectionId },
+    select: { connectionId: true },
+  });
+  if (!bound) return `its connection ${connectionName} is no longer among the MCP server ${serverName}'s permissions`;
+  if (row.requestedById) {
+    const member = await tx.membership.findUnique({
+      where: { teamId_userId: { teamId: row.teamId, userId: row.requestedById } },
+      select: { role: true },
+    });
+    if (!member)
+      return `the member who asked for it (${row.requestedByEmail ?? row.requestedById}) is no longer in the team`;
+  }
+  if (
+    connection.ownerUserId !== null &&
+    (connection.ownerUserId !== row.requestedById || server.ownerUserId !== connection.ownerUserId)
+  ) {
+    return `its connection ${connectionName} is private, and no longer reachable by the member who asked through this server`;
+  }
+  return null;
+}

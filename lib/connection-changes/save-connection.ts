@@ -1,0 +1,194 @@
+import "server-only";
+import { badRequest } from "@/lib/errors/api-error";
+import { transaction, type Tx } from "@/lib/db/transaction";
+import { newId } from "@/lib/security/ids";
+import { encryptJson } from "@/lib/security/encryption";
+import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
+import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import type { ConnectionJson } from "@/lib/schemas/connections";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import type { Actor } from "@/lib/observability/request-context";
+import { deactivateWorkflows, writeNodes } from "@/lib/workflows/workflow-consent";
+import { downgradeAllowedServersUsing } from "@/lib/mcp-servers/mcp-servers";
+import { parseNodes } from "@/lib/workflows/workflow-json";
+
+export type ConnectionToSave = {
+  teamId: string;
+  type: string;
+  /** The type's display name, for error texts. */
+  typeName: string;
+  displayName: string;
+  /** Private owner; `undefined` keeps the visibility of a connection being replaced (shared for a new one). */
+  ownerUserId: string | null | undefined;
+  /** Who is saving: a connection private to someone else is never replaced by them. */
+  actingUserId: string | null;
+  /** The credentials (tokens, keys) to store: encrypted here, bound to the row they land in. */
+  credentials: unknown;
+  /** Spec §4.2: the connection a save of the same account replaces; null always creates. */
+  rotationKey: string | null;
+  /** Set on a new connection, and on the replaced one when given (auth links). */
+  externalId?: string | null;
+  /** How it came: posted credentials, or an auth link's OAuth flow (whose holder is the actor). */
+  via: { kind: "credentials" } | { kind: "auth_link"; authLinkId: string; actor: Actor };
+};
+
+/**
+ * Inserts a connection, or replaces in place the one its rotation key points at, in one
+ * transaction that `within` can join (an auth link claims itself there). Two racing saves of
+ * the same account: one insert wins the unique index, the other retries as the replacement,
+ * so exactly one connection results. The webhook event (connection.created or .updated) is
+ * written in the same transaction.
+ */
+export async function saveConnection<T = void>(
+  c: ConnectionToSave,
+  within?: (tx: Tx, connection: ConnectionJson) => Promise<T>,
+) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await transaction(async (tx) => {
+        const existing =
+          c.rotationKey === null
+            ? null
+            : await tx.connection.findUnique({
+                where: { teamId_type_rotationKey: { teamId: c.teamId, type: c.type, rotationKey: c.rotationKey } },
+                select: { id: true, ownerUserId: true },
+              });
+        if (existing && existing.ownerUserId !== null && existing.ownerUserId !== c.actingUserId) {
+          throw badRequest(
+            `This ${c.typeName} account is already connected privately by another member of the team; ask them to replace it, or connect a different account.`,
+          );
+        }
+        if (existing) await keepConsentOfOthers(tx, c, existing);
+        const id = existing?.id ?? newId("conn");
+        const credentials = encryptJson(c.credentials, `connection:${id}`);
+        const row = existing
+          ? await tx.connection.update({
+              where: { id: existing.id },
+              data: {
+                credentials,
+                displayName: c.displayName,
+                needsReauthAt: null,
+                updatedAt: new Date(),
+                ...(c.ownerUserId !== undefined && { ownerUserId: c.ownerUserId }),
+                ...(c.externalId != null && { externalId: c.externalId }),
+              },
+              select: connectionPublicSelect,
+            })
+          : await tx.connection.create({
+              data: {
+                id,
+                teamId: c.teamId,
+                type: c.type,
+                displayName: c.displayName,
+                ownerUserId: c.ownerUserId ?? null,
+                credentials,
+                rotationKey: c.rotationKey,
+                externalId: c.externalId ?? null,
+              },
+              select: connectionPublicSelect,
+            });
+        const connection = connectionToJson(row);
+        const extra = within ? await within(tx, connection) : (undefined as T);
+        await recordAuditEvent(tx, {
+          teamId: c.teamId,
+          action: existing ? "connection.replace" : "connection.create",
+          target: { type: "connection", id: row.id },
+          details: {
+            type: c.type,
+            name: c.displayName,
+            private: row.ownerUserId !== null,
+            via: c.via.kind,
+            auth_link_id: c.via.kind === "auth_link" ? c.via.authLinkId : undefined,
+          },
+          actor: c.via.kind === "auth_link" ? c.via.actor : undefined,
+        });
+        await emitWebhookEvent(tx, c.teamId, existing ? "connection.updated" : "connection.created", { connection });
+        return { row, replaced: existing !== null, extra };
+      });
+    } catch (e) {
+      if ((e as { code?: string }).code === "P2002" && attempt < 3) continue;
+      throw e;
+    }
+  }
+}
+
+/**
+ * A connection that other people's workflows or MCP servers use carries their consent: making it
+ * private would take it from them, so that is refused while they use it; and new credentials posted
+ * by a member (the same name can hold another account's key) must not silently redirect the writes
+ * an owner allowed on it, so those workflows stop, with the reason, until an owner activates them
+ * again, and MCP servers that write to it without approval go back to approval. An owner's re-post,
+ * and a re-authorization through an auth link (the provider proves the same account), keep them
+ * running.
+ */
+async function keepConsentOfOthers(tx: Tx, c: ConnectionToSave, existing: { id: string; ownerUserId: string | null }) {
+  const becomesPrivate = existing.ownerUserId === null && c.ownerUserId != null;
+  if (becomesPrivate) {
+    const workflows = await tx.workflow.findMany({
+      where: {
+        teamId: c.teamId,
+        connections: { some: { connectionId: existing.id } },
+        OR: [{ createdByUserId: null }, { createdByUserId: { not: c.actingUserId ?? "" } }],
+      },
+      select: { name: true },
+      orderBy: { id: "asc" },
+    });
+    const servers = await tx.mcpServer.findMany({
+      where: {
+        teamId: c.teamId,
+        connections: { some: { connectionId: existing.id } },
+        OR: [{ ownerUserId: null }, { ownerUserId: { not: c.actingUserId ?? "" } }],
+      },
+      select: { name: true },
+    });
+    if (workflows.length || servers.length) {
+      const uses = [
+        workflows.length &&
+          `${workflows.length} workflow${workflows.length > 1 ? "s" : ""} (${workflows.map((w) => w.name).join(", ")})`,
+        servers.length &&
+          `${servers.length} MCP server${servers.length > 1 ? "s" : ""} (${servers.map((m) => m.name).join(", ")})`,
+      ].filter(Boolean);
+      throw badRequest(
+        `This ${c.typeName} connection is shared, and other members' ${uses.join(" and ")} use it; it cannot become private while they do. Remove it from them first, or keep it shared (is_private: false).`,
+      );
+    }
+  }
+  if (c.via.kind !== "credentials" || !c.actingUserId) return;
+  const role = (
+    await tx.membership.findUnique({
+      where: { teamId_userId: { teamId: c.teamId, userId: c.actingUserId } },
+      select: { role: true },
+    })
+  )?.role;
+  if (role === "owner") return;
+  // Every active workflow that writes to it on another person's consent: an owner activated it,
+  // whoever wrote it (the member's own workflow included).
+  const activeOnIt = await tx.workflow.findMany({
+    where: {
+      teamId: c.teamId,
+      active: true,
+      connections: { some: { connectionId: existing.id } },
+      OR: [{ activatedByUserId: null }, { activatedByUserId: { not: c.actingUserId } }],
+    },
+    select: { id: true, name: true, nodes: true },
+    orderBy: { id: "asc" },
+  });
+  const writing = activeOnIt.filter((w) =>
+    writeNodes(parseNodes(w.nodes)).some((n) => n.connection_id === existing.id),
+  );
+  const who =
+    (await tx.user.findUnique({ where: { id: c.actingUserId }, select: { email: true } }))?.email ?? "a member";
+  await deactivateWorkflows(
+    tx,
+    c.teamId,
+    writing,
+    `Deactivated because ${who} replaced the credentials of connection ${c.displayName} (${c.type}) that it writes to; check it is the account you meant, then an owner activates it again.`,
+  );
+  // The same for MCP servers whose writes an owner allowed without approval: back to approval.
+  await downgradeAllowedServersUsing(
+    tx,
+    c.teamId,
+    existing.id,
+    `${who} posted new credentials for ${c.displayName} (${c.type}); a person approves its writes again until an owner allows them`,
+  );
+}

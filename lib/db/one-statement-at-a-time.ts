@@ -1,0 +1,129 @@
+import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
+import type {
+  IsolationLevel,
+  SqlDriverAdapter,
+  SqlMigrationAwareDriverAdapterFactory,
+  SqlQuery,
+  Transaction,
+} from "@prisma/driver-adapter-utils";
+
+// SQLite's Prisma adapter runs everything on one connection, and its lock covers only
+// transactions: a query outside a transaction, made while one is open, ran inside it. Its write
+// then stood or fell with a transaction it was no part of (a workflow run's claim rolled back with
+// another run's failed step, and two instances ran the run at once), and it read what that
+// transaction had not committed. Here every statement takes its turn: a query outside a
+// transaction waits until the open one has ended, as it would on its own connection.
+//
+// Transactions begin IMMEDIATE: they take the database's write lock at BEGIN (waiting up to the
+// busy timeout for another process's), so one that reads and then writes (Prisma's own upsert
+// among them) never fails at its first write because another process committed after its read.
+
+/** Set while a transaction's callback runs (lib/db/transaction.ts). */
+export const insideTransaction = new AsyncLocalStorage<true>();
+
+class QueryOutsideItsTransaction extends Error {
+  constructor(sql: string) {
+    super(
+      `A query was made outside the open transaction from inside its callback (use its tx, not db): it would wait for that transaction to end. ${sql.slice(0, 120)}`,
+    );
+  }
+}
+
+/** A first-come lock: `acquire` resolves with the release of the turn it waited for. */
+function turnstile() {
+  let last: Promise<void> = Promise.resolve();
+  let held = false;
+  return {
+    get held() {
+      return held;
+    },
+    acquire(): Promise<() => void> {
+      let release!: () => void;
+      const done = new Promise<void>((r) => (release = r));
+      const turn = last.then(() => {
+        held = true;
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          held = false;
+          release();
+        };
+      });
+      last = last.then(() => done);
+      return turn;
+    },
+  };
+}
+
+const statement = (sql: string): SqlQuery => ({ sql, args: [], argTypes: [] });
+
+function oneAtATime(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const lock = turnstile();
+  const alone = async <T>(query: SqlQuery, run: () => Promise<T>): Promise<T> => {
+    if (lock.held && insideTransaction.getStore()) throw new QueryOutsideItsTransaction(query.sql);
+    const release = await lock.acquire();
+    try {
+      return await run();
+    } finally {
+      release();
+    }
+  };
+  return {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: (query) => alone(query, () => adapter.queryRaw(query)),
+    executeRaw: (query) => alone(query, () => adapter.executeRaw(query)),
+    executeScript: (script) => alone(statement(script), () => adapter.executeScript(script)),
+    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
+    dispose: () => adapter.dispose(),
+    async startTransaction(isolationLevel?: IsolationLevel): Promise<Transaction> {
+      // SQLite's transactions are serializable already; anything else is refused as the adapter does.
+      if (isolationLevel && isolationLevel !== "SERIALIZABLE") return adapter.startTransaction(isolationLevel);
+      // Prisma's own transaction (an upsert through db) inside a callback would wait for itself too.
+      if (lock.held && insideTransaction.getStore()) throw new QueryOutsideItsTransaction("BEGIN");
+      // The turn is held from BEGIN until COMMIT or ROLLBACK, whichever way they end.
+      const release = await lock.acquire();
+      try {
+        await adapter.executeRaw(statement("BEGIN IMMEDIATE"));
+      } catch (e) {
+        release();
+        throw e;
+      }
+      const end = async (query: SqlQuery) => {
+        try {
+          return await adapter.executeRaw(query);
+        } catch (e) {
+          // A COMMIT that failed leaves the transaction open: end it before the next turn.
+          if (/^COMMIT/i.test(query.sql)) await adapter.executeRaw(statement("ROLLBACK")).catch(() => 0);
+          throw e;
+        } finally {
+          release();
+        }
+      };
+      return {
+        provider: adapter.provider,
+        adapterName: adapter.adapterName,
+        // Prisma sends COMMIT and ROLLBACK as statements, then calls commit() or rollback().
+        options: { usePhantomQuery: false },
+        queryRaw: (query) => adapter.queryRaw(query),
+        executeRaw: (query) => (/^(COMMIT|ROLLBACK)\b/i.test(query.sql) ? end(query) : adapter.executeRaw(query)),
+        commit: async () => release(),
+        rollback: async () => release(),
+      };
+    },
+  };
+}
+
+/** The SQLite adapter with one statement or transaction at a time on its connection. */
+export function oneStatementAtATime(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+): SqlMigrationAwareDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => oneAtATime(await factory.connect()),
+    connectToShadowDb: async () => oneAtATime(await factory.connectToShadowDb()),
+  };
+}

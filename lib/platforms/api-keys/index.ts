@@ -1,0 +1,11 @@
+import "server-only";
+import type { Platform } from "@/lib/platforms/kit/platform";
+import { apiKeyTypes } from "@/lib/platforms/api-keys/api-key-providers";
+import { operations as apiKeyOperations } from "@/lib/platforms/api-keys/api-key-operations";
+import { operations as klaviyoWrites } from "@/lib/platforms/api-keys/klaviyo-writes";
+
+export const platform: Platform = {
+  id: "api_keys",
+  types: apiKeyTypes,
+  operations: [...apiKeyOperations, ...klaviyoWrites],
+};

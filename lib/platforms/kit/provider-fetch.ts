@@ -1,0 +1,163 @@
+import "server-only";
+import {
+  CredentialRejected,
+  ProviderRejection,
+  ProviderUnavailable,
+  UnsendableCredential,
+  type ConnectionTypeDefinition,
+} from "@/lib/platforms/kit/types";
+
+const TIMEOUT_MS = Number(process.env.PROVIDER_TIMEOUT_MS ?? 10_000);
+
+let overrides: Record<string, string> | undefined;
+function baseUrlOverrides(): Record<string, string> {
+  if (overrides) return overrides;
+  try {
+    overrides = JSON.parse(process.env.PROVIDER_BASE_URLS || "{}") as Record<string, string>;
+  } catch {
+    throw new Error("PROVIDER_BASE_URLS must be a JSON object of connection type → base URL.");
+  }
+  return overrides;
+}
+
+export type HostedType = Pick<ConnectionTypeDefinition, "type" | "name" | "hosts">;
+
+/** `type` among a platform's own types; an unknown type has no hosts, so every call is refused. */
+export function hostedType(types: readonly HostedType[], type: string): HostedType {
+  return types.find((t) => t.type === type) ?? { type, name: type, hosts: [] };
+}
+
+/**
+ * The URL a type really calls, after proving it goes where the type's provider lives: its host
+ * must be one of the type's `hosts` (or the PROVIDER_BASE_URLS override), over HTTPS, without
+ * credentials, dot segments, backslashes or a fragment. So no id, domain or site URL a caller
+ * sends can steer a request to another host, however it is spelled. PROVIDER_BASE_URLS
+ * (CONTRACT §5) then replaces scheme and host, keeping the path, so tests can point real types
+ * at local stand-ins that speak the provider's wire format.
+ */
+export function providerUrl(def: HostedType, url: string): string {
+  const base = baseUrlOverrides()[def.type];
+  const original = checkedUrl(def, url, base);
+  if (!base) return original.toString();
+  const target = new URL(base);
+  const basePath = target.pathname.replace(/\/+$/, "");
+  return `${target.protocol}//${target.host}${basePath}${original.pathname}${original.search}`;
+}
+
+function checkedUrl(def: HostedType, url: string, override: string | undefined): URL {
+  const refuse = (why: string): never => {
+    throw new ProviderRejection(def.name, `refused to call ${JSON.stringify(url.slice(0, 200))}: ${why}`);
+  };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return refuse("it is not a URL");
+  }
+  if (parsed.username || parsed.password) refuse("a provider URL carries no credentials");
+  // What the URL parser would silently resolve or drop: the raw text must not hold it.
+  const rawPath = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "").split("?")[0];
+  if (url.includes("#")) refuse("a provider URL has no fragment");
+  if (url.includes("\\")) refuse("a provider URL has no backslash");
+  if (rawPath.split("/").some((segment) => /^(\.|%2e){1,2}$/i.test(segment)))
+    refuse("a provider URL has no . or .. path segment");
+  const allowed = [...def.hosts, ...(override ? [new URL(override).origin] : [])];
+  if (!allowed.some((entry) => hostMatches(entry, parsed)))
+    refuse(`${parsed.host} is not one of ${def.name}'s hosts (${def.hosts.join(", ")})`);
+  return parsed;
+}
+
+/** "api.example.com" (HTTPS, default port), "*.example.com" (one DNS label under it), or an exact origin "http://127.0.0.1:3000". */
+function hostMatches(entry: string, url: URL): boolean {
+  if (entry.includes("://")) return url.origin === new URL(entry).origin;
+  if (url.protocol !== "https:" || url.port !== "") return false;
+  if (entry.startsWith("*.")) {
+    const suffix = entry.slice(1);
+    return (
+      url.hostname.endsWith(suffix) && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(url.hostname.slice(0, -suffix.length))
+    );
+  }
+  return url.hostname === entry;
+}
+
+export type ProviderResponse = { status: number; body: unknown; text: string };
+
+/** One bounded HTTP call to a provider: never hangs, and failures name the provider. */
+export async function providerFetch(
+  providerName: string,
+  def: HostedType,
+  url: string,
+  init: RequestInit = {},
+): Promise<ProviderResponse> {
+  for (const value of Object.values((init.headers ?? {}) as Record<string, string>)) {
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new UnsendableCredential(providerName);
+  }
+  const target = providerUrl(def, url);
+  let res: Response;
+  try {
+    res = await fetch(target, { ...init, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (e) {
+    const err = e as Error & { cause?: { code?: string } };
+    const why =
+      err.name === "TimeoutError" ? `no answer within ${TIMEOUT_MS / 1000} s` : (err.cause?.code ?? err.message);
+    // Refused or unresolvable before a connection existed: nothing was sent. Otherwise it may have been.
+    const unsent = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"].includes(
+      err.cause?.code ?? "",
+    );
+    throw new ProviderUnavailable(providerName, `Could not reach ${providerName}: ${why}.`, !unsent);
+  }
+  const text = await res.text().catch(() => "");
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  return { status: res.status, body, text };
+}
+
+/** A provider's refusal of a call: a 401 (RFC 6750 `invalid_token`) refuses the credential itself. */
+export function rejection(providerName: string, res: ProviderResponse, reason: string): ProviderRejection {
+  return res.status === 401
+    ? new CredentialRejected(providerName, reason)
+    : new ProviderRejection(providerName, reason);
+}
+
+/**
+ * "error: error_description" from an OAuth-style or generic JSON error body; also Shopify's
+ * `{errors: "text"}` / `{errors: {field: ["text"]}}` and JSON:API's `{errors: [{code, title, detail}]}` (Klaviyo).
+ */
+export function providerReason(res: ProviderResponse): string {
+  const b = (res.body ?? {}) as Record<string, unknown>;
+  const nested = (b.error && typeof b.error === "object" ? b.error : {}) as Record<string, unknown>;
+  const code = typeof b.error === "string" ? b.error : (nested.type ?? nested.code ?? nested.status);
+  const description = b.error_description ?? b.message ?? nested.message ?? b.detail;
+  if (code && description) return `${String(code)}: ${String(description)}`;
+  if (code || description) return String(code ?? description);
+  const errors = errorsReason(b.errors);
+  if (errors) return errors;
+  return res.text ? `HTTP ${res.status}: ${res.text.slice(0, 200)}` : `HTTP ${res.status}`;
+}
+
+function errorsReason(errors: unknown): string | null {
+  if (typeof errors === "string" && errors) return errors;
+  if (Array.isArray(errors)) {
+    const parts = errors.map((e) => {
+      if (typeof e === "string") return e;
+      const o = (e && typeof e === "object" ? e : {}) as Record<string, unknown>;
+      const text = o.detail ?? o.title ?? o.message;
+      return [o.code, text]
+        .filter((v) => v !== undefined && v !== null && v !== "")
+        .map(String)
+        .join(": ");
+    });
+    return parts.filter(Boolean).join("; ") || null;
+  }
+  if (errors && typeof errors === "object") {
+    const parts = Object.entries(errors).map(
+      ([field, v]) => `${field} ${Array.isArray(v) ? v.map(String).join(", ") : String(v)}`,
+    );
+    return parts.join("; ") || null;
+  }
+  return null;
+}

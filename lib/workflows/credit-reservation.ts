@@ -1,0 +1,51 @@
+import "server-only";
+import { transaction, type Tx } from "@/lib/db/transaction";
+import { getCreditBalance } from "@/lib/credits/get-credit-balance";
+
+// Credits held, not hoped for. A run that starts holds the most it can cost (1 + each node's
+// price) against its team's balance until its ledger entry is written, and a run is refused when
+// the balance less what the team's other running runs hold is used up. So ten runs started at
+// once on a 10-credit team do not all spend the same 10 credits: together they overshoot by at
+// most the one run that started with something left.
+
+/**
+ * Holds `credits` for the run, or answers why it is refused. The team row is written first in
+ * the transaction, so concurrent holds of one team are taken one after another (a row lock on
+ * PostgreSQL, the write lock on SQLite) and each sees the ones before it.
+ */
+export async function reserveCredits(
+  teamId: string,
+  run: { id: string; claims: number },
+  credits: number,
+): Promise<string | null> {
+  const balance = await getCreditBalance(teamId); // rolls an ended billing period first
+  return transaction(async (tx) => {
+    const team = await tx.team.update({
+      where: { id: teamId },
+      data: { creditsUsed: { increment: 0 } },
+      select: { creditsLimit: true, creditsUsed: true },
+    });
+    const held = await tx.workflowRun.aggregate({
+      where: { teamId, status: "running", id: { not: run.id }, reservedCredits: { gt: 0 } },
+      _sum: { reservedCredits: true },
+    });
+    const heldCredits = held._sum.reservedCredits ?? 0;
+    const remaining = team.creditsLimit - team.creditsUsed;
+    if (remaining - heldCredits <= 0) {
+      return remaining <= 0
+        ? `This team has no credits left (${team.creditsUsed} of ${team.creditsLimit} used this period; the balance is ${remaining}). Usage resets when the billing period ends (${new Date(balance.billing_period_end * 1000).toISOString()}); an owner can change the plan before that.`
+        : `This team's ${remaining} remaining credits are held by workflow runs already under way (${heldCredits} credits at most); this run was refused rather than spend credits that are not there. Run it again once they end.`;
+    }
+    // Conditional on the claim: a run whose claim was lost holds nothing, and its next write fails.
+    await tx.workflowRun.updateMany({
+      where: { id: run.id, claims: run.claims },
+      data: { reservedCredits: Math.max(1, credits) },
+    });
+    return null;
+  });
+}
+
+/** The run ended (its ledger entry is written in `tx`): what it held is released. */
+export async function releaseCredits(tx: Tx, runId: string) {
+  await tx.workflowRun.update({ where: { id: runId }, data: { reservedCredits: 0 } });
+}

@@ -1,0 +1,25 @@
+// The workflow worker: the process each instance starts beside its server (lib/server/
+// workflow-worker.ts) to run workflows, so a burst of runs never shares the server's event loop or
+// its SQLite connection with the requests it serves. It runs the scheduler and the runner
+// (lib/workflows/runner.ts) and a webhook dispatcher of its own, so the events its runs write
+// (workflow.run_failed) go out at once; dispatchers of several processes share the outbox safely.
+// It ends when the server that started it does, however that ends (the IPC channel closes).
+import { logger } from "@/lib/observability/logger";
+
+async function main() {
+  if (!process.connected)
+    throw new Error(
+      "lib/workflows/worker.ts is started by the server (lib/server/workflow-worker.ts), with an IPC channel.",
+    );
+  process.on("disconnect", () => process.exit(0));
+  const { startWorkflowRunner } = await import("@/lib/workflows/runner");
+  startWorkflowRunner();
+  const { startWebhookDispatcher } = await import("@/lib/webhooks/dispatcher");
+  startWebhookDispatcher();
+  process.send?.({ ready: true });
+}
+
+main().catch((e) => {
+  logger.error("the workflow worker could not start", { error: e });
+  process.exit(1);
+});
