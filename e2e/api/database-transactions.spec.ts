@@ -100,3 +100,33 @@ test("on SQLite, a transaction that reads, then writes after another process com
   );
   expect(after).toEqual({ name: "written after reading", lowCreditsPercent: 44 });
 });
+
+test("on PostgreSQL, a transaction whose connection is killed before its COMMIT gives that connection back to the pool", async () => {
+  test.skip(engine !== "postgresql", "SQLite has no pool of connections to lose");
+  // Prisma sends COMMIT, then calls the adapter to release the connection; when COMMIT failed it
+  // never released it. A pool of two lost both to three such ends, and every later query waited
+  // out the connection timeout (found by CI killing connections under load).
+  const out = await inDatabase<{ ends: string[]; after: string; ms: number }>(
+    `
+    const pg = (await import("pg")).default;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const ends = [];
+    for (let i = 0; i < 3; i++) {
+      ends.push(await db.$transaction(async (tx) => {
+        const [{ pid }] = await tx.$queryRawUnsafe("SELECT pg_backend_pid() AS pid");
+        await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+      }).then(() => "committed", (e) => e.message));
+    }
+    const started = Date.now();
+    const after = await db.team.count().then(() => "answered", (e) => e.message);
+    await admin.end();
+    return { ends, after, ms: Date.now() - started };
+    `,
+    {},
+    { ...process.env, DATABASE_POOL_SIZE: "2" },
+  );
+  for (const end of out.ends) expect(end).not.toBe("committed");
+  expect(out.after).toBe("answered");
+  expect(out.ms).toBeLessThan(4_000);
+});

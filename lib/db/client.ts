@@ -17,6 +17,7 @@ import { PrismaClient as SqliteClient } from "@/lib/db/generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "@/lib/db/generated/postgresql/client";
 import { databaseTarget } from "@/lib/db/engine";
 import { oneStatementAtATime } from "@/lib/db/one-statement-at-a-time";
+import { transactionsReleaseTheirConnection } from "@/lib/db/pg-transaction-ends";
 import { encodeParameter, utcMs } from "@/lib/db/instants";
 import type { ReadDb } from "@/lib/db/read-types";
 
@@ -75,7 +76,9 @@ function createClients(): Clients {
     });
     // Without a listener an idle client's error (the database restarting) would crash the process.
     pool.on("error", () => {});
-    const db = new PostgresClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) }) as unknown as Db;
+    const db = new PostgresClient({
+      adapter: transactionsReleaseTheirConnection(new PrismaPg(pool, { disposeExternalPool: true })),
+    }) as unknown as Db;
     return {
       db,
       builder: compilerFor("postgresql"),

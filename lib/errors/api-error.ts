@@ -69,7 +69,7 @@ function isDatabaseUnavailable(error: unknown): boolean {
       "P2024",
     ].includes(code ?? "") ||
     e?.name === "PrismaClientInitializationError" ||
-    /Can't reach database|Connection terminated|connection timeout|database is locked|not queryable|terminating connection/i.test(
+    /Can't reach database|Connection terminated|connection timeout|timeout exceeded when trying to connect|database is locked|not queryable|terminating connection/i.test(
       e?.message ?? "",
     )
   );

@@ -1,0 +1,74 @@
+import "server-only";
+import type {
+  IsolationLevel,
+  SqlDriverAdapter,
+  SqlMigrationAwareDriverAdapterFactory,
+  SqlQuery,
+  Transaction,
+} from "@prisma/driver-adapter-utils";
+
+// Prisma sends a transaction's COMMIT or ROLLBACK as a statement and only then calls the
+// adapter's commit() or rollback(), which gives the pool its connection back. When that statement
+// fails (the database restarted, or killed the connection, mid-transaction) Prisma never makes
+// the second call: the connection stayed checked out for good. After a few such ends the pool was
+// empty and every request waited out its connection timeout ("timeout exceeded when trying to
+// connect"; found by CI killing connections under load). Here a transaction's connection goes
+// back whichever way its end went: a failed end is followed by a ROLLBACK (a connection still
+// open must not carry the transaction to its next user) and then the release, which drops a
+// connection that is closed.
+
+const rollbackStatement: SqlQuery = { sql: "ROLLBACK", args: [], argTypes: [] };
+
+function releasedWhateverTheEnd(tx: Transaction): Transaction {
+  let released = false;
+  const release = async (how: "commit" | "rollback") => {
+    if (released) return;
+    released = true;
+    await (how === "commit" ? tx.commit() : tx.rollback());
+  };
+  return {
+    provider: tx.provider,
+    adapterName: tx.adapterName,
+    options: tx.options,
+    queryRaw: (query) => tx.queryRaw(query),
+    async executeRaw(query) {
+      const end = /^\s*(COMMIT|ROLLBACK)\b/i.exec(query.sql);
+      if (!end || tx.options.usePhantomQuery) return tx.executeRaw(query);
+      try {
+        return await tx.executeRaw(query);
+      } catch (e) {
+        await tx.executeRaw(rollbackStatement).catch(() => 0);
+        await release("rollback").catch(() => undefined);
+        throw e;
+      }
+    },
+    commit: () => release("commit"),
+    rollback: () => release("rollback"),
+  };
+}
+
+function adapterWithEnds(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  return {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: (query) => adapter.queryRaw(query),
+    executeRaw: (query) => adapter.executeRaw(query),
+    executeScript: (script) => adapter.executeScript(script),
+    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
+    dispose: () => adapter.dispose(),
+    startTransaction: async (isolationLevel?: IsolationLevel) =>
+      releasedWhateverTheEnd(await adapter.startTransaction(isolationLevel)),
+  };
+}
+
+/** The PostgreSQL adapter whose transactions give their connection back however they end. */
+export function transactionsReleaseTheirConnection(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+): SqlMigrationAwareDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => adapterWithEnds(await factory.connect()),
+    connectToShadowDb: async () => adapterWithEnds(await factory.connectToShadowDb()),
+  };
+}
