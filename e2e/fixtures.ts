@@ -1,7 +1,8 @@
-import { test as base, expect, request as pwRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { resolve } from "node:path";
+import { requestContext } from "./support/request-context";
 
 const run = promisify(execFile);
 const root = resolve(__dirname, "..");
@@ -63,11 +64,11 @@ export async function seedTeam(
 
 /** An API client carrying one user's bearer key. */
 export async function apiAs(user: SeededUser | { key: string }): Promise<APIRequestContext> {
-  return pwRequest.newContext({ baseURL: baseURL(), extraHTTPHeaders: { authorization: `Bearer ${user.key}` } });
+  return requestContext({ baseURL: baseURL(), extraHTTPHeaders: { authorization: `Bearer ${user.key}` } });
 }
 
 export async function anonymous(): Promise<APIRequestContext> {
-  return pwRequest.newContext({ baseURL: baseURL() });
+  return requestContext({ baseURL: baseURL() });
 }
 
 /** Asserts the status and that `detail` is a string carrying every given fragment; returns the detail. */

@@ -1,7 +1,6 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 
@@ -26,7 +25,6 @@ export function SignInForm({
   initialError?: string;
   sso?: string;
 }) {
-  const router = useRouter();
   const [error, setError] = useState(initialError ? (ERRORS[initialError] ?? initialError) : "");
   const [pending, setPending] = useState(false);
 
@@ -41,14 +39,17 @@ export function SignInForm({
       password: String(form.get("password")),
       redirect: false,
     }).catch(() => null);
+    if (res?.ok && !res.error) {
+      // One document load of the destination, read with the new session from the start (the
+      // server sends "/" on to the first team in the same response). A client-side replace and
+      // then a refresh made two navigations, and on a slow machine the second one landed after
+      // the person had already gone on to another page, taking them back.
+      window.location.assign(callbackUrl);
+      return;
+    }
     setPending(false);
     if (res === null) return setError("The server could not be reached; try again.");
-    if (res?.ok && !res.error) {
-      router.replace(callbackUrl);
-      router.refresh();
-    } else {
-      setError(res?.error === "CredentialsSignin" || !res?.error ? "Wrong email or password." : res.error);
-    }
+    setError(res?.error === "CredentialsSignin" || !res?.error ? "Wrong email or password." : res.error);
   }
 
   return (

@@ -1,7 +1,7 @@
 import { test, expect, seedTeam, expectError } from "../fixtures";
-import { request as pwRequest } from "@playwright/test";
 import { startExtraServer, withoutOAuthApps, type ExtraServer } from "../support/extra-server";
 import { sessionAs } from "../support/session";
+import { requestContext } from "../support/request-context";
 
 // Spec §2.2 and CONTRACT §7: GET /v1/connections/types lists only what can be connected on this
 // server, each type with a non-empty auth_methods. A type whose only way in is an OAuth app the
@@ -21,7 +21,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => server?.stop());
 
 const keyed = (key: string) =>
-  pwRequest.newContext({ baseURL: server.baseUrl, extraHTTPHeaders: { authorization: `Bearer ${key}` } });
+  requestContext({ baseURL: server.baseUrl, extraHTTPHeaders: { authorization: `Bearer ${key}` } });
 
 test("types that cannot be connected here are not listed; white-label types without their OAuth app offer manual only", async () => {
   const team = await seedTeam();

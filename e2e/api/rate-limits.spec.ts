@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { request as pwRequest } from "@playwright/test";
 import { test, expect, seedTeam, cli, type SeededTeam } from "../fixtures";
 import { freePort } from "../support/server";
 import { startExtraServer, type ExtraServer } from "../support/extra-server";
+import { requestContext } from "../support/request-context";
 
 // Rate limits against servers of their own with small limits and a short window (the run's
 // shared server keeps the generous defaults). With REDIS_URL in the run's environment these
@@ -131,7 +131,7 @@ test("/mcp is limited per MCP token", async () => {
 
 /** One sign-in attempt through next-auth's credentials callback; returns the error it reports, or null. */
 async function signInAttempt(base: string, email: string, password: string, ip: string): Promise<string | null> {
-  const ctx = await pwRequest.newContext({ baseURL: base });
+  const ctx = await requestContext({ baseURL: base });
   try {
     const { csrfToken } = await (await ctx.get("/api/auth/csrf")).json();
     const res = await ctx.post("/api/auth/callback/credentials", {
@@ -178,7 +178,7 @@ test("sign-in attempts are limited per account and address pair (growing delays)
 test("dashboard (session) requests are limited per signed-in user", async () => {
   const team = await seedTeam({ password: "correct horse battery staple" });
   const { email, key } = team.users[0];
-  const ctx = await pwRequest.newContext({ baseURL: server.baseUrl });
+  const ctx = await requestContext({ baseURL: server.baseUrl });
   try {
     const { csrfToken } = await (await ctx.get("/api/auth/csrf")).json();
     await ctx.post("/api/auth/callback/credentials", {

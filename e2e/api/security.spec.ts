@@ -2,7 +2,6 @@ import http from "node:http";
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { request as pwRequest } from "@playwright/test";
 import { test, expect, seed, seedTeam, cli, cliWith, baseURL, type SeededTeam } from "../fixtures";
 import { raw, signInCookie } from "../support/hostile";
 import { root, freePort, freshPostgresDatabase } from "../support/server";
@@ -11,6 +10,7 @@ import { inDatabase } from "../support/in-database";
 import { authorize, bindingCookieFor, callback, createLink, paramsOf, start } from "../support/oauth-flow";
 import { startOidcStandIn, type OidcStandIn } from "../support/stand-ins/oidc";
 import { listedIds, mcpClient } from "../support/mcp";
+import { requestContext } from "../support/request-context";
 
 // The security review of issue 23, one test (or a few) per finding, each failing on the code
 // before the fix: inside a team (private connections, private auth links, the dashboard's routes
@@ -441,7 +441,7 @@ test.describe("4. sign-in limits", () => {
 test.describe("5. the connect flow", () => {
   test("a provider URL handed to another browser connects nothing: the callback needs the cookie Continue set", async () => {
     const team = await seedTeam({ password: PASSWORD });
-    const api = await pwRequest.newContext({
+    const api = await requestContext({
       baseURL: baseURL(),
       extraHTTPHeaders: { authorization: `Bearer ${team.users[0].key}` },
     });
@@ -474,7 +474,7 @@ test.describe("5. the connect flow", () => {
 
   test("the binding cookie is HttpOnly, SameSite=Lax, short-lived and sent only to the callback", async () => {
     const team = await seedTeam();
-    const api = await pwRequest.newContext({
+    const api = await requestContext({
       baseURL: baseURL(),
       extraHTTPHeaders: { authorization: `Bearer ${team.users[0].key}` },
     });
@@ -560,7 +560,7 @@ test.describe("7. single sign-on matches an account by email only with proof", (
     email?: string;
     verified?: "true" | "false" | "absent";
   }): Promise<{ userId?: string; error?: string }> {
-    const ctx = await pwRequest.newContext({ baseURL: app.baseUrl });
+    const ctx = await requestContext({ baseURL: app.baseUrl });
     try {
       const { csrfToken } = await (await ctx.get("/api/auth/csrf")).json();
       const started = await ctx.post("/api/auth/signin/oidc", {

@@ -1,5 +1,6 @@
-import { expect, request as pwRequest, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext } from "@playwright/test";
 import { baseURL } from "../fixtures";
+import { requestContext } from "./request-context";
 
 /**
  * A dashboard session over plain HTTP (next-auth's credentials sign-in), for API tests of the
@@ -11,7 +12,7 @@ export async function sessionAs(
   teamId: string,
   base = baseURL(),
 ): Promise<APIRequestContext> {
-  const ctx = await pwRequest.newContext({ baseURL: base, extraHTTPHeaders: { "x-patchbay-team": teamId } });
+  const ctx = await requestContext({ baseURL: base, extraHTTPHeaders: { "x-patchbay-team": teamId } });
   const { csrfToken } = await (await ctx.get("/api/auth/csrf")).json();
   const res = await ctx.post("/api/auth/callback/credentials", {
     form: { csrfToken, email, password, json: "true" },
