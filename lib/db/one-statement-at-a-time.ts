@@ -7,6 +7,7 @@ import type {
   SqlQuery,
   Transaction,
 } from "@prisma/driver-adapter-utils";
+import { wrapAdapterFactory } from "@/lib/db/wrap-adapter";
 
 // SQLite's Prisma adapter runs everything on one connection, and its lock covers only
 // transactions: a query outside a transaction, made while one is open, ran inside it. Its write
@@ -117,13 +118,5 @@ function oneAtATime(adapter: SqlDriverAdapter): SqlDriverAdapter {
 }
 
 /** The SQLite adapter with one statement or transaction at a time on its connection. */
-export function oneStatementAtATime(
-  factory: SqlMigrationAwareDriverAdapterFactory,
-): SqlMigrationAwareDriverAdapterFactory {
-  return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    connect: async () => oneAtATime(await factory.connect()),
-    connectToShadowDb: async () => oneAtATime(await factory.connectToShadowDb()),
-  };
-}
+export const oneStatementAtATime = (factory: SqlMigrationAwareDriverAdapterFactory) =>
+  wrapAdapterFactory(factory, oneAtATime);

@@ -6,6 +6,7 @@ import type {
   SqlQuery,
   Transaction,
 } from "@prisma/driver-adapter-utils";
+import { wrapAdapterFactory } from "@/lib/db/wrap-adapter";
 
 // Prisma sends a transaction's COMMIT or ROLLBACK as a statement and only then calls the
 // adapter's commit() or rollback(), which gives the pool its connection back. When that statement
@@ -62,13 +63,5 @@ function adapterWithEnds(adapter: SqlDriverAdapter): SqlDriverAdapter {
 }
 
 /** The PostgreSQL adapter whose transactions give their connection back however they end. */
-export function transactionsReleaseTheirConnection(
-  factory: SqlMigrationAwareDriverAdapterFactory,
-): SqlMigrationAwareDriverAdapterFactory {
-  return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    connect: async () => adapterWithEnds(await factory.connect()),
-    connectToShadowDb: async () => adapterWithEnds(await factory.connectToShadowDb()),
-  };
-}
+export const transactionsReleaseTheirConnection = (factory: SqlMigrationAwareDriverAdapterFactory) =>
+  wrapAdapterFactory(factory, adapterWithEnds);
