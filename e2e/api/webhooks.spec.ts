@@ -673,12 +673,18 @@ test.describe("durability", () => {
       expect(byId.size).toBe(1000);
       expect([...byId.values()].filter((n) => n > 1)).toEqual([]); // every event exactly once
       expect(new Set(r.events().map((e) => e.data.connection.id))).toEqual(new Set(ids));
-      const outbox = await world.seed("webhookOutbox", { team: team.id });
-      expect(
-        outbox.deliveries.every(
-          (d: { status: string; attempts: number }) => d.status === "succeeded" && d.attempts === 1,
-        ),
-      ).toBe(true);
+      // A dispatcher stores its answers in batches after they came; a niced worker on a busy
+      // machine may do so seconds later (found beside a CPU burner). Wait for every first attempt.
+      type Outbox = { deliveries: { id: string; status: string; attempts: number }[]; attempts: unknown[] };
+      const outbox = await waitFor(
+        async () => {
+          const o: Outbox = await world.seed("webhookOutbox", { team: team.id });
+          return o.attempts.length >= 1000 ? o : null;
+        },
+        60_000,
+        "every delivery's first attempt stored",
+      );
+      expect(outbox.deliveries.filter((d) => d.status !== "succeeded" || d.attempts !== 1)).toEqual([]);
       expect(outbox.attempts).toHaveLength(1000);
     } finally {
       for (const s of servers) await s.stop();
