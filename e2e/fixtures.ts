@@ -35,6 +35,16 @@ export async function cli(...args: string[]): Promise<{ code: number; json: any 
   return cliWith(process.env, ...args);
 }
 
+/** The CLI's raw stdout and exit code, for output that is not JSON (`--help`). */
+export async function cliText(...args: string[]): Promise<{ code: number; stdout: string }> {
+  try {
+    return { code: 0, stdout: await node("lib/cli/main.ts", args) };
+  } catch (e) {
+    const err = e as { code: number; stdout: string };
+    return { code: err.code, stdout: err.stdout };
+  }
+}
+
 /** `cli` in a process with this environment (another database, another TZ). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
 export async function cliWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; json: any }> {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
-import { test, expect, cli, apiAs, seed, seedTeam } from "../fixtures";
+import { test, expect, cli, cliText, apiAs, seed, seedTeam } from "../fixtures";
 
 // The operator's command line (CONTRACT §3): one JSON object on stdout, exit 0; bad input
 // prints {"error": "..."} and exits 1. Effects are checked through the HTTP API.
@@ -462,6 +462,48 @@ test.describe("commands and flags", () => {
     expectError(await cli("frobnicate"), "unknown command");
     expectError(await cli("team", "explode", "--name", "x"), "unknown subcommand");
     expectError(await cli(), "no command");
+  });
+
+  test("--help prints usage of every command, and <command> --help of that one, with exit 0", async () => {
+    const all = await cliText("--help");
+    expect(all.code).toBe(0);
+    const unknown = await cli("frobnicate");
+    const names = /Commands: (.*)\. Add --help/.exec(unknown.json.error)![1].split(", ");
+    expect(names.length).toBeGreaterThan(15);
+    for (const name of names) expect(all.stdout, name).toContain(`npm run --silent cli -- ${name}`);
+    expect(await cliText("help")).toEqual(all);
+    expect(await cliText("-h")).toEqual(all);
+
+    const one = await cliText("workflow", "create", "--help");
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain(
+      "npm run --silent cli -- workflow create --team TEAM_ID --user USER_ID --name NAME --nodes JSON " +
+        "[--schedule CRON] [--timezone IANA_ZONE] [--inactive]",
+    );
+    expect(one.stdout).not.toContain("team create");
+    // --help wins over every other flag, even ones that would be refused, and changes nothing.
+    const withFlags = await cliText("team", "create", "--name", "x", "--bogus", "1", "--help");
+    expect(withFlags.code).toBe(0);
+    expect(withFlags.stdout).toContain("team create --name NAME [--plan free|pro|team]");
+  });
+
+  test("operation list prints the catalogue, built-in utilities with no connection type", async () => {
+    const { operations } = await ok("operation", "list");
+    for (const op of operations)
+      expect(Object.keys(op).sort()).toEqual([
+        "connection_types",
+        "credits",
+        "id",
+        "kind",
+        "requires_approval",
+        "title",
+      ]);
+    const format = operations.find((op: { id: string }) => op.id === "utility.format_text");
+    expect(format).toMatchObject({ kind: "read", connection_types: [], requires_approval: false });
+    const note = operations.find((op: { id: string }) => op.id === "sandbox.set_note");
+    expect(note).toMatchObject({ kind: "write", requires_approval: true, credits: 1 });
+    expect(note.connection_types).toEqual(expect.arrayContaining(["sandbox_oauth", "sandbox_key"]));
+    expect(new Set(operations.map((op: { id: string }) => op.id)).size).toBe(operations.length);
   });
 
   test("a missing required flag exits 1 with {error} naming it", async () => {

@@ -26,6 +26,7 @@ import { listWorkflowsForCli, teamOfWorkflow } from "@/lib/workflows/list-workfl
 import { workflowSummaryJson } from "@/lib/workflows/workflow-json";
 import { enqueueRun } from "@/lib/workflows/run-workflow";
 import { runAndWait } from "@/lib/workflows/runner";
+import { availableOperations } from "@/lib/operations/operation-json";
 
 // The operator's command line (CONTRACT §3): every command prints exactly one JSON object on
 // stdout and exits 0; bad input prints {"error": "..."} and exits 1.
@@ -40,15 +41,20 @@ const count = z
   .refine(Number.isSafeInteger, "is too large");
 const str = () => z.string({ error: "is required" }).min(1, "is empty");
 
-type Command = { schema: z.ZodObject; run: (flags: unknown) => Promise<unknown> };
+type Command = { summary: string; schema: z.ZodObject; run: (flags: unknown) => Promise<unknown> };
 
 /** A command: its run gets the flags as its schema parsed them, typed by that schema. */
-function command<S extends z.ZodObject>(c: { schema: S; run: (flags: z.output<S>) => Promise<unknown> }): Command {
-  return { schema: c.schema, run: (flags) => c.run(flags as z.output<S>) };
+function command<S extends z.ZodObject>(c: {
+  summary: string;
+  schema: S;
+  run: (flags: z.output<S>) => Promise<unknown>;
+}): Command {
+  return { summary: c.summary, schema: c.schema, run: (flags) => c.run(flags as z.output<S>) };
 }
 
 const commands: Record<string, Command> = {
   "team create": command({
+    summary: "Create a team (plan team unless given).",
     schema: z
       .object({
         name: str().max(200),
@@ -68,10 +74,12 @@ const commands: Record<string, Command> = {
     },
   }),
   "team set-plan": command({
+    summary: "Change a team's plan.",
     schema: z.object({ team: str(), plan: z.enum(PLANS, { error: `must be one of ${PLANS.join(", ")}` }) }).strict(),
     run: (f) => setTeamPlan(f.team, f.plan),
   }),
   "team set-low-credits": command({
+    summary: "Set the remaining-credits percentage that sends credits.low.",
     schema: z
       .object({
         team: str(),
@@ -85,6 +93,7 @@ const commands: Record<string, Command> = {
     run: (f) => setLowCreditsPercent(f.team, f.percent),
   }),
   "webhook create": command({
+    summary: "Add a webhook endpoint; prints its signing secret once.",
     schema: z.object({ team: str(), url: str(), events: z.string().optional() }).strict(),
     run: async (f) => {
       const events =
@@ -100,6 +109,7 @@ const commands: Record<string, Command> = {
     },
   }),
   "webhook list": command({
+    summary: "List a team's webhook endpoints.",
     schema: z.object({ team: str() }).strict(),
     run: async (f) => ({
       endpoints: (await listWebhookEndpoints(f.team)).map((e) => ({
@@ -111,6 +121,7 @@ const commands: Record<string, Command> = {
     }),
   }),
   "user create": command({
+    summary: "Add a user to a team (member unless --role owner).",
     schema: z
       .object({
         team: str(),
@@ -122,18 +133,22 @@ const commands: Record<string, Command> = {
     run: (f) => createUser({ teamId: f.team, email: f.email, role: f.role, password: f.password }),
   }),
   "apikey create": command({
+    summary: "Create an API key for a user; prints the key once.",
     schema: z.object({ team: str(), user: str(), name: z.string().optional() }).strict(),
     run: (f) => createApiKey({ teamId: f.team, userId: f.user, name: f.name, requireTeamPlan: false }),
   }),
   "apikey revoke": command({
+    summary: "Revoke an API key.",
     schema: z.object({ id: str() }).strict(),
     run: (f) => revokeApiKey(f.id),
   }),
   "sandbox revoke": command({
+    summary: "Revoke a sandbox connection at the sandbox provider.",
     schema: z.object({ connection: str() }).strict(),
     run: (f) => revokeSandboxConnection(f.connection),
   }),
   "activity simulate": command({
+    summary: "Write simulated logs and ledger entries, for load tests (not the demo).",
     schema: z
       .object({
         team: str(),
@@ -156,6 +171,7 @@ const commands: Record<string, Command> = {
       }),
   }),
   "mcp create": command({
+    summary: "Create an MCP server and a token for it.",
     schema: z
       .object({
         team: str(),
@@ -184,6 +200,7 @@ const commands: Record<string, Command> = {
     },
   }),
   "approval list": command({
+    summary: "List a team's approval requests, newest first.",
     schema: z
       .object({
         team: str(),
@@ -195,6 +212,7 @@ const commands: Record<string, Command> = {
     run: async (f) => ({ approvals: (await listApprovalsForCli(f.team, f.status)).map(approvalListJson) }),
   }),
   "approval approve": command({
+    summary: "Approve a pending write; runs it once and prints the outcome.",
     schema: z
       .object({ id: str(), user: str(), note: z.string().max(1000, "must be at most 1000 characters").optional() })
       .strict(),
@@ -204,6 +222,7 @@ const commands: Record<string, Command> = {
     },
   }),
   "approval reject": command({
+    summary: "Reject a pending write.",
     schema: z
       .object({ id: str(), user: str(), note: z.string().max(1000, "must be at most 1000 characters").optional() })
       .strict(),
@@ -213,6 +232,7 @@ const commands: Record<string, Command> = {
     },
   }),
   "workflow create": command({
+    summary: "Create a workflow (manual unless --schedule).",
     schema: z
       .object({
         team: str(),
@@ -250,10 +270,12 @@ const commands: Record<string, Command> = {
     },
   }),
   "workflow list": command({
+    summary: "List a team's workflows.",
     schema: z.object({ team: str() }).strict(),
     run: async (f) => ({ workflows: (await listWorkflowsForCli(f.team)).map(workflowSummaryJson) }),
   }),
   "workflow run": command({
+    summary: "Start a workflow run (--wait: until it ends).",
     schema: z
       .object({ id: str(), wait: z.enum(["true", "false"], { error: "takes no value (or true/false)" }).optional() })
       .strict(),
@@ -263,6 +285,7 @@ const commands: Record<string, Command> = {
     },
   }),
   "workflow rebind": command({
+    summary: "Move a workflow's nodes from one connection to another.",
     schema: z.object({ id: str(), from: str(), to: str() }).strict(),
     run: async (f) => {
       const teamId = await teamOfWorkflow(f.id);
@@ -270,11 +293,27 @@ const commands: Record<string, Command> = {
       return { id: row.id, nodes_rebound: nodesRebound };
     },
   }),
+  "operation list": command({
+    summary: "List the operations catalogue (built-in utilities included).",
+    schema: z.object({}).strict(),
+    run: async () => ({
+      operations: availableOperations().map((op) => ({
+        id: op.id,
+        title: op.title,
+        kind: op.kind,
+        connection_types: op.types,
+        credits: op.credits,
+        requires_approval: op.requiresApproval,
+      })),
+    }),
+  }),
   "credits renew": command({
+    summary: "Start a team's next billing period.",
     schema: z.object({ team: str() }).strict(),
     run: (f) => renewBillingPeriod(f.team),
   }),
   demo: command({
+    summary: "Create the demo workspace if it is missing; prints how to sign in.",
     schema: z.object({}).strict(),
     run: async () => {
       const { url, email, password, api_key } = await ensureDemo();
@@ -298,12 +337,71 @@ function parseFlags(args: string[]): Record<string, string> {
   return flags;
 }
 
+/** What a flag's value looks like, where its name alone does not say. */
+const PLACEHOLDERS: Record<string, string> = {
+  team: "TEAM_ID",
+  user: "USER_ID",
+  connection: "CONNECTION_ID",
+  connections: "CONNECTION_ID,…",
+  from: "CONNECTION_ID",
+  to: "CONNECTION_ID",
+  events: "TYPE,…",
+  nodes: "JSON",
+  schedule: "CRON",
+  timezone: "IANA_ZONE",
+  percent: "0-100",
+  "credits-limit": "N",
+  "history-days": "N",
+  "workflow-runs": "N",
+  "mcp-calls": "N",
+  "agent-conversations": "N",
+  "copilot-uses": "N",
+  days: "N",
+  seed: "N",
+};
+
+const HELP_FLAGS = new Set(["--help", "-h"]);
+const INVOCATION = "npm run --silent cli --";
+
+/** One flag as usage shows it: `--plan free|pro|team`, `--private`, `--name NAME`; optional ones in brackets. */
+function flagUsage(key: string, schema: z.ZodType): string {
+  const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodType) : schema;
+  const value = SWITCHES.has(key)
+    ? ""
+    : inner instanceof z.ZodEnum
+      ? ` ${(inner.options as string[]).join("|")}`
+      : ` ${PLACEHOLDERS[key] ?? key.toUpperCase().replace(/-/g, "_")}`;
+  return schema.safeParse(undefined).success ? `[--${key}${value}]` : `--${key}${value}`;
+}
+
+function commandUsage(name: string): string {
+  const { summary, schema } = commands[name];
+  const flags = Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => flagUsage(k, v));
+  return `${INVOCATION} ${[name, ...flags].join(" ")}\n  ${summary}`;
+}
+
+/** Usage text (plain text, not JSON: it is read by a person, never parsed). */
+export function helpText(argv: string[]): string {
+  const name = [argv.slice(0, 2).join(" "), argv[0]].find((n) => n !== undefined && n in commands);
+  if (name)
+    return `${commandUsage(name)}\n\nPrints one JSON object and exits 0; bad input prints {"error": "..."} and exits 1.\n`;
+  return [
+    `Usage: ${INVOCATION} <command> [flags]    (${INVOCATION} <command> --help for one command)`,
+    "",
+    ...Object.keys(commands).map(commandUsage),
+    "",
+    'Every command prints one JSON object on stdout and exits 0; bad input prints {"error": "..."} and exits 1.',
+    "",
+  ].join("\n");
+}
+
 async function main(argv: string[]) {
   const name = argv[0] === "demo" ? "demo" : argv.slice(0, 2).join(" ");
   const command = commands[name];
   if (!command)
     throw new Error(
-      `Unknown command ${JSON.stringify(argv.slice(0, 2).join(" "))}. Commands: ${Object.keys(commands).join(", ")}.`,
+      `Unknown command ${JSON.stringify(argv.slice(0, 2).join(" "))}. ` +
+        `Commands: ${Object.keys(commands).join(", ")}. Add --help for usage.`,
     );
   const parsed = command.schema.safeParse(parseFlags(argv.slice(name.split(" ").length)));
   if (!parsed.success) {
@@ -318,7 +416,14 @@ async function main(argv: string[]) {
   return runWithContext({ actor: { kind: "cli" } }, () => command.run(parsed.data));
 }
 
-main(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+// `help` asks for help only as the first word (a team may be named "help"); --help and -h anywhere.
+if (argv[0] === "help" || argv.some((a) => HELP_FLAGS.has(a))) {
+  process.stdout.write(helpText(argv.filter((a, i) => !HELP_FLAGS.has(a) && !(i === 0 && a === "help"))));
+  process.exit(0);
+}
+
+main(argv).then(
   (result) => {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     process.exit(0);
