@@ -148,7 +148,19 @@ function ApprovalBody({
 
       {decide.isError && (
         <div ref={errorRef} tabIndex={-1} className="focus:outline-none">
-          <ErrorNote error={decide.error} title="Not decided" />
+          {lostRace(status) ? (
+            // Someone else (another tab, another member) decided first: not an error of this click.
+            <p
+              data-testid="approval-already-decided"
+              className="rounded-lg border border-zinc-200 bg-zinc-50 p-3 text-zinc-800 dark:border-zinc-800 dark:bg-zinc-950 dark:text-zinc-200"
+            >
+              {lostRace(status) === "approved"
+                ? `Already approved by ${a.decided_by_email ?? "a team member"} — the write ran once.`
+                : `Already rejected by ${a.decided_by_email ?? "a team member"} — nothing was written.`}
+            </p>
+          ) : (
+            <ErrorNote error={decide.error} title="Not decided" />
+          )}
         </div>
       )}
 
@@ -201,6 +213,20 @@ function ApprovalBody({
             <dt className={term}>Decided</dt>
             <dd className="min-w-0 break-words">
               {a.decided_by_email ?? "a team member"}, <LocalTime seconds={a.decided_at} />
+            </dd>
+          </>
+        )}
+        {a.log_id && (
+          <>
+            <dt className={term}>Log</dt>
+            <dd className="min-w-0">
+              <Link
+                href={`/${team}/logs?log=${encodeURIComponent(a.log_id)}`}
+                data-testid="approval-log-link"
+                className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+              >
+                The write&apos;s log
+              </Link>
             </dd>
           </>
         )}
@@ -354,7 +380,14 @@ const BOX = {
   busy: "border-sky-200 bg-sky-50 text-sky-900 dark:border-sky-900/60 dark:bg-sky-950/40 dark:text-sky-200",
 };
 
+/** A decision that lost to an earlier one: what that one was (null when no person decided it). */
+function lostRace(status: ApprovalStatus): "approved" | "rejected" | null {
+  if (status === "running" || status === "succeeded" || status === "failed") return "approved";
+  return status === "rejected" ? "rejected" : null;
+}
+
 /** What became of a decided (or expired) request, in a sentence. */
+
 function Outcome({ approval: a, status }: { approval: ApprovalDetail; status: ApprovalStatus }) {
   const by = a.decided_by_email ?? "a team member";
   const at = a.decided_at != null ? <LocalTime seconds={a.decided_at} /> : null;

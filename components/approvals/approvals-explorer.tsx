@@ -21,6 +21,7 @@ import {
   type ApprovalStatus,
 } from "@/lib/queries/approvals";
 import { APPROVAL_STATUS_VALUES } from "@/lib/schemas/approval-statuses";
+import { plural } from "@/lib/text/plural";
 
 // The status filter: no value is the default (pending); `all` shows every status.
 const STATUS_OPTIONS = ["all", ...APPROVAL_STATUS_VALUES.filter((s) => s !== "pending")] as const;
@@ -85,7 +86,7 @@ export function ApprovalsExplorer({ teamId }: { teamId: string }) {
             ? ""
             : pending === 0
               ? "Nothing waits for a decision."
-              : `${pending} ${pending === 1 ? "request waits" : "requests wait"} for a decision.`}
+              : `${plural(pending, "request waits", "requests wait")} for a decision.`}
         </p>
         {!defaultView && (
           <button type="button" className="btn-secondary px-3 py-1.5" onClick={() => setFilters({})}>

@@ -7,6 +7,7 @@ import { VirtualBody } from "@/components/data-table/virtual-body";
 import { SkeletonRows } from "@/components/data-table/skeleton-rows";
 import { ErrorState } from "@/components/data-table/error-state";
 import { TimeZoneNote } from "@/components/time/local-time";
+import { plural } from "@/lib/text/plural";
 
 type Props<T> = {
   label: string;
@@ -112,7 +113,7 @@ export function DataTable<T>(props: Props<T>) {
               <span>Loading more…</span>
             ) : (
               <div data-testid="end-of-list">
-                <span>{rows.length.toLocaleString("en")} rows · end of the list.</span>{" "}
+                <span>{plural(rows.length, "row")} · end of the list.</span>{" "}
                 {props.timeZoneNote !== false && <TimeZoneNote />} {props.end}
               </div>
             )}

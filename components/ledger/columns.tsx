@@ -9,20 +9,6 @@ const col = createColumnHelper<CreditLogJson>();
 
 export const LEDGER_COLUMNS_TEMPLATE = "10.5rem 6rem minmax(10rem,1.4fr) minmax(9rem,1fr) 5rem 7.5rem 9rem";
 
-// A run's logs start at its charge's time and finish within minutes; the window is generous.
-const RUN_LOGS_BEFORE_S = 60;
-const RUN_LOGS_AFTER_S = 15 * 60;
-
-/** The logs page filtered to the charged workflow around the time of the charge. */
-function logsOfChargeHref(teamId: string, entry: CreditLogJson) {
-  const qs = new URLSearchParams({
-    source_id: entry.service.id ?? "",
-    started_after: String(Math.max(0, entry.created_at - RUN_LOGS_BEFORE_S)),
-    started_before: String(entry.created_at + RUN_LOGS_AFTER_S),
-  });
-  return `/${teamId}/logs?${qs}`;
-}
-
 export function ledgerColumns(teamId: string) {
   return [
     col.accessor("created_at", {
@@ -68,13 +54,15 @@ export function ledgerColumns(teamId: string) {
     col.display({
       id: "actions",
       header: () => <span className="sr-only">Actions</span>,
+      // The server finds exactly what the entry paid for: the run's logs, or the call's log.
       cell: (c) =>
-        c.row.original.service.type === "workflow" && c.row.original.service.id ? (
+        (c.row.original.service.type === "workflow" || c.row.original.service.type === "mcp") &&
+        c.row.original.service.id ? (
           <Link
-            href={logsOfChargeHref(teamId, c.row.original)}
+            href={`/${teamId}/ledger/${c.row.original.id}/logs`}
             className="rounded text-indigo-600 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-indigo-400"
           >
-            Logs of this charge
+            {c.row.original.service.type === "mcp" ? "Log of this call" : "Logs of this charge"}
           </Link>
         ) : null,
     }),

@@ -1,3 +1,5 @@
+import { plural } from "@/lib/text/plural";
+
 /** JSON as a tree whose objects and arrays fold open and shut (native <details>: keyboard accessible). */
 export function JsonView({ value, name, depth = 0 }: { value: unknown; name?: string; depth?: number }) {
   const key =
@@ -30,14 +32,14 @@ export function JsonView({ value, name, depth = 0 }: { value: unknown; name?: st
     );
   }
   return (
-    <details open={depth < 2} className="group">
-      <summary className="cursor-pointer list-none rounded focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 [&::-webkit-details-marker]:hidden">
-        <span className="inline-block w-3 text-zinc-500 dark:text-zinc-400 group-open:rotate-90">▸</span>
+    <details open={depth < 2}>
+      <summary className="cursor-pointer list-none rounded leading-6 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 [&::-webkit-details-marker]:hidden">
+        <span className="inline-block w-3 text-zinc-500 dark:text-zinc-400 [details[open]>summary>&]:rotate-90">▸</span>
         {key}
         {open}
-        <span className="text-zinc-500 dark:text-zinc-400 group-open:hidden">
+        <span className="text-zinc-500 dark:text-zinc-400 [details[open]>summary>&]:hidden">
           {" "}
-          {entries.length} {Array.isArray(value) ? "items" : "keys"} {close}
+          {plural(entries.length, Array.isArray(value) ? "item" : "key")} {close}
         </span>
       </summary>
       <div className="ml-4 border-l border-zinc-200 pl-2 dark:border-zinc-700">

@@ -1,7 +1,8 @@
 "use client";
 
 import { useMemo } from "react";
-import { useRowDetail } from "@/components/data-table/use-row-detail";
+import { usePathname, useRouter } from "next/navigation";
+import { useDetailParam } from "@/components/ui/use-detail-param";
 import { DataTable } from "@/components/data-table/data-table";
 import { EmptyState } from "@/components/data-table/empty-state";
 import { FilterDateTime, FilterSelect, FilterText } from "@/components/data-table/filter-controls";
@@ -11,6 +12,7 @@ import { LOG_COLUMNS_TEMPLATE, logColumns } from "@/components/logs/columns";
 import { LogDetailPanel } from "@/components/logs/log-detail-panel";
 import { LOG_FILTER_KEYS, useInfiniteLogs } from "@/lib/queries/logs";
 import { LOG_SOURCE_TYPES, LOG_STATUSES, type LogJson } from "@/lib/schemas/logs";
+import { plural } from "@/lib/text/plural";
 
 export type HistoryWindowInfo = { plan: string; days: number; cutoff: number };
 
@@ -19,7 +21,10 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
   const { filters, setFilters, setFilter } = useUrlFilters(LOG_FILTER_KEYS);
   const query = useInfiniteLogs(teamId, filters);
   const logs = useMemo(() => query.data?.pages.flatMap((p) => p.data) ?? [], [query.data]);
-  const { openId, setOpenId, open: openLog, close, returnFocus } = useRowDetail();
+  // The open log is in the URL (?log=…): the ledger and other pages link to one log.
+  const { openId, open: openLog, close, returnFocus } = useDetailParam("log", logs);
+  const router = useRouter();
+  const pathname = usePathname();
   const filtered = Object.keys(filters).length > 0;
   const windowNote = (
     <>
@@ -75,8 +80,7 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
       </div>
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-zinc-600 dark:text-zinc-400">
         <p>
-          History window: last {history.days} {history.days === 1 ? "day" : "days"} (since{" "}
-          <LocalTime seconds={history.cutoff} />
+          History window: last {plural(history.days, "day")} (since <LocalTime seconds={history.cutoff} />
           ).
         </p>
         {filtered && (
@@ -122,10 +126,9 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
           teamId={teamId}
           logId={openId}
           onClose={close}
-          onShowRun={(runId) => {
-            setOpenId(null);
-            setFilters({ source_run_id: runId });
-          }}
+          onShowRun={(runId) =>
+            router.push(`${pathname}?${new URLSearchParams({ source_run_id: runId })}`, { scroll: false })
+          }
         />
       )}
     </div>

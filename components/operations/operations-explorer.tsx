@@ -15,9 +15,9 @@ import {
   useOperationsCatalogue,
   type CatalogueOperation,
 } from "@/lib/queries/operations";
+import { plural } from "@/lib/text/plural";
 
 const KINDS = ["read", "write"] as const;
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 
 /** The operations catalogue: search and filters in the URL, the table, an operation's detail in a side panel. */
 export function OperationsExplorer({ teamId }: { teamId: string }) {

@@ -3,7 +3,8 @@
 import { burnForecast } from "@/lib/credits/burn-forecast";
 import type { CreditBalance } from "@/lib/queries/overview";
 import type { DailyUsage } from "@/lib/schemas/dashboard";
-import { formatCredits, formatDate } from "@/components/overview/format";
+import { formatCredits } from "@/components/overview/format";
+import { LocalTime } from "@/components/time/local-time";
 
 export function BurnForecastCard({ balance, usage }: { balance: CreditBalance; usage: DailyUsage }) {
   const forecast = burnForecast({
@@ -34,8 +35,7 @@ export function BurnForecastCard({ balance, usage }: { balance: CreditBalance; u
       )}
       {forecast.kind === "runs-out" && (
         <p className="text-lg font-semibold text-amber-700 dark:text-amber-400">
-          At this rate, credits run out on{" "}
-          <time dateTime={new Date(forecast.at * 1000).toISOString()}>{formatDate(forecast.at)}</time>.
+          At this rate, credits run out on <LocalTime seconds={forecast.at} dateOnly />.
         </p>
       )}
       {perDay}

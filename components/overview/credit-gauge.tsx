@@ -1,7 +1,9 @@
 "use client";
 
 import type { CreditBalance } from "@/lib/queries/overview";
-import { formatCredits, formatDate } from "@/components/overview/format";
+import { formatCredits } from "@/components/overview/format";
+import { plural } from "@/lib/text/plural";
+import { LocalTime } from "@/components/time/local-time";
 
 /**
  * Used of limit as a meter, with remaining and the days left in the period. A negative balance
@@ -63,9 +65,13 @@ export function CreditGauge({ balance, now }: { balance: CreditBalance; now: num
         <div className="col-span-2 sm:col-span-1">
           <dt className="text-zinc-500 dark:text-zinc-400">Period ends</dt>
           <dd className="text-lg font-semibold" data-testid="days-left">
-            {daysLeft === null ? "—" : daysLeft === 1 ? "in 1 day" : `in ${daysLeft} days`}
+            {daysLeft === null ? "—" : `in ${plural(daysLeft, "day")}`}
           </dd>
-          {end ? <dd className="text-xs text-zinc-500 dark:text-zinc-400">{formatDate(end)}</dd> : null}
+          {end ? (
+            <dd className="text-xs text-zinc-500 dark:text-zinc-400">
+              <LocalTime seconds={end} dateOnly />
+            </dd>
+          ) : null}
         </div>
       </dl>
       {over && (

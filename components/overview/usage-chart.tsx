@@ -1,14 +1,15 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import type { DailyUsage } from "@/lib/schemas/dashboard";
 import { formatCredits, formatDay } from "@/components/overview/format";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 
-const SERVICES = [
-  { type: "workflow", label: "Workflows", fill: "fill-indigo-500", swatch: "bg-indigo-500" },
-  { type: "agent", label: "Agents", fill: "fill-emerald-500", swatch: "bg-emerald-500" },
-  { type: "copilot", label: "Copilot", fill: "fill-amber-500", swatch: "bg-amber-500" },
-  { type: "mcp", label: "MCP", fill: "fill-sky-500", swatch: "bg-sky-500" },
+const ALL_SERVICES = [
+  { type: "workflow", label: "Workflows", fill: "fill-indigo-500", swatch: "bg-indigo-500", always: true },
+  { type: "agent", label: "Agents", fill: "fill-emerald-500", swatch: "bg-emerald-500", always: false },
+  { type: "copilot", label: "Copilot", fill: "fill-amber-500", swatch: "bg-amber-500", always: false },
+  { type: "mcp", label: "MCP", fill: "fill-sky-500", swatch: "bg-sky-500", always: true },
 ] as const;
 
 const SLOT = 24;
@@ -34,6 +35,18 @@ export function UsageChart({ usage }: { usage: DailyUsage }) {
   const today = Math.floor(usage.now / 86_400) * 86_400;
   const total = usage.days.reduce((sum, d) => sum + d.total, 0);
   const labelEvery = Math.ceil(usage.days.length / 8);
+  // Workflows and MCP always; a service the team has not used this period (agents, Copilot) is
+  // not listed as if it were there.
+  const SERVICES = ALL_SERVICES.filter((s) => s.always || usage.totals[s.type] > 0);
+  // On a screen narrower than the chart, it opens scrolled to today (the days after it are empty).
+  const region = useRef<HTMLDivElement>(null);
+  const todayIndex = usage.days.findIndex((d) => d.day === today);
+  useEffect(() => {
+    const el = region.current;
+    if (!el || el.scrollWidth <= el.clientWidth || todayIndex < 0) return;
+    const todayRight = ((LEFT + (todayIndex + 2) * SLOT) / width) * el.scrollWidth;
+    el.scrollLeft = Math.max(0, todayRight - el.clientWidth);
+  }, [todayIndex, width]);
   return (
     <figure className="space-y-3">
       <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label="Legend">
@@ -45,7 +58,7 @@ export function UsageChart({ usage }: { usage: DailyUsage }) {
           </li>
         ))}
       </ul>
-      <ScrollRegion label="Credits per day">
+      <ScrollRegion label="Credits per day" ref={region}>
         <svg
           data-testid="usage-chart"
           role="img"
@@ -123,33 +136,36 @@ export function UsageChart({ usage }: { usage: DailyUsage }) {
       <figcaption className="text-xs text-zinc-500 dark:text-zinc-400">
         Credits per UTC day this billing period; hover a bar for its numbers.
       </figcaption>
-      <table className="sr-only">
-        <caption>Credits used per day by service type</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            {SERVICES.map((s) => (
-              <th key={s.type} scope="col">
-                {s.label}
-              </th>
-            ))}
-            <th scope="col">Total</th>
-          </tr>
-        </thead>
-        <tbody>
-          {usage.days
-            .filter((d) => d.total > 0)
-            .map((d) => (
-              <tr key={d.day}>
-                <th scope="row">{formatDay(d.day)}</th>
-                {SERVICES.map((s) => (
-                  <td key={s.type}>{d[s.type]}</td>
-                ))}
-                <td>{d.total}</td>
-              </tr>
-            ))}
-        </tbody>
-      </table>
+      {/* In a clipped box: a table ignores sr-only's 1 px size, and its real size would stretch the page. */}
+      <div className="sr-only">
+        <table>
+          <caption>Credits used per day by service type</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              {SERVICES.map((s) => (
+                <th key={s.type} scope="col">
+                  {s.label}
+                </th>
+              ))}
+              <th scope="col">Total</th>
+            </tr>
+          </thead>
+          <tbody>
+            {usage.days
+              .filter((d) => d.total > 0)
+              .map((d) => (
+                <tr key={d.day}>
+                  <th scope="row">{formatDay(d.day)}</th>
+                  {SERVICES.map((s) => (
+                    <td key={s.type}>{d[s.type]}</td>
+                  ))}
+                  <td>{d.total}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -4,11 +4,12 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiKeysQuery, createApiKey, revokeApiKey, settingsKeys } from "@/lib/queries/settings";
 import type { ApiKeyJson } from "@/lib/schemas/dashboard";
-import { detailText, formatDateTime } from "@/components/overview/format";
+import { detailText } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Notice } from "@/components/settings/notice";
 import { ScrollRegion } from "@/components/ui/scroll-region";
+import { LocalTime } from "@/components/time/local-time";
 
 export function ApiKeysSection({ team, role, plan }: { team: string; role: "owner" | "member"; plan: string }) {
   if (plan !== "team") {
@@ -118,14 +119,16 @@ function OwnerApiKeys({ team }: { team: string }) {
                   </td>
                   <td className="py-2 pr-3 font-mono text-xs">{k.prefix}…</td>
                   <td className="py-2 pr-3">{k.created_by.email}</td>
-                  <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(k.created_at)}</td>
                   <td className="py-2 pr-3 whitespace-nowrap">
-                    {k.last_used_at ? formatDateTime(k.last_used_at) : "Never"}
+                    <LocalTime seconds={k.created_at} />
+                  </td>
+                  <td className="py-2 pr-3 whitespace-nowrap">
+                    {k.last_used_at ? <LocalTime seconds={k.last_used_at} /> : "Never"}
                   </td>
                   <td className="py-2 pr-3 whitespace-nowrap">
                     {k.revoked_at ? (
                       <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
-                        Revoked {formatDateTime(k.revoked_at)}
+                        Revoked <LocalTime seconds={k.revoked_at} />
                       </span>
                     ) : (
                       <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300">

@@ -4,11 +4,11 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { auditEventsQuery } from "@/lib/queries/settings";
 import { AUDIT_ACTIONS, type AuditAction } from "@/lib/schemas/audit-actions";
 import type { AuditEventJson } from "@/lib/schemas/audit";
-import { formatDateTime } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 import { useUrlFilters } from "@/components/data-table/use-url-filters";
 import { Notice } from "@/components/settings/notice";
 import { ScrollRegion } from "@/components/ui/scroll-region";
+import { LocalTime } from "@/components/time/local-time";
 
 const FILTER_KEYS = ["audit_action"] as const;
 
@@ -117,7 +117,9 @@ function OwnerAuditLog({ team }: { team: string }) {
             <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
               {rows.map((e) => (
                 <tr key={e.id} data-action={e.action}>
-                  <td className="py-2 pr-3 whitespace-nowrap">{formatDateTime(Math.floor(e.created_at / 1000))}</td>
+                  <td className="py-2 pr-3 whitespace-nowrap">
+                    <LocalTime seconds={Math.floor(e.created_at / 1000)} />
+                  </td>
                   <td className="py-2 pr-3">
                     <div>{e.actor.email ?? <span className="text-zinc-500 dark:text-zinc-400">—</span>}</div>
                     <div className="text-xs text-zinc-500 dark:text-zinc-400">

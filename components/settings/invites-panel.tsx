@@ -4,9 +4,10 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createInvite, invitesQuery, revokeInvite, settingsKeys } from "@/lib/queries/settings";
 import type { CreatedInviteJson, MemberJson } from "@/lib/schemas/dashboard";
-import { detailText, formatDateTime } from "@/components/overview/format";
+import { detailText } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 import { CopyField } from "@/components/ui/copy-field";
+import { LocalTime } from "@/components/time/local-time";
 
 /**
  * Owners invite by email: the result is a link to send, shown once (it is stored only as a
@@ -81,8 +82,8 @@ export function InvitesPanel({ team }: { team: string }) {
         >
           <CopyField value={created.url} label={`Invite link for ${created.email}`} />
           <p className="text-xs text-zinc-600 dark:text-zinc-400">
-            Send this link to {created.email}. It works once, until {formatDateTime(created.expires_at)}; they join as{" "}
-            {created.role === "owner" ? "an owner" : "a member"}.
+            Send this link to {created.email}. It works once, until <LocalTime seconds={created.expires_at} />; they
+            join as {created.role === "owner" ? "an owner" : "a member"}.
           </p>
         </div>
       )}
@@ -100,10 +101,12 @@ export function InvitesPanel({ team }: { team: string }) {
                   {invite.role === "owner" ? "Owner" : "Member"} ·{" "}
                   {invite.status === "expired" ? (
                     <span className="text-amber-700 dark:text-amber-400">
-                      expired {formatDateTime(invite.expires_at)}
+                      expired <LocalTime seconds={invite.expires_at} />
                     </span>
                   ) : (
-                    <>pending until {formatDateTime(invite.expires_at)}</>
+                    <>
+                      pending until <LocalTime seconds={invite.expires_at} />
+                    </>
                   )}
                   {invite.invited_by && <> · by {invite.invited_by.email}</>}
                 </p>

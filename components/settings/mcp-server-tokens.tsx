@@ -10,7 +10,8 @@ import {
   type CreatedMcpToken,
 } from "@/lib/queries/settings";
 import type { McpServerJson, McpTokenJson } from "@/lib/schemas/dashboard";
-import { detailText, formatDateTime } from "@/components/overview/format";
+import { detailText } from "@/components/overview/format";
+import { LocalTime } from "@/components/time/local-time";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyField } from "@/components/ui/copy-field";
@@ -109,14 +110,20 @@ export function McpServerTokens({ team, server }: { team: string; server: McpSer
                 </p>
                 <p className="text-xs text-zinc-500 dark:text-zinc-400">
                   {t.created_by ? `By ${t.created_by.email}` : "Creator left the team"} · created{" "}
-                  {formatDateTime(t.created_at)} ·{" "}
-                  {t.last_used_at ? `last used ${formatDateTime(t.last_used_at)}` : "never used"}
+                  <LocalTime seconds={t.created_at} /> ·{" "}
+                  {t.last_used_at ? (
+                    <>
+                      last used <LocalTime seconds={t.last_used_at} />
+                    </>
+                  ) : (
+                    "never used"
+                  )}
                 </p>
               </div>
               <div className="flex shrink-0 items-center gap-4">
                 {t.revoked_at ? (
                   <span className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
-                    Revoked {formatDateTime(t.revoked_at)}
+                    Revoked <LocalTime seconds={t.revoked_at} />
                   </span>
                 ) : (
                   <span className="rounded-full bg-emerald-50 px-2 py-0.5 text-xs text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300">

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { deleteMcpServer, mcpServersQuery, settingsKeys } from "@/lib/queries/settings";
 import { useConnectionTypes } from "@/lib/queries/connections";
 import type { McpServerJson } from "@/lib/schemas/dashboard";
-import { detailText, formatDate } from "@/components/overview/format";
+import { detailText } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { TypeLogo } from "@/components/connections/type-logo";
@@ -15,8 +15,9 @@ import {
   NewMcpServerDialog,
 } from "@/components/settings/mcp-server-dialogs";
 import { McpServerTokens } from "@/components/settings/mcp-server-tokens";
+import { plural } from "@/lib/text/plural";
+import { LocalTime } from "@/components/time/local-time";
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const linkButton =
   "font-medium text-indigo-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-indigo-400";
 
@@ -143,7 +144,7 @@ function ServerCard({
         <div className="min-w-0 [overflow-wrap:anywhere]">
           <h3 className="truncate font-semibold">{s.name}</h3>
           <p className="text-xs text-zinc-500 dark:text-zinc-400">
-            Owner {owner} · created {formatDate(s.created_at)}
+            Owner {owner} · created <LocalTime seconds={s.created_at} dateOnly />
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2 text-xs">

@@ -5,11 +5,12 @@ import { useRouter } from "next/navigation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { changeMemberRole, membersQuery, removeMember, settingsKeys } from "@/lib/queries/settings";
 import type { MemberJson } from "@/lib/schemas/dashboard";
-import { detailText, formatDate } from "@/components/overview/format";
+import { detailText } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Alert } from "@/components/ui/alert";
 import { InvitesPanel } from "@/components/settings/invites-panel";
+import { LocalTime } from "@/components/time/local-time";
 
 /** Members and their roles; owners invite, change roles and remove; anyone can leave. */
 export function MembersSection({ team, role, userId }: { team: string; role: "owner" | "member"; userId: string }) {
@@ -56,7 +57,9 @@ export function MembersSection({ team, role, userId }: { team: string; role: "ow
                   <span className="ml-2 text-xs font-normal text-zinc-500 dark:text-zinc-400">(you)</span>
                 )}
               </p>
-              <p className="text-xs text-zinc-500 dark:text-zinc-400">Joined {formatDate(m.joined_at)}</p>
+              <p className="text-xs text-zinc-500 dark:text-zinc-400">
+                Joined <LocalTime seconds={m.joined_at} dateOnly />
+              </p>
             </div>
             <div className="flex items-center gap-2">
               {isOwner ? (

@@ -17,25 +17,28 @@ export function useDisplayTimeZone(): string {
 
 // Intl formatters are costly to build and every table cell needs them: one per kind and zone.
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(kind: "shown" | "offset" | "fields", timeZone: string) {
+function formatter(kind: "shown" | "date" | "offset" | "fields", timeZone: string) {
   const key = `${kind} ${timeZone}`;
   let f = formatters.get(key);
   if (!f) {
     const options: Intl.DateTimeFormatOptions =
       kind === "shown"
         ? { year: "numeric", month: "short", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }
-        : kind === "offset"
-          ? { timeZoneName: "shortOffset" }
-          : {
-              hourCycle: "h23",
-              year: "numeric",
-              month: "2-digit",
-              day: "2-digit",
-              hour: "2-digit",
-              minute: "2-digit",
-              second: "2-digit",
-            };
-    formatters.set(key, (f = new Intl.DateTimeFormat(kind === "shown" ? "en-GB" : "en-US", { ...options, timeZone })));
+        : kind === "date"
+          ? { year: "numeric", month: "short", day: "2-digit" }
+          : kind === "offset"
+            ? { timeZoneName: "shortOffset" }
+            : {
+                hourCycle: "h23",
+                year: "numeric",
+                month: "2-digit",
+                day: "2-digit",
+                hour: "2-digit",
+                minute: "2-digit",
+                second: "2-digit",
+              };
+    const locale = kind === "shown" || kind === "date" ? "en-GB" : "en-US";
+    formatters.set(key, (f = new Intl.DateTimeFormat(locale, { ...options, timeZone })));
   }
   return f;
 }
@@ -54,16 +57,32 @@ function describeZone(timeZone: string, atMs = Date.now()) {
   return timeZone === "UTC" || offset === "" || offset === "GMT" ? timeZone : `${timeZone} (${offset})`;
 }
 
-/** An instant (Unix seconds), shown in the display zone; the zone is in its tooltip. */
-export function LocalTime({ seconds, className }: { seconds: number; className?: string }) {
+/** The exact instant, whatever the zone: "2026-11-26 00:37:14 UTC". */
+const exactUtc = (seconds: number) =>
+  `${new Date(Math.floor(seconds) * 1000).toISOString().slice(0, 19).replace("T", " ")} UTC`;
+
+/**
+ * An instant (Unix seconds), shown in the display zone: "26 Nov 2026, 00:37:14", or with
+ * `dateOnly` "26 Nov 2026". Every date of the dashboard is one of these two; the tooltip names
+ * the zone and the exact instant.
+ */
+export function LocalTime({
+  seconds,
+  dateOnly = false,
+  className,
+}: {
+  seconds: number;
+  dateOnly?: boolean;
+  className?: string;
+}) {
   const zone = useDisplayTimeZone();
   return (
     <time
       dateTime={new Date(seconds * 1000).toISOString()}
-      title={describeZone(zone, seconds * 1000)}
+      title={zone === "UTC" ? exactUtc(seconds) : `${describeZone(zone, seconds * 1000)} · ${exactUtc(seconds)}`}
       className={className}
     >
-      {formatTime(seconds, zone)}
+      {dateOnly ? formatter("date", zone).format(new Date(seconds * 1000)) : formatTime(seconds, zone)}
     </time>
   );
 }

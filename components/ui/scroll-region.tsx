@@ -11,20 +11,23 @@ export function ScrollRegion({
   label,
   className = "",
   testId,
+  ref,
   children,
 }: {
   label: string;
   className?: string;
   testId?: string;
+  ref?: React.Ref<HTMLDivElement>;
   children: React.ReactNode;
 }) {
   return (
     <div
+      ref={ref}
       role="region"
       aria-label={label}
       tabIndex={0}
       data-testid={testId}
-      className={`overflow-x-auto ${SCROLL_FOCUS} ${className}`}
+      className={`relative overflow-x-auto ${SCROLL_FOCUS} ${className}`}
     >
       {children}
     </div>

@@ -35,8 +35,12 @@ export function NodeStatusBadge({ status }: { status: RunNodeStatus }) {
   return <span className={`${pill} ${TONES[s.tone]}`}>{s.label}</span>;
 }
 
-/** Active or Inactive: whether the schedule runs it (Run now works either way). */
-export function ActiveBadge({ active }: { active: boolean }) {
+/**
+ * Active or Inactive: whether the schedule runs it (Run now works either way). A manual workflow
+ * has no schedule to run it: it reads "Manual" unless it was deactivated.
+ */
+export function ActiveBadge({ active, manual }: { active: boolean; manual: boolean }) {
+  if (manual && active) return <span className={`${pill} ${TONES.quiet}`}>Manual</span>;
   return <span className={`${pill} ${active ? TONES.good : TONES.quiet}`}>{active ? "Active" : "Inactive"}</span>;
 }
 

@@ -8,6 +8,7 @@ import { LocalTime } from "@/components/time/local-time";
 import { scheduleSummary } from "@/components/workflows/schedule-words";
 import { runTime } from "@/components/workflows/format";
 import type { WorkflowListItem, WorkflowRun } from "@/lib/queries/workflows";
+import { plural } from "@/lib/text/plural";
 
 const col = createColumnHelper<WorkflowListItem>();
 
@@ -34,7 +35,7 @@ function LastRun({ run }: { run: WorkflowRun }) {
     <div className="min-w-0 leading-tight">
       <div className="flex min-w-0 items-center gap-1.5">
         <RunStatusBadge status={run.status} />
-        {now !== null && <span className="truncate text-xs">{relativeTo(at, now)}</span>}
+        {now !== null && <span className="truncate text-xs">{relativeTo(at, now, run.started_at !== null)}</span>}
       </div>
       <LocalTime seconds={at / 1000} className={`block truncate text-xs tabular-nums ${muted}`} />
     </div>
@@ -59,7 +60,7 @@ export function workflowColumns(team: string) {
               {c.getValue()}
             </Link>
           }
-          second={`${c.row.original.nodes.length} ${c.row.original.nodes.length === 1 ? "node" : "nodes"}`}
+          second={plural(c.row.original.nodes.length, "node")}
         />
       ),
     }),
@@ -70,7 +71,7 @@ export function workflowColumns(team: string) {
         return (
           <div className="min-w-0 leading-tight" title={w.deactivated_reason ?? undefined}>
             <div className="flex items-center gap-1">
-              <ActiveBadge active={w.active} />
+              <ActiveBadge active={w.active} manual={!w.schedule} />
               {w.writes && <WritesBadge />}
             </div>
             {!w.active && w.deactivated_reason && (
@@ -138,7 +139,7 @@ export function workflowColumns(team: string) {
           >
             <div className="truncate font-medium">
               <span aria-hidden="true">⚠ </span>
-              {problems.length === 1 ? "1 node fails" : `${problems.length} nodes fail`}
+              {plural(problems.length, "node fails", "nodes fail")}
             </div>
             <div className="truncate text-xs">{first.problem.split(":")[0]}</div>
           </div>

@@ -25,5 +25,3 @@ export function startedBy(run: Pick<WorkflowRun, "started_by" | "trigger">): str
 
 /** When a run started, or (still queued) when it was due; Unix ms. */
 export const runTime = (run: Pick<WorkflowRun, "started_at" | "due_at">) => run.started_at ?? run.due_at;
-
-export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;

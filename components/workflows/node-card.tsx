@@ -9,6 +9,7 @@ import { InputField } from "@/components/workflows/input-field";
 import { withOperation, type NodeDraft } from "@/components/workflows/editor-model";
 import { connectionLabel } from "@/lib/queries/operations";
 import { RUN_VARIABLES } from "@/lib/workflows/templates";
+import { plural } from "@/lib/text/plural";
 
 const label = "mb-1 block text-sm font-medium";
 const help = "mt-1 text-xs text-zinc-600 dark:text-zinc-400";
@@ -141,9 +142,7 @@ export function NodeCard({
             {op && (
               <div id={`${id}-op-help`} className={`${help} flex flex-wrap items-center gap-x-2 gap-y-1`}>
                 <KindBadge kind={op.kind} requiresApproval={false} />
-                <span>
-                  {op.credits ? `${op.credits} ${op.credits === 1 ? "credit" : "credits"} per run` : "no credits"}
-                </span>
+                <span>{op.credits ? `${plural(op.credits, "credit")} per run` : "no credits"}</span>
                 <span className="min-w-0">{op.description.split(/(?<=[a-z0-9)]\.)\s+(?=[A-Z])/)[0]}</span>
               </div>
             )}

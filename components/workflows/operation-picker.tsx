@@ -3,6 +3,7 @@
 import { useId, useMemo, useState } from "react";
 import { platformOf, type CatalogueIndex } from "@/components/workflows/catalogue";
 import type { CatalogueOperation } from "@/lib/queries/operations";
+import { plural } from "@/lib/text/plural";
 
 const BUILT_IN = "Built-in";
 
@@ -83,7 +84,7 @@ export function OperationPicker({
         </select>
       </div>
       <p id={`${id}-count`} className="sr-only" aria-live="polite">
-        {search ? `${count} ${count === 1 ? "operation matches" : "operations match"}` : ""}
+        {search ? plural(count, "operation matches", "operations match") : ""}
       </p>
     </div>
   );

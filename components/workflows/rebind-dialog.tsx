@@ -7,6 +7,7 @@ import { ErrorNote } from "@/components/ui/error-note";
 import type { CatalogueIndex } from "@/components/workflows/catalogue";
 import { connectionLabel } from "@/lib/queries/operations";
 import { useRebindWorkflow, type WorkflowDetail } from "@/lib/queries/workflows";
+import { plural } from "@/lib/text/plural";
 
 type Used = { id: string; name: string; type: string | null; problem: string | null; nodes: string[]; types: string[] };
 
@@ -95,7 +96,7 @@ export function RebindDialog({
           >
             {rebind.data.nodes_rebound === 0
               ? "No node used that connection any more: nothing changed."
-              : `${rebind.data.nodes_rebound} ${rebind.data.nodes_rebound === 1 ? "node now uses" : "nodes now use"} ${catalogue?.describeConnection(rebind.variables.to) ?? rebind.variables.to}.`}
+              : `${plural(rebind.data.nodes_rebound, "node now uses", "nodes now use")} ${catalogue?.describeConnection(rebind.variables.to) ?? rebind.variables.to}.`}
           </p>
           <div className="flex justify-end">
             <button type="button" className="btn-primary" onClick={onClose} data-autofocus>

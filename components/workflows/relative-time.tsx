@@ -41,24 +41,43 @@ export function useNow(): number | null {
 
 const rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto", style: "short" });
 
-/** `atMs` relative to `nowMs`: "in 12 min", "3 hr. ago", "now". */
-export function relativeTo(atMs: number, nowMs: number): string {
-  const diff = atMs - nowMs;
+/**
+ * `atMs` relative to `nowMs`: "in 12 min", "3 hr. ago", "just now". The page's clock can be up to
+ * one tick behind, so an instant known to be over (`past`: a run that started) that reads as
+ * slightly ahead of it is "just now", never "in a few seconds".
+ */
+export function relativeTo(atMs: number, nowMs: number, past = false): string {
+  const diff = past ? Math.min(atMs - nowMs, 0) : atMs - nowMs;
   const abs = Math.abs(diff);
-  if (abs < 45_000) return diff >= 0 ? "in a few seconds" : "just now";
+  if (abs < 45_000) return diff > 0 ? "in a few seconds" : "just now";
   if (abs < 3_600_000) return rtf.format(Math.round(diff / 60_000), "minute");
   if (abs < 86_400_000) return rtf.format(Math.round(diff / 3_600_000), "hour");
   return rtf.format(Math.round(diff / 86_400_000), "day");
 }
 
-/** An instant as "in 12 min" with the absolute time beside it (or below it, `stacked`), in the viewer's zone. */
-export function When({ ms, stacked = false, className = "" }: { ms: number; stacked?: boolean; className?: string }) {
+/**
+ * An instant as "in 12 min" with the absolute time beside it (or below it, `stacked`), in the
+ * viewer's zone; `past` when it is known to be over (see relativeTo).
+ */
+export function When({
+  ms,
+  past = false,
+  stacked = false,
+  className = "",
+}: {
+  ms: number;
+  past?: boolean;
+  stacked?: boolean;
+  className?: string;
+}) {
   const current = useNow();
   const muted = "text-zinc-600 dark:text-zinc-400";
   if (stacked) {
     return (
       <div className={`min-w-0 leading-tight ${className}`}>
-        <div className="truncate">{current === null ? <LocalTime seconds={ms / 1000} /> : relativeTo(ms, current)}</div>
+        <div className="truncate">
+          {current === null ? <LocalTime seconds={ms / 1000} /> : relativeTo(ms, current, past)}
+        </div>
         {current !== null && (
           <LocalTime seconds={ms / 1000} className={`block truncate text-xs tabular-nums ${muted}`} />
         )}
@@ -67,7 +86,7 @@ export function When({ ms, stacked = false, className = "" }: { ms: number; stac
   }
   return (
     <span className={className}>
-      {current !== null && <span>{relativeTo(ms, current)} · </span>}
+      {current !== null && <span>{relativeTo(ms, current, past)} · </span>}
       <LocalTime seconds={ms / 1000} className="tabular-nums" />
     </span>
   );

@@ -17,7 +17,7 @@ export const runColumns = [
   col.accessor((r) => runTime(r), {
     id: "started",
     header: "Started",
-    cell: (c) => <When ms={c.getValue()} stacked />,
+    cell: (c) => <When ms={c.getValue()} past={c.row.original.started_at !== null} stacked />,
   }),
   col.accessor("trigger", { header: "Trigger", cell: (c) => triggerLabel(c.getValue()) }),
   col.accessor((r) => startedBy(r), {

@@ -11,6 +11,7 @@ import { LocalTime } from "@/components/time/local-time";
 import { NodeStatusBadge, RunStatusBadge } from "@/components/workflows/badges";
 import { formatDuration, startedBy, triggerLabel } from "@/components/workflows/format";
 import { workflowRunQuery, type WorkflowRunDetail } from "@/lib/queries/workflows";
+import { plural } from "@/lib/text/plural";
 
 const term = "text-zinc-500 dark:text-zinc-400";
 
@@ -112,9 +113,7 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <RunStatusBadge status={run.status} />
         <span className={term} data-testid="run-node-count">
-          {run.nodes.length
-            ? `${succeeded} of ${run.nodes.length} ${run.nodes.length === 1 ? "node" : "nodes"} succeeded`
-            : "No node has run"}
+          {run.nodes.length ? `${succeeded} of ${plural(run.nodes.length, "node")} succeeded` : "No node has run"}
         </span>
       </div>
       <Outcome run={run} />

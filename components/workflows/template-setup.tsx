@@ -224,7 +224,13 @@ export function TemplateSetup({
           ))}
         </div>
         <WriteNote writes={writes} isOwner={isOwner} />
-        <ActiveSwitch checked={active} onChange={setActive} lockedReason={lockedReason} />
+        <ActiveSwitch
+          checked={active}
+          onChange={setActive}
+          lockedReason={lockedReason}
+          manual={!template.schedule}
+          writes={writes.length > 0}
+        />
       </section>
 
       <div className="space-y-3">

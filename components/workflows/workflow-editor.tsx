@@ -245,7 +245,13 @@ export function WorkflowEditor({
         ) : (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">No node writes: its runs only read and format.</p>
         )}
-        <ActiveSwitch checked={active} onChange={setActive} lockedReason={lockedReason} />
+        <ActiveSwitch
+          checked={active}
+          onChange={setActive}
+          lockedReason={lockedReason}
+          manual={schedule.mode === "manual"}
+          writes={writes.length > 0}
+        />
       </section>
 
       <div className="space-y-3">

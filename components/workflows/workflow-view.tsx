@@ -123,7 +123,7 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
           <div className="min-w-0">
             <div className="flex flex-wrap items-center gap-2">
               <h1 className="break-words text-2xl font-semibold tracking-tight">{w.name}</h1>
-              <ActiveBadge active={w.active} />
+              <ActiveBadge active={w.active} manual={!w.schedule} />
               {writes.length > 0 && <WritesBadge />}
             </div>
             <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid="workflow-schedule">
@@ -150,23 +150,26 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
               type="button"
               className="btn-primary"
               onClick={() => runNow.mutate()}
-              disabled={!mayRunNow || runNow.isPending}
-              aria-describedby={!mayRunNow ? "run-now-locked" : undefined}
+              disabled={!mayRunNow || problems.length > 0 || runNow.isPending}
+              aria-describedby={!mayRunNow ? "run-now-locked" : problems.length > 0 ? "run-now-blocked" : undefined}
             >
               {runNow.isPending ? "Starting…" : "Run now"}
             </button>
             <Link href={`/${teamId}/workflows/${w.id}/edit`} className="btn-secondary">
               Edit
             </Link>
-            <button
-              type="button"
-              className="btn-secondary"
-              onClick={() => setActive.mutate(!w.active)}
-              disabled={setActive.isPending || (!w.active && !mayActivate)}
-              aria-describedby={!w.active && !mayActivate ? "activate-locked" : undefined}
-            >
-              {setActive.isPending ? "Saving…" : w.active ? "Deactivate" : "Activate"}
-            </button>
+            {/* A manual workflow that only reads has nothing to deactivate: anyone may start it. */}
+            {(w.schedule || writes.length > 0 || !w.active) && (
+              <button
+                type="button"
+                className="btn-secondary"
+                onClick={() => setActive.mutate(!w.active)}
+                disabled={setActive.isPending || (!w.active && !mayActivate)}
+                aria-describedby={!w.active && !mayActivate ? "activate-locked" : undefined}
+              >
+                {setActive.isPending ? "Saving…" : w.active ? "Deactivate" : "Activate"}
+              </button>
+            )}
             {hasConnections && (
               <button type="button" className="btn-secondary" onClick={() => setRebinding(true)}>
                 Rebind
@@ -186,6 +189,11 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
             <p data-testid="run-started" className="text-zinc-700 dark:text-zinc-300">
               Run <span className="font-mono text-xs">{runNow.data.run_id}</span> started
               {underway ? "; the history below follows it." : ". It is in the history below."}
+            </p>
+          )}
+          {problems.length > 0 && mayRunNow && (
+            <p id="run-now-blocked" className="text-zinc-600 dark:text-zinc-400">
+              Run now waits until the connection problems below are fixed: a run would fail at once.
             </p>
           )}
           {!w.active && !mayActivate && (

@@ -7,9 +7,9 @@ import { useQuery } from "@tanstack/react-query";
 import { DataTable } from "@/components/data-table/data-table";
 import { EmptyState } from "@/components/data-table/empty-state";
 import { WORKFLOW_COLUMNS_TEMPLATE, WORKFLOWS_MIN_WIDTH, workflowColumns } from "@/components/workflows/columns";
-import { plural } from "@/components/workflows/format";
 import { workflowsQuery, type WorkflowListItem } from "@/lib/queries/workflows";
 import { WORKFLOW_TEMPLATES } from "@/lib/workflows/workflow-templates";
+import { plural } from "@/lib/text/plural";
 
 const link = "font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300";
 
@@ -33,8 +33,7 @@ export function WorkflowsExplorer({ teamId }: { teamId: string }) {
         {problems > 0 && (
           <p className="font-medium text-amber-800 dark:text-amber-200">
             <span aria-hidden="true">⚠ </span>
-            {problems === 1 ? "1 workflow has" : `${problems} workflows have`} a connection problem: its nodes fail
-            until it is fixed.
+            {plural(problems, "workflow has", "workflows have")} a connection problem: its nodes fail until it is fixed.
           </p>
         )}
       </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useId } from "react";
+import { plural } from "@/lib/text/plural";
 
 /** One write node: what it is and where it writes. */
 export type WriteNode = { id: string; label: string; operation: string; connection: string | null };
@@ -18,7 +19,7 @@ export function WriteNote({ writes, isOwner }: { writes: WriteNode[]; isOwner: b
       className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-100"
     >
       <p className="font-semibold">
-        {writes.length === 1 ? "1 node writes" : `${writes.length} nodes write`} to a provider, without an approval:
+        {plural(writes.length, "node writes", "nodes write")} to a provider, without an approval:
       </p>
       <ul className="mt-1 list-disc space-y-0.5 pl-5">
         {writes.map((w) => (
@@ -41,19 +42,33 @@ export function WriteNote({ writes, isOwner }: { writes: WriteNode[]; isOwner: b
 
 /**
  * The Active switch (a checkbox with the switch role); locked off, with the reason, for a member
- * when the workflow writes.
+ * when the workflow writes. A manual workflow has no schedule to turn on: with writes, Active is
+ * an owner's leave for any member to start it; without, there is nothing to switch.
  */
 export function ActiveSwitch({
   checked,
   onChange,
   lockedReason,
+  manual,
+  writes,
 }: {
   checked: boolean;
   onChange: (v: boolean) => void;
   lockedReason: string | null;
+  manual: boolean;
+  writes: boolean;
 }) {
   const id = useId();
   const locked = lockedReason !== null;
+  if (manual && !writes)
+    return (
+      <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="manual-note">
+        Only when started: nothing runs it on its own, and anyone in the team can start it.
+      </p>
+    );
+  const help = manual
+    ? "On: anyone in the team may start it, its writes included. Off: only an owner may start it."
+    : "On: its schedule runs it. Off: it runs only when someone starts it.";
   return (
     <div className="flex items-start gap-3">
       <span className="relative mt-0.5 inline-flex">
@@ -77,7 +92,7 @@ export function ActiveSwitch({
           Active
         </label>
         <p id={`${id}-help`} className="text-zinc-600 dark:text-zinc-400">
-          {lockedReason ?? "On: its schedule runs it. Off: it runs only when someone starts it."}
+          {lockedReason ?? help}
         </p>
       </div>
     </div>

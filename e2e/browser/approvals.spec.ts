@@ -166,7 +166,7 @@ test("an agent's write: the approve_url opens the request, Approve and run asks 
   ).toContainText("Succeeded");
 });
 
-test("reject with a note: the agent is told why and nothing is written; a request decided elsewhere meanwhile shows the 409's reason", async ({
+test("reject with a note: the agent is told why and nothing is written; a request decided elsewhere meanwhile says who decided it", async ({
   page,
 }) => {
   const { team, connection, client } = await writerSetup("Rejections Co");
@@ -208,15 +208,16 @@ test("reject with a note: the agent is told why and nothing is written; a reques
   await expect(panel).toBeHidden();
   await expect(grid.getByRole("row")).toHaveCount(2);
 
-  // The second request is approved from the CLI while the member looks at it: their Reject gets the 409's reason.
+  // The second request is approved from the CLI while the member looks at it: their Reject loses, and says to whom.
   await grid.getByRole("row").nth(1).click();
   await expect(panel.getByTestId("approval-summary")).toHaveText(second.summary);
   const approved = await cli("approval", "approve", "--id", second.approval_id, "--user", owner.id);
   expect(approved).toEqual({ code: 0, json: { id: second.approval_id, status: "succeeded" } });
   await panel.getByRole("button", { name: "Reject" }).click();
-  await expect(panel.getByRole("alert")).toContainText(
-    `Approval request ${second.approval_id} cannot be decided: it was already approved by ${owner.email}`,
+  await expect(panel.getByTestId("approval-already-decided")).toHaveText(
+    `Already approved by ${owner.email} — the write ran once.`,
   );
+  await expect(panel.getByText("Not decided")).toHaveCount(0);
   // The panel then shows what really happened.
   await expect(panel.getByTestId("approval-outcome")).toContainText("Succeeded");
   await expect(nav(page).getByTestId("pending-approvals-badge")).toHaveCount(0);
@@ -322,4 +323,45 @@ test("consent that holds: the owner forbids self-approval in Settings, a member'
   await expect(panel.getByTestId("approval-outcome")).toContainText("writes were turned off");
   await expect(panel.getByRole("button", { name: "Reject" })).toHaveCount(0);
   expect(await resultOf(client, own.approval_id)).toMatchObject({ status: "cancelled" });
+});
+
+test("approved in one tab, then in another: the second says it was already approved and the write ran once; the request links to the write's log", async ({
+  page,
+  context,
+}) => {
+  const { team, connection, client } = await writerSetup("Two Tabs Co");
+  const filed = await askToSetNote(client, connection.id, "Only once");
+  await signIn(page, team.users[0].email);
+  const second = await context.newPage();
+  await page.goto(filed.approve_url);
+  await second.goto(filed.approve_url);
+  const approve = async (p: Page) => {
+    const panel = p.getByRole("dialog", { name: /^Approval request/ });
+    await panel.getByRole("button", { name: "Approve and run" }).click();
+    await p
+      .getByRole("dialog", { name: "Approve and run this write?" })
+      .getByRole("button", { name: "Approve and run" })
+      .click();
+    return panel;
+  };
+  const first = await approve(page);
+  await expect(first.getByTestId("approval-outcome")).toContainText("Succeeded");
+
+  // The second tab still showed it pending: its click loses, and says what happened instead.
+  const late = await approve(second);
+  await expect(late.getByTestId("approval-already-decided")).toHaveText(
+    `Already approved by ${team.users[0].email} — the write ran once.`,
+  );
+  await expect(late.getByText("Not decided")).toHaveCount(0);
+  await expect(late.getByTestId("approval-outcome")).toContainText("Succeeded");
+  // Exactly one write ran: one log of it.
+  const logs = (await (await (await apiAs(team.users[0])).get("/v1/logs?operation_id=sandbox.set_note")).json())
+    .data as { id: string }[];
+  expect(logs).toHaveLength(1);
+
+  // The request links to that log, opened on the Logs page.
+  await late.getByTestId("approval-log-link").click();
+  await expect(second).toHaveURL(new RegExp(`/${team.id}/logs\\?log=${logs[0].id}$`));
+  await expect(second.getByRole("dialog")).toContainText(logs[0].id);
+  await expect(second.getByRole("dialog")).toContainText(filed.approval_id);
 });

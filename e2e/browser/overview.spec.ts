@@ -19,12 +19,13 @@ test("the overview's gauge matches GET /v1/credits, the chart has a bar per char
       { credits: 150, type: "workflow", ago: 9 * DAY + 60 },
     ],
   });
-  await seed("logs", {
+  const failed = await seed<{ ids: string[] }>("logs", {
     team: team.id,
     status: "error",
     operationId: "ga4.run_report",
     sourceType: "workflow",
     startedAgo: [60, 120],
+    output: { error: { message: "The provider answered HTTP 500" } },
   });
   await seed("logs", { team: team.id, status: "success", operationId: "ok.op", startedAgo: [30] });
 
@@ -54,7 +55,15 @@ test("the overview's gauge matches GET /v1/credits, the chart has a bar per char
   const errors = page.getByTestId("recent-errors").getByRole("link");
   await expect(errors).toHaveCount(2);
   await expect(errors.first()).toContainText("ga4.run_report");
-  await expect(errors.first()).toHaveAttribute("href", `/${team.id}/logs?status=error&operation_id=ga4.run_report`);
+  // Each opens its own log, among the errors of its operation.
+  const [newest] = failed.ids; // started 60 s ago
+  await expect(errors.first()).toHaveAttribute(
+    "href",
+    `/${team.id}/logs?status=error&operation_id=ga4.run_report&log=${newest}`,
+  );
+  // Its message, not the JSON around it.
+  await expect(errors.first()).toContainText("The provider answered HTTP 500");
+  await expect(errors.first()).not.toContainText('{"error"');
   await expect(page.getByRole("link", { name: "All errors" })).toHaveAttribute("href", `/${team.id}/logs?status=error`);
   await screenshot(page, "overview");
 });
@@ -86,10 +95,11 @@ test("an over-limit team sees its negative balance and the overshoot; a fast bur
   });
   await page.context().clearCookies();
   await signIn(page, fast.users[0].email);
-  const runOut = new Date(Date.now() + 3 * DAY * 1000).toLocaleDateString("en-US", {
+  // The dashboard's one date format, in the viewer's zone (the browser's is this machine's).
+  const runOut = new Date(Date.now() + 3 * DAY * 1000).toLocaleDateString("en-GB", {
+    day: "2-digit",
     month: "short",
-    day: "numeric",
-    timeZone: "UTC",
+    year: "numeric",
   });
   await expect(page.getByTestId("burn-forecast")).toContainText(`credits run out on`);
   await expect(page.getByTestId("burn-forecast")).toContainText(runOut);

@@ -325,6 +325,8 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
           user: null,
           startedAt: now - ago,
           completedAt: now - ago + 1,
+          input: a.input,
+          output: a.output,
           metadata: {},
         },
       ]);

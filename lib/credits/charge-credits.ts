@@ -10,6 +10,9 @@ export type Charge = {
   service: { type: (typeof SERVICE_TYPES)[number]; id: string | null; name: string | null };
   user: { id: string; email: string } | null;
   at: number; // Unix seconds
+  /** The workflow run charged, or the one log of the call charged: the ledger links to exactly those logs. */
+  runId?: string | null;
+  logId?: string | null;
 };
 
 /**
@@ -51,6 +54,8 @@ export async function chargeCredits(tx: Tx, charge: Charge) {
       userId: charge.user?.id ?? null,
       userEmail: charge.user?.email ?? null,
       createdAt: BigInt(charge.at),
+      runId: charge.runId ?? null,
+      logId: charge.logId ?? null,
     },
   });
 }

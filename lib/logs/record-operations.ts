@@ -49,7 +49,9 @@ export async function recordOperations(
       });
       await (tx as unknown as Db).operationLog.createMany({ data: rows });
     }
-    const entry = charge ? await chargeCredits(tx, { ...charge, teamId }) : null;
+    // A charge for a single call (an MCP tool call, an approved write) points at its log.
+    const logId = charge && !charge.runId && ids.length === 1 ? ids[0] : null;
+    const entry = charge ? await chargeCredits(tx, { logId, ...charge, teamId }) : null;
     if (within) await within(tx, { logIds: ids });
     return { logIds: ids, ledgerEntryId: entry?.id ?? null };
   });

@@ -103,6 +103,7 @@ export function runCharge(run: RunIdentity, steps: StepState[], startedMs: numbe
     service: { type: "workflow", id: run.workflowId, name: run.workflowName },
     user: run.user,
     at: seconds(startedMs),
+    runId: run.id,
   };
 }
 

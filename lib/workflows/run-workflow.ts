@@ -29,6 +29,7 @@ import { leaseMs, MAX_RETRIES, retryBaseMs } from "@/lib/workflows/config";
 import { othersPrivateConnections, privateConnectionProblem, writeNodes } from "@/lib/workflows/workflow-consent";
 import { releaseCredits, reserveCredits } from "@/lib/workflows/credit-reservation";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
+import { connectionProblems } from "@/lib/workflows/connection-problems";
 
 // One workflow run, from its claim to its ledger entry (CONTRACT §9). Nodes run in order; each
 // is one operation log, written `start` before its operation runs and completed after, in the
@@ -101,6 +102,22 @@ export async function enqueueRun(teamId: string, workflowId: string, by: { userI
       throw forbidden(
         `This workflow runs on a teammate's private connection (${others.map((c) => c.type).join(", ")}), which is theirs alone: only its owner can run it by hand or read its runs.`,
       );
+  }
+  // A node whose connection is known to fail (deleted, or waiting for re-authorization) would only
+  // charge the run to fail at once: a person's Run now is refused first, saying which and why. The
+  // command line and the schedule run it, and the run records the failure.
+  if (!by.viaCli) {
+    const problems = await connectionProblems(
+      teamId,
+      nodes.flatMap((n) => (n.connection_id ? [n.connection_id] : [])),
+      by.userId ?? "",
+    );
+    if (problems.size) {
+      const which = nodes
+        .filter((n) => n.connection_id && problems.has(n.connection_id))
+        .map((n) => `${n.label || n.id}: ${problems.get(n.connection_id!)}`);
+      throw new ApiError(409, `Not started, nothing charged: ${which.join("; ")}.`);
+    }
   }
   // An active workflow's writes were allowed by the owner who activated it; an inactive one's
   // (or one no owner activated, such as a simulated one) need an owner to run it by hand.
