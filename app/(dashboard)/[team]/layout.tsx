@@ -2,7 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/auth/current-user";
 import { Providers } from "@/components/providers";
-import { NavLinks } from "@/components/shell/nav-links";
+import { MenuNav, SideNav } from "@/components/shell/nav-links";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 import { TeamSwitcher } from "@/components/shell/team-switcher";
 import { DisabledWebhooksBanner } from "@/components/shell/disabled-webhooks-banner";
@@ -26,7 +26,7 @@ export default async function TeamLayout({
     <Providers>
       <div className="min-h-screen bg-zinc-50 dark:bg-zinc-950">
         <SkipLink />
-        <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
+        <header className="relative border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
           <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3">
             <div className="flex min-w-0 items-center gap-3">
               <Link href={`/${team}`} className="flex items-center gap-2 font-semibold tracking-tight">
@@ -40,20 +40,27 @@ export default async function TeamLayout({
               </span>
               <TeamSwitcher current={team} teams={user.teams.map((t) => ({ id: t.id, name: t.name }))} />
             </div>
-            <div className="flex items-center gap-4">
+            <div className="flex items-center gap-3 sm:gap-4">
+              <MenuNav team={team} />
+              <Link
+                href="/docs"
+                className="text-sm font-medium text-zinc-600 hover:text-zinc-900 hover:underline dark:text-zinc-300 dark:hover:text-zinc-100"
+              >
+                Docs
+              </Link>
               <span className="hidden truncate text-sm text-zinc-500 md:inline dark:text-zinc-400">{user.email}</span>
               <SignOutButton />
             </div>
           </div>
-          <div className="mx-auto max-w-7xl px-4 pb-2">
-            <NavLinks team={team} />
-          </div>
         </header>
         {/* Webhooks are owners' business (the endpoints list answers 403 to members). */}
         {membership.role === "owner" && <DisabledWebhooksBanner team={team} />}
-        <main id={MAIN_ID} tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
-          {children}
-        </main>
+        <div className="mx-auto flex max-w-7xl px-4">
+          <SideNav team={team} />
+          <main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 py-6 focus:outline-none lg:pl-6">
+            {children}
+          </main>
+        </div>
       </div>
     </Providers>
   );

@@ -18,6 +18,9 @@ export default function ApiReferencePage() {
     <>
       {/* Left-aligned: the right edge is where Scalar's try-it dialog puts its close button. */}
       <header className="sticky top-0 z-20 flex h-14 items-center gap-x-3 border-b border-zinc-200 bg-white px-4 text-sm sm:px-6 dark:border-zinc-800 dark:bg-zinc-950">
+        <Link href="/" className="shrink-0 font-medium hover:underline">
+          <span aria-hidden="true">← </span>Dashboard
+        </Link>
         {/* Not a heading: Scalar's introduction below is the page's h1. */}
         <span className="text-base font-semibold tracking-tight">{info.title}</span>
         <span className="rounded-full bg-zinc-100 px-2 py-0.5 font-mono text-xs text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
@@ -39,6 +42,9 @@ export default function ApiReferencePage() {
           </Link>
           <Link className={link} href="/docs/operations">
             Operations
+          </Link>
+          <Link className={link} href="/docs">
+            All docs
           </Link>
         </nav>
       </header>

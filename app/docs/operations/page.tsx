@@ -4,6 +4,8 @@ import { WRITE_POLICIES, WRITE_POLICY_DESCRIPTIONS } from "@/lib/schemas/write-p
 import { APPROVAL_STATUS_VALUES } from "@/lib/schemas/approval-statuses";
 import { C, H3, link, Pre, Section, Table } from "@/components/docs/doc-parts";
 import Link from "next/link";
+import { plural } from "@/lib/text/plural";
+import { DocsBar } from "@/components/docs/docs-bar";
 
 export const metadata: Metadata = { title: "Operations and approvals · Patchbay" };
 
@@ -46,10 +48,12 @@ export default function OperationsDocsPage() {
   const operations = availableOperations().map(operationJson);
   const writes = operations.filter((op) => op.kind === "write");
   return (
-    <main className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
-      <h1 className="text-3xl font-semibold tracking-tight">Operations and approvals</h1>
+    <main className="mx-auto max-w-5xl px-4 py-6 sm:px-6">
+      <DocsBar current="/docs/operations" />
+      <h1 className="mt-8 text-3xl font-semibold tracking-tight">Operations and approvals</h1>
       <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
-        {operations.length} operations ({writes.length} writes) an agent reaches through the MCP endpoint ·{" "}
+        {plural(operations.length, "operation")} ({plural(writes.length, "write")}) an agent reaches through the MCP
+        endpoint ·{" "}
         <Link className={link} href="/docs/api">
           API reference
         </Link>{" "}

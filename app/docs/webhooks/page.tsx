@@ -15,6 +15,7 @@ import { signatureHeader } from "@/lib/webhooks/signature";
 import { EXAMPLE_EVENTS, EXAMPLE_SECRET, exampleOf } from "@/app/docs/webhooks/examples";
 import { C, H3, link, Pre, Section, Table } from "@/components/docs/doc-parts";
 import Link from "next/link";
+import { DocsBar } from "@/components/docs/docs-bar";
 
 export const metadata: Metadata = { title: "Webhooks · Patchbay" };
 
@@ -241,8 +242,9 @@ export default function WebhooksDocsPage() {
   const graceHours = hours(PREVIOUS_SECRET_GRACE_MS);
 
   return (
-    <main className="mx-auto max-w-4xl px-4 py-10 sm:px-6">
-      <h1 className="text-3xl font-semibold tracking-tight">Webhooks</h1>
+    <main className="mx-auto max-w-4xl px-4 py-6 sm:px-6">
+      <DocsBar current="/docs/webhooks" />
+      <h1 className="mt-8 text-3xl font-semibold tracking-tight">Webhooks</h1>
       <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
         Signed event notifications ·{" "}
         <Link className={link} href="/docs/api">

@@ -16,6 +16,7 @@ import {
 import { WORKFLOW_TEMPLATES } from "@/lib/workflows/workflow-templates";
 import { C, H3, link, Pre, Section, Table } from "@/components/docs/doc-parts";
 import Link from "next/link";
+import { DocsBar } from "@/components/docs/docs-bar";
 
 export const metadata: Metadata = { title: "Workflows · Patchbay" };
 
@@ -230,8 +231,9 @@ export default async function WorkflowsDocsPage() {
   const runVariables = Object.entries(RUN_VARIABLES);
 
   return (
-    <main className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
-      <h1 className="text-3xl font-semibold tracking-tight">Workflows</h1>
+    <main className="mx-auto max-w-5xl px-4 py-6 sm:px-6">
+      <DocsBar current="/docs/workflows" />
+      <h1 className="mt-8 text-3xl font-semibold tracking-tight">Workflows</h1>
       <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
         Operations run in order, by hand or on a schedule ·{" "}
         <Link className={link} href="/docs/operations">
