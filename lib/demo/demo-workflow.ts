@@ -3,14 +3,14 @@ import { db } from "@/lib/db/client";
 import { DEMO_EMAIL } from "@/lib/demo/ensure-demo";
 import { findWorkflowTemplate, instantiateTemplate } from "@/lib/workflows/workflow-templates";
 import { createWorkflow } from "@/lib/workflows/save-workflow";
-import { enqueueRun } from "@/lib/workflows/run-workflow";
 
-// The demo's real workflow: the sandbox template on its sandbox key connection, hourly, and run
-// once at every start, so the Logs and Ledger pages show a real run from the first minute.
+// The demo's real workflow: the sandbox template on its sandbox key connection, hourly, saved
+// inactive. It writes (the account's note), and the demo never writes on its own: a person turns
+// it on, or runs it, from its page.
 
 const TEMPLATE = "sandbox_daily_note";
 
-export async function ensureDemoWorkflow(teamId: string): Promise<{ workflowId: string; runId: string } | null> {
+export async function ensureDemoWorkflow(teamId: string): Promise<{ workflowId: string } | null> {
   const owner = await db.user.findUnique({ where: { email: DEMO_EMAIL }, select: { id: true } });
   const connection = await db.connection.findFirst({
     where: { teamId, type: "sandbox_key", ownerUserId: null },
@@ -29,9 +29,8 @@ export async function ensureDemoWorkflow(teamId: string): Promise<{ workflowId: 
     const nodes = instantiateTemplate(template, { sandbox: connection.id }, {});
     workflow = await createWorkflow(
       { teamId, userId: owner.id },
-      { name: template.name, nodes, schedule: template.schedule, timezone: template.timezone, active: true },
+      { name: template.name, nodes, schedule: template.schedule, timezone: template.timezone, active: false },
     );
   }
-  const { run_id } = await enqueueRun(teamId, workflow.id, { userId: owner.id });
-  return { workflowId: workflow.id, runId: run_id };
+  return { workflowId: workflow.id };
 }

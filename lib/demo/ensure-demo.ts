@@ -59,8 +59,9 @@ export async function ensureDemo() {
       await simulateActivity(teamId, {
         workflowRuns: 400,
         mcpCalls: 600,
-        agentConversations: 60,
-        copilotUses: 60,
+        // No agent or Copilot activity: the product has neither yet, so the demo shows neither.
+        agentConversations: 0,
+        copilotUses: 0,
         days: DEMO_PERIOD_DAYS_ELAPSED,
         seed: 42,
       });

@@ -60,8 +60,8 @@ async function main() {
 
   await waitUntilServing(`http://127.0.0.1:${port()}/v1/openapi.json`, () => server.exitCode !== null);
   if (demo?.created) await connectDemoSandbox(demo.api_key);
-  // The demo's real workflow runs once at every start (the server's runner picks it up).
-  if (demo) {
+  // The demo's real workflow, inactive: nothing runs it until a person does.
+  if (demo?.created) {
     const { ensureDemoWorkflow } = await import("@/lib/demo/demo-workflow");
     await ensureDemoWorkflow(demo.teamId).catch((e) => logger.warn("demo workflow not started", { error: e }));
   }
