@@ -183,6 +183,9 @@ test("each event type arrives once per subscribed endpoint, signed so the standa
 });
 
 test("credits events fire once per billing period at the team's threshold, and a new period re-arms them", async () => {
+  // Eleven CLI and seed processes in a row: beside a CPU burner each start takes seconds, and the
+  // default 60 s ran out (found in issue 32's burner runs) with nothing wrong in the product.
+  test.setTimeout(180_000);
   const team = await newTeam({ creditsLimit: 1000 });
   const r = await receiver();
   await endpoint(team, r.url, ["credits.low", "credits.exhausted"]);
@@ -190,8 +193,10 @@ test("credits events fire once per billing period at the team's threshold, and a
     code: 0,
     json: { id: team.id, low_credits_percent: 25 },
   });
-  for (const bad of ["101", "-1", "2.5", "ten"]) {
-    const refused = await cli("team", "set-low-credits", "--team", team.id, "--percent", bad);
+  const refusals = await Promise.all(
+    ["101", "-1", "2.5", "ten"].map((bad) => cli("team", "set-low-credits", "--team", team.id, "--percent", bad)),
+  );
+  for (const refused of refusals) {
     expect(refused.code).toBe(1);
     expect(refused.json.error).toMatch(/0 to 100|whole number/);
   }
@@ -674,18 +679,31 @@ test.describe("durability", () => {
       expect([...byId.values()].filter((n) => n > 1)).toEqual([]); // every event exactly once
       expect(new Set(r.events().map((e) => e.data.connection.id))).toEqual(new Set(ids));
       // A dispatcher stores its answers in batches after they came; a niced worker on a busy
-      // machine may do so seconds later (found beside a CPU burner). Wait for every first attempt.
-      type Outbox = { deliveries: { id: string; status: string; attempts: number }[]; attempts: unknown[] };
+      // machine may do so seconds later (found beside a CPU burner). Wait until every delivery's
+      // attempts are stored.
+      type Outbox = {
+        deliveries: { id: string; status: string; attempts: number }[];
+        attempts: { deliveryId: string; number: number; statusCode: number | null; error: string | null }[];
+      };
       const outbox = await waitFor(
         async () => {
           const o: Outbox = await world.seed("webhookOutbox", { team: team.id });
-          return o.attempts.length >= 1000 ? o : null;
+          const sent = o.deliveries.reduce((n, d) => n + d.attempts, 0);
+          return o.deliveries.length === 1000 && o.attempts.length >= sent ? o : null;
         },
         60_000,
-        "every delivery's first attempt stored",
+        "every delivery's attempts stored",
       );
-      expect(outbox.deliveries.filter((d) => d.status !== "succeeded" || d.attempts !== 1)).toEqual([]);
-      expect(outbox.attempts).toHaveLength(1000);
+      expect(outbox.deliveries.filter((d) => d.status !== "succeeded")).toEqual([]);
+      // Each delivery has exactly one answered attempt. Beside a CPU burner a connection to the
+      // receiver can fail before it reads the request (once in 1,000): the retry that follows is
+      // the dispatcher doing its job, and the receiver's count above shows it was not a second send.
+      const answered = outbox.attempts.filter((a) => a.statusCode !== null);
+      expect(answered).toHaveLength(1000);
+      expect(new Set(answered.map((a) => a.deliveryId)).size).toBe(1000);
+      expect(answered.every((a) => a.statusCode === 200)).toBe(true);
+      const retried = outbox.attempts.filter((a) => a.statusCode === null);
+      if (retried.length) console.log(`attempts that never reached the receiver: ${JSON.stringify(retried)}`);
     } finally {
       for (const s of servers) await s.stop();
       await world.drop();

@@ -395,7 +395,7 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     const events = await db.webhookEvent.findMany({ where: { teamId: a.team }, select: { id: true, type: true } });
     const attempts = await db.webhookAttempt.findMany({
       where: { delivery: { teamId: a.team } },
-      select: { deliveryId: true, number: true, statusCode: true },
+      select: { deliveryId: true, number: true, statusCode: true, error: true },
     });
     const deliveries = await db.webhookDelivery.findMany({
       where: { teamId: a.team },
