@@ -129,7 +129,17 @@ export function MenuNav({ team }: { team: string }) {
         hidden={!open}
         className="absolute inset-x-0 top-full z-30 border-b border-zinc-200 bg-white px-4 py-4 shadow-lg dark:border-zinc-800 dark:bg-zinc-900"
       >
-        {open && <Sections team={team} onNavigate={() => setOpen(false)} />}
+        {open && (
+          <>
+            <Sections team={team} onNavigate={() => setOpen(false)} />
+            <Link
+              href="/docs"
+              className="mt-4 block border-t border-zinc-200 px-3 pt-3 text-sm font-medium text-zinc-700 hover:underline dark:border-zinc-800 dark:text-zinc-300"
+            >
+              Docs
+            </Link>
+          </>
+        )}
       </div>
     </div>
   );

@@ -15,7 +15,10 @@ export function SignOutButton({
     <button
       type="button"
       onClick={() => void signOut({ callbackUrl })}
-      className={className ?? "text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"}
+      className={
+        className ??
+        "whitespace-nowrap text-sm text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100"
+      }
     >
       {label}
     </button>

@@ -124,3 +124,23 @@ test("a log opens from its link; a folded object in its JSON shows its size, not
   await page.getByRole("button", { name: "Close log detail" }).click();
   await expect(page).toHaveURL(new RegExp(`/${team.id}/logs$`));
 });
+
+test("on a phone the Menu button opens the grouped sections and the docs; choosing one goes there and closes it", async ({
+  page,
+}) => {
+  const team = await seedTeamWithPasswords({ name: "Phone Co" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, team.users[0].email);
+  const menu = page.getByRole("button", { name: "Menu" });
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await expect(page.getByRole("navigation", { name: "Sections" })).toHaveCount(0);
+  await menu.click();
+  await expect(menu).toHaveAttribute("aria-expanded", "true");
+  const sections = page.getByRole("navigation", { name: "Sections" });
+  for (const group of ["Connect", "Automate", "Activity"]) await expect(sections).toContainText(group);
+  await expect(page.getByRole("link", { name: "Docs", exact: true })).toBeVisible();
+  await sections.getByRole("link", { name: "Ledger" }).click();
+  await expect(page).toHaveURL(new RegExp(`/${team.id}/ledger$`));
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await expect(page.getByRole("navigation", { name: "Sections" })).toHaveCount(0);
+});

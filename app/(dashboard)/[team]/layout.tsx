@@ -42,9 +42,10 @@ export default async function TeamLayout({
             </div>
             <div className="flex items-center gap-3 sm:gap-4">
               <MenuNav team={team} />
+              {/* On a phone, Docs is in the menu: the header keeps room for the team's name. */}
               <Link
                 href="/docs"
-                className="text-sm font-medium text-zinc-600 hover:text-zinc-900 hover:underline dark:text-zinc-300 dark:hover:text-zinc-100"
+                className="hidden text-sm font-medium lg:inline text-zinc-600 hover:text-zinc-900 hover:underline dark:text-zinc-300 dark:hover:text-zinc-100"
               >
                 Docs
               </Link>
