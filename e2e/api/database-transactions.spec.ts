@@ -19,12 +19,18 @@ test("a write made elsewhere in the process while a transaction is open stays wh
     `
     const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
     const order = [];
-    // Started outside the transaction, it runs while the transaction is open.
-    const elsewhere = new Promise((r) => setTimeout(r, 150)).then(() =>
+    // Made outside the transaction (its continuation is registered here, in no transaction's
+    // context), and let go once the transaction has written: it runs while the transaction is
+    // open, however slow the machine. A timer here raced the transaction's start beside a CPU
+    // burner (issue 32).
+    let opened;
+    const open = new Promise((r) => (opened = r));
+    const elsewhere = open.then(() =>
       db.team.update({ where: { id: args.team }, data: { lowCreditsPercent: 33 } }).then(() => order.push("elsewhere")),
     );
     const error = await transaction(async (tx) => {
       await tx.team.update({ where: { id: args.team }, data: { name: "changed inside" } });
+      opened();
       await new Promise((r) => setTimeout(r, 600));
       order.push("transaction");
       throw new Error("rolled back on purpose");
