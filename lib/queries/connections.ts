@@ -42,10 +42,17 @@ export const useConnections = (teamId: string, filters: ConnectionFilters) =>
   useQuery(connectionsQuery(teamId, filters));
 export const useConnectionTypes = (teamId: string) => useQuery(connectionTypesQuery(teamId));
 
+/**
+ * Connections whose provider refused their refresh. The navigation's count and the Connections
+ * page share it: always fetched afresh when a page shows it (the navigation's copy, made when the
+ * dashboard opened, must not stand for the page's), and every 30 s while the dashboard is open.
+ */
 export const useConnectionsNeedingReauth = (teamId: string) =>
   useQuery({
     queryKey: connectionKeys.needsReauth(teamId),
     queryFn: () => apiFetch<NeedsReauth[]>(teamId, "/api/dashboard/connections/needs-reauth"),
+    staleTime: 0,
+    refetchInterval: 30_000,
   });
 
 /** The active workflows a delete would deactivate; always fresh, since the dialog asks for consent on it. */
