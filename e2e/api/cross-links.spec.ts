@@ -1,5 +1,6 @@
-import { test, expect, seed, seedTeam, apiAs, cli, expectError, type SeededTeam } from "../fixtures";
+import { test, expect, seedTeam, apiAs, cli, expectError, type SeededTeam } from "../fixtures";
 import { sessionAs } from "../support/session";
+import { waitForRun } from "../support/runs";
 import { mcpClient } from "../support/mcp";
 
 // The dashboard's cross-links lead to exactly what they name (issue 33): a ledger entry to the
@@ -17,15 +18,6 @@ async function sandboxConnection(user: SeededTeam["users"][number], name: string
   });
   expect(res.status(), await res.text()).toBe(200);
   return res.json();
-}
-
-async function waitForRun(runId: string, timeoutMs = 60_000): Promise<Json> {
-  for (const until = Date.now() + timeoutMs; ;) {
-    const run = await seed<Json | null>("workflowRun", { id: runId });
-    if (run && ["success", "error", "refused"].includes(run.status)) return run;
-    if (Date.now() > until) throw new Error(`run ${runId} did not end: ${JSON.stringify(run)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 const readNodes = (connectionId: string) => [
@@ -53,7 +45,7 @@ test("a workflow charge's link opens the logs of exactly that run, each run its 
     const started = await owner.post(`/api/dashboard/workflows/${workflow.id}/runs`);
     expect(started.status(), await started.text()).toBe(200);
     const runId = (await started.json()).run_id as string;
-    expect((await waitForRun(runId)).status).toBe("success");
+    expect((await waitForRun(runId, 60_000)).status).toBe("success");
     runIds.push(runId);
   }
   const ledger = (await (await (await apiAs(team.users[0])).get("/v1/credits/logs?service_type=workflow")).json())

@@ -1,5 +1,6 @@
 import { test, expect, seedTeam, seed, apiAs, cli, expectError, type SeededTeam } from "../fixtures";
 import { sessionAs } from "../support/session";
+import { waitForRun } from "../support/runs";
 import { startReceiver, waitFor, type Receiver } from "../support/webhook-receiver";
 
 // "Consent that holds" (issue 31), findings 1, 2, 3 and 7, each through the routes it was found
@@ -53,15 +54,6 @@ async function createWorkflow(team: SeededTeam, userIndex: number, name: string,
   );
   expect(made.code, JSON.stringify(made.json)).toBe(0);
   return made.json as { id: string; active: boolean };
-}
-
-async function waitForRun(runId: string, timeoutMs = 30_000): Promise<Json> {
-  for (const until = Date.now() + timeoutMs; ;) {
-    const run = await seed<Json | null>("workflowRun", { id: runId });
-    if (run && ["success", "error", "refused"].includes(run.status)) return run;
-    if (Date.now() > until) throw new Error(`run ${runId} did not end: ${JSON.stringify(run)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 /** Saves a workflow through the dashboard as the given session (faster than a CLI process each). */

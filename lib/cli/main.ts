@@ -381,7 +381,7 @@ function commandUsage(name: string): string {
 }
 
 /** Usage text (plain text, not JSON: it is read by a person, never parsed). */
-export function helpText(argv: string[]): string {
+function helpText(argv: string[]): string {
   const name = [argv.slice(0, 2).join(" "), argv[0]].find((n) => n !== undefined && n in commands);
   if (name)
     return `${commandUsage(name)}\n\nPrints one JSON object and exits 0; bad input prints {"error": "..."} and exits 1.\n`;
