@@ -8,6 +8,9 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { stampPeerAddresses } = await import("@/lib/observability/peer-address");
   stampPeerAddresses();
+  // `npm start` making the demo's history serves the sandbox without jobs: the demo builder runs its
+  // own runs and approvals, at their moments in the past (lib/server/start.ts).
+  if (process.env.BACKGROUND_JOBS === "off") return;
   const { startWebhookDispatcher } = await import("@/lib/webhooks/dispatcher");
   startWebhookDispatcher();
   const { startApprovalSweeper } = await import("@/lib/approvals/expire-approvals");

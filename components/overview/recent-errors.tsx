@@ -28,7 +28,7 @@ export function RecentErrors({ team, logs }: { team: string; logs: LogJson[] }) 
   if (logs.length === 0) {
     return (
       <p data-testid="no-recent-errors" className="text-sm text-zinc-600 dark:text-zinc-400">
-        No errors in the log history. Failed workflow nodes, MCP tool calls and agent steps will show up here.
+        No errors in the log history. Failed workflow nodes and MCP tool calls will show up here.
       </p>
     );
   }

@@ -121,8 +121,8 @@ const LAYERS: [string, string[]][] = [
       "health",
     ],
   ],
-  ["use cases", ["connection-changes", "auth-links", "members", "activity", "demo"]],
-  ["edges", ["api", "mcp", "server", "cli", "openapi", "queries"]],
+  ["use cases", ["connection-changes", "auth-links", "members", "activity"]],
+  ["edges", ["api", "mcp", "server", "cli", "openapi", "queries", "demo"]],
 ];
 const layerOf = new Map(LAYERS.flatMap(([, folders], rank) => folders.map((f) => [f, rank] as const)));
 const folderOf = (file: string) => (file.startsWith("lib/") ? file.split("/")[1] : null);

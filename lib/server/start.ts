@@ -39,32 +39,35 @@ async function main() {
       `stored secrets: ${sealed.resealed} re-sealed with the current key${sealed.unreadable ? `, ${sealed.unreadable} that no configured key opens (see the log)` : ""}`,
     );
   let demo: Awaited<ReturnType<typeof import("@/lib/demo/ensure-demo").ensureDemo>> | null = null;
+  let makeDemo = false;
   // Production never has a demo account: its password and key would be printed to the log.
   if (process.env.DEMO !== "0" && !isProductionMode()) {
     const { ensureDemo, DEMO_EMAIL } = await import("@/lib/demo/ensure-demo");
-    const empty = (await db.team.count()) === 0;
+    makeDemo = (await db.team.count()) === 0;
     const hasDemo = (await db.user.count({ where: { email: DEMO_EMAIL } })) > 0;
-    if (empty || hasDemo) demo = await ensureDemo();
+    if (hasDemo) demo = await ensureDemo();
   }
   await db.$disconnect();
 
   ensureBuild(log);
 
-  const server = spawn(process.execPath, [nextBin, "start", "-p", String(port())], {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...env, NODE_ENV: "production" },
-  });
+  if (makeDemo) {
+    const t0 = Date.now();
+    await makeDemoWorkspace(env);
+    const { ensureDemo } = await import("@/lib/demo/ensure-demo");
+    demo = await ensureDemo();
+    await db.$disconnect();
+    log(
+      `demo workspace: three weeks of runs, MCP calls and approvals, made in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
+  }
+
+  const server = serve(env);
   server.stdout.pipe(process.stdout);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code) => process.exit(code ?? 0));
 
   await waitUntilServing(`http://127.0.0.1:${port()}/v1/openapi.json`, () => server.exitCode !== null);
-  if (demo?.created) await connectDemoSandbox(demo.api_key);
-  // The demo's real workflow, inactive: nothing runs it until a person does.
-  if (demo?.created) {
-    const { ensureDemoWorkflow } = await import("@/lib/demo/demo-workflow");
-    await ensureDemoWorkflow(demo.teamId).catch((e) => logger.warn("demo workflow not started", { error: e }));
-  }
   console.log(
     [
       "",
@@ -96,24 +99,34 @@ async function waitUntilServing(url: string, exited: () => boolean) {
   throw new Error(`the server did not answer ${url} within 2 minutes`);
 }
 
-/** The demo's first connections go through the real API, verified by the sandbox provider over HTTP. */
-async function connectDemoSandbox(apiKey: string) {
-  const post = (body: object) =>
-    fetch(`http://127.0.0.1:${port()}/v1/connections`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  await post({
-    connection_type: "sandbox_key",
-    name: "Sandbox analytics key",
-    credentials: { api_key: "demo-key-1" },
-  }).catch(() => {});
-  await post({
-    connection_type: "sandbox_whitelabel",
-    name: "Acme white-label app",
-    credentials: { client_id: "acme-app", client_secret: "s3cret", refresh_token: "demo-refresh" },
-  }).catch(() => {});
+const serve = (env: NodeJS.ProcessEnv) =>
+  spawn(process.execPath, [nextBin, "start", "-p", String(port())], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...env, NODE_ENV: "production" },
+  });
+
+/**
+ * The demo's history is made by the product (lib/demo/build-demo-main.ts) while a server serves
+ * the sandbox provider it connects to. That server runs no background jobs (BACKGROUND_JOBS=off):
+ * the builder runs its own runs and decides its own approvals, each at its moment in the past.
+ */
+async function makeDemoWorkspace(env: NodeJS.ProcessEnv) {
+  const server = serve({ ...env, BACKGROUND_JOBS: "off" });
+  server.stdout.resume();
+  try {
+    await waitUntilServing(`http://127.0.0.1:${port()}/v1/openapi.json`, () => server.exitCode !== null);
+    const builder = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", join("lib", "demo", "build-demo-main.ts")],
+      { stdio: ["ignore", "inherit", "inherit"], env },
+    );
+    const code = await new Promise<number | null>((resolve) => builder.on("exit", resolve));
+    if (code !== 0) throw new Error(`the demo workspace could not be made (exit ${code}); see the lines above`);
+  } finally {
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    if (server.exitCode === null) server.kill("SIGTERM");
+    await exited;
+  }
 }
 
 main().catch((e) => {

@@ -27,7 +27,7 @@ const SCHEDULE_BATCH = 200;
  * (workflow, slot) is unique besides. Slots missed while no instance ran (a stop of hours) run
  * once, for the oldest one; the next slot then is the next one after now.
  */
-async function scheduleDueWorkflows(now = Date.now()): Promise<boolean> {
+export async function scheduleDueWorkflows(now = Date.now()): Promise<boolean> {
   const due = await db.workflow.findMany({
     where: { active: true, nextRunAt: { lte: BigInt(now) } },
     select: {

@@ -1,0 +1,152 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import type { Page } from "@playwright/test";
+import { test, expect } from "../fixtures";
+import { root, freePort, freshPostgresDatabase } from "../support/server";
+import { inDatabase } from "../support/in-database";
+import { screenshot } from "../support/browser";
+
+// The demo a newcomer meets (issue 33): `npm start` on an empty database makes it with the product
+// itself, and what it shows holds up: nothing left running, no node that succeeded without its
+// connection, no error that names a provider that was not called, no service the product does
+// not have, history spread over the past weeks, and every page fits a phone.
+
+const SECTIONS = ["", "connections", "workflows", "approvals", "logs", "ledger", "settings"];
+
+test("npm start's demo is made by the product and reads true, page by page, at 390 px", async ({ page }) => {
+  test.setTimeout(600_000);
+  const pg = /^postgres/.test(process.env.DATABASE_URL ?? "")
+    ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_demo")
+    : null;
+  const dir = join(root, "e2e", ".artifacts", `demo-${randomBytes(4).toString("hex")}`);
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DEMO: undefined,
+    DATA_DIR: dir,
+    DATABASE_URL: pg?.url ?? `file:${join(dir, "app.db")}`,
+    PORT: String(port),
+    APP_URL: origin,
+    ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+  };
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/server/start.ts"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
+  try {
+    await expect.poll(() => out, { timeout: 420_000 }).toContain("Patchbay is running");
+    const [, email, password] = /Demo sign-in:\s+(\S+) \/ (\S+)/.exec(out)!;
+    const facts = await inDatabase<DemoFacts>(FACTS, {}, env);
+
+    // Made by the product, over the past weeks, and finished.
+    expect(facts.runsByStatus.queued ?? 0, "runs left queued").toBe(0);
+    expect(facts.runsByStatus.running ?? 0, "runs left running").toBe(0);
+    expect(facts.runsByStatus.success, "runs that succeeded").toBeGreaterThan(20);
+    expect(facts.runDays, "days with runs").toBeGreaterThanOrEqual(14);
+    expect(facts.runsBeforeTheirWorkflow, "runs dated before their workflow").toEqual([]);
+    expect(facts.nodesWithoutConnection, "nodes of a provider with no connection of the team").toEqual([]);
+    expect(facts.builtInErrorsNamingAProvider, "a built-in's error naming a provider").toEqual([]);
+    expect(facts.mcpLogs, "MCP calls through the MCP server").toBeGreaterThan(20);
+    expect(facts.approvals.sort(), "approvals decided for real").toEqual(["rejected", "succeeded", "succeeded"]);
+    expect(facts.services.sort(), "services charged").toEqual(["mcp", "workflow"]);
+    expect(facts.ledgerWithoutRunOrLog, "ledger entries not tied to their run or call").toBe(0);
+    // The only workflow that writes is inactive: the demo never writes on its own.
+    expect(facts.activeWriters).toEqual([]);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${origin}/sign-in`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).not.toHaveURL(/\/sign-in/);
+    const team = new URL(page.url()).pathname.split("/")[1];
+    for (const section of SECTIONS) {
+      await page.goto(`${origin}/${team}${section ? `/${section}` : ""}`);
+      await settled(page);
+      expect(await sideways(page), `/${section} scrolls sideways at 390 px`).toBe(0);
+      await screenshot(page, `demo-${section || "overview"}`);
+      // What the rows say (a status filter's options name every status, Running among them).
+      const rows = (await page.locator("main table tbody").allInnerTexts()).join("\n");
+      expect(rows, `/${section} shows a run still running`).not.toMatch(/\bRunning\b/);
+      const text = await page.locator("main").innerText();
+      expect(text, `/${section} shows a service the product does not have`).not.toMatch(/\b(Agents?|Copilot)\b/);
+    }
+    // Each workflow's page: its runs ended, none says "Running".
+    await page.goto(`${origin}/${team}/workflows`);
+    await settled(page);
+    const links = await page
+      .locator('main a[href*="/workflows/wf"]')
+      .evaluateAll((as) => [...new Set(as.map((a) => (a as HTMLAnchorElement).pathname))]);
+    expect(links.length).toBe(3);
+    for (const link of links) {
+      await page.goto(`${origin}${link}`);
+      await settled(page);
+      expect(await sideways(page), `${link} scrolls sideways at 390 px`).toBe(0);
+      expect((await page.locator("main table tbody").allInnerTexts()).join("\n")).not.toMatch(/\bRunning\b/);
+    }
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    await pg?.drop();
+  }
+});
+
+type DemoFacts = {
+  runsByStatus: Record<string, number>;
+  runDays: number;
+  runsBeforeTheirWorkflow: string[];
+  nodesWithoutConnection: string[];
+  builtInErrorsNamingAProvider: string[];
+  mcpLogs: number;
+  approvals: string[];
+  services: string[];
+  ledgerWithoutRunOrLog: number;
+  activeWriters: string[];
+};
+
+const FACTS = `
+  const runs = await db.workflowRun.findMany({ include: { workflow: { select: { createdAt: true } } } });
+  const connections = new Set((await db.connection.findMany({ select: { id: true } })).map((c) => c.id));
+  const runsByStatus = {};
+  for (const r of runs) runsByStatus[r.status] = (runsByStatus[r.status] ?? 0) + 1;
+  const nodesWithoutConnection = [];
+  for (const r of runs)
+    for (const n of JSON.parse(r.state).nodes ?? [])
+      if (!n.operation_id.startsWith("utility.") && !connections.has(n.connection_id ?? ""))
+        nodesWithoutConnection.push(r.id + "/" + n.id);
+  const builtIn = await db.operationLog.findMany({
+    where: { operationId: { startsWith: "utility." }, status: "error" },
+    select: { id: true, output: true, metadata: true },
+  });
+  const workflows = await db.workflow.findMany({ select: { name: true, active: true, nodes: true } });
+  return {
+    runsByStatus,
+    runDays: new Set(runs.map((r) => new Date(Number(r.createdAt)).toISOString().slice(0, 10))).size,
+    runsBeforeTheirWorkflow: runs.filter((r) => Number(r.createdAt) < r.workflow.createdAt.getTime()).map((r) => r.id),
+    nodesWithoutConnection,
+    builtInErrorsNamingAProvider: builtIn
+      .filter((l) => /provider|HTTP \\d{3}/i.test((l.output ?? "") + l.metadata))
+      .map((l) => l.id),
+    mcpLogs: await db.operationLog.count({ where: { sourceType: "mcp" } }),
+    approvals: (await db.approval.findMany({ select: { status: true } })).map((a) => a.status),
+    services: [...new Set((await db.creditLedgerEntry.findMany({ select: { serviceType: true } })).map((e) => e.serviceType))],
+    ledgerWithoutRunOrLog: await db.creditLedgerEntry.count({ where: { runId: null, logId: null } }),
+    activeWriters: workflows
+      .filter((w) => w.active && (typeof w.nodes === "string" ? JSON.parse(w.nodes) : w.nodes).some((n) => /set_note|post_message/.test(n.operation_id)))
+      .map((w) => w.name),
+  };
+`;
+
+async function settled(page: Page) {
+  await expect(page.locator("main h1").first()).toBeVisible();
+  await expect(page.locator("main .animate-pulse")).toHaveCount(0, { timeout: 15_000 });
+}
+
+const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
