@@ -116,7 +116,8 @@ export function UsageChart({ usage }: { usage: DailyUsage }) {
                     </rect>
                   );
                 })}
-                {(i % labelEvery === 0 || d.day === today) && (
+                {/* A day's label next to "Today" would run into it. */}
+                {((i % labelEvery === 0 && (todayIndex < 0 || Math.abs(i - todayIndex) > 1)) || d.day === today) && (
                   <text
                     x={LEFT + i * SLOT + SLOT / 2}
                     y={height - 6}
