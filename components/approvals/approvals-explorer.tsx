@@ -123,7 +123,7 @@ export function ApprovalsExplorer({ teamId }: { teamId: string }) {
                 “approval”, the request waits here until a member of the team approves or rejects it. The write policy
                 of each server is in{" "}
                 <Link
-                  href={`/${teamId}/settings#mcp-heading`}
+                  href={`/${teamId}/settings/mcp-servers`}
                   className="font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300"
                 >
                   Settings → MCP servers

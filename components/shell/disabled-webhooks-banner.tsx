@@ -25,7 +25,7 @@ export function DisabledWebhooksBanner({ team }: { team: string }) {
             Webhook endpoint <span className="font-mono text-xs font-semibold">{e.url}</span> was disabled after 3 days
             of failed deliveries.{" "}
             <Link
-              href={`/${team}/settings?webhook=${encodeURIComponent(e.id)}#webhooks-heading`}
+              href={`/${team}/settings/webhooks?webhook=${encodeURIComponent(e.id)}`}
               className="font-medium underline underline-offset-2 hover:no-underline"
             >
               Review it in Settings → Webhooks

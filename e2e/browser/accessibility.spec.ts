@@ -288,9 +288,34 @@ export const PAGES: PageEntry[] = [
     ready: (p) => expect(p.getByTestId("write-note")).toBeVisible(),
   },
   {
-    name: "settings",
-    path: (w) => `/${w.team}/settings`,
+    name: "settings: members",
+    path: (w) => `/${w.team}/settings/members`,
     ready: (p) => expect(p.getByRole("list", { name: "Members" })).toBeVisible(),
+  },
+  {
+    name: "settings: API keys",
+    path: (w) => `/${w.team}/settings/api-keys`,
+    ready: (p) => expect(p.getByRole("table", { name: "API keys" })).toBeVisible(),
+  },
+  {
+    name: "settings: MCP servers",
+    path: (w) => `/${w.team}/settings/mcp-servers`,
+    ready: (p) => expect(p.getByRole("switch", { name: "Require another member to approve a request" })).toBeVisible(),
+  },
+  {
+    name: "settings: webhooks",
+    path: (w) => `/${w.team}/settings/webhooks`,
+    ready: (p) => expect(p.getByRole("heading", { name: "Low-credits alert" })).toBeVisible(),
+  },
+  {
+    name: "settings: audit log",
+    path: (w) => `/${w.team}/settings/audit-log`,
+    ready: (p) => expect(p.getByRole("table", { name: "Audit log" })).toBeVisible(),
+  },
+  {
+    name: "settings: your sessions",
+    path: (w) => `/${w.team}/settings/sessions`,
+    ready: (p) => expect(p.getByRole("button", { name: "Sign out everywhere" })).toBeVisible(),
     states: [
       {
         name: "confirm dialog",
@@ -311,6 +336,12 @@ export const PAGES: PageEntry[] = [
   {
     name: "invite page",
     path: (w) => w.invitePath,
+    public: true,
+    ready: (p) => expect(p.getByRole("heading", { level: 1 })).toBeVisible(),
+  },
+  {
+    name: "docs index",
+    path: () => "/docs",
     public: true,
     ready: (p) => expect(p.getByRole("heading", { level: 1 })).toBeVisible(),
   },

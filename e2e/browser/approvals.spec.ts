@@ -158,7 +158,7 @@ test("an agent's write: the approve_url opens the request, Approve and run asks 
   await expect(page.getByText("No approvals waiting")).toBeVisible();
   await expect(page.getByRole("link", { name: "Settings → MCP servers" })).toHaveAttribute(
     "href",
-    `/${team.id}/settings#mcp-heading`,
+    `/${team.id}/settings/mcp-servers`,
   );
   await page.getByLabel("Status").selectOption("all");
   await expect(
@@ -281,7 +281,7 @@ test("consent that holds: the owner forbids self-approval in Settings, a member'
   const secret = await askToSetNote(memberClient, privId, "Diary secret");
 
   await signIn(page, owner.email);
-  await page.goto(`/${team.id}/settings`);
+  await page.goto(`/${team.id}/settings/mcp-servers`);
   const rule = page.getByRole("switch", { name: "Require another member to approve a request" });
   await expect(rule).not.toBeChecked();
   await expect(page.getByTestId("self-approval-consequence")).toContainText("any member may approve");

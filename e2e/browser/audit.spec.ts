@@ -8,16 +8,17 @@ test("an owner reads the audit log in Settings and filters it by action; a membe
   const team = await seedTeamWithPasswords({ name: "Audit Co", members: 2 });
   const [owner, member] = team.users;
   await signIn(page, owner.email);
-  await page.goto(`/${team.id}/settings`);
+  await page.goto(`/${team.id}/settings/api-keys`);
 
   // Two changes from the dashboard: a key created, a member promoted.
   await page.getByLabel("Key name").fill("Audit CI key");
   await page.getByRole("button", { name: "Create key" }).click();
   await expect(page.getByTestId("new-api-key")).toBeVisible();
+  await page.goto(`/${team.id}/settings/members`);
   await page.getByLabel(`Role of ${member.email}`).selectOption("owner");
   await expect(page.getByLabel(`Role of ${member.email}`)).toHaveValue("owner");
 
-  await page.reload();
+  await page.goto(`/${team.id}/settings/audit-log`);
   const log = page.getByRole("table", { name: "Audit log" });
   const created = log.getByRole("row").filter({ hasText: "API key created" }).filter({ hasText: "Audit CI key" });
   await expect(created).toContainText(owner.email);
@@ -34,12 +35,13 @@ test("an owner reads the audit log in Settings and filters it by action; a membe
 
   // A member (demoted back first) sees the note, not the table.
   await page.getByLabel("Action").selectOption("");
+  await page.goto(`/${team.id}/settings/members`);
   await page.getByLabel(`Role of ${member.email}`).selectOption("member");
   await expect(page.getByLabel(`Role of ${member.email}`)).toHaveValue("member");
   const memberContext = await browser.newContext({ baseURL: process.env.BASE_URL });
   const memberPage = await memberContext.newPage();
   await signIn(memberPage, member.email);
-  await memberPage.goto(`/${team.id}/settings`);
+  await memberPage.goto(`/${team.id}/settings/audit-log`);
   await expect(memberPage.getByTestId("audit-owner-notice")).toContainText("Only team owners can read the audit log");
   await expect(memberPage.getByRole("table", { name: "Audit log" })).toHaveCount(0);
   await screenshot(memberPage, "audit-log-member");

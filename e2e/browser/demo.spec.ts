@@ -12,7 +12,17 @@ import { screenshot } from "../support/browser";
 // connection, no error that names a provider that was not called, no service the product does
 // not have, history spread over the past weeks, and every page fits a phone.
 
-const SECTIONS = ["", "connections", "workflows", "approvals", "logs", "ledger", "settings"];
+const SECTIONS = [
+  "",
+  "connections",
+  "workflows",
+  "approvals",
+  "logs",
+  "ledger",
+  "settings/members",
+  "settings/mcp-servers",
+  "settings/audit-log",
+];
 
 test("npm start's demo is made by the product and reads true, page by page, at 390 px", async ({ page }) => {
   test.setTimeout(600_000);
@@ -71,7 +81,7 @@ test("npm start's demo is made by the product and reads true, page by page, at 3
       await page.goto(`${origin}/${team}${section ? `/${section}` : ""}`);
       await settled(page);
       expect(await sideways(page), `/${section} scrolls sideways at 390 px`).toBe(0);
-      await screenshot(page, `demo-${section || "overview"}`);
+      await screenshot(page, `demo-${section.replace("/", "-") || "overview"}`);
       // What the rows say (a status filter's options name every status, Running among them).
       const rows = (await page.locator("main table tbody").allInnerTexts()).join("\n");
       expect(rows, `/${section} shows a run still running`).not.toMatch(/\bRunning\b/);

@@ -39,7 +39,7 @@ test("an owner creates an MCP server with two of three connections, issues a tok
   const headers = { "x-patchbay-team": team.id };
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await signIn(page, owner.email);
-  await page.goto(`/${team.id}/settings`);
+  await page.goto(`/${team.id}/settings/mcp-servers`);
   await expect(page.getByTestId("no-mcp-servers")).toContainText("New MCP server");
 
   // Bad input reaches the API, and its message is shown in the dialog.
@@ -285,7 +285,7 @@ test("a member sees shared servers but cannot change another member's; private s
   });
 
   await signIn(page, bob.email);
-  await page.goto(`/${team.id}/settings`);
+  await page.goto(`/${team.id}/settings/mcp-servers`);
   const list = page.getByRole("list", { name: "MCP servers" });
   const card = list.getByTestId("mcp-server").filter({ hasText: "Alice shared" });
   await expect(card).toContainText(`Owner ${alice.email}`);
@@ -334,7 +334,7 @@ test("a member sees shared servers but cannot change another member's; private s
   const ownerCtx = await browser.newContext();
   const ownerPage = await ownerCtx.newPage();
   await signIn(ownerPage, owner.email);
-  await ownerPage.goto(`/${team.id}/settings`);
+  await ownerPage.goto(`/${team.id}/settings/mcp-servers`);
   const ownersCard = ownerPage.getByTestId("mcp-server").filter({ hasText: "Alice shared" });
   await ownersCard.getByRole("button", { name: "Edit permissions of Alice shared" }).click();
   const perms = ownerPage.getByRole("dialog", { name: "Permissions of Alice shared" });

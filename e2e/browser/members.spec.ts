@@ -109,10 +109,10 @@ test("an invite for an existing account is accepted by signing in as it, and onl
   await other.getByRole("button", { name: "Join Second Team Co" }).click();
   await expect(other).toHaveURL(new RegExp(`/${team.id}$`));
   // Now in two teams: the header switches between them, keeping the section.
-  await other.goto(`/${team.id}/settings`);
+  await other.goto(`/${team.id}/settings/members`);
   await expect(other.getByLabel(`Role of ${existing.email}`)).toHaveValue("owner");
   await other.getByLabel("Switch team").selectOption(elsewhere.id);
-  await expect(other).toHaveURL(new RegExp(`/${elsewhere.id}/settings$`));
+  await expect(other).toHaveURL(new RegExp(`/${elsewhere.id}/settings/members$`));
   await ctx.close();
 });
 

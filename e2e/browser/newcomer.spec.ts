@@ -14,7 +14,12 @@ const SECTIONS = [
   "approvals",
   "logs",
   "ledger",
-  "settings",
+  "settings/members",
+  "settings/api-keys",
+  "settings/mcp-servers",
+  "settings/webhooks",
+  "settings/sessions",
+  "settings/audit-log",
 ];
 
 /** Waits until the page shows its data: a heading, and no loading skeleton left. */
@@ -76,7 +81,7 @@ test("every dashboard page fits a 390 px phone and a 1440 px screen: no sideways
       const { sideways, belowMain } = await overflow(page);
       if (sideways > 0) problems.push(`/${section} at ${width} px scrolls ${sideways} px sideways`);
       if (belowMain > 1) problems.push(`/${section} at ${width} px runs ${belowMain} px past its content`);
-      if (width === 390) await screenshot(page, `phone-${section || "overview"}`);
+      if (width === 390) await screenshot(page, `phone-${section.replace("/", "-") || "overview"}`);
     }
   }
   expect(problems).toEqual([]);

@@ -68,7 +68,7 @@ test("Sign out everywhere ends this browser's session and another one's", async 
   const otherPage = await other.newPage();
   await signIn(otherPage, email);
   await signIn(page, email);
-  await page.goto(`/${team.id}/settings`);
+  await page.goto(`/${team.id}/settings/sessions`);
   const section = page.getByRole("region", { name: "Your sessions" });
   await expect(section).toContainText(`Signed in as ${email}`);
   await section.getByRole("button", { name: "Sign out everywhere" }).click();

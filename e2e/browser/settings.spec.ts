@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { test, expect, seed, anonymous } from "../fixtures";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 
@@ -11,7 +12,7 @@ test("an owner creates an API key that is shown once and works, then revokes it 
   await seed("mcpServer", { team: team.id, name: "Someone else's private MCP", owner: member.id, isPrivate: true });
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await signIn(page, owner.email);
-  await page.goto(`/${team.id}/settings`);
+  await page.goto(`/${team.id}/settings/api-keys`);
 
   await page.getByLabel("Key name").fill("CI key");
   await page.getByRole("button", { name: "Create key" }).click();
@@ -56,6 +57,7 @@ test("an owner creates an API key that is shown once and works, then revokes it 
   ).toBe(200);
 
   // Roles: the only owner cannot demote themselves; promoting the member works.
+  await settingsPage(page, "Members");
   await page.getByLabel(`Role of ${owner.email}`).selectOption("member");
   await expect(page.getByRole("alert").filter({ hasText: "only owner" })).toBeVisible();
   await expect(page.getByLabel(`Role of ${owner.email}`)).toHaveValue("owner");
@@ -71,6 +73,7 @@ test("an owner creates an API key that is shown once and works, then revokes it 
   ).json();
   expect(members.data.find((m: { user_id: string }) => m.user_id === member.id).role).toBe("owner");
 
+  await settingsPage(page, "MCP servers");
   const mcp = page.getByRole("list", { name: "MCP servers" });
   await expect(mcp).toContainText("Reporting MCP");
   await expect(mcp).toContainText("Shared");
@@ -83,11 +86,13 @@ test("a member cannot reach owner settings: explanations in the page, 403 from t
   const team = await seedTeamWithPasswords({ name: "Members Co", members: 2 });
   const [owner, member] = team.users;
   await signIn(page, member.email);
-  await page.goto(`/${team.id}/settings`);
+  await page.goto(`/${team.id}/settings/api-keys`);
   await expect(page.getByTestId("api-keys-owner-notice")).toContainText("Only team owners manage API keys");
   await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
+  await settingsPage(page, "Members");
   await expect(page.getByRole("list", { name: "Members" })).toContainText(owner.email);
   await expect(page.getByRole("combobox")).toHaveCount(0);
+  await settingsPage(page, "MCP servers");
   await expect(page.getByTestId("no-mcp-servers")).toBeVisible();
 
   const headers = { "x-patchbay-team": team.id };
@@ -110,7 +115,7 @@ test("a member cannot reach owner settings: explanations in the page, 403 from t
 test("a Pro team's owner sees that API keys need the Team plan, and the endpoint agrees", async ({ page }) => {
   const team = await seedTeamWithPasswords({ name: "Pro Co", plan: "pro" });
   await signIn(page, team.users[0].email);
-  await page.goto(`/${team.id}/settings`);
+  await page.goto(`/${team.id}/settings/api-keys`);
   await expect(page.getByTestId("api-keys-plan-notice")).toContainText("API keys need the Team plan");
   await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
   const res = await page.request.post("/api/dashboard/api-keys", {
@@ -120,4 +125,41 @@ test("a Pro team's owner sees that API keys need the Team plan, and the endpoint
   expect(res.status()).toBe(403);
   expect((await res.json()).detail).toContain("Team plan");
   await screenshot(page, "settings-pro-plan");
+});
+
+/** Opens a settings page from the settings navigation and waits for it to be the current one. */
+async function settingsPage(page: Page, name: string) {
+  const link = page.getByRole("navigation", { name: "Settings pages" }).getByRole("link", { name, exact: true });
+  await link.click();
+  await expect(link).toHaveAttribute("aria-current", "page");
+}
+
+test("Settings is sub-pages with their own URLs: /settings opens the first, each page shows only its cards, an unknown one is 404", async ({
+  page,
+}) => {
+  const team = await seedTeamWithPasswords({ name: "Sub-pages Co" });
+  await signIn(page, team.users[0].email);
+  await page.goto(`/${team.id}/settings`);
+  await expect(page).toHaveURL(new RegExp(`/${team.id}/settings/members$`));
+  const nav = page.getByRole("navigation", { name: "Settings pages" });
+  const pages: [string, string, string[]][] = [
+    ["Members", "members", ["Members and roles"]],
+    ["API keys", "api-keys", ["API keys"]],
+    ["MCP servers", "mcp-servers", ["MCP servers", "Approvals"]],
+    ["Webhooks", "webhooks", ["Webhooks", "Low-credits alert"]],
+    ["Your sessions", "sessions", ["Your sessions"]],
+    ["Audit log", "audit-log", ["Audit log"]],
+  ];
+  expect(await nav.getByRole("link").allInnerTexts()).toEqual(pages.map(([label]) => label));
+  for (const [label, slug, cards] of pages) {
+    await settingsPage(page, label);
+    await expect(page).toHaveURL(new RegExp(`/${team.id}/settings/${slug}$`));
+    await expect(page.locator("main h2")).toHaveText(cards);
+    // The sidebar keeps Settings as the current section.
+    await expect(
+      page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Settings" }),
+    ).toHaveAttribute("aria-current", "page");
+  }
+  const unknown = await page.request.get(`/${team.id}/settings/billing`);
+  expect(unknown.status()).toBe(404);
 });

@@ -94,7 +94,7 @@ test("an owner adds an endpoint and sees its secret once, sends a test event the
   const hook = await receiver(200, '{"received":true}');
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await signIn(page, team.users[0].email);
-  await page.goto(`/${team.id}/settings`);
+  await page.goto(`/${team.id}/settings/webhooks`);
   const section = page.getByRole("region", { name: "Webhooks" });
   await expect(section.getByTestId("no-webhook-endpoints")).toBeVisible();
 
@@ -217,7 +217,7 @@ test("an owner adds an endpoint and sees its secret once, sends a test event the
   await page.goto(`/${team.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(page.getByTestId("disabled-webhooks-banner")).toHaveCount(0);
-  await page.goto(`/${team.id}/settings`);
+  await page.goto(`/${team.id}/settings/webhooks`);
   await card.getByRole("button", { name: "Delete" }).click();
   const confirm = page.getByRole("dialog", { name: "Delete this webhook endpoint?" });
   await expect(confirm).toContainText(hook.url);
@@ -232,7 +232,7 @@ test("a receiver answering 500: the delivery shows the status and body, is retri
   const team = await seedTeamWithPasswords({ name: "Failing Hooks Co" });
   const hook = await receiver(500, "database is down");
   await signIn(page, team.users[0].email);
-  await page.goto(`/${team.id}/settings`);
+  await page.goto(`/${team.id}/settings/webhooks`);
 
   const { shown } = await addEndpoint(page, hook.url, { only: ["credits.low", "credits.exhausted"] });
   await shown.getByRole("button", { name: "Done" }).click();
@@ -293,7 +293,7 @@ test("a receiver answering 500: the delivery shows the status and body, is retri
   await expect(banner).toContainText(`Webhook endpoint ${hook.url} was disabled after 3 days of failed deliveries`);
   await screenshot(page, "webhooks-disabled-banner");
   await banner.getByRole("link", { name: "Review it in Settings → Webhooks" }).click();
-  await expect(page).toHaveURL(new RegExp(`/${team.id}/settings\\?webhook=${endpointId}`));
+  await expect(page).toHaveURL(new RegExp(`/${team.id}/settings/webhooks\\?webhook=${endpointId}`));
   await expect(card.getByTestId("endpoint-state")).toHaveText("Disabled");
   await expect(card).toContainText("3 days");
   await expect(page.getByRole("heading", { name: `Delivery log of ${hook.url}` })).toBeVisible();
@@ -325,7 +325,7 @@ test("a member sees that only owners manage webhooks, reads the low-credits thre
     .toBe(false);
 
   await signIn(page, member.email);
-  await page.goto(`/${team.id}/settings`);
+  await page.goto(`/${team.id}/settings/webhooks`);
   await expect(page.getByTestId("webhooks-owner-notice")).toContainText("Only team owners manage webhooks");
   await expect(page.getByRole("button", { name: "Add endpoint" })).toHaveCount(0);
   await expect(page.getByTestId("low-credits-percent")).toHaveText("10 %");
@@ -350,7 +350,7 @@ test("the delivery log is virtualized: a long history pages in as it scrolls, wi
   await expect.poll(() => hook.hits.length, { timeout: 20_000 }).toBe(total);
 
   await signIn(page, team.users[0].email);
-  await page.goto(`/${team.id}/settings?webhook=${id}`);
+  await page.goto(`/${team.id}/settings/webhooks?webhook=${id}`);
   await expect(deliveryRows(page).first()).toContainText("succeeded");
   const inDom = await deliveryRows(page).count();
   expect(inDom).toBeLessThan(40);

@@ -1,0 +1,109 @@
+import { ApiKeysSection } from "@/components/settings/api-keys-section";
+import { MembersSection } from "@/components/settings/members-section";
+import { McpServersSection } from "@/components/settings/mcp-servers-section";
+import { AuditLogSection } from "@/components/settings/audit-log-section";
+import { WebhooksSection } from "@/components/settings/webhooks-section";
+import { SessionsSection } from "@/components/settings/sessions-section";
+import { LowCreditsSetting } from "@/components/webhooks/low-credits-setting";
+import { SelfApprovalSetting } from "@/components/settings/self-approval-setting";
+
+// Settings' sub-pages (STYLE 14), one entry each: its URL (/<team>/settings/<slug>), its name in
+// the settings navigation, and its cards. The navigation, the pages and /settings' redirect read
+// this list; a new settings page is one entry.
+
+type SettingsViewer = { team: string; role: "owner" | "member"; plan: string; userId: string; email: string };
+
+type Card = { id: string; title: string; description: string; render: (v: SettingsViewer) => React.ReactNode };
+
+type SettingsSection = { slug: string; label: string; cards: Card[] };
+
+export const SETTINGS_SECTIONS: SettingsSection[] = [
+  {
+    slug: "members",
+    label: "Members",
+    cards: [
+      {
+        id: "members-heading",
+        title: "Members and roles",
+        description: "Everyone in this team and what they may do.",
+        render: (v) => <MembersSection team={v.team} role={v.role} userId={v.userId} />,
+      },
+    ],
+  },
+  {
+    slug: "api-keys",
+    label: "API keys",
+    cards: [
+      {
+        id: "api-keys-heading",
+        title: "API keys",
+        description: "Keys authenticate integrations against the /v1 API on behalf of this team.",
+        render: (v) => <ApiKeysSection team={v.team} role={v.role} plan={v.plan} />,
+      },
+    ],
+  },
+  {
+    slug: "mcp-servers",
+    label: "MCP servers",
+    cards: [
+      {
+        id: "mcp-heading",
+        title: "MCP servers",
+        description: "The team's MCP servers: who owns them, which connections they may reach, and their tokens.",
+        render: (v) => <McpServersSection team={v.team} userId={v.userId} role={v.role} />,
+      },
+      {
+        id: "approvals-heading",
+        title: "Approvals",
+        description:
+          "Who may approve the writes agents ask to make through MCP servers whose write policy is “approval”.",
+        render: (v) => <SelfApprovalSetting team={v.team} role={v.role} />,
+      },
+    ],
+  },
+  {
+    slug: "webhooks",
+    label: "Webhooks",
+    cards: [
+      {
+        id: "webhooks-heading",
+        title: "Webhooks",
+        description:
+          "Endpoints that receive the team's events (connections, auth links, credits) as signed HTTP requests, and what was delivered to each.",
+        render: (v) => <WebhooksSection team={v.team} role={v.role} />,
+      },
+      {
+        id: "low-credits-heading",
+        title: "Low-credits alert",
+        description: "A warning to your webhook endpoints before the team's credits run out.",
+        render: (v) => <LowCreditsSetting team={v.team} role={v.role} />,
+      },
+    ],
+  },
+  {
+    slug: "sessions",
+    label: "Your sessions",
+    cards: [
+      {
+        id: "sessions-heading",
+        title: "Your sessions",
+        description: "Where you are signed in to Patchbay.",
+        render: (v) => <SessionsSection team={v.team} email={v.email} />,
+      },
+    ],
+  },
+  {
+    slug: "audit-log",
+    label: "Audit log",
+    cards: [
+      {
+        id: "audit-heading",
+        title: "Audit log",
+        description: "Who created, changed or removed keys, connections, members and MCP access, and when.",
+        render: (v) => <AuditLogSection team={v.team} role={v.role} />,
+      },
+    ],
+  },
+];
+
+export const findSettingsSection = (slug: string) => SETTINGS_SECTIONS.find((s) => s.slug === slug);
