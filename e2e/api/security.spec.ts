@@ -4,7 +4,7 @@ import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test, expect, seed, seedTeam, cli, cliWith, baseURL, type SeededTeam } from "../fixtures";
 import { raw, signInCookie } from "../support/hostile";
-import { root, freePort, freshPostgresDatabase } from "../support/server";
+import { root, freePort, freshPostgresDatabase, npmStart } from "../support/server";
 import { startExtraServer, type ExtraServer } from "../support/extra-server";
 import { inDatabase } from "../support/in-database";
 import { authorize, bindingCookieFor, callback, createLink, paramsOf, start } from "../support/oauth-flow";
@@ -908,22 +908,13 @@ test.describe("9. smaller points", () => {
       expect(demo.code).toBe(1);
       expect(demo.json.error).toMatch(/production/);
       // npm start's own path: migrations, (no) demo, the server.
-      const { spawn } = await import("node:child_process");
-      const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/server/start.ts"], {
-        cwd: root,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let out = "";
-      child.stdout.on("data", (d) => (out += d));
-      child.stderr.on("data", (d) => (out += d));
+      const product = npmStart(env);
       try {
-        await expect.poll(() => out, { timeout: 90_000 }).toContain("Patchbay is running");
+        await expect.poll(product.output, { timeout: 90_000 }).toContain("Patchbay is running");
       } finally {
-        child.kill("SIGTERM");
-        await new Promise((r) => child.once("exit", r));
+        await product.stop();
       }
-      expect(out).not.toMatch(/Demo sign-in|Demo API key|demo@patchbay\.dev/);
+      expect(product.output()).not.toMatch(/Demo sign-in|Demo API key|demo@patchbay\.dev/);
       expect(await inDatabase("return db.user.count();", {}, env)).toBe(0);
     } finally {
       await pg?.drop();

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { test, expect } from "../fixtures";
-import { root, freePort, freshPostgresDatabase } from "../support/server";
+import { root, freePort, freshPostgresDatabase, npmStart } from "../support/server";
 import { inDatabase } from "../support/in-database";
 import { screenshot } from "../support/browser";
 
@@ -42,17 +41,10 @@ test("npm start's demo is made by the product and reads true, page by page, at 3
     ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     AUTH_SECRET: randomBytes(32).toString("base64url"),
   };
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/server/start.ts"], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (out += d));
+  const product = npmStart(env);
   try {
-    await expect.poll(() => out, { timeout: 420_000 }).toContain("Patchbay is running");
-    const [, email, password] = /Demo sign-in:\s+(\S+) \/ (\S+)/.exec(out)!;
+    await expect.poll(product.output, { timeout: 420_000 }).toContain("Patchbay is running");
+    const [, email, password] = /Demo sign-in:\s+(\S+) \/ (\S+)/.exec(product.output())!;
     const facts = await inDatabase<DemoFacts>(FACTS, {}, env);
 
     // Made by the product, over the past weeks, and finished.
@@ -102,8 +94,7 @@ test("npm start's demo is made by the product and reads true, page by page, at 3
       expect((await page.locator("main table tbody").allInnerTexts()).join("\n")).not.toMatch(/\bRunning\b/);
     }
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    await product.stop();
     await pg?.drop();
   }
 });

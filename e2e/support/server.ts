@@ -117,3 +117,23 @@ export async function freshPostgresDatabase(url: string, prefix = "patchbay_test
     },
   };
 }
+
+/** `npm start`'s own entry (lib/server/start.ts) with this environment; `output()` is what it printed so far. */
+export function npmStart(env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "lib/server/start.ts"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
+  return {
+    output: () => out,
+    stop: async () => {
+      const exited = new Promise((r) => child.once("exit", r));
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

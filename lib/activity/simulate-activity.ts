@@ -25,7 +25,7 @@ export type SimulateOptions = {
 };
 
 /** mulberry32: small, fast, deterministic for a given seed. */
-function prng(seed: number) {
+export function prng(seed: number) {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;

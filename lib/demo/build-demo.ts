@@ -15,6 +15,7 @@ import { resolveScope } from "@/lib/mcp/request-scope";
 import { buildMcpServer } from "@/lib/mcp/build-server";
 import { approveApproval, rejectApproval } from "@/lib/approvals/decide-approval";
 import { setClock } from "@/lib/demo/past-clock";
+import { prng } from "@/lib/activity/simulate-activity";
 
 // The demo's history, made by the product itself: connections verified by the sandbox provider,
 // workflow runs through the runner, MCP calls through the MCP server (a client in this process),
@@ -27,18 +28,6 @@ import { setClock } from "@/lib/demo/past-clock";
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
-
-/** A fixed sequence, so every demo tells the same story. */
-function sequence(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export type DemoPeople = { teamId: string; ownerId: string; teammateId: string };
 
@@ -53,7 +42,8 @@ export const demoStart = (now: number, days: number) => Math.floor(now / DAY) * 
  */
 export async function populateDemo(people: DemoPeople, firstDay: number, days: number) {
   const { teamId, ownerId, teammateId } = people;
-  const random = sequence(42);
+  // A fixed sequence, so every demo tells the same story.
+  const random = prng(42).next;
   const owner = await db.user.findUniqueOrThrow({ where: { id: ownerId }, select: { id: true, email: true } });
   const team = await db.team.findUniqueOrThrow({
     where: { id: teamId },
