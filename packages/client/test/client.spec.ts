@@ -120,7 +120,8 @@ test("errors are PatchbayError with the server's status and detail; the aged-out
 });
 
 test("iterate walks 5,000 logs in small pages, each exactly once, with the filters held for every page", async () => {
-  test.setTimeout(120_000);
+  // A budget, not an assertion: seeding 5,000 logs and ~260 pages took over 120 s beside a CPU burner.
+  test.setTimeout(240_000);
   const team = await seedTeam({ name: "Client walk Co" });
   const made = await seed<{ logs: number; charges: Record<string, number> }>("bulkActivity", {
     team: team.id,
