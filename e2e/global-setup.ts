@@ -19,8 +19,7 @@ import { chromiumExecutable } from "./support/chromium";
  * environment set here reaches the workers, so fixtures and the CLI use the same database.
  */
 export default async function globalSetup() {
-  // @patchbay/client's dist, from its current sources (2 s): its tests import it, and the
-  // app's type check (in next build) reads its declarations.
+  // @patchbay/client's dist, from its current sources (2 s): its tests import it.
   buildClient();
   ensureBuild();
   // Before any worker starts: they read it from the environment (playwright.config.ts).
