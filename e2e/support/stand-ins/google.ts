@@ -1,13 +1,17 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
   OAuthBook,
+  RateLimits,
   authorizeControls,
   startStandInServer,
   testClient,
   type Reply,
+  type Route,
   type StandInModule,
   type StandInRequest,
 } from "./stand-in-server";
+import { workspace } from "./google-workspace";
+import { marketing } from "./google-marketing";
 
 // Stand-in for Google (ga4, gads, gsc): accounts.google.com, oauth2.googleapis.com,
 // openidconnect.googleapis.com and the three product APIs, at their real paths and in Google's
@@ -63,6 +67,30 @@ const SCOPE = {
   searchConsole: "https://www.googleapis.com/auth/webmasters.readonly",
 };
 const EMAIL_SCOPE = "https://www.googleapis.com/auth/userinfo.email";
+
+/**
+ * A product on Google's app served by this same stand-in (its types share Google's sign-in and
+ * token endpoints): the scopes it may ask for and its API routes, given the shared Google pieces.
+ */
+export type GoogleExtension = {
+  types: string[];
+  scopes: string[];
+  routes(google: GoogleKit): Record<string, Route>;
+};
+export type GoogleKit = {
+  /** The grant of the request's `Authorization: Bearer` token ({account, scope}), or null. */
+  bearer(req: StandInRequest): { account: string; scope: string } | null;
+  /** Whether a granted scope list (space-separated) holds any of `wanted`. */
+  hasScope(granted: string, ...wanted: string[]): boolean;
+  apiError: typeof apiError;
+  unauthenticated: typeof unauthenticated;
+  insufficientScopes: typeof insufficientScopes;
+  /** Google's 429 RESOURCE_EXHAUSTED "Quota exceeded …" for an account RateLimits throttles (else null). */
+  throttled(account: string, service: string): Reply | null;
+  digits(seed: string, n: number): string;
+};
+const EXTENSIONS: GoogleExtension[] = [workspace, marketing];
+
 const KNOWN_SCOPES = new Set([
   "openid",
   "email",
@@ -70,9 +98,10 @@ const KNOWN_SCOPES = new Set([
   EMAIL_SCOPE,
   "https://www.googleapis.com/auth/userinfo.profile",
   ...Object.values(SCOPE),
+  ...EXTENSIONS.flatMap((e) => e.scopes),
 ]);
 /** What a white-label refresh token (one this stand-in did not issue) is taken to grant. */
-const ALL_SCOPES = ["openid", EMAIL_SCOPE, ...Object.values(SCOPE)].join(" ");
+const ALL_SCOPES = ["openid", EMAIL_SCOPE, ...Object.values(SCOPE), ...EXTENSIONS.flatMap((e) => e.scopes)].join(" ");
 
 const digits = (seed: string, n: number) =>
   BigInt(`0x${createHash("sha256").update(seed).digest("hex").slice(0, 15)}`)
@@ -839,7 +868,35 @@ function start() {
     };
   }
 
+  const rateLimits = new RateLimits();
+  const kit: GoogleKit = {
+    bearer,
+    hasScope,
+    apiError,
+    unauthenticated,
+    insufficientScopes,
+    digits,
+    throttled: (account, service) =>
+      rateLimits.limited(account)
+        ? {
+            ...apiError(
+              429,
+              "RESOURCE_EXHAUSTED",
+              `Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute per user' of service '${service}'.`,
+              [
+                {
+                  "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                  reason: "RATE_LIMIT_EXCEEDED",
+                  domain: "googleapis.com",
+                },
+              ],
+            ),
+            headers: { "retry-after": account.startsWith("throttled-once") ? "1" : "60" },
+          }
+        : null,
+  };
   return startStandInServer({
+    ...Object.assign({}, ...EXTENSIONS.map((e) => e.routes(kit))),
     "GET /o/oauth2/v2/auth": authorize,
     "POST /token": token,
     "GET /v1/userinfo": userinfo,
@@ -854,4 +911,8 @@ function start() {
   });
 }
 
-export const standIn: StandInModule = { types: ["ga4", "gads", "gsc"], oauthProviders: ["GOOGLE"], start };
+export const standIn: StandInModule = {
+  types: ["ga4", "gads", "gsc", ...EXTENSIONS.flatMap((e) => e.types)],
+  oauthProviders: ["GOOGLE"],
+  start,
+};

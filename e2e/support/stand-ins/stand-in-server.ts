@@ -47,8 +47,8 @@ const CALLS_PATH = "/__stand-in/calls";
 /**
  * Where a test reads the exact requests a stand-in received (what a write sent the provider):
  * `GET /__stand-in/requests?path=<path>[&method=POST]` → `{"requests": [{method, path, query,
- * headers, json, text}]}`, oldest first; `path` as for CALLS_PATH. Bodies and headers only of
- * non-GET requests are kept (the writes), at most the last 500.
+ * headers, json, text}]}`, oldest first; `path` as for CALLS_PATH. Every request is kept (reads
+ * and writes), at most the last 5000.
  */
 const REQUESTS_PATH = "/__stand-in/requests";
 /**
@@ -230,17 +230,15 @@ export async function startStandInServer(routes: Record<string, Route>): Promise
     } else {
       const counted = `${method} ${safeDecode(url.pathname)}`;
       calls.set(counted, (calls.get(counted) ?? 0) + 1);
-      if (method !== "GET") {
-        journal.push({
-          method,
-          path: safeDecode(url.pathname),
-          query: Object.fromEntries(url.searchParams),
-          headers: req.headers,
-          json,
-          text,
-        });
-        if (journal.length > 500) journal.shift();
-      }
+      journal.push({
+        method,
+        path: safeDecode(url.pathname),
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        json,
+        text,
+      });
+      if (journal.length > 5000) journal.shift();
       const found = matchRoute(routes, method, url.pathname);
       try {
         reply = found
@@ -394,3 +392,22 @@ export type StandInModule = {
   oauthProviders: string[];
   start(): Promise<StandIn>;
 };
+
+/**
+ * The test control for a provider's rate limit, keyed by the account a token or credential
+ * belongs to: an account named `throttled-once…` gets the provider's rate-limit answer on its
+ * first API call and normal answers after (a client that retries as the docs say succeeds);
+ * `throttled…` gets it on every call (the client must report it). Anything else: null.
+ * A stand-in asks this in each API route and answers its provider's own rate-limit reply when true.
+ */
+export class RateLimits {
+  private readonly seen = new Set<string>();
+  limited(account: string): boolean {
+    if (account.startsWith("throttled-once")) {
+      if (this.seen.has(account)) return false;
+      this.seen.add(account);
+      return true;
+    }
+    return account.startsWith("throttled");
+  }
+}

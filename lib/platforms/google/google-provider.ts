@@ -1,6 +1,12 @@
 import "server-only";
 import { cachedAccessToken } from "@/lib/platforms/kit/access-token-cache";
-import { providerFetch, providerReason, type ProviderResponse, rejection } from "@/lib/platforms/kit/provider-fetch";
+import {
+  providerFetch,
+  providerReason,
+  rateLimitReason,
+  type ProviderResponse,
+  rejection,
+} from "@/lib/platforms/kit/provider-fetch";
 import { requestToken, urlWith, callbackCode } from "@/lib/platforms/kit/oauth2";
 import {
   ProviderRejection,
@@ -16,8 +22,12 @@ import { googleDocs } from "@/lib/platforms/google/google-docs";
 import { monogramLogo } from "@/lib/platforms/kit/monogram-logo";
 import { hostedType } from "@/lib/platforms/kit/provider-fetch";
 
-/** The type's hosts, for providerFetch (which calls nothing else). */
-const hosted = (type: string) => hostedType(googleTypes, type);
+/**
+ * Every type on Google's app, as googleType() made it (the types of lib/platforms/google/<product>/
+ * included), so the shared calls below find each type's hosts for providerFetch (which calls nothing else).
+ */
+const madeTypes: ConnectionTypeDefinition[] = [];
+const hosted = (type: string) => hostedType(madeTypes, type);
 
 // Google Analytics 4, Google Ads and Search Console: one Google OAuth client (GOOGLE) with a
 // scope per type, or the caller's own client + refresh token (white-label). A manual post is
@@ -86,10 +96,14 @@ export async function googleApiCall(
   url: string,
   accessToken: string,
   what: string,
-  { headers = {}, body }: { headers?: Record<string, string>; body?: unknown } = {},
+  {
+    headers = {},
+    body,
+    method,
+  }: { headers?: Record<string, string>; body?: unknown; method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" } = {},
 ): Promise<Json> {
   const res = await providerFetch(PROVIDER, hosted(type), url, {
-    method: body === undefined ? "GET" : "POST",
+    method: method ?? (body === undefined ? "GET" : "POST"),
     headers: {
       authorization: `Bearer ${accessToken}`,
       accept: "application/json",
@@ -98,8 +112,12 @@ export async function googleApiCall(
     },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
-  // 429 is Google's quota, not a verdict on the credentials.
-  if (res.status >= 400 && res.status < 500 && res.status !== 429) throw rejection(PROVIDER, res, googleReason(res));
+  // 429 is Google's quota, not a verdict on the credentials (providerFetch already retried it).
+  if (res.status === 429) throw new ProviderUnavailable(PROVIDER, rateLimitReason(PROVIDER, res, googleReason(res)));
+  if (res.status >= 400 && res.status < 500) throw rejection(PROVIDER, res, googleReason(res));
+  // A DELETE (and some updates) answer 204 or an empty body: nothing to read.
+  if ((res.status === 204 || (res.status === 200 && res.text === "")) && method !== undefined && method !== "GET")
+    return {};
   if (res.status !== 200 || !isObject(res.body))
     throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(googleReason(res))}`);
   return res.body;
@@ -152,7 +170,7 @@ export function googleAdsDeveloperToken(credentials: FreshCredentials): string |
     : process.env.GOOGLE_ADS_DEVELOPER_TOKEN || undefined;
 }
 
-type ApiCheck = (
+export type ApiCheck = (
   type: string,
   accessToken: string,
   credentials: Record<string, string>,
@@ -195,7 +213,7 @@ const checkAds: ApiCheck = async (type, accessToken, credentials) => {
   return { accountId: first, accountName: first };
 };
 
-function stringOr(v: unknown): string | undefined {
+export function stringOr(v: unknown): string | undefined {
   return typeof v === "string" && v ? v : undefined;
 }
 
@@ -203,14 +221,15 @@ function stringOr(v: unknown): string | undefined {
  * The shared Google OAuth client, asking for `openid email` plus the one scope of the type
  * (Google's own wording of each).
  */
-function googleOAuth(scope: OAuthScope): OAuthDefinition {
+function googleOAuth(own: readonly OAuthScope[]): OAuthDefinition {
+  const names = own.map((s) => s.name);
   return {
     provider: "GOOGLE",
     providerName: PROVIDER,
     scopes: [
       { name: "openid", allows: "Associate you with your personal info on Google" },
       { name: "email", allows: "See your primary Google Account email address" },
-      scope,
+      ...own,
     ],
     identity: "See your Google account's email address",
     pkce: true,
@@ -219,7 +238,7 @@ function googleOAuth(scope: OAuthScope): OAuthDefinition {
         response_type: "code",
         client_id: client.clientId,
         redirect_uri: redirectUri,
-        scope: `openid email ${scope.name}`,
+        scope: ["openid", "email", ...names].join(" "),
         state,
         code_challenge: codeChallenge,
         code_challenge_method: codeChallenge ? "S256" : undefined,
@@ -246,10 +265,11 @@ function googleOAuth(scope: OAuthScope): OAuthDefinition {
         throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the userinfo call without a subject (sub).`);
       // Granular consent lets the user untick the type's scope while still approving.
       const granted = tokens.scope?.split(/\s+/);
-      if (granted && !granted.includes(scope.name)) {
+      const missing = granted ? names.filter((n) => !granted.includes(n)) : [];
+      if (granted && missing.length) {
         throw new ProviderRejection(
           PROVIDER,
-          `the account did not grant the scope ${scope.name} (granted: ${granted.join(" ") || "none"}); connect again and keep it ticked.`,
+          `the account did not grant the scope ${missing.join(" ")} (granted: ${granted.join(" ") || "none"}); connect again and keep it ticked.`,
         );
       }
       return {
@@ -261,16 +281,24 @@ function googleOAuth(scope: OAuthScope): OAuthDefinition {
   };
 }
 
-function googleType(def: {
+/**
+ * A connection type on Google's app: OAuth with `openid email` plus the type's own scopes (only
+ * the types that need a scope ask for it; include_granted_scopes keeps the user's earlier grants
+ * to Patchbay), or white-label (the caller's client + refresh token, `credentialFields`).
+ * `hosts`: the Google API hosts the type calls beside the sign-in ones. `check` is the identity
+ * read of a manual post, made with the type's own API so a token without its scope is refused.
+ */
+export function googleType(def: {
   type: string;
   name: string;
   logo: string;
-  scope: OAuthScope;
+  scopes: readonly OAuthScope[];
   credentialFields: string[];
   docs: string;
+  hosts?: readonly string[];
   check: ApiCheck;
 }): ConnectionTypeDefinition {
-  return {
+  const made: ConnectionTypeDefinition = {
     type: def.type,
     name: def.name,
     logo: def.logo,
@@ -278,14 +306,16 @@ function googleType(def: {
     credentialFields: def.credentialFields,
     docs: def.docs,
     family: "white_label",
-    hosts: GOOGLE_HOSTS,
-    oauth: googleOAuth(def.scope),
+    hosts: [...GOOGLE_HOSTS, ...(def.hosts ?? [])],
+    oauth: googleOAuth(def.scopes),
     async verify(credentials, ctx) {
       const accessToken = await googleAccessToken(ctx.type, { kind: "manual", credentials });
       const account = await def.check(ctx.type, accessToken, credentials);
       return { ...account, rotationKey: `name:${ctx.name}` };
     },
   };
+  madeTypes.push(made);
+  return made;
 }
 
 export const googleTypes: ConnectionTypeDefinition[] = [
@@ -293,10 +323,12 @@ export const googleTypes: ConnectionTypeDefinition[] = [
     type: "ga4",
     name: "Google Analytics 4",
     logo: logo("#E37400", "GA"),
-    scope: {
-      name: "https://www.googleapis.com/auth/analytics.readonly",
-      allows: "See and download your Google Analytics data",
-    },
+    scopes: [
+      {
+        name: "https://www.googleapis.com/auth/analytics.readonly",
+        allows: "See and download your Google Analytics data",
+      },
+    ],
     credentialFields: ["client_id", "client_secret", "refresh_token"],
     docs: googleDocs.ga4,
     check: checkAnalytics,
@@ -305,11 +337,13 @@ export const googleTypes: ConnectionTypeDefinition[] = [
     type: "gads",
     name: "Google Ads",
     logo: logo("#1A73E8", "Ads"),
-    scope: {
-      name: "https://www.googleapis.com/auth/adwords",
-      allows: "See, edit, create and delete your Google Ads accounts and data",
-      changes: true,
-    },
+    scopes: [
+      {
+        name: "https://www.googleapis.com/auth/adwords",
+        allows: "See, edit, create and delete your Google Ads accounts and data",
+        changes: true,
+      },
+    ],
     credentialFields: ["client_id", "client_secret", "refresh_token", "developer_token"],
     docs: googleDocs.gads,
     check: checkAds,
@@ -318,10 +352,12 @@ export const googleTypes: ConnectionTypeDefinition[] = [
     type: "gsc",
     name: "Google Search Console",
     logo: logo("#188038", "SC"),
-    scope: {
-      name: "https://www.googleapis.com/auth/webmasters.readonly",
-      allows: "View Search Console data for your verified sites",
-    },
+    scopes: [
+      {
+        name: "https://www.googleapis.com/auth/webmasters.readonly",
+        allows: "View Search Console data for your verified sites",
+      },
+    ],
     credentialFields: ["client_id", "client_secret", "refresh_token"],
     docs: googleDocs.gsc,
     check: checkSearchConsole,

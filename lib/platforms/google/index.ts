@@ -3,9 +3,13 @@ import type { Platform } from "@/lib/platforms/kit/platform";
 import { googleTypes } from "@/lib/platforms/google/google-provider";
 import { operations as googleOperations } from "@/lib/platforms/google/google-operations";
 import { operations as googleAdsWrites } from "@/lib/platforms/google/google-ads-writes";
+import { workspaceProducts } from "@/lib/platforms/google/workspace-products";
+import { marketingProducts } from "@/lib/platforms/google/marketing-products";
+
+const products = [...workspaceProducts, ...marketingProducts];
 
 export const platform: Platform = {
   id: "google",
-  types: googleTypes,
-  operations: [...googleOperations, ...googleAdsWrites],
+  types: [...googleTypes, ...products.flatMap((p) => p.types)],
+  operations: [...googleOperations, ...googleAdsWrites, ...products.flatMap((p) => p.operations)],
 };

@@ -8,6 +8,14 @@ import {
 } from "@/lib/platforms/kit/types";
 
 const TIMEOUT_MS = Number(process.env.PROVIDER_TIMEOUT_MS ?? 10_000);
+/**
+ * A provider's rate-limit answer (HTTP 429) is tried again at most this many times, after the
+ * wait its Retry-After asks for (seconds or an HTTP date; 1 s, then 2 s when it names none), as
+ * the providers' docs ask of clients; a longer wait than RATE_LIMIT_MAX_WAIT_MS is not waited
+ * out: the 429 reaches the platform, which reports it (rateLimitReason).
+ */
+const RATE_LIMIT_RETRIES = 2;
+const RATE_LIMIT_MAX_WAIT_MS = 5_000;
 
 let overrides: Record<string, string> | undefined;
 function baseUrlOverrides(): Record<string, string> {
@@ -93,6 +101,28 @@ export async function providerFetch(
     if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new UnsendableCredential(providerName);
   }
   const target = providerUrl(def, url);
+  for (let attempt = 0; ; attempt++) {
+    const answer = await fetchOnce(providerName, target, init);
+    const wait =
+      attempt < RATE_LIMIT_RETRIES && answer.status === 429 ? retryAfterMs(answer.retryAfter, attempt) : null;
+    if (wait === null) return answer;
+    await new Promise((ok) => setTimeout(ok, wait));
+  }
+}
+
+/** How long a 429 asks to wait before the next try, or null when longer than a call should wait. */
+function retryAfterMs(header: string | null, attempt: number): number | null {
+  let ms = 1000 * 2 ** attempt;
+  if (header && /^\d+$/.test(header.trim())) ms = Number(header.trim()) * 1000;
+  else if (header && !Number.isNaN(Date.parse(header))) ms = Math.max(0, Date.parse(header) - Date.now());
+  return ms <= RATE_LIMIT_MAX_WAIT_MS ? ms : null;
+}
+
+async function fetchOnce(
+  providerName: string,
+  target: string,
+  init: RequestInit,
+): Promise<ProviderResponse & { retryAfter: string | null }> {
   let res: Response;
   try {
     res = await fetch(target, { ...init, redirect: "manual", signal: AbortSignal.timeout(TIMEOUT_MS) });
@@ -113,7 +143,18 @@ export async function providerFetch(
   } catch {
     body = null;
   }
-  return { status: res.status, body, text };
+  return { status: res.status, body, text, retryAfter: res.headers.get("retry-after") };
+}
+
+/**
+ * A rate-limit answer a platform reports (after providerFetch's retries): the provider's own
+ * words plus how long it asked to wait, e.g. "Pinterest's rate limit was reached (code 29: …); it
+ * asks to wait 60 s before trying again."
+ */
+export function rateLimitReason(providerName: string, res: ProviderResponse, reason: string): string {
+  const after = (res as { retryAfter?: string | null }).retryAfter;
+  const wait = after && /^\d+$/.test(after.trim()) ? `; it asks to wait ${after.trim()} s before trying again` : "";
+  return `${providerName}'s rate limit was reached (${reason.replace(/[.]+$/, "")})${wait}.`;
 }
 
 /** A provider's refusal of a call: a 401 (RFC 6750 `invalid_token`) refuses the credential itself. */
