@@ -103,7 +103,7 @@ const STATUSES = ["ACTIVE", "PAUSED", "ARCHIVED", "DRAFT"] as const;
 
 const pinterestListCampaigns = defineRead({
   id: "pinterest_ads.list_campaigns",
-  title: "List Pinterest Ads campaigns",
+  title: "List the campaigns of a Pinterest ad account",
   consent: "See your ad accounts and campaigns",
   description:
     "The campaigns of one Pinterest ad account (API v5 List campaigns): ID, name, status (ACTIVE, PAUSED, ARCHIVED), summary status (RUNNING, PAUSED, COMPLETED …), objective, daily and lifetime spend caps (micro-currency) and schedule. " +

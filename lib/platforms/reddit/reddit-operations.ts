@@ -101,7 +101,7 @@ const redditListAdAccounts = defineRead({
 
 const redditListCampaigns = defineRead({
   id: "reddit_ads.list_campaigns",
-  title: "List Reddit Ads campaigns",
+  title: "List the campaigns of a Reddit Ads account",
   consent: "See your businesses, ad accounts and campaigns",
   description:
     "The campaigns of one Reddit ad account (Ads API v3 List campaigns): ID, name, configured status (ACTIVE, PAUSED, ARCHIVED), effective status, objective, budget goal (goal_type, goal_value and spend_cap in micro-currency) and schedule. " +

@@ -76,7 +76,7 @@ const snapchatListAdAccounts = defineRead({
 
 const snapchatListCampaigns = defineRead({
   id: "snapchat_ads.list_campaigns",
-  title: "List Snapchat Ads campaigns",
+  title: "List the campaigns of a Snapchat ad account",
   consent: "See your organizations, ad accounts and campaigns",
   description:
     "The campaigns of one Snapchat ad account (Marketing API Get all campaigns): ID, name, status (ACTIVE or PAUSED), objective, daily budget and lifetime spend cap (micro-currency), schedule and delivery status. " +
