@@ -1,7 +1,8 @@
 import type { PlatformCase } from "./case";
+import { linkedinAds } from "./linkedin";
 import { pinterestCases } from "./pinterest";
 import { snapchatCases } from "./snapchat";
 import { redditCases } from "./reddit";
 
 // Every platform case file, one line each.
-export const PLATFORM_CASES: PlatformCase[] = [...pinterestCases, ...snapchatCases, ...redditCases];
+export const PLATFORM_CASES: PlatformCase[] = [linkedinAds, ...pinterestCases, ...snapchatCases, ...redditCases];
