@@ -7,14 +7,16 @@ import { pinterestIds, pinterestTokenMark } from "../../support/stand-ins/pinter
 const DAY_MS = 86_400_000;
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
 
-async function run(ctx: Omit<RunContext, "p">, operation_id: string, input: Json): Promise<Json> {
+/**
+ * One read through run_operation, as an agent runs it; null when it fails (a rate-limited account's
+ * `prepare` learns nothing, and the rate-limit test then reports the limit itself).
+ */
+async function run(ctx: Omit<RunContext, "p">, operation_id: string, input: Json): Promise<Json | null> {
   const r = await ctx.client.callTool({
     name: "run_operation",
     arguments: { operation_id, connection_id: ctx.connectionId, input },
   });
-  const text = ((r.content ?? []) as { text?: string }[]).map((c) => c.text ?? "").join("\n");
-  expect(r.isError, `${operation_id}: ${text.slice(0, 500)}`).toBeFalsy();
-  return r.structuredContent as Json;
+  return r.isError ? null : (r.structuredContent as Json);
 }
 
 /** The one request of `method` to `path` among a run's requests. */
@@ -45,9 +47,9 @@ export const pinterestCases: PlatformCase[] = [
     // The ad account and campaigns as an agent finds them: the accounts list, then the campaigns.
     async prepare(ctx) {
       const accounts = await run(ctx, "pinterest_ads.list_ad_accounts", {});
-      const adAccount = accounts.ad_accounts[0].id as string;
-      const list = await run(ctx, "pinterest_ads.list_campaigns", { ad_account_id: adAccount });
-      const byName = (name: string) => list.campaigns.find((c: Json) => c.name === name).id as string;
+      const adAccount = accounts?.ad_accounts?.[0]?.id as string | undefined;
+      const list = adAccount ? await run(ctx, "pinterest_ads.list_campaigns", { ad_account_id: adAccount }) : null;
+      const byName = (name: string) => list?.campaigns?.find((c: Json) => c.name === name)?.id as string | undefined;
       return {
         adAccount,
         spring: byName("Spring sale"),
@@ -212,6 +214,8 @@ export const pinterestCases: PlatformCase[] = [
       { ask: "Pinterest ads spend and clicks per campaign last week", first: "pinterest_ads.campaign_analytics" },
       { ask: "raise the daily budget of a Pinterest campaign", first: "pinterest_ads.campaign.set_daily_budget" },
       { ask: "which Pinterest ad accounts do I have", first: "pinterest_ads.list_ad_accounts" },
+      { ask: "archive an old Pinterest campaign", first: "pinterest_ads.campaign.set_status" },
+      { ask: "show the campaigns in my Pinterest ad account", first: "pinterest_ads.list_campaigns" },
     ],
   },
 ];

@@ -7,14 +7,16 @@ import { snapchatIds, snapchatTokenMark } from "../../support/stand-ins/snapchat
 const DAY_MS = 86_400_000;
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
 
-async function run(ctx: Omit<RunContext, "p">, operation_id: string, input: Json): Promise<Json> {
+/**
+ * One read through run_operation, as an agent runs it; null when it fails (a rate-limited account's
+ * `prepare` learns nothing, and the rate-limit test then reports the limit itself).
+ */
+async function run(ctx: Omit<RunContext, "p">, operation_id: string, input: Json): Promise<Json | null> {
   const r = await ctx.client.callTool({
     name: "run_operation",
     arguments: { operation_id, connection_id: ctx.connectionId, input },
   });
-  const text = ((r.content ?? []) as { text?: string }[]).map((c) => c.text ?? "").join("\n");
-  expect(r.isError, `${operation_id}: ${text.slice(0, 500)}`).toBeFalsy();
-  return r.structuredContent as Json;
+  return r.isError ? null : (r.structuredContent as Json);
 }
 
 function only(requests: Recorded[], method: string, path: string): Recorded {
@@ -63,9 +65,9 @@ export const snapchatCases: PlatformCase[] = [
     // The ad account and campaigns as an agent finds them: organizations with ad accounts, then campaigns.
     async prepare(ctx) {
       const orgs = await run(ctx, "snapchat_ads.list_ad_accounts", {});
-      const adAccount = orgs.organizations[0].ad_accounts[0].id as string;
-      const list = await run(ctx, "snapchat_ads.list_campaigns", { ad_account_id: adAccount });
-      const byName = (name: string) => list.campaigns.find((c: Json) => c.name === name).id as string;
+      const adAccount = orgs?.organizations?.[0]?.ad_accounts?.[0]?.id as string | undefined;
+      const list = adAccount ? await run(ctx, "snapchat_ads.list_campaigns", { ad_account_id: adAccount }) : null;
+      const byName = (name: string) => list?.campaigns?.find((c: Json) => c.name === name)?.id as string | undefined;
       return { adAccount, summer: byName("Summer launch"), always: byName("Always on"), holiday: byName("Holiday") };
     },
     mine: (r, ctx) => String(r.headers.authorization ?? "").startsWith(`Bearer ${snapchatTokenMark(ctx.account)}`),
@@ -222,6 +224,8 @@ export const snapchatCases: PlatformCase[] = [
       { ask: "Snapchat impressions swipes and spend for a campaign", first: "snapchat_ads.campaign_stats" },
       { ask: "change the daily budget of my Snapchat campaign", first: "snapchat_ads.campaign.set_daily_budget" },
       { ask: "list my Snapchat ad accounts", first: "snapchat_ads.list_ad_accounts" },
+      { ask: "turn my Snapchat ad campaign back on", first: "snapchat_ads.campaign.set_status" },
+      { ask: "show the campaigns in my Snapchat ad account", first: "snapchat_ads.list_campaigns" },
     ],
   },
 ];

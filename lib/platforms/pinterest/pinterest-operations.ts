@@ -158,7 +158,7 @@ const DEFAULT_COLUMNS: (typeof COLUMNS)[number][] = [
 
 const pinterestAnalytics = defineRead({
   id: "pinterest_ads.campaign_analytics",
-  title: "Pinterest Ads campaign analytics report",
+  title: "Pinterest Ads campaign analytics",
   consent: "See the analytics of your ad campaigns",
   description:
     "Performance of Pinterest ad campaigns over a date range (API v5 campaign analytics): spend, impressions, clicks, CTR, conversions … per campaign, totalled (granularity TOTAL) or per DAY, WEEK or MONTH. " +

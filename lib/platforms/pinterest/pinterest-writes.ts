@@ -43,7 +43,7 @@ const named = (before: unknown) =>
 const pinterestCampaignSetStatus = defineWrite({
   id: "pinterest_ads.campaign.set_status",
   idempotent: true,
-  title: "Pause or activate a Pinterest Ads campaign",
+  title: "Pause or enable (activate) a Pinterest ad campaign",
   consent: "Pause and activate campaigns and change their budgets",
   description:
     "Sets the status of one Pinterest ad campaign (API v5 Update campaigns): PAUSED pauses it (pause, stop, turn off), ACTIVE activates or resumes it (resume, enable, start, turn on, unpause), ARCHIVED archives it for good. " +
@@ -87,7 +87,7 @@ const MICRO = 1_000_000;
 const pinterestCampaignSetDailyBudget = defineWrite({
   id: "pinterest_ads.campaign.set_daily_budget",
   idempotent: true,
-  title: "Change a Pinterest Ads campaign's daily budget",
+  title: "Change a Pinterest ad campaign's daily budget",
   consent: "Pause and activate campaigns and change their budgets",
   description:
     "Sets the daily spend cap (daily budget) of one Pinterest ad campaign (API v5 Update campaigns, daily_spend_cap): raise, lower or change how much the campaign may spend per day, in the ad account's currency (e.g. 25.50). " +

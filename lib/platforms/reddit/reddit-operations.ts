@@ -101,7 +101,7 @@ const redditListAdAccounts = defineRead({
 
 const redditListCampaigns = defineRead({
   id: "reddit_ads.list_campaigns",
-  title: "List the campaigns of a Reddit Ads account",
+  title: "List the campaigns of a Reddit ad account",
   consent: "See your businesses, ad accounts and campaigns",
   description:
     "The campaigns of one Reddit ad account (Ads API v3 List campaigns): ID, name, configured status (ACTIVE, PAUSED, ARCHIVED), effective status, objective, budget goal (goal_type, goal_value and spend_cap in micro-currency) and schedule. " +
@@ -140,7 +140,7 @@ const BREAKDOWNS = ["CAMPAIGN_ID", "AD_GROUP_ID", "AD_ID", "DATE", "COUNTRY", "C
 
 const redditReport = defineRead({
   id: "reddit_ads.report",
-  title: "Reddit Ads performance report",
+  title: "Reddit Ads report",
   consent: "See the reports of your ad accounts",
   description:
     "Performance of a Reddit ad account over a date range (Ads API v3 reports): impressions, clicks, CTR, spend, CPC, eCPM, reach, broken down by campaign (default), ad group, ad, date, country, community or placement. " +

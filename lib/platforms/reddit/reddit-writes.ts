@@ -22,7 +22,7 @@ async function readCampaign(ctx: OperationContext, id: string) {
 const redditCampaignSetStatus = defineWrite({
   id: "reddit_ads.campaign.set_status",
   idempotent: true,
-  title: "Pause or activate a Reddit Ads campaign",
+  title: "Pause or enable (activate) a Reddit ad campaign",
   consent: "Pause and activate campaigns",
   description:
     "Sets the configured status of one Reddit ad campaign (Ads API v3 Update a campaign, configured_status): PAUSED pauses it (pause, stop, turn off), ACTIVE activates or resumes it (resume, enable, start, turn on, unpause). " +

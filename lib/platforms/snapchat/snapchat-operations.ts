@@ -133,7 +133,7 @@ const DEFAULT_FIELDS: (typeof FIELDS)[number][] = ["impressions", "swipes", "spe
 
 const snapchatCampaignStats = defineRead({
   id: "snapchat_ads.campaign_stats",
-  title: "Snapchat Ads campaign stats report",
+  title: "Snapchat Ads campaign stats",
   consent: "See the stats of your campaigns",
   description:
     "Performance stats of one Snapchat campaign over a date range (Marketing API Measurement, campaign stats): impressions, swipes (clicks), spend (micro-currency), video quartiles, view completions … totalled (granularity TOTAL) or per DAY. " +

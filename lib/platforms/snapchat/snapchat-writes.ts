@@ -69,7 +69,7 @@ const accountOf = (before: unknown) => {
 const snapchatCampaignSetStatus = defineWrite({
   id: "snapchat_ads.campaign.set_status",
   idempotent: true,
-  title: "Pause or activate a Snapchat Ads campaign",
+  title: "Pause or enable (activate) a Snapchat ad campaign",
   consent: "Pause and activate campaigns and change their budgets",
   description:
     "Sets the status of one Snapchat ad campaign (Marketing API Update a campaign): PAUSED pauses it (pause, stop, turn off), ACTIVE activates or resumes it (resume, enable, start, turn on, unpause). " +
@@ -114,7 +114,7 @@ const MICRO = 1_000_000;
 const snapchatCampaignSetDailyBudget = defineWrite({
   id: "snapchat_ads.campaign.set_daily_budget",
   idempotent: true,
-  title: "Change a Snapchat Ads campaign's daily budget",
+  title: "Change a Snapchat ad campaign's daily budget",
   consent: "Pause and activate campaigns and change their budgets",
   description:
     "Sets the daily spend cap (daily budget) of one Snapchat ad campaign (Marketing API Update a campaign, daily_budget_micro): raise, lower or change how much it may spend per day, in the ad account's currency (e.g. 50 or 20.5). " +
