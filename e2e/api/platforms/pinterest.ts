@@ -61,7 +61,8 @@ export const pinterestCases: PlatformCase[] = [
     reads: [
       {
         op: "pinterest_ads.list_ad_accounts",
-        input: () => ({}),
+        // Not `prepare`'s input, which the read cache would answer.
+        input: () => ({ page_size: 10 }),
         check(result, ctx) {
           expect(result).toEqual({
             ad_accounts: [
@@ -79,7 +80,7 @@ export const pinterestCases: PlatformCase[] = [
         requests(requests, ctx) {
           expect(requests).toHaveLength(1);
           const r = only(requests, "GET", "/v5/ad_accounts");
-          expect(r.query).toEqual({ include_shared_accounts: "true", page_size: "25" });
+          expect(r.query).toEqual({ include_shared_accounts: "true", page_size: "10" });
           authorized(r, ctx);
         },
       },

@@ -46,11 +46,13 @@ export const redditCases: PlatformCase[] = [
       accountName: (account) => account,
       refresh: true,
     },
-    // The ad account and campaigns as an agent finds them: businesses with ad accounts, then campaigns.
+    // The campaigns as an agent finds them, from the campaigns list.
     async prepare(ctx) {
-      const listed = await run(ctx, "reddit_ads.list_ad_accounts", {});
-      const adAccount = listed?.businesses?.[0]?.ad_accounts?.[0]?.id as string | undefined;
-      const list = adAccount ? await run(ctx, "reddit_ads.list_campaigns", { ad_account_id: adAccount }) : null;
+      // The ad account is the stand-in's one for the account (reddit_ads.list_ad_accounts, which the
+      // reads check, would be answered from the read cache after a run here); a page size of its own
+      // keeps the reads' campaign list out of that cache too.
+      const adAccount = redditIds(ctx.account).adAccount;
+      const list = await run(ctx, "reddit_ads.list_campaigns", { ad_account_id: adAccount, page_size: 1000 });
       const byName = (name: string) => list?.campaigns?.find((c: Json) => c.name === name)?.id as string | undefined;
       return { adAccount, launch: byName("Launch week"), evergreen: byName("Evergreen"), retarget: byName("Retarget") };
     },

@@ -62,11 +62,13 @@ export const snapchatCases: PlatformCase[] = [
       accountName: (account) => `${account}@example.com`,
       refresh: true,
     },
-    // The ad account and campaigns as an agent finds them: organizations with ad accounts, then campaigns.
+    // The campaigns as an agent finds them, from the campaigns list.
     async prepare(ctx) {
-      const orgs = await run(ctx, "snapchat_ads.list_ad_accounts", {});
-      const adAccount = orgs?.organizations?.[0]?.ad_accounts?.[0]?.id as string | undefined;
-      const list = adAccount ? await run(ctx, "snapchat_ads.list_campaigns", { ad_account_id: adAccount }) : null;
+      // The ad account is the stand-in's one for the account (snapchat_ads.list_ad_accounts, which the
+      // reads check, would be answered from the read cache after a run here); a page size of its own
+      // keeps the reads' campaign list out of that cache too.
+      const adAccount = snapchatIds(ctx.account).adAccount;
+      const list = await run(ctx, "snapchat_ads.list_campaigns", { ad_account_id: adAccount, limit: 1000 });
       const byName = (name: string) => list?.campaigns?.find((c: Json) => c.name === name)?.id as string | undefined;
       return { adAccount, summer: byName("Summer launch"), always: byName("Always on"), holiday: byName("Holiday") };
     },
