@@ -1,5 +1,8 @@
 import type { PlatformCase } from "./case";
 import { linkedinAds } from "./linkedin";
+import { pinterestCases } from "./pinterest";
+import { snapchatCases } from "./snapchat";
+import { redditCases } from "./reddit";
 
 // Every platform case file, one line each.
-export const PLATFORM_CASES: PlatformCase[] = [linkedinAds];
+export const PLATFORM_CASES: PlatformCase[] = [linkedinAds, ...pinterestCases, ...snapchatCases, ...redditCases];
