@@ -1,5 +1,6 @@
 import type { PlatformCase } from "./case";
 import { linkedinAds } from "./linkedin";
+import { googleWorkspace } from "./google-workspace";
 
 // Every platform case file, one line each.
-export const PLATFORM_CASES: PlatformCase[] = [linkedinAds];
+export const PLATFORM_CASES: PlatformCase[] = [linkedinAds, ...googleWorkspace];

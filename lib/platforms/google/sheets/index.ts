@@ -160,6 +160,11 @@ function updated(body: Record<string, unknown>) {
 
 const title = (before: unknown) => (isObject(before) ? before.title : undefined);
 const rowsWord = (n: number) => `${n} row${n === 1 ? "" : "s"}`;
+/** Rows as a person reads them in a sentence: "92; 88", cells joined by ", ", cut after 120 characters. */
+const shown = (values: unknown[][]) => {
+  const all = values.map((row) => (Array.isArray(row) ? row : []).map((v) => String(v ?? "")).join(", ")).join("; ");
+  return all.length > 120 ? `${all.slice(0, 119)}…` : all;
+};
 
 const getSpreadsheet = defineRead({
   id: "google_sheets.spreadsheet.get",
@@ -306,9 +311,10 @@ const updateRange = defineWrite({
   },
   summarize(args, _connection, before) {
     const state = isObject(before) ? before : {};
-    const current = Array.isArray(state.current_values) ? state.current_values.length : null;
-    const now = current === null ? "" : current === 0 ? " (now empty)" : ` (now holding ${rowsWord(current)})`;
-    return `Overwrite range ${args.range}${now} of Google Sheets spreadsheet${quoted(state.title)} (${args.spreadsheet_id}) with ${rowsWord(args.values.length)}`;
+    const now = Array.isArray(state.current_values)
+      ? ` (now ${state.current_values.length ? shown(state.current_values as unknown[][]) : "empty"})`
+      : "";
+    return `Overwrite range ${args.range} of Google Sheets spreadsheet${quoted(state.title)} (${args.spreadsheet_id}) with ${shown(args.values)}${now}`;
   },
   before: async (ctx, args) => {
     const s = await spreadsheetOf(ctx, args.spreadsheet_id);

@@ -4,6 +4,7 @@ import { googleAccessToken, googleApiCall, googleType, listOf } from "@/lib/plat
 import type { GoogleProduct } from "@/lib/platforms/google/products";
 import { PROVIDER, driveFileId, objectOr, quoted, text } from "@/lib/platforms/google/workspace-common";
 import {
+  DRIVE_API,
   DRIVE_FILE_SCOPE,
   DRIVE_READONLY_SCOPE,
   checkDrive,
@@ -23,6 +24,7 @@ import { CredentialRejected, ProviderRejection } from "@/lib/platforms/kit/types
 
 const TYPE = "google_slides";
 const SLIDES_API = "https://slides.googleapis.com/v1";
+const PRESENTATION_MIME = "application/vnd.google-apps.presentation";
 
 const slidesType = googleType({
   type: TYPE,
@@ -115,6 +117,56 @@ const getPresentation = defineRead({
   run: (ctx, args) => presentationOf(ctx, args.presentation_id),
 });
 
+const searchPresentations = defineRead({
+  id: "google_slides.presentations.search",
+  title: "Find Google Slides presentations",
+  consent: "See your Google Slides presentations",
+  description:
+    "Finds the Google Slides presentations (decks) the account can open, newest first, optionally those whose name contains some words (Drive API files.list limited to presentations): find a deck or template by name. " +
+    "Returns each presentation's id, name, URL and modified time; use an id with google_slides.presentation.get or as the template of google_slides.presentation.create_from_template.",
+  types: [TYPE],
+  credits: 1,
+  cacheTtlSeconds: 60,
+  example: { name_contains: "template" },
+  input: {
+    name_contains: z.string().trim().min(1).max(200).optional().describe("Words the presentation's name contains."),
+    page_size: z.number().int().min(1).max(100).default(25).describe("How many to return (1-100, default 25)."),
+  },
+  async run(ctx, args) {
+    const q = [
+      `mimeType = '${PRESENTATION_MIME}'`,
+      "trashed = false",
+      ...(args.name_contains
+        ? [`name contains '${args.name_contains.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`]
+        : []),
+    ].join(" and ");
+    const what = "the Drive files.list call";
+    // https://developers.google.com/workspace/drive/api/reference/rest/v3/files/list
+    const body = await googleApiCall(
+      ctx.connection.type,
+      `${DRIVE_API}/files?${new URLSearchParams({
+        q,
+        fields: "nextPageToken,files(id,name,modifiedTime,webViewLink)",
+        pageSize: String(args.page_size),
+        orderBy: "modifiedTime desc",
+        corpora: "allDrives",
+        supportsAllDrives: "true",
+        includeItemsFromAllDrives: "true",
+      })}`,
+      await googleAccessToken(ctx.connection.type, ctx.credentials),
+      what,
+    );
+    return {
+      presentations: listOf(body, "files", what).map((f) => ({
+        presentation_id: text(f.id),
+        name: text(f.name),
+        url: text(f.webViewLink),
+        modified_time: text(f.modifiedTime),
+      })),
+    };
+  },
+});
+
 /** "client_name" or "{{client_name}}" → "client_name". */
 const placeholderName = z
   .string()
@@ -167,8 +219,12 @@ const fromTemplate = defineWrite({
   },
   summarize(args, _connection, before) {
     const state = isObject(before) ? before : {};
+    const known = Array.isArray(state.placeholders) ? (state.placeholders as unknown[]) : null;
     const pairs = replacementsOf(args.replacements)
-      .map((r) => `{{${r.name}}} → '${r.value.length > 60 ? `${r.value.slice(0, 57)}…` : r.value}'`)
+      .map((r) => {
+        const absent = known && !known.includes(`{{${r.name}}}`) ? " (not in the template)" : "";
+        return `{{${r.name}}} → '${r.value.length > 60 ? `${r.value.slice(0, 59)}…` : r.value}'${absent}`;
+      })
       .join(", ");
     return `Copy Google Slides template${quoted(state.title)} (${args.template_id}) as '${args.title}' and replace ${pairs}`;
   },
@@ -231,4 +287,7 @@ const fromTemplate = defineWrite({
   },
 });
 
-export const slides: GoogleProduct = { types: [slidesType], operations: [getPresentation, fromTemplate] };
+export const slides: GoogleProduct = {
+  types: [slidesType],
+  operations: [searchPresentations, getPresentation, fromTemplate],
+};

@@ -12,7 +12,7 @@ const SCOPES = ["https://www.googleapis.com/auth/drive.readonly", "https://www.g
 
 export const slidesDocs = `# Google Slides
 
-Reads Google Slides presentations (every slide's text and the \`{{placeholders}}\` it contains) and makes new presentations from a template deck, through the Google Slides API (v1) and the Google Drive API (v3).
+Finds and reads Google Slides presentations (every slide's text and the \`{{placeholders}}\` it contains) and makes new presentations from a template deck, through the Google Slides API (v1) and the Google Drive API (v3).
 
 Making a deck from a template is one write: Patchbay copies the template (Drive \`files.copy\`) under the title you give, then replaces each \`{{name}}\` in the copy's text with your value (Slides \`presentations.batchUpdate\` with \`replaceAllText\`). The template itself never changes. The answer carries the new deck's ID and URL and how many times each placeholder was replaced (0 for a name the template does not contain). If the replacement fails after the copy was made, the error names the copy so it can be removed.
 
