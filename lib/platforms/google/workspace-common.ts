@@ -1,6 +1,8 @@
 import "server-only";
 import { z } from "zod";
+import { googleApiCall } from "@/lib/platforms/google/google-provider";
 import { isObject } from "@/lib/platforms/kit/input-parts";
+import { CredentialRejected, ProviderRejection, ProviderUnavailable } from "@/lib/platforms/kit/types";
 
 // Pieces the Workspace products (Sheets, Drive, Slides, BigQuery) share: file IDs as people
 // paste them (a bare ID or the document's URL), and the parts of their docs pages.
@@ -20,6 +22,28 @@ export const driveFileId = (what: string) =>
       (v) => /\/(?:d|folders)\/([A-Za-z0-9_-]{10,})/.exec(v)?.[1] ?? /[?&]id=([A-Za-z0-9_-]{10,})/.exec(v)?.[1] ?? v,
     )
     .pipe(z.string().regex(/^[A-Za-z0-9_-]{10,200}$/, `must be a Google ${what} ID (or its URL)`));
+
+/**
+ * googleApiCall, plus the rate limits Drive and BigQuery answer with 403 rather than 429
+ * (reasons userRateLimitExceeded, rateLimitExceeded, quotaExceeded): Google's quota, not a refusal.
+ * https://developers.google.com/workspace/drive/api/guides/limits and https://cloud.google.com/bigquery/docs/error-messages
+ */
+export async function workspaceApiCall(...args: Parameters<typeof googleApiCall>) {
+  try {
+    return await googleApiCall(...args);
+  } catch (e) {
+    if (
+      e instanceof ProviderRejection &&
+      !(e instanceof CredentialRejected) &&
+      /\b(user rate limit exceeded|rate limit exceeded|exceeded rate limits|quota exceeded)\b/i.test(e.reason)
+    )
+      throw new ProviderUnavailable(
+        PROVIDER,
+        `${PROVIDER}'s rate limit was reached (${e.reason.replace(/[.]+$/, "")}).`,
+      );
+    throw e;
+  }
+}
 
 /** A value of a Google answer as a string, or null. */
 export const text = (v: unknown): string | null => (typeof v === "string" ? v : null);

@@ -1,16 +1,9 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import {
-  googleAccessToken,
-  googleApiCall,
-  googleType,
-  listOf,
-  stringOr,
-  type ApiCheck,
-} from "@/lib/platforms/google/google-provider";
+import { googleAccessToken, googleType, listOf, stringOr, type ApiCheck } from "@/lib/platforms/google/google-provider";
 import type { GoogleProduct } from "@/lib/platforms/google/products";
-import { PROVIDER, count, objectOr, text } from "@/lib/platforms/google/workspace-common";
+import { PROVIDER, count, objectOr, text, workspaceApiCall } from "@/lib/platforms/google/workspace-common";
 import { assertReadOnlyQuery } from "@/lib/platforms/google/bigquery/sql-check";
 import { bigqueryDocs } from "@/lib/platforms/google/bigquery/bigquery-docs";
 import { defineRead, defineWrite } from "@/lib/platforms/kit/define-operation";
@@ -40,7 +33,7 @@ const POLLS = 3;
  */
 const checkBigQuery: ApiCheck = async (type, accessToken) => {
   const what = "the BigQuery projects.list call";
-  const body = await googleApiCall(type, `${BIGQUERY_API}/projects?maxResults=1`, accessToken, what);
+  const body = await workspaceApiCall(type, `${BIGQUERY_API}/projects?maxResults=1`, accessToken, what);
   const [first] = listOf(body, "projects", what);
   const id = stringOr(objectOr(first?.projectReference).projectId) ?? stringOr(first?.id);
   return { accountId: id, accountName: stringOr(first?.friendlyName) ?? id };
@@ -92,7 +85,7 @@ const pageSize = (fallback: number) =>
 const seg = encodeURIComponent;
 const token = (ctx: OperationContext) => googleAccessToken(ctx.connection.type, ctx.credentials);
 const get = async (ctx: OperationContext, path: string, what: string) =>
-  googleApiCall(ctx.connection.type, `${BIGQUERY_API}${path}`, await token(ctx), what);
+  workspaceApiCall(ctx.connection.type, `${BIGQUERY_API}${path}`, await token(ctx), what);
 const query = (params: Record<string, string | undefined>) => {
   const defined = Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined);
   return defined.length ? `?${new URLSearchParams(defined)}` : "";
@@ -296,7 +289,7 @@ const runQuery = defineRead({
     const accessToken = await token(ctx);
     const base = `${BIGQUERY_API}/projects/${seg(args.project_id)}`;
     // https://cloud.google.com/bigquery/docs/reference/rest/v2/jobs/query
-    let body = await googleApiCall(
+    let body = await workspaceApiCall(
       ctx.connection.type,
       `${base}/queries`,
       accessToken,
@@ -318,7 +311,7 @@ const runQuery = defineRead({
       if (typeof job.jobId !== "string")
         throw new ProviderUnavailable(PROVIDER, "BigQuery answered an unfinished query without its job reference.");
       // https://cloud.google.com/bigquery/docs/reference/rest/v2/jobs/getQueryResults
-      body = await googleApiCall(
+      body = await workspaceApiCall(
         ctx.connection.type,
         `${base}/queries/${seg(job.jobId)}${query({
           location: text(job.location) ?? args.location,
@@ -424,7 +417,7 @@ const insertRows = defineWrite({
       );
     const what = "the BigQuery tabledata.insertAll call";
     // https://cloud.google.com/bigquery/docs/reference/rest/v2/tabledata/insertAll
-    const body = await googleApiCall(
+    const body = await workspaceApiCall(
       ctx.connection.type,
       `${BIGQUERY_API}/projects/${seg(args.project_id)}/datasets/${seg(args.dataset_id)}/tables/${seg(args.table_id)}/insertAll`,
       await token(ctx),

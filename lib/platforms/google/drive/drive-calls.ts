@@ -1,6 +1,6 @@
 import "server-only";
-import { googleApiCall, stringOr, type ApiCheck } from "@/lib/platforms/google/google-provider";
-import { count, text } from "@/lib/platforms/google/workspace-common";
+import { stringOr, type ApiCheck } from "@/lib/platforms/google/google-provider";
+import { count, text, workspaceApiCall } from "@/lib/platforms/google/workspace-common";
 
 // Drive API v3 calls the Drive and Slides types share: the account behind a token (about.get),
 // a file's metadata and copying a file.
@@ -39,7 +39,7 @@ export function fileOf(f: Record<string, unknown>) {
  * https://developers.google.com/workspace/drive/api/reference/rest/v3/about/get
  */
 export const checkDrive: ApiCheck = async (type, accessToken) => {
-  const body = await googleApiCall(
+  const body = await workspaceApiCall(
     type,
     `${DRIVE_API}/about?fields=${encodeURIComponent("user(displayName,emailAddress,permissionId)")}`,
     accessToken,
@@ -55,7 +55,7 @@ export const checkDrive: ApiCheck = async (type, accessToken) => {
 /** files.get: a file's metadata (shared drives included). */
 export async function driveFile(type: string, accessToken: string, fileId: string) {
   // https://developers.google.com/workspace/drive/api/reference/rest/v3/files/get
-  const body = await googleApiCall(
+  const body = await workspaceApiCall(
     type,
     `${DRIVE_API}/files/${fileId}?${new URLSearchParams({ fields: FILE_FIELDS, supportsAllDrives: "true" })}`,
     accessToken,
@@ -72,7 +72,7 @@ export async function copyDriveFile(
   { name, parentId }: { name?: string; parentId?: string },
 ) {
   // https://developers.google.com/workspace/drive/api/reference/rest/v3/files/copy
-  const body = await googleApiCall(
+  const body = await workspaceApiCall(
     type,
     `${DRIVE_API}/files/${fileId}/copy?${new URLSearchParams({ fields: FILE_FIELDS, supportsAllDrives: "true" })}`,
     accessToken,

@@ -1,8 +1,15 @@
 import "server-only";
 import { z } from "zod";
-import { googleAccessToken, googleApiCall, googleType, listOf } from "@/lib/platforms/google/google-provider";
+import { googleAccessToken, googleType, listOf } from "@/lib/platforms/google/google-provider";
 import type { GoogleProduct } from "@/lib/platforms/google/products";
-import { PROVIDER, driveFileId, objectOr, quoted, text } from "@/lib/platforms/google/workspace-common";
+import {
+  PROVIDER,
+  driveFileId,
+  objectOr,
+  quoted,
+  text,
+  workspaceApiCall,
+} from "@/lib/platforms/google/workspace-common";
 import {
   DRIVE_API,
   DRIVE_FILE_SCOPE,
@@ -133,7 +140,7 @@ const searchFiles = defineRead({
     });
     const what = "the Drive files.list call";
     // https://developers.google.com/workspace/drive/api/reference/rest/v3/files/list (q: https://developers.google.com/workspace/drive/api/guides/search-files)
-    const body = await googleApiCall(ctx.connection.type, `${DRIVE_API}/files?${params}`, await token(ctx), what);
+    const body = await workspaceApiCall(ctx.connection.type, `${DRIVE_API}/files?${params}`, await token(ctx), what);
     return {
       query: params.get("q"),
       files: listOf(body, "files", what).map(fileOf),
@@ -245,7 +252,7 @@ const createFolder = defineWrite({
       : { parent: null },
   async run(ctx, args) {
     // https://developers.google.com/workspace/drive/api/reference/rest/v3/files/create (folders: https://developers.google.com/workspace/drive/api/guides/folder)
-    const body = await googleApiCall(
+    const body = await workspaceApiCall(
       ctx.connection.type,
       `${DRIVE_API}/files?${new URLSearchParams({ fields: FILE_FIELDS, supportsAllDrives: "true" })}`,
       await token(ctx),

@@ -1,15 +1,16 @@
 import "server-only";
 import { z } from "zod";
-import {
-  googleAccessToken,
-  googleApiCall,
-  googleType,
-  listOf,
-  stringOr,
-  type ApiCheck,
-} from "@/lib/platforms/google/google-provider";
+import { googleAccessToken, googleType, listOf, stringOr, type ApiCheck } from "@/lib/platforms/google/google-provider";
 import type { GoogleProduct } from "@/lib/platforms/google/products";
-import { PROVIDER, count, driveFileId, objectOr, quoted, text } from "@/lib/platforms/google/workspace-common";
+import {
+  PROVIDER,
+  count,
+  driveFileId,
+  objectOr,
+  quoted,
+  text,
+  workspaceApiCall,
+} from "@/lib/platforms/google/workspace-common";
 import { sheetsDocs } from "@/lib/platforms/google/sheets/sheets-docs";
 import { defineRead, defineWrite } from "@/lib/platforms/kit/define-operation";
 import { isObject } from "@/lib/platforms/kit/input-parts";
@@ -32,7 +33,7 @@ const SHEETS_SCOPES = [SPREADSHEETS_SCOPE, "https://www.googleapis.com/auth/driv
  * https://cloud.google.com/docs/authentication/token-types#access-contents
  */
 const checkSheets: ApiCheck = async (type, accessToken) => {
-  const info = await googleApiCall(
+  const info = await workspaceApiCall(
     type,
     `https://oauth2.googleapis.com/tokeninfo?access_token=${encodeURIComponent(accessToken)}`,
     accessToken,
@@ -102,7 +103,7 @@ async function spreadsheetOf(ctx: OperationContext, id: string) {
   const fields =
     "spreadsheetId,spreadsheetUrl,properties(title,locale,timeZone),sheets(properties(sheetId,title,index,sheetType,gridProperties(rowCount,columnCount)))";
   // https://developers.google.com/workspace/sheets/api/reference/rest/v4/spreadsheets/get
-  const body = await googleApiCall(
+  const body = await workspaceApiCall(
     ctx.connection.type,
     `${SHEETS_API}/spreadsheets/${id}?${new URLSearchParams({ fields })}`,
     await token(ctx),
@@ -138,7 +139,7 @@ async function valuesOf(
   render: "FORMATTED_VALUE" | "UNFORMATTED_VALUE" | "FORMULA" = "FORMATTED_VALUE",
 ) {
   // https://developers.google.com/workspace/sheets/api/reference/rest/v4/spreadsheets.values/get
-  const body = await googleApiCall(
+  const body = await workspaceApiCall(
     ctx.connection.type,
     `${rangeUrl(id, range)}?${new URLSearchParams({ majorDimension: "ROWS", valueRenderOption: render })}`,
     await token(ctx),
@@ -270,7 +271,7 @@ const appendRows = defineWrite({
       includeValuesInResponse: "false",
     });
     // https://developers.google.com/workspace/sheets/api/reference/rest/v4/spreadsheets.values/append
-    const body = await googleApiCall(
+    const body = await workspaceApiCall(
       ctx.connection.type,
       `${rangeUrl(args.spreadsheet_id, args.range, ":append")}?${query}`,
       await token(ctx),
@@ -324,7 +325,7 @@ const updateRange = defineWrite({
   async run(ctx, args) {
     const query = new URLSearchParams({ valueInputOption: args.value_input_option, includeValuesInResponse: "false" });
     // https://developers.google.com/workspace/sheets/api/reference/rest/v4/spreadsheets.values/update
-    const body = await googleApiCall(
+    const body = await workspaceApiCall(
       ctx.connection.type,
       `${rangeUrl(args.spreadsheet_id, args.range)}?${query}`,
       await token(ctx),

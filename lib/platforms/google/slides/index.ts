@@ -1,8 +1,15 @@
 import "server-only";
 import { z } from "zod";
-import { googleAccessToken, googleApiCall, googleType, listOf } from "@/lib/platforms/google/google-provider";
+import { googleAccessToken, googleType, listOf } from "@/lib/platforms/google/google-provider";
 import type { GoogleProduct } from "@/lib/platforms/google/products";
-import { PROVIDER, driveFileId, objectOr, quoted, text } from "@/lib/platforms/google/workspace-common";
+import {
+  PROVIDER,
+  driveFileId,
+  objectOr,
+  quoted,
+  text,
+  workspaceApiCall,
+} from "@/lib/platforms/google/workspace-common";
 import {
   DRIVE_API,
   DRIVE_FILE_SCOPE,
@@ -72,7 +79,7 @@ function elementText(element: Record<string, unknown>): string[] {
 async function presentationOf(ctx: OperationContext, id: string) {
   const what = "the presentations.get call";
   // https://developers.google.com/workspace/slides/api/reference/rest/v1/presentations/get
-  const body = await googleApiCall(
+  const body = await workspaceApiCall(
     ctx.connection.type,
     `${SLIDES_API}/presentations/${id}`,
     await googleAccessToken(ctx.connection.type, ctx.credentials),
@@ -142,7 +149,7 @@ const searchPresentations = defineRead({
     ].join(" and ");
     const what = "the Drive files.list call";
     // https://developers.google.com/workspace/drive/api/reference/rest/v3/files/list
-    const body = await googleApiCall(
+    const body = await workspaceApiCall(
       ctx.connection.type,
       `${DRIVE_API}/files?${new URLSearchParams({
         q,
@@ -249,7 +256,7 @@ const fromTemplate = defineWrite({
     let body: Record<string, unknown>;
     try {
       // https://developers.google.com/workspace/slides/api/reference/rest/v1/presentations/batchUpdate (ReplaceAllTextRequest: https://developers.google.com/workspace/slides/api/reference/rest/v1/presentations/request#ReplaceAllTextRequest)
-      body = await googleApiCall(
+      body = await workspaceApiCall(
         ctx.connection.type,
         `${SLIDES_API}/presentations/${copy.id}:batchUpdate`,
         accessToken,
