@@ -78,7 +78,7 @@ export const oauthClientSteps = (api: string) => `### \`client_id\` and \`client
 export const refreshTokenSteps = (scopes: string[]) => `### \`refresh_token\`: an offline grant of the Google account
 
 1. Open the [OAuth 2.0 Playground](https://developers.google.com/oauthplayground), click the gear icon, tick **Use your own OAuth credentials** and paste your client ID and secret.
-2. In **Step 1**, type ${scopes.length > 1 ? "the scopes" : "the scope"} ${scopes.map((s) => `\`${s}\``).join(" ")} into the box at the bottom (separated by a space) and click **Authorize APIs**.
+2. In **Step 1**, type ${scopes.length > 1 ? "the scopes" : "the scope"} ${scopes.map((s) => `\`${s}\``).join(" ")} into the box at the bottom${scopes.length > 1 ? " (separated by a space)" : ""} and click **Authorize APIs**.
 3. Sign in with the Google account whose files or data Patchbay should reach and approve.
 4. In **Step 2**, click **Exchange authorization code for tokens** and copy the **Refresh token** (starts with \`1//\`) into \`refresh_token\`.
 
