@@ -1,10 +1,10 @@
 import { expect } from "@playwright/test";
-import type { PlatformCase, Recorded } from "./case";
+import type { PlatformCase } from "./case";
 import { bigqueryProject, workspaceId } from "../../support/stand-ins/google-workspace";
 
 // Google Sheets, Drive, Slides and BigQuery against the Google stand-in (e2e/support/stand-ins/google.ts and
-// google-workspace.ts): one stand-in serves every Google type, so a test's requests are those naming its
-// account's files or project (IDs derived from the account) or carrying its nonce.
+// google-workspace.ts). The stand-in seeds each account's files and project (IDs derived from the account),
+// and journals each request with the account of its token, so a test reads its own calls.
 
 const SCOPE = {
   spreadsheets: "https://www.googleapis.com/auth/spreadsheets",
@@ -50,14 +50,6 @@ const filesOf = (account: string) => ({
   invoice: workspaceId(account, "invoice"),
 });
 
-/** Requests under `prefixes` that name one of `marks` in their path, query or body. */
-const naming = (r: Recorded, prefixes: string[], marks: string[]) =>
-  prefixes.some((p) => r.path.startsWith(p)) &&
-  marks.some((m) => m && JSON.stringify([r.path, r.query, r.text]).includes(m));
-
-/** The access tokens a test's requests carried, by its nonce (see the Slides case's `mine`). */
-const TOKENS = new Map<string, Set<string>>();
-
 const rateLimitSays = ["Google's rate limit was reached", "RESOURCE_EXHAUSTED", "60 s"];
 const CREDENTIALS = ["client_id", "client_secret", "refresh_token"];
 
@@ -71,7 +63,6 @@ const sheets: PlatformCase = {
   manual,
   // The spreadsheet the user names (its URL, as people paste it): the account's "Leads".
   prepare: async ({ account }) => ({ sheet: filesOf(account).leads }),
-  mine: (r, { p, nonce }) => naming(r, ["/v4/spreadsheets/"], [p.sheet, nonce]),
   reads: [
     {
       op: "google_sheets.spreadsheet.get",
@@ -220,7 +211,6 @@ const drive: PlatformCase = {
   oauth: oauth([SCOPE.driveReadonly, SCOPE.driveFile]),
   manual,
   prepare: async ({ account }) => filesOf(account),
-  mine: (r, { p, nonce }) => naming(r, ["/drive/v3/files"], [p.reports, p.q3, p.leads, p.template, nonce]),
   reads: [
     {
       op: "google_drive.files.search",
@@ -373,17 +363,6 @@ const slides: PlatformCase = {
   oauth: oauth([SCOPE.driveReadonly, SCOPE.driveFile]),
   manual,
   prepare: async ({ account }) => ({ template: filesOf(account).template }),
-  // The copy's batchUpdate names a new ID, but its replacements carry the nonce; a presentations search names
-  // nothing of the account, so it is known by the access token of the test's earlier requests.
-  mine: (r, { p, nonce }) => {
-    const prefixes = ["/v1/presentations/", "/drive/v3/files"];
-    const tokens = TOKENS.get(nonce) ?? TOKENS.set(nonce, new Set()).get(nonce)!;
-    if (naming(r, prefixes, [p.template, nonce])) {
-      tokens.add(r.headers.authorization);
-      return true;
-    }
-    return prefixes.some((x) => r.path.startsWith(x)) && tokens.has(r.headers.authorization);
-  },
   reads: [
     {
       op: "google_slides.presentation.get",
@@ -522,7 +501,6 @@ const bigquery: PlatformCase = {
   oauth: oauth([SCOPE.bigquery]),
   manual,
   prepare: async ({ account }) => ({ project: bigqueryProject(account) }),
-  mine: (r, { p }) => naming(r, [`/bigquery/v2/projects/${p.project}/`], [p.project]),
   reads: [
     {
       op: "bigquery.datasets.list",
