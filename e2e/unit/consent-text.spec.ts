@@ -102,8 +102,9 @@ test("every scope a type asks for says what it allows, and is the scope its auth
 
 test("scopes and writes agree: a scope that can change things comes with named writes, and a type the catalogue writes through asks for one", () => {
   const problems: string[] = [];
-  // How providers name scopes that can change things (Google Ads' one scope is read-write).
-  const writeName = /write|^rw_|manage|^https:\/\/www\.googleapis\.com\/auth\/adwords$/i;
+  // How providers name scopes that can change things (Google Ads' one scope is read-write, and so is
+  // Sheets' spreadsheets, whose name merely contains "read").
+  const writeName = /write|^rw_|manage|^https:\/\/www\.googleapis\.com\/auth\/(adwords|spreadsheets)$/i;
   const readName = /read|^r_/i;
   for (const t of oauthTypes) {
     const changing = t.consent.scopes.filter((s) => s.changes);

@@ -3,6 +3,13 @@ import { linkedinAds } from "./linkedin";
 import { pinterestCases } from "./pinterest";
 import { snapchatCases } from "./snapchat";
 import { redditCases } from "./reddit";
+import { googleWorkspace } from "./google-workspace";
 
 // Every platform case file, one line each.
-export const PLATFORM_CASES: PlatformCase[] = [linkedinAds, ...pinterestCases, ...snapchatCases, ...redditCases];
+export const PLATFORM_CASES: PlatformCase[] = [
+  linkedinAds,
+  ...pinterestCases,
+  ...snapchatCases,
+  ...redditCases,
+  ...googleWorkspace,
+];
