@@ -29,7 +29,7 @@ const KINDS = {
  * (offset 100): https://developers.facebook.com/docs/marketing-api/currencies
  */
 const OFFSET_ONE = new Set(["CLP", "COP", "CRC", "HUF", "ISK", "IDR", "JPY", "KRW", "PYG", "TWD", "VND"]);
-const offsetOf = (currency: string) => (OFFSET_ONE.has(currency) ? 1 : 100);
+export const offsetOf = (currency: string) => (OFFSET_ONE.has(currency) ? 1 : 100);
 
 /** "50.00 USD", "5000 JPY"; an unknown currency says so. */
 const money = (amount: number, currency: string | null) =>
