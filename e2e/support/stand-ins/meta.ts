@@ -145,6 +145,33 @@ const NODE_TYPE = { campaign: "Campaign", adset: "AdSet", ad: "Adgroup" };
 const CREATIVE_CTA = ["SHOP_NOW", "LEARN_MORE", "SIGN_UP", "SHOP_NOW"];
 const STATUSES = ["ACTIVE", "PAUSED", "DELETED", "ARCHIVED"];
 
+const phoneIdOf = (account: string) => digits(`wa-phone:${account}`, 15);
+const wabaIdOf = (account: string) => digits(`waba:${account}`, 15);
+const displayPhoneOf = (account: string) => {
+  const n = digits(`wa-number:${account}`, 7);
+  return `+1 555-${n.slice(0, 3)}-${n.slice(3)}`;
+};
+
+/**
+ * The IDs the stand-in gives the stand-in account `account` connected through OAuth (its Facebook
+ * user, two Pages — the first linked to an Instagram account —, two ad accounts) and as a
+ * WhatsApp token `EAAW<account>` (its phone number, display number and business account).
+ */
+export function metaStandInIds(account: string) {
+  const user = digits(`fb:${account}`, 16);
+  const pages = [1, 2].map((i) => digits(`page:${user}:${i}`, 15));
+  return {
+    user,
+    pages,
+    ig: `1784${digits(`ig:${pages[0]}`, 13)}`,
+    igUsername: `${account.toLowerCase().replace(/[^a-z0-9]+/g, "_")}_bakery`,
+    adAccounts: [1, 2].map((i) => digits(`adacct:${user}:${i}`, 15)),
+    phoneNumberId: phoneIdOf(account),
+    displayPhone: displayPhoneOf(account),
+    wabaId: wabaIdOf(account),
+  };
+}
+
 /** The user a token acts for: their Facebook id and name, the stand-in account, the granted scopes. */
 type Caller = { id: string; name: string; account: string; scope: string };
 
@@ -1288,8 +1315,6 @@ function start() {
 
   // ---- WhatsApp Cloud API: a token `EAAW<account>` owns one phone number and one business account ----
 
-  const phoneIdOf = (account: string) => digits(`wa-phone:${account}`, 15);
-  const wabaIdOf = (account: string) => digits(`waba:${account}`, 15);
   const waSent: Record<string, unknown>[] = [];
   const TEMPLATES = [
     {
@@ -1324,12 +1349,11 @@ function start() {
     const account = waCaller(req);
     if (typeof account !== "string") return account;
     if (id !== phoneIdOf(account)) return unsupported("get", id);
-    const n = digits(`wa-number:${account}`, 7);
     return {
       json: only(
         {
           id,
-          display_phone_number: `+1 555-${n.slice(0, 3)}-${n.slice(3)}`,
+          display_phone_number: displayPhoneOf(account),
           verified_name: `${account} Support`,
           quality_rating: "GREEN",
           code_verification_status: "VERIFIED",
@@ -1487,6 +1511,22 @@ function start() {
     return null;
   }
 
+  /**
+   * Test control `GET /__meta/tokens?account=…`: the access tokens the stand-in issued for the
+   * account and the Page tokens of its Pages, so a case file can tell its own calls in the journal.
+   */
+  function tokensOf(req: StandInRequest): Reply {
+    const account = req.query.get("account") ?? "";
+    const tokens: string[] = [];
+    for (const [token, t] of book.accessTokens) {
+      if (t.account !== account) continue;
+      tokens.push(token);
+      const user = { id: digits(`fb:${account}`, 16), name: account, account, scope: t.scope };
+      tokens.push(...pagesOf(user).map((p) => p.token));
+    }
+    return { json: { tokens: [...new Set(tokens)] } };
+  }
+
   function me(req: StandInRequest): Reply {
     const user = caller(req);
     if (!("id" in user)) return user;
@@ -1495,6 +1535,7 @@ function start() {
   }
 
   return startStandInServer({
+    "GET /__meta/tokens": tokensOf,
     "GET /v21.0/dialog/oauth": dialog,
     "GET /v21.0/oauth/access_token": accessToken,
     "GET /v21.0/debug_token": debugToken,
