@@ -94,7 +94,7 @@ const metaAdsCampaigns = defineRead({
 
 const metaAdsAds = defineRead({
   id: "meta_ads.ads.list",
-  title: "List Meta ads",
+  title: "List all ads in a Meta ad account",
   consent: "See your campaigns, ad sets, ads and ad creatives",
   description:
     "Lists the ads of one Meta (Facebook/Instagram) ad account (Graph API /act_{id}/ads): ad ID, name, status, effective (delivery) status, its ad set and campaign IDs and its creative's ID. " +
@@ -152,7 +152,7 @@ const CREATIVE_FIELDS = [
 
 const metaAdsCreatives = defineRead({
   id: "meta_ads.creatives.list",
-  title: "List Meta ad creatives",
+  title: "List the ad creatives of a Meta ad account or ad",
   consent: "See your campaigns, ad sets, ads and ad creatives",
   description:
     "Lists ad creatives (the text, image, link and call to action people see) of one Meta ad account, or of one ad (Graph API /act_{id}/adcreatives or /{ad_id}/adcreatives): " +

@@ -187,7 +187,8 @@ function statusWrite(kind: Kind, status: "PAUSED" | "ACTIVE") {
   return defineWrite({
     id: `meta_ads.${kind}.${pausing ? "pause" : "enable"}`,
     idempotent: true,
-    title: `${pausing ? "Pause" : "Activate"} a Meta ${k.label}`,
+    // An ad is what people see on Facebook and Instagram: its title says so ("pause this facebook ad").
+    title: `${pausing ? "Pause" : "Activate"} a Meta ${k.label}${kind === "ad" ? " on Facebook or Instagram" : ""}`,
     consent: "Pause and activate campaigns, ad sets and ads",
     description: pausing
       ? `Pauses one Meta (Facebook/Instagram) ${k.label} (status PAUSED): pause, stop, turn off or halt it so ${scope} and it stops spending. ` +

@@ -136,7 +136,7 @@ const unix = (day: string) => String(Date.parse(`${day}T00:00:00Z`) / 1000);
 
 const accountInsights = defineRead({
   id: "instagram.insights",
-  title: "Instagram account insights",
+  title: "Instagram account insights: reach, views, followers",
   consent: "Read your Instagram account and media insights",
   description:
     "Insights of one Instagram professional account (Graph API /{ig-user-id}/insights): reach, views, accounts engaged, total interactions, likes, comments, shares, saves, replies, profile link taps and follower count. " +
@@ -199,10 +199,10 @@ const accountInsights = defineRead({
 
 const listMedia = defineRead({
   id: "instagram.media.list",
-  title: "Recent Instagram media",
+  title: "Recent Instagram posts with like and comment counts",
   consent: "See your Instagram accounts and media",
   description:
-    "Lists the recent posts (photos, videos, reels, carousels) of one Instagram professional account, newest first (Graph API /{ig-user-id}/media): media ID, caption, type, permalink, timestamp, like count and comment count. " +
+    "Lists the recent or latest posts (photos, videos, reels, carousels) of one Instagram professional account, newest first (Graph API /{ig-user-id}/media): media ID, caption, type, permalink, timestamp, like count and comment count. " +
     "For reach, views, saves and shares of one post use instagram.media.insights.",
   types: [TYPE],
   credits: 1,
@@ -241,7 +241,7 @@ const MEDIA_METRICS = ["reach", "views", "likes", "comments", "saved", "shares",
 
 const mediaInsights = defineRead({
   id: "instagram.media.insights",
-  title: "Instagram post insights",
+  title: "Instagram post insights: saves, shares and interactions",
   consent: "Read your Instagram account and media insights",
   description:
     "Insights of one Instagram post, reel or story (Graph API /{ig-media-id}/insights): reach, views, likes, comments, saved, shares and total interactions. Media IDs come from instagram.media.list.",
@@ -281,7 +281,7 @@ const CONTAINER_WAIT_MS = 1000;
 
 const publishPhoto = defineWrite({
   id: "instagram.media.publish",
-  title: "Publish an Instagram photo",
+  title: "Publish a photo post on Instagram",
   consent: "Publish photos on your Instagram account",
   description:
     "Publishes one photo with a caption on an Instagram professional account (post, share or upload an image): creates a media container from a public image URL (POST /{ig-user-id}/media), waits until Instagram has fetched it, then publishes it (POST /{ig-user-id}/media_publish). " +
