@@ -1343,7 +1343,7 @@ function start() {
       return { ...graphError(401, "Invalid OAuth access token - Cannot parse access token", 190), status: 401 };
     return token.slice(4);
   }
-  const isWaToken = (req: StandInRequest) => /^(?:Bearer|OAuth) EAAW/i.test(String(req.headers.authorization ?? ""));
+  const isWaToken = (req: StandInRequest) => /^(?:[Bb]earer|OAuth) EAAW/.test(String(req.headers.authorization ?? ""));
 
   function waPhoneNumber(req: StandInRequest, id: string): Reply {
     const account = waCaller(req);
