@@ -8,9 +8,9 @@ import { OperationInputError, type Operation, type OperationContext } from "@/li
 
 // Meta Ads writes through the Graph API: pause or activate a campaign, an ad set or an ad, and
 // change a campaign's or ad set's daily budget (POST /{id} with status or daily_budget). Graph
-// node ids are global, and a POST to an ad set's id would change the ad set whatever the operation's name says, so every
-// run first reads the node with a field only its own type has: a wrong kind of id fails there,
-// before anything is written.
+// node ids are global, and a POST to an ad set's id would change the ad set whatever the
+// operation's name says, so every run first reads the node with a field only its own type has:
+// a wrong kind of id fails there, before anything is written.
 
 const PROVIDER = "Meta";
 
