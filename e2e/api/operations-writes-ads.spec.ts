@@ -386,12 +386,14 @@ const META_WRITES = [
   "meta_ads.campaign.enable",
   "meta_ads.adset.pause",
   "meta_ads.adset.enable",
+  "meta_ads.ad.pause",
+  "meta_ads.ad.enable",
   "meta_ads.campaign.update_budget",
   "meta_ads.adset.update_budget",
 ];
 
 test.describe("Meta Ads writes", () => {
-  test("find_operations and get_operation_inputs describe the six writes", async () => {
+  test("find_operations and get_operation_inputs describe the eight writes", async () => {
     const team = await seedTeam({ name: "Ads writes: Meta catalogue" });
     const meta = await metaAccount(team);
     const client = await mcpServer(team, meta.connectionId);
@@ -414,7 +416,11 @@ test.describe("Meta Ads writes", () => {
         .sort(),
     ).toEqual([...META_WRITES].sort());
     for (const id of META_WRITES) {
-      const field = id.startsWith("meta_ads.campaign.") ? "campaign_id" : "adset_id";
+      const field = id.startsWith("meta_ads.campaign.")
+        ? "campaign_id"
+        : id.startsWith("meta_ads.ad.")
+          ? "ad_id"
+          : "adset_id";
       const budget = id.endsWith("update_budget");
       await expectInputs(
         client,

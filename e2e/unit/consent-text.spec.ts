@@ -74,7 +74,7 @@ test("the writes of the finding are named in plain words", () => {
   expect(type("slack").consent.writes).toContain("Post messages to channels");
   expect(type("klaviyo").consent.writes).toContain("Add profiles to lists");
   expect(type("meta_ads").consent.writes).toEqual([
-    "Pause and activate campaigns and ad sets",
+    "Pause and activate campaigns, ad sets and ads",
     "Change the daily budgets of campaigns and ad sets",
   ]);
   for (const name of ["linkedin_ads", "tiktok_ads", "gads"])

@@ -79,6 +79,11 @@ export type PlatformCase = {
      * gives it a revoked refresh token (`bad_revoked`) and sees the connection need re-authorization.
      */
     refresh: boolean;
+    /**
+     * Without `refresh`: the access token still expires, and the connection records when (Meta's
+     * 60-day user tokens, which have no refresh grant: the user connects again).
+     */
+    expires?: boolean;
   };
 
   /** Creation from credentials the caller holds, when the type allows it. */
@@ -108,7 +113,16 @@ export type PlatformCase = {
    * `throttled-<nonce>` (every call): `retried` = the first succeeds after the retry the docs ask
    * for; the second must be reported with these words.
    */
-  rateLimit: { op: string; input(ctx: RunContext): Json; says: string[] };
+  rateLimit: {
+    op: string;
+    input(ctx: RunContext): Json;
+    says: string[];
+    /**
+     * false: the provider's docs ask for no immediate retry (Graph's throttling, HTTP 400/403 with
+     * an error code, lifts after minutes): `throttled-once` is reported too, and the next run succeeds.
+     */
+    retried?: false;
+  };
 
   /** Plain requests a person would type, and the operation find_operations must rank first for each. */
   searches: { ask: string; first: string }[];

@@ -4,6 +4,7 @@ import { pinterestCases } from "./pinterest";
 import { snapchatCases } from "./snapchat";
 import { redditCases } from "./reddit";
 import { googleWorkspace } from "./google-workspace";
+import { facebookPages, instagram, whatsapp, metaAds } from "./meta";
 
 // Every platform case file, one line each.
 export const PLATFORM_CASES: PlatformCase[] = [
@@ -12,4 +13,8 @@ export const PLATFORM_CASES: PlatformCase[] = [
   ...snapchatCases,
   ...redditCases,
   ...googleWorkspace,
+  facebookPages,
+  instagram,
+  whatsapp,
+  metaAds,
 ];

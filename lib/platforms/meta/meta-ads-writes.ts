@@ -6,19 +6,22 @@ import { ProviderRejection, ProviderUnavailable } from "@/lib/platforms/kit/type
 import { defineWrite } from "@/lib/platforms/kit/define-operation";
 import { OperationInputError, type Operation, type OperationContext } from "@/lib/platforms/kit/operation-types";
 
-// Meta Ads writes through the Graph API: pause or activate a campaign or an ad set, and change
-// its daily budget (POST /{id} with status or daily_budget). Graph node ids are global, and a
-// POST to an ad set's id would change the ad set whatever the operation's name says, so every
-// run first reads the node with a field only its own type has: a wrong kind of id fails there,
-// before anything is written.
+// Meta Ads writes through the Graph API: pause or activate a campaign, an ad set or an ad, and
+// change a campaign's or ad set's daily budget (POST /{id} with status or daily_budget). Graph
+// node ids are global, and a POST to an ad set's id would change the ad set whatever the
+// operation's name says, so every run first reads the node with a field only its own type has:
+// a wrong kind of id fails there, before anything is written.
 
 const PROVIDER = "Meta";
 
-type Kind = "campaign" | "adset";
+type Kind = "campaign" | "adset" | "ad";
+type BudgetKind = Exclude<Kind, "ad">;
 const KINDS = {
-  // `objective` exists on campaigns only, `campaign_id` on ad sets (and ads, which have no daily_budget).
-  campaign: { label: "campaign", idField: "campaign_id", typeField: "objective" },
-  adset: { label: "ad set", idField: "adset_id", typeField: "campaign_id" },
+  // `objective` exists on campaigns only, `optimization_goal` on ad sets only, `creative` on ads
+  // only (which have no budgets): https://developers.facebook.com/docs/marketing-api/reference/adgroup/
+  campaign: { label: "campaign", idField: "campaign_id", typeField: "objective", example: "120210000000000001" },
+  adset: { label: "ad set", idField: "adset_id", typeField: "optimization_goal", example: "120210000000000002" },
+  ad: { label: "ad", idField: "ad_id", typeField: "creative", example: "120210000000000003" },
 } as const;
 
 /**
@@ -26,7 +29,7 @@ const KINDS = {
  * (offset 100): https://developers.facebook.com/docs/marketing-api/currencies
  */
 const OFFSET_ONE = new Set(["CLP", "COP", "CRC", "HUF", "ISK", "IDR", "JPY", "KRW", "PYG", "TWD", "VND"]);
-const offsetOf = (currency: string) => (OFFSET_ONE.has(currency) ? 1 : 100);
+export const offsetOf = (currency: string) => (OFFSET_ONE.has(currency) ? 1 : 100);
 
 /** "50.00 USD", "5000 JPY"; an unknown currency says so. */
 const money = (amount: number, currency: string | null) =>
@@ -41,8 +44,10 @@ const nodeId = (kind: Kind) =>
     .regex(/^\d{1,20}$/, `must be a numeric Meta ${KINDS[kind].label} ID`)
     .describe(
       kind === "campaign"
-        ? 'The campaign\'s ID, as a string of digits, e.g. "120210000000000001" (meta_ads_insights with level campaign lists campaign_id).'
-        : 'The ad set\'s ID, as a string of digits, e.g. "120210000000000002" (meta_ads_insights with level adset lists adset_id).',
+        ? 'The campaign\'s ID, as a string of digits, e.g. "120210000000000001" (meta_ads.campaigns.list or meta_ads_insights with level campaign list campaign_id).'
+        : kind === "adset"
+          ? 'The ad set\'s ID, as a string of digits, e.g. "120210000000000002" (meta_ads_insights with level adset lists adset_id).'
+          : 'The ad\'s ID, as a string of digits, e.g. "120210000000000003" (meta_ads.ads.list or meta_ads_insights with level ad list ad_id).',
     );
 
 const dailyBudget = z
@@ -89,10 +94,12 @@ async function readNode(
 ): Promise<NodeState> {
   const { accessToken, proof } = graphAuth(credentials);
   const k = KINDS[kind];
-  const fields = ["name", "status", "effective_status", "daily_budget", "lifetime_budget", "account_id", k.typeField];
+  const budgets = kind === "ad" ? [] : ["daily_budget", "lifetime_budget"];
+  const fields = ["name", "status", "effective_status", ...budgets, "account_id", k.typeField];
   let node: Record<string, unknown>;
   try {
-    // https://developers.facebook.com/docs/marketing-api/reference/ad-campaign-group/#Reading (ad sets: …/reference/ad-campaign/#Reading)
+    // https://developers.facebook.com/docs/marketing-api/reference/ad-campaign-group/#Reading (ad sets:
+    // …/reference/ad-campaign/#Reading, ads: …/reference/adgroup/#Reading)
     node = await graphGet(
       connection.type,
       urlWith(`${GRAPH}/${id}`, { fields: fields.join(","), ...proof }),
@@ -137,14 +144,13 @@ async function readNode(
   };
 }
 
-/** What the approver is shown: the node's name, delivery and daily budget. */
+/** What the approver is shown: the node's name, delivery and (campaigns, ad sets) daily budget. */
 const shown = (kind: Kind, s: NodeState) => ({
   [KINDS[kind].idField]: s.id,
   name: s.name,
   status: s.status,
   effective_status: s.effective_status,
-  daily_budget: s.daily_budget,
-  currency: s.currency,
+  ...(kind !== "ad" && { daily_budget: s.daily_budget, currency: s.currency }),
   ad_account_id: s.account_id,
 });
 
@@ -174,26 +180,30 @@ function statusWrite(kind: Kind, status: "PAUSED" | "ACTIVE") {
   const scope =
     kind === "campaign"
       ? "every ad set and ad in it stops delivering"
-      : "its ads stop delivering while the rest of the campaign keeps running";
+      : kind === "adset"
+        ? "its ads stop delivering while the rest of the campaign keeps running"
+        : "this one ad (creative) stops delivering while the rest of its ad set keeps running";
+  const parents = { campaign: "ad sets and ads", adset: "campaign and ads", ad: "ad set and campaign" }[kind];
   return defineWrite({
     id: `meta_ads.${kind}.${pausing ? "pause" : "enable"}`,
     idempotent: true,
-    title: `${pausing ? "Pause" : "Activate"} a Meta ${k.label}`,
-    consent: "Pause and activate campaigns and ad sets",
+    // An ad is what people see on Facebook and Instagram: its title says so ("pause this facebook ad").
+    title: `${pausing ? "Pause" : "Activate"} a Meta ${k.label}${kind === "ad" ? " on Facebook or Instagram" : ""}`,
+    consent: "Pause and activate campaigns, ad sets and ads",
     description: pausing
       ? `Pauses one Meta (Facebook/Instagram) ${k.label} (status PAUSED): pause, stop, turn off or halt it so ${scope} and it stops spending. ` +
         `Nothing is deleted; meta_ads.${kind}.enable turns it back on. Returns the previous and new status.`
       : `Activates one Meta (Facebook/Instagram) ${k.label} (status ACTIVE): enable, resume, unpause, restart or turn on a paused ${k.label} so it delivers and spends again ` +
-        `(its ${kind === "campaign" ? "ad sets and ads" : "campaign and ads"} must be active too). Returns the previous and new status.`,
+        `(its ${parents} must be active too). Returns the previous and new status.`,
     types: ["meta_ads"],
     credits: 1,
     input: idShape(kind),
-    example: { [k.idField]: kind === "campaign" ? "120210000000000001" : "120210000000000002" },
+    example: { [k.idField]: k.example },
     summarize: (args, _connection, before) => {
       const now = asShown(before).status;
       return `${pausing ? "Pause" : "Activate"} ${described(kind, idOf(kind, args), before)}${now ? ` (now ${now})` : ""}`;
     },
-    before: async (ctx, args) => shown(kind, await readNode(ctx, kind, idOf(kind, args), { currency: true })),
+    before: async (ctx, args) => shown(kind, await readNode(ctx, kind, idOf(kind, args), { currency: kind !== "ad" })),
     async run(ctx, args) {
       const id = idOf(kind, args);
       const state = await readNode(ctx, kind, id);
@@ -201,7 +211,7 @@ function statusWrite(kind: Kind, status: "PAUSED" | "ACTIVE") {
       const what = `the ${k.label} update`;
       // https://developers.facebook.com/docs/marketing-api/get-started/manage-campaigns (POST /{id}
       // status=PAUSED|ACTIVE; …/reference/ad-campaign-group/#Updating, ad sets
-      // …/reference/ad-campaign/#Updating)
+      // …/reference/ad-campaign/#Updating, ads …/reference/adgroup/#Updating)
       const body = await graphPost(
         ctx.connection.type,
         urlWith(`${GRAPH}/${id}`, proof),
@@ -216,7 +226,7 @@ function statusWrite(kind: Kind, status: "PAUSED" | "ACTIVE") {
   });
 }
 
-function budgetWrite(kind: Kind) {
+function budgetWrite(kind: BudgetKind) {
   const k = KINDS[kind];
   return defineWrite({
     id: `meta_ads.${kind}.update_budget`,
@@ -233,7 +243,7 @@ function budgetWrite(kind: Kind) {
     types: ["meta_ads"],
     credits: 1,
     input: { ...idShape(kind), daily_budget: dailyBudget },
-    example: { [k.idField]: kind === "campaign" ? "120210000000000001" : "120210000000000002", daily_budget: 50 },
+    example: { [k.idField]: k.example, daily_budget: 50 },
     summarize: (args, _connection, before) => {
       const id = idOf(kind, args);
       const s = asShown(before);
@@ -292,6 +302,8 @@ export const operations: Operation[] = [
   statusWrite("campaign", "ACTIVE"),
   statusWrite("adset", "PAUSED"),
   statusWrite("adset", "ACTIVE"),
+  statusWrite("ad", "PAUSED"),
+  statusWrite("ad", "ACTIVE"),
   budgetWrite("campaign"),
   budgetWrite("adset"),
 ];

@@ -3,7 +3,7 @@
 export const metaDocs = {
   meta_ads: `# Meta Ads
 
-Reads Meta (Facebook and Instagram) ad accounts, campaigns and insights through the Graph API (v21.0).
+Reads Meta (Facebook and Instagram) ad accounts, campaigns (status and budgets), ads, ad creatives and insights through the Graph API (v21.0); with \`ads_management\`, pauses and activates campaigns, ad sets and ads and changes daily budgets.
 
 | field | where it comes from |
 |---|---|
@@ -60,6 +60,6 @@ A 400 carries Meta's own reason:
 
 ## Connecting through an auth link (OAuth)
 
-Without your own app, create an auth link (\`POST /v1/connections/auth-link\`) and send the end user to its URL. Patchbay's Meta app asks for \`ads_read\`, \`ads_management\` (the catalogue pauses and activates campaigns and ad sets and changes their budgets, each write under its MCP server's or workflow's approval) and \`business_management\`, and names the connection after the Facebook user. Connecting the same Facebook user again replaces that connection.
+Without your own app, create an auth link (\`POST /v1/connections/auth-link\`) and send the end user to its URL. Patchbay's Meta app asks for \`ads_read\`, \`ads_management\` (the catalogue pauses and activates campaigns, ad sets and ads and changes budgets, each write under its MCP server's or workflow's approval) and \`business_management\`, and names the connection after the Facebook user. Connecting the same Facebook user again replaces that connection.
 `,
 } as const;

@@ -46,7 +46,7 @@ const DATE_PRESETS = [
 ] as const;
 
 /** "act_123" or "123" → "123". */
-const adAccountId = z
+export const adAccountId = z
   .string()
   .transform((v) => v.trim().replace(/^act_/, ""))
   .pipe(z.string().regex(/^\d{1,20}$/, "must be a numeric ad account ID (act_ prefix allowed)"));

@@ -1,6 +1,12 @@
 import "server-only";
 import { createHmac } from "node:crypto";
-import { providerFetch, providerReason, type ProviderResponse, rejection } from "@/lib/platforms/kit/provider-fetch";
+import {
+  providerFetch,
+  providerReason,
+  rateLimitReason,
+  type ProviderResponse,
+  rejection,
+} from "@/lib/platforms/kit/provider-fetch";
 import { tokenSetFrom, urlWith, callbackCode } from "@/lib/platforms/kit/oauth2";
 import {
   CredentialRejected,
@@ -15,8 +21,20 @@ import { metaDocs } from "@/lib/platforms/meta/meta-docs";
 import { monogramLogo } from "@/lib/platforms/kit/monogram-logo";
 import { hostedType } from "@/lib/platforms/kit/provider-fetch";
 
-/** The type's hosts, for providerFetch (which calls nothing else). */
-const hosted = (type: string) => hostedType(metaTypes, type);
+/**
+ * Every type on Meta's Graph API (meta_ads here, the products of lib/platforms/meta/<product>/
+ * through metaType()), so the shared calls below find each type's hosts for providerFetch.
+ */
+const madeTypes: ConnectionTypeDefinition[] = [];
+const hosted = (type: string) => hostedType(madeTypes, type);
+/** Every Meta host a type calls or sends a browser to. */
+export const META_HOSTS = ["www.facebook.com", "graph.facebook.com"] as const;
+
+/** A connection type on Meta's Graph API: registered so graphGet/graphPost may call its hosts. */
+export function metaType(def: ConnectionTypeDefinition): ConnectionTypeDefinition {
+  madeTypes.push(def);
+  return def;
+}
 
 // Meta Ads through the Graph API: Patchbay's Meta app (META) with the dialog/code flow, or the
 // caller's own app + a system-user token (white-label). A manual post is proven with
@@ -66,8 +84,16 @@ function graphReason(res: ProviderResponse): string {
   return isObject(error) && typeof error.message === "string" ? graphErrorText(error) : providerReason(res);
 }
 
-// Graph's throttling codes (app, user, page and ad-account rate limits) are not a verdict on the credentials.
-const THROTTLED = new Set([4, 17, 32, 613, 80004]);
+/**
+ * Graph's throttling codes are not a verdict on the credentials: 4 (app), 17 (user), 32 (Page),
+ * 613 (calls within one hour), the Business Use Case limits 80000–80014 (ads insights, Pages,
+ * Instagram, ads management, WhatsApp Business Management …) and WhatsApp Cloud API's 130429
+ * (throughput), 131048 (spam rate limit) and 131056 (pair rate limit).
+ * https://developers.facebook.com/docs/graph-api/overview/rate-limiting/ and
+ * https://developers.facebook.com/documentation/business-messaging/whatsapp/support/error-codes
+ */
+const THROTTLED = new Set([4, 17, 32, 613, 130429, 131048, 131056]);
+const isThrottled = (code: number) => THROTTLED.has(code) || (code >= 80000 && code <= 80014);
 
 /** One Graph GET: an error object in a 4xx = Meta refused; 5xx, throttling or a non-object = unavailable. */
 export async function graphGet(type: string, url: string, what: string, accessToken?: string): Promise<Json> {
@@ -100,10 +126,33 @@ export async function graphPost(
   return graphAnswer(res, what);
 }
 
+/**
+ * One Graph POST with a JSON body (WhatsApp Cloud API's messages), judged like graphGet; no
+ * appsecret_proof (the caller adds it to the URL when it has one).
+ */
+export async function graphPostJson(
+  type: string,
+  url: string,
+  body: Record<string, unknown>,
+  what: string,
+  accessToken: string,
+): Promise<Json> {
+  const res = await providerFetch(PROVIDER, hosted(type), url, {
+    method: "POST",
+    headers: { accept: "application/json", authorization: `Bearer ${accessToken}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return graphAnswer(res, what);
+}
+
 function graphAnswer(res: ProviderResponse, what: string): Json {
   const error = isObject(res.body) && isObject(res.body.error) ? res.body.error : null;
-  const throttled = error !== null && (THROTTLED.has(Number(error.code)) || error.is_transient === true);
-  if (res.status >= 400 && res.status < 500 && res.status !== 429 && !throttled) {
+  // Throttling is reported, not retried at once: Graph asks callers to wait until usage falls
+  // (minutes, up to an hour), longer than a call should wait (providerFetch retries short 429s).
+  if (res.status === 429 || (error !== null && isThrottled(Number(error.code))))
+    throw new ProviderUnavailable(PROVIDER, rateLimitReason(PROVIDER, res, graphReason(res)));
+  const throttled = error !== null && error.is_transient === true;
+  if (res.status >= 400 && res.status < 500 && !throttled) {
     // Graph's code 190 is an access token that is invalid, expired or revoked, whatever the HTTP status.
     throw Number(error?.code) === 190
       ? new CredentialRejected(PROVIDER, graphReason(res))
@@ -129,6 +178,16 @@ export function graphAuth(credentials: FreshCredentials): { accessToken: string;
       ? [credentials.tokens.accessToken, process.env.OAUTH_META_CLIENT_SECRET]
       : [credentials.credentials.access_token, credentials.credentials.app_secret];
   return { accessToken, proof: appSecret ? { appsecret_proof: appSecretProof(accessToken, appSecret) } : {} };
+}
+
+/**
+ * The appsecret_proof for another token the connection obtained (a Page access token read
+ * with the user token), with the same app secret graphAuth uses; {} when none is known.
+ */
+export function graphProofFor(credentials: FreshCredentials, accessToken: string): Record<string, string> {
+  const appSecret =
+    credentials.kind === "oauth" ? process.env.OAUTH_META_CLIENT_SECRET : credentials.credentials.app_secret;
+  return appSecret ? { appsecret_proof: appSecretProof(accessToken, appSecret) } : {};
 }
 
 /** GET /me with the token: the Facebook user (or system user) the token acts for. */
@@ -175,43 +234,53 @@ async function debugToken(type: string, appId: string, appSecret: string, access
   }
 }
 
-const metaOAuth: OAuthDefinition = {
-  provider: "META",
-  providerName: PROVIDER,
-  scopes: SCOPES,
-  identity: "See your name and Facebook user ID",
-  pkce: false,
-  authorizeUrl: ({ client, redirectUri, state }) =>
-    urlWith(DIALOG_URL, {
-      client_id: client.clientId,
-      redirect_uri: redirectUri,
-      state,
-      response_type: "code",
-      scope: SCOPES.map((s) => s.name).join(","),
-    }),
-  async exchangeCode({ type, client, redirectUri, callback }) {
-    const body = await graphGet(
-      type,
-      urlWith(`${GRAPH}/oauth/access_token`, {
+/**
+ * Patchbay's Meta app (META) with the dialog/code flow, asking for `scopes`; the identity call is
+ * GET /me, so a Facebook user connected again replaces their connection of that type.
+ */
+export function metaOAuth(
+  scopes: readonly OAuthScope[],
+  identity = "See your name and Facebook user ID",
+): OAuthDefinition {
+  return {
+    provider: "META",
+    providerName: PROVIDER,
+    scopes,
+    identity,
+    pkce: false,
+    // https://developers.facebook.com/docs/facebook-login/guides/advanced/manual-flow
+    authorizeUrl: ({ client, redirectUri, state }) =>
+      urlWith(DIALOG_URL, {
         client_id: client.clientId,
-        client_secret: client.clientSecret,
         redirect_uri: redirectUri,
-        code: callbackCode(PROVIDER, callback),
+        state,
+        response_type: "code",
+        scope: scopes.map((s) => s.name).join(","),
       }),
-      "the token exchange",
-    );
-    if (typeof body.access_token !== "string" || !body.access_token)
-      throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the token exchange without an access_token.`);
-    return tokenSetFrom(body);
-  },
-  async identify({ type, client }, tokens) {
-    const user = await me(type, tokens.accessToken, client.clientSecret);
-    return { rotationKey: `account:${user.id}`, accountId: user.id, accountName: user.name ?? user.id };
-  },
-};
+    async exchangeCode({ type, client, redirectUri, callback }) {
+      const body = await graphGet(
+        type,
+        urlWith(`${GRAPH}/oauth/access_token`, {
+          client_id: client.clientId,
+          client_secret: client.clientSecret,
+          redirect_uri: redirectUri,
+          code: callbackCode(PROVIDER, callback),
+        }),
+        "the token exchange",
+      );
+      if (typeof body.access_token !== "string" || !body.access_token)
+        throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered the token exchange without an access_token.`);
+      return tokenSetFrom(body);
+    },
+    async identify({ type, client }, tokens) {
+      const user = await me(type, tokens.accessToken, client.clientSecret);
+      return { rotationKey: `account:${user.id}`, accountId: user.id, accountName: user.name ?? user.id };
+    },
+  };
+}
 
 export const metaTypes: ConnectionTypeDefinition[] = [
-  {
+  metaType({
     type: "meta_ads",
     name: "Meta Ads",
     logo,
@@ -219,12 +288,12 @@ export const metaTypes: ConnectionTypeDefinition[] = [
     credentialFields: ["app_id", "app_secret", "access_token"],
     docs: metaDocs.meta_ads,
     family: "white_label",
-    hosts: ["www.facebook.com", "graph.facebook.com"],
-    oauth: metaOAuth,
+    hosts: META_HOSTS,
+    oauth: metaOAuth(SCOPES),
     async verify(credentials, ctx) {
       await debugToken(ctx.type, credentials.app_id, credentials.app_secret, credentials.access_token);
       const user = await me(ctx.type, credentials.access_token, credentials.app_secret);
       return { rotationKey: `name:${ctx.name}`, accountId: user.id, accountName: user.name };
     },
-  },
+  }),
 ];
