@@ -163,7 +163,7 @@ const listAccounts = defineRead({
 
 const listProducts = defineRead({
   id: "google_merchant.products.list",
-  title: "List Google Merchant Center products",
+  title: "List the products of a Google Merchant Center account",
   consent: "See your Merchant Center products and their statuses",
   description:
     "Lists the products (processed product listings) of a Google Merchant Center account (Merchant API products.list): product_id, offer ID, title, price, sale price, availability (in stock, out of stock …), link, data source, and whether Google disapproved it. " +
