@@ -39,7 +39,10 @@ const productId = z
   )
   .describe('The product: contentLanguage~feedLabel~offerId, e.g. "en~US~sku123" (product_id in the products list).');
 
-/** The product segment of a URL: plain when it can be, else unpadded base64url as the API asks for / % or a ~ in the offer ID. */
+/**
+ * The product segment of a URL: plain when it can be, else unpadded base64url, as the API asks
+ * for an offer ID holding / % or ~.
+ */
 function productSegment(id: string): string {
   const parts = id.split("~");
   const offer = parts.slice(id.startsWith("local~") ? 3 : 2).join("~");
