@@ -5,8 +5,8 @@ import type { Json, PlatformCase, Recorded, RunContext } from "./case";
 // them beside Google's sign-in): Merchant Center, Business Profile, YouTube and Display & Video 360.
 // Each stand-in account has its own Merchant Center account, Business Profile, channel and DV360
 // partner, with IDs derived from the account; `prepare` learns them as an agent would (the list
-// operations) and the access tokens the connection used, so calls that carry no ID of the account
-// (accounts.list, channels mine=true, partners.list) are still told apart from parallel tests'.
+// operations). The stand-in journals each request's account (its bearer token's), so the suite's
+// default filter finds a test's own calls.
 
 type Ctx = Omit<RunContext, "p">;
 
@@ -73,32 +73,6 @@ async function learn(ctx: Ctx, steps: (read: (op: string, input: Json) => Promis
 }
 class Refused extends Error {}
 
-/** The Authorization headers of the stand-in requests that `ours` recognises (by the account's IDs). */
-async function authorizationsOf(type: string, ours: (r: Recorded) => boolean): Promise<string[]> {
-  const base = (JSON.parse(process.env.PROVIDER_BASE_URLS ?? "{}") as Record<string, string>)[type];
-  if (!base) return [];
-  const res = await fetch(`${base}/__stand-in/requests`);
-  const { requests } = (await res.json()) as { requests: Recorded[] };
-  return [
-    ...new Set(
-      requests
-        .filter(ours)
-        .map((r) => r.headers.authorization ?? "")
-        .filter(Boolean),
-    ),
-  ];
-}
-
-/** A request of this test: it names one of the account's IDs, or carries one of its tokens. */
-function mineBy(ids: (p: Json) => string[]) {
-  return (r: Recorded, ctx: RunContext) => {
-    const hay = `${r.path} ${JSON.stringify(r.query)} ${r.text}`;
-    if (ids(ctx.p).some((id) => id && hay.includes(id))) return true;
-    const auth = r.headers.authorization ?? "";
-    return !!auth && ((ctx.p.authorizations ?? []) as string[]).includes(auth);
-  };
-}
-
 /** The last request of `method` at `path` (the test's own run comes after prepare's calls). */
 function last(requests: Recorded[], method: string, path: string | RegExp): Recorded {
   const found = requests.filter(
@@ -125,12 +99,8 @@ const merchant: PlatformCase = {
       const accounts = await read("google_merchant.accounts.list", {});
       const accountId = String(accounts.accounts[0].account_id);
       const products = await read("google_merchant.products.list", { account_id: accountId });
-      const authorizations = await authorizationsOf("google_merchant", (r) =>
-        r.path.startsWith(`/products/v1/accounts/${accountId}/`),
-      );
-      return { accountId, productId: products.products[1].product_id, authorizations };
+      return { accountId, productId: products.products[1].product_id };
     }),
-  mine: mineBy((p) => [`/accounts/${p.accountId}/`]),
   reads: [
     {
       op: "google_merchant.accounts.list",
@@ -273,12 +243,8 @@ const businessProfile: PlatformCase = {
         accountId,
         locationId,
         reviewId: low.review_id,
-        authorizations: await authorizationsOf("google_business_profile", (r) =>
-          r.path.includes(`/accounts/${accountId}/`),
-        ),
       };
     }),
-  mine: mineBy((p) => [`/accounts/${p.accountId}/`]),
   reads: [
     {
       op: "google_business_profile.accounts.list",
@@ -415,13 +381,8 @@ const youtube: PlatformCase = {
       const videos = await read("youtube.videos.list", {});
       const channelId = String(videos.channel_id);
       const videoIds = (videos.videos as Json[]).map((v) => String(v.video_id));
-      const authorizations = await authorizationsOf(
-        "youtube",
-        (r) => r.path === "/youtube/v3/playlistItems" && r.query.playlistId === `UU${channelId.slice(2)}`,
-      );
-      return { channelId, uploads: `UU${channelId.slice(2)}`, videoIds, authorizations };
+      return { channelId, uploads: `UU${channelId.slice(2)}`, videoIds };
     }),
-  mine: mineBy((p) => [p.uploads, ...(p.videoIds ?? [])]),
   reads: [
     {
       op: "youtube.channels.list",
@@ -555,17 +516,13 @@ const dv360: PlatformCase = {
       const advertisers = await read("dv360.advertisers.list", { partner_id: partnerId });
       const advertiserId = String(advertisers.advertisers[0].advertiser_id);
       const lineItems = await read("dv360.line_items.list", { advertiser_id: advertiserId });
-      const authorizations = await authorizationsOf("dv360", (r) => r.query.partnerId === partnerId);
       return {
         partnerId,
         advertiserId,
-        advertiserIds: (advertisers.advertisers as Json[]).map((a) => a.advertiser_id),
         lineItemId: lineItems.line_items[0].line_item_id,
         insertionOrderId: lineItems.line_items[0].insertion_order_id,
-        authorizations,
       };
     }),
-  mine: mineBy((p) => [p.partnerId, ...(p.advertiserIds ?? []).map((a: string) => `/advertisers/${a}/`)]),
   reads: [
     {
       op: "dv360.partners.list",
