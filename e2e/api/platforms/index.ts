@@ -5,6 +5,7 @@ import { snapchatCases } from "./snapchat";
 import { redditCases } from "./reddit";
 import { googleWorkspace } from "./google-workspace";
 import { facebookPages, instagram, whatsapp, metaAds } from "./meta";
+import { GOOGLE_MARKETING_CASES } from "./google-marketing";
 
 // Every platform case file, one line each.
 export const PLATFORM_CASES: PlatformCase[] = [
@@ -13,6 +14,7 @@ export const PLATFORM_CASES: PlatformCase[] = [
   ...snapchatCases,
   ...redditCases,
   ...googleWorkspace,
+  ...GOOGLE_MARKETING_CASES,
   facebookPages,
   instagram,
   whatsapp,
