@@ -8,6 +8,8 @@ import { platform as tiktok } from "@/lib/platforms/tiktok";
 import { platform as shopify } from "@/lib/platforms/shopify";
 import { platform as slack } from "@/lib/platforms/slack";
 import { platform as hubspot } from "@/lib/platforms/hubspot";
+import { platform as microsoft } from "@/lib/platforms/microsoft";
+import { platform as amazon } from "@/lib/platforms/amazon";
 import { platform as apiKeys } from "@/lib/platforms/api-keys";
 import { platform as utility } from "@/lib/platforms/utility";
 
@@ -23,6 +25,8 @@ export const PLATFORMS: readonly Platform[] = [
   shopify,
   slack,
   hubspot,
+  microsoft,
+  amazon,
   apiKeys,
   utility,
 ];

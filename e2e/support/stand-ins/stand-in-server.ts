@@ -390,6 +390,8 @@ export type StandInModule = {
   types: string[];
   /** OAuth configuration keys this stand-in accepts testClient(key) for, e.g. ["GOOGLE"]. */
   oauthProviders: string[];
+  /** Server configuration the provider needs besides the OAuth app (e.g. a developer token the stand-in accepts). */
+  env?: Record<string, string>;
   start(): Promise<StandIn>;
 };
 
