@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import {
   OAuthBook,
@@ -69,6 +69,9 @@ export const amazonFacts = (account: string) => ({
   userId: `amzn1.account.${createHash("sha256").update(account).digest("hex").slice(0, 28).toUpperCase()}`,
   profiles: { US: amzDigits(`profile:${account}:US`, 15), CA: amzDigits(`profile:${account}:CA`, 15) },
 });
+/** The first group of the report IDs made for an account. */
+export const amazonReportTag = (account: string) =>
+  createHash("sha256").update(`report:${account}`).digest("hex").slice(0, 8);
 /** The SP campaign IDs of a profile: SP - Brand, SP - Auto, SP - Clearance (paused). */
 export const amazonCampaignIds = (profile: string) => [0, 1, 2].map((i) => amzDigits(`${profile}/sp/${i}`, 15));
 
@@ -115,6 +118,13 @@ function start() {
   const rateLimits = new RateLimits();
   const campaigns = new Map<string, Campaign[]>(); // profile → its SP campaigns
   const reports = new Map<string, { profile: string; status: string; gz: Buffer; body: Record<string, unknown> }>();
+
+  /** Access tokens name their account (`Atza|<account>|<hex>`), so a test finds its own calls in the journal. */
+  function issueAccessToken(account: string, scope: string): string {
+    const token = `Atza|${account}|${randomBytes(8).toString("hex")}`;
+    book.accessTokens.set(token, { account, scope });
+    return token;
+  }
 
   function campaignsOf(profile: string): Campaign[] {
     if (!campaigns.has(profile)) {
@@ -200,7 +210,7 @@ function start() {
 
   const tokens = (account: string, scope: string): Reply => ({
     json: {
-      access_token: book.issueAccessToken(account, scope),
+      access_token: issueAccessToken(account, scope),
       refresh_token: book.refreshTokenFor(account),
       token_type: "bearer",
       expires_in: 3600,
@@ -464,7 +474,8 @@ function start() {
         return Object.fromEntries(columns.map((col) => [col, all[col]]));
       }),
     );
-    const id = randomUUID();
+    // The UUID's first group is a tag of the account (amazonReportTag), so a test finds its own download.
+    const id = `${amazonReportTag(c.account)}${randomUUID().slice(8)}`;
     const now = new Date().toISOString();
     const body = {
       configuration: { ...conf, filters: null },

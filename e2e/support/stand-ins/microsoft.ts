@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { deflateRawSync } from "node:zlib";
 import {
   OAuthBook,
@@ -23,7 +23,7 @@ import {
 // - POST /common/oauth2/v2.0/token (form, client_secret_post): authorization_code (redirect_uri and
 //   code_verifier checked; AADSTS errors as {error, error_description, error_codes, …}),
 //   refresh_token (OAuthBook: `bad…` → invalid_grant AADSTS70000; each refresh returns a refresh
-//   token, as Microsoft rotates them). Tokens last 3600 s.
+//   token, as Microsoft rotates them). Tokens last 3600 s; access tokens are at_<account>_<hex>.
 // - Every API call: Authorization: Bearer <token the stand-in issued> else 401 AdApiFaultDetail
 //   105 InvalidCredentials; DeveloperToken header = MICROSOFT_DEVELOPER_TOKEN else 401 105.
 //   Errors are flat ApplicationFaults {TrackingId, Type, Errors | OperationErrors | BatchErrors}.
@@ -74,6 +74,8 @@ export function msadsFacts(account: string) {
     accountIds: [msDigits(`acct:${account}:1`, 9), msDigits(`acct:${account}:2`, 9)],
   };
 }
+/** The first digits of the report IDs made for an account. */
+export const msadsReportTag = (account: string) => msDigits(`report-owner:${account}`, 9);
 /** The campaign IDs of an ad account: Brand - US, Generic - EU (shared budget), Remarketing (paused). */
 export const msadsCampaignIds = (adAccount: string) => [0, 1, 2].map((i) => msDigits(`${adAccount}/campaign/${i}`, 9));
 
@@ -186,6 +188,13 @@ function start() {
   const campaigns = new Map<string, Campaign[]>(); // ad account → its campaigns
   const reports = new Map<string, { zip: Buffer }>();
 
+  /** Access tokens name their account (`at_<account>_<hex>`), so a test finds its own calls in the journal. */
+  function issueAccessToken(account: string, scope: string): string {
+    const token = `at_${account}_${randomBytes(8).toString("hex")}`;
+    book.accessTokens.set(token, { account, scope });
+    return token;
+  }
+
   function campaignsOf(adAccount: string): Campaign[] {
     if (!campaigns.has(adAccount)) {
       const [a, b, c] = msadsCampaignIds(adAccount);
@@ -272,7 +281,7 @@ function start() {
         scope,
         expires_in: 3600,
         ext_expires_in: 3600,
-        access_token: book.issueAccessToken(account, scope),
+        access_token: issueAccessToken(account, scope),
         refresh_token: book.refreshTokenFor(account),
       },
     };
@@ -643,7 +652,8 @@ function start() {
         }
     const quote = (v: string) => `"${v.replace(/"/g, '""')}"`;
     const csv = `\uFEFF${[columns, ...rows].map((line) => line.map(quote).join(",")).join("\r\n")}\r\n`;
-    const id = msDigits(`report:${randomUUID()}`, 17);
+    // The ID starts with a tag of the account (msadsReportTag), so a test finds its own download.
+    const id = `${msadsReportTag(a.account)}${msDigits(`report:${randomUUID()}`, 8)}`;
     reports.set(id, { zip: zipOf(`${id}.csv`, Buffer.from(csv, "utf8")) });
     return { json: { ReportRequestId: id } };
   }

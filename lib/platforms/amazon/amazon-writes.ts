@@ -17,13 +17,14 @@ const campaignId = z
   .regex(/^\d{1,20}$/, "must be a numeric campaign ID")
   .describe("The Sponsored Products campaign ID, from amazon_ads.sp_campaigns.list.");
 
-type CampaignState = ReturnType<typeof campaignView> & { profile_id: string; region: Region };
-
-/** The campaign as /sp/campaigns/list has it; a refusal naming it when the profile has none. */
+/**
+ * The campaign as /sp/campaigns/list has it, and its region; campaign null when the profile has
+ * none (the update then carries Amazon's own refusal, entityNotFoundError).
+ */
 async function campaignOf(
   ctx: OperationContext,
   input: { profile_id: string; region?: Region; campaign_id: string },
-): Promise<CampaignState> {
+): Promise<{ campaign: ReturnType<typeof campaignView> | null; region: Region }> {
   const token = accessTokenOf(ctx.credentials);
   const region = await regionOf(ctx.connection.type, token, input.profile_id, input.region);
   // https://advertising.amazon.com/API/docs/en-us/sponsored-products/3-0/openapi/prod#tag/Campaigns/operation/ListSponsoredProductsCampaigns
@@ -36,12 +37,7 @@ async function campaignOf(
   });
   const list = isObject(body) && Array.isArray(body.campaigns) ? body.campaigns.filter(isObject) : [];
   const found = list.find((c) => String(c.campaignId) === input.campaign_id);
-  if (!found)
-    throw new ProviderRejection(
-      PROVIDER,
-      `Sponsored Products campaign ${input.campaign_id} was not found in profile ${input.profile_id}.`,
-    );
-  return { ...campaignView(found), profile_id: input.profile_id, region };
+  return { campaign: found ? campaignView(found) : null, region };
 }
 
 /** "entityNotFoundError NOT_FOUND: Campaign does not exist" for each error of a failed item. */
@@ -62,7 +58,12 @@ function itemErrors(item: Record<string, unknown>): string {
 }
 
 /** PUT /sp/campaigns with one campaign's changed fields; the campaign after the change. */
-async function updateCampaign(ctx: OperationContext, state: CampaignState, fields: Record<string, unknown>) {
+async function updateCampaign(
+  ctx: OperationContext,
+  input: { profile_id: string; campaign_id: string },
+  region: Region,
+  fields: Record<string, unknown>,
+) {
   // https://advertising.amazon.com/API/docs/en-us/sponsored-products/3-0/openapi/prod#tag/Campaigns/operation/UpdateSponsoredProductsCampaigns
   const body = await adsApiCall(
     ctx.connection.type,
@@ -70,12 +71,12 @@ async function updateCampaign(ctx: OperationContext, state: CampaignState, field
     "/sp/campaigns",
     "the SP campaigns update",
     {
-      region: state.region,
-      profileId: state.profile_id,
+      region,
+      profileId: input.profile_id,
       method: "PUT",
       mediaType: SP_CAMPAIGN_TYPE,
       headers: { Prefer: "return=representation" },
-      body: { campaigns: [{ campaignId: state.campaign_id, ...fields }] },
+      body: { campaigns: [{ campaignId: input.campaign_id, ...fields }] },
     },
   );
   const result = isObject(body) && isObject(body.campaigns) ? body.campaigns : {};
@@ -87,7 +88,7 @@ async function updateCampaign(ctx: OperationContext, state: CampaignState, field
 }
 
 const named = (before: unknown) => {
-  const s = isObject(before) ? before : {};
+  const s = isObject(before) && isObject(before.campaign) ? before.campaign : {};
   return {
     name: typeof s.name === "string" && s.name ? ` '${s.name}'` : "",
     state: typeof s.state === "string" ? s.state : null,
@@ -118,13 +119,13 @@ const amazonSpCampaignSetState = defineWrite({
   },
   before: (ctx, input) => campaignOf(ctx, input),
   async run(ctx, input) {
-    const state = await campaignOf(ctx, input);
-    const after = await updateCampaign(ctx, state, { state: input.state });
+    const { campaign, region } = await campaignOf(ctx, input);
+    const after = await updateCampaign(ctx, input, region, { state: input.state });
     return {
       profile_id: input.profile_id,
-      campaign_id: state.campaign_id,
-      name: state.name,
-      previous_state: state.state,
+      campaign_id: input.campaign_id,
+      name: campaign?.name ?? null,
+      previous_state: campaign?.state ?? null,
       state: after?.state ?? input.state,
     };
   },
@@ -159,13 +160,15 @@ const amazonSpCampaignSetBudget = defineWrite({
   },
   before: (ctx, input) => campaignOf(ctx, input),
   async run(ctx, input) {
-    const state = await campaignOf(ctx, input);
-    const after = await updateCampaign(ctx, state, { budget: { budget: input.daily_budget, budgetType: "DAILY" } });
+    const { campaign, region } = await campaignOf(ctx, input);
+    const after = await updateCampaign(ctx, input, region, {
+      budget: { budget: input.daily_budget, budgetType: "DAILY" },
+    });
     return {
       profile_id: input.profile_id,
-      campaign_id: state.campaign_id,
-      name: state.name,
-      previous_daily_budget: state.daily_budget,
+      campaign_id: input.campaign_id,
+      name: campaign?.name ?? null,
+      previous_daily_budget: campaign?.daily_budget ?? null,
       daily_budget: after?.daily_budget ?? input.daily_budget,
     };
   },

@@ -56,7 +56,7 @@ export function campaignView(c: Record<string, unknown>) {
 
 const microsoftAccountsList = defineRead({
   id: "microsoft_ads.accounts.list",
-  title: "List Microsoft Advertising customers and ad accounts",
+  title: "List Microsoft Advertising (Bing Ads) customers and ad accounts",
   consent: "See your customers and ad accounts",
   description:
     "The Microsoft Advertising (Bing Ads) customers (manager accounts) the connected user has a role in and the ad accounts each holds (Customer Management GetUser + GetAccountsInfo): account ID, name, number and status. " +
@@ -65,12 +65,18 @@ const microsoftAccountsList = defineRead({
   credits: 1,
   cacheTtlSeconds: 300,
   example: {},
-  input: {},
-  async run({ connection, credentials }) {
+  input: {
+    customer_id: id("customer")
+      .optional()
+      .describe("Only this customer's ad accounts (default: every customer you have a role in)."),
+  },
+  async run({ connection, credentials }, args) {
     const token = accessTokenOf(credentials);
     const user = await getUser(connection.type, token);
     const roles = (Array.isArray(user.CustomerRoles) ? user.CustomerRoles : []).filter(isObject);
-    const customerIds = [...new Set(roles.map((r) => String(r.CustomerId ?? "")).filter(Boolean))].slice(0, 20);
+    const customerIds = args.customer_id
+      ? [args.customer_id]
+      : [...new Set(roles.map((r) => String(r.CustomerId ?? "")).filter(Boolean))].slice(0, 20);
     const customers = [];
     for (const customerId of customerIds) {
       // https://learn.microsoft.com/en-us/advertising/customer-management-service/getaccountsinfo
@@ -98,7 +104,7 @@ const microsoftAccountsList = defineRead({
 
 const microsoftCampaignsList = defineRead({
   id: "microsoft_ads.campaigns.list",
-  title: "List Microsoft Advertising campaigns",
+  title: "List Microsoft Advertising (Bing Ads) campaigns",
   consent: "See the campaigns of your ad accounts",
   description:
     "The campaigns of one Microsoft Advertising (Bing Ads) ad account (Campaign Management GetCampaignsByAccountId): ID, name, status (Active, Paused, BudgetPaused …), campaign type, daily budget and budget type. " +
@@ -155,7 +161,7 @@ const dateOf = (iso: string) => {
 
 const microsoftCampaignReport = defineRead({
   id: "microsoft_ads.campaigns.report",
-  title: "Microsoft Advertising campaign performance report",
+  title: "Microsoft Advertising (Bing Ads) campaign performance report",
   consent: "See the performance reports of your ad accounts",
   description:
     "Performance of the campaigns of a Microsoft Advertising (Bing Ads) ad account (Reporting API CampaignPerformanceReportRequest, submitted, polled and downloaded): impressions, clicks, CTR, average CPC, spend, conversions, revenue … per campaign, in total or per day. " +

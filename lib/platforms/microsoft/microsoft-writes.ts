@@ -18,13 +18,14 @@ import type { Operation, OperationContext } from "@/lib/platforms/kit/operation-
 // Microsoft Advertising writes: UpdateCampaigns with only the fields that change (Status, or
 // DailyBudget); the campaign is read first with GetCampaignsByIds.
 
-type CampaignState = ReturnType<typeof campaignView> & { account_id: string; customer_id: string };
-
-/** The campaign as GetCampaignsByIds has it; Microsoft's refusal when the account has no such campaign. */
+/**
+ * The campaign as GetCampaignsByIds has it (null when the account has none: the update then
+ * carries Microsoft's own refusal, 1100 CampaignServiceInvalidCampaignId), and the customer.
+ */
 async function campaignOf(
   ctx: OperationContext,
   input: { account_id: string; customer_id?: string; campaign_id: string },
-): Promise<CampaignState> {
+): Promise<{ campaign: ReturnType<typeof campaignView> | null; customerId: string }> {
   const token = accessTokenOf(ctx.credentials);
   const customerId = await customerOf(ctx.connection.type, token, input.account_id, input.customer_id);
   // https://learn.microsoft.com/en-us/advertising/campaign-management-service/getcampaignsbyids
@@ -37,35 +38,31 @@ async function campaignOf(
     { customerId, accountId: input.account_id },
   );
   const found = (Array.isArray(body.Campaigns) ? body.Campaigns : []).find(isObject);
-  if (!found) {
-    const errors = partialErrors(body);
-    throw new ProviderRejection(
-      PROVIDER,
-      errors.length
-        ? errorsReason(errors)
-        : `campaign ${input.campaign_id} was not found in account ${input.account_id}.`,
-    );
-  }
-  return { ...campaignView(found), account_id: input.account_id, customer_id: customerId };
+  return { campaign: found ? campaignView(found) : null, customerId };
 }
 
 /** UpdateCampaigns with one campaign's changed fields; its partial errors are Microsoft's refusal. */
-async function updateCampaign(ctx: OperationContext, state: CampaignState, fields: Record<string, unknown>) {
+async function updateCampaign(
+  ctx: OperationContext,
+  input: { account_id: string; campaign_id: string },
+  customerId: string,
+  fields: Record<string, unknown>,
+) {
   // https://learn.microsoft.com/en-us/advertising/campaign-management-service/updatecampaigns
   const body = await msadsCall(
     ctx.connection.type,
     `${CAMPAIGN_API}/Campaigns`,
     accessTokenOf(ctx.credentials),
     "the UpdateCampaigns call",
-    { AccountId: state.account_id, Campaigns: [{ Id: state.id, ...fields }] },
-    { customerId: state.customer_id, accountId: state.account_id, method: "PUT" },
+    { AccountId: input.account_id, Campaigns: [{ Id: input.campaign_id, ...fields }] },
+    { customerId, accountId: input.account_id, method: "PUT" },
   );
   const errors = partialErrors(body);
   if (errors.length) throw new ProviderRejection(PROVIDER, errorsReason(errors));
 }
 
 const named = (before: unknown) => {
-  const s = isObject(before) ? before : {};
+  const s = isObject(before) && isObject(before.campaign) ? before.campaign : {};
   return {
     name: typeof s.name === "string" && s.name ? ` '${s.name}'` : "",
     status: typeof s.status === "string" ? s.status : null,
@@ -76,7 +73,7 @@ const named = (before: unknown) => {
 const microsoftCampaignSetStatus = defineWrite({
   id: "microsoft_ads.campaign.set_status",
   idempotent: true,
-  title: "Pause or enable a Microsoft Advertising campaign",
+  title: "Pause or enable a Microsoft Advertising (Bing Ads) campaign",
   consent: "Pause and enable campaigns",
   description:
     "Sets the status of one Microsoft Advertising (Bing Ads) campaign (Campaign Management UpdateCampaigns): Paused pauses it (pause, stop, turn off), Active resumes it (enable, resume, start, turn on, unpause). " +
@@ -96,13 +93,13 @@ const microsoftCampaignSetStatus = defineWrite({
   },
   before: (ctx, input) => campaignOf(ctx, input),
   async run(ctx, input) {
-    const state = await campaignOf(ctx, input);
-    await updateCampaign(ctx, state, { Status: input.status });
+    const { campaign, customerId } = await campaignOf(ctx, input);
+    await updateCampaign(ctx, input, customerId, { Status: input.status });
     return {
       account_id: input.account_id,
-      campaign_id: state.id,
-      name: state.name,
-      previous_status: state.status,
+      campaign_id: input.campaign_id,
+      name: campaign?.name ?? null,
+      previous_status: campaign?.status ?? null,
       status: input.status,
     };
   },
@@ -111,7 +108,7 @@ const microsoftCampaignSetStatus = defineWrite({
 const microsoftCampaignSetBudget = defineWrite({
   id: "microsoft_ads.campaign.set_budget",
   idempotent: true,
-  title: "Change a Microsoft Advertising campaign's daily budget",
+  title: "Change a Microsoft Advertising (Bing Ads) campaign's daily budget",
   consent: "Change the daily budgets of campaigns",
   description:
     "Sets the daily budget of one Microsoft Advertising (Bing Ads) campaign (Campaign Management UpdateCampaigns DailyBudget), in the account's currency: raise, lower, increase, decrease or change the budget or daily spend. " +
@@ -135,13 +132,13 @@ const microsoftCampaignSetBudget = defineWrite({
   },
   before: (ctx, input) => campaignOf(ctx, input),
   async run(ctx, input) {
-    const state = await campaignOf(ctx, input);
-    await updateCampaign(ctx, state, { DailyBudget: input.daily_budget });
+    const { campaign, customerId } = await campaignOf(ctx, input);
+    await updateCampaign(ctx, input, customerId, { DailyBudget: input.daily_budget });
     return {
       account_id: input.account_id,
-      campaign_id: state.id,
-      name: state.name,
-      previous_daily_budget: state.daily_budget,
+      campaign_id: input.campaign_id,
+      name: campaign?.name ?? null,
+      previous_daily_budget: campaign?.daily_budget ?? null,
       daily_budget: input.daily_budget,
     };
   },
