@@ -155,7 +155,7 @@ const amazonSpCampaignReport = defineRead({
   consent: "See the performance reports of your Sponsored Products campaigns",
   description:
     "Performance of the Sponsored Products campaigns of an Amazon Ads profile (reporting v3 spCampaigns report: created, polled, downloaded): impressions, clicks, cost (spend), CTR, CPC, purchases, sales, ACOS, ROAS … per campaign, in total or per day. " +
-    "At most 31 days per report, within the last 95 days.",
+    "At most 31 days per report, within the 95 days before today.",
   types: ["amazon_ads"],
   credits: 3,
   cacheTtlSeconds: 600,

@@ -60,7 +60,7 @@ const microsoftAccountsList = defineRead({
   consent: "See your customers and ad accounts",
   description:
     "The Microsoft Advertising (Bing Ads) customers (manager accounts) the connected user has a role in and the ad accounts each holds (Customer Management GetUser + GetAccountsInfo): account ID, name, number and status. " +
-    "Use it to find the account_id (and customer_id) the campaign, report and budget tools take.",
+    "Use it to find the account_id (and customer_id) the other Microsoft Advertising tools take.",
   types: ["microsoft_ads"],
   credits: 1,
   cacheTtlSeconds: 300,
