@@ -8,6 +8,9 @@ import { platform as tiktok } from "@/lib/platforms/tiktok";
 import { platform as shopify } from "@/lib/platforms/shopify";
 import { platform as slack } from "@/lib/platforms/slack";
 import { platform as hubspot } from "@/lib/platforms/hubspot";
+import { platform as pinterest } from "@/lib/platforms/pinterest";
+import { platform as snapchat } from "@/lib/platforms/snapchat";
+import { platform as reddit } from "@/lib/platforms/reddit";
 import { platform as microsoft } from "@/lib/platforms/microsoft";
 import { platform as amazon } from "@/lib/platforms/amazon";
 import { platform as apiKeys } from "@/lib/platforms/api-keys";
@@ -25,6 +28,9 @@ export const PLATFORMS: readonly Platform[] = [
   shopify,
   slack,
   hubspot,
+  pinterest,
+  snapchat,
+  reddit,
   microsoft,
   amazon,
   apiKeys,
