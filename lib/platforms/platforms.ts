@@ -11,6 +11,8 @@ import { platform as hubspot } from "@/lib/platforms/hubspot";
 import { platform as pinterest } from "@/lib/platforms/pinterest";
 import { platform as snapchat } from "@/lib/platforms/snapchat";
 import { platform as reddit } from "@/lib/platforms/reddit";
+import { platform as microsoft } from "@/lib/platforms/microsoft";
+import { platform as amazon } from "@/lib/platforms/amazon";
 import { platform as apiKeys } from "@/lib/platforms/api-keys";
 import { platform as utility } from "@/lib/platforms/utility";
 
@@ -29,6 +31,8 @@ export const PLATFORMS: readonly Platform[] = [
   pinterest,
   snapchat,
   reddit,
+  microsoft,
+  amazon,
   apiKeys,
   utility,
 ];

@@ -6,6 +6,8 @@ import { redditCases } from "./reddit";
 import { googleWorkspace } from "./google-workspace";
 import { facebookPages, instagram, whatsapp, metaAds } from "./meta";
 import { GOOGLE_MARKETING_CASES } from "./google-marketing";
+import { microsoftAds } from "./microsoft";
+import { amazonAds } from "./amazon";
 
 // Every platform case file, one line each.
 export const PLATFORM_CASES: PlatformCase[] = [
@@ -19,4 +21,6 @@ export const PLATFORM_CASES: PlatformCase[] = [
   instagram,
   whatsapp,
   metaAds,
+  microsoftAds,
+  amazonAds,
 ];

@@ -10,6 +10,8 @@ import { standIn as apiKeys } from "./api-keys";
 import { standIn as pinterest } from "./pinterest";
 import { standIn as snapchat } from "./snapchat";
 import { standIn as reddit } from "./reddit";
+import { standIn as microsoft } from "./microsoft";
+import { standIn as amazon } from "./amazon";
 
 const ALL: StandInModule[] = [
   google,
@@ -23,6 +25,8 @@ const ALL: StandInModule[] = [
   pinterest,
   snapchat,
   reddit,
+  microsoft,
+  amazon,
 ];
 
 /**
@@ -38,6 +42,7 @@ export async function startStandIns() {
     const s = await mod.start();
     started.push(s);
     for (const type of mod.types) baseUrls[type] = s.url;
+    Object.assign(env, mod.env);
     for (const provider of mod.oauthProviders) {
       const c = testClient(provider);
       env[`OAUTH_${provider}_CLIENT_ID`] = c.clientId;

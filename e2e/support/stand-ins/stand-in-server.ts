@@ -33,6 +33,8 @@ export type Reply = {
   status?: number;
   json?: unknown;
   text?: string;
+  /** Raw bytes (a zipped or gzipped report file), sent as they are. */
+  bytes?: Buffer;
   redirect?: string;
   headers?: Record<string, string>;
 };
@@ -296,9 +298,13 @@ export async function startStandInServer(
       res.end();
       return;
     }
-    const body = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? "");
+    const body = reply.bytes ?? (reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? ""));
     res.writeHead(reply.status ?? 200, {
-      "content-type": reply.json !== undefined ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+      "content-type": reply.bytes
+        ? "application/octet-stream"
+        : reply.json !== undefined
+          ? "application/json; charset=utf-8"
+          : "text/plain; charset=utf-8",
       ...reply.headers,
     });
     res.end(body);
@@ -417,6 +423,8 @@ export type StandInModule = {
   types: string[];
   /** OAuth configuration keys this stand-in accepts testClient(key) for, e.g. ["GOOGLE"]. */
   oauthProviders: string[];
+  /** Server configuration the provider needs besides the OAuth app (e.g. a developer token the stand-in accepts). */
+  env?: Record<string, string>;
   start(): Promise<StandIn>;
 };
 

@@ -88,7 +88,8 @@ function hostMatches(entry: string, url: URL): boolean {
   return url.hostname === entry;
 }
 
-export type ProviderResponse = { status: number; body: unknown; text: string };
+/** `bytes`: the raw body, for the report files providers serve compressed (ZIP, gzip). */
+export type ProviderResponse = { status: number; body: unknown; text: string; bytes?: Buffer };
 
 /** One bounded HTTP call to a provider: never hangs, and failures name the provider. */
 export async function providerFetch(
@@ -136,14 +137,15 @@ async function fetchOnce(
     );
     throw new ProviderUnavailable(providerName, `Could not reach ${providerName}: ${why}.`, !unsent);
   }
-  const text = await res.text().catch(() => "");
+  const bytes = Buffer.from(await res.arrayBuffer().catch(() => new ArrayBuffer(0)));
+  const text = bytes.toString("utf8");
   let body: unknown = null;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {
     body = null;
   }
-  return { status: res.status, body, text, retryAfter: res.headers.get("retry-after") };
+  return { status: res.status, body, text, bytes, retryAfter: res.headers.get("retry-after") };
 }
 
 /**
