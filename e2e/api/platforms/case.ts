@@ -15,6 +15,8 @@ export type Recorded = {
   headers: Record<string, string>;
   json: Json | null;
   text: string;
+  /** The HTTP status the stand-in answered. */
+  status: number | null;
 };
 
 /** What a case's functions get: the connection the suite made and what `prepare` learned. */

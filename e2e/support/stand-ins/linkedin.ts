@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import {
   OAuthBook,
+  RateLimits,
   authorizeControls,
   startStandInServer,
   testClient,
@@ -18,6 +19,7 @@ import {
 //
 // Read calls (the MCP tools), versioned REST under /rest with the LinkedIn-Version header
 // (missing → 400 VERSION_MISSING) and a token the stand-in issued (else 401 INVALID_ACCESS_TOKEN):
+// Every /rest call of an account RateLimits throttles → 429 TOO_MANY_REQUESTS (Retry-After).
 // - GET /rest/adAccounts?q=search: two accounts derived from the member (needs r_ads).
 // - GET /rest/adAnalytics?q=analytics&pivot=…&timeGranularity=…&dateRange=(start:(…),end:(…))&accounts=List(urn…):
 //   three pivot values (one for ACCOUNT) × the periods, the `fields` asked for, metrics derived
@@ -174,6 +176,7 @@ function start() {
   }
 
   /** The grant behind a versioned REST call, or LinkedIn's error for it. */
+  const rateLimits = new RateLimits();
   function restCaller(
     req: StandInRequest,
     scope: string,
@@ -182,6 +185,17 @@ function start() {
     const bearer = /^Bearer (.+)$/i.exec(String(req.headers.authorization ?? ""))?.[1];
     const t = bearer ? book.accessTokens.get(bearer) : undefined;
     if (!t) return apiError(401, 65600, "INVALID_ACCESS_TOKEN", "Invalid access token");
+    // https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits: HTTP 429 once a limit is reached.
+    if (rateLimits.limited(t.account))
+      return {
+        ...apiError(
+          429,
+          0,
+          "TOO_MANY_REQUESTS",
+          "Resource level throttle APPLICATION DAY limit for calls to this resource is reached.",
+        ),
+        headers: { "retry-after": t.account.startsWith("throttled-once") ? "1" : "3600" },
+      };
     if (!/^\d{6}$/.test(String(req.headers["linkedin-version"] ?? "")))
       return apiError(
         400,

@@ -47,7 +47,7 @@ const CALLS_PATH = "/__stand-in/calls";
 /**
  * Where a test reads the exact requests a stand-in received (what a write sent the provider):
  * `GET /__stand-in/requests?path=<path>[&method=POST]` → `{"requests": [{method, path, query,
- * headers, json, text}]}`, oldest first; `path` as for CALLS_PATH. Every request is kept (reads
+ * headers, json, text, status}]}`, oldest first; `path` as for CALLS_PATH. Every request is kept (reads
  * and writes), at most the last 5000.
  */
 const REQUESTS_PATH = "/__stand-in/requests";
@@ -107,6 +107,8 @@ type RecordedRequest = {
   headers: IncomingMessage["headers"];
   json: unknown;
   text: string;
+  /** The status the stand-in answered (null while a held request waits). */
+  status: number | null;
 };
 
 const safeDecode = (v: string) => {
@@ -230,14 +232,16 @@ export async function startStandInServer(routes: Record<string, Route>): Promise
     } else {
       const counted = `${method} ${safeDecode(url.pathname)}`;
       calls.set(counted, (calls.get(counted) ?? 0) + 1);
-      journal.push({
+      const recorded: RecordedRequest = {
         method,
         path: safeDecode(url.pathname),
         query: Object.fromEntries(url.searchParams),
         headers: req.headers,
         json,
         text,
-      });
+        status: null,
+      };
+      journal.push(recorded);
       if (journal.length > 5000) journal.shift();
       const found = matchRoute(routes, method, url.pathname);
       try {
@@ -261,6 +265,7 @@ export async function startStandInServer(routes: Record<string, Route>): Promise
       } catch (e) {
         reply = { status: 500, json: { error: "stand_in_crashed", error_description: String(e) } };
       }
+      recorded.status = reply.status ?? (reply.redirect ? 302 : 200);
     }
     // A held request whose caller died meanwhile (kill -9): nobody to answer.
     if (res.destroyed || req.socket.destroyed) return;
