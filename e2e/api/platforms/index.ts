@@ -1,5 +1,14 @@
 import type { PlatformCase } from "./case";
 import { linkedinAds } from "./linkedin";
+import { googleAdsDepth, ga4Depth, gscDepth } from "./depth-google";
+import { shopifyDepth, hubspotDepth } from "./depth-commerce";
 
 // Every platform case file, one line each.
-export const PLATFORM_CASES: PlatformCase[] = [linkedinAds];
+export const PLATFORM_CASES: PlatformCase[] = [
+  linkedinAds,
+  googleAdsDepth,
+  ga4Depth,
+  gscDepth,
+  shopifyDepth,
+  hubspotDepth,
+];

@@ -941,5 +941,7 @@ function start() {
 export const standIn: StandInModule = {
   types: ["ga4", "gads", "gsc", ...EXTENSIONS.flatMap((e) => e.types)],
   oauthProviders: ["GOOGLE"],
+  // The developer token Ads calls of OAuth connections carry (any value but bad… is accepted).
+  env: { GOOGLE_ADS_DEVELOPER_TOKEN: "test-developer-token" },
   start,
 };

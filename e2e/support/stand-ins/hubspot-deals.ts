@@ -10,12 +10,28 @@ import type { Reply, Route, StandInRequest } from "./stand-in-server";
 // - POST /crm/v3/objects/deals/batch/update {inputs: [{id, properties}]}: a dealstage outside the
 //   default pipeline's stages → 400 VALIDATION_ERROR "Property values were not valid: … INVALID_OPTION";
 //   an unknown id → 404 OBJECT_NOT_FOUND; answers 200 {status: "COMPLETE", results}.
-// - POST /crm/v3/objects/companies {properties}: 201 with the new company; no name → 400 VALIDATION_ERROR.
+// - POST /crm/v3/objects/companies {properties}: 201 with the new company; no name, or a property
+//   the portal does not have (PROPERTY_DOESNT_EXIST) → 400 VALIDATION_ERROR.
 // Scopes: crm.objects.deals.read / .write and crm.objects.companies.read / .write as HubSpot
 // requires them (403 MISSING_SCOPES naming the scope). Rate limit: an account RateLimits throttles
 // → 429 {status: "error", message: "You have reached your secondly limit.", errorType: "RATE_LIMIT",
 // policyName: "SECONDLY"} with Retry-After.
 
+const COMPANY_WRITABLE = new Set([
+  "name",
+  "domain",
+  "industry",
+  "city",
+  "state",
+  "country",
+  "zip",
+  "address",
+  "phone",
+  "website",
+  "numberofemployees",
+  "lifecyclestage",
+  "description",
+]);
 type Grant = { account: string; scope: string };
 type Record_ = {
   id: string;
@@ -256,6 +272,18 @@ export function dealRoutes(kit: {
           category: "VALIDATION_ERROR",
         },
       );
+    const unknown = Object.keys(properties).filter((k) => !COMPANY_WRITABLE.has(k));
+    if (unknown.length) {
+      const detail = unknown.map((name) => ({
+        isValid: false,
+        message: `Property "${name}" does not exist`,
+        error: "PROPERTY_DOESNT_EXIST",
+        name,
+      }));
+      return hubError(400, `Property values were not valid: ${JSON.stringify(detail)}`, {
+        category: "VALIDATION_ERROR",
+      });
+    }
     const companies = portal(t.account).companies;
     const now = new Date().toISOString();
     const id = number(`company:${t.account}:new:${companies.length}:${String(properties.name)}`, 11);

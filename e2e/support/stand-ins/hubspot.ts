@@ -39,7 +39,8 @@ import {
 //   lastmodifieddate), a lifecyclestage that is not an option (INVALID_OPTION); an idProperty other than
 //   email, or no inputs → 400 VALIDATION_ERROR.
 //
-// Deals and companies: hubspot-deals.ts (see its header). A refresh keeps the scopes the consent
+// Deals and companies: hubspot-deals.ts (see its header). Test control: GET /__stand-in/tokens?account=<a>
+// → {tokens: [the access tokens issued for account a]}. A refresh keeps the scopes the consent
 // granted (a refresh token the stand-in did not issue holds every scope of the app).
 
 const CLIENT = testClient("HUBSPOT");
@@ -472,6 +473,12 @@ function start() {
               headers: { "retry-after": account.startsWith("throttled-once") ? "1" : "60" },
             }
           : null,
+    }),
+    // Test control: the access tokens issued for `account` (a test tells its own calls apart by them).
+    "GET /__stand-in/tokens": (req) => ({
+      json: {
+        tokens: [...book.accessTokens].filter(([, g]) => g.account === req.query.get("account")).map(([t]) => t),
+      },
     }),
     "POST /crm/v3/objects/contacts/batch/upsert": upsertContacts,
     "GET /crm/v3/objects/contacts/{contactId}": getContact,

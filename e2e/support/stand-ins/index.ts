@@ -23,6 +23,7 @@ export async function startStandIns() {
     const s = await mod.start();
     started.push(s);
     for (const type of mod.types) baseUrls[type] = s.url;
+    Object.assign(env, mod.env ?? {});
     for (const provider of mod.oauthProviders) {
       const c = testClient(provider);
       env[`OAUTH_${provider}_CLIENT_ID`] = c.clientId;

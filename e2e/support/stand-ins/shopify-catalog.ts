@@ -88,8 +88,14 @@ const cost = (requested: number, available = 1990) => ({
   },
 });
 
-/** Shopify's answer to a query over the bucket: 200 with errors THROTTLED and the bucket's state. */
-export const throttled = (): Reply => ({
+/**
+ * Shopify's answer to a query over the bucket: errors THROTTLED and the bucket's state, with HTTP 429
+ * and Retry-After (https://shopify.dev/docs/api/usage/limits: "429 Too Many Requests" and a
+ * Retry-After header; the GraphQL body names THROTTLED).
+ */
+export const throttled = (once: boolean): Reply => ({
+  status: 429,
+  headers: { "retry-after": once ? "1" : "60" },
   json: {
     errors: [
       {

@@ -34,9 +34,10 @@ import {
 // gets the scopes the authorize URL asked for. A token the stand-in did not issue holds every scope.
 //
 // Products, customers, a product's status and discount codes: shopify-catalog.ts (see its header).
+// Test control: GET /__stand-in/tokens?shop=<domain> → {tokens: [the access tokens issued for it]}.
 // Rate limit: a store whose domain starts with `throttled-once` gets Shopify's GraphQL THROTTLED
-// answer (200, errors[].extensions.code THROTTLED, extensions.cost.throttleStatus) on its first
-// graphql.json call, one starting with `throttled` on every call.
+// answer (429 with Retry-After 1, errors[].extensions.code THROTTLED, extensions.cost.throttleStatus)
+// on its first graphql.json call, one starting with `throttled` on every call (Retry-After 60).
 
 const client = testClient("SHOPIFY");
 const ALL_SCOPES = "read_orders,read_products,read_customers,write_products,write_discounts";
@@ -118,6 +119,12 @@ export const standIn: StandInModule = {
     }
 
     return startStandInServer({
+      // Test control: the access tokens issued for the store `shop` (a test tells its own calls apart by them).
+      "GET /__stand-in/tokens": (req: StandInRequest) => ({
+        json: {
+          tokens: [...book.accessTokens].filter(([, g]) => g.account === req.query.get("shop")).map(([t]) => t),
+        },
+      }),
       "GET /admin/oauth/authorize": (req: StandInRequest) => {
         const q = req.query;
         if (q.get("client_id") !== client.clientId)
@@ -200,7 +207,7 @@ export const standIn: StandInModule = {
           query?: string;
           variables?: { first?: number; after?: string | null; query?: string | null };
         };
-        if (rateLimits.limited(store)) return throttled();
+        if (rateLimits.limited(store)) return throttled(store.startsWith("throttled-once"));
         const granted = book.accessTokens.get(token)?.scope ?? (token.startsWith("bad_scope") ? "" : ALL_SCOPES);
         const catalog = catalogGraphql(store, granted.split(",").filter(Boolean), body.query ?? "", {
           ...(body.variables ?? {}),

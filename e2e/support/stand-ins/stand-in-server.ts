@@ -395,6 +395,8 @@ export type StandInModule = {
   types: string[];
   /** OAuth configuration keys this stand-in accepts testClient(key) for, e.g. ["GOOGLE"]. */
   oauthProviders: string[];
+  /** Configuration the app needs beside PROVIDER_BASE_URLS and the OAuth apps (e.g. GOOGLE_ADS_DEVELOPER_TOKEN). */
+  env?: Record<string, string>;
   start(): Promise<StandIn>;
 };
 

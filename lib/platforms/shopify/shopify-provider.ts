@@ -122,8 +122,12 @@ export async function shopifyGraphql(
       },
       body: JSON.stringify({ query, variables }),
     });
+    // A 429 (Retry-After) is what providerFetch did not wait out: reported with Shopify's words.
     if (res.status === 429)
-      throw new ProviderUnavailable(PROVIDER, rateLimitReason(PROVIDER, res, providerReason(res)));
+      throw new ProviderUnavailable(
+        PROVIDER,
+        rateLimitReason(PROVIDER, res, graphqlErrors(res.body) || providerReason(res)),
+      );
     if (res.status !== 200) fail(res, shop, what);
     const body = (res.body ?? {}) as { data?: unknown; errors?: unknown; extensions?: unknown };
     if (!Array.isArray(body.errors) || !body.errors.length) {
@@ -135,9 +139,7 @@ export async function shopifyGraphql(
       return body.data as Record<string, unknown>;
     }
     const errors = body.errors as GraphqlError[];
-    const text = errors
-      .map((e) => [e.extensions?.code, e.message].filter((v) => typeof v === "string" && v).join(": "))
-      .join("; ");
+    const text = graphqlErrors(body);
     if (errors.some((e) => e.extensions?.code === "THROTTLED")) {
       const wait = throttleWaitMs(body.extensions);
       if (attempt < 2 && wait !== null && wait <= 5_000) {
@@ -153,6 +155,16 @@ export async function shopifyGraphql(
       throw new ProviderUnavailable(PROVIDER, `${PROVIDER} ${what} answered ${text}.`);
     throw new ProviderRejection(PROVIDER, text);
   }
+}
+
+/** "CODE: message; …" of a GraphQL answer's `errors`, or "" when it has none. */
+function graphqlErrors(body: unknown): string {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors)) return "";
+  return (errors as GraphqlError[])
+    .map((e) => [e?.extensions?.code, e?.message].filter((v) => typeof v === "string" && v).join(": "))
+    .filter(Boolean)
+    .join("; ");
 }
 
 /**
