@@ -2,6 +2,7 @@ import type { PlatformCase } from "./case";
 import { linkedinAds } from "./linkedin";
 import { googleAdsDepth, ga4Depth, gscDepth } from "./depth-google";
 import { shopifyDepth, hubspotDepth } from "./depth-commerce";
+import { klaviyoDepth } from "./depth-klaviyo";
 
 // Every platform case file, one line each.
 export const PLATFORM_CASES: PlatformCase[] = [
@@ -11,4 +12,5 @@ export const PLATFORM_CASES: PlatformCase[] = [
   gscDepth,
   shopifyDepth,
   hubspotDepth,
+  klaviyoDepth,
 ];
