@@ -231,7 +231,7 @@ export function dealRoutes(kit: {
           `Could not get some DEAL objects, they may be deleted or not exist. Check that ids are valid. (ids: ${String(input?.id)})`,
           { category: "OBJECT_NOT_FOUND" },
         );
-      const properties = (input.properties ?? {}) as Record<string, unknown>;
+      const properties = input.properties ?? {};
       const stage = properties.dealstage;
       if (stage !== undefined && !STAGES.includes(String(stage))) {
         const detail = [

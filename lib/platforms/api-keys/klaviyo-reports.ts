@@ -156,7 +156,7 @@ function audienceRead(kind: "lists" | "segments") {
     consent: "Read your lists and segments",
     description:
       kind === "lists"
-        ? "The account's Klaviyo lists (GET /api/lists): ID, name, created and updated times: the subscriber lists and audiences you send to. Use a list ID with klaviyo.list.add_profile or klaviyo.profile.unsubscribe."
+        ? "Shows the account's Klaviyo lists (GET /api/lists): ID, name, created and updated times: the subscriber lists and audiences you send to. Use a list ID with klaviyo.list.add_profile or klaviyo.profile.unsubscribe."
         : "The account's Klaviyo segments (GET /api/segments): ID, name, whether it is active and starred, created and updated times: the dynamic audiences defined by conditions.",
     types: ["klaviyo"],
     credits: 1,
@@ -246,9 +246,8 @@ const unsubscribe = defineWrite({
       urlWith(`${API}/profiles/`, { filter: `equals(email,"${input.email}")`, "fields[profile]": "email" }),
       "GET /api/profiles/",
     );
-    const [profile] = Array.isArray((found.body as { data?: unknown }).data)
-      ? ((found.body as { data: unknown[] }).data.filter(isObject) as Record<string, unknown>[])
-      : [];
+    const listed = (found.body as { data?: unknown }).data;
+    const [profile] = Array.isArray(listed) ? listed.filter(isObject) : [];
     let listName: unknown = undefined;
     if (input.list_id) {
       // https://developers.klaviyo.com/en/reference/get_list

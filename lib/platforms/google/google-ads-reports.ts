@@ -69,7 +69,7 @@ const metricsOf = (row: Json) => {
 
 const searchTermsReport = defineRead({
   id: "google_ads.search_terms.report",
-  title: "Google Ads search terms report",
+  title: "Google Ads search terms report (the search queries behind your ads)",
   consent: "Read your Google Ads campaigns, budgets and performance",
   description:
     "The search terms report of a Google Ads account (search_term_view): the actual searches people typed that triggered your ads, with the campaign and ad group, whether each term is added or excluded as a keyword, and impressions, clicks, CTR, cost (in the account currency) and conversions over a date range, most impressions first. " +
