@@ -9,6 +9,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { ErrorNote, errorDetail } from "@/components/ui/error-note";
 import { Markdown } from "@/components/ui/markdown";
 import { TypeLogo } from "@/components/connections/type-logo";
+import { plural } from "@/lib/text/plural";
 
 const SECRET_FIELD = /secret|token|key|password/i;
 
@@ -19,10 +20,17 @@ const SECRET_FIELD = /secret|token|key|password/i;
 export function NewConnectionDialog({ teamId, open, onClose }: { teamId: string; open: boolean; onClose: () => void }) {
   const types = useConnectionTypes(teamId);
   const [chosen, setChosen] = useState<DashboardConnectionType | null>(null);
+  const [query, setQuery] = useState("");
   const close = () => {
     setChosen(null);
+    setQuery("");
     onClose();
   };
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const shown = (types.data ?? []).filter((t) =>
+    words.every((w) => t.name.toLowerCase().includes(w) || t.type.includes(w)),
+  );
+  const offered = shown.filter((t) => t.auth_methods.length > 0);
   return (
     <Dialog
       open={open}
@@ -46,29 +54,44 @@ export function NewConnectionDialog({ teamId, open, onClose }: { teamId: string;
             <legend className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">
               Choose the kind of account to connect.
             </legend>
-            <ul className="grid max-h-[50vh] gap-2 overflow-y-auto sm:grid-cols-2">
-              {types.data
-                .filter((t) => t.auth_methods.length > 0)
-                .map((t) => (
-                  <li key={t.type}>
-                    <button
-                      type="button"
-                      onClick={() => setChosen(t)}
-                      className="flex w-full items-center gap-3 rounded-lg border border-zinc-200 p-3 text-left hover:border-indigo-400 hover:bg-indigo-50/50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:border-zinc-800 dark:hover:bg-indigo-950/30"
-                    >
-                      <TypeLogo logo={t.logo} size={32} />
-                      <span className="min-w-0">
-                        <span className="block text-sm font-medium">{t.name}</span>
-                        <span className="block text-xs text-zinc-500 dark:text-zinc-400">
-                          {t.auth_methods.map((m) => (m === "oauth" ? "auth link" : "credentials")).join(" or ")}
-                        </span>
+            <label className="mb-3 block">
+              <span className="sr-only">Search platforms</span>
+              <input
+                type="search"
+                className="input"
+                placeholder="Search platforms (Sheets, Pinterest, ads …)"
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+                aria-controls="connection-type-list"
+              />
+            </label>
+            <p className="sr-only" role="status">
+              {query ? plural(offered.length, "platform") : ""}
+            </p>
+            {offered.length === 0 && (
+              <p className="text-sm text-zinc-500 dark:text-zinc-400">No platform matches “{query}”.</p>
+            )}
+            <ul id="connection-type-list" className="grid max-h-[50vh] gap-2 overflow-y-auto sm:grid-cols-2">
+              {offered.map((t) => (
+                <li key={t.type}>
+                  <button
+                    type="button"
+                    onClick={() => setChosen(t)}
+                    className="flex w-full items-center gap-3 rounded-lg border border-zinc-200 p-3 text-left hover:border-indigo-400 hover:bg-indigo-50/50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:border-zinc-800 dark:hover:bg-indigo-950/30"
+                  >
+                    <TypeLogo logo={t.logo} size={32} />
+                    <span className="min-w-0">
+                      <span className="block text-sm font-medium">{t.name}</span>
+                      <span className="block text-xs text-zinc-500 dark:text-zinc-400">
+                        {t.auth_methods.map((m) => (m === "oauth" ? "auth link" : "credentials")).join(" or ")}
                       </span>
-                    </button>
-                  </li>
-                ))}
+                    </span>
+                  </button>
+                </li>
+              ))}
             </ul>
           </fieldset>
-          <NotSetUp types={types.data.filter((t) => t.auth_methods.length === 0)} />
+          <NotSetUp types={shown.filter((t) => t.auth_methods.length === 0)} />
         </>
       )}
     </Dialog>

@@ -8,6 +8,11 @@ export const DOCS_PAGES = [
     about: "Every /v1 operation, its schemas, and try it with your API key.",
   },
   {
+    href: "/docs/connections",
+    title: "Connection types",
+    about: "Every platform you can connect, how it connects, and what it can read and change.",
+  },
+  {
     href: "/docs/operations",
     title: "Operations and approvals",
     about: "What the MCP endpoint and workflows can run, its credits, and how writes are approved.",

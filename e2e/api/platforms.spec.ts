@@ -24,9 +24,17 @@ const baseOf = (type: string) => {
   return base as string;
 };
 
-async function journal(type: string): Promise<Recorded[]> {
-  const res = await fetch(`${baseOf(type)}/__stand-in/requests`);
+async function journal(type: string, account?: string): Promise<Recorded[]> {
+  const res = await fetch(
+    `${baseOf(type)}/__stand-in/requests${account ? `?${new URLSearchParams({ account })}` : ""}`,
+  );
   return ((await res.json()) as { requests: Recorded[] }).requests;
+}
+
+/** This test's entries of the stand-in's journal: the case's `mine`, or those of the test's account. */
+async function mineOf(c: PlatformCase, ctx: RunContext): Promise<Recorded[]> {
+  if (c.mine) return (await journal(c.type)).filter((r) => c.mine!(r, ctx));
+  return journal(c.type, ctx.account);
 }
 
 const errorText = (r: unknown) =>
@@ -77,17 +85,9 @@ async function mcpServer(team: SeededTeam, name: string, connectionIds: string[]
   return { id: made.json.id as string, client: await mcpClient(made.json.token) };
 }
 
-/** A team, a connection of the case's type for `account`, and an MCP server over it (writes as given). */
-async function setUp(c: PlatformCase, account: string, writes: "allowed" | "approval" = "allowed") {
-  const team = await seedTeam({ name: `Platforms ${c.type}`, plan: "team", creditsLimit: 100_000 });
-  const connectionId = await connectAccount(team, c, account);
-  const server = await mcpServer(team, `${c.type} ${writes}`, [connectionId], writes);
-  return { team, connectionId, server };
-}
-
 /** The journal entries of this test (`mine`) that arrived after `from` of them had. */
 async function newRequests(c: PlatformCase, ctx: RunContext, from: number): Promise<Recorded[]> {
-  return (await journal(c.type)).filter((r) => c.mine(r, ctx)).slice(from);
+  return (await mineOf(c, ctx)).slice(from);
 }
 
 const countMine = async (c: PlatformCase, ctx: RunContext) => (await newRequests(c, ctx, 0)).length;
@@ -229,101 +229,104 @@ for (const c of PLATFORM_CASES) {
       });
     }
 
-    test(`${c.type}: reads send the provider's documented requests and return their results`, async () => {
+    // One team, three connections (the account the operations use, and the two the rate limit
+    // throttles), an MCP server that may write and one whose writes wait for approval: each
+    // seed or CLI call is a process of its own, so they are made once per type.
+    test(`${c.type}: each read and write sends the provider's documented request; writes wait for approval; the rate limit is retried, then reported`, async () => {
       const nonce = nonceOf();
-      const account = `reads-${c.type}-${nonce}`;
-      const { connectionId, server } = await setUp(c, account);
-      const ctx = await runContext(c, server.client, connectionId, account, nonce);
+      const team = await seedTeam({ name: `Platforms ${c.type}`, plan: "team", creditsLimit: 100_000 });
+      const accounts = {
+        main: `ops-${c.type}-${nonce}`,
+        once: `throttled-once-${c.type}-${nonce}`,
+        always: `throttled-${c.type}-${nonce}`,
+      };
+      const ids = {
+        main: await connectAccount(team, c, accounts.main),
+        once: await connectAccount(team, c, accounts.once),
+        always: await connectAccount(team, c, accounts.always),
+      };
+      const server = await mcpServer(team, `${c.type} writer`, Object.values(ids), "allowed");
+      const approval = await mcpServer(team, `${c.type} approvals`, [ids.main], "approval");
+      const ctx = await runContext(c, server.client, ids.main, accounts.main, nonce);
+
       for (const read of c.reads) {
-        await test.step(read.op, async () => {
+        await test.step(`read ${read.op}`, async () => {
           const from = await countMine(c, ctx);
           const result = await structured(server.client, "run_operation", {
             operation_id: read.op,
-            connection_id: connectionId,
+            connection_id: ids.main,
             input: read.input(ctx),
           });
           await read.check(result, ctx);
           read.requests(await newRequests(c, ctx, from), ctx);
         });
       }
-    });
 
-    for (const write of c.writes) {
-      test(`${c.type}: ${write.op} is summarized for approval, sent exactly once approved, refusals are tool errors`, async () => {
-        const nonce = nonceOf();
-        const account = `writes-${c.type}-${nonce}`;
-        const { team, connectionId, server } = await setUp(c, account, "allowed");
-        const approval = await mcpServer(team, `${c.type} approvals`, [connectionId], "approval");
-        const ctx = await runContext(c, server.client, connectionId, account, nonce);
-        const listed = (await structured(server.client, "list_connections", {})).connections.find(
-          (x: Json) => x.id === connectionId,
-        );
-        const connectionName = listed.display_name ?? listed.external_id ?? connectionId;
+      const listed = (await structured(server.client, "list_connections", {})).connections.find(
+        (x: Json) => x.id === ids.main,
+      );
+      const connectionName = listed.display_name ?? listed.external_id ?? ids.main;
+      for (const write of c.writes) {
+        await test.step(`write ${write.op}`, async () => {
+          const described = await structured(server.client, "get_operation_inputs", { operation_id: write.op });
+          expect(described.input_schema.type).toBe("object");
+          for (const [field, schema] of Object.entries(described.input_schema.properties as Json))
+            expect((schema as Json).description, `${write.op}: ${field} is described`).toBeTruthy();
 
-        const described = await structured(server.client, "get_operation_inputs", { operation_id: write.op });
-        expect(described.input_schema.type).toBe("object");
-        for (const [field, schema] of Object.entries(described.input_schema.properties as Json))
-          expect((schema as Json).description, `${write.op}: ${field} is described`).toBeTruthy();
+          let from = await countMine(c, ctx);
+          const filed = await structured(approval.client, "run_write_operation", {
+            operation_id: write.op,
+            connection_id: ids.main,
+            input: write.input(ctx),
+          });
+          expect(filed).toMatchObject({ approval_id: expect.any(String), status: "pending" });
+          expect(filed.summary).toBe(write.summary(ctx, connectionName));
+          const whileFiled = await newRequests(c, ctx, from);
+          expect(
+            whileFiled.filter((r) => r.method !== "GET" && !c.readsByPost?.(r)),
+            "a request filed for approval changes nothing at the provider",
+          ).toEqual([]);
 
-        let from = await countMine(c, ctx);
-        const filed = await structured(approval.client, "run_write_operation", {
-          operation_id: write.op,
-          connection_id: connectionId,
-          input: write.input(ctx),
-        });
-        expect(filed).toMatchObject({ approval_id: expect.any(String), status: "pending" });
-        expect(filed.summary).toBe(write.summary(ctx, connectionName));
-        const whileFiled = await newRequests(c, ctx, from);
-        expect(
-          whileFiled.filter((r) => r.method !== "GET" && !c.readsByPost?.(r)),
-          "a request filed for approval changes nothing at the provider",
-        ).toEqual([]);
+          from = await countMine(c, ctx);
+          const approved = await cli("approval", "approve", "--id", filed.approval_id, "--user", team.users[0].id);
+          expect(approved.code, JSON.stringify(approved.json)).toBe(0);
+          expect(approved.json).toEqual({ id: filed.approval_id, status: "succeeded" });
+          const outcome = await structured(approval.client, "get_operation_result", {
+            approval_id: filed.approval_id,
+          });
+          expect(outcome).toMatchObject({ status: "succeeded", result: expect.any(Object) });
+          await write.check(outcome.result, ctx);
+          write.requests(await newRequests(c, ctx, from), ctx);
 
-        from = await countMine(c, ctx);
-        const approved = await cli("approval", "approve", "--id", filed.approval_id, "--user", team.users[0].id);
-        expect(approved.code, JSON.stringify(approved.json)).toBe(0);
-        expect(approved.json).toEqual({ id: filed.approval_id, status: "succeeded" });
-        const outcome = await structured(approval.client, "get_operation_result", { approval_id: filed.approval_id });
-        expect(outcome).toMatchObject({ status: "succeeded", result: expect.any(Object) });
-        await write.check(outcome.result, ctx);
-        write.requests(await newRequests(c, ctx, from), ctx);
-
-        const { input, says } = write.refusal(ctx);
-        from = await countMine(c, ctx);
-        const refused = await server.client.callTool({
-          name: "run_write_operation",
-          arguments: { operation_id: write.op, connection_id: connectionId, input },
-        });
-        expect(refused.isError, JSON.stringify(refused.structuredContent ?? null)).toBe(true);
-        for (const s of says) expect(errorText(refused)).toContain(s);
-        expect((await newRequests(c, ctx, from)).length, "the refused write reached the provider").toBeGreaterThan(0);
-      });
-    }
-
-    test(`${c.type}: the provider's rate limit is retried as its docs ask, then reported`, async () => {
-      const nonce = nonceOf();
-      for (const [account, outcome] of [
-        [`throttled-once-${c.type}-${nonce}`, "retried"],
-        [`throttled-${c.type}-${nonce}`, "reported"],
-      ] as const) {
-        await test.step(`${outcome}: ${account}`, async () => {
-          const { connectionId, server } = await setUp(c, account);
-          const ctx = await runContext(c, server.client, connectionId, account, nonce);
-          const args = { operation_id: c.rateLimit.op, connection_id: connectionId, input: c.rateLimit.input(ctx) };
-          const tool = c.writes.some((w) => w.op === c.rateLimit.op) ? "run_write_operation" : "run_operation";
-          if (outcome === "retried") {
-            await structured(server.client, tool, args);
-            // The account's first API call (in `prepare` or this run) was answered 429 and tried again.
-            const answered = (await journal(c.type)).filter((r) => c.mine(r, ctx)).map((r) => r.status);
-            expect(answered, "one rate-limit answer, then answers").toContain(429);
-            expect(answered.at(-1)).not.toBe(429);
-          } else {
-            const r = await server.client.callTool({ name: tool, arguments: args });
-            expect(r.isError, errorText(r)).toBe(true);
-            for (const s of c.rateLimit.says) expect(errorText(r)).toContain(s);
-          }
+          const { input, says } = write.refusal(ctx);
+          from = await countMine(c, ctx);
+          const refused = await server.client.callTool({
+            name: "run_write_operation",
+            arguments: { operation_id: write.op, connection_id: ids.main, input },
+          });
+          expect(refused.isError, JSON.stringify(refused.structuredContent ?? null)).toBe(true);
+          for (const s of says) expect(errorText(refused)).toContain(s);
+          expect((await newRequests(c, ctx, from)).length, "the refused write reached the provider").toBeGreaterThan(0);
         });
       }
+
+      const tool = c.writes.some((w) => w.op === c.rateLimit.op) ? "run_write_operation" : "run_operation";
+      await test.step(`rate limit, retried: ${accounts.once}`, async () => {
+        const once = await runContext(c, server.client, ids.once, accounts.once, nonce);
+        const args = { operation_id: c.rateLimit.op, connection_id: ids.once, input: c.rateLimit.input(once) };
+        await structured(server.client, tool, args);
+        // The account's first API call (in `prepare` or this run) was answered 429 and tried again.
+        const answered = (await mineOf(c, once)).map((r) => r.status);
+        expect(answered, "one rate-limit answer, then answers").toContain(429);
+        expect(answered.at(-1)).not.toBe(429);
+      });
+      await test.step(`rate limit, reported: ${accounts.always}`, async () => {
+        const always = await runContext(c, server.client, ids.always, accounts.always, nonce);
+        const args = { operation_id: c.rateLimit.op, connection_id: ids.always, input: c.rateLimit.input(always) };
+        const r = await server.client.callTool({ name: tool, arguments: args });
+        expect(r.isError, errorText(r)).toBe(true);
+        for (const s of c.rateLimit.says) expect(errorText(r)).toContain(s);
+      });
     });
   });
 }

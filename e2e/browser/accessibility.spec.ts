@@ -346,6 +346,12 @@ export const PAGES: PageEntry[] = [
     ready: (p) => expect(p.getByRole("heading", { level: 1 })).toBeVisible(),
   },
   {
+    name: "connection types docs",
+    path: () => "/docs/connections",
+    public: true,
+    ready: (p) => expect(p.getByRole("heading", { level: 1, name: "Connection types" })).toBeVisible(),
+  },
+  {
     name: "webhooks docs",
     path: () => "/docs/webhooks",
     public: true,

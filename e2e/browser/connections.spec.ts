@@ -16,6 +16,14 @@ test("create a sandbox_key connection through the dialog (a rejection first), fi
   // The dialog offers the types of /v1/connections/types; a manual type shows its form beside the guide.
   await page.getByRole("button", { name: "New connection" }).click();
   const dialog = page.getByRole("dialog");
+  // Thirty platforms: a search narrows them by name or type id, word by word.
+  const search = dialog.getByRole("searchbox", { name: "Search platforms" });
+  await search.fill("ads google");
+  await expect(dialog.getByRole("button", { name: /^Google Ads/ })).toBeVisible();
+  await expect(dialog.getByRole("button", { name: /Sandbox/ })).toHaveCount(0);
+  await search.fill("no such platform");
+  await expect(dialog.getByText("No platform matches “no such platform”.")).toBeVisible();
+  await search.fill("api key");
   await dialog.getByRole("button", { name: /Sandbox \(API key\)/ }).click();
   await expect(dialog.getByRole("heading", { name: "New Sandbox (API key) connection" })).toBeVisible();
   const guide = dialog.getByRole("complementary", { name: "Sandbox (API key) guide" });

@@ -8,6 +8,9 @@ import { platform as tiktok } from "@/lib/platforms/tiktok";
 import { platform as shopify } from "@/lib/platforms/shopify";
 import { platform as slack } from "@/lib/platforms/slack";
 import { platform as hubspot } from "@/lib/platforms/hubspot";
+import { platform as pinterest } from "@/lib/platforms/pinterest";
+import { platform as snapchat } from "@/lib/platforms/snapchat";
+import { platform as reddit } from "@/lib/platforms/reddit";
 import { platform as apiKeys } from "@/lib/platforms/api-keys";
 import { platform as utility } from "@/lib/platforms/utility";
 
@@ -23,6 +26,9 @@ export const PLATFORMS: readonly Platform[] = [
   shopify,
   slack,
   hubspot,
+  pinterest,
+  snapchat,
+  reddit,
   apiKeys,
   utility,
 ];

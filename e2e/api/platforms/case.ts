@@ -17,6 +17,8 @@ export type Recorded = {
   text: string;
   /** The HTTP status the stand-in answered. */
   status: number | null;
+  /** The account the request authenticated as, when the stand-in names it (startStandInServer's `accountOf`). */
+  account: string | null;
 };
 
 /** What a case's functions get: the connection the suite made and what `prepare` learned. */
@@ -94,8 +96,11 @@ export type PlatformCase = {
    * write awaits approval. Absent: every request but a GET is a change.
    */
   readsByPost?(r: Recorded): boolean;
-  /** The journal entries of this test's calls (the journal is shared by parallel tests). */
-  mine(r: Recorded, ctx: RunContext): boolean;
+  /**
+   * The journal entries of this test's calls (the journal is shared by parallel tests). Default:
+   * those whose `account` is the test's account (the stand-in's `accountOf` names it).
+   */
+  mine?(r: Recorded, ctx: RunContext): boolean;
 
   /** At least two reads. */
   reads: ReadCase[];

@@ -29,10 +29,6 @@ export const linkedinAds: PlatformCase = {
     const account = accounts?.[0]?.ad_account_id ?? "";
     return { account, campaign: `${account.slice(0, 4)}1` };
   },
-  // This test's calls: the accounts list of its token, and whatever names its ad account.
-  mine: (r, { p }) =>
-    r.path.startsWith("/rest/") &&
-    (r.path === "/rest/adAccounts" || JSON.stringify([r.path, r.query]).includes(p.account)),
   reads: [
     {
       op: "linkedin_ads.list_accounts",

@@ -921,21 +921,24 @@ function start() {
           }
         : null,
   };
-  return startStandInServer({
-    ...Object.assign({}, ...EXTENSIONS.map((e) => e.routes(kit))),
-    ...depthRoutes(kit, { refusal: adsRefusal, account: adsAccount }, SCOPE),
-    "GET /o/oauth2/v2/auth": authorize,
-    "POST /token": token,
-    "GET /v1/userinfo": userinfo,
-    "GET /v1beta/accountSummaries": accountSummaries,
-    "GET /webmasters/v3/sites": sites,
-    "GET /v18/customers:listAccessibleCustomers": listAccessibleCustomers,
-    "POST /v1beta/properties/{property}:runReport": runReport,
-    "POST /v18/customers/{customer}/googleAds:search": adsSearch,
-    "POST /v18/customers/{customer}/campaigns:mutate": adsMutate("campaigns"),
-    "POST /v18/customers/{customer}/campaignBudgets:mutate": adsMutate("campaignBudgets"),
-    "POST /webmasters/v3/sites/{site}/searchAnalytics/query": searchAnalytics,
-  });
+  return startStandInServer(
+    {
+      ...Object.assign({}, ...EXTENSIONS.map((e) => e.routes(kit))),
+      ...depthRoutes(kit, { refusal: adsRefusal, account: adsAccount }, SCOPE),
+      "GET /o/oauth2/v2/auth": authorize,
+      "POST /token": token,
+      "GET /v1/userinfo": userinfo,
+      "GET /v1beta/accountSummaries": accountSummaries,
+      "GET /webmasters/v3/sites": sites,
+      "GET /v18/customers:listAccessibleCustomers": listAccessibleCustomers,
+      "POST /v1beta/properties/{property}:runReport": runReport,
+      "POST /v18/customers/{customer}/googleAds:search": adsSearch,
+      "POST /v18/customers/{customer}/campaigns:mutate": adsMutate("campaigns"),
+      "POST /v18/customers/{customer}/campaignBudgets:mutate": adsMutate("campaignBudgets"),
+      "POST /webmasters/v3/sites/{site}/searchAnalytics/query": searchAnalytics,
+    },
+    { accountOf: (req) => bearer(req)?.account ?? null },
+  );
 }
 
 export const standIn: StandInModule = {

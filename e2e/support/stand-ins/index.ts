@@ -7,8 +7,23 @@ import { standIn as shopify } from "./shopify";
 import { standIn as slack } from "./slack";
 import { standIn as hubspot } from "./hubspot";
 import { standIn as apiKeys } from "./api-keys";
+import { standIn as pinterest } from "./pinterest";
+import { standIn as snapchat } from "./snapchat";
+import { standIn as reddit } from "./reddit";
 
-const ALL: StandInModule[] = [google, meta, linkedin, tiktok, shopify, slack, hubspot, apiKeys];
+const ALL: StandInModule[] = [
+  google,
+  meta,
+  linkedin,
+  tiktok,
+  shopify,
+  slack,
+  hubspot,
+  apiKeys,
+  pinterest,
+  snapchat,
+  reddit,
+];
 
 /**
  * Starts every provider stand-in and returns the environment that points the app at them:

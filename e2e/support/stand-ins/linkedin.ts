@@ -403,15 +403,22 @@ function start() {
     return { status: 204, text: "" };
   }
 
-  return startStandInServer({
-    "GET /rest/adAccounts/{account}/adCampaigns/{campaign}": getCampaign,
-    "POST /rest/adAccounts/{account}/adCampaigns/{campaign}": updateCampaign,
-    "GET /rest/adAccounts": adAccounts,
-    "GET /rest/adAnalytics": adAnalytics,
-    "GET /oauth/v2/authorization": authorization,
-    "POST /oauth/v2/accessToken": accessToken,
-    "GET /v2/userinfo": userinfo,
-  });
+  const accountOf = (req: StandInRequest) => {
+    const bearer = /^Bearer (.+)$/i.exec(String(req.headers.authorization ?? ""))?.[1];
+    return (bearer && book.accessTokens.get(bearer)?.account) || null;
+  };
+  return startStandInServer(
+    {
+      "GET /rest/adAccounts/{account}/adCampaigns/{campaign}": getCampaign,
+      "POST /rest/adAccounts/{account}/adCampaigns/{campaign}": updateCampaign,
+      "GET /rest/adAccounts": adAccounts,
+      "GET /rest/adAnalytics": adAnalytics,
+      "GET /oauth/v2/authorization": authorization,
+      "POST /oauth/v2/accessToken": accessToken,
+      "GET /v2/userinfo": userinfo,
+    },
+    { accountOf },
+  );
 }
 
 export const standIn: StandInModule = { types: ["linkedin_ads"], oauthProviders: ["LINKEDIN"], start };

@@ -47,7 +47,7 @@ const CALLS_PATH = "/__stand-in/calls";
 /**
  * Where a test reads the exact requests a stand-in received (what a write sent the provider):
  * `GET /__stand-in/requests?path=<path>[&method=POST]` → `{"requests": [{method, path, query,
- * headers, json, text, status}]}`, oldest first; `path` as for CALLS_PATH. Every request is kept (reads
+ * headers, json, text, status, account}]}`; `&account=<account>` keeps one account's (`accountOf`), oldest first; `path` as for CALLS_PATH. Every request is kept (reads
  * and writes), at most the last 5000.
  */
 const REQUESTS_PATH = "/__stand-in/requests";
@@ -109,6 +109,8 @@ type RecordedRequest = {
   text: string;
   /** The status the stand-in answered (null while a held request waits). */
   status: number | null;
+  /** The account the request authenticated as (startStandInServer's `accountOf`), else null. */
+  account: string | null;
 };
 
 const safeDecode = (v: string) => {
@@ -148,7 +150,16 @@ function matchRoute(
  * `{name}` placeholders. It counts the calls it served per method and path, so a test can
  * prove a cached answer never reached the provider (CALLS_PATH).
  */
-export async function startStandInServer(routes: Record<string, Route>): Promise<StandIn> {
+export async function startStandInServer(
+  routes: Record<string, Route>,
+  options: {
+    /**
+     * The provider account a request authenticates as (from its token or key), or null: recorded
+     * in the journal as `account`, so a test finds its own calls among parallel tests' (`?account=`).
+     */
+    accountOf?(req: StandInRequest): string | null;
+  } = {},
+): Promise<StandIn> {
   const calls = new Map<string, number>();
   const journal: RecordedRequest[] = [];
   const gates = new Map<string, Gate>();
@@ -226,8 +237,16 @@ export async function startStandInServer(routes: Record<string, Route>): Promise
     } else if (method === "GET" && url.pathname === REQUESTS_PATH) {
       const path = url.searchParams.get("path");
       const only = url.searchParams.get("method")?.toUpperCase();
+      const account = url.searchParams.get("account");
       reply = {
-        json: { requests: journal.filter((r) => (path === null || r.path === path) && (!only || r.method === only)) },
+        json: {
+          requests: journal.filter(
+            (r) =>
+              (path === null || r.path === path) &&
+              (!only || r.method === only) &&
+              (account === null || r.account === account),
+          ),
+        },
       };
     } else {
       const counted = `${method} ${safeDecode(url.pathname)}`;
@@ -240,24 +259,27 @@ export async function startStandInServer(routes: Record<string, Route>): Promise
         json,
         text,
         status: null,
+        account: null,
       };
       journal.push(recorded);
       if (journal.length > 5000) journal.shift();
       const found = matchRoute(routes, method, url.pathname);
+      const request: StandInRequest = {
+        method,
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        form,
+        json,
+        text,
+        params: found?.params ?? {},
+        from,
+        hold: holdFrom(from),
+      };
       try {
+        recorded.account = options.accountOf?.(request) ?? null;
         reply = found
-          ? await found.route({
-              method,
-              path: url.pathname,
-              query: url.searchParams,
-              headers: req.headers,
-              form,
-              json,
-              text,
-              params: found.params,
-              from,
-              hold: holdFrom(from),
-            })
+          ? await found.route(request)
           : {
               status: 404,
               json: { error: "not_found", error_description: `stand-in has no route ${method} ${url.pathname}` },
