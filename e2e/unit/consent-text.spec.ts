@@ -80,7 +80,8 @@ test("the writes of the finding are named in plain words", () => {
   for (const name of ["linkedin_ads", "tiktok_ads", "gads"])
     expect(type(name).consent.writes[0], name).toMatch(/^Pause/);
   // Read-only types say nothing about changing.
-  for (const name of ["ga4", "gsc", "shopify", "stripe"]) expect(type(name).consent.writes, name).toEqual([]);
+  for (const name of ["ga4", "gsc", "stripe"]) expect(type(name).consent.writes, name).toEqual([]);
+  expect(type("shopify").consent.writes).toEqual(["Change your products' status", "Create discount codes"]);
 });
 
 test("every scope a type asks for says what it allows, and is the scope its authorize URL sends", () => {

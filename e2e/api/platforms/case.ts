@@ -97,6 +97,11 @@ export type PlatformCase = {
   /** What the operations need to know first (IDs the provider assigned), learned as an agent would. */
   prepare?(ctx: Omit<RunContext, "p">): Promise<Json>;
   /**
+   * Reads the provider takes as POST (GraphQL queries, search endpoints): not a change while a
+   * write awaits approval. Absent: every request but a GET is a change.
+   */
+  readsByPost?(r: Recorded): boolean;
+  /**
    * The journal entries of this test's calls (the journal is shared by parallel tests). Default:
    * those whose `account` is the test's account (the stand-in's `accountOf` names it).
    */

@@ -8,6 +8,9 @@ import { facebookPages, instagram, whatsapp, metaAds } from "./meta";
 import { GOOGLE_MARKETING_CASES } from "./google-marketing";
 import { microsoftAds } from "./microsoft";
 import { amazonAds } from "./amazon";
+import { googleAdsDepth, ga4Depth, gscDepth } from "./depth-google";
+import { shopifyDepth, hubspotDepth } from "./depth-commerce";
+import { klaviyoDepth } from "./depth-klaviyo";
 
 // Every platform case file, one line each.
 export const PLATFORM_CASES: PlatformCase[] = [
@@ -23,4 +26,7 @@ export const PLATFORM_CASES: PlatformCase[] = [
   metaAds,
   microsoftAds,
   amazonAds,
+  ...[googleAdsDepth, ga4Depth, gscDepth],
+  ...[shopifyDepth, hubspotDepth],
+  klaviyoDepth,
 ];

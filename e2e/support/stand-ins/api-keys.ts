@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { startStandInServer, type Reply, type StandInModule, type StandInRequest } from "./stand-in-server";
+import { RateLimits, startStandInServer, type Reply, type StandInModule, type StandInRequest } from "./stand-in-server";
 
 // One stand-in for the five API-key providers, each route at its real path and in its real
 // wire format. OpenAI and Anthropic share GET /v1/models and are told apart by their auth
@@ -522,6 +522,247 @@ function stripeAccount(req: StandInRequest): Reply {
   };
 }
 
+// ---- Klaviyo reports, lists, segments and unsubscribes (the depth operations), per key ----
+// - POST /api/campaign-values-reports/ {data: {type: "campaign-values-report", attributes: {statistics,
+//   timeframe: {key}, conversion_metric_id, filter?}}}: one result per sent campaign (email and sms),
+//   equals(campaign_id,"…") honoured; a statistic Klaviyo does not know, a timeframe key outside its
+//   list or a conversion metric the account does not have (its one metric is "Placed Order",
+//   klaviyoMetricId(key)) → 400 invalid.
+// - GET /api/lists/ and GET /api/segments/ (filter contains(name,"…")); GET /api/profiles/?filter=
+//   equals(email,"…"): the profiles profile-import made.
+// - POST /api/profile-subscription-bulk-delete-jobs/: 202 with no body; an unknown list → 404 not_found;
+//   a profile without email → 400 invalid.
+// Rate limit: a key `pk_throttled-once…` gets 429 {errors: [{status: 429, code: "throttled", …}]} with
+// Retry-After 1 on its first call of these routes, `pk_throttled…` on every call (Retry-After 60).
+
+const KLAVIYO_STATISTICS = new Set([
+  "recipients",
+  "delivered",
+  "opens_unique",
+  "open_rate",
+  "clicks_unique",
+  "click_rate",
+  "conversions",
+  "conversion_rate",
+  "conversion_value",
+  "revenue_per_recipient",
+  "unsubscribes",
+  "unsubscribe_rate",
+  "bounce_rate",
+  "spam_complaints",
+  "opens",
+  "clicks",
+  "bounced",
+]);
+const KLAVIYO_TIMEFRAMES = new Set([
+  "today",
+  "yesterday",
+  "last_7_days",
+  "last_30_days",
+  "last_90_days",
+  "last_365_days",
+  "this_month",
+  "last_month",
+  "this_year",
+  "last_12_months",
+  "last_week",
+  "this_week",
+  "last_3_months",
+]);
+const KLAVIYO_SEGMENTS = ["Engaged last 90 days", "Lapsed customers"];
+/** The ID of the key's one metric, "Placed Order". */
+export const klaviyoMetricId = (key: string) => klaviyoId(`${key}/metric/placed-order`, 6);
+const klaviyoLimits = new RateLimits();
+const klaviyoThrottled = (key: string): Reply | null =>
+  klaviyoLimits.limited(key.replace(/^pk_/, ""))
+    ? {
+        ...klaviyoError(
+          key,
+          429,
+          "throttled",
+          "Request was throttled.",
+          "Request was throttled. Expected available in 1 second.",
+        ),
+        headers: { ...JSON_API, "retry-after": key.startsWith("pk_throttled-once") ? "1" : "60" },
+      }
+    : null;
+const unsubscribed = new Map<string, { email: string; list: string | null }[]>();
+
+function klaviyoCampaignValues(req: StandInRequest): Reply {
+  const refusal = klaviyoRefusal(req, "campaigns:read");
+  if (refusal) return refusal;
+  const key = klaviyoKey(req);
+  const limited = klaviyoThrottled(key);
+  if (limited) return limited;
+  const data = (req.json?.data ?? {}) as { type?: unknown; attributes?: Record<string, unknown> };
+  const a = data.attributes ?? {};
+  if (data.type !== "campaign-values-report")
+    return klaviyoError(
+      key,
+      409,
+      "invalid",
+      "Invalid input.",
+      "The type of the resource must be campaign-values-report.",
+      "/data/type",
+    );
+  const statistics = Array.isArray(a.statistics) ? a.statistics.map(String) : [];
+  const bad = statistics.find((s) => !KLAVIYO_STATISTICS.has(s));
+  if (!statistics.length || bad)
+    return klaviyoError(
+      key,
+      400,
+      "invalid",
+      "Invalid input.",
+      `'${bad ?? ""}' is not a valid choice for statistics.`,
+      "/data/attributes/statistics",
+    );
+  const timeframe = (a.timeframe ?? {}) as { key?: unknown };
+  if (!KLAVIYO_TIMEFRAMES.has(String(timeframe.key)))
+    return klaviyoError(
+      key,
+      400,
+      "invalid",
+      "Invalid input.",
+      `'${String(timeframe.key)}' is not a valid timeframe key.`,
+      "/data/attributes/timeframe",
+    );
+  if (a.conversion_metric_id !== klaviyoMetricId(key))
+    return klaviyoError(
+      key,
+      400,
+      "invalid",
+      "Invalid input.",
+      `Metric ${String(a.conversion_metric_id)} does not exist.`,
+      "/data/attributes/conversion_metric_id",
+    );
+  const only = /^equals\(campaign_id,"([A-Za-z0-9]+)"\)$/.exec(String(a.filter ?? ""))?.[1];
+  const results = ["email", "sms"]
+    .map((channel) => ({ channel, id: hash(`${key}/${channel}/0`).slice(0, 26).toUpperCase() }))
+    .filter((c) => !only || c.id === only)
+    .map(({ channel, id }) => ({
+      groupings: {
+        send_channel: channel,
+        campaign_id: id,
+        campaign_message_id: hash(`${id}/message`).slice(0, 26).toUpperCase(),
+      },
+      statistics: Object.fromEntries(
+        statistics.map((s) => {
+          const n = parseInt(hash(`${id}/${s}`).slice(0, 6), 16);
+          return [
+            s,
+            /rate|per_recipient/.test(s) ? (n % 1000) / 1000 : s === "conversion_value" ? (n % 100000) / 100 : n % 5000,
+          ];
+        }),
+      ),
+    }));
+  return {
+    json: {
+      data: {
+        type: "campaign-values-report",
+        id: hash(`${key}/report/${Date.now()}`).slice(0, 36),
+        attributes: { results },
+        relationships: { campaigns: { data: results.map((r) => ({ type: "campaign", id: r.groupings.campaign_id })) } },
+      },
+      links: { self: "https://a.klaviyo.com/api/campaign-values-reports/" },
+    },
+    headers: JSON_API,
+  };
+}
+
+function klaviyoAudiences(kind: "lists" | "segments") {
+  return (req: StandInRequest): Reply => {
+    const refusal = klaviyoRefusal(req, `${kind}:read`);
+    if (refusal) return refusal;
+    const key = klaviyoKey(req);
+    const limited = klaviyoThrottled(key);
+    if (limited) return limited;
+    const names = kind === "lists" ? KLAVIYO_LISTS : KLAVIYO_SEGMENTS;
+    const ids = kind === "lists" ? klaviyoListIds(key) : names.map((_, i) => klaviyoId(`${key}/segment/${i}`, 6));
+    const filter = req.query.get("filter");
+    const needle = filter ? /^contains\(name,"([^"]*)"\)$/.exec(filter)?.[1] : undefined;
+    if (filter && needle === undefined)
+      return klaviyoError(key, 400, "invalid", "Invalid input.", `Invalid filter provided: ${filter}`, "/filter");
+    const data = names
+      .map((name, i) => ({
+        type: kind === "lists" ? "list" : "segment",
+        id: ids[i],
+        attributes: {
+          name,
+          created: "2025-01-02T10:00:00+00:00",
+          updated: "2025-01-02T10:00:00+00:00",
+          ...(kind === "segments" && { is_active: true, is_starred: i === 0 }),
+        },
+        links: { self: `https://a.klaviyo.com/api/${kind}/${ids[i]}/` },
+      }))
+      .filter((x) => needle === undefined || x.attributes.name.toLowerCase().includes(needle.toLowerCase()));
+    return {
+      json: { data, links: { self: `https://a.klaviyo.com/api/${kind}/`, next: null, prev: null } },
+      headers: JSON_API,
+    };
+  };
+}
+
+function klaviyoProfiles(req: StandInRequest): Reply {
+  const refusal = klaviyoRefusal(req, "profiles:read");
+  if (refusal) return refusal;
+  const key = klaviyoKey(req);
+  const limited = klaviyoThrottled(key);
+  if (limited) return limited;
+  const email = /^equals\(email,"([^"]+)"\)$/.exec(req.query.get("filter") ?? "")?.[1]?.toLowerCase();
+  const data = [...klaviyoStateOf(key).profiles.values()]
+    .filter((p) => !email || p.email === email)
+    .map((p) => ({
+      type: "profile",
+      id: p.id,
+      attributes: { email: p.email },
+      links: { self: `https://a.klaviyo.com/api/profiles/${p.id}/` },
+    }));
+  return {
+    json: { data, links: { self: "https://a.klaviyo.com/api/profiles/", next: null, prev: null } },
+    headers: JSON_API,
+  };
+}
+
+function klaviyoUnsubscribe(req: StandInRequest): Reply {
+  const refusal = klaviyoRefusal(req, "subscriptions:write");
+  if (refusal) return refusal;
+  const key = klaviyoKey(req);
+  const limited = klaviyoThrottled(key);
+  if (limited) return limited;
+  const data = (req.json?.data ?? {}) as {
+    type?: unknown;
+    attributes?: { profiles?: { data?: { attributes?: { email?: unknown } }[] } };
+    relationships?: { list?: { data?: { id?: unknown } } };
+  };
+  if (data.type !== "profile-subscription-bulk-delete-job")
+    return klaviyoError(
+      key,
+      409,
+      "invalid",
+      "Invalid input.",
+      "The type of the resource must be profile-subscription-bulk-delete-job.",
+      "/data/type",
+    );
+  const profiles = data.attributes?.profiles?.data ?? [];
+  if (!profiles.length || profiles.some((p) => typeof p.attributes?.email !== "string"))
+    return klaviyoError(
+      key,
+      400,
+      "invalid",
+      "Invalid input.",
+      "Each profile must have an email.",
+      "/data/attributes/profiles",
+    );
+  const list = data.relationships?.list?.data?.id;
+  if (list !== undefined && !klaviyoListIds(key).includes(String(list)))
+    return klaviyoNotFound(key, `A list with id ${String(list)} does not exist.`);
+  const done = unsubscribed.get(key) ?? [];
+  for (const p of profiles)
+    done.push({ email: String(p.attributes!.email), list: list === undefined ? null : String(list) });
+  unsubscribed.set(key, done);
+  return { status: 202, text: "" };
+}
+
 export const standIn: StandInModule = {
   types: ["openai", "anthropic", "klaviyo", "semrush", "stripe"],
   oauthProviders: [],
@@ -541,6 +782,11 @@ export const standIn: StandInModule = {
       "POST /api/profile-import/": klaviyoProfileImport,
       "POST /api/lists/{id}/relationships/profiles": klaviyoAddToList,
       "POST /api/lists/{id}/relationships/profiles/": klaviyoAddToList,
+      "POST /api/campaign-values-reports/": klaviyoCampaignValues,
+      "GET /api/lists/": klaviyoAudiences("lists"),
+      "GET /api/segments/": klaviyoAudiences("segments"),
+      "GET /api/profiles/": klaviyoProfiles,
+      "POST /api/profile-subscription-bulk-delete-jobs/": klaviyoUnsubscribe,
       "GET /": semrushReport,
     }),
 };

@@ -12,6 +12,14 @@ import {
 } from "./stand-in-server";
 import { workspace } from "./google-workspace";
 import { marketing } from "./google-marketing";
+import {
+  DEPTH_RESOURCES,
+  depthRoutes,
+  depthSearch,
+  seedAdGroups,
+  type AdsAdGroup,
+  type AdsNegative,
+} from "./google-depth";
 
 // Stand-in for Google (ga4, gads, gsc): accounts.google.com, oauth2.googleapis.com,
 // openidconnect.googleapis.com and the three product APIs, at their real paths and in Google's
@@ -59,6 +67,9 @@ import { marketing } from "./google-marketing";
 //   enum → 400 "Invalid value at 'operations[0].update.status' …"; an amount not a multiple of
 //   10000 micros → campaignBudgetError NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT. create and remove
 //   are not implemented (501). Auth, developer token and 999… customers as for the search.
+//
+// The week-to-week reports and changes (search terms, keywords, ad groups, negative keywords, GA4
+// realtime and metadata, URL inspection, sitemaps) are served by google-depth.ts: see its header.
 
 const CLIENT = testClient("GOOGLE");
 const SCOPE = {
@@ -170,7 +181,13 @@ const badOperation = (errorCode: Record<string, string>, errorMessage: string, f
 
 type AdsBudget = { id: string; name: string; amountMicros: string; period: "DAILY"; explicitlyShared: boolean };
 type AdsCampaign = { id: string; name: string; status: string; budgetId: string };
-type AdsAccount = { currency: string; campaigns: AdsCampaign[]; budgets: Map<string, AdsBudget> };
+type AdsAccount = {
+  currency: string;
+  campaigns: AdsCampaign[];
+  budgets: Map<string, AdsBudget>;
+  adGroups: AdsAdGroup[];
+  negatives: AdsNegative[];
+};
 
 const ADS_CAMPAIGNS = [
   { name: "Brand — US", status: "ENABLED", micros: 50_000_000, shared: false },
@@ -544,7 +561,10 @@ function start() {
         budgets.set(budget.id, budget);
         return { id: digits(`${customer}/campaign/${i}`, 11), name: c.name, status: c.status, budgetId: budget.id };
       });
-      adsAccounts.set(customer, (account = { currency: "USD", campaigns, budgets }));
+      adsAccounts.set(
+        customer,
+        (account = { currency: "USD", campaigns, budgets, adGroups: seedAdGroups(customer, campaigns), negatives: [] }),
+      );
     }
     return account;
   }
@@ -590,6 +610,12 @@ function start() {
       .map((f) => f.trim())
       .filter(Boolean);
     const resource = m[2];
+    if (DEPTH_RESOURCES.has(resource)) {
+      return (
+        kit.throttled(t.account, "googleads.googleapis.com") ??
+        depthSearch(kit, customer, adsAccount(customer), resource, fields, m[3])
+      );
+    }
     const limit = Math.min(Number(/\blimit\s+(\d+)/i.exec(m[3])?.[1] ?? 25), 25);
     const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
     // FROM campaign: the stored campaigns (WHERE campaign.id = N honoured); other resources: `limit` derived rows.
@@ -898,6 +924,7 @@ function start() {
   return startStandInServer(
     {
       ...Object.assign({}, ...EXTENSIONS.map((e) => e.routes(kit))),
+      ...depthRoutes(kit, { refusal: adsRefusal, account: adsAccount }, SCOPE),
       "GET /o/oauth2/v2/auth": authorize,
       "POST /token": token,
       "GET /v1/userinfo": userinfo,
@@ -917,5 +944,7 @@ function start() {
 export const standIn: StandInModule = {
   types: ["ga4", "gads", "gsc", ...EXTENSIONS.flatMap((e) => e.types)],
   oauthProviders: ["GOOGLE"],
+  // The developer token Ads calls of OAuth connections carry (any value but bad… is accepted).
+  env: { GOOGLE_ADS_DEVELOPER_TOKEN: "test-developer-token" },
   start,
 };

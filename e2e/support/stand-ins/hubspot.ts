@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
+import { dealRoutes } from "./hubspot-deals";
 import {
   OAuthBook,
+  RateLimits,
   authorizeControls,
   startStandInServer,
   testClient,
@@ -36,6 +38,10 @@ import {
 //   exist (PROPERTY_DOESNT_EXIST), a read-only one (READ_ONLY_VALUE: hs_object_id, createdate,
 //   lastmodifieddate), a lifecyclestage that is not an option (INVALID_OPTION); an idProperty other than
 //   email, or no inputs → 400 VALIDATION_ERROR.
+//
+// Deals and companies: hubspot-deals.ts (see its header). Test control: GET /__stand-in/tokens?account=<a>
+// → {tokens: [the access tokens issued for account a]}. A refresh keeps the scopes the consent
+// granted (a refresh token the stand-in did not issue holds every scope of the app).
 
 const CLIENT = testClient("HUBSPOT");
 const APP_ID = 4100001;
@@ -52,8 +58,15 @@ const hubError = (status: number, code: string, message: string, extra: Record<s
 });
 const errorPage = (text: string): Reply => ({ status: 400, text: `HubSpot: ${text}\n` });
 
+/** Every scope the app asks for (what a refresh token of unknown origin is taken to hold). */
+const APP_SCOPES =
+  "oauth crm.objects.contacts.read crm.objects.contacts.write crm.objects.deals.read crm.objects.deals.write crm.objects.companies.read crm.objects.companies.write";
+
 function start() {
   const book = new OAuthBook();
+  const rateLimits = new RateLimits();
+  /** The scopes each refresh token's consent granted. */
+  const refreshScopes = new Map<string, string>();
 
   function authorize(req: StandInRequest): Reply {
     const q = req.query;
@@ -111,12 +124,14 @@ function start() {
           );
         return hubError(400, "BAD_AUTH_CODE", "missing or unknown auth code");
       }
+      refreshScopes.set(book.refreshTokenFor(redeemed.account), redeemed.scope);
       return { json: tokens(redeemed.account, redeemed.scope) };
     }
     if (grant === "refresh_token") {
-      const g = book.grantOfRefreshToken(f.get("refresh_token") ?? "");
+      const refreshToken = f.get("refresh_token") ?? "";
+      const g = book.grantOfRefreshToken(refreshToken);
       if (!g) return hubError(400, "BAD_REFRESH_TOKEN", "missing or unknown refresh token");
-      return { json: tokens(g.account, g.scoped ? "oauth crm.objects.contacts.read" : "oauth") };
+      return { json: tokens(g.account, g.scoped ? (refreshScopes.get(refreshToken) ?? APP_SCOPES) : "oauth") };
     }
     return hubError(400, "BAD_GRANT_TYPE", `unknown grant_type ${grant ?? ""}`);
   }
@@ -428,7 +443,43 @@ function start() {
     return { json: { status: "COMPLETE", results, startedAt, completedAt: new Date().toISOString() } };
   }
 
+  /** The grant of a token the stand-in issued, or HubSpot's 401 (scopes are the route's to check). */
+  function tokenCaller(req: StandInRequest): { account: string; scope: string } | Reply {
+    const bearer = /^Bearer (.+)$/i.exec(String(req.headers.authorization ?? ""))?.[1];
+    const t = bearer ? book.accessTokens.get(bearer) : undefined;
+    if (t) return t;
+    return hubError(
+      401,
+      "error",
+      "Authentication credentials not found. This API supports OAuth 2.0 authentication and you can find more details at https://developers.hubspot.com/docs/methods/auth/oauth-overview",
+      { category: "INVALID_AUTHENTICATION" },
+    );
+  }
+
   return startStandInServer({
+    ...dealRoutes({
+      caller: tokenCaller,
+      throttled: (account) =>
+        rateLimits.limited(account)
+          ? {
+              status: 429,
+              json: {
+                status: "error",
+                message: "You have reached your secondly limit.",
+                errorType: "RATE_LIMIT",
+                correlationId: randomUUID(),
+                policyName: "SECONDLY",
+              },
+              headers: { "retry-after": account.startsWith("throttled-once") ? "1" : "60" },
+            }
+          : null,
+    }),
+    // Test control: the access tokens issued for `account` (a test tells its own calls apart by them).
+    "GET /__stand-in/tokens": (req) => ({
+      json: {
+        tokens: [...book.accessTokens].filter(([, g]) => g.account === req.query.get("account")).map(([t]) => t),
+      },
+    }),
     "POST /crm/v3/objects/contacts/batch/upsert": upsertContacts,
     "GET /crm/v3/objects/contacts/{contactId}": getContact,
     "GET /oauth/authorize": authorize,

@@ -1,6 +1,8 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
+import { catalogGraphql, throttled } from "./shopify-catalog";
 import {
   OAuthBook,
+  RateLimits,
   authorizeControls,
   startStandInServer,
   testClient,
@@ -28,10 +30,17 @@ import {
 // PROVIDER_BASE_URLS replaces, so the store the stand-in signs into the callback comes from a
 // test control on the authorize URL: `shop=<domain>`; else `account` when it is a myshopify
 // domain; else `<account with _ as ->.myshopify.com` (default `acct-default.myshopify.com`).
-// An `account` beginning with `bad_scope` gets a token without scopes (shop.json → 403).
+// An `account` beginning with `bad_scope` gets a token without scopes (shop.json → 403); any other
+// gets the scopes the authorize URL asked for. A token the stand-in did not issue holds every scope.
+//
+// Products, customers, a product's status and discount codes: shopify-catalog.ts (see its header).
+// Test control: GET /__stand-in/tokens?shop=<domain> → {tokens: [the access tokens issued for it]}.
+// Rate limit: a store whose domain starts with `throttled-once` gets Shopify's GraphQL THROTTLED
+// answer (429 with Retry-After 1, errors[].extensions.code THROTTLED, extensions.cost.throttleStatus)
+// on its first graphql.json call, one starting with `throttled` on every call (Retry-After 60).
 
 const client = testClient("SHOPIFY");
-const SCOPES = "read_orders,read_products,read_customers";
+const ALL_SCOPES = "read_orders,read_products,read_customers,write_products,write_discounts";
 const INVALID_TOKEN = "[API] Invalid API key or access token (unrecognized login or wrong password)";
 const MISSING_SCOPE = "[API] This action requires merchant approval for read_orders scope.";
 const hash = (v: string) => createHash("sha256").update(v).digest("hex");
@@ -92,6 +101,7 @@ export const standIn: StandInModule = {
   oauthProviders: ["SHOPIFY"],
   async start() {
     const book = new OAuthBook();
+    const rateLimits = new RateLimits();
     // Which store each issued token belongs to (the book's `account`) is the shop domain.
 
     /** The store a token opens, or Shopify's refusal (for GraphQL, a missing scope is answered in `errors` instead). */
@@ -109,6 +119,12 @@ export const standIn: StandInModule = {
     }
 
     return startStandInServer({
+      // Test control: the access tokens issued for the store `shop` (a test tells its own calls apart by them).
+      "GET /__stand-in/tokens": (req: StandInRequest) => ({
+        json: {
+          tokens: [...book.accessTokens].filter(([, g]) => g.account === req.query.get("shop")).map(([t]) => t),
+        },
+      }),
       "GET /admin/oauth/authorize": (req: StandInRequest) => {
         const q = req.query;
         if (q.get("client_id") !== client.clientId)
@@ -134,7 +150,7 @@ export const standIn: StandInModule = {
           back.searchParams.set("state", state);
           return { status: 302, redirect: back.toString() };
         }
-        const scope = controls.account.startsWith("bad_scope") ? "" : SCOPES;
+        const scope = controls.account.startsWith("bad_scope") ? "" : (q.get("scope") ?? "");
         const code = book.issueCode({
           clientId: client.clientId,
           redirectUri,
@@ -191,6 +207,12 @@ export const standIn: StandInModule = {
           query?: string;
           variables?: { first?: number; after?: string | null; query?: string | null };
         };
+        if (rateLimits.limited(store)) return throttled(store.startsWith("throttled-once"));
+        const granted = book.accessTokens.get(token)?.scope ?? (token.startsWith("bad_scope") ? "" : ALL_SCOPES);
+        const catalog = catalogGraphql(store, granted.split(",").filter(Boolean), body.query ?? "", {
+          ...(body.variables ?? {}),
+        });
+        if (catalog) return catalog;
         if (!/\borders\s*\(/.test(body.query ?? "")) {
           return {
             json: {

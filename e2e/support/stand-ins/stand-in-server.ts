@@ -423,7 +423,7 @@ export type StandInModule = {
   types: string[];
   /** OAuth configuration keys this stand-in accepts testClient(key) for, e.g. ["GOOGLE"]. */
   oauthProviders: string[];
-  /** Server configuration the provider needs besides the OAuth app (e.g. a developer token the stand-in accepts). */
+  /** Configuration the app needs beside PROVIDER_BASE_URLS and the OAuth apps (e.g. GOOGLE_ADS_DEVELOPER_TOKEN). */
   env?: Record<string, string>;
   start(): Promise<StandIn>;
 };

@@ -73,6 +73,13 @@ Connects a Klaviyo account with one of its private API keys (\`POST /v1/connecti
    your workflows need, or choose **Read-Only Key**.
 4. Click **Create** and copy the key: Klaviyo shows it only once.
 
+What each operation needs on the key: campaigns and their performance report (\`klaviyo.list_campaigns\`,
+\`klaviyo.campaign_report\`) **Campaigns: Read**; lists and segments (\`klaviyo.lists.list\`,
+\`klaviyo.segments.list\`) **Lists: Read** and **Segments: Read**; adding a profile to a list
+(\`klaviyo.list.add_profile\`) **Profiles** and **Lists: Full Access**; unsubscribing a profile
+(\`klaviyo.profile.unsubscribe\`) **Profiles**, **Lists** and **Subscriptions: Full Access**. A key
+without the access answers \`permission_denied\` naming the missing scope.
+
 Patchbay checks the key with \`GET https://a.klaviyo.com/api/accounts/\` (revision \`2024-10-15\`)
 before saving it and names the connection's account after the organization. Klaviyo's refusals
 are shown in the error's \`detail\`:

@@ -20,7 +20,7 @@ import { OperationInputError, type Operation, type OperationContext } from "@/li
 const PROVIDER = "Google";
 
 /** "123-456-7890" or "1234567890" → "1234567890". */
-const customerId = (what: string) =>
+export const customerId = (what: string) =>
   z
     .string()
     .transform((v) => v.replace(/-/g, "").trim())
@@ -34,7 +34,7 @@ const campaignId = z
     'The campaign\'s ID (campaign.id in GAQL, the number after campaignId= in the Google Ads URL), e.g. "12345678901".',
   );
 
-const target = {
+export const target = {
   customer_id: customerId("customer_id").describe(
     "The Google Ads customer (account) ID that owns the campaign, 10 digits (123-456-7890 is accepted).",
   ),
@@ -44,16 +44,16 @@ const target = {
     .describe("The manager (MCC) account ID through which the customer is accessed, when it is not accessed directly."),
 };
 
-type Target = { customer_id: string; campaign_id: string; login_customer_id?: string };
+export type Target = { customer_id: string; campaign_id: string; login_customer_id?: string };
 
 /** 1234567890 → "123-456-7890", as the Google Ads UI shows it. */
-const dashed = (id: string) => `${id.slice(0, 3)}-${id.slice(3, 6)}-${id.slice(6)}`;
+export const dashed = (id: string) => `${id.slice(0, 3)}-${id.slice(3, 6)}-${id.slice(6)}`;
 
 /** An amount in the account currency: "50.00 USD". */
 const money = (amount: number, currency: string | null) => `${amount.toFixed(2)} ${currency ?? "(account currency)"}`;
 
 /** An authenticated Ads API POST with the developer token (and login-customer-id when given). */
-async function adsPost(
+export async function adsPost(
   { connection, credentials }: OperationContext,
   args: Target,
   path: string,
@@ -93,7 +93,7 @@ type CampaignState = {
  * The campaign's name, status and budget through one GAQL search; a campaign the account does not
  * have is a rejection.
  */
-async function campaignState(ctx: OperationContext, args: Target): Promise<CampaignState> {
+export async function campaignState(ctx: OperationContext, args: Target): Promise<CampaignState> {
   const what = "the googleAds:search call";
   const query =
     "SELECT campaign.id, campaign.name, campaign.status, campaign.campaign_budget, campaign_budget.amount_micros, campaign_budget.period, " +

@@ -360,6 +360,8 @@ export const googleTypes: ConnectionTypeDefinition[] = [
     ],
     credentialFields: ["client_id", "client_secret", "refresh_token"],
     docs: googleDocs.gsc,
+    // The URL Inspection API (search_console.url_inspection) lives on its own host.
+    hosts: ["searchconsole.googleapis.com"],
     check: checkSearchConsole,
   }),
 ];

@@ -3,7 +3,7 @@
 export const hubspotDocs = {
   hubspot: `# HubSpot
 
-Reads contacts from a HubSpot CRM account (portal) through the HubSpot CRM API.
+Reads contacts, deals and companies from a HubSpot CRM account (portal) through the HubSpot CRM API; creates and updates contacts, moves deals between pipeline stages and creates companies, each write only once a person approves it (or a workflow runs it).
 
 This type takes **no credentials**: \`POST /v1/connections\` rejects it. Connections go through Patchbay's HubSpot app.
 
@@ -20,6 +20,10 @@ The user must be a **Super Admin** of the HubSpot account, or have the **App Mar
 - \`oauth\`: required by HubSpot for every OAuth app.
 - \`crm.objects.contacts.read\`: read contacts and their properties.
 - \`crm.objects.contacts.write\`: create or update a contact when an agent's write is approved (or a workflow runs one); nothing is written otherwise.
+- \`crm.objects.deals.read\` / \`crm.objects.deals.write\`: read deals; move a deal to another stage (\`hubspot.deal.update_stage\`).
+- \`crm.objects.companies.read\` / \`crm.objects.companies.write\`: read companies; create a company (\`hubspot.company.create\`).
+
+A portal connected before these scopes were asked for must be connected again (a new auth link) for the deal and company operations: HubSpot answers \`MISSING_SCOPES\` until then.
 
 ## Rotation
 

@@ -1,5 +1,11 @@
 import "server-only";
-import { providerFetch, providerReason, type ProviderResponse, rejection } from "@/lib/platforms/kit/provider-fetch";
+import {
+  providerFetch,
+  providerReason,
+  rateLimitReason,
+  type ProviderResponse,
+  rejection,
+} from "@/lib/platforms/kit/provider-fetch";
 import { tokenSetFrom, urlWith, callbackCode } from "@/lib/platforms/kit/oauth2";
 import {
   ProviderRejection,
@@ -33,6 +39,12 @@ const SCOPES: OAuthScope[] = [
   { name: REQUIRED_SCOPE, allows: "See the contacts in your CRM and their properties" },
   // hubspot.contact.upsert creates and updates contacts.
   { name: "crm.objects.contacts.write", allows: "Create, update and delete the contacts in your CRM", changes: true },
+  // hubspot.deals.list, hubspot.deal.update_stage, hubspot.companies.list and hubspot.company.create
+  // (https://developers.hubspot.com/docs/apps/legacy-apps/authentication/scopes).
+  { name: "crm.objects.deals.read", allows: "See the deals in your CRM and their properties" },
+  { name: "crm.objects.deals.write", allows: "Create, update and delete the deals in your CRM", changes: true },
+  { name: "crm.objects.companies.read", allows: "See the companies in your CRM and their properties" },
+  { name: "crm.objects.companies.write", allows: "Create, update and delete the companies in your CRM", changes: true },
 ];
 
 type Json = Record<string, unknown>;
@@ -46,13 +58,22 @@ const logo = monogramLogo("#FF7A59", "H");
 function hubspotReason(res: ProviderResponse): string {
   const b = isObject(res.body) ? res.body : null;
   if (b && typeof b.message === "string") {
-    const code = typeof b.category === "string" ? b.category : typeof b.status === "string" ? b.status : undefined;
+    const code =
+      typeof b.category === "string"
+        ? b.category
+        : typeof b.errorType === "string"
+          ? b.errorType
+          : typeof b.status === "string"
+            ? b.status
+            : undefined;
     return code ? `${code}: ${b.message}` : b.message;
   }
   return providerReason(res);
 }
 
 function rejectOrUnavailable(res: ProviderResponse, what: string): never {
+  // https://developers.hubspot.com/docs/developer-tooling/platform/usage-guidelines (429 errorType RATE_LIMIT)
+  if (res.status === 429) throw new ProviderUnavailable(PROVIDER, rateLimitReason(PROVIDER, res, hubspotReason(res)));
   if (res.status >= 400 && res.status < 500 && res.status !== 429) throw rejection(PROVIDER, res, hubspotReason(res));
   throw new ProviderUnavailable(PROVIDER, `${PROVIDER} answered ${what} with ${sentence(hubspotReason(res))}`);
 }
@@ -79,7 +100,8 @@ export async function hubspotApiCall(
     },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
-  if (res.status !== 200 || !isObject(res.body)) rejectOrUnavailable(res, what);
+  // 201: a create (POST /crm/v3/objects/<type>) answers the new object.
+  if ((res.status !== 200 && res.status !== 201) || !isObject(res.body)) rejectOrUnavailable(res, what);
   return res.body;
 }
 

@@ -1,6 +1,8 @@
 export const shopifyDocs = `# Shopify
 
-Connects one Shopify store. Connect it through an **auth link** (OAuth: the store owner approves
+Connects one Shopify store: reads its orders, products (with inventory) and customers; changes a
+product's status (active, draft, archived) and creates discount codes, each write only once a
+person approves it (or a workflow runs it). Connect it through an **auth link** (OAuth: the store owner approves
 Patchbay's app) or post the credentials of a custom app you created in the store
 (\`POST /v1/connections\`, a white-label connection: Team plan).
 
@@ -25,7 +27,8 @@ Patchbay's app) or post the credentials of a custom app you created in the store
    **Allow custom app development** (store owner only).
 2. Click **Create an app**, give it a name (e.g. "Patchbay") and create it.
 3. Open **Configuration → Admin API integration → Configure** and tick the scopes
-   \`read_orders\`, \`read_products\` and \`read_customers\`. Save.
+   \`read_orders\`, \`read_products\` and \`read_customers\`, and for the writes \`write_products\`
+   (product status) and \`write_discounts\` (discount codes). Save.
 4. Open **API credentials** and click **Install app**, then confirm.
 5. Under **Admin API access token** click **Reveal token once** and copy the value that starts
    with \`shpat_\`. Shopify shows it only once; uninstalling the app revokes it.
@@ -47,6 +50,8 @@ to Shopify to approve these scopes:
 - \`read_orders\`: read the store's orders
 - \`read_products\`: read products
 - \`read_customers\`: read customers
+- \`write_products\`: change a product's status (\`shopify.product.status.update\`)
+- \`write_discounts\`: create discount codes (\`shopify.discount_code.create\`)
 
 The token Shopify issues is an offline token: it does not expire and is valid until the app is
 uninstalled from the store.

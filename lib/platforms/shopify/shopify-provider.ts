@@ -1,6 +1,12 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { providerFetch, providerReason, type ProviderResponse, rejection } from "@/lib/platforms/kit/provider-fetch";
+import {
+  providerFetch,
+  providerReason,
+  rateLimitReason,
+  type ProviderResponse,
+  rejection,
+} from "@/lib/platforms/kit/provider-fetch";
 import { urlWith } from "@/lib/platforms/kit/oauth2";
 import {
   ProviderRejection,
@@ -27,6 +33,10 @@ const SCOPES: OAuthScope[] = [
   { name: "read_orders", allows: "See your store's orders, transactions and fulfillments" },
   { name: "read_products", allows: "See your products, variants and collections" },
   { name: "read_customers", allows: "See your customers and their details" },
+  // shopify.product.status.update (https://shopify.dev/docs/api/admin-graphql/2025-01/mutations/productUpdate).
+  { name: "write_products", allows: "Change your products, variants and collections", changes: true },
+  // shopify.discount_code.create (https://shopify.dev/docs/api/admin-graphql/2025-01/mutations/discountCodeBasicCreate).
+  { name: "write_discounts", allows: "Create and change your discounts and discount codes", changes: true },
 ];
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 
@@ -99,25 +109,90 @@ export async function shopifyGraphql(
   what: string,
 ): Promise<Record<string, unknown>> {
   const { shop, accessToken } = shopifyAuth(credentials);
-  const res = await providerFetch(PROVIDER, hosted(type), `https://${shop}/admin/api/${API_VERSION}/graphql.json`, {
-    method: "POST",
-    headers: { "x-shopify-access-token": accessToken, "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({ query, variables }),
-  });
-  if (res.status !== 200) fail(res, shop, what);
-  const body = (res.body ?? {}) as { data?: unknown; errors?: unknown };
-  if (Array.isArray(body.errors) && body.errors.length) {
+  // https://shopify.dev/docs/api/usage/limits#graphql-admin-api-rate-limits: a THROTTLED answer is
+  // tried again once the bucket has refilled enough for the query's cost (at most twice, and only
+  // for a wait of a few seconds; a longer one is reported).
+  for (let attempt = 0; ; attempt++) {
+    const res = await providerFetch(PROVIDER, hosted(type), `https://${shop}/admin/api/${API_VERSION}/graphql.json`, {
+      method: "POST",
+      headers: {
+        "x-shopify-access-token": accessToken,
+        "content-type": "application/json",
+        accept: "application/json",
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+    // A 429 (Retry-After) is what providerFetch did not wait out: reported with Shopify's words.
+    if (res.status === 429)
+      throw new ProviderUnavailable(
+        PROVIDER,
+        rateLimitReason(PROVIDER, res, graphqlErrors(res.body) || providerReason(res)),
+      );
+    if (res.status !== 200) fail(res, shop, what);
+    const body = (res.body ?? {}) as { data?: unknown; errors?: unknown; extensions?: unknown };
+    if (!Array.isArray(body.errors) || !body.errors.length) {
+      if (!body.data || typeof body.data !== "object")
+        throw new ProviderUnavailable(
+          PROVIDER,
+          `${PROVIDER} ${what} answered 200 without data: ${res.text.slice(0, 200)}`,
+        );
+      return body.data as Record<string, unknown>;
+    }
     const errors = body.errors as GraphqlError[];
-    const text = errors
-      .map((e) => [e.extensions?.code, e.message].filter((v) => typeof v === "string" && v).join(": "))
-      .join("; ");
-    if (errors.some((e) => e.extensions?.code === "THROTTLED" || e.extensions?.code === "INTERNAL_SERVER_ERROR"))
+    const text = graphqlErrors(body);
+    if (errors.some((e) => e.extensions?.code === "THROTTLED")) {
+      const wait = throttleWaitMs(body.extensions);
+      if (attempt < 2 && wait !== null && wait <= 5_000) {
+        await new Promise((ok) => setTimeout(ok, wait));
+        continue;
+      }
+      throw new ProviderUnavailable(
+        PROVIDER,
+        `${PROVIDER}'s rate limit was reached (${text})${wait !== null ? `; it refills enough in ${Math.ceil(wait / 1000)} s` : ""}.`,
+      );
+    }
+    if (errors.some((e) => e.extensions?.code === "INTERNAL_SERVER_ERROR"))
       throw new ProviderUnavailable(PROVIDER, `${PROVIDER} ${what} answered ${text}.`);
     throw new ProviderRejection(PROVIDER, text);
   }
-  if (!body.data || typeof body.data !== "object")
-    throw new ProviderUnavailable(PROVIDER, `${PROVIDER} ${what} answered 200 without data: ${res.text.slice(0, 200)}`);
-  return body.data as Record<string, unknown>;
+}
+
+/** "CODE: message; …" of a GraphQL answer's `errors`, or "" when it has none. */
+function graphqlErrors(body: unknown): string {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors)) return "";
+  return (errors as GraphqlError[])
+    .map((e) => [e?.extensions?.code, e?.message].filter((v) => typeof v === "string" && v).join(": "))
+    .filter(Boolean)
+    .join("; ");
+}
+
+/**
+ * How long until the cost bucket holds the throttled query's cost, from the answer's
+ * extensions.cost (requestedQueryCost, throttleStatus.currentlyAvailable and restoreRate per second).
+ */
+function throttleWaitMs(extensions: unknown): number | null {
+  const cost = (extensions as { cost?: Record<string, unknown> } | null)?.cost;
+  const status = (cost?.throttleStatus ?? {}) as Record<string, unknown>;
+  const [requested, available, rate] = [cost?.requestedQueryCost, status.currentlyAvailable, status.restoreRate].map(
+    Number,
+  );
+  if (![requested, available, rate].every(Number.isFinite) || rate <= 0) return null;
+  return Math.max(0, Math.ceil(((requested - available) / rate) * 1000));
+}
+
+/** Mutations answer `userErrors` ({field, code, message}) for input Shopify refuses: a rejection with their words. */
+export function refuseUserErrors(payload: unknown) {
+  const errors = (payload as { userErrors?: unknown } | null)?.userErrors;
+  if (!Array.isArray(errors) || !errors.length) return;
+  const text = errors
+    .map((e) => {
+      const o = (e ?? {}) as { field?: unknown; code?: unknown; message?: unknown };
+      const field = Array.isArray(o.field) ? o.field.join(".") : "";
+      return [o.code, field, o.message].filter((v) => typeof v === "string" && v).join(": ");
+    })
+    .join("; ");
+  throw new ProviderRejection(PROVIDER, text);
 }
 
 type Shop = { id: number | string; name?: string; myshopify_domain?: string; email?: string };
