@@ -34,7 +34,7 @@ export type RunContext = {
   p: Json;
 };
 
-export type ReadCase = {
+type ReadCase = {
   /** The operation id, e.g. "google_sheets.values.get". */
   op: string;
   input(ctx: RunContext): Json;
@@ -47,7 +47,7 @@ export type ReadCase = {
   requests(requests: Recorded[], ctx: RunContext): void;
 };
 
-export type WriteCase = ReadCase & {
+type WriteCase = ReadCase & {
   /** The summary a person approves (the write's `summarize`, with the `before` read's names). */
   summary(ctx: RunContext, connectionName: string): string;
   /** An input the provider refuses (an unknown object …) and words of its reason the tool error must carry. */

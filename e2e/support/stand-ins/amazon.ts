@@ -56,7 +56,7 @@ const SP_CAMPAIGN = "application/vnd.spCampaign.v3+json";
 const REPORT_REQUEST = "application/vnd.createasyncreportrequest.v3+json";
 const REPORT_HOST = "https://offline-report-storage-us-east-1-prod.s3.amazonaws.com";
 
-export const amzDigits = (seed: string, n: number) =>
+const amzDigits = (seed: string, n: number) =>
   BigInt(`0x${createHash("sha256").update(seed).digest("hex").slice(0, 15)}`)
     .toString()
     .padStart(n, "1")

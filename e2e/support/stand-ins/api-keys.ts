@@ -571,7 +571,7 @@ const KLAVIYO_TIMEFRAMES = new Set([
 ]);
 const KLAVIYO_SEGMENTS = ["Engaged last 90 days", "Lapsed customers"];
 /** The ID of the key's one metric, "Placed Order". */
-export const klaviyoMetricId = (key: string) => klaviyoId(`${key}/metric/placed-order`, 6);
+const klaviyoMetricId = (key: string) => klaviyoId(`${key}/metric/placed-order`, 6);
 const klaviyoLimits = new RateLimits();
 const klaviyoThrottled = (key: string): Reply | null =>
   klaviyoLimits.limited(key.replace(/^pk_/, ""))

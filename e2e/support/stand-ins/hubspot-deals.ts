@@ -41,7 +41,7 @@ type Record_ = {
   archived: boolean;
 };
 
-export const STAGES = [
+const STAGES = [
   "appointmentscheduled",
   "qualifiedtobuy",
   "presentationscheduled",

@@ -58,7 +58,7 @@ export const MICROSOFT_DEVELOPER_TOKEN = "test-msads-developer-token";
 const MSADS_SCOPE = "https://ads.microsoft.com/msads.manage";
 const DOWNLOAD_HOST = "https://bingadsappsstorageprod.blob.core.windows.net";
 
-export const msDigits = (seed: string, n: number) =>
+const msDigits = (seed: string, n: number) =>
   BigInt(`0x${createHash("sha256").update(seed).digest("hex").slice(0, 15)}`)
     .toString()
     .padStart(n, "1")

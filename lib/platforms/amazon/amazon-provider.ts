@@ -50,7 +50,7 @@ const SCOPES: OAuthScope[] = [
 ];
 
 /** The API host of each advertising region (https://advertising.amazon.com/API/docs/en-us/reference/api-overview). */
-export const REGION_HOSTS = {
+const REGION_HOSTS = {
   na: "https://advertising-api.amazon.com",
   eu: "https://advertising-api-eu.amazon.com",
   fe: "https://advertising-api-fe.amazon.com",
@@ -73,7 +73,7 @@ export function amazonReason(res: ProviderResponse): string {
   return providerReason(res);
 }
 
-export function clientIdOf(): string {
+function clientIdOf(): string {
   const id = process.env.OAUTH_AMAZON_CLIENT_ID;
   if (!id) throw new ProviderUnavailable(PROVIDER, "Patchbay's Amazon app is not configured (OAUTH_AMAZON_CLIENT_ID).");
   return id;
@@ -87,7 +87,7 @@ export const accessTokenOf = (credentials: FreshCredentials) =>
  * profile ("Not authorized to access scope", "No matching advertiser found for scope") refuses
  * the request, any other 401 the token; other 4xx = Amazon refused; 5xx = unavailable.
  */
-export function amazonFailure(res: ProviderResponse, what: string): Error {
+function amazonFailure(res: ProviderResponse, what: string): Error {
   const reason = amazonReason(res);
   if (res.status === 429) return new ProviderUnavailable(PROVIDER, rateLimitReason(PROVIDER, res, reason));
   if (res.status === 401 && /scope/i.test(reason)) return new ProviderRejection(PROVIDER, reason);

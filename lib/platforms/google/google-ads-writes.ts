@@ -34,7 +34,7 @@ const campaignId = z
     'The campaign\'s ID (campaign.id in GAQL, the number after campaignId= in the Google Ads URL), e.g. "12345678901".',
   );
 
-export const target = {
+const target = {
   customer_id: customerId("customer_id").describe(
     "The Google Ads customer (account) ID that owns the campaign, 10 digits (123-456-7890 is accepted).",
   ),

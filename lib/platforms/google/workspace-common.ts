@@ -59,7 +59,7 @@ export const quoted = (name: unknown) => (typeof name === "string" && name ? ` '
 
 // ---- docs pages ----
 
-export const CREDENTIALS_EXAMPLE = `"client_id": "…apps.googleusercontent.com", "client_secret": "GOCSPX-…", "refresh_token": "1//…"`;
+const CREDENTIALS_EXAMPLE = `"client_id": "…apps.googleusercontent.com", "client_secret": "GOCSPX-…", "refresh_token": "1//…"`;
 
 export const credentialTable = (scopes: string[], whose: string) => `| field | where it comes from |
 |---|---|

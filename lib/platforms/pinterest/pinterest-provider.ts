@@ -53,7 +53,7 @@ const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
 const logo = monogramLogo("#E60023", "P");
 
 /** "code 2: AdAccount not found." from Pinterest's {code, message} error body. */
-export function pinterestReason(res: ProviderResponse): string {
+function pinterestReason(res: ProviderResponse): string {
   const b = isObject(res.body) ? res.body : null;
   if (b && typeof b.message === "string")
     return b.code !== undefined && b.code !== null ? `code ${String(b.code)}: ${b.message}` : b.message;

@@ -12,7 +12,7 @@ import type { Operation } from "@/lib/platforms/kit/operation-types";
 const DAY_MS = 86_400_000;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-export const adAccountId = z
+const adAccountId = z
   .string()
   .trim()
   .regex(ID, "is not a Reddit ad account ID")

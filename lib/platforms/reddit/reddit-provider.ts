@@ -42,7 +42,7 @@ const TOKEN_URL = "https://www.reddit.com/api/v1/access_token";
 const ME_URL = `${REDDIT_API}/me`;
 
 /** `<platform>:<app ID>:<version> (by …)`, the form Reddit asks every client to identify itself with. */
-export const REDDIT_USER_AGENT = "web:patchbay-ads-connector:v1.0 (by Patchbay, https://patchbay.dev)";
+const REDDIT_USER_AGENT = "web:patchbay-ads-connector:v1.0 (by Patchbay, https://patchbay.dev)";
 
 const SCOPES: OAuthScope[] = [
   { name: "adsread", allows: "See your ad accounts, campaigns, ad groups, ads and their reports" },
@@ -58,7 +58,7 @@ const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
 const logo = monogramLogo("#FF4500", "R");
 
 /** "NOT_FOUND: campaign not found" or "configured_status: 'X' is not a valid value" from Reddit's error body. */
-export function redditReason(res: ProviderResponse): string {
+function redditReason(res: ProviderResponse): string {
   const b = isObject(res.body) ? res.body : null;
   const err = b && isObject(b.error) ? b.error : null;
   if (err) {

@@ -11,7 +11,7 @@ import type { Operation } from "@/lib/platforms/kit/operation-types";
 const DAY_MS = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const adAccountId = z
+const adAccountId = z
   .string()
   .trim()
   .regex(UUID, "must be a Snapchat ad account ID (a UUID)")

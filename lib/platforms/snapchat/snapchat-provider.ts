@@ -56,7 +56,7 @@ const sentence = (s: string) => (/[.!?]$/.test(s) ? s : `${s}.`);
 const logo = monogramLogo("#FFFC00", "S", "#000");
 
 /** "E1002: Ad account not found (request_id …)" from Snapchat's error body. */
-export function snapchatReason(res: ProviderResponse): string {
+function snapchatReason(res: ProviderResponse): string {
   const b = isObject(res.body) ? res.body : null;
   const message = b && [b.display_message, b.debug_message].find((v) => typeof v === "string" && v !== "");
   if (b && typeof message === "string") {

@@ -19,7 +19,7 @@ import { ProviderRejection, ProviderUnavailable } from "@/lib/platforms/kit/type
 
 const TYPE = "bigquery";
 const BIGQUERY_API = "https://bigquery.googleapis.com/bigquery/v2";
-export const BIGQUERY_SCOPE = "https://www.googleapis.com/auth/bigquery";
+const BIGQUERY_SCOPE = "https://www.googleapis.com/auth/bigquery";
 /** The highest maximum_bytes_billed a caller may set: 1 TB (about 6.25 USD at on-demand prices). */
 const MAX_BYTES_BILLED = 1_000_000_000_000;
 /** jobs.query / getQueryResults wait at most this long per call, under the provider call timeout (10 s). */

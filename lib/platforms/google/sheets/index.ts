@@ -23,7 +23,7 @@ import { ProviderRejection } from "@/lib/platforms/kit/types";
 
 const TYPE = "google_sheets";
 const SHEETS_API = "https://sheets.googleapis.com/v4";
-export const SPREADSHEETS_SCOPE = "https://www.googleapis.com/auth/spreadsheets";
+const SPREADSHEETS_SCOPE = "https://www.googleapis.com/auth/spreadsheets";
 /** Scopes that also let the Sheets API read and write every spreadsheet of the account. */
 const SHEETS_SCOPES = [SPREADSHEETS_SCOPE, "https://www.googleapis.com/auth/drive"];
 

@@ -43,7 +43,7 @@ const SCOPES: OAuthScope[] = [
   { name: "pages_read_engagement", allows: "Read the Facebook Pages your Instagram accounts are linked to" },
 ];
 
-export const instagramType = metaType({
+const instagramType = metaType({
   type: TYPE,
   name: "Instagram",
   logo: monogramLogo("#E1306C", "IG"),

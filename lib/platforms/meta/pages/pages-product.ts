@@ -37,7 +37,7 @@ const SCOPES: OAuthScope[] = [
   { name: "pages_manage_posts", allows: "Create and publish posts on your Pages", changes: true },
 ];
 
-export const facebookPagesType = metaType({
+const facebookPagesType = metaType({
   type: TYPE,
   name: "Facebook Pages",
   logo: monogramLogo("#1877F2", "f"),

@@ -54,7 +54,7 @@ async function phoneNumber(type: string, accessToken: string, phoneNumberId: str
 
 const text = (v: unknown) => (typeof v === "string" && v ? v : null);
 
-export const whatsappType = metaType({
+const whatsappType = metaType({
   type: TYPE,
   name: "WhatsApp Business",
   logo: monogramLogo("#25D366", "WA"),
