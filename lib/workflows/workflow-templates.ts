@@ -168,6 +168,112 @@ export const WORKFLOW_TEMPLATES: WorkflowTemplate[] = [
     ],
   },
   {
+    id: "weekly_ga4_to_sheet",
+    name: "Weekly GA4 totals appended to a Google Sheet",
+    description:
+      "Every Monday at 07:00: last week's sessions, users and conversions from Google Analytics 4, appended as one row (week start, week end, the three totals) to a tab of a Google Sheet, so the sheet keeps a week-by-week history.",
+    schedule: "0 7 * * 1",
+    timezone: "UTC",
+    connections: [
+      { key: "ga4", label: "Google Analytics 4 connection", types: ["ga4"] },
+      { key: "sheets", label: "Google Sheets connection", types: ["google_sheets"] },
+    ],
+    fields: [
+      { key: "property_id", label: "GA4 property ID", placeholder: "123456789" },
+      {
+        key: "spreadsheet_id",
+        label: "Spreadsheet ID",
+        placeholder: "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms",
+        hint: "The long ID in the sheet's URL, between /d/ and /edit.",
+      },
+      { key: "tab", label: "Tab", placeholder: "Weekly", hint: "The rows go after the table on this tab." },
+    ],
+    nodes: [
+      {
+        id: "totals",
+        label: "Totals, last 7 days",
+        operation_id: "ga4.run_report",
+        connection_id: "ga4",
+        input: {
+          property_id: "<<property_id>>",
+          metrics: ["sessions", "totalUsers", "conversions"],
+          start_date: "{{run.date.last_7_days_start}}",
+          end_date: "{{run.date.yesterday}}",
+        },
+      },
+      {
+        id: "append",
+        label: "Append the week's row",
+        operation_id: "google_sheets.values.append",
+        connection_id: "sheets",
+        input: {
+          spreadsheet_id: "<<spreadsheet_id>>",
+          range: "<<tab>>",
+          values: [
+            [
+              "{{run.date.last_7_days_start}}",
+              "{{run.date.yesterday}}",
+              "{{nodes.totals.output.rows.0.sessions}}",
+              "{{nodes.totals.output.rows.0.totalUsers}}",
+              "{{nodes.totals.output.rows.0.conversions}}",
+            ],
+          ],
+        },
+      },
+    ],
+  },
+  {
+    id: "monthly_ga4_slides_deck",
+    name: "Monthly client deck from a Slides template",
+    description:
+      "On the 1st of every month at 06:00: last month's sessions and users from Google Analytics 4, filled into a copy of your Google Slides template ({{sessions}}, {{users}}, {{period}} placeholders), ready to send to the client.",
+    schedule: "0 6 1 * *",
+    timezone: "UTC",
+    connections: [
+      { key: "ga4", label: "Google Analytics 4 connection", types: ["ga4"] },
+      { key: "slides", label: "Google Slides connection", types: ["google_slides"] },
+    ],
+    fields: [
+      { key: "property_id", label: "GA4 property ID", placeholder: "123456789" },
+      {
+        key: "template_id",
+        label: "Template presentation ID",
+        placeholder: "1EAYk18WDjIG-zp_0vLm3CsfQh_i8eXc67Jo2O9C6Vuc",
+        hint: "The deck whose {{sessions}}, {{users}} and {{period}} text is replaced in each copy.",
+      },
+      { key: "client", label: "Client name", placeholder: "Acme", hint: "Goes in each copy's title." },
+    ],
+    nodes: [
+      {
+        id: "totals",
+        label: "Totals, last 28 days",
+        operation_id: "ga4.run_report",
+        connection_id: "ga4",
+        input: {
+          property_id: "<<property_id>>",
+          metrics: ["sessions", "totalUsers"],
+          start_date: "28daysAgo",
+          end_date: "{{run.date.yesterday}}",
+        },
+      },
+      {
+        id: "deck",
+        label: "Copy the template and fill it in",
+        operation_id: "google_slides.presentation.create_from_template",
+        connection_id: "slides",
+        input: {
+          template_id: "<<template_id>>",
+          title: "<<client>> — report to {{run.date.yesterday}}",
+          replacements: {
+            sessions: "{{nodes.totals.output.rows.0.sessions}} sessions",
+            users: "{{nodes.totals.output.rows.0.totalUsers}} users",
+            period: "the 28 days to {{run.date.yesterday}}",
+          },
+        },
+      },
+    ],
+  },
+  {
     id: "sandbox_daily_note",
     name: "Sandbox sessions to a note",
     description:
