@@ -4,6 +4,7 @@ import { test, expect, seedTeam, apiAs, cli, seed, expectError, type SeededTeam 
 import { createLink, connect, start, authorize, callback, paramsOf, shopFor } from "../support/oauth-flow";
 import { mcpClient } from "../support/mcp";
 import { PLATFORM_CASES } from "./platforms";
+import { INDEPENDENT_SEARCHES } from "./platforms/searches";
 import type { Json, PlatformCase, Recorded, RunContext } from "./platforms/case";
 
 // One table-driven suite over every platform (e2e/api/platforms/*.ts, one entry per connection
@@ -341,7 +342,7 @@ for (const c of PLATFORM_CASES) {
 
 test("search quality: find_operations ranks each plain request's operation first (≥ 90 %) and in the top three (all)", async () => {
   test.setTimeout(600_000);
-  const searches = PLATFORM_CASES.flatMap((c) => c.searches);
+  const searches = [...PLATFORM_CASES.flatMap((c) => c.searches), ...INDEPENDENT_SEARCHES];
   expect(searches.length, "the table holds at least 40 requests").toBeGreaterThanOrEqual(40);
   // One workspace holding a connection of every type, as an agency's would.
   const team = await seedTeam({ name: "Search quality", plan: "team", creditsLimit: 1_000_000 });

@@ -47,7 +47,60 @@ const SYNONYMS: Record<string, string[]> = {
   analytics: ["report"],
   stats: ["report", "insights"],
   performance: ["report", "insights"],
+  disapproved: ["disapproval", "status"],
+  rejected: ["disapproval", "status"],
 };
+
+/**
+ * Words that ask for a change ("post on our page", "pause the campaign") or for a look ("which
+ * products…", "show the campaigns"): when a request holds words of one kind only, the writes
+ * (or the reads) among equally good matches come first.
+ */
+const WRITE_WORDS = new Set([
+  "post",
+  "publish",
+  "send",
+  "create",
+  "add",
+  "append",
+  "insert",
+  "pause",
+  "stop",
+  "resume",
+  "enable",
+  "update",
+  "change",
+  "set",
+  "raise",
+  "lower",
+  "increase",
+  "decrease",
+  "reply",
+  "copy",
+  "move",
+  "archive",
+  "unsubscribe",
+  "write",
+  "make",
+  "turn",
+]);
+const READ_WORDS = new Set([
+  "list",
+  "show",
+  "get",
+  "read",
+  "find",
+  "search",
+  "see",
+  "view",
+  "fetch",
+  "look",
+  "which",
+  "what",
+  "who",
+  "many",
+  "report",
+]);
 
 const STOP_WORDS = new Set([
   "a",
@@ -112,24 +165,41 @@ const INDEX: Indexed[] = OPERATIONS.map((op) => {
   };
 });
 
+/** In how many operations each word appears (id, title, platform or description). */
+const OPERATIONS_WITH = new Map<string, number>();
+for (const { strong, weak } of INDEX)
+  for (const w of new Set([...strong, ...weak])) OPERATIONS_WITH.set(w, (OPERATIONS_WITH.get(w) ?? 0) + 1);
+
+/**
+ * How much a word tells operations apart: 1 + its inverse document frequency, so "drive" or
+ * "disapproval" (a few operations) outweighs "google" or "report" (dozens) among 100+ operations.
+ */
+const rarity = (word: string) => 1 + Math.log((INDEX.length + 1) / (OPERATIONS_WITH.get(word) ?? 1));
+
 /**
  * The operations matching `query`, best first: each word of the query (or a synonym) found in
- * an operation's id, title or platform counts 3, in its description 1; operations matching
- * none are left out. No query: every operation, in catalogue order. `among` narrows the search.
+ * an operation's id, title or platform counts 3, in its description 1, times the word's rarity;
+ * a request that only asks for a change (or only for a look) puts writes (or reads) first among
+ * equal matches. Operations matching none are left out. No query: every operation, in catalogue
+ * order. `among` narrows the search.
  */
 export function searchOperations(query: string | undefined, among: readonly Operation[] = OPERATIONS): Operation[] {
   const terms = words(query ?? "");
   if (!terms.length) return [...among];
   const allowed = new Set(among);
+  const writeIntent = terms.some((t) => WRITE_WORDS.has(t));
+  const readIntent = terms.some((t) => READ_WORDS.has(t));
   const scored: { op: Operation; score: number }[] = [];
   for (const { op, strong, weak } of INDEX) {
     if (!allowed.has(op)) continue;
     let score = 0;
     for (const term of terms) {
       const forms = [term, ...(SYNONYMS[term] ?? [])].map(stem);
-      if (forms.some((f) => strong.has(f))) score += 3;
-      else if (forms.some((f) => weak.has(f))) score += 1;
+      const inName = forms.find((f) => strong.has(f));
+      const found = inName ?? forms.find((f) => weak.has(f));
+      if (found) score += (inName ? 3 : 1) * rarity(found);
     }
+    if (score > 0 && writeIntent !== readIntent && (op.kind === "write") === writeIntent) score += 1;
     if (score > 0) scored.push({ op, score });
   }
   return scored.sort((a, b) => b.score - a.score).map((s) => s.op);
