@@ -3,7 +3,9 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { ApiError } from "@/lib/errors/api-error";
 import { errorResponse } from "@/lib/http/json";
 import { MAX_BODY_BYTES } from "@/lib/http/parse";
-import { authenticateMcpToken, type McpPrincipal } from "@/lib/mcp-tokens/authenticate-mcp-token";
+import type { McpPrincipal } from "@/lib/mcp-tokens/authenticate-mcp-token";
+import { authenticateCaller } from "@/lib/mcp/authenticate-caller";
+import { bearerChallenge } from "@/lib/mcp-oauth/metadata";
 import { readNarrowing, resolveScope } from "@/lib/mcp/request-scope";
 import { buildMcpServer } from "@/lib/mcp/build-server";
 import { enforceRateLimit } from "@/lib/rate-limit/hit-rate-limit";
@@ -15,12 +17,12 @@ export const dynamic = "force-dynamic";
 
 /**
  * The MCP endpoint (spec §4.13) over Streamable HTTP, stateless: every POST carries its bearer
- * MCP token and may carry its own narrowing, so each request gets a server built for exactly
+ * MCP token or OAuth access token (CONTRACT §10) and may carry its own narrowing, so each request gets a server built for exactly
  * the connections it may use. Answers are plain JSON (no SSE stream to hold open), which lets any
  * number of app instances serve one client. Each request is counted against its token's rate limit.
  */
 export const POST = logged(async (req, as) => {
-  const principal = as(await authenticateMcpToken(req.headers.get("authorization")));
+  const principal = as(await authenticateCaller(req.headers.get("authorization")));
   const limitHeaders = await enforceRateLimit(rateLimits().mcpToken, principal.tokenId);
   const scope = await resolveScope(principal, readNarrowing(req.headers, req.nextUrl.searchParams));
   const server = buildMcpServer({ principal, scope });
@@ -38,7 +40,7 @@ export const POST = logged(async (req, as) => {
 
 /** No server-initiated stream and no sessions: GET and DELETE are refused after authentication. */
 const notAllowed = logged(async (req, as) => {
-  const principal = as(await authenticateMcpToken(req.headers.get("authorization")));
+  const principal = as(await authenticateCaller(req.headers.get("authorization")));
   await enforceRateLimit(rateLimits().mcpToken, principal.tokenId);
   throw new ApiError(
     405,
@@ -88,7 +90,13 @@ function logged(handler: (req: NextRequest, as: (p: McpPrincipal) => McpPrincipa
       } catch (e) {
         res = errorResponse(e);
       }
-      res = withHeaders(res, { "x-request-id": requestId });
+      res = withHeaders(res, {
+        "x-request-id": requestId,
+        // Every 401 says where a client learns how to get a token (RFC 9728 §5.1, CONTRACT §10).
+        ...(res.status === 401 && {
+          "www-authenticate": bearerChallenge(req.headers.get("authorization") !== null),
+        }),
+      });
       const who = principal as McpPrincipal | null;
       logRequest({
         method: req.method,
@@ -97,7 +105,7 @@ function logged(handler: (req: NextRequest, as: (p: McpPrincipal) => McpPrincipa
         status: res.status,
         startedAt: t0,
         teamId: who?.server.teamId,
-        principal: who ? "mcp_token" : null,
+        principal: who ? (who.via === "oauth" ? "oauth" : "mcp_token") : null,
       });
       return res;
     });

@@ -30,6 +30,8 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "mcp_server.delete": "MCP server deleted",
   "mcp_token.create": "MCP token created",
   "mcp_token.revoke": "MCP token revoked",
+  "oauth_grant.create": "App connected (OAuth)",
+  "oauth_grant.revoke": "App access revoked",
   "webhook_endpoint.create": "Webhook endpoint added",
   "webhook_endpoint.update": "Webhook endpoint changed",
   "webhook_endpoint.rotate_secret": "Webhook secret rotated",

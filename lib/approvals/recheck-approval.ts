@@ -28,6 +28,13 @@ export async function whyNoLongerRunnable(tx: Tx, row: Approval): Promise<string
     });
     if (!token || token.revokedAt) return `the MCP token that filed it was revoked`;
   }
+  if (row.oauthGrantId) {
+    const grant = await tx.oAuthGrant.findFirst({
+      where: { id: row.oauthGrantId, mcpServerId: row.mcpServerId! },
+      select: { revokedAt: true },
+    });
+    if (!grant || grant.revokedAt) return `the app that filed it lost its access`;
+  }
   const connectionName = `${row.connectionName ?? row.connectionId} (${row.connectionType})`;
   const connection = await tx.connection.findFirst({
     where: { id: row.connectionId, teamId: row.teamId },

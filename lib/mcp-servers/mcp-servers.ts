@@ -15,6 +15,9 @@ import { cancelPendingApprovals } from "@/lib/approvals/cancel-approvals";
 
 type Actor = { teamId: string; userId: string; role: "owner" | "member" | null };
 
+export const ALLOWED_IS_FOR_OWNERS =
+  "Only a team owner can let agents write without approval; choose “approval” to let them ask, or ask a team owner.";
+
 /** A new server owned by `ownerUserId`, who is also the one binding its connections. */
 export async function createMcpServer(input: {
   teamId: string;
@@ -32,6 +35,7 @@ export async function createMcpServer(input: {
     select: { role: true },
   });
   if (!member) throw notFound(`No member ${input.ownerUserId} in team ${input.teamId}.`);
+  if (input.writePolicy === "allowed" && member.role !== "owner") throw forbidden(ALLOWED_IS_FOR_OWNERS);
   const connectionIds = await checkBindableConnections({
     teamId: input.teamId,
     actorUserId: input.ownerUserId,
@@ -103,11 +107,7 @@ export async function updateMcpServer(
     throw forbidden("Only the server's owner can make it private.");
   const policy =
     patch.writePolicy !== undefined && patch.writePolicy !== server.writePolicy ? patch.writePolicy : undefined;
-  if (policy === "allowed" && actor.role !== "owner") {
-    throw forbidden(
-      "Only a team owner can let agents write without approval; choose “approval” to let them ask, or ask a team owner.",
-    );
-  }
+  if (policy === "allowed" && actor.role !== "owner") throw forbidden(ALLOWED_IS_FOR_OWNERS);
   const name = patch.name?.trim();
   if (name !== undefined && !name) throw badRequest("name: is empty");
   if (name && name.length > 100) throw badRequest("name: must be at most 100 characters");

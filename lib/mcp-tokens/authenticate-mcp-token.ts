@@ -4,15 +4,20 @@ import { unauthorized } from "@/lib/errors/api-error";
 import { sha256Hex } from "@/lib/security/hashing";
 import { MCP_TOKEN_PATTERN } from "@/lib/mcp-tokens/mcp-token-format";
 
-/** Who calls /mcp: one MCP server of a team, through one of its tokens, acting as the token's creator. */
+/**
+ * Who calls /mcp: one MCP server of a team, through one of its tokens or an OAuth grant (its id is
+ * then `tokenId`), acting as the token's creator or the member who consented.
+ */
 export type McpPrincipal = {
+  via: "mcp_token" | "oauth";
   tokenId: string;
   server: { id: string; name: string; teamId: string; ownerUserId: string | null; writePolicy: string };
   user: { id: string; email: string } | null;
 };
 
 const LAST_USED_RESOLUTION_MS = 60_000;
-const HOW = "send `Authorization: Bearer <MCP token>` (create one in the dashboard under Settings → MCP servers)";
+const HOW =
+  "sign in with OAuth (this answer's WWW-Authenticate header says where), or send `Authorization: Bearer <MCP token>` (create one in the dashboard under Settings → MCP servers)";
 
 /**
  * Resolves `Authorization: Bearer <MCP token>` by the token's SHA-256 (a unique index, so no
@@ -56,5 +61,5 @@ export async function authenticateMcpToken(authorization: string | null): Promis
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     void db.mcpToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
   }
-  return { tokenId: row.id, server, user };
+  return { via: "mcp_token", tokenId: row.id, server, user };
 }

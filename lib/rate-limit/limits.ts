@@ -25,6 +25,13 @@ function readRules() {
     apiKey: { name: "api-key", limit: envInt("RATE_LIMIT_API_PER_MINUTE", 1200), windowMs, per: "API key" },
     apiUser: { name: "api-user", limit: envInt("RATE_LIMIT_API_PER_MINUTE", 1200), windowMs, per: "signed-in user" },
     mcpToken: { name: "mcp-token", limit: envInt("RATE_LIMIT_MCP_PER_MINUTE", 600), windowMs, per: "MCP token" },
+    // OAuth Dynamic Client Registration (CONTRACT §10: no fewer than 60 a minute per address).
+    oauthRegister: {
+      name: "oauth-register",
+      limit: envInt("OAUTH_REGISTER_PER_MINUTE", 120),
+      windowMs: 60_000,
+      per: "client address",
+    },
     // Per account and address pair: wrong passwords before each further attempt waits a growing
     // delay (lib/auth/sign-in-with-password.ts). Per client address: trying many accounts.
     signInAccount: {

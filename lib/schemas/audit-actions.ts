@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   "mcp_server.delete",
   "mcp_token.create",
   "mcp_token.revoke",
+  "oauth_grant.create",
+  "oauth_grant.revoke",
   "webhook_endpoint.create",
   "webhook_endpoint.update",
   "webhook_endpoint.rotate_secret",

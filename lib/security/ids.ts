@@ -46,7 +46,9 @@ export function newId(
     | "msg"
     | "whd"
     | "wha"
-    | "apr",
+    | "apr"
+    | "ocl"
+    | "ogr",
 ): string {
   return `${prefix}_${randomToken(20)}`;
 }

@@ -1,7 +1,6 @@
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
-import { checkUrlShape, resolveDeliveryAddresses, UnsafeWebhookUrl } from "@/lib/webhooks/url-safety";
+import { checkUrlShape, pinnedLookup, resolveDeliveryAddresses, UnsafeWebhookUrl } from "@/lib/webhooks/url-safety";
 
 // One HTTP attempt of a delivery: POST, the given headers, cut at the timeout, redirects never
 // followed (a 3xx is a failure like any other non-2xx), the first 1 KB of the answer kept.
@@ -53,11 +52,7 @@ export async function postWebhook(
     });
   }
   // Connect to the address just checked, not to whatever a second lookup would answer.
-  const lookup: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all)
-      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
-    else callback(null, target.address, target.family);
-  };
+  const lookup = pinnedLookup(target);
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;
     const finish = (r: Omit<AttemptResult, "startedAt" | "durationMs">) => {

@@ -1,5 +1,5 @@
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { BlockList, isIP, type LookupFunction } from "node:net";
 import { privateUrlsAllowed } from "@/lib/webhooks/config";
 
 // A webhook URL is fetched by the server, so it must not reach the server's own network:
@@ -162,4 +162,13 @@ export async function checkEndpointUrl(raw: string): Promise<string> {
   const url = checkUrlShape(raw.trim());
   await resolveDeliveryAddresses(url, { requireResolvable: false });
   return url.toString();
+}
+
+/** A socket lookup that answers with `target` only: the connection goes to the address that was checked. */
+export function pinnedLookup(target: { address: string; family: 4 | 6 }): LookupFunction {
+  return (_host, options, callback) => {
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [target]);
+    else callback(null, target.address, target.family);
+  };
 }

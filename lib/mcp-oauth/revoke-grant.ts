@@ -1,0 +1,50 @@
+import "server-only";
+import { transaction } from "@/lib/db/transaction";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { cancelPendingApprovals } from "@/lib/approvals/cancel-approvals";
+import type { Actor } from "@/lib/observability/request-context";
+
+/**
+ * Ends grant `grantId` and so every token it issued (each is checked against its grant at every
+ * use, on every instance, so no cache holds it alive); writes it left pending are cancelled.
+ * Returns false when it was revoked already.
+ */
+export async function revokeGrant(grantId: string, reason: string, actor?: Actor): Promise<boolean> {
+  return transaction(async (tx) => {
+    const { count } = await tx.oAuthGrant.updateMany({
+      where: { id: grantId, revokedAt: null },
+      data: { revokedAt: new Date(), revokedReason: reason },
+    });
+    if (!count) return false;
+    const grant = await tx.oAuthGrant.findUniqueOrThrow({
+      where: { id: grantId },
+      select: {
+        teamId: true,
+        mcpServerId: true,
+        user: { select: { email: true } },
+        client: { select: { id: true, name: true } },
+        mcpServer: { select: { name: true } },
+      },
+    });
+    await cancelPendingApprovals(
+      tx,
+      { teamId: grant.teamId, oauthGrantId: grantId },
+      `Cancelled because the app that asked (${grant.client.name ?? grant.client.id}) lost its access: ${reason}; nothing was written.`,
+    );
+    await recordAuditEvent(tx, {
+      teamId: grant.teamId,
+      action: "oauth_grant.revoke",
+      target: { type: "oauth_grant", id: grantId },
+      details: {
+        client: grant.client.name ?? grant.client.id,
+        client_id: grant.client.id,
+        mcp_server_id: grant.mcpServerId,
+        mcp_server: grant.mcpServer.name,
+        granted_by: grant.user.email,
+        reason,
+      },
+      actor,
+    });
+    return true;
+  });
+}
