@@ -62,6 +62,9 @@ export default async function globalSetup() {
     // Workflow runs: a dead instance's run is taken over after 4 s, retries wait 0.1 s then 0.3 s.
     WORKFLOW_LEASE_SECONDS: "4",
     WORKFLOW_RETRY_BASE_MS: "100",
+    // MCP clients' metadata documents are served over https by the tests (e2e/support/tls, a
+    // test-only certificate for 127.0.0.1): the servers trust it as they would a public CA.
+    NODE_EXTRA_CA_CERTS: join(root, "e2e", "support", "tls", "cert.pem"),
     // Every server of the run (this one and those the specs start) records its /v1 responses.
     PATCHBAY_RECORD_RESPONSES: join(dataDir, "responses"),
     ...standIns.env,
