@@ -13,54 +13,15 @@
 //
 // Embedded SQLite by default; DATABASE_URL=postgresql://… runs it on a fresh PostgreSQL
 // database (dropped afterwards). Writes e2e/.artifacts/bench-mcp-<engine>.md.
-import http from "node:http";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
 import { benchWorkspace } from "./workspace";
 import { cpuSeconds, pidListeningOn } from "./process-cpu";
+import { p, rpc } from "./mcp-rpc";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-
-const p = (times: number[], q: number) => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
-
-/** One JSON-RPC POST to /mcp over a kept-alive socket; resolves with the parsed answer. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
-function rpc(url: string, token: string, body: unknown): Promise<any> {
-  const data = JSON.stringify(body);
-  return new Promise((ok, fail) => {
-    const req = http.request(
-      url,
-      {
-        method: "POST",
-        agent,
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "content-length": Buffer.byteLength(data),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c) => chunks.push(c));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          if (res.statusCode !== 200) return fail(new Error(`/mcp: HTTP ${res.statusCode} ${text.slice(0, 300)}`));
-          ok(JSON.parse(text));
-        });
-      },
-    );
-    req.on("error", fail);
-    req.end(data);
-  });
-}
-
 const DAY = 86_400_000;
 let nth = 0;
 /** A date no earlier call asked for: every run reaches the provider. */
