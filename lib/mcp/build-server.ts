@@ -16,6 +16,17 @@ import type { Operation } from "@/lib/platforms/kit/operation-types";
 import { fileApproval, readApprovalResult } from "@/lib/approvals/file-approval";
 import { WRITE_POLICY_SETTINGS_HINT } from "@/lib/schemas/write-policy";
 import { callTool, type McpRequest, type Outcome, type ToolSpec } from "@/lib/mcp/call-tool";
+import { toolHints } from "@/lib/mcp/tool-hints";
+import {
+  findOperationsOutput,
+  getOperationInputsOutput,
+  getOperationResultOutput,
+  listConnectionsOutput,
+  type FindOperationsOutput,
+  type GetOperationInputsOutput,
+  type GetOperationResultOutput,
+  type ListConnectionsOutput,
+} from "@/lib/schemas/mcp-tools";
 
 /** tools/list never holds more than this (CONTRACT §8): the catalogue is reached through discovery. */
 const MAX_LISTED_TOOLS = 25;
@@ -89,7 +100,7 @@ function listConnections(req: McpRequest): ToolSpec {
           is_private: c.isPrivate,
           tools: DIRECT_TOOL_OPERATIONS.filter((op) => op.types.includes(c.type)).map((op) => op.toolName!),
         })),
-      }),
+      } satisfies ListConnectionsOutput),
   };
 }
 
@@ -122,7 +133,7 @@ function findOperations(req: McpRequest): ToolSpec {
           connection_types: op.types,
           connection_ids: runnableIn(connections, op),
         })),
-      });
+      } satisfies FindOperationsOutput);
     },
   };
 }
@@ -135,10 +146,20 @@ function getOperationInputs(): ToolSpec {
     spends: true,
     run: async ({ operation_id }) => {
       const op = operationOrRefuse(operation_id);
-      return ok({ operation_id: op.id, input_schema: inputJsonSchema(op), example: op.example });
+      return ok({
+        operation_id: op.id,
+        input_schema: inputJsonSchema(op),
+        example: op.example,
+      } satisfies GetOperationInputsOutput);
     },
   };
 }
+
+/**
+ * What run_operation runs: reads, and writes nobody has to approve; every other write goes
+ * through run_write_operation. Its hints are derived from these.
+ */
+const runsWithoutApproval = (op: Operation) => op.kind === "read" || !op.requiresApproval;
 
 function runOperation(req: McpRequest): ToolSpec {
   return {
@@ -148,14 +169,12 @@ function runOperation(req: McpRequest): ToolSpec {
     spends: true,
     run: ({ operation_id, connection_id, input }) =>
       named(operation_id, async (op) => {
-        if (op.kind === "write") {
-          if (op.requiresApproval)
-            throw new OperationRefusal(
-              `${op.id} is a write that needs a person's approval: call run_write_operation with the same arguments.`,
-              "approval_required",
-            );
-          if (req.principal.server.writePolicy === "off") throw writesOff(req);
-        }
+        if (!runsWithoutApproval(op))
+          throw new OperationRefusal(
+            `${op.id} is a write that needs a person's approval: call run_write_operation with the same arguments.`,
+            "approval_required",
+          );
+        if (op.kind === "write" && req.principal.server.writePolicy === "off") throw writesOff(req);
         return runChecked(req, op, connection_id, input);
       }),
   };
@@ -203,7 +222,7 @@ function getOperationResult(req: McpRequest): ToolSpec {
           "approval_id is required: the id run_write_operation answered with.",
           "invalid_input",
         );
-      return ok(await readApprovalResult(req.principal.server, approval_id));
+      return ok((await readApprovalResult(req.principal.server, approval_id)) satisfies GetOperationResultOutput);
     },
   };
 }
@@ -214,7 +233,10 @@ type ToolConfig = {
   title: string;
   description: string;
   inputSchema: z.ZodRawShape;
-  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
+  /** For a result of one shape, which the tool then also returns as structuredContent. */
+  outputSchema?: z.ZodRawShape;
+  /** The catalogue operations a call may run, none for a tool on Patchbay's own data: its hints come from them. */
+  runs: readonly Operation[];
 };
 
 /**
@@ -233,15 +255,21 @@ export function buildMcpServer(req: McpRequest): McpServer {
         "writes go through run_write_operation, which may file a request a person approves in the Patchbay dashboard: then show the user the summary and approve_url, and check the outcome with get_operation_result.",
     },
   );
-  const register = (spec: ToolSpec, config: ToolConfig) =>
-    server.registerTool(spec.name, config, async (args: Record<string, unknown>) => callTool(req, spec, args ?? {}));
+  // The title goes in the annotations too: clients of the 2025-03-26 revision read it only there.
+  const register = (spec: ToolSpec, { runs, ...config }: ToolConfig) =>
+    server.registerTool(
+      spec.name,
+      { ...config, annotations: { title: config.title, ...toolHints(runs) } },
+      async (args: Record<string, unknown>) => callTool(req, spec, args ?? {}),
+    );
 
   register(listConnections(req), {
     title: "List connections",
     description:
       "The connected accounts this session may use (id, type, name, external_id) and, for each, the direct tools that read from it.",
     inputSchema: {},
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    outputSchema: listConnectionsOutput,
+    runs: [],
   });
   const connectionIdArg = z.string().min(1).max(255);
   const operationIdArg = text(200).describe("The operation's id from find_operations, e.g. sandbox.report.");
@@ -257,7 +285,8 @@ export function buildMcpServer(req: McpRequest): McpServer {
           query: text(500).optional().describe("Words describing what you want to do."),
           connection_id: connectionIdArg.optional().describe("Only operations this connection can run."),
         },
-        annotations: { readOnlyHint: true, openWorldHint: false },
+        outputSchema: findOperationsOutput,
+        runs: [],
       },
     ],
     [
@@ -267,7 +296,8 @@ export function buildMcpServer(req: McpRequest): McpServer {
         description:
           "The JSON Schema of an operation's input (connection_id is passed beside it, not inside) and an example input.",
         inputSchema: { operation_id: operationIdArg },
-        annotations: { readOnlyHint: true, openWorldHint: false },
+        outputSchema: getOperationInputsOutput,
+        runs: [],
       },
     ],
     [
@@ -286,7 +316,7 @@ export function buildMcpServer(req: McpRequest): McpServer {
             .optional()
             .describe("The operation's input, as get_operation_inputs describes it."),
         },
-        annotations: { readOnlyHint: false, openWorldHint: true },
+        runs: OPERATIONS.filter(runsWithoutApproval),
       },
     ],
     [
@@ -304,7 +334,7 @@ export function buildMcpServer(req: McpRequest): McpServer {
             .optional()
             .describe("The operation's input, as get_operation_inputs describes it."),
         },
-        annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+        runs: OPERATIONS.filter((op) => op.kind === "write"),
       },
     ],
     [
@@ -312,9 +342,10 @@ export function buildMcpServer(req: McpRequest): McpServer {
       {
         title: "Get a write's outcome",
         description:
-          "The status of a write filed for approval (pending, running, rejected, expired, succeeded, failed) and, once it ran, its result or error.",
+          "The status of a write filed for approval (pending, running, rejected, expired, cancelled, succeeded, failed) and, once it ran, its result or error.",
         inputSchema: { approval_id: text(100).describe("The approval_id run_write_operation answered with.") },
-        annotations: { readOnlyHint: true, openWorldHint: false },
+        outputSchema: getOperationResultOutput,
+        runs: [],
       },
     ],
   ];
@@ -334,7 +365,7 @@ export function buildMcpServer(req: McpRequest): McpServer {
         ),
         ...op.input,
       },
-      annotations: { readOnlyHint: true, openWorldHint: true },
+      runs: [op],
     });
   }
   for (const [spec, config] of discovery) register(spec, config);

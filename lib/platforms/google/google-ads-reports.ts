@@ -164,6 +164,7 @@ const MATCH_TYPES = ["EXACT", "PHRASE", "BROAD"] as const;
 
 const addNegativeKeywords = defineWrite({
   id: "google_ads.campaign.negative_keywords.add",
+  additive: true,
   idempotent: false,
   title: "Add negative keywords to a Google Ads campaign",
   consent: "Add negative keywords to campaigns",

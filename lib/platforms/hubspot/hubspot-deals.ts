@@ -262,6 +262,7 @@ const moveDeal = defineWrite({
 
 const createCompany = defineWrite({
   id: "hubspot.company.create",
+  additive: true,
   idempotent: false,
   title: "Create a HubSpot company",
   consent: "Create companies",

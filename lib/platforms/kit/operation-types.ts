@@ -65,6 +65,12 @@ export type Operation = {
    * node; any other write that may have reached its provider is not repeated.
    */
   idempotent?: boolean;
+  /**
+   * Writes: whether it only adds something new (a message, a post, rows, a copy, a new object)
+   * and never changes or removes what is there. Absent means it may overwrite, the cautious
+   * reading: an MCP client may then ask before each call (its tool's destructiveHint).
+   */
+  additive?: boolean;
   /** Writes: whether a run from /mcp needs a person's approval (the server's write policy decides). */
   requiresApproval: boolean;
   /** The operation's own input (zod shapes with .describe()); `connection_id` is not part of it. */

@@ -268,6 +268,7 @@ const offer = (args: { percent_off?: number; amount_off?: number }) =>
 
 const createDiscountCode = defineWrite({
   id: "shopify.discount_code.create",
+  additive: true,
   idempotent: false,
   title: "Create a Shopify discount code",
   consent: "Create discount codes",

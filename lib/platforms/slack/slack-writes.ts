@@ -44,6 +44,7 @@ const channelLabel = (c: string) => (/^[CGD][A-Z0-9]{6,}$/.test(c) ? c : `#${c.r
 
 const slackPostMessage = defineWrite({
   id: "slack.post_message",
+  additive: true,
   title: "Post a Slack message",
   consent: "Post messages to channels",
   description:

@@ -346,6 +346,7 @@ const tableName = (a: { project_id: string; dataset_id: string; table_id: string
 
 const insertRows = defineWrite({
   id: "bigquery.rows.insert",
+  additive: true,
   idempotent: false,
   title: "Insert rows into a BigQuery table",
   consent: "Add rows to your BigQuery tables",

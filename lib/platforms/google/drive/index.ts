@@ -229,6 +229,7 @@ const placeOf = (before: unknown, parentId: string | undefined) => {
 
 const createFolder = defineWrite({
   id: "google_drive.folder.create",
+  additive: true,
   idempotent: false,
   title: "Create a folder in Google Drive",
   consent: "Create folders and copies of files in your Google Drive",
@@ -272,6 +273,7 @@ const createFolder = defineWrite({
 
 const copyFile = defineWrite({
   id: "google_drive.file.copy",
+  additive: true,
   idempotent: false,
   title: "Copy a file in Google Drive",
   consent: "Create folders and copies of files in your Google Drive",

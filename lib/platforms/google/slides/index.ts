@@ -190,6 +190,7 @@ const replacementsOf = (input: Record<string, string>) =>
 
 const fromTemplate = defineWrite({
   id: "google_slides.presentation.create_from_template",
+  additive: true,
   idempotent: false,
   title: "Create a Google Slides presentation from a template",
   consent: "Create presentations from your templates and fill in their placeholders",

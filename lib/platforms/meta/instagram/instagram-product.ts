@@ -281,6 +281,7 @@ const CONTAINER_WAIT_MS = 1000;
 
 const publishPhoto = defineWrite({
   id: "instagram.media.publish",
+  additive: true,
   title: "Publish a photo post on Instagram",
   consent: "Publish photos on your Instagram account",
   description:

@@ -220,6 +220,7 @@ const recentPosts = defineRead({
 
 const publishPost = defineWrite({
   id: "facebook_pages.post.create",
+  additive: true,
   title: "Publish a Facebook Page post",
   consent: "Publish posts on your Pages",
   description:

@@ -220,6 +220,7 @@ const component = z.object({
 
 const sendTemplate = defineWrite({
   id: "whatsapp.template.send",
+  additive: true,
   title: "Send a WhatsApp template message",
   consent: "Send WhatsApp template messages from your business number",
   description:
