@@ -383,9 +383,20 @@ test.describe("refusals", () => {
 
   test("a reused refresh token revokes the grant", async () => {
     const team = await seedTeamWithPasswords({ name: "OAuth Reuse" });
-    const { tokens } = await tokensFor(team);
-    const next = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
+    const { tokens, clientId } = await tokensFor(team);
+    // A public client naming itself by HTTP Basic (as confidential clients do) is read the same.
+    const basic = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:`).toString("base64")}`;
+    const next = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token }, baseURL(), {
+      authorization: basic,
+    });
     expect(next.status).toBe(200);
+    const otherClient = `Basic ${Buffer.from("ocl_someone_else:").toString("base64")}`;
+    const wrong = await tokenRequest(
+      { grant_type: "refresh_token", refresh_token: next.body.refresh_token },
+      baseURL(),
+      { authorization: otherClient },
+    );
+    expect(wrong.body.error).toBe("invalid_grant");
     const reuse = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
     expect(reuse.body.error).toBe("invalid_grant");
     expect((await mcpStatus(next.body.access_token)).status).toBe(401);
@@ -401,6 +412,49 @@ test.describe("refusals", () => {
     expect((await mcpStatus(tokens.access_token)).status).toBe(401);
     const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
     expect(refresh.body.error).toBe("invalid_grant");
+  });
+
+  test("metadata documents: one offering none among its methods is public; secret-only, foreign or non-JSON ones are refused", async () => {
+    const redirect = loopbackRedirect();
+    let origin = "";
+    const docs = await startDocumentServer((path) => {
+      const id = `${origin}${path}`;
+      const base = { client_id: id, redirect_uris: [redirect], grant_types: ["authorization_code", "refresh_token"] };
+      const bodies: Record<string, object> = {
+        // ChatGPT's published document: private_key_jwt, and none among the methods it supports.
+        "/chatgpt.json": {
+          ...base,
+          client_name: "ChatGPT",
+          token_endpoint_auth_method: "private_key_jwt",
+          token_endpoint_auth_methods_supported: ["none", "private_key_jwt"],
+        },
+        "/secret.json": { ...base, token_endpoint_auth_method: "client_secret_basic" },
+        "/foreign.json": { ...base, client_id: "https://elsewhere.example/client.json" },
+      };
+      return { body: path in bodies ? JSON.stringify(bodies[path]) : "<html>not json</html>" };
+    });
+    origin = docs.origin;
+    try {
+      const { challenge } = pkce();
+      const go = (path: string) =>
+        fetch(authorizeUrl({ client_id: `${origin}${path}`, redirect_uri: redirect, code_challenge: challenge }), {
+          redirect: "manual",
+        });
+      const ok = await go("/chatgpt.json");
+      expect(ok.status).toBe(307);
+      expect(ok.headers.get("location")).toContain("/sign-in?callbackUrl=");
+      for (const [path, words] of [
+        ["/secret.json", "client_secret_basic"],
+        ["/foreign.json", "is not its own URL"],
+        ["/page.html", "is not JSON"],
+      ]) {
+        const res = await go(path);
+        expect(res.status, path).toBe(200);
+        expect(await res.text()).toContain(words);
+      }
+    } finally {
+      await docs.close();
+    }
   });
 
   test("a metadata document on a private address is refused without the development switch", async () => {

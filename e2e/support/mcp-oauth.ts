@@ -106,10 +106,14 @@ export async function register(body: object) {
 }
 
 /** POST /oauth/token (form-encoded) on `base`. */
-export async function tokenRequest(form: Record<string, string>, base = baseURL()) {
+export async function tokenRequest(
+  form: Record<string, string>,
+  base = baseURL(),
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(new URL("/oauth/token", base), {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
     body: new URLSearchParams(form),
   });
   return { status: res.status, body: await res.json() };

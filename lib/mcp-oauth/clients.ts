@@ -172,7 +172,14 @@ export async function resolveClient(clientId: string): Promise<OAuthClientInfo> 
   const row = await db.oAuthClient.findUnique({ where: { id: clientId }, select: CLIENT_SELECT });
   if (isMetadataDocumentId(clientId)) {
     if (row && row.cachedUntil && row.cachedUntil.getTime() > Date.now()) return toInfo(row);
-    return toInfo(await fetchMetadataDocument(clientId));
+    try {
+      return toInfo(await fetchMetadataDocument(clientId));
+    } catch (e) {
+      // The client's host cannot be reached just now (or turned this server away, as bot walls do):
+      // the copy fetched and checked before still names it. A document that answered wrong is refused.
+      if (row && e instanceof OAuthError && e.unreachable) return toInfo(row);
+      throw e;
+    }
   }
   if (!row || row.kind !== "dcr")
     throw new OAuthError("invalid_client", `No client ${JSON.stringify(clientId)} is registered here.`, 401);
@@ -189,12 +196,12 @@ async function fetchMetadataDocument(url: string) {
     fetched = await getDocument(url);
   } catch (e) {
     if (e instanceof UnsafeWebhookUrl) throw fail(e.message.replace(/webhooks go/, "documents are fetched"));
-    throw fail((e as Error).message);
+    throw Object.assign(fail((e as Error).message), { unreachable: true });
   }
-  if (fetched.status !== 200)
-    throw fail(
-      `answered HTTP ${fetched.status}${fetched.status >= 300 && fetched.status < 400 ? " (redirects are not followed)" : ""}.`,
-    );
+  if (fetched.status !== 200) {
+    const redirect = fetched.status >= 300 && fetched.status < 400 ? " (redirects are not followed)" : "";
+    throw Object.assign(fail(`answered HTTP ${fetched.status}${redirect}.`), { unreachable: !redirect });
+  }
   let doc: unknown;
   try {
     doc = JSON.parse(fetched.body);
@@ -207,8 +214,14 @@ async function fetchMetadataDocument(url: string) {
   if (d.client_secret !== undefined || d.client_secret_expires_at !== undefined)
     throw fail("a metadata document must not hold a client secret.");
   const meta = readMetadata(d, (m) => fail(`${m}.`));
-  if (meta.method !== undefined && meta.method !== "none")
-    throw fail(`token_endpoint_auth_method ${JSON.stringify(meta.method)} is not supported here; use "none".`);
+  // A client may offer several methods (ChatGPT's document names private_key_jwt, and "none" in
+  // token_endpoint_auth_methods_supported): it is served as a public client when "none" is among them.
+  const plural = d.token_endpoint_auth_methods_supported;
+  const offered = [meta.method, ...(Array.isArray(plural) ? plural : [])];
+  if (meta.method !== undefined && !offered.includes("none"))
+    throw fail(
+      `token_endpoint_auth_method ${JSON.stringify(meta.method)} is not supported here; this server takes "none".`,
+    );
   const cachedUntil = new Date(Date.now() + cacheSeconds(fetched.cacheControl) * 1000);
   const data = {
     kind: "cimd",
@@ -242,7 +255,11 @@ async function getDocument(raw: string): Promise<{ status: number; body: string;
   return new Promise((resolve, reject) => {
     const req = client.get(
       url,
-      { lookup: pinnedLookup(target), headers: { accept: "application/json" }, timeout: DOCUMENT_TIMEOUT_MS },
+      {
+        lookup: pinnedLookup(target),
+        headers: { accept: "application/json", "user-agent": "Patchbay (OAuth client metadata)" },
+        timeout: DOCUMENT_TIMEOUT_MS,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;

@@ -3,6 +3,8 @@ import { OAUTH_CORS } from "@/lib/mcp-oauth/metadata";
 
 /** An RFC 6749 / 7591 error: `error` is the code a client acts on, `error_description` the sentence for a person. */
 export class OAuthError extends Error {
+  /** A client's metadata document that could not be fetched at all (not one that answered wrong). */
+  unreachable = false;
   constructor(
     readonly code: string,
     readonly description: string,

@@ -12,6 +12,13 @@ export const POST = oauthRoute("/oauth/token", async (req: NextRequest) => {
   if (!/^application\/x-www-form-urlencoded\b/i.test(type))
     throw new OAuthError("invalid_request", "Send the token request as application/x-www-form-urlencoded.");
   const form = await readBoundedForm(req, 16 * 1024);
+  // A public client that authenticates as confidential ones do (HTTP Basic, RFC 6749 §2.3.1)
+  // still names itself: its client_id is taken from there; a secret proves nothing here.
+  const basic = /^Basic\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "");
+  if (basic && !form.get("client_id")) {
+    const id = Buffer.from(basic[1], "base64").toString("utf8").split(":")[0];
+    if (id) form.set("client_id", safeDecode(id));
+  }
   const grant = form.get("grant_type");
   if (grant === "authorization_code") return exchangeCode(form);
   if (grant === "refresh_token") return refreshTokens(form);
@@ -22,3 +29,12 @@ export const POST = oauthRoute("/oauth/token", async (req: NextRequest) => {
   );
 });
 export const OPTIONS = preflight;
+
+/** Basic credentials are form-encoded (RFC 6749 §2.3.1); a malformed escape is taken as it is. */
+function safeDecode(value: string) {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, " "));
+  } catch {
+    return value;
+  }
+}
