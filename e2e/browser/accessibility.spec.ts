@@ -352,6 +352,12 @@ export const PAGES: PageEntry[] = [
     ready: (p) => expect(p.getByRole("heading", { level: 1, name: "Connection types" })).toBeVisible(),
   },
   {
+    name: "AI clients docs",
+    path: () => "/docs/mcp",
+    public: true,
+    ready: (p) => expect(p.getByRole("heading", { level: 1, name: "Add Patchbay to your AI client" })).toBeVisible(),
+  },
+  {
     name: "webhooks docs",
     path: () => "/docs/webhooks",
     public: true,
