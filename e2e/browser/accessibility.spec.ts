@@ -301,6 +301,16 @@ export const PAGES: PageEntry[] = [
     name: "settings: MCP servers",
     path: (w) => `/${w.team}/settings/mcp-servers`,
     ready: (p) => expect(p.getByRole("switch", { name: "Require another member to approve a request" })).toBeVisible(),
+    states: [
+      {
+        name: "an AI client's steps open",
+        reach: (p) =>
+          p
+            .locator("summary", { hasText: "VS Code" })
+            .click()
+            .then(() => expect(p.getByLabel(".vscode/mcp.json", { exact: true })).toBeVisible()),
+      },
+    ],
   },
   {
     name: "settings: webhooks",
