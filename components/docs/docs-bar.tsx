@@ -13,6 +13,11 @@ export const DOCS_PAGES = [
     about: "Every platform you can connect, how it connects, and what it can read and change.",
   },
   {
+    href: "/docs/mcp",
+    title: "AI clients",
+    about: "Add Patchbay to Claude, ChatGPT, Cursor or VS Code by its URL: sign-in, static tokens, narrowing.",
+  },
+  {
     href: "/docs/operations",
     title: "Operations and approvals",
     about: "What the MCP endpoint and workflows can run, its credits, and how writes are approved.",

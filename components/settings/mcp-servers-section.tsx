@@ -17,6 +17,7 @@ import {
 import { McpServerTokens } from "@/components/settings/mcp-server-tokens";
 import { plural } from "@/lib/text/plural";
 import { LocalTime } from "@/components/time/local-time";
+import { AddToAiClient } from "@/components/settings/add-to-ai-client";
 
 const linkButton =
   "font-medium text-indigo-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-indigo-400";
@@ -47,6 +48,7 @@ export function McpServersSection({ team, userId, role }: { team: string; userId
           New MCP server
         </button>
       </div>
+      <AddToAiClient />
       {servers.isPending ? (
         <SkeletonBlock className="h-16" />
       ) : servers.isError ? (

@@ -301,6 +301,16 @@ export const PAGES: PageEntry[] = [
     name: "settings: MCP servers",
     path: (w) => `/${w.team}/settings/mcp-servers`,
     ready: (p) => expect(p.getByRole("switch", { name: "Require another member to approve a request" })).toBeVisible(),
+    states: [
+      {
+        name: "an AI client's steps open",
+        reach: (p) =>
+          p
+            .locator("summary", { hasText: "VS Code" })
+            .click()
+            .then(() => expect(p.getByLabel(".vscode/mcp.json", { exact: true })).toBeVisible()),
+      },
+    ],
   },
   {
     name: "settings: webhooks",
@@ -350,6 +360,12 @@ export const PAGES: PageEntry[] = [
     path: () => "/docs/connections",
     public: true,
     ready: (p) => expect(p.getByRole("heading", { level: 1, name: "Connection types" })).toBeVisible(),
+  },
+  {
+    name: "AI clients docs",
+    path: () => "/docs/mcp",
+    public: true,
+    ready: (p) => expect(p.getByRole("heading", { level: 1, name: "Add Patchbay to your AI client" })).toBeVisible(),
   },
   {
     name: "webhooks docs",

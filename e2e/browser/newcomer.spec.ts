@@ -95,7 +95,14 @@ test("the dashboard links to the docs, and every docs page leads back to the das
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Patchbay docs");
   const guides = page.getByRole("main").getByRole("listitem").getByRole("link");
   const hrefs = await guides.evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
-  expect(hrefs).toEqual(["/docs/api", "/docs/connections", "/docs/operations", "/docs/workflows", "/docs/webhooks"]);
+  expect(hrefs).toEqual([
+    "/docs/api",
+    "/docs/connections",
+    "/docs/mcp",
+    "/docs/operations",
+    "/docs/workflows",
+    "/docs/webhooks",
+  ]);
   for (const href of hrefs) {
     await page.goto(href);
     await page.getByRole("link", { name: "Dashboard", exact: true }).click();
