@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Browser } from "@playwright/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -7,6 +8,7 @@ import { PASSWORD, seedTeamWithPasswords } from "../support/browser";
 import { sessionAs } from "../support/session";
 import { startExtraServer } from "../support/extra-server";
 import { startInstance } from "../support/instances";
+import { inDatabase } from "../support/in-database";
 import {
   TestClientProvider,
   authorizeUrl,
@@ -402,6 +404,49 @@ test.describe("refusals", () => {
     expect((await mcpStatus(next.body.access_token)).status).toBe(401);
     const later = await tokenRequest({ grant_type: "refresh_token", refresh_token: next.body.refresh_token });
     expect(later.body.error).toBe("invalid_grant");
+  });
+
+  test("tokens are stored as hashes only; an expired access token or code is refused", async () => {
+    const team = await seedTeamWithPasswords({ name: "OAuth Expiry" });
+    const { tokens } = await tokensFor(team);
+    const stored = await inDatabase<{ hash: string; kind: string }[]>(
+      `return db.oAuthToken.findMany({ where: { grant: { teamId: args.team } }, select: { hash: true, kind: true } });`,
+      { team: team.id },
+    );
+    const hashes = stored.map((t) => t.hash);
+    for (const raw of [tokens.access_token, tokens.refresh_token]) {
+      expect(hashes).not.toContain(raw);
+      expect(hashes).toContain(createHash("sha256").update(raw).digest("hex"));
+    }
+    await inDatabase(
+      `await db.oAuthToken.updateMany({ where: { kind: "access", grant: { teamId: args.team } }, data: { expiresAt: new Date(Date.now() - 1000) } });`,
+      { team: team.id },
+    );
+    const expired = await fetch(mcpUrl(), {
+      method: "POST",
+      headers: { authorization: `Bearer ${tokens.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(expired.status).toBe(401);
+    expect((await expired.json()).detail).toContain("expired");
+    // A refresh still works: the grant itself is fine.
+    const next = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
+    expect(next.status).toBe(200);
+    expect((await mcpStatus(next.body.access_token)).status).toBe(200);
+    const g = await grantOverHttp(team);
+    await inDatabase(
+      `await db.oAuthToken.updateMany({ where: { kind: "code", grant: { teamId: args.team } }, data: { expiresAt: new Date(Date.now() - 1000) } });`,
+      { team: team.id },
+    );
+    const late = await tokenRequest({
+      grant_type: "authorization_code",
+      code: g.location.searchParams.get("code")!,
+      redirect_uri: g.redirect,
+      client_id: g.clientId,
+      code_verifier: g.verifier,
+    });
+    expect(late.body).toMatchObject({ error: "invalid_grant" });
+    expect(late.body.detail).toContain("expired");
   });
 
   test("a member who leaves the team ends the grant at the next request", async () => {

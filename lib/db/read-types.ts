@@ -5,6 +5,8 @@ import type {
   CreditLedgerEntry,
   McpServer,
   Membership,
+  OAuthGrant,
+  OAuthToken,
   OperationLog,
   Team,
   User,
@@ -32,6 +34,8 @@ export type ReadDb = {
   CreditLedgerEntry: Row<CreditLedgerEntry>;
   McpServer: Row<McpServer>;
   Membership: Row<Membership>;
+  OAuthGrant: Row<OAuthGrant>;
+  OAuthToken: Row<OAuthToken>;
   OperationLog: Row<OperationLog>;
   Team: Row<Team>;
   User: Row<User>;
