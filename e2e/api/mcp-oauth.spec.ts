@@ -296,6 +296,30 @@ test.describe("consent", () => {
     expect(back.searchParams.get("code")).toBeNull();
   });
 
+  test("the consent page works from the keyboard alone, on a phone's width", async () => {
+    const team = await seedTeamWithPasswords({ name: "OAuth Keys" });
+    await sandboxConnection(team, "keyed");
+    const redirect = loopbackRedirect();
+    const reg = await register({ redirect_uris: [redirect], client_name: "Keyboard client" });
+    const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    const url = authorizeUrl({
+      client_id: reg.body.client_id,
+      redirect_uri: redirect,
+      code_challenge: pkce().challenge,
+    });
+    await page.goto(url);
+    await signInOn(page, team.users[0].email);
+    await page.waitForURL(/\/oauth\/authorize/);
+    const allow = page.getByRole("button", { name: "Allow", exact: true });
+    for (let i = 0; i < 30 && !(await allow.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press("Tab");
+    await expect(allow).toBeFocused();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.keyboard.press("Enter");
+    await page.waitForURL((u) => u.toString().startsWith(redirect));
+    expect(new URL(page.url()).searchParams.get("code")).toBeTruthy();
+  });
+
   test("a member cannot choose writes without approval; an owner can", async () => {
     const team = await seedTeamWithPasswords({ name: "OAuth Policy", members: 2 });
     const refused = await grantOverHttp(team, team.users[1], { write_policy: "allowed" });

@@ -10,7 +10,7 @@ import { mcpClient } from "../support/mcp";
 // 390 px, with tables full of data and in the states a person reaches (an open detail panel, an
 // open dialog). A new page joins by adding one entry to PAGES.
 
-type World = { team: string; email: string; connectPath: string; invitePath: string };
+type World = { team: string; email: string; connectPath: string; invitePath: string; consentPath: string };
 
 type PageEntry = {
   name: string;
@@ -350,6 +350,17 @@ export const PAGES: PageEntry[] = [
     ready: (p) => expect(p.getByRole("heading", { level: 1 })).toBeVisible(),
   },
   {
+    name: "OAuth consent page",
+    path: (w) => w.consentPath,
+    ready: (p) => expect(p.getByRole("button", { name: "Allow", exact: true })).toBeVisible(),
+  },
+  {
+    name: "OAuth error page",
+    path: () => "/oauth/authorize?response_type=code&client_id=ocl_unknown&code_challenge_method=S256",
+    public: true,
+    ready: (p) => expect(p.getByRole("heading", { level: 1, name: "This app is not known here" })).toBeVisible(),
+  },
+  {
     name: "docs index",
     path: () => "/docs",
     public: true,
@@ -464,7 +475,24 @@ test.beforeAll(async () => {
     })
   ).json();
   await seed("charges", { team: team.id, charges: [{ credits: 3, type: "mcp" }] });
+  // An AI client asking to act for the owner: the consent page it leads to.
+  const client = await (
+    await fetch(`${baseURL()}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:9/callback"], client_name: "Claude" }),
+    })
+  ).json();
+  const consent = new URLSearchParams({
+    response_type: "code",
+    client_id: client.client_id,
+    redirect_uri: "http://127.0.0.1:9/callback",
+    state: "a11y",
+    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    code_challenge_method: "S256",
+  });
   world = {
+    consentPath: `/oauth/authorize?${consent}`,
     team: team.id,
     email: owner.email,
     connectPath: new URL(link.url).pathname,

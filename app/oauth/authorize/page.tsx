@@ -46,8 +46,10 @@ export default async function AuthorizePage({ searchParams }: Props) {
       <div className="flex items-center gap-3">
         <ProviderLogo name={request.client.name} />
         <div className="min-w-0">
-          <h1 className="text-xl font-semibold tracking-tight">Allow {request.client.name} to use Patchbay?</h1>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">Signed in as {user.email}</p>
+          <h1 className="text-xl font-semibold tracking-tight [overflow-wrap:anywhere]">
+            Allow {request.client.name} to use Patchbay?
+          </h1>
+          <p className="text-sm text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400">Signed in as {user.email}</p>
         </div>
       </div>
       <dl className="mt-4 space-y-1 text-sm">
