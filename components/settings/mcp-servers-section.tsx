@@ -15,6 +15,7 @@ import {
   NewMcpServerDialog,
 } from "@/components/settings/mcp-server-dialogs";
 import { McpServerTokens } from "@/components/settings/mcp-server-tokens";
+import { McpServerApps } from "@/components/settings/connected-apps";
 import { plural } from "@/lib/text/plural";
 import { LocalTime } from "@/components/time/local-time";
 import { AddToAiClient } from "@/components/settings/add-to-ai-client";
@@ -42,7 +43,7 @@ export function McpServersSection({ team, userId, role }: { team: string; userId
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          MCP clients connect with a server&apos;s token and reach only the connections it allows.
+          MCP clients connect with a token or by signing in, and reach only the connections their server allows.
         </p>
         <button type="button" className="btn-primary" onClick={() => setCreating(true)}>
           New MCP server
@@ -103,8 +104,9 @@ export function McpServersSection({ team, userId, role }: { team: string; userId
         }}
       >
         <p>
-          Its {plural(deleting?.active_tokens ?? 0, "active token stops", "active tokens stop")} working and its saved
-          permissions are removed. The connections themselves stay. This cannot be undone.
+          Its {plural(deleting?.active_tokens ?? 0, "active token stops", "active tokens stop")} working, the apps
+          connected to it lose their access, and its saved permissions are removed. The connections themselves stay.
+          This cannot be undone.
         </p>
         {remove.isError && (
           <p role="alert" className="mt-2 text-rose-700 dark:text-rose-400">
@@ -199,6 +201,8 @@ function ServerCard({
           No connections allowed yet: its tokens reach nothing{s.can_manage ? " until you edit its permissions" : ""}.
         </p>
       )}
+
+      <McpServerApps team={team} server={s} />
 
       <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-zinc-100 pt-3 dark:border-zinc-800">
         <button

@@ -18,8 +18,8 @@ export function SessionsSection({ team, email }: { team: string; email: string }
     <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
         Signed in as <strong className="font-medium text-zinc-900 dark:text-zinc-100">{email}</strong>. Signing out
-        everywhere ends every session of this account, on every device and in every team, this one too. API keys and MCP
-        tokens keep working.
+        everywhere ends every session of this account, on every device and in every team, this one too. API keys, MCP
+        tokens and connected apps keep working: revoke an app below.
       </p>
       <button type="button" className="btn-secondary shrink-0" onClick={() => setConfirming(true)}>
         Sign out everywhere

@@ -4,6 +4,7 @@ import { McpServersSection } from "@/components/settings/mcp-servers-section";
 import { AuditLogSection } from "@/components/settings/audit-log-section";
 import { WebhooksSection } from "@/components/settings/webhooks-section";
 import { SessionsSection } from "@/components/settings/sessions-section";
+import { ConnectedAppsSection } from "@/components/settings/connected-apps";
 import { LowCreditsSetting } from "@/components/webhooks/low-credits-setting";
 import { SelfApprovalSetting } from "@/components/settings/self-approval-setting";
 
@@ -49,7 +50,8 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
       {
         id: "mcp-heading",
         title: "MCP servers",
-        description: "The team's MCP servers: who owns them, which connections they may reach, and their tokens.",
+        description:
+          "The team's MCP servers: who owns them, which connections they may reach, their tokens and connected apps.",
         render: (v) => <McpServersSection team={v.team} userId={v.userId} role={v.role} />,
       },
       {
@@ -89,6 +91,13 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
         title: "Your sessions",
         description: "Where you are signed in to Patchbay.",
         render: (v) => <SessionsSection team={v.team} email={v.email} />,
+      },
+      {
+        id: "connected-apps-heading",
+        title: "Your connected apps",
+        description:
+          "AI clients you allowed to act as you through this team's MCP servers; revoke one to end its access.",
+        render: (v) => <ConnectedAppsSection team={v.team} />,
       },
     ],
   },

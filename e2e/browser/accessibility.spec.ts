@@ -300,7 +300,10 @@ export const PAGES: PageEntry[] = [
   {
     name: "settings: MCP servers",
     path: (w) => `/${w.team}/settings/mcp-servers`,
-    ready: (p) => expect(p.getByRole("switch", { name: "Require another member to approve a request" })).toBeVisible(),
+    ready: async (p) => {
+      await expect(p.getByRole("switch", { name: "Require another member to approve a request" })).toBeVisible();
+      await expect(p.getByRole("button", { name: "Revoke Claude", exact: true })).toBeVisible();
+    },
     states: [
       {
         name: "an AI client's steps open",
@@ -325,7 +328,10 @@ export const PAGES: PageEntry[] = [
   {
     name: "settings: your sessions",
     path: (w) => `/${w.team}/settings/sessions`,
-    ready: (p) => expect(p.getByRole("button", { name: "Sign out everywhere" })).toBeVisible(),
+    ready: async (p) => {
+      await expect(p.getByRole("button", { name: "Sign out everywhere" })).toBeVisible();
+      await expect(p.getByRole("list", { name: "Apps you allowed" })).toBeVisible();
+    },
     states: [
       {
         name: "confirm dialog",
@@ -334,6 +340,14 @@ export const PAGES: PageEntry[] = [
             .getByRole("button", { name: "Sign out everywhere" })
             .click()
             .then(() => expect(p.getByRole("dialog")).toBeVisible()),
+      },
+      {
+        name: "revoke app confirmation",
+        reach: (p) =>
+          p
+            .getByRole("button", { name: "Revoke Claude on Claude Desktop" })
+            .click()
+            .then(() => expect(p.getByRole("dialog", { name: "Revoke Claude?" })).toBeVisible()),
       },
     ],
   },
@@ -464,9 +478,38 @@ test.beforeAll(async () => {
     "--days",
     "5",
   );
-  await cli("mcp", "create", "--team", team.id, "--user", owner.id, "--name", "Claude Desktop");
+  const claude = await cli("mcp", "create", "--team", team.id, "--user", owner.id, "--name", "Claude Desktop");
   await cli("webhook", "create", "--team", team.id, "--url", "http://127.0.0.1:9/hooks");
   const session = await signInCookie(owner.email, PASSWORD);
+  // An app the owner allowed by OAuth on that server: its card and Your connected apps list it.
+  const { client_id } = await (
+    await fetch(`${baseURL()}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        redirect_uris: ["http://127.0.0.1:9/cb"],
+        client_name: "Claude",
+        token_endpoint_auth_method: "none",
+      }),
+    })
+  ).json();
+  const consent = await fetch(`${baseURL()}/oauth/consent`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { cookie: session, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      response_type: "code",
+      client_id,
+      redirect_uri: "http://127.0.0.1:9/cb",
+      // RFC 7636's example challenge: the code is never exchanged.
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+      code_challenge_method: "S256",
+      decision: "allow",
+      team_id: team.id,
+      server: claude.json.id,
+    }),
+  });
+  expect(consent.headers.get("location")).toMatch(/^http:\/\/127\.0\.0\.1:9\/cb\?code=/);
   const invite = await (
     await fetch(`${baseURL()}/api/dashboard/invites`, {
       method: "POST",
@@ -475,24 +518,17 @@ test.beforeAll(async () => {
     })
   ).json();
   await seed("charges", { team: team.id, charges: [{ credits: 3, type: "mcp" }] });
-  // An AI client asking to act for the owner: the consent page it leads to.
-  const client = await (
-    await fetch(`${baseURL()}/oauth/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ redirect_uris: ["http://127.0.0.1:9/callback"], client_name: "Claude" }),
-    })
-  ).json();
-  const consent = new URLSearchParams({
+  // The same client asking again: the consent page it leads to.
+  const asking = new URLSearchParams({
     response_type: "code",
-    client_id: client.client_id,
-    redirect_uri: "http://127.0.0.1:9/callback",
+    client_id,
+    redirect_uri: "http://127.0.0.1:9/cb",
     state: "a11y",
     code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
     code_challenge_method: "S256",
   });
   world = {
-    consentPath: `/oauth/authorize?${consent}`,
+    consentPath: `/oauth/authorize?${asking}`,
     team: team.id,
     email: owner.email,
     connectPath: new URL(link.url).pathname,

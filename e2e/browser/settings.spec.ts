@@ -147,7 +147,7 @@ test("Settings is sub-pages with their own URLs: /settings opens the first, each
     ["API keys", "api-keys", ["API keys"]],
     ["MCP servers", "mcp-servers", ["MCP servers", "Approvals"]],
     ["Webhooks", "webhooks", ["Webhooks", "Low-credits alert"]],
-    ["Your sessions", "sessions", ["Your sessions"]],
+    ["Your sessions", "sessions", ["Your sessions", "Your connected apps"]],
     ["Audit log", "audit-log", ["Audit log"]],
   ];
   expect(await nav.getByRole("link").allInnerTexts()).toEqual(pages.map(([label]) => label));

@@ -5,6 +5,7 @@ import type { WritePolicy } from "@/lib/schemas/write-policy";
 import { apiFetch } from "@/lib/queries/api-client";
 import type {
   ApiKeyJson,
+  ConnectedAppJson,
   CreatedInviteJson,
   InviteJson,
   McpServerJson,
@@ -19,6 +20,8 @@ export const settingsKeys = {
   invites: (teamId: string) => [teamId, "invites"] as const,
   mcpServers: (teamId: string) => [teamId, "mcp-servers"] as const,
   mcpTokens: (teamId: string, serverId: string) => [teamId, "mcp-servers", serverId, "tokens"] as const,
+  mcpApps: (teamId: string, serverId: string) => [teamId, "mcp-servers", serverId, "apps"] as const,
+  connectedApps: (teamId: string) => [teamId, "connected-apps"] as const,
 };
 
 export const apiKeysQuery = (teamId: string) =>
@@ -110,6 +113,26 @@ export const createMcpToken = (teamId: string, serverId: string, name: string) =
 
 export const revokeMcpToken = (teamId: string, serverId: string, tokenId: string) =>
   apiFetch<{ id: string; revoked: true }>(teamId, `${mcpServerPath(serverId)}/tokens/${encodeURIComponent(tokenId)}`, {
+    method: "DELETE",
+  });
+
+/** The apps connected to one MCP server by OAuth, newest first. */
+export const mcpAppsQuery = (teamId: string, serverId: string) =>
+  queryOptions({
+    queryKey: settingsKeys.mcpApps(teamId, serverId),
+    queryFn: () => apiFetch<{ data: ConnectedAppJson[] }>(teamId, `${mcpServerPath(serverId)}/apps`),
+  });
+
+/** The apps the signed-in member allowed in this team, on any MCP server. */
+export const connectedAppsQuery = (teamId: string) =>
+  queryOptions({
+    queryKey: settingsKeys.connectedApps(teamId),
+    queryFn: () => apiFetch<{ data: ConnectedAppJson[] }>(teamId, "/api/dashboard/connected-apps"),
+  });
+
+/** Ends an app's access (its grant): its tokens are refused from its next call. */
+export const revokeConnectedApp = (teamId: string, grantId: string) =>
+  apiFetch<{ id: string; revoked: true }>(teamId, `/api/dashboard/connected-apps/${encodeURIComponent(grantId)}`, {
     method: "DELETE",
   });
 

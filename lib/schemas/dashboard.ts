@@ -93,6 +93,22 @@ export type McpTokenJson = {
   revoked_at: number | null;
 };
 
+/**
+ * An AI client a member allowed, by OAuth, to act as them on one MCP server (a grant):
+ * /api/dashboard/mcp-servers/{id}/apps and /api/dashboard/connected-apps.
+ */
+export type ConnectedAppJson = {
+  id: string;
+  /** `verified` when the client's metadata document names it (its id is that document's https URL). */
+  client: { id: string; name: string; verified: boolean };
+  mcp_server: { id: string; name: string };
+  granted_by: { id: string; email: string };
+  created_at: number;
+  last_used_at: number | null;
+  /** The member who allowed it, the server's owner, or a team owner for a shared server. */
+  can_revoke: boolean;
+};
+
 const mcpServerName = z
   .string({ error: "is required and must be a string" })
   .trim()
