@@ -481,6 +481,17 @@ test.describe("refusals", () => {
     expect((await mcpStatus(tokens.access_token)).status).toBe(401);
     const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
     expect(refresh.body.error).toBe("invalid_grant");
+    // The grant and its end are audit events; the leaver's app is gone from the lists at once.
+    const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
+    const audit = (await (await owner.get("/api/dashboard/audit?limit=50")).json()).data as {
+      action: string;
+      details: Record<string, unknown>;
+    }[];
+    expect(audit.find((e) => e.action === "oauth_grant.create")?.details).toMatchObject({ client: "HTTP client" });
+    expect(audit.find((e) => e.action === "oauth_grant.revoke")?.details.reason).toContain("no longer in the team");
+    const servers = (await (await owner.get("/api/dashboard/mcp-servers")).json()).data as { id: string }[];
+    for (const s of servers)
+      expect((await (await owner.get(`/api/dashboard/mcp-servers/${s.id}/apps`)).json()).data).toEqual([]);
   });
 
   test("metadata documents: one offering none among its methods is public; secret-only, foreign or non-JSON ones are refused", async () => {

@@ -120,7 +120,7 @@ export async function registerClient(body: unknown, ip: string | null) {
 }
 
 /** Is `clientId` meant as a Client ID Metadata Document URL? (https, with a path) */
-export function isMetadataDocumentId(clientId: string): boolean {
+function isMetadataDocumentId(clientId: string): boolean {
   if (!/^https?:\/\//i.test(clientId)) return false;
   try {
     const url = new URL(clientId);
@@ -217,7 +217,7 @@ async function fetchMetadataDocument(url: string) {
   // A client may offer several methods (ChatGPT's document names private_key_jwt, and "none" in
   // token_endpoint_auth_methods_supported): it is served as a public client when "none" is among them.
   const plural = d.token_endpoint_auth_methods_supported;
-  const offered = [meta.method, ...(Array.isArray(plural) ? plural : [])];
+  const offered: unknown[] = [meta.method, ...(Array.isArray(plural) ? (plural as unknown[]) : [])];
   if (meta.method !== undefined && !offered.includes("none"))
     throw fail(
       `token_endpoint_auth_method ${JSON.stringify(meta.method)} is not supported here; this server takes "none".`,
@@ -276,7 +276,7 @@ async function getDocument(raw: string): Promise<{ status: number; body: string;
           resolve({
             status: res.statusCode ?? 0,
             body: Buffer.concat(chunks).toString("utf8"),
-            cacheControl: (res.headers["cache-control"] as string | undefined) ?? null,
+            cacheControl: res.headers["cache-control"] ?? null,
           }),
         );
         res.on("error", reject);
@@ -288,6 +288,6 @@ async function getDocument(raw: string): Promise<{ status: number; body: string;
     }, DOCUMENT_TIMEOUT_MS);
     req.on("close", () => clearTimeout(timer));
     req.on("timeout", () => req.destroy(new Error(`did not answer within ${DOCUMENT_TIMEOUT_MS / 1000} s.`)));
-    req.on("error", (e) => reject(new Error(`could not be fetched (${(e as Error).message}).`)));
+    req.on("error", (e) => reject(new Error(`could not be fetched (${e.message}).`)));
   });
 }

@@ -16,8 +16,6 @@ import { issueCode } from "@/lib/mcp-oauth/tokens";
 
 type Member = { id: string; teams: { id: string; name: string; role: "owner" | "member" }[] };
 
-export type ConsentChoices = Awaited<ReturnType<typeof consentChoices>>;
-
 /** The teams to pick from, and in `teamId` (default: the team she joined first) the servers and connections she may use. */
 export async function consentChoices(user: Member, teamId: string | null) {
   const team = user.teams.find((t) => t.id === teamId) ?? user.teams[0] ?? null;

@@ -9,9 +9,9 @@ import { appUrl } from "@/lib/config/env";
 export const issuer = () => appUrl();
 /** The one resource tokens are issued for (RFC 8707). */
 export const mcpResource = () => `${appUrl()}/mcp`;
-export const resourceMetadataUrl = () => `${appUrl()}/.well-known/oauth-protected-resource/mcp`;
+const resourceMetadataUrl = () => `${appUrl()}/.well-known/oauth-protected-resource/mcp`;
 
-export const oauthEndpoints = () => ({
+const oauthEndpoints = () => ({
   authorization: `${appUrl()}/oauth/authorize`,
   token: `${appUrl()}/oauth/token`,
   registration: `${appUrl()}/oauth/register`,

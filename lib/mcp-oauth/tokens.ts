@@ -14,7 +14,7 @@ import { revokeGrant } from "@/lib/mcp-oauth/revoke-grant";
 // else holds it: the whole grant is revoked (OAuth 2.1 §4.1.3 and §4.3.1).
 
 const CODE_TTL_MS = 60_000;
-export const ACCESS_TTL_S = 3600;
+const ACCESS_TTL_S = 3600;
 const REFRESH_TTL_MS = 90 * 24 * 3600 * 1000;
 
 export const ACCESS_TOKEN_PATTERN = /^pbo_[0-9A-Za-z]{40}$/;

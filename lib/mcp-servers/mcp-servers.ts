@@ -9,13 +9,14 @@ import { generateMcpToken } from "@/lib/mcp-tokens/mcp-token-format";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { WritePolicy } from "@/lib/schemas/write-policy";
 import { cancelPendingApprovals } from "@/lib/approvals/cancel-approvals";
+import { revokeGrantsWhere } from "@/lib/mcp-oauth/revoke-grant";
 
 // MCP servers are a team resource: a name, an owner, shared or private, the saved connection
 // permissions (the most any request may use, spec §4.13) and its bearer tokens.
 
 type Actor = { teamId: string; userId: string; role: "owner" | "member" | null };
 
-export const ALLOWED_IS_FOR_OWNERS =
+const ALLOWED_IS_FOR_OWNERS =
   "Only a team owner can let agents write without approval; choose “approval” to let them ask, or ask a team owner.";
 
 /** A new server owned by `ownerUserId`, who is also the one binding its connections. */
@@ -248,6 +249,12 @@ async function permissionsAfterUpdate(
 export async function deleteMcpServer(actor: Actor, id: string) {
   const server = await manageable(actor, id);
   await transaction(async (tx) => {
+    // Its connected apps end with it, each on the record (the delete would take their rows silently).
+    await revokeGrantsWhere(
+      tx,
+      { teamId: actor.teamId, mcpServerId: id },
+      `its MCP server “${server.name}” was deleted`,
+    );
     // deleteMany: a concurrent delete of the same server is a 404, not an unhandled "record not found".
     const { count } = await tx.mcpServer.deleteMany({ where: { id, teamId: actor.teamId } });
     if (!count) throw notFound(`No MCP server ${id} in this team.`);

@@ -1,5 +1,6 @@
 import "server-only";
 import { transaction } from "@/lib/db/transaction";
+import { revokeGrantsWhere } from "@/lib/mcp-oauth/revoke-grant";
 import { badRequest, forbidden, notFound } from "@/lib/errors/api-error";
 import type { Principal } from "@/lib/api-keys/authenticate-api-key";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
@@ -42,6 +43,12 @@ export async function removeMember(
       where: { teamId, createdByUserId: userId, revokedAt: null },
       data: { revokedAt: new Date() },
     });
+    // The apps they allowed act as them: they end now (and would be refused at their next call anyway).
+    const appsRevoked = await revokeGrantsWhere(
+      tx,
+      { teamId, userId },
+      `${membership.user.email}, who allowed it, is no longer in the team`,
+    );
     const workflowsDeactivated = await deactivateWorkflowsOfLeaver(tx, teamId, {
       id: userId,
       email: membership.user.email,
@@ -54,6 +61,7 @@ export async function removeMember(
         email: membership.user.email,
         role: membership.role,
         keys_revoked: count,
+        apps_revoked: appsRevoked,
         workflows_deactivated: workflowsDeactivated,
       },
     });
