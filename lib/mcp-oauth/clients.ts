@@ -138,15 +138,18 @@ function toInfo(row: {
   logoUri: string | null;
   redirectUris: string;
 }): OAuthClientInfo {
-  const host = row.kind === "cimd" ? new URL(row.id).host : null;
+  const redirectUris = JSON.parse(row.redirectUris) as string[];
+  // Nameless: a document's client is known by its host; a registered one by where it returns people.
+  const back = new URL(redirectUris[0]);
+  const host = row.kind === "cimd" ? new URL(row.id).host : back.host || back.protocol.replace(/:$/, "");
   return {
     id: row.id,
     kind: row.kind === "cimd" ? "cimd" : "dcr",
-    name: row.name ?? host ?? "An unnamed client",
+    name: row.name ?? host,
     givenName: row.name,
     clientUri: row.clientUri,
     logoUri: row.logoUri,
-    redirectUris: JSON.parse(row.redirectUris) as string[],
+    redirectUris,
   };
 }
 
