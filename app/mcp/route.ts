@@ -17,9 +17,10 @@ export const dynamic = "force-dynamic";
 
 /**
  * The MCP endpoint (spec §4.13) over Streamable HTTP, stateless: every POST carries its bearer
- * MCP token or OAuth access token (CONTRACT §10) and may carry its own narrowing, so each request gets a server built for exactly
- * the connections it may use. Answers are plain JSON (no SSE stream to hold open), which lets any
- * number of app instances serve one client. Each request is counted against its token's rate limit.
+ * MCP token or OAuth access token (CONTRACT §10) and may carry its own narrowing, so each
+ * request gets a server built for exactly the connections it may use. Answers are plain JSON (no
+ * SSE stream to hold open), which lets any number of app instances serve one client. Each
+ * request is counted against its token's rate limit.
  */
 export const POST = logged(async (req, as) => {
   const principal = as(await authenticateCaller(req.headers.get("authorization")));

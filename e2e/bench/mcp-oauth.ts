@@ -32,7 +32,7 @@ async function main() {
   const { createUser } = await import("@/lib/users/create-user");
   const { createMcpServer, createMcpToken } = await import("@/lib/mcp-servers/mcp-servers");
   const { checkAuthorizeRequest } = await import("@/lib/mcp-oauth/authorize-request");
-  const { decide } = await import("@/lib/mcp-oauth/consent");
+  const { decide } = await import("@/lib/mcp-servers/oauth-consent");
   const { db } = await import("@/lib/db/client");
   const team = await createTeam({ name: "Bench", plan: "team", creditsLimit: 1_000_000_000 });
   const user = await createUser({ teamId: team.id, email: "bench@patchbay.dev", role: "owner" });

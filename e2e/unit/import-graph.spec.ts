@@ -115,6 +115,7 @@ const LAYERS: [string, string[]][] = [
       "connections",
       "operations",
       "mcp-tokens",
+      "mcp-oauth",
       "approvals",
       "mcp-servers",
       "workflows",

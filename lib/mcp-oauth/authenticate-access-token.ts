@@ -12,7 +12,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /**
  * An OAuth access token on /mcp: it acts exactly as an MCP token of its grant's server created by
  * the member who consented. Looked up by its SHA-256 with its grant, server and membership in one
- * query at every request, so a revocation or a member leaving holds at once on every instance. A token for another resource (another APP_URL) is refused.
+ * query at every request, so a revocation or a member leaving holds at once on every instance.
+ * A token for another resource (another APP_URL) is refused.
  */
 export async function authenticateAccessToken(token: string): Promise<McpPrincipal> {
   const [row] = await findAccessToken({ hash: sha256Hex(token) });

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/current-user";
 import { authorizeQuery, checkAuthorizeRequest } from "@/lib/mcp-oauth/authorize-request";
-import { consentChoices } from "@/lib/mcp-oauth/consent";
+import { consentChoices } from "@/lib/mcp-servers/oauth-consent";
 import { ConnectMessage, ConnectShell, ProviderLogo } from "@/components/connect/connect-shell";
 import { ConsentForm } from "@/components/oauth/consent-form";
 

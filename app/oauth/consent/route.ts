@@ -9,7 +9,7 @@ import { clientIp, requestIdFrom, runWithContext } from "@/lib/observability/req
 import { logRequest } from "@/lib/observability/request-log";
 import { WRITE_POLICIES, type WritePolicy } from "@/lib/schemas/write-policy";
 import { authorizeQuery, checkAuthorizeRequest } from "@/lib/mcp-oauth/authorize-request";
-import { decide, type Decision } from "@/lib/mcp-oauth/consent";
+import { decide, type Decision } from "@/lib/mcp-servers/oauth-consent";
 
 export const dynamic = "force-dynamic";
 

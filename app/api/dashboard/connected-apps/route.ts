@@ -1,7 +1,7 @@
 import { withSession } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
-import { listMyGrants } from "@/lib/mcp-oauth/grants";
+import { listMyGrants } from "@/lib/mcp-servers/connected-apps";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 /** The apps the signed-in person allowed in this team, on any MCP server. */

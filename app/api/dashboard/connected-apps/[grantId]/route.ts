@@ -1,7 +1,7 @@
 import { withSession } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
-import { revokeGrantAs } from "@/lib/mcp-oauth/grants";
+import { revokeGrantAs } from "@/lib/mcp-servers/connected-apps";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 /** Revokes a connected app: its tokens stop working on the next call, on every instance. */

@@ -1,7 +1,7 @@
 import { withSession } from "@/lib/api/with-auth";
 import { parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
-import { listServerGrants } from "@/lib/mcp-oauth/grants";
+import { listServerGrants } from "@/lib/mcp-servers/connected-apps";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 /** The AI clients signed in to this server by OAuth (CONTRACT §10): who allowed each, when, last used. */

@@ -16,7 +16,10 @@ import { issueCode } from "@/lib/mcp-oauth/tokens";
 
 type Member = { id: string; teams: { id: string; name: string; role: "owner" | "member" }[] };
 
-/** The teams to pick from, and in `teamId` (default: the team she joined first) the servers and connections she may use. */
+/**
+ * The teams to pick from, and in `teamId` (default: the team she joined first) the servers and
+ * connections she may use.
+ */
 export async function consentChoices(user: Member, teamId: string | null) {
   const team = user.teams.find((t) => t.id === teamId) ?? user.teams[0] ?? null;
   if (!team) return { teams: [], team: null, servers: [], platforms: [] };
