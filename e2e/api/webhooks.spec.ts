@@ -255,11 +255,11 @@ test("a receiver that answers 500 three times then 200 gets the event four times
   expect(new Set(r.received.map((x) => x.body)).size).toBe(1); // the same bytes every time
   for (const x of r.received) verify(ep.secret, x); // each attempt signed afresh
   const gaps = r.received.slice(1).map((x, i) => x.at - r.received[i].at);
-  // The schedule is 0.3, 0.6, 1.2 s (+ up to 20 % jitter), counted from the end of each failure.
-  expect(gaps[0]).toBeGreaterThanOrEqual(290);
-  expect(gaps[1]).toBeGreaterThan(gaps[0]);
-  expect(gaps[2]).toBeGreaterThan(gaps[1]);
-  expect(gaps[2]).toBeLessThan(1200 * 1.2 + 1000);
+  // The schedule is 0.3, 0.6, 1.2 s (+ up to 20 % jitter), counted from the end of each failure: no retry comes
+  // before its delay. (Comparing one measured gap with the next is not a test of the schedule: on a loaded machine
+  // a 0.3 s retry that runs 0.6 s late looks longer than the 0.6 s one after it.)
+  [300, 600, 1200].forEach((delay, i) => expect(gaps[i], `retry ${i + 1}`).toBeGreaterThanOrEqual(delay - 10));
+  expect(gaps[2]).toBeLessThan(1200 * 1.2 + 2000);
 
   // The delivery log shows all four attempts with their status and the start of the body.
   const dash = await owner(team);
