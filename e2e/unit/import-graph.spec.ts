@@ -119,6 +119,7 @@ const LAYERS: [string, string[]][] = [
       "approvals",
       "mcp-servers",
       "workflows",
+      "agents",
       "health",
     ],
   ],

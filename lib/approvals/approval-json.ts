@@ -42,6 +42,7 @@ export function approvalListJson(row: Approval) {
     connection_id: row.connectionId,
     summary: row.summary,
     mcp_server_id: row.mcpServerId,
+    conversation_id: row.conversationId,
     requested_by: row.requestedById,
     created_at: Math.floor(Number(row.createdAtMs) / 1000),
     expires_at: Number(row.expiresAt),

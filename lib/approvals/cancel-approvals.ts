@@ -3,6 +3,8 @@ import type { Approval, Prisma } from "@/lib/db/client";
 import type { Tx } from "@/lib/db/transaction";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { approvalWebhookJson } from "@/lib/approvals/approval-json";
+import { jobSignal } from "@/lib/db/commit-signals";
+import { AGENT_TURNS_JOB } from "@/lib/jobs/job-names";
 
 const seconds = () => Math.floor(Date.now() / 1000);
 
@@ -24,7 +26,16 @@ export async function markCancelled(
   if (count === 0) return null;
   const row = await tx.approval.findUniqueOrThrow({ where: { id } });
   await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalWebhookJson(row) });
+  if (row.conversationId) agentsWaiting();
   return row;
+}
+
+/**
+ * An agent's request was just decided, expired or cancelled in a transaction: once it commits, this
+ * process's agent loop continues the turn that waits for it (lib/agents), without waiting for its poll.
+ */
+export function agentsWaiting() {
+  jobSignal(AGENT_TURNS_JOB).wanted = true;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 import { approvalWebhookJson, approvalViewJson, effectiveStatus } from "@/lib/approvals/approval-json";
 import { ownerOfRequest, refusalToDecide } from "@/lib/approvals/approval-access";
 import { whyNoLongerRunnable } from "@/lib/approvals/recheck-approval";
-import { markCancelled } from "@/lib/approvals/cancel-approvals";
+import { agentsWaiting, markCancelled } from "@/lib/approvals/cancel-approvals";
 
 /** Who decides: a member of the request's team (the dashboard's session, or the CLI's --user). */
 export type Decider = { teamId: string; userId: string };
@@ -133,6 +133,7 @@ export async function rejectApproval(d: Decider, id: string, noteText?: string) 
   const { row, owner, forbidSelfApproval } = await decide(d, id, noteText, "rejected", async (tx, row, email) => {
     await emitWebhookEvent(tx, d.teamId, "approval.resolved", { approval: approvalWebhookJson(row) });
     await audit(tx, row, "approval.reject", d, email);
+    if (row.conversationId) agentsWaiting();
   });
   return approvalViewJson(row, owner, d.userId, forbidSelfApproval);
 }
@@ -172,7 +173,14 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
     outcome = { ok: false, error: describeFailure(e) };
   }
   const credits = outcome.ok ? outcome.run.credits : 0;
-  const source = { type: "mcp" as const, id: row.mcpServerId, name: row.mcpServerName };
+  // An agent's write is logged under its conversation; its credits are charged with the turn's
+  // one ledger entry when the turn ends (CONTRACT §11), not here.
+  const conversation = row.conversationId
+    ? await db.agentConversation.findUnique({ where: { id: row.conversationId }, select: { id: true, title: true } })
+    : null;
+  const source = conversation
+    ? { type: "agent" as const, id: conversation.id, name: conversation.title }
+    : { type: "mcp" as const, id: row.mcpServerId, name: row.mcpServerName };
   const user =
     row.requestedById && row.requestedByEmail ? { id: row.requestedById, email: row.requestedByEmail } : null;
   let finished: Approval | null = null;
@@ -199,7 +207,7 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
         privateTo: row.connectionOwnerId,
       },
     ],
-    { credits, service: source, user, at: startedAt },
+    row.conversationId ? undefined : { credits, service: source, user, at: startedAt },
     async (tx, { logIds }) => {
       await tx.approval.update({
         where: { id: row.id },
@@ -212,6 +220,7 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
       });
       finished = await tx.approval.findUniqueOrThrow({ where: { id: row.id } });
       await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalWebhookJson(finished) });
+      if (row.conversationId) agentsWaiting();
     },
   );
   return finished!;

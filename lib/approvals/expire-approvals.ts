@@ -4,6 +4,7 @@ import { transaction } from "@/lib/db/transaction";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { startJobLoop } from "@/lib/jobs/job-loop";
 import { approvalWebhookJson } from "@/lib/approvals/approval-json";
+import { agentsWaiting } from "@/lib/approvals/cancel-approvals";
 
 // Every instance looks for approval requests past their expiry every few seconds and stores them
 // as expired with their `approval.resolved` event (CONTRACT §8: within 15 s of expires_at). Each
@@ -30,6 +31,7 @@ async function resolve(
     if (count === 0) return false;
     const row = await tx.approval.findUniqueOrThrow({ where: { id } });
     await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalWebhookJson(row) });
+    if (row.conversationId) agentsWaiting();
     return true;
   });
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { db, type Approval } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
 import { appUrl } from "@/lib/config/env";
 import { newId } from "@/lib/security/ids";
@@ -20,18 +20,41 @@ import { approvalTtlSeconds } from "@/lib/schemas/write-policy";
 const approveUrl = (id: string) => `${appUrl()}/approvals/${encodeURIComponent(id)}`;
 
 /**
+ * Who files a request: an MCP server's token or OAuth grant (CONTRACT §8), or an agent
+ * conversation's turn (§11), on behalf of a member.
+ */
+export type ApprovalOrigin = {
+  teamId: string;
+  user: { id: string; email: string } | null;
+  mcp?: { serverId: string; serverName: string; tokenId: string | null; grantId: string | null };
+  agent?: { conversationId: string; turnId: string };
+};
+
+/** The origin of a request filed through /mcp by `principal`. */
+export const mcpOrigin = (principal: McpPrincipal): ApprovalOrigin => ({
+  teamId: principal.server.teamId,
+  user: principal.user,
+  mcp: {
+    serverId: principal.server.id,
+    serverName: principal.server.name,
+    tokenId: principal.via === "mcp_token" ? principal.tokenId : null,
+    grantId: principal.via === "oauth" ? principal.tokenId : null,
+  },
+});
+
+/**
  * Files a checked write (scope and input already validated) as a request a person decides:
  * its summary, the object's state now when the operation can read it, who asked through which
- * server. It expires after APPROVAL_TTL_MINUTES. `approval.requested` goes out with it.
+ * server or conversation. It expires after APPROVAL_TTL_MINUTES. `approval.requested` goes out with it.
  */
 export async function fileApproval(
-  principal: McpPrincipal,
+  origin: ApprovalOrigin,
   op: Operation,
   connection: ScopedConnection,
   input: Record<string, unknown>,
 ) {
-  const { server } = principal;
-  const before = op.before ? await readBefore(server.teamId, op, connection, input) : undefined;
+  const { teamId } = origin;
+  const before = op.before ? await readBefore(teamId, op, connection, input) : undefined;
   const summary = op.summarize
     ? op.summarize(input, connection, before?.state)
     : `Run ${op.title} on ${connection.name ?? connection.id}.`;
@@ -47,7 +70,7 @@ export async function fileApproval(
     const row = await tx.approval.create({
       data: {
         id,
-        teamId: server.teamId,
+        teamId,
         status: "pending",
         operationId: op.id,
         operationVersion: op.operationVersion,
@@ -59,17 +82,19 @@ export async function fileApproval(
         input: JSON.stringify(input),
         summary,
         before: before === undefined ? null : JSON.stringify(before.state ?? { error: before.error }),
-        mcpServerId: server.id,
-        mcpServerName: server.name,
-        mcpTokenId: principal.via === "mcp_token" ? principal.tokenId : null,
-        oauthGrantId: principal.via === "oauth" ? principal.tokenId : null,
-        requestedById: principal.user?.id ?? null,
-        requestedByEmail: principal.user?.email ?? null,
+        mcpServerId: origin.mcp?.serverId ?? null,
+        mcpServerName: origin.mcp?.serverName ?? null,
+        mcpTokenId: origin.mcp?.tokenId ?? null,
+        oauthGrantId: origin.mcp?.grantId ?? null,
+        conversationId: origin.agent?.conversationId ?? null,
+        agentTurnId: origin.agent?.turnId ?? null,
+        requestedById: origin.user?.id ?? null,
+        requestedByEmail: origin.user?.email ?? null,
         createdAtMs: BigInt(now),
         expiresAt: BigInt(expiresAt),
       },
     });
-    await emitWebhookEvent(tx, server.teamId, "approval.requested", { approval: approvalWebhookJson(row) });
+    await emitWebhookEvent(tx, teamId, "approval.requested", { approval: approvalWebhookJson(row) });
   });
   return {
     answer: { approval_id: id, status: "pending" as const, summary, approve_url: url, expires_at: expiresAt },
@@ -97,22 +122,28 @@ async function readBefore(
 }
 
 /**
- * get_operation_result: a request this MCP server filed, as the agent may see it. Another
- * server's request (of the same team too) is unknown here, exactly like an id that does not
- * exist: its result may come from a connection this server cannot reach.
+ * get_operation_result: a request this MCP server (or this conversation) filed, as the agent may
+ * see it. Another server's request (of the same team too) is unknown here, exactly like an id that
+ * does not exist: its result may come from a connection this server cannot reach.
  */
-export async function readApprovalResult(server: McpPrincipal["server"], approvalId: string) {
+export async function readApprovalResult(
+  filedBy: { teamId: string; mcpServerId: string } | { teamId: string; conversationId: string },
+  approvalId: string,
+) {
   // No id holds NUL or a lone surrogate, and PostgreSQL refuses them in a query.
   const row = UNSTORABLE.test(approvalId)
     ? null
-    : await db.approval.findFirst({
-        where: { id: approvalId.slice(0, 100), teamId: server.teamId, mcpServerId: server.id },
-      });
+    : await db.approval.findFirst({ where: { id: approvalId.slice(0, 100), ...filedBy } });
   if (!row)
     throw new OperationRefusal(
-      `There is no approval request ${JSON.stringify(approvalId.slice(0, 100))} filed through this MCP server. Use the approval_id run_write_operation answered with.`,
+      `There is no approval request ${JSON.stringify(approvalId.slice(0, 100))} filed through this ${"conversationId" in filedBy ? "conversation" : "MCP server"}. Use the approval_id run_write_operation answered with.`,
       "unknown_approval",
     );
+  return approvalOutcome(row);
+}
+
+/** A request's status as the agent reads it, with the write's result or why nothing was written. */
+export function approvalOutcome(row: Approval) {
   const status = effectiveStatus(row);
   return {
     approval_id: row.id,

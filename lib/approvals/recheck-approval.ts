@@ -11,6 +11,7 @@ import type { Tx } from "@/lib/db/transaction";
  * Read inside the transaction that claims the request. Null when it may run.
  */
 export async function whyNoLongerRunnable(tx: Tx, row: Approval): Promise<string | null> {
+  if (row.conversationId) return whyAgentRequestNoLongerRunnable(tx, row, row.conversationId);
   const serverName = `“${row.mcpServerName ?? row.mcpServerId ?? "unknown"}”`;
   const server = row.mcpServerId
     ? await tx.mcpServer.findFirst({
@@ -60,5 +61,36 @@ export async function whyNoLongerRunnable(tx: Tx, row: Approval): Promise<string
   ) {
     return `its connection ${connectionName} is private, and no longer reachable by the member who asked through this server`;
   }
+  return null;
+}
+
+/**
+ * The same for a request an agent conversation filed (CONTRACT §11): the conversation must still
+ * exist with the connection among its picks, the connection must still exist and be one the
+ * requester sees (shared, or private to them), and the requester must still be in the team.
+ */
+async function whyAgentRequestNoLongerRunnable(tx: Tx, row: Approval, conversationId: string) {
+  const conversation = await tx.agentConversation.findFirst({
+    where: { id: conversationId, teamId: row.teamId },
+    select: { connectionIds: true, title: true },
+  });
+  if (!conversation) return "the agent conversation that filed it was deleted";
+  const connectionName = `${row.connectionName ?? row.connectionId} (${row.connectionType})`;
+  if (!(JSON.parse(conversation.connectionIds) as string[]).includes(row.connectionId))
+    return `its connection ${connectionName} is no longer among the conversation's connections`;
+  const connection = await tx.connection.findFirst({
+    where: { id: row.connectionId, teamId: row.teamId },
+    select: { ownerUserId: true },
+  });
+  if (!connection) return `its connection ${connectionName} was deleted`;
+  const member = row.requestedById
+    ? await tx.membership.findUnique({
+        where: { teamId_userId: { teamId: row.teamId, userId: row.requestedById } },
+        select: { role: true },
+      })
+    : null;
+  if (!member) return `the member who asked for it (${row.requestedByEmail ?? "unknown"}) is no longer in the team`;
+  if (connection.ownerUserId !== null && connection.ownerUserId !== row.requestedById)
+    return `its connection ${connectionName} is private to another member`;
   return null;
 }

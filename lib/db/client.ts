@@ -24,7 +24,7 @@ import type { ReadDb } from "@/lib/db/read-types";
 // Both generated clients expose the same model API (one schema source); the SQLite client's
 // type stands for both.
 export type Db = SqliteClient;
-export type { Prisma, Approval } from "@/lib/db/generated/sqlite/client";
+export type { Prisma, Approval, AgentConversation, AgentTurn } from "@/lib/db/generated/sqlite/client";
 
 /** How PostgreSQL values reach the reads (Prisma's adapter sets its own per query); instants: lib/db/instants.ts. */
 // pg hands a parser plain oids; its builtins are a numeric enum of the same oids.

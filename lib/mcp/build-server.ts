@@ -2,18 +2,24 @@ import "server-only";
 import { z } from "zod";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { findConnectionType } from "@/lib/platforms/registry";
-import { DIRECT_TOOL_OPERATIONS, OPERATIONS, searchOperations } from "@/lib/operations/registry";
+import { DIRECT_TOOL_OPERATIONS, OPERATIONS } from "@/lib/operations/registry";
+import {
+  findOperationsIn,
+  OPERATION_TOOLS,
+  operationInputs,
+  runnableIn,
+  runsWithoutApproval,
+} from "@/lib/operations/operation-tools";
 import {
   checkRun,
   describeFailure,
   executeOperation,
-  inputJsonSchema,
   OperationRefusal,
   operationOrRefuse,
   type ScopedConnection,
 } from "@/lib/operations/run-operation";
 import type { Operation } from "@/lib/platforms/kit/operation-types";
-import { fileApproval, readApprovalResult } from "@/lib/approvals/file-approval";
+import { fileApproval, mcpOrigin, readApprovalResult } from "@/lib/approvals/file-approval";
 import { WRITE_POLICY_SETTINGS_HINT } from "@/lib/schemas/write-policy";
 import { callTool, type McpRequest, type Outcome, type ToolSpec } from "@/lib/mcp/call-tool";
 import { toolHints } from "@/lib/mcp/tool-hints";
@@ -22,8 +28,6 @@ import {
   getOperationInputsOutput,
   getOperationResultOutput,
   listConnectionsOutput,
-  type FindOperationsOutput,
-  type GetOperationInputsOutput,
   type GetOperationResultOutput,
   type ListConnectionsOutput,
 } from "@/lib/schemas/mcp-tools";
@@ -35,10 +39,6 @@ const describeConnection = (c: ScopedConnection) =>
   `${c.id} (${findConnectionType(c.type)?.name ?? c.type}${c.name ? `: ${c.name}` : ""}${c.externalId ? `, external_id ${c.externalId}` : ""})`;
 
 const ok = (result: unknown, credits = 0, cacheHit = false): Outcome => ({ ok: true, result, credits, cacheHit });
-
-/** The operations the request's scope can run, and on which of its connections. */
-const runnableIn = (scope: readonly ScopedConnection[], op: Operation) =>
-  scope.filter((c) => op.types.includes(c.type)).map((c) => c.id);
 
 /**
  * A run of `op` in this request, checked (checkRun) unless the caller already did; its outcome
@@ -110,31 +110,7 @@ function findOperations(req: McpRequest): ToolSpec {
     operationId: "mcp.find_operations",
     operationVersion: 1,
     spends: true,
-    run: async ({ query, connection_id }) => {
-      let connections = req.scope;
-      if (typeof connection_id === "string") {
-        connections = req.scope.filter((c) => c.id === connection_id);
-        if (!connections.length)
-          throw new OperationRefusal(
-            `Connection ${connection_id.slice(0, 255)} is not among the connections this request may use. Call list_connections for the ones it may use.`,
-            "connection_out_of_scope",
-          );
-      }
-      const runnable = OPERATIONS.filter((op) => runnableIn(connections, op).length > 0);
-      const found = searchOperations(typeof query === "string" ? query : undefined, runnable);
-      return ok({
-        operations: found.map((op) => ({
-          id: op.id,
-          title: op.title,
-          description: op.description,
-          kind: op.kind,
-          requires_approval: op.requiresApproval,
-          credits: op.credits,
-          connection_types: op.types,
-          connection_ids: runnableIn(connections, op),
-        })),
-      } satisfies FindOperationsOutput);
-    },
+    run: async ({ query, connection_id }) => ok(findOperationsIn(req.scope, query, connection_id)),
   };
 }
 
@@ -144,22 +120,9 @@ function getOperationInputs(): ToolSpec {
     operationId: "mcp.get_operation_inputs",
     operationVersion: 1,
     spends: true,
-    run: async ({ operation_id }) => {
-      const op = operationOrRefuse(operation_id);
-      return ok({
-        operation_id: op.id,
-        input_schema: inputJsonSchema(op),
-        example: op.example,
-      } satisfies GetOperationInputsOutput);
-    },
+    run: async ({ operation_id }) => ok(operationInputs(operation_id)),
   };
 }
-
-/**
- * What run_operation runs: reads, and writes nobody has to approve; every other write goes
- * through run_write_operation. Its hints are derived from these.
- */
-const runsWithoutApproval = (op: Operation) => op.kind === "read" || !op.requiresApproval;
 
 function runOperation(req: McpRequest): ToolSpec {
   return {
@@ -199,7 +162,7 @@ function runWriteOperation(req: McpRequest): ToolSpec {
         const policy = req.principal.server.writePolicy;
         if (policy === "off") throw writesOff(req);
         if (policy === "allowed" || !op.requiresApproval) return runChecked(req, op, connection_id, input, checked);
-        const filed = await fileApproval(req.principal, op, checked.connection, checked.input);
+        const filed = await fileApproval(mcpOrigin(req.principal), op, checked.connection, checked.input);
         return {
           ...ok(filed.answer),
           say: filed.say,
@@ -222,12 +185,15 @@ function getOperationResult(req: McpRequest): ToolSpec {
           "approval_id is required: the id run_write_operation answered with.",
           "invalid_input",
         );
-      return ok((await readApprovalResult(req.principal.server, approval_id)) satisfies GetOperationResultOutput);
+      return ok(
+        (await readApprovalResult(
+          { teamId: req.principal.server.teamId, mcpServerId: req.principal.server.id },
+          approval_id,
+        )) satisfies GetOperationResultOutput,
+      );
     },
   };
 }
-
-const text = (max: number) => z.string().max(max);
 
 type ToolConfig = {
   title: string;
@@ -272,81 +238,20 @@ export function buildMcpServer(req: McpRequest): McpServer {
     runs: [],
   });
   const connectionIdArg = z.string().min(1).max(255);
-  const operationIdArg = text(200).describe("The operation's id from find_operations, e.g. sandbox.report.");
   const discovery: [ToolSpec, ToolConfig][] = [
-    [
-      findOperations(req),
-      {
-        title: "Find operations",
-        description:
-          'Searches the catalogue of operations (reads and writes on the connected platforms) that this session\'s connections can run. Give a few words of intent ("pause campaign", "post slack message", "ga4 sessions report"); leave query out to list every runnable operation. ' +
-          "Each result has its id, kind (read or write), whether a write needs approval, its credits and the connection_ids that can run it. Then call get_operation_inputs.",
-        inputSchema: {
-          query: text(500).optional().describe("Words describing what you want to do."),
-          connection_id: connectionIdArg.optional().describe("Only operations this connection can run."),
-        },
-        outputSchema: findOperationsOutput,
-        runs: [],
-      },
-    ],
+    [findOperations(req), { ...OPERATION_TOOLS.find_operations, outputSchema: findOperationsOutput, runs: [] }],
     [
       getOperationInputs(),
-      {
-        title: "Get an operation's inputs",
-        description:
-          "The JSON Schema of an operation's input (connection_id is passed beside it, not inside) and an example input.",
-        inputSchema: { operation_id: operationIdArg },
-        outputSchema: getOperationInputsOutput,
-        runs: [],
-      },
+      { ...OPERATION_TOOLS.get_operation_inputs, outputSchema: getOperationInputsOutput, runs: [] },
     ],
-    [
-      runOperation(req),
-      {
-        title: "Run an operation",
-        description:
-          "Runs a read operation of the catalogue on one connection and returns its result. Writes that need approval are refused here: use run_write_operation.",
-        inputSchema: {
-          operation_id: operationIdArg,
-          connection_id: connectionIdArg.describe(
-            "The connection to run it on (find_operations names the ones that can).",
-          ),
-          input: z
-            .record(z.string(), z.unknown())
-            .optional()
-            .describe("The operation's input, as get_operation_inputs describes it."),
-        },
-        runs: OPERATIONS.filter(runsWithoutApproval),
-      },
-    ],
+    [runOperation(req), { ...OPERATION_TOOLS.run_operation, runs: OPERATIONS.filter(runsWithoutApproval) }],
     [
       runWriteOperation(req),
-      {
-        title: "Run a write operation",
-        description:
-          "Asks to run a write (pause a campaign, change a budget, post a message, …). Depending on this MCP server's write policy it is refused (writes off), run at once (the result is returned), or filed for a person's approval: " +
-          'then the answer is {approval_id, status: "pending", summary, approve_url, expires_at}; tell the user what will happen and where to approve it, and call get_operation_result to learn the outcome.',
-        inputSchema: {
-          operation_id: operationIdArg,
-          connection_id: connectionIdArg.describe("The connection to run it on."),
-          input: z
-            .record(z.string(), z.unknown())
-            .optional()
-            .describe("The operation's input, as get_operation_inputs describes it."),
-        },
-        runs: OPERATIONS.filter((op) => op.kind === "write"),
-      },
+      { ...OPERATION_TOOLS.run_write_operation, runs: OPERATIONS.filter((op) => op.kind === "write") },
     ],
     [
       getOperationResult(req),
-      {
-        title: "Get a write's outcome",
-        description:
-          "The status of a write filed for approval (pending, running, rejected, expired, cancelled, succeeded, failed) and, once it ran, its result or error.",
-        inputSchema: { approval_id: text(100).describe("The approval_id run_write_operation answered with.") },
-        outputSchema: getOperationResultOutput,
-        runs: [],
-      },
+      { ...OPERATION_TOOLS.get_operation_result, outputSchema: getOperationResultOutput, runs: [] },
     ],
   ];
   // Direct reads with something to run on, within the cap; the sandbox's demo read goes first

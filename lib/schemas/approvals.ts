@@ -14,8 +14,12 @@ export const ApprovalSchema = z
     operation_id: z.string().describe("The write's operation, e.g. `google_ads.campaign.pause`."),
     connection_id: z.string(),
     summary: z.string().describe("What the write does, in plain language."),
-    mcp_server_id: z.string().nullable().describe("The MCP server whose agent asked."),
-    requested_by: z.string().nullable().describe("The user whose MCP token asked."),
+    mcp_server_id: z.string().nullable().describe("The MCP server whose agent asked; null for a Patchbay agent's."),
+    conversation_id: z
+      .string()
+      .nullable()
+      .describe("The Patchbay agent conversation that asked (CONTRACT §11); null for an MCP server's."),
+    requested_by: z.string().nullable().describe("The user whose MCP token, app or conversation asked."),
     created_at: z.number().int().meta({ format: "int64" }).describe("Unix seconds."),
     expires_at: z
       .number()

@@ -97,6 +97,7 @@ const exampleApproval = {
   connection_id: "conn_G5tR8wLq2ZpX7vNk3HmB",
   summary: "Pause Google Ads campaign 21467093 “Brand — US” in account 999-888-7777.",
   mcp_server_id: "mcp_Jd4sW9qLx2Nv7KpR0ZcT",
+  conversation_id: null,
   requested_by: "user_8Lp3Xq0WvN5sKd2HmJ7R",
   created_at: NOW_S - 600,
   expires_at: NOW_S - 600 + 3600,

@@ -68,6 +68,12 @@ const openai: ConnectionTypeDefinition = {
   docs: apiKeyDocs.openai,
   family: "api_key",
   hosts: ["api.openai.com"],
+  model: {
+    wire: "openai_chat",
+    baseUrl: () => "https://api.openai.com/v1",
+    defaultModel: "gpt-4.1-mini",
+    keyField: "api_key",
+  },
   async verify(credentials, ctx): Promise<VerifiedAccount> {
     const res = await providerFetch("OpenAI", hosted(ctx.type), "https://api.openai.com/v1/models", {
       headers: apiKeyHeaders.openai(credentials.api_key),
@@ -87,6 +93,12 @@ const anthropic: ConnectionTypeDefinition = {
   docs: apiKeyDocs.anthropic,
   family: "api_key",
   hosts: ["api.anthropic.com"],
+  model: {
+    wire: "anthropic_messages",
+    baseUrl: () => "https://api.anthropic.com/v1",
+    defaultModel: "claude-sonnet-4-5",
+    keyField: "api_key",
+  },
   async verify(credentials, ctx): Promise<VerifiedAccount> {
     const res = await providerFetch("Anthropic", hosted(ctx.type), "https://api.anthropic.com/v1/models", {
       headers: apiKeyHeaders.anthropic(credentials.api_key),

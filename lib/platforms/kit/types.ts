@@ -117,6 +117,20 @@ export type ConnectionTypeDefinition = {
    */
   verify?: (credentials: Record<string, string>, ctx: VerifyContext) => Promise<VerifiedAccount>;
   oauth?: OAuthDefinition;
+  /** A model the agent talks to (CONTRACT §11); such a connection runs no operation. */
+  model?: ModelDefinition;
+};
+
+/** How the agent calls a model connection. */
+export type ModelDefinition = {
+  /** OpenAI Chat Completions (so any OpenAI-compatible endpoint) or Anthropic Messages. */
+  wire: "openai_chat" | "anthropic_messages";
+  /** The API's base URL, before `/chat/completions` or `/messages`. */
+  baseUrl: () => string;
+  /** Used when a conversation names none. */
+  defaultModel: string;
+  /** The credential field holding the key; null for a model inside Patchbay (no key). */
+  keyField: string | null;
 };
 
 /** The provider said no: the reason text reaches the caller as a 400. */

@@ -43,4 +43,18 @@ White-label connections need the Team plan.
 
 Every post creates a new connection: rebind your workflows to the new one and delete the old one.
 `,
+  sandbox_model: `# Sandbox model
+
+A model that lives inside Patchbay, for the agent (Agent in the dashboard, \`/v1/agent/conversations\` in
+the API), so a conversation runs through the real agent loop without a model key. Create it with
+\`POST /v1/connections\` and \`{"type": "sandbox_model", "credentials": {}}\`: no credentials are needed.
+
+It speaks OpenAI's Chat Completions format and follows a fixed script on the member's message:
+
+| the message | what the agent does |
+|---|---|
+| contains \`note:\` | asks to run \`sandbox.set_note\` with the rest of the message as the note: a write, so it waits for a person's approval |
+| contains \`report\` (any case) | runs \`sandbox.report\` (\`metric: sessions\`, \`days: 7\`) on the first sandbox connection of the conversation and answers with its total |
+| anything else | answers in plain text, with no tool call |
+`,
 } as const;

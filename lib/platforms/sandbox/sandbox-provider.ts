@@ -182,4 +182,27 @@ export const sandboxTypes: ConnectionTypeDefinition[] = [
       return { ...account, rotationKey: null };
     },
   },
+  {
+    type: "sandbox_model",
+    name: "Sandbox model",
+    logo,
+    authMethods: ["manual"],
+    credentialFields: [],
+    docs: sandboxDocs.sandbox_model,
+    family: "api_key",
+    get hosts() {
+      return sandboxHosts();
+    },
+    // A model inside Patchbay (CONTRACT §11): Chat Completions at /sandbox/model/v1, a fixed
+    // script (lib/platforms/sandbox/sandbox-model.ts), no key.
+    model: {
+      wire: "openai_chat",
+      baseUrl: () => `${appUrl()}/sandbox/model/v1`,
+      defaultModel: "sandbox-script-1",
+      keyField: null,
+    },
+    async verify() {
+      return { accountName: "Sandbox model", rotationKey: null };
+    },
+  },
 ];
