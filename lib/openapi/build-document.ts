@@ -192,10 +192,15 @@ export function buildOpenApiDocument(baseUrl: string) {
       parameters.push({ name, in: "query", required: false, ...(description && { description }), schema });
     }
     const responses: Json = {
-      200: {
-        description: op.responseDescription ?? "OK",
+      [op.status ?? 200]: {
+        description: op.responseDescription ?? (op.status === 201 ? "Created" : "OK"),
         headers: COUNTED,
-        content: { "application/json": { schema: schemaOf(op.response, "output") } },
+        content: {
+          "application/json": { schema: schemaOf(op.response, "output") },
+          ...(op.eventStream && {
+            "text/event-stream": { schema: { type: "string", description: op.eventStream } },
+          }),
+        },
       },
     };
     for (const [status, error] of Object.entries({ ...COMMON_ERRORS, ...op.errors })) {

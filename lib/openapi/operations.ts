@@ -9,10 +9,19 @@ import {
 import { AuthLinkSchema, AuthLinkStatusSchema, createAuthLinkBodySchema } from "@/lib/schemas/auth-links";
 import { LogNotFoundSchema, LogPageSchema, LogSchema, listLogsQuerySchema } from "@/lib/schemas/logs";
 import { CreditBalanceSchema, CreditLogPageSchema, listCreditLogsQuerySchema } from "@/lib/schemas/credits";
+import {
+  AgentConversationSchema,
+  AgentConversationSummarySchema,
+  AgentTurnResultSchema,
+  createConversationBodySchema,
+  listConversationsQuerySchema,
+  patchConversationBodySchema,
+  postMessageBodySchema,
+} from "@/lib/schemas/agents";
 
 /** Every /v1 operation, described by the same zod schemas the handlers parse with. */
 export type Operation = {
-  method: "get" | "post" | "delete";
+  method: "get" | "post" | "patch" | "delete";
   path: string;
   tag: string;
   summary: string;
@@ -22,12 +31,16 @@ export type Operation = {
   body?: z.ZodType;
   response: z.ZodType;
   responseDescription?: string;
+  /** The success status, when not 200. */
+  status?: 201;
+  /** With `Accept: text/event-stream` it may answer with a stream of Server-Sent Events, described here. */
+  eventStream?: string;
   /**
    * The statuses particular to this operation, with what they mean here (and their body's schema
    * when it is more than `Error`). 400, 401, 429, 500 and 503 can come from any operation: the
    * document builder adds them (lib/openapi/build-document.ts), with a 400 text when none is given here.
    */
-  errors: Partial<Record<400 | 403 | 404 | 413 | 501 | 502, string | { description: string; schema: z.ZodType }>>;
+  errors: Partial<Record<400 | 403 | 404 | 409 | 413 | 501 | 502, string | { description: string; schema: z.ZodType }>>;
 };
 
 const tooLarge = { 413: "The body is larger than 1 MB (1,048,576 bytes); nothing of it was used." } as const;
@@ -165,4 +178,79 @@ export const operations: Operation[] = [
       },
     },
   },
+  ...agentOperations(),
 ];
+
+function agentOperations(): Operation[] {
+  const tag = "Agent (extension)";
+  const stream =
+    "Server-Sent Events while the turn runs: `text` ({delta}) as the model writes, `step` (an AgentStep) as an operation runs or is filed for approval, then `turn` (this operation's JSON body) or `error` ({detail}). Errors before the turn starts are JSON.";
+  const conversation = "Conversation ID (`conv_…`).";
+  const unseen = "No such conversation in the team, or another member's that is not shared.";
+  return [
+    {
+      method: "get",
+      path: "/v1/agent/conversations",
+      tag,
+      summary: "List conversations",
+      description: "The caller's conversations and the team's shared ones, most recent first (at most 200).",
+      query: listConversationsQuerySchema,
+      response: z.object({ data: z.array(AgentConversationSummarySchema) }),
+      errors: { 400: "An invalid or unknown query parameter." },
+    },
+    {
+      method: "post",
+      path: "/v1/agent/conversations",
+      tag,
+      summary: "Start a conversation",
+      description:
+        "Creates a conversation on one of the team's model connections and runs its first turn: the agent finds and runs operations of the catalogue on the conversation's connections; a write that needs approval is filed (an approval request with conversation_id) and the turn answers `waiting_approval`; once a member decides, the server continues the turn. Answers when the turn is completed, waiting_approval, failed or refused (no credits: no model call, credits 0). Each turn that is not refused is one ledger entry (service agent): 1 + the credits of the operations it ran.",
+      body: createConversationBodySchema,
+      status: 201,
+      response: AgentTurnResultSchema,
+      eventStream: stream,
+      errors: {
+        400: "The body is not valid JSON or not the schema, or model_connection_id is not a model type (openai, anthropic, sandbox_model).",
+        403: "A connection_ids entry is not a connection the caller can use (another team's, a teammate's private one, or none); nothing was created.",
+        404: "model_connection_id is not a connection the caller can see.",
+        ...tooLarge,
+      },
+    },
+    {
+      method: "get",
+      path: "/v1/agent/conversations/{conversation_id}",
+      tag,
+      summary: "Get a conversation",
+      pathParams: { conversation_id: conversation },
+      response: AgentConversationSchema,
+      errors: { 400: noParams, 404: unseen },
+    },
+    {
+      method: "patch",
+      path: "/v1/agent/conversations/{conversation_id}",
+      tag,
+      summary: "Share a conversation with the team, or stop sharing it",
+      pathParams: { conversation_id: conversation },
+      body: patchConversationBodySchema,
+      response: AgentConversationSchema,
+      errors: { 403: "Only the member who started it may change this.", 404: unseen, ...tooLarge },
+    },
+    {
+      method: "post",
+      path: "/v1/agent/conversations/{conversation_id}/messages",
+      tag,
+      summary: "Send a message",
+      description:
+        "Runs the next turn of the conversation: the model is sent the conversation's earlier messages, tool calls and results. Answers like starting a conversation.",
+      pathParams: { conversation_id: conversation },
+      body: postMessageBodySchema,
+      response: AgentTurnResultSchema,
+      eventStream: stream,
+      errors: {
+        404: unseen,
+        409: "The conversation's last turn is still running or waits for an approval.",
+        ...tooLarge,
+      },
+    },
+  ];
+}
