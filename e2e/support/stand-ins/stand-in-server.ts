@@ -37,6 +37,12 @@ export type Reply = {
   bytes?: Buffer;
   redirect?: string;
   headers?: Record<string, string>;
+  /**
+   * A streamed body (`text/event-stream` unless `headers` say otherwise): the status and headers go
+   * out at once, then each chunk as the iterable yields it, so a route's awaits between yields are
+   * real delays on the wire. Iteration stops when the caller hangs up (the iterable's `finally` runs).
+   */
+  stream?: AsyncIterable<string>;
 };
 export type Route = (req: StandInRequest) => Reply | Promise<Reply>;
 
@@ -295,6 +301,20 @@ export async function startStandInServer(
     if (res.destroyed || req.socket.destroyed) return;
     if (reply.redirect) {
       res.writeHead(reply.status ?? 302, { location: reply.redirect, ...reply.headers });
+      res.end();
+      return;
+    }
+    if (reply.stream) {
+      res.writeHead(reply.status ?? 200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache",
+        ...reply.headers,
+      });
+      res.flushHeaders();
+      for await (const chunk of reply.stream) {
+        if (res.destroyed || req.socket.destroyed) break;
+        res.write(chunk);
+      }
       res.end();
       return;
     }
