@@ -345,6 +345,12 @@ export async function startStandInServer(
   };
 }
 
+/** How providers echo a key back: a recognisable start and end, never the whole key. */
+export function masked(key: string, keepStart = 3): string {
+  if (key.length < 12) return "*".repeat(Math.max(key.length, 4));
+  return `${key.slice(0, keepStart)}${"*".repeat(key.length - keepStart - 4)}${key.slice(-4)}`;
+}
+
 /**
  * Test controls on a stand-in's authorize endpoint (query parameters a test appends to the
  * authorize URL the app redirected to; a real provider ignores them):
