@@ -1,9 +1,18 @@
 import { createHash } from "node:crypto";
-import { RateLimits, startStandInServer, type Reply, type StandInModule, type StandInRequest } from "./stand-in-server";
+import { anthropicRefusal, modelChatRoutes, modelKeyOf, openaiRefusal } from "./model-chat";
+import {
+  masked,
+  RateLimits,
+  startStandInServer,
+  type Reply,
+  type StandInModule,
+  type StandInRequest,
+} from "./stand-in-server";
 
 // One stand-in for the five API-key providers, each route at its real path and in its real
 // wire format. OpenAI and Anthropic share GET /v1/models and are told apart by their auth
-// headers (Anthropic: x-api-key; OpenAI: Authorization: Bearer).
+// headers (Anthropic: x-api-key; OpenAI: Authorization: Bearer). Their model APIs (POST /v1/chat/completions,
+// POST /v1/messages) replaying turns a test scripts per key: model-chat.ts.
 //
 // Any key works except:
 //   OpenAI     `bad_scope…` → 403 {error:{message:"You have insufficient permissions for this operation. Missing scopes: api.model.read. …", type:"invalid_request_error", code:null}}
@@ -41,64 +50,25 @@ import { RateLimits, startStandInServer, type Reply, type StandInModule, type St
 
 const hash = (v: string) => createHash("sha256").update(v).digest("hex");
 
-/** How providers echo a key back: a recognisable start and end, never the whole key. */
-function masked(key: string, keepStart = 3): string {
-  if (key.length < 12) return "*".repeat(Math.max(key.length, 4));
-  return `${key.slice(0, keepStart)}${"*".repeat(key.length - keepStart - 4)}${key.slice(-4)}`;
-}
-
 function openaiModels(req: StandInRequest): Reply {
-  const key = /^Bearer (.*)$/.exec(String(req.headers.authorization ?? ""))?.[1] ?? "";
-  const error = (status: number, message: string, code: string | null): Reply => ({
-    status,
-    json: { error: { message, type: "invalid_request_error", param: null, code } },
-  });
-  if (!key) {
-    return error(
-      401,
-      "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
-      null,
-    );
-  }
-  if (key.startsWith("bad_scope")) {
-    return error(
-      403,
-      "You have insufficient permissions for this operation. Missing scopes: api.model.read. Check that you have the correct role in your organization (Reader, Writer, Owner) and project (Member, Owner), and if you're using a restricted API key, that it has the necessary scopes.",
-      null,
-    );
-  }
-  if (key.startsWith("bad"))
-    return error(
-      401,
-      `Incorrect API key provided: ${masked(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
-      "invalid_api_key",
-    );
-  return {
-    json: {
-      object: "list",
-      data: ["gpt-4o", "gpt-4o-mini", "text-embedding-3-small"].map((id) => ({
-        id,
-        object: "model",
-        created: 1_715_367_049,
-        owned_by: "system",
-      })),
-    },
-  };
+  return (
+    openaiRefusal(req, "api.model.read") ?? {
+      json: {
+        object: "list",
+        data: ["gpt-4o", "gpt-4o-mini", "text-embedding-3-small"].map((id) => ({
+          id,
+          object: "model",
+          created: 1_715_367_049,
+          owned_by: "system",
+        })),
+      },
+    }
+  );
 }
 
 function anthropicModels(req: StandInRequest): Reply {
-  const key = String(req.headers["x-api-key"] ?? "");
-  const error = (status: number, type: string, message: string): Reply => ({
-    status,
-    json: { type: "error", error: { type, message } },
-    headers: { "request-id": `req_${hash(key + Date.now()).slice(0, 24)}` },
-  });
-  if (!req.headers["anthropic-version"])
-    return error(400, "invalid_request_error", "anthropic-version: header is required");
-  if (!key) return error(401, "authentication_error", "x-api-key header is required");
-  if (key.startsWith("bad_scope"))
-    return error(403, "permission_error", "Your API key does not have permission to use the specified resource.");
-  if (key.startsWith("bad")) return error(401, "authentication_error", "invalid x-api-key");
+  const refusal = anthropicRefusal(req);
+  if (refusal) return refusal;
   const data = [
     {
       type: "model",
@@ -767,26 +737,31 @@ export const standIn: StandInModule = {
   types: ["openai", "anthropic", "klaviyo", "semrush", "stripe"],
   oauthProviders: [],
   start: () =>
-    startStandInServer({
-      "GET /v1/models": (req) => (req.headers["x-api-key"] !== undefined ? anthropicModels(req) : openaiModels(req)),
-      "GET /api/accounts/": klaviyoAccounts,
-      "GET /users/countapiunits.html": semrushUnits,
-      "GET /v1/account": stripeAccount,
-      "GET /v1/balance": stripeBalance,
-      "GET /api/campaigns/": klaviyoCampaigns,
-      "GET /api/lists/{id}": klaviyoList,
-      "GET /api/lists/{id}/": klaviyoList,
-      "GET /api/lists/{id}/relationships/profiles": klaviyoListMembers,
-      "GET /api/lists/{id}/relationships/profiles/": klaviyoListMembers,
-      "POST /api/profile-import": klaviyoProfileImport,
-      "POST /api/profile-import/": klaviyoProfileImport,
-      "POST /api/lists/{id}/relationships/profiles": klaviyoAddToList,
-      "POST /api/lists/{id}/relationships/profiles/": klaviyoAddToList,
-      "POST /api/campaign-values-reports/": klaviyoCampaignValues,
-      "GET /api/lists/": klaviyoAudiences("lists"),
-      "GET /api/segments/": klaviyoAudiences("segments"),
-      "GET /api/profiles/": klaviyoProfiles,
-      "POST /api/profile-subscription-bulk-delete-jobs/": klaviyoUnsubscribe,
-      "GET /": semrushReport,
-    }),
+    startStandInServer(
+      {
+        "GET /v1/models": (req) => (req.headers["x-api-key"] !== undefined ? anthropicModels(req) : openaiModels(req)),
+        ...modelChatRoutes(),
+        "GET /api/accounts/": klaviyoAccounts,
+        "GET /users/countapiunits.html": semrushUnits,
+        "GET /v1/account": stripeAccount,
+        "GET /v1/balance": stripeBalance,
+        "GET /api/campaigns/": klaviyoCampaigns,
+        "GET /api/lists/{id}": klaviyoList,
+        "GET /api/lists/{id}/": klaviyoList,
+        "GET /api/lists/{id}/relationships/profiles": klaviyoListMembers,
+        "GET /api/lists/{id}/relationships/profiles/": klaviyoListMembers,
+        "POST /api/profile-import": klaviyoProfileImport,
+        "POST /api/profile-import/": klaviyoProfileImport,
+        "POST /api/lists/{id}/relationships/profiles": klaviyoAddToList,
+        "POST /api/lists/{id}/relationships/profiles/": klaviyoAddToList,
+        "POST /api/campaign-values-reports/": klaviyoCampaignValues,
+        "GET /api/lists/": klaviyoAudiences("lists"),
+        "GET /api/segments/": klaviyoAudiences("segments"),
+        "GET /api/profiles/": klaviyoProfiles,
+        "POST /api/profile-subscription-bulk-delete-jobs/": klaviyoUnsubscribe,
+        "GET /": semrushReport,
+      },
+      // A test finds its model requests by key: /__stand-in/requests?account=<key>.
+      { accountOf: modelKeyOf },
+    ),
 };

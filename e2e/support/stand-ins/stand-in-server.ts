@@ -37,6 +37,12 @@ export type Reply = {
   bytes?: Buffer;
   redirect?: string;
   headers?: Record<string, string>;
+  /**
+   * A streamed body (`text/event-stream` unless `headers` say otherwise): the status and headers go
+   * out at once, then each chunk as the iterable yields it, so a route's awaits between yields are
+   * real delays on the wire. Iteration stops when the caller hangs up (the iterable's `finally` runs).
+   */
+  stream?: AsyncIterable<string>;
 };
 export type Route = (req: StandInRequest) => Reply | Promise<Reply>;
 
@@ -298,6 +304,20 @@ export async function startStandInServer(
       res.end();
       return;
     }
+    if (reply.stream) {
+      res.writeHead(reply.status ?? 200, {
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache",
+        ...reply.headers,
+      });
+      res.flushHeaders();
+      for await (const chunk of reply.stream) {
+        if (res.destroyed || req.socket.destroyed) break;
+        res.write(chunk);
+      }
+      res.end();
+      return;
+    }
     const body = reply.bytes ?? (reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? ""));
     res.writeHead(reply.status ?? 200, {
       "content-type": reply.bytes
@@ -323,6 +343,12 @@ export async function startStandInServer(
       return closed;
     },
   };
+}
+
+/** How providers echo a key back: a recognisable start and end, never the whole key. */
+export function masked(key: string, keepStart = 3): string {
+  if (key.length < 12) return "*".repeat(Math.max(key.length, 4));
+  return `${key.slice(0, keepStart)}${"*".repeat(key.length - keepStart - 4)}${key.slice(-4)}`;
 }
 
 /**
