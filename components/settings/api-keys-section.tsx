@@ -6,7 +6,7 @@ import { apiKeysQuery, createApiKey, revokeApiKey, settingsKeys } from "@/lib/qu
 import type { ApiKeyJson } from "@/lib/schemas/dashboard";
 import { detailText } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { RevokeButton, RevokeDialog } from "@/components/ui/revoke";
 import { Notice } from "@/components/settings/notice";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { LocalTime } from "@/components/time/local-time";
@@ -47,7 +47,7 @@ function OwnerApiKeys({ team }: { team: string }) {
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: string) => revokeApiKey(team, id),
+    mutationFn: (key: ApiKeyJson) => revokeApiKey(team, key.id),
     onSuccess: () => {
       setRevoking(null);
       // A background refetch: it never rejects (a failure shows in the query's own state).
@@ -138,14 +138,7 @@ function OwnerApiKeys({ team }: { team: string }) {
                   </td>
                   <td className="py-2 text-right">
                     {!k.revoked_at && (
-                      <button
-                        type="button"
-                        className="text-sm font-medium text-rose-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-rose-600 dark:text-rose-400"
-                        onClick={() => setRevoking(k)}
-                        aria-label={`Revoke ${k.name ?? k.prefix}`}
-                      >
-                        Revoke
-                      </button>
+                      <RevokeButton label={`Revoke ${k.name ?? k.prefix}`} onClick={() => setRevoking(k)} />
                     )}
                   </td>
                 </tr>
@@ -154,27 +147,18 @@ function OwnerApiKeys({ team }: { team: string }) {
           </table>
         </ScrollRegion>
       )}
-      <ConfirmDialog
-        open={!!revoking}
+      <RevokeDialog
+        target={revoking}
         title={`Revoke ${revoking?.name ?? revoking?.prefix ?? "key"}?`}
         confirmLabel="Revoke key"
-        pending={revoke.isPending}
-        onConfirm={() => revoking && revoke.mutate(revoking.id)}
-        onCancel={() => {
-          setRevoking(null);
-          revoke.reset();
-        }}
+        revoke={revoke}
+        onCancel={() => setRevoking(null)}
       >
         <p>
           Requests with the key <span className="font-mono">{revoking?.prefix}…</span> are refused with 401 from now on.
           This cannot be undone.
         </p>
-        {revoke.isError && (
-          <p role="alert" className="mt-2 text-rose-700 dark:text-rose-400">
-            {detailText(revoke.error)}
-          </p>
-        )}
-      </ConfirmDialog>
+      </RevokeDialog>
     </div>
   );
 }

@@ -4,10 +4,9 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { connectedAppsQuery, mcpAppsQuery, revokeConnectedApp, settingsKeys } from "@/lib/queries/settings";
 import type { ConnectedAppJson, McpServerJson } from "@/lib/schemas/dashboard";
-import { detailText } from "@/components/overview/format";
 import { LocalTime } from "@/components/time/local-time";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { RevokeButton, RevokeDialog } from "@/components/ui/revoke";
 
 // Connected apps: AI clients (claude.ai, ChatGPT, Cursor…) a member allowed by OAuth to act as
 // them on one MCP server. Listed per server (Settings → MCP servers) and per person (Settings →
@@ -16,10 +15,6 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 const verifiedBadge =
   "ml-2 whitespace-nowrap rounded-full bg-emerald-50 px-2 py-0.5 text-xs font-normal text-emerald-700 " +
   "dark:bg-emerald-950 dark:text-emerald-300";
-// As a token's Revoke.
-const revokeLink =
-  "text-sm font-medium text-rose-700 hover:underline focus-visible:outline focus-visible:outline-2 " +
-  "focus-visible:outline-rose-600 dark:text-rose-400";
 
 /** The apps signed in to `server`, under its card; always shown, since they are who can act through it. */
 export function McpServerApps({ team, server }: { team: string; server: McpServerJson }) {
@@ -135,42 +130,29 @@ function ConnectedAppList({
             </div>
             {a.can_revoke && (
               <div className="flex shrink-0 items-center gap-4">
-                <button
-                  type="button"
-                  className={revokeLink}
-                  onClick={() => setRevoking(a)}
+                <RevokeButton
                   // The member's own list spans servers, where the same app may be twice.
-                  aria-label={mine ? `Revoke ${a.client.name} on ${a.mcp_server.name}` : `Revoke ${a.client.name}`}
-                >
-                  Revoke
-                </button>
+                  label={mine ? `Revoke ${a.client.name} on ${a.mcp_server.name}` : `Revoke ${a.client.name}`}
+                  onClick={() => setRevoking(a)}
+                />
               </div>
             )}
           </li>
         ))}
       </ul>
-      <ConfirmDialog
-        open={!!revoking}
+      <RevokeDialog
+        target={revoking}
         title={`Revoke ${revoking?.client.name ?? "app"}?`}
         confirmLabel="Revoke access"
-        pending={revoke.isPending}
-        onConfirm={() => revoking && revoke.mutate(revoking)}
-        onCancel={() => {
-          setRevoking(null);
-          revoke.reset();
-        }}
+        revoke={revoke}
+        onCancel={() => setRevoking(null)}
       >
         <p>
           {revoking?.client.name} can no longer act as {revoking?.granted_by.email} on {revoking?.mcp_server.name}: its
           next call is refused, and writes it left waiting for approval are cancelled. To use it again, someone must
           allow it again.
         </p>
-        {revoke.isError && (
-          <p role="alert" className="mt-2 text-rose-700 dark:text-rose-400">
-            {detailText(revoke.error)}
-          </p>
-        )}
-      </ConfirmDialog>
+      </RevokeDialog>
     </>
   );
 }

@@ -13,8 +13,8 @@ import type { McpServerJson, McpTokenJson } from "@/lib/schemas/dashboard";
 import { detailText } from "@/components/overview/format";
 import { LocalTime } from "@/components/time/local-time";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
-import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyField } from "@/components/ui/copy-field";
+import { RevokeButton, RevokeDialog } from "@/components/ui/revoke";
 
 /**
  * A server's bearer tokens: create (shown once), list, revoke. Members who cannot manage the server
@@ -41,7 +41,7 @@ export function McpServerTokens({ team, server }: { team: string; server: McpSer
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: string) => revokeMcpToken(team, server.id, id),
+    mutationFn: (token: McpTokenJson) => revokeMcpToken(team, server.id, token.id),
     onSuccess: () => {
       setRevoking(null);
       refresh();
@@ -131,41 +131,25 @@ export function McpServerTokens({ team, server }: { team: string; server: McpSer
                   </span>
                 )}
                 {!t.revoked_at && server.can_manage && (
-                  <button
-                    type="button"
-                    className="text-sm font-medium text-rose-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-rose-600 dark:text-rose-400"
-                    onClick={() => setRevoking(t)}
-                    aria-label={`Revoke token ${t.name ?? t.prefix}`}
-                  >
-                    Revoke
-                  </button>
+                  <RevokeButton label={`Revoke token ${t.name ?? t.prefix}`} onClick={() => setRevoking(t)} />
                 )}
               </div>
             </li>
           ))}
         </ul>
       )}
-      <ConfirmDialog
-        open={!!revoking}
+      <RevokeDialog
+        target={revoking}
         title={`Revoke ${revoking?.name ?? revoking?.prefix ?? "token"}?`}
         confirmLabel="Revoke token"
-        pending={revoke.isPending}
-        onConfirm={() => revoking && revoke.mutate(revoking.id)}
-        onCancel={() => {
-          setRevoking(null);
-          revoke.reset();
-        }}
+        revoke={revoke}
+        onCancel={() => setRevoking(null)}
       >
         <p>
           MCP clients using <span className="font-mono">{revoking?.prefix}…</span> on {server.name} are refused from now
           on. This cannot be undone.
         </p>
-        {revoke.isError && (
-          <p role="alert" className="mt-2 text-rose-700 dark:text-rose-400">
-            {detailText(revoke.error)}
-          </p>
-        )}
-      </ConfirmDialog>
+      </RevokeDialog>
     </div>
   );
 }

@@ -1,13 +1,8 @@
 import http from "node:http";
 
-// What the /mcp benchmarks share: a kept-alive JSON-RPC POST and percentiles.
+// The /mcp benchmarks' call: a kept-alive JSON-RPC POST (their run and sampling: mcp-bench.ts).
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-
-export const p = (times: number[], q: number) => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
 
 /**
  * One JSON-RPC POST to /mcp over a kept-alive socket (no Authorization when `token` is null);

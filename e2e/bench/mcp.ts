@@ -13,12 +13,9 @@
 //
 // Embedded SQLite by default; DATABASE_URL=postgresql://… runs it on a fresh PostgreSQL
 // database (dropped afterwards). Writes e2e/.artifacts/bench-mcp-<engine>.md.
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
-import { benchWorkspace } from "./workspace";
 import { cpuSeconds, pidListeningOn } from "./process-cpu";
-import { p, rpc } from "./mcp-rpc";
+import { rpc } from "./mcp-rpc";
+import { ms, runMcpBench, sampleAlternated, stats, timingTable } from "./mcp-bench";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
@@ -27,182 +24,127 @@ let nth = 0;
 /** A date no earlier call asked for: every run reaches the provider. */
 const freshDate = () => new Date(Date.UTC(2000, 0, 1) + nth++ * DAY).toISOString().slice(0, 10);
 
-async function main() {
-  ensureBuild();
-  const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
-  const pg = postgres ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_bench") : undefined;
-  const { env } = benchWorkspace("bench-mcp", pg?.url);
-  const engine = postgres ? "PostgreSQL" : "SQLite";
-  migrateWith(env);
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  // This process calls the sandbox provider (inside the server) as the server does.
-  process.env.APP_URL = baseUrl;
-  const { createTeam } = await import("@/lib/teams/create-team");
-  const { createUser } = await import("@/lib/users/create-user");
+runMcpBench("bench-mcp", async ({ engine, port, baseUrl, url, team, user, db, mcpServer }) => {
   const { createApiKey } = await import("@/lib/api-keys/create-api-key");
-  const { createMcpServer, createMcpToken } = await import("@/lib/mcp-servers/mcp-servers");
   const { findOperation, OPERATIONS, searchOperations } = await import("@/lib/operations/registry");
-  const { db } = await import("@/lib/db/client");
-  const team = await createTeam({ name: "Bench", plan: "team", creditsLimit: 1_000_000_000 });
-  const user = await createUser({ teamId: team.id, email: "bench@patchbay.dev", role: "owner" });
   const { key } = await createApiKey({ teamId: team.id, userId: user.id, requireTeamPlan: false });
-
-  const server = await startServer(port, { ...env, PORT: String(port), APP_URL: baseUrl });
   const serverPid = pidListeningOn(port);
-  try {
-    const apiKey = "sk-bench-sandbox";
-    const res = await fetch(`${baseUrl}/v1/connections`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ connection_type: "sandbox_key", name: "Bench sandbox", credentials: { api_key: apiKey } }),
+  const apiKey = "sk-bench-sandbox";
+  const res = await fetch(`${baseUrl}/v1/connections`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ connection_type: "sandbox_key", name: "Bench sandbox", credentials: { api_key: apiKey } }),
+  });
+  if (res.status !== 200) throw new Error(`creating the connection: HTTP ${res.status} ${await res.text()}`);
+  const connection = (await res.json()) as { id: string; external_id: string; name: string };
+  const { token } = await mcpServer([connection.id]);
+
+  const report = findOperation("sandbox.report")!;
+  const ctx = {
+    connection: {
+      id: connection.id,
+      type: "sandbox_key",
+      name: connection.name,
+      externalId: connection.external_id,
+      isPrivate: false,
+    },
+    credentials: { kind: "manual" as const, credentials: { api_key: apiKey } },
+  };
+  const input = () => ({ metric: "sessions", days: 7, end_date: freshDate() });
+  let id = 0;
+  const call = (name: string, args: Record<string, unknown>) =>
+    rpc(url, token, { jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } });
+  const runOnce = async () => {
+    const answer = await call("run_operation", {
+      operation_id: "sandbox.report",
+      connection_id: connection.id,
+      input: input(),
     });
-    if (res.status !== 200) throw new Error(`creating the connection: HTTP ${res.status} ${await res.text()}`);
-    const connection = (await res.json()) as { id: string; external_id: string; name: string };
-    const mcp = await createMcpServer({
-      teamId: team.id,
-      ownerUserId: user.id,
-      name: "Bench MCP",
-      connectionIds: [connection.id],
-    });
-    const { token } = await createMcpToken({ teamId: team.id, userId: user.id, role: "owner" }, mcp.id);
-    const url = `${baseUrl}/mcp`;
+    if (answer.result?.isError || !answer.result?.structuredContent?.rows)
+      throw new Error(`run_operation failed: ${JSON.stringify(answer).slice(0, 300)}`);
+  };
+  const sides: Record<string, () => Promise<unknown>> = {
+    bare: () => report.run(ctx, input()),
+    run: runOnce,
+    floor: () => rpc(url, token, { jsonrpc: "2.0", id: ++id, method: "tools/list" }),
+    find: () => call("find_operations", { query: "pause campaign budget" }),
+  };
 
-    const report = findOperation("sandbox.report")!;
-    const ctx = {
-      connection: {
-        id: connection.id,
-        type: "sandbox_key",
-        name: connection.name,
-        externalId: connection.external_id,
-        isPrivate: false,
-      },
-      credentials: { kind: "manual" as const, credentials: { api_key: apiKey } },
-    };
-    const input = () => ({ metric: "sessions", days: 7, end_date: freshDate() });
-    let id = 0;
-    const call = (name: string, args: Record<string, unknown>) =>
-      rpc(url, token, { jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } });
-    const runOnce = async () => {
-      const answer = await call("run_operation", {
-        operation_id: "sandbox.report",
-        connection_id: connection.id,
-        input: input(),
-      });
-      if (answer.result?.isError || !answer.result?.structuredContent?.rows)
-        throw new Error(`run_operation failed: ${JSON.stringify(answer).slice(0, 300)}`);
-    };
-    const sides: Record<string, () => Promise<unknown>> = {
-      bare: () => report.run(ctx, input()),
-      run: runOnce,
-      floor: () => rpc(url, token, { jsonrpc: "2.0", id: ++id, method: "tools/list" }),
-      find: () => call("find_operations", { query: "pause campaign budget" }),
-    };
+  // The same answer on both sides, or the comparison means nothing.
+  const date = "2024-03-01";
+  const viaMcp = (
+    await call("run_operation", {
+      operation_id: "sandbox.report",
+      connection_id: connection.id,
+      input: { metric: "sessions", days: 7, end_date: date },
+    })
+  ).result.structuredContent;
+  const direct = await report.run(ctx, { metric: "sessions", days: 7, end_date: date });
+  if (JSON.stringify(viaMcp) !== JSON.stringify(direct))
+    throw new Error(`bare and /mcp disagree:\n${JSON.stringify(direct)}\n${JSON.stringify(viaMcp)}`);
 
-    // The same answer on both sides, or the comparison means nothing.
-    const date = "2024-03-01";
-    const viaMcp = (
-      await call("run_operation", {
-        operation_id: "sandbox.report",
-        connection_id: connection.id,
-        input: { metric: "sessions", days: 7, end_date: date },
-      })
-    ).result.structuredContent;
-    const direct = await report.run(ctx, { metric: "sessions", days: 7, end_date: date });
-    if (JSON.stringify(viaMcp) !== JSON.stringify(direct))
-      throw new Error(`bare and /mcp disagree:\n${JSON.stringify(direct)}\n${JSON.stringify(viaMcp)}`);
-
-    for (let i = 0; i < 100; i++) for (const side of Object.values(sides)) await side();
-
-    const times: Record<string, number[]> = { bare: [], run: [], floor: [], find: [] };
-    const order = Object.keys(sides);
-    const until = performance.now() + 2 * SECONDS * 1000;
-    for (let round = 0; performance.now() < until; round++) {
-      for (let i = 0; i < order.length; i++) {
-        const side = order[(round + i) % order.length];
-        const t = performance.now();
-        await sides[side]();
-        times[side].push(performance.now() - t);
-      }
-    }
-    // find_operations in the server's own function, over the whole catalogue.
-    const queries = [
-      "pause campaign",
-      "change the daily budget",
-      "post a slack message",
-      "ga4 sessions report",
-      "add subscriber to list",
-      "",
-      "update contact",
-    ];
-    const searchTimes: number[] = [];
-    for (let i = 0; i < 20_000; i++) {
-      const t = performance.now();
-      searchOperations(queries[i % queries.length], OPERATIONS);
-      searchTimes.push(performance.now() - t);
-    }
-
-    // Throughput: CONCURRENCY clients calling run_operation back to back.
-    const logsBefore = await db.operationLog.count({ where: { teamId: team.id } });
-    const cpuBefore = cpuSeconds(serverPid);
-    let calls = 0;
-    const t0 = performance.now();
-    const stopAt = t0 + SECONDS * 1000;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (performance.now() < stopAt) {
-          await runOnce();
-          calls++;
-        }
-      }),
-    );
-    const wall = (performance.now() - t0) / 1000;
-    const cpu = cpuSeconds(serverPid) - cpuBefore;
-    const logsWritten = (await db.operationLog.count({ where: { teamId: team.id } })) - logsBefore;
-    if (logsWritten !== calls) throw new Error(`${calls} calls wrote ${logsWritten} logs`);
-
-    const m = Object.fromEntries(
-      Object.entries(times).map(([k, v]) => [k, { p50: p(v, 0.5), p99: p(v, 0.99), n: v.length }]),
-    );
-    const ratio = (m.run.p50 - m.floor.p50) / m.bare.p50;
-    const searchP50 = p(searchTimes, 0.5);
-    const bars = [
-      { bar: "run_operation: (run p50 − floor p50) ≤ 2 × bare p50", value: ratio, ok: ratio <= 2 },
-      {
-        bar: `find_operations in the server, whole catalogue (${OPERATIONS.length} operations): p50 under 2 ms`,
-        value: searchP50,
-        ok: searchP50 < 2,
-      },
-    ];
-    const ms = (v: number) => v.toFixed(3);
-    const text = [
-      `# bench:mcp — ${engine}, ${2 * SECONDS} s alternated, then ${SECONDS} s of throughput with ${CONCURRENCY} clients`,
-      "",
-      "| side | p50 ms | p99 ms | samples |",
-      "|---|---|---|---|",
-      `| bare: sandbox.report's own run, in process | ${ms(m.bare.p50)} | ${ms(m.bare.p99)} | ${m.bare.n} |`,
-      `| run: run_operation sandbox.report through /mcp | ${ms(m.run.p50)} | ${ms(m.run.p99)} | ${m.run.n} |`,
-      `| floor: tools/list through /mcp | ${ms(m.floor.p50)} | ${ms(m.floor.p99)} | ${m.floor.n} |`,
-      `| find_operations through /mcp | ${ms(m.find.p50)} | ${ms(m.find.p99)} | ${m.find.n} |`,
-      `| find_operations, the server's function (searchOperations) | ${ms(searchP50)} | ${ms(p(searchTimes, 0.99))} | ${searchTimes.length} |`,
-      "",
-      `(run − floor) / bare at p50: ${ratio.toFixed(2)}; find_operations through /mcp − floor: ${ms(m.find.p50 - m.floor.p50)} ms.`,
-      "",
-      `Throughput: ${calls} run_operation calls in ${wall.toFixed(1)} s = ${(calls / wall).toFixed(0)} calls/s; the server process used ${cpu.toFixed(1)} CPU s = ${(calls / cpu).toFixed(0)} calls per CPU second (each wrote its log and ledger entry: ${logsWritten} logs).`,
-      "",
-      ...bars.map((b) => `- ${b.ok ? "PASS" : "FAIL"} ${b.bar}: ${b.value.toFixed(3)}`),
-    ].join("\n");
-    console.log(`\n${text}\n`);
-    writeFileSync(join(root, "e2e", ".artifacts", `bench-mcp-${postgres ? "postgresql" : "sqlite"}.md`), text);
-    process.exitCode = bars.every((b) => b.ok) ? 0 : 1;
-  } finally {
-    await server.stop();
-    await db.$disconnect();
-    await pg?.drop();
+  const m = await sampleAlternated(sides, 2 * SECONDS * 1000);
+  // find_operations in the server's own function, over the whole catalogue.
+  const queries = [
+    "pause campaign",
+    "change the daily budget",
+    "post a slack message",
+    "ga4 sessions report",
+    "add subscriber to list",
+    "",
+    "update contact",
+  ];
+  const searchTimes: number[] = [];
+  for (let i = 0; i < 20_000; i++) {
+    const t = performance.now();
+    searchOperations(queries[i % queries.length], OPERATIONS);
+    searchTimes.push(performance.now() - t);
   }
-}
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
+  // Throughput: CONCURRENCY clients calling run_operation back to back.
+  const logsBefore = await db.operationLog.count({ where: { teamId: team.id } });
+  const cpuBefore = cpuSeconds(serverPid);
+  let calls = 0;
+  const t0 = performance.now();
+  const stopAt = t0 + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < stopAt) {
+        await runOnce();
+        calls++;
+      }
+    }),
+  );
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = cpuSeconds(serverPid) - cpuBefore;
+  const logsWritten = (await db.operationLog.count({ where: { teamId: team.id } })) - logsBefore;
+  if (logsWritten !== calls) throw new Error(`${calls} calls wrote ${logsWritten} logs`);
+
+  const ratio = (m.run.p50 - m.floor.p50) / m.bare.p50;
+  const search = stats(searchTimes);
+  const bars = [
+    { bar: "run_operation: (run p50 − floor p50) ≤ 2 × bare p50", value: ratio, ok: ratio <= 2 },
+    {
+      bar: `find_operations in the server, whole catalogue (${OPERATIONS.length} operations): p50 under 2 ms`,
+      value: search.p50,
+      ok: search.p50 < 2,
+    },
+  ];
+  const lines = [
+    `# bench:mcp — ${engine}, ${2 * SECONDS} s alternated, then ${SECONDS} s of throughput with ${CONCURRENCY} clients`,
+    "",
+    ...timingTable({
+      "bare: sandbox.report's own run, in process": m.bare,
+      "run: run_operation sandbox.report through /mcp": m.run,
+      "floor: tools/list through /mcp": m.floor,
+      "find_operations through /mcp": m.find,
+      "find_operations, the server's function (searchOperations)": search,
+    }),
+    "",
+    `(run − floor) / bare at p50: ${ratio.toFixed(2)}; find_operations through /mcp − floor: ${ms(m.find.p50 - m.floor.p50)} ms.`,
+    "",
+    `Throughput: ${calls} run_operation calls in ${wall.toFixed(1)} s = ${(calls / wall).toFixed(0)} calls/s; the server process used ${cpu.toFixed(1)} CPU s = ${(calls / cpu).toFixed(0)} calls per CPU second (each wrote its log and ledger entry: ${logsWritten} logs).`,
+    "",
+  ];
+  return { lines, bars };
 });

@@ -130,6 +130,17 @@ function isMetadataDocumentId(clientId: string): boolean {
   }
 }
 
+/**
+ * What a stored client is called: its own name; nameless, a document's client by its host and a
+ * registered one by where it returns people (its first redirect URI's host, or scheme for an app's).
+ */
+export function clientName(row: { id: string; kind: string; name: string | null; redirectUris: string }): string {
+  if (row.name !== null) return row.name;
+  if (row.kind === "cimd") return new URL(row.id).host;
+  const back = new URL((JSON.parse(row.redirectUris) as string[])[0]);
+  return back.host || back.protocol.replace(/:$/, "");
+}
+
 function toInfo(row: {
   id: string;
   kind: string;
@@ -138,18 +149,14 @@ function toInfo(row: {
   logoUri: string | null;
   redirectUris: string;
 }): OAuthClientInfo {
-  const redirectUris = JSON.parse(row.redirectUris) as string[];
-  // Nameless: a document's client is known by its host; a registered one by where it returns people.
-  const back = new URL(redirectUris[0]);
-  const host = row.kind === "cimd" ? new URL(row.id).host : back.host || back.protocol.replace(/:$/, "");
   return {
     id: row.id,
     kind: row.kind === "cimd" ? "cimd" : "dcr",
-    name: row.name ?? host,
+    name: clientName(row),
     givenName: row.name,
     clientUri: row.clientUri,
     logoUri: row.logoUri,
-    redirectUris,
+    redirectUris: JSON.parse(row.redirectUris) as string[],
   };
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { forbidden, notFound } from "@/lib/errors/api-error";
 import { findMcpServer } from "@/lib/mcp-servers/mcp-servers";
+import { clientName } from "@/lib/mcp-oauth/clients";
 import { revokeGrant } from "@/lib/mcp-oauth/revoke-grant";
 
 // Connected apps, as the dashboard lists them: per MCP server (who may see the server sees its
@@ -16,7 +17,8 @@ const GRANT_SELECT = {
   lastUsedAt: true,
   userId: true,
   user: { select: { email: true } },
-  client: { select: { id: true, kind: true, name: true } },
+  // redirectUris: a client registered without a name is known by where it returns people.
+  client: { select: { id: true, kind: true, name: true, redirectUris: true } },
   mcpServer: { select: { id: true, name: true, ownerUserId: true, isPrivate: true } },
 } as const;
 
@@ -26,17 +28,16 @@ type GrantRow = {
   lastUsedAt: Date | null;
   userId: string;
   user: { email: string };
-  client: { id: string; kind: string; name: string | null };
+  client: { id: string; kind: string; name: string | null; redirectUris: string };
   mcpServer: { id: string; name: string; ownerUserId: string | null; isPrivate: boolean };
 };
 
 const seconds = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
 function grantJson(g: GrantRow, actor: Actor) {
-  const host = g.client.kind === "cimd" ? new URL(g.client.id).host : null;
   return {
     id: g.id,
-    client: { id: g.client.id, name: g.client.name ?? host ?? g.client.id, verified: g.client.kind === "cimd" },
+    client: { id: g.client.id, name: clientName(g.client), verified: g.client.kind === "cimd" },
     mcp_server: { id: g.mcpServer.id, name: g.mcpServer.name },
     granted_by: { id: g.userId, email: g.user.email },
     created_at: seconds(g.createdAt)!,

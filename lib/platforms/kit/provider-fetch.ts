@@ -88,8 +88,17 @@ function hostMatches(entry: string, url: URL): boolean {
   return url.hostname === entry;
 }
 
-/** `bytes`: the raw body, for the report files providers serve compressed (ZIP, gzip). */
-export type ProviderResponse = { status: number; body: unknown; text: string; bytes?: Buffer };
+/**
+ * `bytes`: the raw body, for the report files providers serve compressed (ZIP, gzip). `retryAfter`:
+ * the Retry-After header, which a 429 carries (rateLimitReason reports it).
+ */
+export type ProviderResponse = {
+  status: number;
+  body: unknown;
+  text: string;
+  bytes?: Buffer;
+  retryAfter?: string | null;
+};
 
 /** One bounded HTTP call to a provider: never hangs, and failures name the provider. */
 export async function providerFetch(
@@ -154,7 +163,7 @@ async function fetchOnce(
  * asks to wait 60 s before trying again."
  */
 export function rateLimitReason(providerName: string, res: ProviderResponse, reason: string): string {
-  const after = (res as { retryAfter?: string | null }).retryAfter;
+  const after = res.retryAfter;
   const wait = after && /^\d+$/.test(after.trim()) ? `; it asks to wait ${after.trim()} s before trying again` : "";
   return `${providerName}'s rate limit was reached (${reason.replace(/[.]+$/, "")})${wait}.`;
 }
