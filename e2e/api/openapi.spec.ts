@@ -145,13 +145,31 @@ test("it is OpenAPI 3.1.0 with info.version 1.0.0, the server's URL and bearer s
   }
 });
 
-test("it has exactly the operations of spec §4.1–4.11", async () => {
+/** The extensions beyond the spec, each under its own "(extension)" tag: the agent (CONTRACT §11). */
+const EXTENSIONS = [
+  "GET /v1/agent/conversations",
+  "POST /v1/agent/conversations",
+  "GET /v1/agent/conversations/{conversation_id}",
+  "PATCH /v1/agent/conversations/{conversation_id}",
+  "POST /v1/agent/conversations/{conversation_id}/messages",
+];
+
+test("it has exactly the operations of spec §4.1–4.11, and the extensions tagged as such", async () => {
   const listed = Object.entries(doc.paths as Json).flatMap(([path, methods]) =>
     Object.keys(methods as Json)
       .filter((m) => ["get", "post", "put", "patch", "delete", "head", "options"].includes(m))
       .map((m) => `${m.toUpperCase()} ${path}`),
   );
-  expect(listed.sort()).toEqual(OPERATIONS.map((o) => `${o.method.toUpperCase()} ${o.path}`).sort());
+  expect(listed.filter((o) => !EXTENSIONS.includes(o)).sort()).toEqual(
+    OPERATIONS.map((o) => `${o.method.toUpperCase()} ${o.path}`).sort(),
+  );
+  expect(listed.filter((o) => EXTENSIONS.includes(o)).sort()).toEqual([...EXTENSIONS].sort());
+  for (const op of EXTENSIONS) {
+    const [method, path] = op.split(" ");
+    expect(doc.paths[path][method.toLowerCase()].tags, op).toEqual(["Agent (extension)"]);
+  }
+  const start = doc.paths["/v1/agent/conversations"].post.responses["201"].content;
+  expect(Object.keys(start).sort()).toEqual(["application/json", "text/event-stream"]);
 });
 
 for (const op of OPERATIONS) {

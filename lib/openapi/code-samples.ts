@@ -81,6 +81,32 @@ const CLIENT_CALLS: Record<string, { method: string; examples: Example[] }> = {
   },
   "get /v1/logs": { method: "logs.list", examples: [{ args: { status: "error", limit: 50 }, result: "page" }] },
   "get /v1/logs/{log_id}": { method: "logs.get", examples: [{ id: "log_2hR6sN9wK4bT1vX7mQ3d", result: "log" }] },
+  "get /v1/agent/conversations": {
+    method: "agent.list",
+    examples: [{ args: { q: "sessions" }, result: "conversations" }],
+  },
+  "post /v1/agent/conversations": {
+    method: "agent.start",
+    examples: [
+      {
+        args: { model_connection_id: "conn_7pL2mQ9xW4vB8nK1sT6r", message: "How many sessions did we have last week?" },
+        result: "started",
+        comment: "Answers once the turn is completed, waiting_approval, failed or refused.",
+      },
+    ],
+  },
+  "get /v1/agent/conversations/{conversation_id}": {
+    method: "agent.get",
+    examples: [{ id: "conv_3nW8kR5tY1mB6vQ9xL2p", result: "conversation" }],
+  },
+  "patch /v1/agent/conversations/{conversation_id}": {
+    method: "agent.share",
+    examples: [{ id: "conv_3nW8kR5tY1mB6vQ9xL2p", args: { shared: true }, result: "conversation" }],
+  },
+  "post /v1/agent/conversations/{conversation_id}/messages": {
+    method: "agent.send",
+    examples: [{ id: "conv_3nW8kR5tY1mB6vQ9xL2p", args: { message: "And the week before?" }, result: "next" }],
+  },
 };
 
 /** A cursor-paginated list also gets the client's iterator: these are the page-only parameters. */

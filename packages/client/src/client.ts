@@ -13,6 +13,10 @@ export type CreditLog = Schemas["CreditLog"];
 export type CreditLogPage = Schemas["CreditLogPage"];
 export type Log = Schemas["Log"];
 export type LogPage = Schemas["LogPage"];
+export type AgentTurn = Schemas["AgentTurn"];
+export type AgentStep = Schemas["AgentStep"];
+export type AgentConversation = Schemas["AgentConversation"];
+export type AgentConversationSummary = Schemas["AgentConversationSummary"];
 
 type QueryOf<O extends keyof operations> = NonNullable<operations[O]["parameters"]["query"]>;
 type BodyOf<O extends keyof operations> = NonNullable<operations[O]["requestBody"]>["content"]["application/json"];
@@ -23,6 +27,10 @@ export type CreateConnectionBody = BodyOf<"postV1Connections">;
 export type CreateAuthLinkBody = BodyOf<"postV1ConnectionsAuthLink">;
 export type ListLogsQuery = QueryOf<"getV1Logs">;
 export type ListCreditLogsQuery = QueryOf<"getV1CreditsLogs">;
+export type ListConversationsQuery = QueryOf<"getV1AgentConversations">;
+export type StartConversationBody = BodyOf<"postV1AgentConversations">;
+export type ShareConversationBody = BodyOf<"patchV1AgentConversationsByConversationId">;
+export type SendMessageBody = BodyOf<"postV1AgentConversationsByConversationIdMessages">;
 /** The filters of a walk through every page: the cursor is the iterator's. */
 export type IterateLogsQuery = Omit<ListLogsQuery, "cursor">;
 export type IterateCreditLogsQuery = Omit<ListCreditLogsQuery, "cursor">;
@@ -92,6 +100,45 @@ export class Patchbay {
         "DELETE",
         this.#for(call).DELETE("/v1/connections/{connection_id}", {
           params: { path: { connection_id: connectionId } },
+          signal: call?.signal,
+        }),
+      ),
+  };
+
+  /** The agent (an extension, CONTRACT §11): conversations on one of the team's model connections. */
+  readonly agent = {
+    /** The key's user's conversations and the team's shared ones, most recent first. */
+    list: (query: ListConversationsQuery = {}, call?: CallOptions) =>
+      unwrap("GET", this.#for(call).GET("/v1/agent/conversations", { params: { query }, signal: call?.signal })),
+    /** Starts a conversation and answers once its first turn is completed, waiting_approval, failed or refused. */
+    start: (body: StartConversationBody, call?: CallOptions) =>
+      unwrap("POST", this.#for(call).POST("/v1/agent/conversations", { body, signal: call?.signal })),
+    /** A conversation with every turn. */
+    get: (conversationId: string, call?: CallOptions) =>
+      unwrap(
+        "GET",
+        this.#for(call).GET("/v1/agent/conversations/{conversation_id}", {
+          params: { path: { conversation_id: conversationId } },
+          signal: call?.signal,
+        }),
+      ),
+    /** Shares it with the team (or stops): its creator only. */
+    share: (conversationId: string, body: ShareConversationBody, call?: CallOptions) =>
+      unwrap(
+        "PATCH",
+        this.#for(call).PATCH("/v1/agent/conversations/{conversation_id}", {
+          params: { path: { conversation_id: conversationId } },
+          body,
+          signal: call?.signal,
+        }),
+      ),
+    /** The next turn; a 409 while the last one runs or waits for an approval. */
+    send: (conversationId: string, body: SendMessageBody, call?: CallOptions) =>
+      unwrap(
+        "POST",
+        this.#for(call).POST("/v1/agent/conversations/{conversation_id}/messages", {
+          params: { path: { conversation_id: conversationId } },
+          body,
           signal: call?.signal,
         }),
       ),

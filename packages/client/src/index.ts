@@ -19,6 +19,14 @@ export type {
   ListCreditLogsQuery,
   IterateLogsQuery,
   IterateCreditLogsQuery,
+  AgentTurn,
+  AgentStep,
+  AgentConversation,
+  AgentConversationSummary,
+  ListConversationsQuery,
+  StartConversationBody,
+  ShareConversationBody,
+  SendMessageBody,
 } from "./client.js";
 export { PatchbayError, type PatchbayErrorCode } from "./errors.js";
 export { retryAfterMs, type RetryOptions, type TransportOptions } from "./transport.js";

@@ -73,6 +73,24 @@ test("every /v1 operation of the document, once, through the client", async () =
   const ledger = await patchbay.ledger.list({ limit: 10 });
   expect(ledger.data.map((e) => e.credits_used).sort()).toEqual([3, 4]);
 
+  // The agent (an extension): a conversation on the sandbox model, reading the connection made above.
+  const model = await patchbay.connections.create({ connection_type: "sandbox_model", name: "Model", credentials: {} });
+  const started = await patchbay.agent.start({
+    model_connection_id: model.id!,
+    connection_ids: [created.id!],
+    message: "The sessions report, please",
+  });
+  expect(started.turn).toMatchObject({
+    status: "completed",
+    steps: [{ operation_id: "sandbox.report", status: "success" }],
+  });
+  const next = await patchbay.agent.send(started.id, { message: "thanks" });
+  expect(next.turn.status).toBe("completed");
+  const shared = await patchbay.agent.share(started.id, { shared: true });
+  expect(shared.turns.map((t) => t.message)).toEqual(["The sessions report, please", "thanks"]);
+  expect((await patchbay.agent.get(started.id)).shared).toBe(true);
+  expect((await patchbay.agent.list({ q: "sessions" })).data.map((c) => c.id)).toEqual([started.id]);
+
   const deleted = await patchbay.connections.delete(created.id!);
   expect(deleted.id).toBe(created.id);
   const gone = await failure(patchbay.connections.get(created.id!));
@@ -83,7 +101,7 @@ test("every /v1 operation of the document, once, through the client", async () =
   const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
     Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })),
   );
-  expect(operations).toHaveLength(11);
+  expect(operations).toHaveLength(16);
   for (const op of operations) {
     const pattern = new RegExp(`^${op.method} ${op.path.replace(/\{\w+\}/g, "[^/]+")}$`);
     expect(
