@@ -31,14 +31,14 @@ type Measure = (bench: McpBench) => Promise<{ lines: string[]; bars: Bar[] }>;
  * `measure` returns the report's lines, to which its bars are added as PASS or FAIL; the exit
  * code is 0 only when every bar passes.
  */
-export function runMcpBench(name: string, measure: Measure) {
-  run(name, measure).catch((e) => {
+export function runMcpBench(name: string, measure: Measure, serverEnv: Record<string, string> = {}) {
+  run(name, measure, serverEnv).catch((e) => {
     console.error(e);
     process.exit(1);
   });
 }
 
-async function run(name: string, measure: Measure) {
+async function run(name: string, measure: Measure, serverEnv: Record<string, string>) {
   ensureBuild();
   const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
   const pg = postgres ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_bench") : undefined;
@@ -60,7 +60,7 @@ async function run(name: string, measure: Measure) {
     return { id, token };
   };
 
-  const server = await startServer(port, { ...env, PORT: String(port), APP_URL: baseUrl });
+  const server = await startServer(port, { ...env, ...serverEnv, PORT: String(port), APP_URL: baseUrl });
   try {
     const engine = postgres ? "PostgreSQL" : "SQLite";
     const url = `${baseUrl}/mcp`;

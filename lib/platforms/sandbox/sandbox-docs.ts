@@ -47,7 +47,8 @@ Every post creates a new connection: rebind your workflows to the new one and de
 
 A model that lives inside Patchbay, for the agent (Agent in the dashboard, \`/v1/agent/conversations\` in
 the API), so a conversation runs through the real agent loop without a model key. Create it with
-\`POST /v1/connections\` and \`{"type": "sandbox_model", "credentials": {}}\`: no credentials are needed.
+\`POST /v1/connections\` and \`{"connection_type": "sandbox_model", "name": "Sandbox model", "credentials": {}}\`:
+no credentials are needed.
 
 It speaks OpenAI's Chat Completions format and follows a fixed script on the member's message:
 

@@ -112,7 +112,10 @@ export class Patchbay {
       unwrap("GET", this.#for(call).GET("/v1/agent/conversations", { params: { query }, signal: call?.signal })),
     /** Starts a conversation and answers once its first turn is completed, waiting_approval, failed or refused. */
     start: (body: StartConversationBody, call?: CallOptions) =>
-      unwrap("POST", this.#for(call).POST("/v1/agent/conversations", { body, signal: call?.signal })),
+      // JSON, as the client asks: the document's other answer (an event stream) is for Accept: text/event-stream.
+      unwrap("POST", this.#for(call).POST("/v1/agent/conversations", { body, signal: call?.signal })) as Promise<
+        Schemas["AgentTurnResult"]
+      >,
     /** A conversation with every turn. */
     get: (conversationId: string, call?: CallOptions) =>
       unwrap(
@@ -141,7 +144,7 @@ export class Patchbay {
           body,
           signal: call?.signal,
         }),
-      ),
+      ) as Promise<Schemas["AgentTurnResult"]>,
   };
 
   readonly authLinks = {
