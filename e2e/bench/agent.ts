@@ -1,10 +1,12 @@
 // npm run bench:agent — the agent's own cost, on the production server, against the OpenAI
 // stand-in (Chat Completions, streamed), in one run with samples alternated so every side sees
 // the same machine:
-//   - step:  one agent turn that runs one tool step (the model asks for run_operation of
-//            sandbox.report, then answers): the turn's wall time minus the time the stand-in spent
-//            answering its two model calls, i.e. Patchbay's own time for the step (the turn and
-//            conversation rows, history, the AI SDK client, the tool run and its log, the ledger);
+//   - step:  an agent turn whose model asks for BENCH_AGENT_STEPS (4) tool steps one after the
+//            other (run_operation of sandbox.report), then answers: the turn's wall time minus the
+//            time the stand-in spent answering its model calls, over the steps, i.e. Patchbay's own
+//            time per tool step (the turn and conversation rows, the AI SDK client, the tool run and
+//            its log, the ledger entry, shared by the turn's steps); the same for a one-step turn is
+//            reported beside it (a turn's fixed cost all on one step);
 //   - run:   the same operation through /mcp's run_operation (tools/call with a pbm_ token);
 //   - floor: the cheapest /v1 answer through the same wrapper (GET /v1/credits).
 // Bar: step p50 ≤ 1.5 × run p50. Both sides read the same report (a cache hit after the first).
@@ -21,6 +23,8 @@ import { rpc } from "./mcp-rpc";
 import { ms, runMcpBench, stats, timingTable } from "./mcp-bench";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+/** Tool steps in the measured turn (a question that takes a few reads, as most do). */
+const STEPS = Number(process.env.BENCH_AGENT_STEPS ?? 4);
 const MODEL_KEY = "sk-bench-agent";
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
@@ -80,22 +84,20 @@ apiKeysStandIn
         })) as { id: string };
         const { token } = await mcpServer([sandbox.id]);
         const input = { metric: "sessions", days: 7 };
-        const stepTurns: ModelTurn[] = [
-          {
-            tool_calls: [
-              {
-                name: "run_operation",
-                arguments: { operation_id: "sandbox.report", connection_id: sandbox.id, input },
-              },
-            ],
-            chunk_delay_ms: 0,
-          },
-          { text: "Done.", chunk_delay_ms: 0 },
-        ];
+        const call: ModelTurn = {
+          tool_calls: [
+            { name: "run_operation", arguments: { operation_id: "sandbox.report", connection_id: sandbox.id, input } },
+          ],
+          chunk_delay_ms: 0,
+        };
+        const answer: ModelTurn = { text: "Done.", chunk_delay_ms: 0 };
 
-        /** One agent turn with one tool step: Patchbay's own milliseconds (wall time minus the stand-in's). */
-        const agentStep = async () => {
-          await scriptModel(standIn.url, MODEL_KEY, stepTurns);
+        /**
+         * One agent turn whose model asks for `steps` tool steps one after the other, then answers:
+         * Patchbay's own milliseconds per step (the turn's wall time minus the stand-in's, over `steps`).
+         */
+        const agentTurn = (steps: number) => async () => {
+          await scriptModel(standIn.url, MODEL_KEY, [...Array<ModelTurn>(steps).fill(call), answer]);
           const before = (await modelTimings(standIn.url, MODEL_KEY)).length;
           const t = performance.now();
           const body = await post("/v1/agent/conversations", {
@@ -105,11 +107,11 @@ apiKeysStandIn
           });
           const wall = performance.now() - t;
           const turn = body.turn as { status: string; steps: unknown[] };
-          if (turn.status !== "completed" || turn.steps.length !== 1)
+          if (turn.status !== "completed" || turn.steps.length !== steps)
             throw new Error(`the turn ended ${JSON.stringify(turn)}`);
           const calls = (await modelTimings(standIn.url, MODEL_KEY)).slice(before);
           const modelMs = calls.reduce((sum, c) => sum + ((c.done_at ?? c.received_at) - c.received_at), 0);
-          return wall - modelMs;
+          return (wall - modelMs) / steps;
         };
         const mcpRun = async () => {
           const t = performance.now();
@@ -150,9 +152,14 @@ apiKeysStandIn
           return res.firstEventAt - call.first_token_at!;
         };
 
-        const sides: Record<string, () => Promise<number>> = { step: agentStep, run: mcpRun, floor };
+        const sides: Record<string, () => Promise<number>> = {
+          step: agentTurn(STEPS),
+          single: agentTurn(1),
+          run: mcpRun,
+          floor,
+        };
         for (let i = 0; i < 20; i++) for (const side of Object.values(sides)) await side();
-        const times: Record<string, number[]> = { step: [], run: [], floor: [], first: [] };
+        const times: Record<string, number[]> = { step: [], single: [], run: [], floor: [], first: [] };
         const order = Object.keys(sides);
         const until = performance.now() + SECONDS * 1000;
         for (let round = 0; performance.now() < until; round++) {
@@ -169,7 +176,8 @@ apiKeysStandIn
             `# bench:agent on ${engine}`,
             "",
             ...timingTable({
-              "agent tool step (turn minus the model stand-in's time)": s.step,
+              [`agent tool step: a ${STEPS}-step turn minus the model stand-in's time, over ${STEPS}`]: s.step,
+              "agent one-step turn minus the model stand-in's time": s.single,
               "run_operation through /mcp": s.run,
               "floor: GET /v1/credits": s.floor,
               "stream: stand-in first token → first text event here": s.first,

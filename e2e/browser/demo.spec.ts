@@ -56,8 +56,18 @@ test("npm start's demo is made by the product and reads true, page by page, at 3
     expect(facts.nodesWithoutConnection, "nodes of a provider with no connection of the team").toEqual([]);
     expect(facts.builtInErrorsNamingAProvider, "a built-in's error naming a provider").toEqual([]);
     expect(facts.mcpLogs, "MCP calls through the MCP server").toBeGreaterThan(20);
-    expect(facts.approvals.sort(), "approvals decided for real").toEqual(["rejected", "succeeded", "succeeded"]);
-    expect(facts.services.sort(), "services charged").toEqual(["mcp", "workflow"]);
+    expect(facts.approvals.sort(), "approvals decided for real").toEqual([
+      "rejected",
+      "succeeded",
+      "succeeded",
+      "succeeded",
+    ]);
+    expect(facts.services.sort(), "services charged").toEqual(["agent", "mcp", "workflow"]);
+    expect(facts.agentTurns, "agent turns through the agent loop, each finished").toEqual([
+      "completed",
+      "completed",
+      "completed",
+    ]);
     expect(facts.ledgerWithoutRunOrLog, "ledger entries not tied to their run or call").toBe(0);
     // The only workflow that writes is inactive: the demo never writes on its own.
     expect(facts.activeWriters).toEqual([]);
@@ -108,6 +118,7 @@ type DemoFacts = {
   mcpLogs: number;
   approvals: string[];
   services: string[];
+  agentTurns: string[];
   ledgerWithoutRunOrLog: number;
   activeWriters: string[];
 };
@@ -137,6 +148,7 @@ const FACTS = `
       .map((l) => l.id),
     mcpLogs: await db.operationLog.count({ where: { sourceType: "mcp" } }),
     approvals: (await db.approval.findMany({ select: { status: true } })).map((a) => a.status),
+    agentTurns: (await db.agentTurn.findMany({ select: { status: true } })).map((t) => t.status),
     services: [...new Set((await db.creditLedgerEntry.findMany({ select: { serviceType: true } })).map((e) => e.serviceType))],
     ledgerWithoutRunOrLog: await db.creditLedgerEntry.count({ where: { runId: null, logId: null } }),
     activeWriters: workflows

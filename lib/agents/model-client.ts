@@ -62,13 +62,25 @@ function languageModel(call: ModelCall) {
   return createOpenAI({ baseURL, apiKey: call.apiKey, fetch: guarded }).chat(call.model);
 }
 
+/** The SDK's tool set of a tools table, built once per table (their JSON Schema is made once too). */
+const toolSets = new WeakMap<Record<string, ModelTool>, ToolSet>();
+function toolSet(tools: Record<string, ModelTool>): ToolSet {
+  let set = toolSets.get(tools);
+  if (!set)
+    toolSets.set(
+      tools,
+      (set = Object.fromEntries(
+        Object.entries(tools).map(([name, t]) => [
+          name,
+          tool({ description: t.description, inputSchema: z.object(t.inputSchema) }),
+        ]),
+      )),
+    );
+  return set;
+}
+
 export async function callModel(call: ModelCall): Promise<ModelStep> {
-  const tools: ToolSet = Object.fromEntries(
-    Object.entries(call.tools).map(([name, t]) => [
-      name,
-      tool({ description: t.description, inputSchema: z.object(t.inputSchema) }),
-    ]),
-  );
+  const tools = toolSet(call.tools);
   let failure: unknown = null;
   try {
     const result = streamText({

@@ -98,11 +98,14 @@ const toolResult = (toolCallId: string, toolName: string, value: Record<string, 
 });
 
 async function history(turn: AgentTurn): Promise<ModelMessage[]> {
-  const earlier = await db.agentTurn.findMany({
-    where: { conversationId: turn.conversationId, seq: { lt: turn.seq }, status: { not: "refused" } },
-    orderBy: { seq: "asc" },
-    select: { message: true, messages: true },
-  });
+  const earlier =
+    turn.seq === 1
+      ? []
+      : await db.agentTurn.findMany({
+          where: { conversationId: turn.conversationId, seq: { lt: turn.seq }, status: { not: "refused" } },
+          orderBy: { seq: "asc" },
+          select: { message: true, messages: true },
+        });
   return [...earlier, turn].flatMap((t) =>
     closeOpenCalls([{ role: "user", content: t.message }, ...(JSON.parse(t.messages) as ModelMessage[])]),
   );
@@ -165,13 +168,9 @@ export async function startTurn(
     data: { ...base, status: "running", leaseUntil: BigInt(seconds() + agentLimits().seconds + 60) },
   });
   listener?.start?.();
-  await touch(conversation.id);
   await advance(turn, conversation, listener);
   return db.agentTurn.findUniqueOrThrow({ where: { id: turn.id } });
 }
-
-const touch = (conversationId: string) =>
-  db.agentConversation.update({ where: { id: conversationId }, data: { updatedAt: BigInt(Date.now()) } });
 
 /**
  * Runs a running turn on from where it stands: model calls and tool runs until an answer without
@@ -189,11 +188,9 @@ export async function advance(turn: AgentTurn, conversation: AgentConversation, 
     outputTokens: turn.outputTokens,
     operationCredits: turn.operationCredits,
   };
-  const save = (extra: Partial<AgentTurn> = {}) =>
-    db.agentTurn.update({
-      where: { id: turn.id },
-      data: { messages: JSON.stringify(messages), steps: JSON.stringify(steps), ...state, ...extra },
-    });
+  // Kept in memory while the turn runs and stored as it waits or ends: each operation it runs
+  // has its own log already, and a turn whose instance stops is failed (failAbandonedTurns).
+  const progress = () => ({ messages: JSON.stringify(messages), steps: JSON.stringify(steps), ...state });
   let access: Awaited<ReturnType<typeof modelAccess>> | null = null;
   try {
     access = await modelAccess(conversation, turn.userId);
@@ -232,8 +229,8 @@ export async function advance(turn: AgentTurn, conversation: AgentConversation, 
       state.outputTokens += step.usage.output;
       messages.push(...step.messages);
       if (!step.toolCalls.length) {
-        await save();
-        await finish(turn, conversation, "completed", step.text || "(The model answered with no text.)", state);
+        const reply = step.text || "(The model answered with no text.)";
+        await finish(turn, conversation, "completed", reply, state, progress());
         return;
       }
       const results: ToolResultPart[] = [];
@@ -260,15 +257,18 @@ export async function advance(turn: AgentTurn, conversation: AgentConversation, 
       if (results.length) messages.push({ role: "tool", content: results });
       if (waiting) {
         // The filed write's answer comes when a person decides; the turn waits in the database.
-        await save({
-          status: "waiting_approval",
-          waitingApprovalId: waiting.approvalId,
-          waitingToolCallId: waiting.toolCallId,
-          leaseUntil: null,
+        await db.agentTurn.update({
+          where: { id: turn.id },
+          data: {
+            ...progress(),
+            status: "waiting_approval",
+            waitingApprovalId: waiting.approvalId,
+            waitingToolCallId: waiting.toolCallId,
+            leaseUntil: null,
+          },
         });
         return;
       }
-      await save();
     }
   } catch (e) {
     const failure =
@@ -287,7 +287,6 @@ export async function advance(turn: AgentTurn, conversation: AgentConversation, 
       await markNeedsReauth(access.connectionId, new ProviderRejection(access.type.name, failure.message)).catch(
         () => undefined,
       );
-    await save();
     await finish(
       turn,
       conversation,
@@ -295,6 +294,7 @@ export async function advance(turn: AgentTurn, conversation: AgentConversation, 
       failure?.message ??
         "The turn failed inside Patchbay; it was logged. Try again, and report it if it keeps happening.",
       state,
+      progress(),
     );
   } finally {
     clearTimeout(timer);
@@ -308,15 +308,18 @@ async function finish(
   status: "completed" | "failed",
   reply: string,
   state: { operationCredits: number },
+  /** What else the turn stores as it ends (its messages, steps and counters). */
+  progress: Partial<AgentTurn> = {},
 ) {
   const credits = 1 + state.operationCredits;
   const at = seconds();
   await transaction(async (tx) => {
     const { count } = await tx.agentTurn.updateMany({
       where: { id: turn.id, status: "running" },
-      data: { status, reply, credits, completedAt: BigInt(at), leaseUntil: null },
+      data: { ...progress, status, reply, credits, completedAt: BigInt(at), leaseUntil: null },
     });
     if (count === 0) return; // another instance ended it (a lease that ran out)
+    await tx.agentConversation.update({ where: { id: conversation.id }, data: { updatedAt: BigInt(Date.now()) } });
     await chargeCredits(tx, {
       teamId: conversation.teamId,
       credits,
@@ -325,7 +328,6 @@ async function finish(
       at,
     });
   });
-  await touch(conversation.id);
 }
 
 /** A filed write's step once its request ended: its log's status, or why it never ran. */

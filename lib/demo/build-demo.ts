@@ -16,10 +16,13 @@ import { buildMcpServer } from "@/lib/mcp/build-server";
 import { approveApproval, rejectApproval } from "@/lib/approvals/decide-approval";
 import { setClock } from "@/lib/demo/past-clock";
 import { prng } from "@/lib/activity/simulate-activity";
+import { createConversation } from "@/lib/agents/conversations";
+import { resumeTurn } from "@/lib/agents/run-turn";
 
 // The demo's history, made by the product itself: connections verified by the sandbox provider,
 // workflow runs through the runner, MCP calls through the MCP server (a client in this process),
-// approvals filed by those calls and decided by the owner. Only the clock is set: to each day of
+// approvals filed by those calls and decided by the owner, agent conversations through the agent
+// loop on the sandbox model (a write of theirs approved, then continued). Only the clock is set: to each day of
 // the past weeks in turn (lib/demo/past-clock.ts), so the history spreads over them. Nothing is
 // left running, every node runs on its connection, and the demo never writes on its own later:
 // its scheduled workflows are reads; the one that writes is inactive and ran only when the owner
@@ -61,7 +64,12 @@ export async function populateDemo(people: DemoPeople, firstDay: number, days: n
     name: "Acme white-label app",
     credentials: { client_id: "acme-app", client_secret: "s3cret", refresh_token: "demo-refresh" },
   });
-  if (!analyticsId || !whiteLabelId) throw new Error("The demo's connections were not saved.");
+  const { id: modelId } = await createConnectionFromCredentials(principal, {
+    connection_type: "sandbox_model",
+    name: "Sandbox model",
+    credentials: {},
+  });
+  if (!analyticsId || !whiteLabelId || !modelId) throw new Error("The demo's connections were not saved.");
 
   const actor = { teamId, userId: ownerId };
   const noteTemplate = findWorkflowTemplate("sandbox_daily_note")!;
@@ -101,6 +109,12 @@ export async function populateDemo(people: DemoPeople, firstDay: number, days: n
   const metrics = ["sessions", "users", "signups", "revenue"];
   const handRuns = new Set([3, 9, 16]);
   const noteAsks: Record<number, "approve" | "reject"> = { 5: "approve", 12: "reject", 18: "approve" };
+  // The owner's questions to the agent (shared with the team); the note is a write, approved.
+  const agentAsks: Record<number, string> = {
+    2: "How many sessions did we have in the last 7 days? A report, please.",
+    8: "Weekly report on sessions",
+    14: "note: Agent check-in: sessions steady week over week",
+  };
   for (let day = 1; day < days; day++) {
     const morning = firstDay + day * DAY - 10 * HOUR;
     // 08:00 to 09:05: the scheduled slots of the morning are due, and run.
@@ -147,6 +161,23 @@ export async function populateDemo(people: DemoPeople, firstDay: number, days: n
       setClock(Date.now() + (3 + Math.floor(random() * 20)) * MINUTE);
       if (decision === "approve") await approveApproval(actor, approvalId, "Fine, go ahead.");
       else await rejectApproval(actor, approvalId, "Not a useful note: keep the current one.");
+    }
+
+    const question = agentAsks[day];
+    if (question) {
+      setClock(morning + 11 * HOUR + Math.floor(random() * 60) * MINUTE);
+      const { turn } = await createConversation(principal, {
+        model_connection_id: modelId,
+        connection_ids: [analyticsId],
+        shared: true,
+        message: question,
+      });
+      const waiting = turn.steps.find((s) => s.status === "pending")?.approval_id;
+      if (waiting) {
+        setClock(Date.now() + (2 + Math.floor(random() * 10)) * MINUTE);
+        await approveApproval(actor, waiting, "Yes, save it.");
+        await resumeTurn(turn.id); // the demo's server runs no jobs: the agent goes on here
+      }
     }
 
     if (handRuns.has(day)) {
