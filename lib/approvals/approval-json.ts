@@ -42,7 +42,8 @@ export function approvalListJson(row: Approval) {
     connection_id: row.connectionId,
     summary: row.summary,
     mcp_server_id: row.mcpServerId,
-    conversation_id: row.conversationId,
+    // An agent's request names its conversation (CONTRACT §11); an MCP server's keeps §8's shape.
+    ...(row.conversationId !== null && { conversation_id: row.conversationId }),
     requested_by: row.requestedById,
     created_at: Math.floor(Number(row.createdAtMs) / 1000),
     expires_at: Number(row.expiresAt),

@@ -17,8 +17,8 @@ export const ApprovalSchema = z
     mcp_server_id: z.string().nullable().describe("The MCP server whose agent asked; null for a Patchbay agent's."),
     conversation_id: z
       .string()
-      .nullable()
-      .describe("The Patchbay agent conversation that asked (CONTRACT §11); null for an MCP server's."),
+      .optional()
+      .describe("The Patchbay agent conversation that asked (CONTRACT §11); absent for an MCP server's request."),
     requested_by: z.string().nullable().describe("The user whose MCP token, app or conversation asked."),
     created_at: z.number().int().meta({ format: "int64" }).describe("Unix seconds."),
     expires_at: z

@@ -97,7 +97,6 @@ const exampleApproval = {
   connection_id: "conn_G5tR8wLq2ZpX7vNk3HmB",
   summary: "Pause Google Ads campaign 21467093 “Brand — US” in account 999-888-7777.",
   mcp_server_id: "mcp_Jd4sW9qLx2Nv7KpR0ZcT",
-  conversation_id: null,
   requested_by: "user_8Lp3Xq0WvN5sKd2HmJ7R",
   created_at: NOW_S - 600,
   expires_at: NOW_S - 600 + 3600,
@@ -158,8 +157,11 @@ export const EXAMPLE_EVENTS: { [T in ExampleEventType]: WebhookEventBody<T> } = 
     approval: exampleApproval as WebhookEventData["approval.requested"]["approval"],
   }),
   "approval.resolved": event("msg_Vb7nW2kHq9Zc4LsD0ePy", "approval.resolved", 0, {
+    // Resolved: an agent conversation's request (mcp_server_id null, its conversation_id), decided.
     approval: {
       ...exampleApproval,
+      mcp_server_id: null,
+      conversation_id: "conv_8sK2vN6qT1wR4mX9bL3c",
       status: "succeeded",
       decided_by: "user_2Wq9hJ3bN8sKd5LmPx0R",
       decided_at: NOW_S - 12,
