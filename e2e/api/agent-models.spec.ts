@@ -243,6 +243,20 @@ for (const provider of PROVIDERS) {
       ).not.toContain(bobsPrivate);
     });
 
+    test("a model that keeps calling tools is stopped at the turn's limit, with a sentence naming it", async () => {
+      const team = await seedTeam();
+      const find: ModelTurn = {
+        tool_calls: [{ name: "find_operations", arguments: { query: "report" } }],
+        chunk_delay_ms: 0,
+      };
+      const ctx = await setUp(team.users[0], provider, () => Array<ModelTurn>(20).fill(find));
+      const body = await ctx.start("Loop forever");
+      expect(body.turn.status).toBe("failed");
+      expect(body.turn.reply).toContain("AGENT_MAX_MODEL_CALLS");
+      expect(body.turn.credits).toBe(1);
+      expect(await modelRequestCount(modelStandInUrl(), ctx.key)).toBe(12);
+    });
+
     test("out of credits: refused, and the model is never called", async () => {
       const team = await seedTeam({ creditsLimit: 0 });
       const ctx = await setUp(team.users[0], provider, () => [{ text: "never sent" }]);

@@ -1,5 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { test, expect, seedTeam, apiAs, cli, expectError, type SeededUser } from "../fixtures";
+import { inDatabase } from "../support/in-database";
 
 // Issue 36 / CONTRACT §11: the agent over the API, on the sandbox model (a model inside Patchbay
 // speaking Chat Completions with a fixed script) through the real loop: its tools, approvals,
@@ -227,4 +228,36 @@ test("streaming: Accept text/event-stream sends text deltas, then the turn", asy
   expect(last.event).toBe("turn");
   expect(last.data.turn.status).toBe("completed");
   expect(deltas.join("")).toBe(last.data.turn.reply);
+});
+
+test("an expired write: the agent continues within 15 s, saying nothing was written", async () => {
+  const team = await seedTeam();
+  const { api, model } = await start(team.users[0]);
+  const body = (await (
+    await api.post("/v1/agent/conversations", { data: { model_connection_id: model, message: "note: too late" } })
+  ).json()) as TurnResult;
+  const approvalId = body.turn.steps[0].approval_id!;
+  // Nobody decides: the request's time runs out.
+  await inDatabase(
+    `await db.approval.update({ where: { id: args.id }, data: { expiresAt: BigInt(Math.floor(Date.now() / 1000) - 1) } });`,
+    { id: approvalId },
+  );
+  const done = await waitForTurn(api, body.id, 0, "completed");
+  expect(done.turns[0].steps[0]).toMatchObject({ status: "expired", log_id: null, approval_id: approvalId });
+  expect(done.turns[0].reply).toContain("expired");
+  expect(done.turns[0].credits).toBe(1);
+  const listed = await cli("approval", "list", "--team", team.id);
+  expect(listed.json.approvals[0]).toMatchObject({ id: approvalId, status: "expired" });
+});
+
+test("the connection of a waiting write is deleted: the request is cancelled and the agent says so", async () => {
+  const team = await seedTeam();
+  const { api, model, sandbox } = await start(team.users[0]);
+  const body = (await (
+    await api.post("/v1/agent/conversations", { data: { model_connection_id: model, message: "note: orphan" } })
+  ).json()) as TurnResult;
+  expect((await api.delete(`/v1/connections/${sandbox}`)).status()).toBe(200);
+  const done = await waitForTurn(api, body.id, 0, "completed");
+  expect(done.turns[0].steps[0]).toMatchObject({ status: "rejected", log_id: null });
+  expect(done.turns[0].reply).toContain("not saved");
 });
