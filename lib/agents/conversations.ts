@@ -28,7 +28,7 @@ export const titleFrom = (message: string) => {
 
 const seconds = (ms: bigint) => Math.floor(Number(ms) / 1000);
 
-export function turnJson(t: AgentTurn): AgentTurnJson {
+function turnJson(t: AgentTurn): AgentTurnJson {
   return {
     id: t.id,
     message: t.message,
@@ -123,7 +123,7 @@ export async function postMessage(
 }
 
 /** One turn at a time: a message while the last one runs or waits for approval is a 409 saying which. */
-export async function refuseWhileBusy(conversationId: string) {
+async function refuseWhileBusy(conversationId: string) {
   const busy = await db.agentTurn.findFirst({
     where: { conversationId, status: { in: ["running", "waiting_approval"] } },
     select: { status: true, waitingApprovalId: true },

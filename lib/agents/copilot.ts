@@ -8,7 +8,7 @@ import { noCreditsLeft } from "@/lib/credits/no-credits-left";
 import { describeFailure } from "@/lib/operations/run-operation";
 import { findOperationsIn, operationInputs } from "@/lib/operations/operation-tools";
 import { getWorkflow } from "@/lib/workflows/list-workflows";
-import { saveProblems } from "@/lib/workflows/save-workflow";
+import { saveProblems, type WorkflowDraft } from "@/lib/workflows/save-workflow";
 import { RUN_VARIABLES } from "@/lib/workflows/templates";
 import { logger } from "@/lib/observability/logger";
 import { createWorkflowBodySchema, type copilotBodySchema } from "@/lib/schemas/workflows";
@@ -26,7 +26,6 @@ import { titleFrom } from "@/lib/agents/conversations";
 
 type Caller = { team: { id: string }; user: { id: string; email: string } };
 type CopilotBody = z.infer<typeof copilotBodySchema>;
-type WorkflowBody = z.infer<typeof createWorkflowBodySchema>;
 
 const MAX_PROPOSALS = 3;
 const MAX_MODEL_CALLS = 8;
@@ -72,25 +71,23 @@ const toolResult = (toolCallId: string, toolName: string, value: Record<string, 
   output: { type: "json", value: value as never },
 });
 
-type Proposal = { draft: WorkflowBody | null; problems: string[] };
+type Proposal = { draft: WorkflowDraft | null; problems: string[] };
 
-/** A proposal checked as a save checks it: the body's schema, then everything createWorkflow or updateWorkflow refuses. */
+/**
+ * A proposal checked as a save checks it: the body's schema, then everything createWorkflow or
+ * updateWorkflow refuses.
+ */
 async function checkProposal(caller: Caller, input: unknown, workflowId: string | null): Promise<Proposal> {
   const parsed = createWorkflowBodySchema.safeParse(input);
   if (!parsed.success) return { draft: null, problems: describeZodError(parsed.error).split("; ") };
-  const draft = parsed.data;
-  const problems = await saveProblems(
-    { teamId: caller.team.id, userId: caller.user.id },
-    {
-      name: draft.name,
-      nodes: draft.nodes,
-      schedule: draft.schedule ?? null,
-      timezone: draft.timezone ?? null,
-      active: draft.active ?? true,
-    },
-    workflowId,
-  );
-  return { draft, problems };
+  const draft: WorkflowDraft = {
+    name: parsed.data.name,
+    nodes: parsed.data.nodes,
+    schedule: parsed.data.schedule ?? null,
+    timezone: parsed.data.timezone ?? null,
+    active: parsed.data.active ?? true,
+  };
+  return { draft, problems: await saveProblems({ teamId: caller.team.id, userId: caller.user.id }, draft, workflowId) };
 }
 
 /** One Copilot message: a draft workflow the member may apply to the editor, with what is still wrong with it. */

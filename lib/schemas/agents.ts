@@ -4,7 +4,7 @@ import { int64 } from "@/lib/schemas/common";
 // The agent API (CONTRACT §11, an extension of the spec): a conversation on the team's own model
 // connection whose tools are the operations catalogue, limited to the connections picked for it.
 
-export const MAX_AGENT_MESSAGE = 20_000;
+const MAX_AGENT_MESSAGE = 20_000;
 export const TITLE_MAX = 60;
 
 const message = z
@@ -44,10 +44,10 @@ export const createConversationBodySchema = z
 
 export const postMessageBodySchema = z.object({ message }).strict();
 
-export const AGENT_TURN_STATUSES = ["completed", "waiting_approval", "failed", "refused"] as const;
-export const AGENT_STEP_STATUSES = ["success", "error", "pending", "rejected", "expired"] as const;
+const AGENT_TURN_STATUSES = ["completed", "waiting_approval", "failed", "refused"] as const;
+const AGENT_STEP_STATUSES = ["success", "error", "pending", "rejected", "expired"] as const;
 
-export const AgentStepSchema = z
+const AgentStepSchema = z
   .object({
     operation_id: z.string(),
     connection_id: z.string(),
@@ -62,7 +62,7 @@ export const AgentStepSchema = z
   .meta({ id: "AgentStep" });
 export type AgentStep = z.infer<typeof AgentStepSchema>;
 
-export const AgentTurnSchema = z
+const AgentTurnSchema = z
   .object({
     id: z.string(),
     message: z.string().describe("The member's message."),

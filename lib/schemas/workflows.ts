@@ -79,7 +79,7 @@ export const listRunsQuerySchema = z
   })
   .strict();
 
-export const COPILOT_MESSAGE_MAX = 4000;
+const COPILOT_MESSAGE_MAX = 4000;
 
 /**
  * The workflow Copilot's request: what the member wants, on one of their model connections, for
