@@ -179,7 +179,7 @@ export function CopilotPanel({
                 {diff.length ? (
                   <ul className="space-y-1.5" aria-label="What the draft changes" data-testid="copilot-diff">
                     {diff.map((line, i) => (
-                      <li key={i} className="flex flex-wrap items-baseline gap-2 text-sm">
+                      <li key={i} className="flex items-baseline gap-2 text-sm">
                         <span
                           className={`shrink-0 rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${KIND_STYLE[line.kind].className}`}
                         >
