@@ -7,6 +7,7 @@ import { NodeCard } from "@/components/workflows/node-card";
 import { ScheduleField, type ScheduleValue } from "@/components/workflows/schedule-field";
 import { ActiveSwitch, WriteNote, type WriteNode } from "@/components/workflows/write-note";
 import { SaveProblems } from "@/components/workflows/save-problems";
+import { CopilotPanel } from "@/components/workflows/copilot-panel";
 import { blankDraft, draftOf, nodeOf, type NodeDraft } from "@/components/workflows/editor-model";
 import type { CatalogueIndex } from "@/components/workflows/catalogue";
 import { useSaveWorkflow, type WorkflowDraft, type WorkflowNode } from "@/lib/queries/workflows";
@@ -82,6 +83,7 @@ export function WorkflowEditor({
   // After a move, an add or a removal: where the keyboard focus goes once the list has rendered.
   const pendingFocus = useRef<{ key: string; target: string } | null>(null);
   const addRef = useRef<HTMLButtonElement>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     const want = pendingFocus.current;
@@ -171,106 +173,141 @@ export function WorkflowEditor({
     });
   };
 
+  /** A Copilot draft replaces the form's state; the member reviews it and saves as usual. */
+  const applyDraft = (draft: WorkflowDraft) => {
+    setName(draft.name);
+    setDrafts(
+      draft.nodes.length ? draft.nodes.map((n) => draftOf(n, catalogue.byId.get(n.operation_id))) : [blankDraft([])],
+    );
+    setSchedule((was) => ({
+      mode: draft.schedule ? "cron" : "manual",
+      cron: draft.schedule ?? "",
+      timezone: draft.timezone || was.timezone,
+    }));
+    setActive(draft.active);
+    setFormProblems([]);
+    save.reset();
+    requestAnimationFrame(() => nameRef.current?.focus());
+  };
+  // What the Copilot is told the editor holds: nodes not yet given an operation are left out.
+  const current: WorkflowDraft = {
+    name: name.trim(),
+    nodes: nodes.filter((n) => n.operation_id),
+    schedule: schedule.mode === "cron" ? schedule.cron.trim() || null : null,
+    timezone: schedule.mode === "cron" && schedule.cron.trim() ? schedule.timezone : null,
+    active,
+  };
+
   const ids = drafts.map((d) => d.id);
   return (
-    <form
-      onSubmit={submit}
-      className="space-y-6"
-      aria-label={workflowId ? "Edit the workflow" : "New workflow"}
-      noValidate
-    >
-      <section className="card space-y-4 p-4 sm:p-5" aria-labelledby="editor-name-heading">
-        <h2 id="editor-name-heading" className="text-base font-semibold">
-          Workflow
-        </h2>
-        <div className="max-w-xl">
-          <label htmlFor="workflow-name" className="mb-1 block text-sm font-medium">
-            Name
-          </label>
-          <input
-            id="workflow-name"
-            className="input"
-            value={name}
-            maxLength={200}
-            placeholder="Weekly traffic to Slack"
-            onChange={(e) => setName(e.target.value)}
-          />
-        </div>
-      </section>
-
-      <section className="space-y-3" aria-labelledby="editor-nodes-heading">
-        <div>
-          <h2 id="editor-nodes-heading" className="text-base font-semibold">
-            Nodes
+    <div className="space-y-6">
+      <CopilotPanel
+        teamId={teamId}
+        workflowId={workflowId}
+        catalogue={catalogue}
+        current={current}
+        onApply={applyDraft}
+      />
+      <form
+        onSubmit={submit}
+        className="space-y-6"
+        aria-label={workflowId ? "Edit the workflow" : "New workflow"}
+        noValidate
+      >
+        <section className="card space-y-4 p-4 sm:p-5" aria-labelledby="editor-name-heading">
+          <h2 id="editor-name-heading" className="text-base font-semibold">
+            Workflow
           </h2>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            They run in this order. A node that fails ends the run: the nodes after it are skipped.
-          </p>
-        </div>
-        <ol className="space-y-3">
-          {drafts.map((d, i) => (
-            <NodeCard
-              key={d.key}
-              teamId={teamId}
-              index={i}
-              count={drafts.length}
-              draft={d}
-              earlier={drafts.slice(0, i)}
-              catalogue={catalogue}
-              connectionProblem={(d.connection_id && connectionProblems?.get(d.connection_id)) || null}
-              onChange={(next) => update(d.key, next)}
-              onMove={(by) => move(i, by)}
-              onRemove={() => remove(i)}
+          <div className="max-w-xl">
+            <label htmlFor="workflow-name" className="mb-1 block text-sm font-medium">
+              Name
+            </label>
+            <input
+              id="workflow-name"
+              ref={nameRef}
+              className="input"
+              value={name}
+              maxLength={200}
+              placeholder="Weekly traffic to Slack"
+              onChange={(e) => setName(e.target.value)}
             />
-          ))}
-        </ol>
-        <button ref={addRef} type="button" className="btn-secondary" onClick={add} disabled={drafts.length >= 50}>
-          <span aria-hidden="true">+</span> Add a node
-        </button>
-      </section>
+          </div>
+        </section>
 
-      <section className="card p-4 sm:p-5" aria-labelledby="editor-schedule-heading">
-        <h2 id="editor-schedule-heading" className="mb-3 text-base font-semibold">
-          Schedule
-        </h2>
-        <ScheduleField teamId={teamId} value={schedule} onChange={setSchedule} />
-      </section>
-
-      <section className="card space-y-3 p-4 sm:p-5" aria-labelledby="editor-activation-heading">
-        <h2 id="editor-activation-heading" className="text-base font-semibold">
-          Writes and activation
-        </h2>
-        {writes.length ? (
-          <WriteNote writes={writes} isOwner={isOwner} />
-        ) : (
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">No node writes: its runs only read and format.</p>
-        )}
-        <ActiveSwitch
-          checked={active}
-          onChange={setActive}
-          lockedReason={lockedReason}
-          manual={schedule.mode === "manual"}
-          writes={writes.length > 0}
-        />
-      </section>
-
-      <div className="space-y-3">
-        <div ref={problemsRef} tabIndex={-1} className="focus:outline-none">
-          {formProblems.length > 0 ? (
-            <SaveProblems problems={formProblems} ids={ids} />
-          ) : save.isError ? (
-            <SaveProblems error={save.error} ids={ids} />
-          ) : null}
-        </div>
-        <div className="flex flex-wrap gap-2">
-          <button type="submit" className="btn-primary" disabled={save.isPending || save.isSuccess}>
-            {save.isPending ? "Saving…" : workflowId ? "Save changes" : "Save workflow"}
+        <section className="space-y-3" aria-labelledby="editor-nodes-heading">
+          <div>
+            <h2 id="editor-nodes-heading" className="text-base font-semibold">
+              Nodes
+            </h2>
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">
+              They run in this order. A node that fails ends the run: the nodes after it are skipped.
+            </p>
+          </div>
+          <ol className="space-y-3">
+            {drafts.map((d, i) => (
+              <NodeCard
+                key={d.key}
+                teamId={teamId}
+                index={i}
+                count={drafts.length}
+                draft={d}
+                earlier={drafts.slice(0, i)}
+                catalogue={catalogue}
+                connectionProblem={(d.connection_id && connectionProblems?.get(d.connection_id)) || null}
+                onChange={(next) => update(d.key, next)}
+                onMove={(by) => move(i, by)}
+                onRemove={() => remove(i)}
+              />
+            ))}
+          </ol>
+          <button ref={addRef} type="button" className="btn-secondary" onClick={add} disabled={drafts.length >= 50}>
+            <span aria-hidden="true">+</span> Add a node
           </button>
-          <Link href={cancelHref} className="btn-secondary">
-            Cancel
-          </Link>
+        </section>
+
+        <section className="card p-4 sm:p-5" aria-labelledby="editor-schedule-heading">
+          <h2 id="editor-schedule-heading" className="mb-3 text-base font-semibold">
+            Schedule
+          </h2>
+          <ScheduleField teamId={teamId} value={schedule} onChange={setSchedule} />
+        </section>
+
+        <section className="card space-y-3 p-4 sm:p-5" aria-labelledby="editor-activation-heading">
+          <h2 id="editor-activation-heading" className="text-base font-semibold">
+            Writes and activation
+          </h2>
+          {writes.length ? (
+            <WriteNote writes={writes} isOwner={isOwner} />
+          ) : (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">No node writes: its runs only read and format.</p>
+          )}
+          <ActiveSwitch
+            checked={active}
+            onChange={setActive}
+            lockedReason={lockedReason}
+            manual={schedule.mode === "manual"}
+            writes={writes.length > 0}
+          />
+        </section>
+
+        <div className="space-y-3">
+          <div ref={problemsRef} tabIndex={-1} className="focus:outline-none">
+            {formProblems.length > 0 ? (
+              <SaveProblems problems={formProblems} ids={ids} />
+            ) : save.isError ? (
+              <SaveProblems error={save.error} ids={ids} />
+            ) : null}
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <button type="submit" className="btn-primary" disabled={save.isPending || save.isSuccess}>
+              {save.isPending ? "Saving…" : workflowId ? "Save changes" : "Save workflow"}
+            </button>
+            <Link href={cancelHref} className="btn-secondary">
+              Cancel
+            </Link>
+          </div>
         </div>
-      </div>
-    </form>
+      </form>
+    </div>
   );
 }

@@ -1,9 +1,8 @@
 import "server-only";
 import { type z } from "zod";
 import { db, type AgentConversation, type AgentTurn, type Prisma } from "@/lib/db/client";
-import { ApiError, badRequest, forbidden, notFound } from "@/lib/errors/api-error";
+import { ApiError, forbidden, notFound } from "@/lib/errors/api-error";
 import { visibleConnections } from "@/lib/connections/visible-connections";
-import { findConnectionType } from "@/lib/platforms/registry";
 import { newId } from "@/lib/security/ids";
 import {
   TITLE_MAX,
@@ -13,6 +12,7 @@ import {
   type postMessageBodySchema,
 } from "@/lib/schemas/agents";
 import { startTurn, type TurnListener } from "@/lib/agents/run-turn";
+import { findModelConnection } from "@/lib/agents/model-access";
 
 // Agent conversations (CONTRACT §11): created by a member on a model connection they can see,
 // with the connections they pick (all they see by default); seen by their creator, and by the
@@ -21,7 +21,7 @@ import { startTurn, type TurnListener } from "@/lib/agents/run-turn";
 type Caller = { team: { id: string }; user: { id: string; email: string } };
 
 /** "The first message cut to at most 60 characters." */
-const titleFrom = (message: string) => {
+export const titleFrom = (message: string) => {
   const flat = message.replace(/\s+/g, " ").trim();
   return flat.length <= TITLE_MAX ? flat : `${flat.slice(0, TITLE_MAX - 1).trimEnd()}…`;
 };
@@ -73,16 +73,7 @@ export async function createConversation(
   listener?: TurnListener,
 ) {
   const visible = visibleConnections(caller.team.id, caller.user.id);
-  const model = await db.connection.findFirst({
-    where: { ...visible, id: body.model_connection_id },
-    select: { id: true, type: true },
-  });
-  if (!model) throw notFound(`No connection ${body.model_connection_id} that you can see in this team.`);
-  const modelType = findConnectionType(model.type)?.model;
-  if (!modelType)
-    throw badRequest(
-      `model_connection_id: ${model.id} is a ${model.type} connection, not a model; use an openai, anthropic or sandbox_model connection.`,
-    );
+  const model = await findModelConnection(caller, body.model_connection_id);
   let connectionIds: string[];
   if (body.connection_ids === undefined) {
     const all = await db.connection.findMany({ where: visible, select: { id: true }, orderBy: { createdAt: "asc" } });
@@ -108,7 +99,7 @@ export async function createConversation(
       userEmail: caller.user.email,
       title: titleFrom(body.message),
       modelConnectionId: model.id,
-      model: body.model ?? modelType.defaultModel,
+      model: body.model ?? model.model.defaultModel,
       connectionIds: JSON.stringify(connectionIds),
       shared: body.shared ?? false,
       createdAt: now,

@@ -1,5 +1,14 @@
 import "server-only";
-import { APICallError, RetryError, streamText, tool, type ModelMessage, type ToolSet } from "ai";
+import {
+  APICallError,
+  jsonSchema,
+  RetryError,
+  streamText,
+  tool,
+  type JSONSchema7,
+  type ModelMessage,
+  type ToolSet,
+} from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { z } from "zod";
@@ -13,7 +22,15 @@ import { redactString } from "@/lib/observability/redact";
 // arrives. The SDK retries a 429 or 5xx at most 3 times, honouring retry-after; a 401 or 403 is
 // not retried. Every failure becomes a ModelFailure with a sentence for the member.
 
-export type ModelTool = { description: string; inputSchema: z.ZodRawShape };
+export type ModelTool = {
+  description: string;
+  inputSchema: z.ZodRawShape;
+  /**
+   * The caller checks the input itself (the schema only describes it to the model), so an input
+   * that breaks it reaches the caller, which answers with what is wrong, instead of the SDK.
+   */
+  checkedByCaller?: boolean;
+};
 
 export type ModelCall = {
   type: ConnectionTypeDefinition & { model: ModelDefinition };
@@ -72,7 +89,12 @@ function toolSet(tools: Record<string, ModelTool>): ToolSet {
       (set = Object.fromEntries(
         Object.entries(tools).map(([name, t]) => [
           name,
-          tool({ description: t.description, inputSchema: z.object(t.inputSchema) }),
+          tool({
+            description: t.description,
+            inputSchema: t.checkedByCaller
+              ? jsonSchema(z.toJSONSchema(z.object(t.inputSchema), { io: "input" }) as JSONSchema7)
+              : z.object(t.inputSchema),
+          }),
         ]),
       )),
     );

@@ -4,16 +4,13 @@ import { db, type AgentConversation, type AgentTurn } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
 import { chargeCredits } from "@/lib/credits/charge-credits";
 import { noCreditsLeft } from "@/lib/credits/no-credits-left";
-import { freshCredentials, markNeedsReauth } from "@/lib/connections/fresh-credentials";
-import { findConnectionType } from "@/lib/platforms/registry";
-import { ProviderRejection, type ConnectionTypeDefinition, type ModelDefinition } from "@/lib/platforms/kit/types";
 import { approvalOutcome } from "@/lib/approvals/file-approval";
 import { effectiveStatus } from "@/lib/approvals/approval-json";
 import { logger } from "@/lib/observability/logger";
 import { newId } from "@/lib/security/ids";
-import type { ScopedConnection } from "@/lib/operations/run-operation";
 import type { AgentStep } from "@/lib/schemas/agents";
-import { callModel, describeModelFailure, ModelFailure } from "@/lib/agents/model-client";
+import { callModel, ModelFailure } from "@/lib/agents/model-client";
+import { connectionScope, modelAccess, modelFailureOf, type ModelAccess } from "@/lib/agents/model-access";
 import { AGENT_TOOLS, runAgentTool, type TurnContext } from "@/lib/agents/agent-tools";
 import { agentLimits } from "@/lib/agents/limits";
 
@@ -43,27 +40,8 @@ const SYSTEM = [
 ].join(" ");
 
 /** The conversation's connections this turn may use: its picks that the member sees now, oldest first. */
-async function turnScope(conversation: AgentConversation, userId: string): Promise<ScopedConnection[]> {
-  const ids = JSON.parse(conversation.connectionIds) as string[];
-  if (!ids.length) return [];
-  const rows = await db.connection.findMany({
-    where: {
-      teamId: conversation.teamId,
-      id: { in: ids },
-      OR: [{ ownerUserId: null }, { ownerUserId: userId }],
-    },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true, readsVersion: true },
-  });
-  return rows.map((r) => ({
-    id: r.id,
-    type: r.type,
-    name: r.displayName,
-    externalId: r.externalId,
-    isPrivate: r.ownerUserId !== null,
-    readsVersion: r.readsVersion,
-  }));
-}
+const turnScope = (conversation: AgentConversation, userId: string) =>
+  connectionScope(conversation.teamId, userId, JSON.parse(conversation.connectionIds) as string[]);
 
 /** Every tool call answered: a call left without its result (a turn that stopped) gets one saying it was not run. */
 function closeOpenCalls(messages: ModelMessage[]): ModelMessage[] {
@@ -109,29 +87,6 @@ async function history(turn: AgentTurn): Promise<ModelMessage[]> {
   return [...earlier, turn].flatMap((t) =>
     closeOpenCalls([{ role: "user", content: t.message }, ...(JSON.parse(t.messages) as ModelMessage[])]),
   );
-}
-
-type ModelType = ConnectionTypeDefinition & { model: ModelDefinition };
-
-/** The model connection's type and key, or the sentence saying why it cannot be used. */
-async function modelAccess(conversation: AgentConversation, userId: string) {
-  const row = await db.connection.findFirst({
-    where: { id: conversation.modelConnectionId, teamId: conversation.teamId },
-    select: { id: true, type: true, ownerUserId: true },
-  });
-  if (!row) throw new ModelFailure(`The model connection ${conversation.modelConnectionId} was deleted.`, "other");
-  if (row.ownerUserId !== null && row.ownerUserId !== userId)
-    throw new ModelFailure("The model connection is another member's private connection.", "other");
-  const type = findConnectionType(row.type);
-  if (!type?.model) throw new ModelFailure(`${row.type} connections are not models on this server.`, "other");
-  const credentials = await freshCredentials(conversation.teamId, row.id);
-  const key =
-    type.model.keyField === null
-      ? "sandbox"
-      : credentials.kind === "manual"
-        ? credentials.credentials[type.model.keyField]
-        : credentials.tokens.accessToken;
-  return { connectionId: row.id, type: type as ModelType, apiKey: key ?? "" };
 }
 
 /** Starts a turn for `message` and runs it until it completes, waits for an approval, fails or is refused. */
@@ -191,9 +146,9 @@ async function advance(turn: AgentTurn, conversation: AgentConversation, listene
   // Kept in memory while the turn runs and stored as it waits or ends: each operation it runs
   // has its own log already, and a turn whose instance stops is failed (failAbandonedTurns).
   const progress = () => ({ messages: JSON.stringify(messages), steps: JSON.stringify(steps), ...state });
-  let access: Awaited<ReturnType<typeof modelAccess>> | null = null;
+  let access: ModelAccess | null = null;
   try {
-    access = await modelAccess(conversation, turn.userId);
+    access = await modelAccess(conversation.teamId, conversation.modelConnectionId, turn.userId);
     const ctx: TurnContext = {
       teamId: conversation.teamId,
       user: { id: turn.userId, email: turn.userEmail },
@@ -271,22 +226,8 @@ async function advance(turn: AgentTurn, conversation: AgentConversation, listene
       }
     }
   } catch (e) {
-    const failure =
-      e instanceof ModelFailure
-        ? e
-        : access
-          ? describeModelFailure(e, {
-              type: access.type,
-              model: conversation.model,
-              signal: abort.signal,
-              apiKey: access.apiKey,
-            })
-          : null;
+    const failure = await modelFailureOf(e, access, conversation.model, abort.signal);
     if (!failure) logger.error("agent turn failed", { error: e, turn_id: turn.id });
-    if (failure?.kind === "auth" && access)
-      await markNeedsReauth(access.connectionId, new ProviderRejection(access.type.name, failure.message)).catch(
-        () => undefined,
-      );
     await finish(
       turn,
       conversation,

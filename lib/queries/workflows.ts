@@ -246,3 +246,27 @@ export function useRebindWorkflow(teamId: string, id: string) {
     onSuccess: () => client.invalidateQueries({ queryKey: workflowKeys.all(teamId) }),
   });
 }
+
+/** The Copilot's answer: a draft checked as a save checks it (nothing saved), the problems left, the model's reply. */
+export type CopilotAnswer = {
+  draft: WorkflowDraft | null;
+  problems: string[];
+  reply: string;
+  usage: { input_tokens: number; output_tokens: number };
+};
+
+/** One message to the workflow Copilot (one credit). */
+export function useCopilotDraft(teamId: string) {
+  return useMutation({
+    mutationFn: (body: {
+      model_connection_id: string;
+      message: string;
+      workflow_id?: string;
+      current?: Partial<WorkflowDraft>;
+    }) =>
+      apiFetch<CopilotAnswer>(teamId, "/api/dashboard/workflows/copilot", {
+        method: "POST",
+        body: JSON.stringify(body),
+      }),
+  });
+}

@@ -78,3 +78,33 @@ export const listRunsQuerySchema = z
       .optional(),
   })
   .strict();
+
+const COPILOT_MESSAGE_MAX = 4000;
+
+/**
+ * The workflow Copilot's request: what the member wants, on one of their model connections, for
+ * a new workflow or workflow `workflow_id`; `current` is the editor's state as it stands (unsaved
+ * and perhaps incomplete, so only bounded, not checked).
+ */
+export const copilotBodySchema = z
+  .object({
+    model_connection_id: z.string({ error: "must be a connection id" }).min(1, "is empty").max(255),
+    model: z.string({ error: "must be a string" }).trim().min(1, "is empty").max(200).optional(),
+    message: z
+      .string({ error: "must be a string: what you want the workflow to do" })
+      .trim()
+      .min(1, "is empty")
+      .max(COPILOT_MESSAGE_MAX, `must be at most ${COPILOT_MESSAGE_MAX} characters`),
+    workflow_id: z.string({ error: "must be a workflow id" }).min(1, "is empty").max(255).optional(),
+    current: z
+      .object({
+        name: z.string().max(200).optional(),
+        nodes: z.array(z.record(z.string(), z.unknown())).max(NODES_CEILING).optional(),
+        schedule: schedule.optional(),
+        timezone: timezone.optional(),
+        active: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();

@@ -143,11 +143,17 @@ const nextRunAt = (draft: Pick<WorkflowDraft, "active" | "schedule" | "timezone"
   return next ? BigInt(next.getTime()) : null;
 };
 
-export async function createWorkflow(actor: Actor, draft: WorkflowDraft) {
+/** Every check a new workflow passes before it is written. */
+async function checkNew(actor: Actor, draft: WorkflowDraft) {
   await roleOf(actor);
   const checked = await checkDraft(actor, actor.userId, draft);
   if (draft.active) await checkMayActivate(actor, checked.writes);
   if (draft.active && draft.schedule) await checkScheduleRoom(actor.teamId, null);
+  return checked;
+}
+
+export async function createWorkflow(actor: Actor, draft: WorkflowDraft) {
+  const checked = await checkNew(actor, draft);
   const id = newId("wf");
   return transaction(async (tx) => {
     const row = await tx.workflow.create({
@@ -207,6 +213,52 @@ async function checkMayChangeRunning(actor: Actor, row: { active: boolean; nodes
   );
 }
 
+type WorkflowRow = Awaited<ReturnType<typeof findWorkflow>>;
+
+/** Every check a change of what a workflow runs (or its activation) passes before it is written. */
+async function checkChange(actor: Actor, row: WorkflowRow, patch: Partial<WorkflowDraft>, changesDefinition: boolean) {
+  const schedule = patch.schedule !== undefined ? patch.schedule : row.schedule;
+  const draft: WorkflowDraft = {
+    name: patch.name ?? row.name,
+    nodes: patch.nodes ?? parseNodes(row.nodes),
+    schedule,
+    timezone: patch.timezone !== undefined ? patch.timezone : schedule === null ? null : row.timezone,
+    active: patch.active ?? row.active,
+  };
+  const what = [
+    patch.nodes !== undefined && "nodes",
+    patch.schedule !== undefined && "schedule",
+    patch.timezone !== undefined && "time zone",
+  ]
+    .filter(Boolean)
+    .join(", ");
+  if (changesDefinition && draft.active) await checkMayChangeRunning(actor, row, what);
+  const checked = await checkDraft(actor, row.createdByUserId, draft);
+  if (draft.active && (changesDefinition || !row.active)) await checkMayActivate(actor, checked.writes);
+  if (draft.active && draft.schedule && !(row.active && row.schedule)) await checkScheduleRoom(actor.teamId, row.id);
+  return { draft, checked };
+}
+
+/**
+ * What saving `draft` as a new workflow (`workflowId` null) or over workflow `workflowId` would be
+ * refused for, in the words a save answers with (a 400's problems one by one); [] when it would
+ * save. The same checks as createWorkflow and updateWorkflow, nothing written.
+ */
+export async function saveProblems(actor: Actor, draft: WorkflowDraft, workflowId: string | null): Promise<string[]> {
+  try {
+    if (workflowId === null) await checkNew(actor, draft);
+    else {
+      const row = await findWorkflow(actor.teamId, workflowId);
+      await roleOf(actor);
+      await checkChange(actor, row, draft, true);
+    }
+    return [];
+  } catch (e) {
+    if (!(e instanceof ApiError) || typeof e.detail !== "string") throw e;
+    return e.status === 400 ? e.detail.split("; ") : [e.detail];
+  }
+}
+
 export async function updateWorkflow(actor: Actor, id: string, patch: Partial<WorkflowDraft>) {
   const row = await findWorkflow(actor.teamId, id);
   await roleOf(actor);
@@ -243,25 +295,7 @@ export async function updateWorkflow(actor: Actor, id: string, patch: Partial<Wo
       return updated;
     });
   }
-  const schedule = patch.schedule !== undefined ? patch.schedule : row.schedule;
-  const draft: WorkflowDraft = {
-    name: patch.name ?? row.name,
-    nodes: patch.nodes ?? parseNodes(row.nodes),
-    schedule,
-    timezone: patch.timezone !== undefined ? patch.timezone : schedule === null ? null : row.timezone,
-    active: patch.active ?? row.active,
-  };
-  const what = [
-    patch.nodes !== undefined && "nodes",
-    patch.schedule !== undefined && "schedule",
-    patch.timezone !== undefined && "time zone",
-  ]
-    .filter(Boolean)
-    .join(", ");
-  if (changesDefinition && draft.active) await checkMayChangeRunning(actor, row, what);
-  const checked = await checkDraft(actor, row.createdByUserId, draft);
-  if (draft.active && (changesDefinition || !row.active)) await checkMayActivate(actor, checked.writes);
-  if (draft.active && draft.schedule && !(row.active && row.schedule)) await checkScheduleRoom(actor.teamId, id);
+  const { draft, checked } = await checkChange(actor, row, patch, changesDefinition);
   return transaction(async (tx) => {
     await unchangedSince(tx, row, "saving");
     const updated = await tx.workflow.update({

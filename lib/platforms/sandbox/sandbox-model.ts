@@ -6,7 +6,8 @@ import { readBoundedText } from "@/lib/http/parse";
 // format, streaming or not, and follows a fixed script, so a conversation runs through the real
 // agent loop (its model client, tools, approvals, logs and ledger) without a model key. It reads
 // the member's last message and what happened since: find the operation, run it on the first
-// connection that can, answer with what came back.
+// connection that can, answer with what came back. Offered propose_workflow, it follows the
+// workflow Copilot's script instead (sandboxCopilotMove).
 
 type ToolCall = { id: string; type: "function"; function: { name: string; arguments: string } };
 type ChatMessage = {
@@ -93,6 +94,72 @@ function sandboxModelMove(messages: ChatMessage[]): Move {
   return { text: `The sandbox account had ${String(result.total)} sessions over the last 7 days.` };
 }
 
+const COPILOT_NAME_MAX = 60;
+const DAILY = /\bdaily\b|\bevery ?day\b/i;
+
+/**
+ * The Copilot script, for a request that offers propose_workflow: search the catalogue with the
+ * member's words (then for the report, if they found nothing to run it), propose a one-node
+ * workflow running sandbox.report on the first connection that can (every day at 09:00 UTC when
+ * the words say daily or every day, else run by hand), then say in one sentence what came back.
+ */
+function sandboxCopilotMove(messages: ChatMessage[]): Move {
+  let lastUser = -1;
+  messages.forEach((m, i) => {
+    if (m.role === "user") lastUser = i;
+  });
+  const message = textOf(messages[lastUser]).replace(/\s+/g, " ").trim();
+  const since = messages.slice(lastUser + 1);
+  const calls = since.flatMap((m) => m.tool_calls ?? []);
+  const resultOf = (call: ToolCall) =>
+    parse(textOf(since.find((m) => m.role === "tool" && m.tool_call_id === call.id)));
+  const proposed = calls.filter((c) => c.function.name === "propose_workflow").at(-1);
+  if (proposed) {
+    const result = resultOf(proposed);
+    const draft = parse(proposed.function.arguments);
+    if (result.valid === true)
+      return {
+        text: `Here is a draft: “${String(draft.name)}” runs sandbox.report (sessions over the last 7 days) ${draft.schedule ? "every day at 09:00 UTC" : "when you run it"}.`,
+      };
+    const problems = Array.isArray(result.problems) ? result.problems.map(String).join("; ") : String(result.error);
+    return { text: `The draft still has problems: ${problems}` };
+  }
+  const searches = calls.filter((c) => c.function.name === "find_operations");
+  if (!searches.length) return { call: { name: "find_operations", arguments: { query: message } } };
+  const result = resultOf(searches.at(-1)!);
+  const ops = Array.isArray(result.operations)
+    ? (result.operations as { id?: unknown; connection_ids?: unknown }[])
+    : [];
+  const ids = ops.find((o) => o.id === "sandbox.report")?.connection_ids;
+  const connectionId = Array.isArray(ids) && typeof ids[0] === "string" ? ids[0] : null;
+  if (!connectionId) {
+    if (searches.length === 1) return { call: { name: "find_operations", arguments: { query: "sandbox report" } } };
+    return { text: "No connection you can use runs sandbox.report: connect a sandbox account and ask again." };
+  }
+  const daily = DAILY.test(message);
+  const name = message.length <= COPILOT_NAME_MAX ? message : `${message.slice(0, COPILOT_NAME_MAX - 1).trimEnd()}…`;
+  return {
+    call: {
+      name: "propose_workflow",
+      arguments: {
+        name: name || "Sessions report",
+        nodes: [
+          {
+            id: "report",
+            label: "Sessions report",
+            operation_id: "sandbox.report",
+            connection_id: connectionId,
+            input: { metric: "sessions", days: 7 },
+          },
+        ],
+        schedule: daily ? "0 9 * * *" : null,
+        timezone: daily ? "UTC" : null,
+        active: true,
+      },
+    },
+  };
+}
+
 const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
 /** POST /sandbox/model/v1/chat/completions: the script's move as a Chat Completions answer or stream. */
@@ -100,6 +167,7 @@ export async function sandboxChatCompletions(req: Request): Promise<Response> {
   const body = parse(await readBoundedText(req, 16 * 1024 * 1024)) as {
     model?: unknown;
     messages?: unknown;
+    tools?: unknown;
     stream?: unknown;
     stream_options?: { include_usage?: unknown };
   };
@@ -115,7 +183,10 @@ export async function sandboxChatCompletions(req: Request): Promise<Response> {
       },
       { status: 400 },
     );
-  const move = sandboxModelMove(body.messages as ChatMessage[]);
+  const copilot =
+    Array.isArray(body.tools) &&
+    body.tools.some((t: { function?: { name?: unknown } }) => t?.function?.name === "propose_workflow");
+  const move = (copilot ? sandboxCopilotMove : sandboxModelMove)(body.messages as ChatMessage[]);
   const id = `chatcmpl-${randomToken(24)}`;
   const created = Math.floor(Date.now() / 1000);
   const model = typeof body.model === "string" ? body.model : "sandbox-script-1";

@@ -1,0 +1,188 @@
+import type { APIRequestContext } from "@playwright/test";
+import { test, expect, seedTeam, apiAs, expectError, type SeededUser } from "../fixtures";
+import { sessionAs } from "../support/session";
+import { waitForRun } from "../support/runs";
+import { modelRequests, modelStandInUrl, scriptModel } from "../support/model-script";
+
+// Issue 36 part 3: the workflow Copilot over real HTTP. A member's words become a draft checked
+// as a save checks it; the draft saves through the dashboard's own route and runs; each message
+// is one `copilot` ledger entry. On the sandbox model (its Copilot script) and on OpenAI's wire
+// format through the stand-in, where an invalid proposal's problems go back to the model.
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
+type Draft = {
+  draft: Json | null;
+  problems: string[];
+  reply: string;
+  usage: { input_tokens: number; output_tokens: number };
+};
+
+const PASSWORD = "copilot-pass-1";
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+async function connection(api: APIRequestContext, type: string, credentials: Record<string, string>) {
+  const res = await api.post("/v1/connections", {
+    data: { connection_type: type, name: `${type} ${unique()}`, credentials },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function setUp(user: SeededUser, teamId: string) {
+  const api = await apiAs(user);
+  const model = await connection(api, "sandbox_model", {});
+  const sandbox = await connection(api, "sandbox_key", { api_key: `sk-copilot-${unique()}` });
+  const session = await sessionAs(user.email, PASSWORD, teamId);
+  return { api, model, sandbox, session };
+}
+
+async function copilotLedger(api: APIRequestContext) {
+  const res = await api.get("/v1/credits/logs?limit=100");
+  expect(res.status()).toBe(200);
+  return ((await res.json()).data as Json[]).filter((e) => e.service.type === "copilot");
+}
+
+async function ask(session: APIRequestContext, data: Json): Promise<Draft> {
+  const res = await session.post("/api/dashboard/workflows/copilot", { data });
+  expect(res.status(), await res.text()).toBe(200);
+  return res.json();
+}
+
+test("a Copilot draft that saves and runs; one copilot ledger entry per message, null then the workflow's id", async () => {
+  const team = await seedTeam({ password: PASSWORD });
+  const { api, model, sandbox, session } = await setUp(team.users[0], team.id);
+
+  const message = "Every day, report the sessions of the sandbox account";
+  const first = await ask(session, { model_connection_id: model, message });
+  expect(first.problems).toEqual([]);
+  expect(first.draft).toEqual({
+    name: message,
+    nodes: [
+      {
+        id: "report",
+        label: "Sessions report",
+        operation_id: "sandbox.report",
+        connection_id: sandbox,
+        input: { metric: "sessions", days: 7 },
+      },
+    ],
+    schedule: "0 9 * * *",
+    timezone: "UTC",
+    active: true,
+  });
+  expect(first.reply).toBe(
+    `Here is a draft: “${message}” runs sandbox.report (sessions over the last 7 days) every day at 09:00 UTC.`,
+  );
+  expect(first.usage.input_tokens).toBeGreaterThan(0);
+  expect(first.usage.output_tokens).toBeGreaterThan(0);
+  expect(await copilotLedger(api)).toEqual([
+    expect.objectContaining({ credits_used: 1, service: { type: "copilot", id: null, name: message } }),
+  ]);
+
+  // The draft is saved as the editor saves it, and runs.
+  const saved = await session.post("/api/dashboard/workflows", { data: first.draft });
+  expect(saved.status(), await saved.text()).toBe(200);
+  const workflow = (await saved.json()) as Json;
+  expect(workflow).toMatchObject({ name: message, schedule: "0 9 * * *", timezone: "UTC", active: true });
+  const started = await session.post(`/api/dashboard/workflows/${workflow.id}/runs`);
+  expect(started.status(), await started.text()).toBe(200);
+  const run = await waitForRun((await started.json()).run_id as string, 60_000);
+  expect(run.status).toBe("success");
+
+  // Drafting for the saved workflow: no schedule asked for, so none; charged under its id and name.
+  const second = await ask(session, {
+    model_connection_id: model,
+    message: "Report the sessions when I run it",
+    workflow_id: workflow.id,
+  });
+  expect(second.problems).toEqual([]);
+  expect(second.draft).toMatchObject({ schedule: null, timezone: null });
+  expect(second.reply).toContain("when you run it");
+  expect(await copilotLedger(api)).toEqual([
+    expect.objectContaining({ credits_used: 1, service: { type: "copilot", id: workflow.id, name: message } }),
+    expect.objectContaining({ service: { type: "copilot", id: null, name: message } }),
+  ]);
+});
+
+test("validates input, needs a session, and a model connection the member sees", async () => {
+  const team = await seedTeam({ password: PASSWORD });
+  const { api, sandbox, session } = await setUp(team.users[0], team.id);
+  await expectError(
+    await session.post("/api/dashboard/workflows/copilot", { data: { model_connection_id: "x", message: "" } }),
+    400,
+    "message",
+  );
+  await expectError(
+    await session.post("/api/dashboard/workflows/copilot", {
+      data: { model_connection_id: sandbox, message: "a report" },
+    }),
+    400,
+    "not a model",
+  );
+  await expectError(
+    await session.post("/api/dashboard/workflows/copilot", {
+      data: { model_connection_id: "conn_nope", message: "a report" },
+    }),
+    404,
+  );
+  // An API key is for /v1, not the dashboard's routes.
+  expect((await api.post("/api/dashboard/workflows/copilot", { data: {} })).status()).toBe(401);
+  expect(await copilotLedger(api)).toEqual([]);
+});
+
+test("out of credits: refused with a sentence, no model call, no ledger entry", async () => {
+  const team = await seedTeam({ password: PASSWORD, creditsLimit: 0 });
+  const { api, model, session } = await setUp(team.users[0], team.id);
+  await expectError(
+    await session.post("/api/dashboard/workflows/copilot", {
+      data: { model_connection_id: model, message: "Every day, report the sessions" },
+    }),
+    402,
+    "no credits left",
+  );
+  expect(await copilotLedger(api)).toEqual([]);
+});
+
+test("OpenAI: an invalid proposal's problems go back to the model, and its second proposal is the draft", async () => {
+  const team = await seedTeam({ password: PASSWORD });
+  const user = team.users[0];
+  const api = await apiAs(user);
+  const key = `sk-openai-${unique()}`;
+  const model = await connection(api, "openai", { api_key: key });
+  const sandbox = await connection(api, "sandbox_key", { api_key: `sk-copilot-${unique()}` });
+  const session = await sessionAs(user.email, PASSWORD, team.id);
+  const node = (operation_id: string) => ({
+    id: "report",
+    label: "Sessions",
+    operation_id,
+    connection_id: sandbox,
+    input: { metric: "sessions", days: 7 },
+  });
+  await scriptModel(modelStandInUrl(), key, [
+    { tool_calls: [{ name: "find_operations", arguments: { query: "sessions report" } }] },
+    { tool_calls: [{ name: "propose_workflow", arguments: { name: "Sessions", nodes: [node("sandbox.reprot")] } }] },
+    { tool_calls: [{ name: "propose_workflow", arguments: { name: "Sessions", nodes: [node("sandbox.report")] } }] },
+    { text: "Here is a draft that reads the sessions." },
+  ]);
+  const body = await ask(session, { model_connection_id: model, message: "Sessions of last week" });
+  expect(body).toMatchObject({
+    draft: { name: "Sessions", nodes: [node("sandbox.report")] },
+    problems: [],
+    reply: "Here is a draft that reads the sessions.",
+  });
+  const requests = await modelRequests(modelStandInUrl(), key);
+  expect(requests).toHaveLength(4);
+  expect(requests[0].tools?.map((t) => (t.function as { name: string }).name).sort()).toEqual([
+    "find_operations",
+    "get_operation_inputs",
+    "propose_workflow",
+  ]);
+  // The third request carries the first proposal's problems as its tool result, in the save's words.
+  const results = requests[2].messages.filter((m) => m.role === "tool").map((m) => String(m.content));
+  expect(results.at(-1)).toContain('"valid":false');
+  expect(results.at(-1)).toContain('there is no operation \\"sandbox.reprot\\"');
+  expect(String(requests[3].messages.filter((m) => m.role === "tool").at(-1)?.content)).toContain('"valid":true');
+  expect(await copilotLedger(api)).toEqual([
+    expect.objectContaining({ credits_used: 1, service: { type: "copilot", id: null, name: "Sessions" } }),
+  ]);
+});
