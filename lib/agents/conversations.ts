@@ -21,14 +21,14 @@ import { startTurn, type TurnListener } from "@/lib/agents/run-turn";
 type Caller = { team: { id: string }; user: { id: string; email: string } };
 
 /** "The first message cut to at most 60 characters." */
-export const titleFrom = (message: string) => {
+const titleFrom = (message: string) => {
   const flat = message.replace(/\s+/g, " ").trim();
   return flat.length <= TITLE_MAX ? flat : `${flat.slice(0, TITLE_MAX - 1).trimEnd()}…`;
 };
 
 const seconds = (ms: bigint) => Math.floor(Number(ms) / 1000);
 
-export function turnJson(t: AgentTurn): AgentTurnJson {
+function turnJson(t: AgentTurn): AgentTurnJson {
   return {
     id: t.id,
     message: t.message,
@@ -132,7 +132,7 @@ export async function postMessage(
 }
 
 /** One turn at a time: a message while the last one runs or waits for approval is a 409 saying which. */
-export async function refuseWhileBusy(conversationId: string) {
+async function refuseWhileBusy(conversationId: string) {
   const busy = await db.agentTurn.findFirst({
     where: { conversationId, status: { in: ["running", "waiting_approval"] } },
     select: { status: true, waitingApprovalId: true },

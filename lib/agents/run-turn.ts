@@ -177,7 +177,7 @@ const touch = (conversationId: string) =>
  * Runs a running turn on from where it stands: model calls and tool runs until an answer without
  * tool calls (completed), a write filed for approval (waiting_approval) or a failure or limit (failed).
  */
-export async function advance(turn: AgentTurn, conversation: AgentConversation, listener?: TurnListener) {
+async function advance(turn: AgentTurn, conversation: AgentConversation, listener?: TurnListener) {
   const limits = agentLimits();
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), limits.seconds * 1000);

@@ -44,10 +44,10 @@ export const createConversationBodySchema = z
 
 export const postMessageBodySchema = z.object({ message }).strict();
 
-export const AGENT_TURN_STATUSES = ["completed", "waiting_approval", "failed", "refused"] as const;
-export const AGENT_STEP_STATUSES = ["success", "error", "pending", "rejected", "expired"] as const;
+const AGENT_TURN_STATUSES = ["completed", "waiting_approval", "failed", "refused"] as const;
+const AGENT_STEP_STATUSES = ["success", "error", "pending", "rejected", "expired"] as const;
 
-export const AgentStepSchema = z
+const AgentStepSchema = z
   .object({
     operation_id: z.string(),
     connection_id: z.string(),
@@ -62,7 +62,7 @@ export const AgentStepSchema = z
   .meta({ id: "AgentStep" });
 export type AgentStep = z.infer<typeof AgentStepSchema>;
 
-export const AgentTurnSchema = z
+const AgentTurnSchema = z
   .object({
     id: z.string(),
     message: z.string().describe("The member's message."),

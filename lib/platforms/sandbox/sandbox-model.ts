@@ -19,7 +19,7 @@ type ChatMessage = {
 type Plan = { operationId: string; tool: "run_operation" | "run_write_operation"; input: Record<string, unknown> };
 type Move = { text: string } | { call: { name: string; arguments: Record<string, unknown> } };
 
-export const SANDBOX_MODEL_PLAIN_ANSWER =
+const SANDBOX_MODEL_PLAIN_ANSWER =
   "I am the sandbox model. Ask me for a report (I run sandbox.report and tell you the sessions of the last 7 days), or write “note: …” and I ask to save that note on the sandbox account: a write, so a person approves it first.";
 
 const textOf = (m: ChatMessage | undefined) =>
@@ -53,7 +53,7 @@ function planFor(message: string): Plan | null {
 }
 
 /** The script's next move, from the conversation so far (the member's last message and what followed it). */
-export function sandboxModelMove(messages: ChatMessage[]): Move {
+function sandboxModelMove(messages: ChatMessage[]): Move {
   let lastUser = -1;
   messages.forEach((m, i) => {
     if (m.role === "user") lastUser = i;
