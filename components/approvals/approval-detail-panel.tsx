@@ -11,6 +11,7 @@ import { JsonView } from "@/components/logs/json-view";
 import { LocalTime } from "@/components/time/local-time";
 import { LiveCountdown } from "@/components/auth-links/live-countdown";
 import { ApprovalStatusBadge } from "@/components/approvals/approval-status-badge";
+import { requestedVia } from "@/components/approvals/requested-via";
 import {
   approvalDetailOptions,
   useDecideApproval,
@@ -195,10 +196,7 @@ function ApprovalBody({
         <dt className={term}>Requested by</dt>
         <dd className="min-w-0 break-words">
           {a.requested_by_email ?? "an unknown user"}
-          <span className={term}>
-            {" "}
-            via {a.redacted ? "an MCP server" : (a.mcp_server_name ?? "a deleted MCP server")}
-          </span>
+          <span className={term}> via {requestedVia(a)}</span>
         </dd>
         <dt className={term}>Requested</dt>
         <dd>

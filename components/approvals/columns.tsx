@@ -4,6 +4,7 @@ import { createColumnHelper } from "@tanstack/react-table";
 import { LiveCountdown } from "@/components/auth-links/live-countdown";
 import { LocalTime } from "@/components/time/local-time";
 import { ApprovalStatusBadge } from "@/components/approvals/approval-status-badge";
+import { requestedVia } from "@/components/approvals/requested-via";
 import type { ApprovalDetail } from "@/lib/queries/approvals";
 
 const col = createColumnHelper<ApprovalDetail>();
@@ -59,7 +60,7 @@ export function approvalColumns(typeName: (type: string) => string) {
       cell: (c) => (
         <TwoLines
           first={c.getValue() || <span className={muted}>an agent</span>}
-          second={`via ${c.row.original.redacted ? "an MCP server" : (c.row.original.mcp_server_name ?? "a deleted MCP server")}`}
+          second={`via ${requestedVia(c.row.original)}`}
         />
       ),
     }),

@@ -20,6 +20,7 @@ const GROUPS: { label: string | null; items: [slug: string, label: string][] }[]
   {
     label: "Automate",
     items: [
+      ["agent", "Agent"],
       ["workflows", "Workflows"],
       ["operations", "Operations"],
       ["approvals", "Approvals"],

@@ -136,6 +136,39 @@ const withWorkflow = () => {
 };
 const runsGrid = (p: Page) => p.getByRole("grid", { name: "Runs" });
 
+// The Agent pages are checked with a conversation on a sandbox_model connection: a report
+// answered with its step, then a note whose write waits for approval. Made once per team.
+const conversationsMade = new Map<string, Promise<string>>();
+const withConversation = () => {
+  const made =
+    conversationsMade.get(world.team) ??
+    (async () => {
+      const session = await signInCookie(world.email, PASSWORD);
+      const headers = { cookie: session, "x-patchbay-team": world.team, "content-type": "application/json" };
+      const post = async (path: string, body: object) => {
+        const res = await fetch(`${baseURL()}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+        expect(res.ok, `${path}: ${res.status}`).toBe(true);
+        return (await res.json()) as { id: string; turn?: { status: string } };
+      };
+      const model = await post("/v1/connections", {
+        connection_type: "sandbox_model",
+        name: "Script model",
+        credentials: {},
+      });
+      const conversation = await post("/v1/agent/conversations", {
+        model_connection_id: model.id,
+        message: "report please",
+      });
+      const note = await post(`/v1/agent/conversations/${conversation.id}/messages`, {
+        message: "note: Quarterly review on Monday",
+      });
+      expect(note.turn?.status).toBe("waiting_approval");
+      return conversation.id;
+    })();
+  conversationsMade.set(world.team, made);
+  return made;
+};
+
 export const PAGES: PageEntry[] = [
   {
     name: "sign-in",
@@ -286,6 +319,43 @@ export const PAGES: PageEntry[] = [
     name: "workflow from a template",
     path: (w) => `/${w.team}/workflows/new?template=sandbox_daily_note`,
     ready: (p) => expect(p.getByTestId("write-note")).toBeVisible(),
+  },
+  {
+    name: "agent",
+    path: (w) => `/${w.team}/agent`,
+    ready: async (p) => {
+      await withConversation();
+      await p.reload();
+      await expect(p.getByRole("list", { name: "Conversations" }).getByRole("link").first()).toContainText("Yours");
+    },
+  },
+  {
+    name: "agent: new conversation",
+    path: (w) => `/${w.team}/agent/new`,
+    ready: async (p) => {
+      await withConversation();
+      await p.reload();
+      await expect(p.getByRole("group", { name: "Connections it may use" })).toBeVisible();
+    },
+  },
+  {
+    name: "agent: conversation",
+    path: (w) => `/${w.team}/agent`,
+    ready: async (p) => {
+      await p.goto(`/${world.team}/agent/${await withConversation()}`);
+      await expect(p.getByRole("button", { name: "Approve and run" })).toBeVisible();
+      await expect(p.getByTestId("agent-reply").first()).toContainText("sessions");
+    },
+    states: [
+      {
+        name: "what the write would write",
+        reach: (p) =>
+          p
+            .getByText("What it would write", { exact: true })
+            .click()
+            .then(() => expect(p.getByRole("region", { name: "What it would write" })).toBeVisible()),
+      },
+    ],
   },
   {
     name: "settings: members",

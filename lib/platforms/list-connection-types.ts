@@ -19,8 +19,9 @@ export function listDashboardConnectionTypes(role: string | null): DashboardConn
   const owner = role === "owner";
   return connectionTypes().flatMap((def) => {
     const json = connectionTypeToJson(def);
-    if (!owner) return json.auth_methods.length ? [{ ...json, logo: def.logo ?? null, missing_settings: [] }] : [];
+    const extra = { logo: def.logo ?? null, default_model: def.model?.defaultModel ?? null };
+    if (!owner) return json.auth_methods.length ? [{ ...json, ...extra, missing_settings: [] }] : [];
     const configured = oauthClientFor(def);
-    return [{ ...json, logo: def.logo ?? null, missing_settings: "missing" in configured ? configured.missing : [] }];
+    return [{ ...json, ...extra, missing_settings: "missing" in configured ? configured.missing : [] }];
   });
 }

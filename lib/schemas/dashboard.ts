@@ -12,6 +12,11 @@ export type DashboardConnectionType = ConnectionTypeJson & {
    * type; empty when nothing is missing. A type with no auth_methods yet is listed only to owners.
    */
   missing_settings: string[];
+  /**
+   * For a model the agent talks to (openai, anthropic, sandbox_model): the model a conversation
+   * uses when it names none; null for every other type.
+   */
+  default_model: string | null;
 };
 
 export type UsageDay = { day: number; workflow: number; agent: number; copilot: number; mcp: number; total: number };
