@@ -21,7 +21,7 @@ import { findModelConnection } from "@/lib/agents/model-access";
 type Caller = { team: { id: string }; user: { id: string; email: string } };
 
 /** "The first message cut to at most 60 characters." */
-const titleFrom = (message: string) => {
+export const titleFrom = (message: string) => {
   const flat = message.replace(/\s+/g, " ").trim();
   return flat.length <= TITLE_MAX ? flat : `${flat.slice(0, TITLE_MAX - 1).trimEnd()}…`;
 };

@@ -4,7 +4,7 @@ import { int64 } from "@/lib/schemas/common";
 // The agent API (CONTRACT §11, an extension of the spec): a conversation on the team's own model
 // connection whose tools are the operations catalogue, limited to the connections picked for it.
 
-const MAX_AGENT_MESSAGE = 20_000;
+export const MAX_AGENT_MESSAGE = 20_000;
 export const TITLE_MAX = 60;
 
 const message = z
