@@ -950,8 +950,8 @@ export interface components {
             summary: string;
             /** @description The MCP server whose agent asked; null for a Patchbay agent's. */
             mcp_server_id: string | null;
-            /** @description The Patchbay agent conversation that asked (CONTRACT §11); null for an MCP server's. */
-            conversation_id: string | null;
+            /** @description The Patchbay agent conversation that asked (CONTRACT §11); absent for an MCP server's request. */
+            conversation_id?: string;
             /** @description The user whose MCP token, app or conversation asked. */
             requested_by: string | null;
             /**
