@@ -118,4 +118,10 @@ test("the check itself refuses what the document does not describe", async () =>
   expect(keys(recorded("GET", "/v1/connections", 200, { "content-type": "text/html" }, []))).toEqual([
     expect.stringContaining("not application/json"),
   ]);
+  // A stream only where the document declares one (the agent's turn, CONTRACT §11).
+  const stream = { "content-type": "text/event-stream; charset=utf-8" };
+  expect(keys(recorded("POST", "/v1/agent/conversations", 201, stream, "event: turn"))).toEqual([]);
+  expect(keys(recorded("GET", "/v1/connections", 200, stream, "event: turn"))).toEqual([
+    expect.stringContaining("not application/json"),
+  ]);
 });

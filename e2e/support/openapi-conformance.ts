@@ -146,6 +146,9 @@ export function conformanceChecker(doc: Json) {
         problems.push({ key: `${label} ${status}: required header ${name} is missing`, example });
     }
     if (rec.method === "HEAD" || rec.truncated) return problems;
+    // A declared stream (the agent's `text/event-stream` answer) is a sequence of events, not one body.
+    const mediaType = (headers["content-type"] ?? "").split(";")[0].trim();
+    if (mediaType === "text/event-stream" && expected.content?.[mediaType]) return problems;
     const schema = expected.content?.["application/json"]?.schema;
     if (!schema) return problems;
     if (!/^application\/json\b/.test(headers["content-type"] ?? ""))
