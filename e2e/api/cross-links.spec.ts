@@ -120,6 +120,47 @@ test("an MCP call's charge links to that call's log; another team's entry, or a 
   }
 });
 
+test("an agent turn's charge links to that turn's logs; a turn that ran no tool has none", async () => {
+  const team = await seedTeam({ password: PASSWORD });
+  const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
+  const api = await apiAs(team.users[0]);
+  await sandboxConnection(team.users[0], "agent-links");
+  const model = await api.post("/v1/connections", {
+    data: { connection_type: "sandbox_model", name: "Sandbox model", credentials: {} },
+  });
+  expect(model.status(), await model.text()).toBe(200);
+  const started = await api.post("/v1/agent/conversations", {
+    data: { model_connection_id: (await model.json()).id, message: "report" },
+  });
+  expect(started.status(), await started.text()).toBe(201);
+  const conversation: Json = await started.json();
+  expect(conversation.turn.status).toBe("completed");
+  for (const message of ["report", "hello"]) {
+    const next = await api.post(`/v1/agent/conversations/${conversation.id}/messages`, { data: { message } });
+    expect(next.status(), await next.text()).toBe(200);
+  }
+  const turns = ((await (await api.get(`/v1/agent/conversations/${conversation.id}`)).json()) as Json).turns as Json[];
+  expect(turns.map((t) => t.steps.length)).toEqual([1, 1, 0]);
+  // Newest first: the plain answer's charge, then the two reports'.
+  const charged = (await (await api.get("/v1/credits/logs?service_type=agent")).json()).data as Json[];
+  expect(charged).toHaveLength(3);
+  const plain = await owner.get(`/${team.id}/ledger/${charged[0].id}/logs`, { maxRedirects: 0 });
+  expect(plain.status(), "a turn that ran no tool has no logs to open").toBe(404);
+  for (const [entry, turn] of [
+    [charged[1], turns[1]],
+    [charged[2], turns[0]],
+  ]) {
+    const res = await owner.get(`/${team.id}/ledger/${entry.id}/logs`, { maxRedirects: 0 });
+    expect(res.status(), await res.text()).toBe(307);
+    const target = new URL(res.headers().location, "http://x");
+    expect(target.pathname).toBe(`/${team.id}/logs`);
+    expect(target.searchParams.get("source_id")).toBe(conversation.id);
+    // The filter it opens holds that turn's log.
+    const logs = (await (await api.get(`/v1/logs${target.search}`)).json()).data as Json[];
+    expect(logs.map((l) => l.id)).toContain(turn.steps[0].log_id);
+  }
+});
+
 test("Run now refuses a workflow whose connection is deleted, says which node and why, and charges nothing", async () => {
   const team = await seedTeam({ password: PASSWORD });
   const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);

@@ -267,6 +267,7 @@ async function finish(
       service: { type: "agent", id: conversation.id, name: conversation.title },
       user: { id: turn.userId, email: turn.userEmail },
       at,
+      turnId: turn.id,
     });
   });
 }

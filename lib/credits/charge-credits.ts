@@ -10,9 +10,13 @@ export type Charge = {
   service: { type: (typeof SERVICE_TYPES)[number]; id: string | null; name: string | null };
   user: { id: string; email: string } | null;
   at: number; // Unix seconds
-  /** The workflow run charged, or the one log of the call charged: the ledger links to exactly those logs. */
+  /**
+   * The workflow run charged, the one log of the call charged, or the agent turn charged: the
+   * ledger links to exactly those logs.
+   */
   runId?: string | null;
   logId?: string | null;
+  turnId?: string | null;
 };
 
 /**
@@ -56,6 +60,7 @@ export async function chargeCredits(tx: Tx, charge: Charge) {
       createdAt: BigInt(charge.at),
       runId: charge.runId ?? null,
       logId: charge.logId ?? null,
+      turnId: charge.turnId ?? null,
     },
   });
 }

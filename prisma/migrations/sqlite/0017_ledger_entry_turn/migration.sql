@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "CreditLedgerEntry" ADD COLUMN "turnId" TEXT;
+
