@@ -5,7 +5,7 @@ import { visibleConnections } from "@/lib/connections/visible-connections";
 import { freshCredentials, markNeedsReauth } from "@/lib/connections/fresh-credentials";
 import { findConnectionType } from "@/lib/platforms/registry";
 import { ProviderRejection, type ConnectionTypeDefinition, type ModelDefinition } from "@/lib/platforms/kit/types";
-import type { ScopedConnection } from "@/lib/operations/run-operation";
+import { SCOPED_CONNECTION_SELECT, scopedConnection, type ScopedConnection } from "@/lib/operations/run-operation";
 import { describeModelFailure, ModelFailure } from "@/lib/agents/model-client";
 
 // What every caller of a model connection checks and reads (a conversation's turns, the workflow
@@ -80,14 +80,7 @@ export async function connectionScope(teamId: string, userId: string, ids?: stri
   const rows = await db.connection.findMany({
     where: { ...visibleConnections(teamId, userId), ...(ids && { id: { in: ids } }) },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true, readsVersion: true },
+    select: SCOPED_CONNECTION_SELECT,
   });
-  return rows.map((r) => ({
-    id: r.id,
-    type: r.type,
-    name: r.displayName,
-    externalId: r.externalId,
-    isPrivate: r.ownerUserId !== null,
-    readsVersion: r.readsVersion,
-  }));
+  return rows.map(scopedConnection);
 }

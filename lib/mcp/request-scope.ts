@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { badRequest } from "@/lib/errors/api-error";
 import { UNSTORABLE } from "@/lib/http/parse";
 import type { McpPrincipal } from "@/lib/mcp-tokens/authenticate-mcp-token";
-import type { ScopedConnection } from "@/lib/operations/run-operation";
+import { SCOPED_CONNECTION_SELECT, scopedConnection, type ScopedConnection } from "@/lib/operations/run-operation";
 
 // Spec §4.13: a request to /mcp may be narrowed to specific connections, by the
 // `X-Service-Context` header ({"connection_ids": [...]}) or the `connection_ids` query
@@ -81,14 +81,7 @@ export async function resolveScope(principal: McpPrincipal, narrowing: Narrowing
       ...(narrowing.source === "saved" ? {} : { id: { in: [...new Set(narrowing.ids)] } }),
     },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true, readsVersion: true },
+    select: SCOPED_CONNECTION_SELECT,
   });
-  return rows.map((r) => ({
-    id: r.id,
-    type: r.type,
-    name: r.displayName,
-    externalId: r.externalId,
-    isPrivate: r.ownerUserId !== null,
-    readsVersion: r.readsVersion,
-  }));
+  return rows.map(scopedConnection);
 }

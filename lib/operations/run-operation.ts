@@ -157,24 +157,40 @@ export function describeFailure(e: unknown): string {
   return "The operation failed inside Patchbay; the call was logged. Try again, and report it if it keeps happening.";
 }
 
+/** The columns of a connection row an operation runs with: `scopedConnection` maps them. */
+export const SCOPED_CONNECTION_SELECT = {
+  id: true,
+  type: true,
+  displayName: true,
+  externalId: true,
+  ownerUserId: true,
+  readsVersion: true,
+} as const;
+
+type ScopedConnectionRow = {
+  id: string;
+  type: string;
+  displayName: string | null;
+  externalId: string | null;
+  ownerUserId: string | null;
+  readsVersion: number;
+};
+
+/** A connection row (`SCOPED_CONNECTION_SELECT`) as the operations see it. */
+export const scopedConnection = (row: ScopedConnectionRow): ScopedConnection => ({
+  id: row.id,
+  type: row.type,
+  name: row.displayName,
+  externalId: row.externalId,
+  isPrivate: row.ownerUserId !== null,
+  readsVersion: row.readsVersion,
+});
+
 /** The connections of a team a server-side run (an approved write) may use: one, as it is now. */
 export async function connectionForRun(
   teamId: string,
   connectionId: string,
 ): Promise<(ScopedConnection & { ownerUserId: string | null }) | null> {
-  const row = await db.connection.findFirst({
-    where: { id: connectionId, teamId },
-    select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true, readsVersion: true },
-  });
-  return (
-    row && {
-      id: row.id,
-      type: row.type,
-      name: row.displayName,
-      externalId: row.externalId,
-      isPrivate: row.ownerUserId !== null,
-      ownerUserId: row.ownerUserId,
-      readsVersion: row.readsVersion,
-    }
-  );
+  const row = await db.connection.findFirst({ where: { id: connectionId, teamId }, select: SCOPED_CONNECTION_SELECT });
+  return row && { ...scopedConnection(row), ownerUserId: row.ownerUserId };
 }
