@@ -7,6 +7,7 @@ import { useCatalogue } from "@/components/workflows/catalogue";
 import { EditorSkeleton } from "@/components/workflows/editor-skeleton";
 import { WorkflowEditor } from "@/components/workflows/workflow-editor";
 import { workflowQuery, type WorkflowDetail } from "@/lib/queries/workflows";
+import { workflowBody } from "@/lib/schemas/workflows";
 
 /** /workflows/{id}/edit: the editor over the saved workflow, once it and the catalogue are loaded. */
 export function EditWorkflow({
@@ -45,19 +46,7 @@ export function EditWorkflow({
       isOwner={isOwner}
       catalogue={index}
       workflowId={saved.id}
-      initial={{
-        name: saved.name,
-        nodes: saved.nodes.map((n) => ({
-          id: n.id,
-          label: n.label,
-          operation_id: n.operation_id,
-          ...(n.connection_id && { connection_id: n.connection_id }),
-          input: n.input,
-        })),
-        schedule: saved.schedule,
-        timezone: saved.timezone,
-        active: saved.active,
-      }}
+      initial={workflowBody(saved)}
       connectionProblems={problems}
       cancelHref={`/${teamId}/workflows/${saved.id}`}
     />

@@ -11,7 +11,7 @@ import { getWorkflow } from "@/lib/workflows/list-workflows";
 import { saveProblems, type WorkflowDraft } from "@/lib/workflows/save-workflow";
 import { RUN_VARIABLES } from "@/lib/workflows/templates";
 import { logger } from "@/lib/observability/logger";
-import { createWorkflowBodySchema, type copilotBodySchema } from "@/lib/schemas/workflows";
+import { createWorkflowBodySchema, workflowBody, type copilotBodySchema } from "@/lib/schemas/workflows";
 import { callModel, type ModelTool } from "@/lib/agents/model-client";
 import { AGENT_TOOLS } from "@/lib/agents/agent-tools";
 import { agentLimits } from "@/lib/agents/limits";
@@ -113,21 +113,7 @@ export async function draftWorkflow(caller: Caller, body: CopilotBody) {
   try {
     access = await modelAccess(caller.team.id, model.id, caller.user.id);
     const scope = await connectionScope(caller.team.id, caller.user.id);
-    const current =
-      body.current ??
-      (saved && {
-        name: saved.name,
-        nodes: saved.nodes.map((n) => ({
-          id: n.id,
-          label: n.label,
-          operation_id: n.operation_id,
-          ...(n.connection_id && { connection_id: n.connection_id }),
-          input: n.input,
-        })),
-        schedule: saved.schedule,
-        timezone: saved.timezone,
-        active: saved.active,
-      });
+    const current = body.current ?? (saved && workflowBody(saved));
     const prompt = system(
       current,
       scope.map((c) => ({ id: c.id, type: c.type, name: c.name })),

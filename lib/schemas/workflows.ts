@@ -45,6 +45,30 @@ export const createWorkflowBodySchema = z
   })
   .strict();
 
+/**
+ * A saved workflow (or its detail, whose nodes carry their operation and connection) as the body
+ * that would save it again: what the editor starts from and what the Copilot is shown.
+ */
+export const workflowBody = (w: {
+  name: string;
+  nodes: WorkflowNode[];
+  schedule: string | null;
+  timezone: string | null;
+  active: boolean;
+}) => ({
+  name: w.name,
+  nodes: w.nodes.map((n) => ({
+    id: n.id,
+    label: n.label,
+    operation_id: n.operation_id,
+    ...(n.connection_id && { connection_id: n.connection_id }),
+    input: n.input,
+  })),
+  schedule: w.schedule,
+  timezone: w.timezone,
+  active: w.active,
+});
+
 export const updateWorkflowBodySchema = z
   .object({
     name: name.optional(),
