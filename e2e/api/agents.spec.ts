@@ -187,6 +187,15 @@ test("who may use what: model and connection ids are checked, conversations are 
   const notModel = await sandboxKey(api);
   await expectError(await create({ model_connection_id: notModel }), 400, "not a model");
   await expectError(await create({ model_connection_id: model, message: "" }), 400, "message");
+  // Each bad field is named, with what was wrong with it.
+  await expectError(await create({}), 400, "model_connection_id: is required");
+  await expectError(await create({ model_connection_id: 7 }), 400, "model_connection_id: must be a string");
+  await expectError(await create({ model_connection_id: model, shared: "yes" }), 400, "shared: must be true or false");
+  await expectError(
+    await api.post("/v1/agent/conversations", { data: { model_connection_id: model } }),
+    400,
+    "message: is required",
+  );
   expect((await (await api.get("/v1/agent/conversations")).json()).data).toEqual([]);
 
   // connection_ids [] gives none: the report finds nothing to run on.

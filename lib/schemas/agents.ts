@@ -8,20 +8,24 @@ export const MAX_AGENT_MESSAGE = 20_000;
 export const TITLE_MAX = 60;
 
 const message = z
-  .string({ error: "must be a string: what you ask the agent" })
+  .string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") + ": what you ask the agent" })
   .trim()
   .min(1, "must not be empty")
   .max(MAX_AGENT_MESSAGE, `must be at most ${MAX_AGENT_MESSAGE} characters`)
   .describe("What the member asks.");
 
 const id = (what: string) =>
-  z.string().min(1, "must not be empty").max(255, "must be at most 255 characters").describe(what);
+  z
+    .string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") })
+    .min(1, "must not be empty")
+    .max(255, "must be at most 255 characters")
+    .describe(what);
 
 export const createConversationBodySchema = z
   .object({
     model_connection_id: id("An `openai`, `anthropic` or `sandbox_model` connection the caller can see."),
     model: z
-      .string()
+      .string({ error: "must be a string" })
       .trim()
       .min(1, "must not be empty")
       .max(200, "must be at most 200 characters")
@@ -35,7 +39,7 @@ export const createConversationBodySchema = z
         "The connections the agent may use. Left out: every connection the caller can see; `[]`: none. An id the caller cannot see is a 403 and nothing is created.",
       ),
     shared: z
-      .boolean()
+      .boolean({ error: "must be true or false" })
       .optional()
       .describe("Whether the team's other members see the conversation (default false: only its creator)."),
     message,
