@@ -22,7 +22,7 @@ type Shared = { teamId: string; nameOf: (connectionId: string) => string; onDeci
 /** One exchange: the member's message, then what the agent did and said. */
 export function TurnView({ turn, ...shared }: Shared & { turn: AgentTurnJson }) {
   return (
-    <li data-testid="agent-turn" data-status={turn.status} className="space-y-3">
+    <li id={turn.id} data-testid="agent-turn" data-status={turn.status} className="scroll-mt-4 space-y-3">
       <MemberMessage message={turn.message} />
       <AgentSide>
         <Steps steps={turn.steps} {...shared} />

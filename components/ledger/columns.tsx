@@ -9,6 +9,13 @@ const col = createColumnHelper<CreditLogJson>();
 
 export const LEDGER_COLUMNS_TEMPLATE = "10.5rem 6rem minmax(10rem,1.4fr) minmax(9rem,1fr) 5rem 7.5rem 9rem";
 
+/** Where an entry's link leads (lib/credits/charge-logs-href.ts), by service; Copilot drafts run nothing. */
+const LINK_TEXT: Partial<Record<CreditLogJson["service"]["type"], string>> = {
+  workflow: "Logs of this charge",
+  mcp: "Log of this call",
+  agent: "Logs of this turn",
+};
+
 export function ledgerColumns(teamId: string) {
   return [
     col.accessor("created_at", {
@@ -54,17 +61,19 @@ export function ledgerColumns(teamId: string) {
     col.display({
       id: "actions",
       header: () => <span className="sr-only">Actions</span>,
-      // The server finds exactly what the entry paid for: the run's logs, or the call's log.
-      cell: (c) =>
-        (c.row.original.service.type === "workflow" || c.row.original.service.type === "mcp") &&
-        c.row.original.service.id ? (
+      // The server finds exactly what the entry paid for: the run's logs, the call's log, or the turn's.
+      cell: (c) => {
+        const { id, service } = c.row.original;
+        const text = LINK_TEXT[service.type];
+        return text && service.id ? (
           <Link
-            href={`/${teamId}/ledger/${c.row.original.id}/logs`}
+            href={`/${teamId}/ledger/${id}/logs`}
             className="rounded text-indigo-600 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-indigo-400"
           >
-            {c.row.original.service.type === "mcp" ? "Log of this call" : "Logs of this charge"}
+            {text}
           </Link>
-        ) : null,
+        ) : null;
+      },
     }),
   ];
 }

@@ -4,7 +4,7 @@ import { waitForRun } from "../support/runs";
 import { mcpClient } from "../support/mcp";
 
 // The dashboard's cross-links lead to exactly what they name (issue 33): a ledger entry to the
-// logs of the one run, or the one MCP call, it charged; and Run now refuses, before charging, a
+// logs of the one run, the one MCP call or the one agent turn it charged; and Run now refuses, before charging, a
 // workflow whose connection is known to fail.
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
@@ -120,8 +120,8 @@ test("an MCP call's charge links to that call's log; another team's entry, or a 
   }
 });
 
-test("an agent turn's charge links to that turn's logs; a turn that ran no tool has none", async () => {
-  const team = await seedTeam({ password: PASSWORD });
+test("an agent turn's charge links to that turn's logs, or to the turn when it ran no operation", async () => {
+  const team = await seedTeam({ password: PASSWORD, members: 2 });
   const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
   const api = await apiAs(team.users[0]);
   await sandboxConnection(team.users[0], "agent-links");
@@ -144,8 +144,18 @@ test("an agent turn's charge links to that turn's logs; a turn that ran no tool 
   // Newest first: the plain answer's charge, then the two reports'.
   const charged = (await (await api.get("/v1/credits/logs?service_type=agent")).json()).data as Json[];
   expect(charged).toHaveLength(3);
+  // A turn that ran no operation has no logs: its link opens the turn in the conversation, for
+  // those who can see the conversation (its creator until it is shared).
   const plain = await owner.get(`/${team.id}/ledger/${charged[0].id}/logs`, { maxRedirects: 0 });
-  expect(plain.status(), "a turn that ran no tool has no logs to open").toBe(404);
+  expect(plain.status(), await plain.text()).toBe(307);
+  expect(plain.headers().location).toBe(`/${team.id}/agent/${conversation.id}#${turns[2].id}`);
+  const teammate = await sessionAs(team.users[1].email, PASSWORD, team.id);
+  const hidden = await teammate.get(`/${team.id}/ledger/${charged[0].id}/logs`, { maxRedirects: 0 });
+  expect(hidden.status(), "another member's unshared conversation").toBe(404);
+  const shared = await api.patch(`/v1/agent/conversations/${conversation.id}`, { data: { shared: true } });
+  expect(shared.status(), await shared.text()).toBe(200);
+  const nowShared = await teammate.get(`/${team.id}/ledger/${charged[0].id}/logs`, { maxRedirects: 0 });
+  expect(nowShared.status()).toBe(307);
   for (const [entry, turn] of [
     [charged[1], turns[1]],
     [charged[2], turns[0]],

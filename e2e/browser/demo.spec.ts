@@ -85,9 +85,16 @@ test("npm start's demo is made by the product and reads true, page by page, at 3
       expect(await sideways(page), `/${section} scrolls sideways at 390 px`).toBe(0);
       await screenshot(page, `demo-${section.replace("/", "-") || "overview"}`);
       // What the rows say (a status filter's options name every status, Running among them).
-      const rows = (await page.locator("main table tbody").allInnerTexts()).join("\n");
+      const rows = (await page.locator("main tbody, main [role=grid]").allInnerTexts()).join("\n");
       expect(rows, `/${section} shows a run still running`).not.toMatch(/\bRunning\b/);
     }
+    // An agent turn's charge opens that turn's logs, under its conversation.
+    await page.goto(`${origin}/${team}/ledger?service_type=agent`);
+    await settled(page);
+    await page.getByRole("link", { name: "Logs of this turn" }).first().click();
+    await expect(page).toHaveURL(/\/logs\?source_id=conv_/);
+    await settled(page);
+    await expect(page.getByRole("grid", { name: "Operation logs" })).toContainText(/sandbox\.\w+.*agent/);
     // Each workflow's page: its runs ended, none says "Running".
     await page.goto(`${origin}/${team}/workflows`);
     await settled(page);
@@ -99,7 +106,9 @@ test("npm start's demo is made by the product and reads true, page by page, at 3
       await page.goto(`${origin}${link}`);
       await settled(page);
       expect(await sideways(page), `${link} scrolls sideways at 390 px`).toBe(0);
-      expect((await page.locator("main table tbody").allInnerTexts()).join("\n")).not.toMatch(/\bRunning\b/);
+      expect((await page.locator("main tbody, main [role=grid]").allInnerTexts()).join("\n")).not.toMatch(
+        /\bRunning\b/,
+      );
     }
   } finally {
     await product.stop();

@@ -1,19 +1,21 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 
-// Entries written before the ledger kept its run or log (migration 0014) are found by their
-// workflow or MCP server and the time of the charge: a run's logs start at its charge's time and
-// end within minutes; a call's log starts at its charge's time.
+// Entries written before the ledger kept its run, log or turn (migrations 0014, 0017), and
+// simulated ones, are found by their workflow, MCP server or conversation and the time of the
+// charge: a run's logs start at its charge's time and end within minutes; a call's log starts at
+// its charge's time; a simulated conversation's steps follow its charge within minutes.
 const OLD_LOGS_BEFORE_S = 60;
-const OLD_LOGS_AFTER_S = { workflow: 15 * 60, mcp: 60 } as Record<string, number>;
+const OLD_LOGS_AFTER_S = { workflow: 15 * 60, mcp: 60, agent: 5 * 60 } as Record<string, number>;
 
 /**
  * Where "Logs of this charge" leads for one ledger entry of a team: the logs of exactly the
  * workflow run it charged, the log of the MCP call it charged (opened), or the logs of the agent
- * turn it charged. Null for an entry of another team, or one with no logs to show (a turn that
- * ran no tool, a Copilot draft, simulated activity).
+ * turn it charged (for a turn that ran no operation, its place in the conversation when the viewer
+ * can see it). Null for an entry of another team, or one with nothing to show (a Copilot draft,
+ * simulated activity).
  */
-export async function chargeLogsHref(teamId: string, entryId: number): Promise<string | null> {
+export async function chargeLogsHref(teamId: string, viewerUserId: string, entryId: number): Promise<string | null> {
   const entry = await db.creditLedgerEntry.findFirst({
     where: { id: entryId, teamId },
     select: { runId: true, logId: true, turnId: true, serviceType: true, serviceId: true, createdAt: true },
@@ -23,13 +25,23 @@ export async function chargeLogsHref(teamId: string, entryId: number): Promise<s
   if (entry.runId) return logs({ source_run_id: entry.runId });
   if (entry.logId) return logs({ ...(entry.serviceId && { source_id: entry.serviceId }), log: entry.logId });
   if (entry.turnId) {
-    // One turn at a time per conversation: its steps' logs (approved writes included) are the
-    // conversation's logs between the turn's start and end.
     const turn = await db.agentTurn.findFirst({
       where: { id: entry.turnId, teamId },
-      select: { conversationId: true, startedAt: true, completedAt: true, steps: true },
+      select: { id: true, conversationId: true, startedAt: true, completedAt: true, steps: true },
     });
-    if (!turn || turn.steps === "[]") return null;
+    if (!turn) return null;
+    // A turn that ran no operation has no logs: its charge paid for the answer, which the
+    // conversation shows to those who can see it (its creator, or everyone once shared).
+    if (turn.steps === "[]") {
+      const readable = await db.agentConversation.count({
+        where: { id: turn.conversationId, teamId, OR: [{ shared: true }, { userId: viewerUserId }] },
+      });
+      return readable
+        ? `/${encodeURIComponent(teamId)}/agent/${encodeURIComponent(turn.conversationId)}#${turn.id}`
+        : null;
+    }
+    // One turn at a time per conversation: its steps' logs (approved writes included) are the
+    // conversation's logs between the turn's start and end.
     return logs({
       source_id: turn.conversationId,
       started_after: String(turn.startedAt),

@@ -12,7 +12,7 @@ export default async function ChargeLogs({ params }: { params: Promise<{ team: s
   const { team, entry } = await params;
   const user = await requireUser(`/${encodeURIComponent(team)}/ledger/${encodeURIComponent(entry)}/logs`);
   if (!user.teams.some((t) => t.id === team) || !/^\d{1,15}$/.test(entry)) notFound();
-  const href = await chargeLogsHref(team, Number(entry));
+  const href = await chargeLogsHref(team, user.id, Number(entry));
   if (!href) notFound();
   redirect(href);
 }
