@@ -1,6 +1,6 @@
 import "server-only";
 import { z, ZodError } from "zod";
-import { db } from "@/lib/db/client";
+import { db, type Prisma } from "@/lib/db/client";
 import { ApiError, describeZodError } from "@/lib/errors/api-error";
 import { callWithCredentials } from "@/lib/connections/call-with-credentials";
 import { ProviderRejection, ProviderUnavailable, UnsendableCredential } from "@/lib/platforms/kit/types";
@@ -165,16 +165,9 @@ export const SCOPED_CONNECTION_SELECT = {
   externalId: true,
   ownerUserId: true,
   readsVersion: true,
-} as const;
+} as const satisfies Prisma.ConnectionSelect;
 
-type ScopedConnectionRow = {
-  id: string;
-  type: string;
-  displayName: string | null;
-  externalId: string | null;
-  ownerUserId: string | null;
-  readsVersion: number;
-};
+type ScopedConnectionRow = Prisma.ConnectionGetPayload<{ select: typeof SCOPED_CONNECTION_SELECT }>;
 
 /** A connection row (`SCOPED_CONNECTION_SELECT`) as the operations see it. */
 export const scopedConnection = (row: ScopedConnectionRow): ScopedConnection => ({

@@ -7,19 +7,18 @@ import { int64 } from "@/lib/schemas/common";
 export const MAX_AGENT_MESSAGE = 20_000;
 export const TITLE_MAX = 60;
 
+/** A string field's message when it is missing, or not a string. */
+const notAString = (issue: { input: unknown }) => (issue.input === undefined ? "is required" : "must be a string");
+
 const message = z
-  .string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") + ": what you ask the agent" })
+  .string({ error: (i) => `${notAString(i)}: what you ask the agent` })
   .trim()
   .min(1, "must not be empty")
   .max(MAX_AGENT_MESSAGE, `must be at most ${MAX_AGENT_MESSAGE} characters`)
   .describe("What the member asks.");
 
 const id = (what: string) =>
-  z
-    .string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") })
-    .min(1, "must not be empty")
-    .max(255, "must be at most 255 characters")
-    .describe(what);
+  z.string({ error: notAString }).min(1, "must not be empty").max(255, "must be at most 255 characters").describe(what);
 
 export const createConversationBodySchema = z
   .object({
