@@ -24,7 +24,8 @@ type Kind =
   | "team"
   | "workflow"
   | "workflowRun"
-  | "approval";
+  | "approval"
+  | "conversation";
 type Op = {
   method: string;
   path: (id: string, extra?: string) => string;
@@ -113,6 +114,21 @@ const OPERATIONS: Op[] = [
     kind: "approval",
     body: { note: "taken over" },
     via: ["session"],
+  },
+  { method: "GET", path: (id) => `/v1/agent/conversations/${id}`, kind: "conversation", via: ["key", "session"] },
+  {
+    method: "PATCH",
+    path: (id) => `/v1/agent/conversations/${id}`,
+    kind: "conversation",
+    body: { shared: true },
+    via: ["key", "session"],
+  },
+  {
+    method: "POST",
+    path: (id) => `/v1/agent/conversations/${id}/messages`,
+    kind: "conversation",
+    body: { message: "report, taken over" },
+    via: ["key", "session"],
   },
 ];
 
@@ -281,6 +297,27 @@ test.beforeAll(async () => {
     await client.close();
     return asked.structuredContent!.approval_id!;
   };
+  // Agent conversations on the sandbox model: A0's shared one, A0's and A1's private ones.
+  const sandboxModel = await ok(
+    await as(actors.a0, "key", "POST", "/v1/connections", {
+      connection_type: "sandbox_model",
+      name: `${SECRET} sandbox model`,
+      credentials: {},
+    }),
+  );
+  const conversation = async (actor: Actor, shared: boolean) =>
+    (
+      await ok(
+        await as(actor, "key", "POST", "/v1/agent/conversations", {
+          model_connection_id: sandboxModel.id,
+          message: `${SECRET} conversation`,
+          shared,
+        }),
+      )
+    ).id as string;
+  const sharedConversation = await conversation(actors.a0, true);
+  const privateConversation0 = await conversation(actors.a0, false);
+  const privateConversation1 = await conversation(actors.a1, false);
   const sharedApproval = await approvalOn(a.users[0], shared.id, false);
   const privateApproval1 = await approvalOn(a.users[1], private1.id, true);
 
@@ -306,6 +343,8 @@ test.beforeAll(async () => {
       { kind: "workflowRun", label: "A's workflow run", id: workflowRun.json.run_id },
       { kind: "approval", label: "A's approval request", id: sharedApproval },
       { kind: "approval", label: "A1's private connection's approval request", id: privateApproval1 },
+      { kind: "conversation", label: "A's shared conversation", id: sharedConversation },
+      { kind: "conversation", label: "A0's private conversation", id: privateConversation0 },
     ],
     privateOfA0: [
       { kind: "connection", label: "A0's private connection", id: private0.id },
@@ -316,6 +355,7 @@ test.beforeAll(async () => {
         id: privateServer0.id,
         extra: privateServer0.token,
       },
+      { kind: "conversation", label: "A0's private conversation", id: privateConversation0 },
     ],
     privateOfA1: [
       { kind: "connection", label: "A1's private connection", id: private1.id },
@@ -326,6 +366,7 @@ test.beforeAll(async () => {
         id: privateServer1.id,
         extra: privateServer1.token,
       },
+      { kind: "conversation", label: "A1's private conversation", id: privateConversation1 },
     ],
   };
 });
@@ -350,6 +391,7 @@ async function snapshotOfA() {
       members: await get("session", "/api/dashboard/members"),
       workflows: await get("session", "/api/dashboard/workflows"),
       approvals: await get("session", "/api/dashboard/approvals"),
+      conversations: await get("key", "/v1/agent/conversations"),
       servers,
       tokens: await Promise.all(servers.map((s) => get("session", `/api/dashboard/mcp-servers/${s.id}/tokens`))),
       ...(actor === actors.a0 && {

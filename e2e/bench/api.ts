@@ -209,7 +209,7 @@ async function main() {
         name: "GET /v1/credits/logs?limit=1000",
         path: "/v1/credits/logs?limit=1000",
         bare: () => bare.creditLogsPage(authorization, 1000),
-        lib: () => lib((a) => listCreditLogs(a.team.id, { limit: 1000 })),
+        lib: () => lib((a) => listCreditLogs(a.team.id, a.user.id, { limit: 1000 })),
       },
     ];
 

@@ -1,5 +1,4 @@
 import "server-only";
-import { noCreditsLeft } from "@/lib/credits/no-credits-left";
 import { recordOperations } from "@/lib/logs/record-operations";
 import {
   checkRun,
@@ -21,6 +20,7 @@ import { fileApproval, readApprovalResult } from "@/lib/approvals/file-approval"
 import type { Operation } from "@/lib/platforms/kit/operation-types";
 import type { AgentStep } from "@/lib/schemas/agents";
 import type { ModelTool } from "@/lib/agents/model-client";
+import { holdOperationCredits, settleOperationCredits } from "@/lib/agents/turn-credits";
 
 // The agent's tools are §8's five operation tools (lib/operations/operation-tools.ts), run for
 // one turn of one conversation: limited to the connections the conversation may use now, every
@@ -34,6 +34,8 @@ export type TurnContext = {
   conversation: { id: string; title: string };
   turnId: string;
   scope: ScopedConnection[];
+  /** What the operations this turn ran cost so far (held against the balance with the next one's price). */
+  spent: () => number;
 };
 
 /** What a tool call gave: the JSON the model reads, and a step when an operation ran or was filed. */
@@ -133,9 +135,16 @@ async function runOrFile(
       },
     };
   }
-  const refusal = await noCreditsLeft(ctx.teamId);
+  const refusal = await holdOperationCredits(ctx.teamId, ctx.turnId, ctx.spent(), op.credits);
   if (refusal) throw new OperationRefusal(refusal, "no_credits");
-  return runAndLog(ctx, tool, op, checked.connection, checked.input);
+  let credits = 0;
+  try {
+    const outcome = await runAndLog(ctx, tool, op, checked.connection, checked.input);
+    credits = outcome.credits;
+    return outcome;
+  } finally {
+    await settleOperationCredits(ctx.turnId, ctx.spent() + credits);
+  }
 }
 
 /** Runs a checked operation and writes its one log under the conversation (no ledger entry: the turn's carries it). */

@@ -18,4 +18,6 @@ export const agentLimits = () => ({
   seconds: positive("AGENT_TURN_SECONDS", 300),
   /** The most a model may write in one call. */
   outputTokens: positive("AGENT_MAX_OUTPUT_TOKENS", 4096),
+  /** The JSON of one tool result as the model reads it and the turn stores it; a larger one is cut, saying so. */
+  toolResultBytes: positive("AGENT_TOOL_RESULT_MAX_BYTES", 32_768),
 });

@@ -13,6 +13,7 @@ import { callModel, ModelFailure } from "@/lib/agents/model-client";
 import { connectionScope, modelAccess, modelFailureOf, type ModelAccess } from "@/lib/agents/model-access";
 import { AGENT_TOOLS, runAgentTool, type TurnContext } from "@/lib/agents/agent-tools";
 import { agentLimits } from "@/lib/agents/limits";
+import { capToolResult, redactOthersPrivateResults } from "@/lib/agents/turn-history";
 
 // One turn of a conversation (CONTRACT §11): the model is sent the conversation so far (earlier
 // turns' messages, tool calls and results) and called until it answers without a tool call.
@@ -75,6 +76,11 @@ const toolResult = (toolCallId: string, toolName: string, value: Record<string, 
   output: { type: "json", value: value as never },
 });
 
+/**
+ * The conversation before this turn's own messages. In a shared conversation, earlier turns of
+ * other members keep their words and the agent's answers, but the raw results of operations run
+ * on a private connection that this turn's member cannot see read as withheld, as their logs do.
+ */
 async function history(turn: AgentTurn): Promise<ModelMessage[]> {
   const earlier =
     turn.seq === 1
@@ -82,11 +88,26 @@ async function history(turn: AgentTurn): Promise<ModelMessage[]> {
       : await db.agentTurn.findMany({
           where: { conversationId: turn.conversationId, seq: { lt: turn.seq }, status: { not: "refused" } },
           orderBy: { seq: "asc" },
-          select: { message: true, messages: true },
+          select: { message: true, messages: true, userId: true },
         });
-  return [...earlier, turn].flatMap((t) =>
-    closeOpenCalls([{ role: "user", content: t.message }, ...(JSON.parse(t.messages) as ModelMessage[])]),
-  );
+  const turns = [...earlier, turn].map((t) => ({
+    userId: t.userId,
+    messages: closeOpenCalls([{ role: "user", content: t.message }, ...(JSON.parse(t.messages) as ModelMessage[])]),
+  }));
+  return (await redactOthersPrivateResults(turn.teamId, turn.userId, turns)).flat();
+}
+
+/** The agent acts only for members: a turn whose member left (or was removed) stops where it is. */
+async function refuseUnlessMember(teamId: string, userId: string) {
+  const member = await db.membership.findUnique({
+    where: { teamId_userId: { teamId, userId } },
+    select: { role: true },
+  });
+  if (!member)
+    throw new ModelFailure(
+      "The turn stopped: the member who sent this message is no longer in the team, and the agent acts only for members. Nothing more ran.",
+      "other",
+    );
 }
 
 /** Starts a turn for `message` and runs it until it completes, waits for an approval, fails or is refused. */
@@ -155,9 +176,11 @@ async function advance(turn: AgentTurn, conversation: AgentConversation, listene
       conversation: { id: conversation.id, title: conversation.title },
       turnId: turn.id,
       scope: await turnScope(conversation, turn.userId),
+      spent: () => state.operationCredits,
     };
     const before = await history({ ...turn, messages: "[]" });
     for (;;) {
+      await refuseUnlessMember(conversation.teamId, turn.userId);
       if (state.modelCalls >= limits.modelCalls)
         throw new ModelFailure(
           `The agent stopped after ${limits.modelCalls} model calls in one turn, the conversation limit (AGENT_MAX_MODEL_CALLS). Ask again with a narrower request.`,
@@ -200,6 +223,7 @@ async function advance(turn: AgentTurn, conversation: AgentConversation, listene
           );
           continue;
         }
+        await refuseUnlessMember(conversation.teamId, turn.userId);
         const outcome = await runAgentTool(ctx, call.name, call.input);
         state.operationCredits += outcome.credits;
         if (outcome.step) {
@@ -207,7 +231,7 @@ async function advance(turn: AgentTurn, conversation: AgentConversation, listene
           listener?.step?.(outcome.step);
         }
         if (outcome.waitsFor) waiting = { approvalId: outcome.waitsFor, toolCallId: call.id };
-        else results.push(toolResult(call.id, call.name, outcome.output));
+        else results.push(toolResult(call.id, call.name, capToolResult(outcome.output)));
       }
       if (results.length) messages.push({ role: "tool", content: results });
       if (waiting) {
@@ -315,7 +339,10 @@ export async function resumeTurn(turnId: string): Promise<boolean> {
         : { result: "result" in outcome ? outcome.result : null }
       : { error: "error" in outcome ? outcome.error : `The request ended ${status}; nothing was written.` };
   const messages = JSON.parse(turn.messages) as ModelMessage[];
-  messages.push({ role: "tool", content: [toolResult(turn.waitingToolCallId ?? "", "run_write_operation", value)] });
+  messages.push({
+    role: "tool",
+    content: [toolResult(turn.waitingToolCallId ?? "", "run_write_operation", capToolResult(value))],
+  });
   const resumed = await db.agentTurn.update({
     where: { id: turn.id },
     data: {

@@ -57,6 +57,7 @@ function csvLine(e: CreditLogJson) {
 /** The whole filtered ledger as CSV, newest first, streamed page by page through the API's own listing. */
 export function streamCreditLogsCsv(
   teamId: string,
+  viewerId: string,
   filters: Omit<ListCreditLogsQuery, "limit" | "cursor">,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -70,7 +71,7 @@ export function streamCreditLogsCsv(
           controller.enqueue(encoder.encode(CREDIT_LOGS_CSV_HEADER.join(",") + "\r\n"));
           return;
         }
-        const page = await listCreditLogs(teamId, { ...filters, limit: PAGE_SIZE, cursor });
+        const page = await listCreditLogs(teamId, viewerId, { ...filters, limit: PAGE_SIZE, cursor });
         if (page.data.length) controller.enqueue(encoder.encode(page.data.map((e) => csvLine(e) + "\r\n").join("")));
         if (page.has_more && page.next_cursor) cursor = page.next_cursor;
         else controller.close();

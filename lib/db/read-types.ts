@@ -1,4 +1,5 @@
 import type {
+  AgentConversation,
   ApiKey,
   AuthLink,
   Connection,
@@ -28,6 +29,7 @@ type Row<Model> = { [K in keyof Model]: Column<Model[K]> };
 
 /** The tables the hot reads use, typed from the Prisma models generated from prisma/schema.prisma. */
 export type ReadDb = {
+  AgentConversation: Row<AgentConversation>;
   ApiKey: Row<ApiKey>;
   AuthLink: Row<AuthLink>;
   Connection: Row<Connection>;

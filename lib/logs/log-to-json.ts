@@ -1,6 +1,7 @@
 import "server-only";
 import { read } from "@/lib/db/read";
 import type { LogJson } from "@/lib/schemas/logs";
+import { agentSourceName } from "@/lib/agents/conversation-name";
 
 /**
  * Logs with their parent's current name joined in (spec §2.5 LogSource.name: the workflow's or
@@ -14,6 +15,9 @@ export function selectLogs() {
     )
     .leftJoin("McpServer as m", (j) =>
       j.onRef("m.id", "=", "l.sourceId").onRef("m.teamId", "=", "l.teamId").on("l.sourceType", "=", "mcp"),
+    )
+    .leftJoin("AgentConversation as c", (j) =>
+      j.onRef("c.id", "=", "l.sourceId").onRef("c.teamId", "=", "l.teamId").on("l.sourceType", "=", "agent"),
     )
     .select((eb) => [
       "l.id",
@@ -34,6 +38,8 @@ export function selectLogs() {
       "l.output",
       "l.metadata",
       "l.privateToUserId",
+      "c.userId as conversationUserId",
+      "c.shared as conversationShared",
     ]);
 }
 
@@ -51,7 +57,8 @@ const PRIVATE_LOG_OUTPUT = JSON.stringify({
  * text `recordOperations` wrote with JSON.stringify, so they are spliced in as they are: parsing
  * them only to serialise them again would be the costliest part of a page. A log of another
  * member's private connection shows that it ran, not what it read or wrote (`viewerId`: the
- * key's or the session's user).
+ * key's or the session's user); nor does it read the title of another member's unshared agent
+ * conversation (its first message).
  */
 export function logJsonText(row: LogRow, viewerId: string): string {
   const fields: Fields = {
@@ -63,7 +70,7 @@ export function logJsonText(row: LogRow, viewerId: string): string {
       type: row.sourceType as LogJson["source"]["type"],
       id: row.sourceId,
       run_id: row.sourceRunId,
-      name: row.sourceName,
+      name: row.sourceType === "agent" ? agentSourceName(row.sourceName, row, viewerId) : row.sourceName,
     },
     user: { id: row.userId, email: row.userEmail },
     started_at: row.startedAt,

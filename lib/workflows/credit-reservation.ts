@@ -1,6 +1,7 @@
 import "server-only";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { getCreditBalance } from "@/lib/credits/get-credit-balance";
+import { heldCredits } from "@/lib/credits/held-credits";
 
 // Credits held, not hoped for. A run that starts holds the most it can cost (1 + each node's
 // price) against its team's balance until its ledger entry is written, and a run is refused when
@@ -25,16 +26,13 @@ export async function reserveCredits(
       data: { creditsUsed: { increment: 0 } },
       select: { creditsLimit: true, creditsUsed: true },
     });
-    const held = await tx.workflowRun.aggregate({
-      where: { teamId, status: "running", id: { not: run.id }, reservedCredits: { gt: 0 } },
-      _sum: { reservedCredits: true },
-    });
-    const heldCredits = held._sum.reservedCredits ?? 0;
+    // Other running runs' holds, and what unfinished agent turns ran or hold (lib/agents/turn-credits.ts).
+    const held = await heldCredits(tx, teamId, { runId: run.id });
     const remaining = team.creditsLimit - team.creditsUsed;
-    if (remaining - heldCredits <= 0) {
+    if (remaining - held <= 0) {
       return remaining <= 0
         ? `This team has no credits left (${team.creditsUsed} of ${team.creditsLimit} used this period; the balance is ${remaining}). Usage resets when the billing period ends (${new Date(balance.billing_period_end * 1000).toISOString()}); an owner can change the plan before that.`
-        : `This team's ${remaining} remaining credits are held by workflow runs already under way (${heldCredits} credits at most); this run was refused rather than spend credits that are not there. Run it again once they end.`;
+        : `This team's ${remaining} remaining credits are held by workflow runs and agent turns already under way (${held} credits at most); this run was refused rather than spend credits that are not there. Run it again once they end.`;
     }
     // Conditional on the claim: a run whose claim was lost holds nothing, and its next write fails.
     await tx.workflowRun.updateMany({

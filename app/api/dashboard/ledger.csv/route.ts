@@ -8,12 +8,12 @@ import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 const exportQuerySchema = listCreditLogsQuerySchema.omit({ limit: true, cursor: true }).strict();
 
-const exportLedgerCsv = withSession(async ({ team, searchParams }) => {
+const exportLedgerCsv = withSession(async ({ team, user, searchParams }) => {
   const params = new URLSearchParams(searchParams);
   params.delete("team");
   const filters = parseQuery(exportQuerySchema, params);
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(streamCreditLogsCsv(team.id, filters), {
+  return new Response(streamCreditLogsCsv(team.id, user.id, filters), {
     headers: {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="ledger-${team.id}-${day}.csv"`,

@@ -4,8 +4,8 @@ import { parseQuery } from "@/lib/http/parse";
 import { listCreditLogsQuerySchema } from "@/lib/schemas/credits";
 import { listCreditLogs } from "@/lib/credits/list-credit-logs";
 
-export const GET = withAuth(async ({ team, searchParams }) =>
-  listCreditLogs(team.id, parseQuery(listCreditLogsQuerySchema, searchParams)),
+export const GET = withAuth(async ({ team, user, searchParams }) =>
+  listCreditLogs(team.id, user.id, parseQuery(listCreditLogsQuerySchema, searchParams)),
 );
 
 const notAllowed = methodNotAllowed("GET");
