@@ -2,10 +2,10 @@
 // conversation (another member's unshared one) it reaches no page, export or webhook. The logs
 // and the ledger name it neutrally for them, by the conversation's owner and sharing now.
 
-export const PRIVATE_CONVERSATION_NAME = "Private conversation";
+const PRIVATE_CONVERSATION_NAME = "Private conversation";
 
 /** The conversation fields a name depends on, as a left join reads them (null: no conversation row). */
-export type ConversationAccess = { conversationUserId: string | null; conversationShared: boolean | number | null };
+type ConversationAccess = { conversationUserId: string | null; conversationShared: boolean | number | null };
 
 /**
  * The name an agent source or service shows `viewerId` (null: no viewer, such as a webhook to the
