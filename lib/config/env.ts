@@ -36,11 +36,14 @@ export function mcpAllowedOrigins(): string[] {
       url = null;
     }
     const bare = url && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
-    if (url && bare && (url.protocol === "http:" || url.protocol === "https:"))
-      list.push(url.origin);
+    if (url && bare && (url.protocol === "http:" || url.protocol === "https:")) list.push(url.origin);
     else
       console.warn(
-        JSON.stringify({ level: "warn", msg: "MCP_ALLOWED_ORIGINS: not an origin (scheme://host[:port]); ignored", value: entry }),
+        JSON.stringify({
+          level: "warn",
+          msg: "MCP_ALLOWED_ORIGINS: not an origin (scheme://host[:port]); ignored",
+          value: entry,
+        }),
       );
   }
   allowedOrigins = { raw, list };

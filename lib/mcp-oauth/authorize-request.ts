@@ -53,7 +53,11 @@ export async function checkAuthorizeRequest(
   } catch (e) {
     if (!(e instanceof OAuthError)) throw e;
     const busy = e.code === "temporarily_unavailable";
-    return { kind: "page", title: busy ? "Too many apps asked at once" : "This app is not known here", message: e.description };
+    return {
+      kind: "page",
+      title: busy ? "Too many apps asked at once" : "This app is not known here",
+      message: e.description,
+    };
   }
   const asked = q.get("redirect_uri");
   let redirectUri: string;
