@@ -8,6 +8,8 @@ import { authenticateCaller } from "@/lib/mcp/authenticate-caller";
 import { bearerChallenge } from "@/lib/mcp-oauth/metadata";
 import { readNarrowing, resolveScope } from "@/lib/mcp/request-scope";
 import { buildMcpServer } from "@/lib/mcp/build-server";
+import { foreignOriginProblem } from "@/lib/mcp/check-origin";
+import { refuseMalformedCalls } from "@/lib/mcp/refuse-malformed-calls";
 import { enforceRateLimit } from "@/lib/rate-limit/hit-rate-limit";
 import { rateLimits } from "@/lib/rate-limit/limits";
 import { clientIp, requestIdFrom, runWithContext } from "@/lib/observability/request-context";
@@ -32,6 +34,7 @@ export const POST = logged(async (req, as) => {
     maxRequestBodySize: MAX_BODY_BYTES,
   });
   await server.connect(transport);
+  refuseMalformedCalls(transport);
   try {
     return withHeaders(await withDetail(await transport.handleRequest(req)), limitHeaders);
   } finally {
@@ -86,8 +89,11 @@ function logged(handler: (req: NextRequest, as: (p: McpPrincipal) => McpPrincipa
     return runWithContext({ requestId, ip: clientIp(req.headers) }, async () => {
       let principal: McpPrincipal | null = null;
       let res: Response;
+      // Before anything else, without authentication: a browser page of another origin (or a
+      // rebound host name) gets nothing from this endpoint (lib/mcp/check-origin.ts).
+      const foreign = foreignOriginProblem(req.headers);
       try {
-        res = await handler(req, (p) => (principal = p));
+        res = foreign ? jsonRpcError(403, foreign) : await handler(req, (p) => (principal = p));
       } catch (e) {
         res = errorResponse(e);
       }
@@ -111,6 +117,14 @@ function logged(handler: (req: NextRequest, as: (p: McpPrincipal) => McpPrincipa
       return res;
     });
   };
+}
+
+/** A refusal in the transport's own shape (a JSON-RPC error with no id), with `detail`. */
+function jsonRpcError(status: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null, detail: message }), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
 }
 
 /** The transport's responses may have immutable headers; then a copy carries them. */

@@ -224,7 +224,11 @@ test.describe("the SDK client's own OAuth flow", () => {
     const after = await mcpStatus(refreshed.body.access_token);
     expect(after.status).toBe(401);
     expect(after.challenge).toContain('error="invalid_token"');
-    const again = await tokenRequest({ grant_type: "refresh_token", refresh_token: refreshed.body.refresh_token });
+    const again = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: refreshed.body.refresh_token,
+      client_id: provider.info!.client_id,
+    });
     expect(again.body.error).toBe("invalid_grant");
     expect(await revoke("pbr_unknown")).toBe(200);
   });
@@ -345,6 +349,9 @@ test.describe("consent", () => {
 
 test.describe("refusals", () => {
   test("authorize: no PKCE, plain, another resource go back with the error; unknown clients and redirect URIs stay here", async () => {
+    const team = await seedTeamWithPasswords({ name: "OAuth Strict" });
+    // Signed in: the error goes back to the client (a signed-out visitor sees it here, oauth-review.spec.ts).
+    const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
     const redirect = loopbackRedirect();
     const reg = await register({ redirect_uris: [redirect], client_name: "Strict" });
     const { challenge } = pkce();
@@ -357,10 +364,13 @@ test.describe("refusals", () => {
       [{ code_challenge: challenge, code_challenge_method: "plain" }, "invalid_request"],
       [{ code_challenge: challenge, resource: "https://other.example/mcp" }, "invalid_target"],
     ] as const) {
-      const res = await go(params);
-      expect(res.status, JSON.stringify(params)).toBeGreaterThanOrEqual(300);
-      expect(res.status).toBeLessThan(400);
-      const to = new URL(res.headers.get("location")!);
+      const res = await session.get(
+        authorizeUrl({ client_id: reg.body.client_id, redirect_uri: redirect, state: "z", ...params }),
+        { maxRedirects: 0 },
+      );
+      expect(res.status(), JSON.stringify(params)).toBeGreaterThanOrEqual(300);
+      expect(res.status()).toBeLessThan(400);
+      const to = new URL(res.headers()["location"]);
       expect(`${to.origin}${to.pathname}`).toBe(redirect);
       expect(Object.fromEntries(to.searchParams)).toMatchObject({ error, state: "z", iss: baseURL() });
     }
@@ -401,7 +411,11 @@ test.describe("refusals", () => {
     const replay = await tokenRequest({ ...base, code_verifier: g.verifier });
     expect(replay.body.error).toBe("invalid_grant");
     expect((await mcpStatus(first.body.access_token)).status).toBe(401);
-    const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: first.body.refresh_token });
+    const refresh = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: first.body.refresh_token,
+      client_id: g.clientId,
+    });
     expect(refresh.body.error).toBe("invalid_grant");
     const unsupported = await tokenRequest({ grant_type: "password" });
     expect(unsupported.body.error).toBe("unsupported_grant_type");
@@ -423,16 +437,24 @@ test.describe("refusals", () => {
       { authorization: otherClient },
     );
     expect(wrong.body.error).toBe("invalid_grant");
-    const reuse = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
+    const reuse = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
     expect(reuse.body.error).toBe("invalid_grant");
     expect((await mcpStatus(next.body.access_token)).status).toBe(401);
-    const later = await tokenRequest({ grant_type: "refresh_token", refresh_token: next.body.refresh_token });
+    const later = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: next.body.refresh_token,
+      client_id: clientId,
+    });
     expect(later.body.error).toBe("invalid_grant");
   });
 
   test("tokens are stored as hashes only; an expired access token or code is refused", async () => {
     const team = await seedTeamWithPasswords({ name: "OAuth Expiry" });
-    const { tokens } = await tokensFor(team);
+    const { tokens, clientId: client_id } = await tokensFor(team);
     const stored = await inDatabase<{ hash: string; kind: string }[]>(
       `return db.oAuthToken.findMany({ where: { grant: { teamId: args.team } }, select: { hash: true, kind: true } });`,
       { team: team.id },
@@ -454,7 +476,7 @@ test.describe("refusals", () => {
     expect(expired.status).toBe(401);
     expect((await expired.json()).detail).toContain("expired");
     // A refresh still works: the grant itself is fine.
-    const next = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
+    const next = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id });
     expect(next.status).toBe(200);
     expect((await mcpStatus(next.body.access_token)).status).toBe(200);
     const g = await grantOverHttp(team);
@@ -475,11 +497,15 @@ test.describe("refusals", () => {
 
   test("a member who leaves the team ends the grant at the next request", async () => {
     const team = await seedTeamWithPasswords({ name: "OAuth Leaver", members: 2 });
-    const { tokens } = await tokensFor(team, team.users[1]);
+    const { tokens, clientId } = await tokensFor(team, team.users[1]);
     expect((await mcpStatus(tokens.access_token)).status).toBe(200);
     await seed("removeMember", { team: team.id, by: team.users[0].id, user: team.users[1].id });
     expect((await mcpStatus(tokens.access_token)).status).toBe(401);
-    const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
+    const refresh = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
     expect(refresh.body.error).toBe("invalid_grant");
     // The grant and its end are audit events; the leaver's app is gone from the lists at once.
     const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);

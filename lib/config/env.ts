@@ -16,6 +16,41 @@ export function appUrl(): string {
   return (process.env.APP_URL ?? `http://localhost:${port()}`).replace(/\/+$/, "");
 }
 
+/**
+ * MCP_ALLOWED_ORIGINS: the browser origins (comma separated, like `https://app.example`) besides
+ * APP_URL's own whose pages may call /mcp; their hosts are accepted as `Host` too. An entry that
+ * is not an http(s) origin is ignored, with a warning.
+ */
+export function mcpAllowedOrigins(): string[] {
+  const raw = process.env.MCP_ALLOWED_ORIGINS ?? "";
+  if (raw === allowedOrigins?.raw) return allowedOrigins.list;
+  const list: string[] = [];
+  for (const entry of raw
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    let url: URL | null = null;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = null;
+    }
+    const bare = url && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+    if (url && bare && (url.protocol === "http:" || url.protocol === "https:")) list.push(url.origin);
+    else
+      console.warn(
+        JSON.stringify({
+          level: "warn",
+          msg: "MCP_ALLOWED_ORIGINS: not an origin (scheme://host[:port]); ignored",
+          value: entry,
+        }),
+      );
+  }
+  allowedOrigins = { raw, list };
+  return list;
+}
+let allowedOrigins: { raw: string; list: string[] } | undefined;
+
 /** `${APP_URL}/oauth/callback`: the one redirect URI to register with every provider's OAuth app. */
 export const oauthRedirectUri = () => `${appUrl()}/oauth/callback`;
 

@@ -7,7 +7,10 @@ import { matchesRegistered } from "@/lib/mcp-oauth/redirect-uris";
 // An authorization request (OAuth 2.1 §4.1.1 with PKCE, RFC 8707's `resource`), checked in the
 // order that decides where an error may go: until the client and its redirect URI are known
 // good, an error is shown on our own page (never sent to an unchecked address); after that it
-// goes back to the client with `state` and `iss` (RFC 9207).
+// goes back to the client with `state` and `iss` (RFC 9207) — but only for a person who is
+// signed in. A signed-out visitor sees it on our page: anyone can register a client whose
+// redirect URI is any site, and an authorization endpoint that sends a visitor straight there
+// is an open redirector under Patchbay's name (RFC 9700 §4.11.2).
 
 export type AuthorizeRequest = {
   client: OAuthClientInfo;
@@ -32,17 +35,29 @@ export function responseRedirect(redirectUri: string, params: Record<string, str
   return url.toString();
 }
 
-export async function checkAuthorizeRequest(q: URLSearchParams): Promise<CheckedAuthorize> {
+/**
+ * `signedIn`: whether a person is signed in (only then may an error go back to the client);
+ * `ip`: the address asking, which client metadata document fetches are counted against.
+ */
+export async function checkAuthorizeRequest(
+  q: URLSearchParams,
+  { signedIn = false, ip = null }: { signedIn?: boolean; ip?: string | null } = {},
+): Promise<CheckedAuthorize> {
   const one = (name: string) => q.get(name) ?? "";
   const clientId = one("client_id");
   if (!clientId)
     return { kind: "page", title: "This sign-in link is incomplete", message: "It names no client (client_id)." };
   let client: OAuthClientInfo;
   try {
-    client = await resolveClient(clientId);
+    client = await resolveClient(clientId, ip);
   } catch (e) {
     if (!(e instanceof OAuthError)) throw e;
-    return { kind: "page", title: "This app is not known here", message: e.description };
+    const busy = e.code === "temporarily_unavailable";
+    return {
+      kind: "page",
+      title: busy ? "Too many apps asked at once" : "This app is not known here",
+      message: e.description,
+    };
   }
   const asked = q.get("redirect_uri");
   let redirectUri: string;
@@ -60,10 +75,10 @@ export async function checkAuthorizeRequest(q: URLSearchParams): Promise<Checked
     };
   }
   const state = q.get("state");
-  const back = (error: string, description: string): CheckedAuthorize => ({
-    kind: "redirect",
-    location: responseRedirect(redirectUri, { error, error_description: description, state }),
-  });
+  const back = (error: string, description: string): CheckedAuthorize =>
+    signedIn
+      ? { kind: "redirect", location: responseRedirect(redirectUri, { error, error_description: description, state }) }
+      : { kind: "page", title: "This sign-in link is not valid", message: `${description} (${error})` };
   if (state !== null && state.length > MAX_STATE) return back("invalid_request", `state is longer than ${MAX_STATE}.`);
   if (one("response_type") !== "code")
     return back("unsupported_response_type", 'response_type must be "code" (authorization code with PKCE).');

@@ -2,6 +2,8 @@ import "server-only";
 import http from "node:http";
 import https from "node:https";
 import { db } from "@/lib/db/client";
+import { hitRateLimit } from "@/lib/rate-limit/hit-rate-limit";
+import { rateLimits } from "@/lib/rate-limit/limits";
 import { newId } from "@/lib/security/ids";
 import { privateUrlsAllowed } from "@/lib/webhooks/config";
 import { checkUrlShape, pinnedLookup, resolveDeliveryAddresses, UnsafeWebhookUrl } from "@/lib/webhooks/url-safety";
@@ -12,6 +14,8 @@ import { MAX_REDIRECT_URIS, redirectUriProblem } from "@/lib/mcp-oauth/redirect-
 // RFC 7591 (Dynamic Client Registration) and gets an id made here, or names itself by the https
 // URL of its Client ID Metadata Document, which is fetched here: under the webhook URL guard (no
 // private address, no redirect), at most 5 kB within 5 s, and kept as its caching headers say.
+// Fetches are counted per client address (OAUTH_CLIENT_METADATA_PER_MINUTE), as registrations
+// are; a document no consent has used is deleted an hour after its caching time ends.
 
 export type OAuthClientInfo = {
   id: string;
@@ -26,6 +30,11 @@ export type OAuthClientInfo = {
 
 /** A registration no consent ever used is forgotten after this. */
 const UNUSED_REGISTRATION_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long past its caching time a document no consent used is kept (then deleted at the next
+ * fetch of any document): long enough for a consent under way to finish on the copy it read.
+ */
+const UNUSED_DOCUMENT_GRACE_MS = 60 * 60 * 1000;
 const DOCUMENT_MAX_BYTES = 5 * 1024;
 const DOCUMENT_TIMEOUT_MS = 5000;
 const CACHE_DEFAULT_S = 10 * 60;
@@ -174,14 +183,26 @@ const CLIENT_SELECT = {
 
 /**
  * The client `clientId` names, or an OAuthError (`invalid_client`) saying why there is none:
- * an unknown or expired registration, or a metadata document that cannot be fetched or is wrong.
+ * an unknown or expired registration, or a metadata document that cannot be fetched or is wrong;
+ * `temporarily_unavailable` when the address asking (`ip`) has had its fill of document fetches.
  */
-export async function resolveClient(clientId: string): Promise<OAuthClientInfo> {
+export async function resolveClient(clientId: string, ip: string | null = null): Promise<OAuthClientInfo> {
   if (!clientId) throw new OAuthError("invalid_request", "client_id is required.");
   if (clientId.length > 2000) throw new OAuthError("invalid_client", "client_id is longer than 2000 characters.");
   const row = await db.oAuthClient.findUnique({ where: { id: clientId }, select: CLIENT_SELECT });
   if (isMetadataDocumentId(clientId)) {
     if (row && row.cachedUntil && row.cachedUntil.getTime() > Date.now()) return toInfo(row);
+    const rule = rateLimits().oauthClientMetadata;
+    const limit = await hitRateLimit(rule, ip ?? "unknown");
+    if (!limit.allowed) {
+      // Nothing is fetched or stored past the limit; a copy fetched before still serves.
+      if (row) return toInfo(row);
+      throw new OAuthError(
+        "temporarily_unavailable",
+        `Patchbay fetches at most ${rule.limit} apps' metadata documents a minute for one address, and yours reached that. Try again in ${limit.resetSeconds} s.`,
+        429,
+      );
+    }
     try {
       return toInfo(await fetchMetadataDocument(clientId));
     } catch (e) {
@@ -232,7 +253,19 @@ async function fetchMetadataDocument(url: string) {
     throw fail(
       `token_endpoint_auth_method ${JSON.stringify(meta.method)} is not supported here; this server takes "none".`,
     );
-  const cachedUntil = new Date(Date.now() + cacheSeconds(fetched.cacheControl) * 1000);
+  const now = Date.now();
+  const cachedUntil = new Date(now + cacheSeconds(fetched.cacheControl) * 1000);
+  // Documents no consent ever used are not kept past their caching time (and a grace): fetching
+  // one again costs no more than keeping it, and what nobody allowed has no claim on the disk.
+  await db.oAuthClient.deleteMany({
+    where: {
+      kind: "cimd",
+      id: { not: url },
+      usedAt: null,
+      grants: { none: {} },
+      OR: [{ cachedUntil: null }, { cachedUntil: { lt: new Date(now - UNUSED_DOCUMENT_GRACE_MS) } }],
+    },
+  });
   const data = {
     kind: "cimd",
     name: meta.name,

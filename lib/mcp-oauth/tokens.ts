@@ -118,6 +118,9 @@ export async function exchangeCode(form: URLSearchParams) {
 /** grant_type=refresh_token: a new pair; the one presented is spent. */
 export async function refreshTokens(form: URLSearchParams) {
   const token = required(form, "refresh_token");
+  // A public client names itself at every refresh (OAuth 2.1 §4.3.1): one that names no client
+  // is refused before the token is even looked up, so the refusal spends and revokes nothing.
+  const clientId = required(form, "client_id");
   checkResource(form);
   const invalid = (m: string) => new OAuthError("invalid_grant", m);
   const row = await db.oAuthToken.findUnique({
@@ -130,8 +133,7 @@ export async function refreshTokens(form: URLSearchParams) {
     },
   });
   if (!row || row.kind !== "refresh") throw invalid("This refresh token is not known.");
-  const clientId = form.get("client_id");
-  if (clientId && clientId !== row.grant.clientId) throw invalid("This refresh token was issued to another client.");
+  if (clientId !== row.grant.clientId) throw invalid("This refresh token was issued to another client.");
   if (row.grant.revokedAt) throw invalid("This grant was revoked; sign in again.");
   if (row.usedAt) {
     await revokeGrant(row.grant.id, "a rotated refresh token was used again");

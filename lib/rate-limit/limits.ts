@@ -32,6 +32,15 @@ function readRules() {
       windowMs: 60_000,
       per: "client address",
     },
+    // Client ID Metadata Documents fetched for the authorization endpoint (a copy still cached
+    // costs nothing): each is an outbound request and a stored row, so a client address cannot
+    // make the server fetch and keep documents at will.
+    oauthClientMetadata: {
+      name: "oauth-client-metadata",
+      limit: envInt("OAUTH_CLIENT_METADATA_PER_MINUTE", 60),
+      windowMs: 60_000,
+      per: "client address",
+    },
     // Per account and address pair: wrong passwords before each further attempt waits a growing
     // delay (lib/auth/sign-in-with-password.ts). Per client address: trying many accounts.
     signInAccount: {

@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/current-user";
+import { clientIp } from "@/lib/observability/request-context";
 import { authorizeQuery, checkAuthorizeRequest } from "@/lib/mcp-oauth/authorize-request";
+import { readConsentError } from "@/lib/mcp-oauth/consent-error";
 import { consentChoices } from "@/lib/mcp-servers/oauth-consent";
 import { ConnectMessage, ConnectShell, ProviderLogo } from "@/components/connect/connect-shell";
 import { ConsentForm } from "@/components/oauth/consent-form";
@@ -14,13 +17,15 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 /**
  * The authorization endpoint (CONTRACT §10): checks the request, signs the person in (and back
  * here), then asks at every request which team and MCP server the app may act on. Errors before
- * the client and its return address are known good stay on this page.
+ * the client and its return address are known good, and every error while nobody is signed in,
+ * stay on this page.
  */
 export default async function AuthorizePage({ searchParams }: Props) {
   const raw = await searchParams;
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(raw)) for (const one of [v ?? []].flat()) q.append(k, one);
-  const checked = await checkAuthorizeRequest(q);
+  const user = await currentUser();
+  const checked = await checkAuthorizeRequest(q, { signedIn: !!user, ip: clientIp(await headers()) });
   if (checked.kind === "page")
     return (
       <ConnectMessage tone="error" title={checked.title}>
@@ -30,7 +35,6 @@ export default async function AuthorizePage({ searchParams }: Props) {
     );
   if (checked.kind === "redirect") redirect(checked.location);
   const { request } = checked;
-  const user = await currentUser();
   if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(`/oauth/authorize?${q}`)}`);
   if (user.teams.length === 0)
     return (
@@ -40,7 +44,8 @@ export default async function AuthorizePage({ searchParams }: Props) {
     );
   const choices = await consentChoices(user, q.get("team"));
   const redirectHost = new URL(request.redirectUri).host || new URL(request.redirectUri).protocol;
-  const error = q.get("consent_error");
+  // Only a refusal the consent form's POST signed for this request and person (never the URL's own words).
+  const error = readConsentError(request, user.id, q);
   return (
     <ConnectShell>
       <div className="flex items-center gap-3">

@@ -9,6 +9,7 @@ import { clientIp, requestIdFrom, runWithContext } from "@/lib/observability/req
 import { logRequest } from "@/lib/observability/request-log";
 import { WRITE_POLICIES, type WritePolicy } from "@/lib/schemas/write-policy";
 import { authorizeQuery, checkAuthorizeRequest } from "@/lib/mcp-oauth/authorize-request";
+import { signConsentError } from "@/lib/mcp-oauth/consent-error";
 import { decide, type Decision } from "@/lib/mcp-servers/oauth-consent";
 
 export const dynamic = "force-dynamic";
@@ -40,7 +41,8 @@ export async function POST(req: NextRequest): Promise<Response> {
 async function handle(req: NextRequest): Promise<Response> {
   refuseCrossSite(req);
   const form = await readBoundedForm(req, 64 * 1024);
-  const checked = await checkAuthorizeRequest(form);
+  const user = await currentUser();
+  const checked = await checkAuthorizeRequest(form, { signedIn: !!user, ip: clientIp(req.headers) });
   const again = (extra: Record<string, string> = {}) => {
     const q = new URLSearchParams(checked.kind === "ok" ? authorizeQuery(checked.request) : form);
     for (const [k, v] of Object.entries(extra)) q.set(k, v);
@@ -48,7 +50,6 @@ async function handle(req: NextRequest): Promise<Response> {
   };
   if (checked.kind === "page") return see(again());
   if (checked.kind === "redirect") return see(checked.location);
-  const user = await currentUser();
   if (!user) return see(`${appUrl()}/sign-in?callbackUrl=${encodeURIComponent(again().slice(appUrl().length))}`);
   const ctx = { requestId: requestIdFrom(req.headers), ip: clientIp(req.headers) };
   const decision = readDecision(form);
@@ -62,7 +63,8 @@ async function handle(req: NextRequest): Promise<Response> {
     const known = knownError(e);
     if (!known || known.status >= 500) throw e;
     const teamId = decision.allow ? decision.teamId : "";
-    return see(again({ consent_error: String(known.detail), ...(teamId && { team: teamId }) }));
+    const refusal = signConsentError(checked.request, user.id, String(known.detail));
+    return see(again({ ...refusal, ...(teamId && { team: teamId }) }));
   }
 }
 
