@@ -294,7 +294,7 @@ const OBJECT_KINDS = ["TABLE", "VIEW", "SCHEMA", "FUNCTION", "PROCEDURE", "MODEL
  * JobStatistics2.statementType of a query as BigQuery's dry run reports it (the kinds the stand-in
  * knows), or null for text it cannot read. Several statements, or a procedural one, are a SCRIPT.
  */
-export function bigqueryStatementType(sql: string): string | null {
+function bigqueryStatementType(sql: string): string | null {
   const forced = /\/\*\s*stand-in statementType:\s*([A-Z_]+)\s*\*\//.exec(sql);
   if (forced) return forced[1];
   const statements = googleSqlStatements(sql);

@@ -106,7 +106,7 @@ export type ProviderResponse = {
  * request reached the provider (a write may have been applied: `maybeApplied`), and the same call
  * would answer as much again.
  */
-export class ProviderAnswerTooLarge extends ProviderUnavailable {
+class ProviderAnswerTooLarge extends ProviderUnavailable {
   constructor(providerName: string, limit: number, announced?: number) {
     super(
       providerName,
