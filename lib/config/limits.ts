@@ -37,6 +37,15 @@ export const utilityMaxOutputBytes = () => setting("UTILITY_MAX_OUTPUT_BYTES", M
  */
 export const logBodyMaxBytes = () => setting("LOG_BODY_MAX_BYTES", MIB);
 
+/**
+ * A provider's answer to one call, read as a stream and stopped past it (lib/platforms/kit/
+ * provider-fetch.ts). 10 MiB: above what the APIs answer per page (BigQuery caps a jobs.query page
+ * at 10 MB, the ads reporting APIs page at far less) and above the compressed report files
+ * (Amazon's gzip, Microsoft's ZIP) a day's report makes, yet small enough that a call holding it
+ * three times over (bytes, text, parsed JSON) cannot exhaust a server's memory.
+ */
+export const providerMaxResponseBytes = () => setting("PROVIDER_MAX_RESPONSE_BYTES", 10 * MIB);
+
 /** A cap that was reached: the message says which one, how big the thing got, and the setting that raises it. */
 export class LimitExceeded extends Error {}
 

@@ -573,20 +573,30 @@ const bigquery: PlatformCase = {
         });
       },
       requests(requests, { p }) {
+        const sql = `/* slow */ SELECT country, sessions, created_at FROM \`${p.project}.analytics.events\` WHERE country = 'DE'`;
+        // First BigQuery's own reading of the text (a dry-run query job), then the run.
         expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+          `POST /bigquery/v2/projects/${p.project}/jobs`,
           `POST /bigquery/v2/projects/${p.project}/queries`,
           expect.stringMatching(new RegExp(`^GET /bigquery/v2/projects/${p.project}/queries/job_[A-Za-z0-9_-]+$`)),
         ]);
         expect(requests[0].json).toEqual({
-          query: `/* slow */ SELECT country, sessions, created_at FROM \`${p.project}.analytics.events\` WHERE country = 'DE'`,
+          jobReference: { projectId: p.project },
+          configuration: {
+            dryRun: true,
+            query: { query: sql, useLegacySql: false, maximumBytesBilled: "100000000" },
+          },
+        });
+        expect(requests[1].json).toEqual({
+          query: sql,
           useLegacySql: false,
           maximumBytesBilled: "100000000",
           dryRun: false,
           timeoutMs: 8000,
           maxResults: 100,
         });
-        expect(requests[0].headers).toMatchObject({ ...BEARER, "content-type": "application/json" });
-        expect(requests[1].query).toEqual({ location: "US", timeoutMs: "8000", maxResults: "100" });
+        expect(requests[1].headers).toMatchObject({ ...BEARER, "content-type": "application/json" });
+        expect(requests[2].query).toEqual({ location: "US", timeoutMs: "8000", maxResults: "100" });
       },
     },
   ],

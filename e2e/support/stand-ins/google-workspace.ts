@@ -56,8 +56,15 @@ import type { GoogleExtension, GoogleKit } from "./google";
 //   must be false; SELECT columns | * | COUNT(*) AS n FROM `p.d.t` [WHERE col = 'v'] [LIMIT n], or SELECT
 //   literals without FROM; bytes processed = 1 MB per row scanned, billed at least 10 MB; over
 //   maximumBytesBilled → 400 bytesBilledLimitExceeded "Query exceeded limit for bytes billed: …"; dryRun answers
-//   schema and totalBytesProcessed only; a query containing /* slow */ answers jobComplete false first) and
-//   GET …/projects/{p}/queries/{jobId} (the finished job's rows).
+//   schema and totalBytesProcessed only; a query containing /* slow */ answers jobComplete false first, one
+//   containing /* chunked */ is sent in chunks without a content-length, any other finished one with it) and GET …/projects/{p}/queries/{jobId}
+//   (the finished job's rows). POST …/projects/{p}/jobs (jobs.insert; bigquery, cloud-platform) takes dry-run
+//   query jobs only ({configuration: {dryRun: true, query: {query, useLegacySql: false}}}; anything else → 400)
+//   and answers the Job resource: status DONE, statistics.query.statementType (bigqueryStatementType below:
+//   SELECT, DELETE, DROP_TABLE, CREATE_TABLE_AS_SELECT …; SCRIPT for several statements or a procedural one),
+//   and for a SELECT the schema and totalBytesProcessed of the query above; text GoogleSQL cannot read (an
+//   unclosed string, an unknown statement) → 400 invalidQuery "Syntax error: …". A query holding the comment
+//   /* stand-in statementType: X */ is reported as X: a stand-in for a lexer rule a client's own check misses.
 
 type Cell = string | number | boolean | null;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped
@@ -232,6 +239,86 @@ function driveFilter(q: string, textOf: (f: DriveFile) => string): ((f: DriveFil
     } else return null;
   }
   return (f) => tests.every((t) => t(f));
+}
+
+// ---- GoogleSQL statement types (what a dry run reports) ----
+
+const isLineBreak = (c: string | undefined) => c === "\n" || c === "\r";
+
+/**
+ * The statements of a GoogleSQL text, split at each `;` outside comments, strings and quoted
+ * identifiers, lexed as BigQuery does: `--` and `#` comments end at \n or \r; strings and quoted
+ * identifiers take backslash escapes; only triple-quoted strings span lines. Null when BigQuery
+ * could not read it (something left unclosed).
+ */
+function googleSqlStatements(sql: string): string[] | null {
+  const statements: string[] = [];
+  let current = "";
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i];
+    if ((c === "-" && sql[i + 1] === "-") || c === "#") {
+      while (i < sql.length && !isLineBreak(sql[i])) i++;
+      current += " ";
+    } else if (c === "/" && sql[i + 1] === "*") {
+      const end = sql.indexOf("*/", i + 2);
+      if (end < 0) return null;
+      i = end + 2;
+      current += " ";
+    } else if (c === "'" || c === '"' || c === "`") {
+      const close = c !== "`" && sql.startsWith(c.repeat(3), i) ? c.repeat(3) : c;
+      let j = i + close.length;
+      while (!sql.startsWith(close, j)) {
+        if (j >= sql.length || (close.length === 1 && isLineBreak(sql[j]))) return null;
+        j += sql[j] === "\\" ? 2 : 1;
+      }
+      current += c + c;
+      i = j + close.length;
+    } else if (c === ";") {
+      statements.push(current.trim());
+      current = "";
+      i++;
+    } else {
+      current += c;
+      i++;
+    }
+  }
+  statements.push(current.trim());
+  return statements.filter(Boolean);
+}
+
+const PROCEDURAL = ["DECLARE", "SET", "BEGIN", "IF", "LOOP", "WHILE", "REPEAT", "FOR", "EXECUTE", "RAISE"];
+const OBJECT_KINDS = ["TABLE", "VIEW", "SCHEMA", "FUNCTION", "PROCEDURE", "MODEL"];
+
+/**
+ * JobStatistics2.statementType of a query as BigQuery's dry run reports it (the kinds the stand-in
+ * knows), or null for text it cannot read. Several statements, or a procedural one, are a SCRIPT.
+ */
+function bigqueryStatementType(sql: string): string | null {
+  const forced = /\/\*\s*stand-in statementType:\s*([A-Z_]+)\s*\*\//.exec(sql);
+  if (forced) return forced[1];
+  const statements = googleSqlStatements(sql);
+  if (!statements?.length) return null;
+  if (statements.length > 1) return "SCRIPT";
+  const words = statements[0]
+    .toUpperCase()
+    .split(/[^A-Z_]+/)
+    .filter(Boolean);
+  const [first, second] = words;
+  if (first === "SELECT" || first === "WITH") return "SELECT";
+  if (["INSERT", "UPDATE", "DELETE", "MERGE", "ASSERT", "CALL"].includes(first)) return first;
+  if (PROCEDURAL.includes(first)) return "SCRIPT";
+  if (["TRUNCATE", "EXPORT", "LOAD"].includes(first) && second) return `${first}_${second}`;
+  if (["CREATE", "DROP", "ALTER"].includes(first)) {
+    const at = words.findIndex((w) => OBJECT_KINDS.includes(w));
+    if (at < 0) return null;
+    const kind = ["MATERIALIZED", "EXTERNAL", "SNAPSHOT"].includes(words[at - 1])
+      ? `${words[at - 1]}_${words[at]}`
+      : words[at];
+    if (first === "CREATE" && kind === "TABLE" && words.slice(at).includes("AS")) return "CREATE_TABLE_AS_SELECT";
+    return `${first}_${kind}`;
+  }
+  return null;
 }
 
 export const workspace: GoogleExtension = {
@@ -1241,7 +1328,87 @@ export const workspace: GoogleExtension = {
         g.a.jobs.set(jobId, { projectId: p, jobId, answer: { ...done, kind: "bigquery#getQueryResultsResponse" } });
         return { json: { kind: "bigquery#queryResponse", jobReference, jobComplete: false } };
       }
-      return { json: done };
+      if (/\/\*\s*chunked\s*\*\//i.test(b.query)) return chunked(JSON.stringify(done));
+      return { json: done, headers: { "content-length": String(Buffer.byteLength(JSON.stringify(done))) } };
+    }
+
+    /** A JSON body sent in 16 KiB chunks, with no content-length (Transfer-Encoding: chunked). */
+    function chunked(body: string): Reply {
+      async function* chunks() {
+        for (let at = 0; at < body.length; at += 16_384) yield body.slice(at, at + 16_384);
+      }
+      return {
+        stream: chunks(),
+        headers: { "content-type": "application/json; charset=UTF-8", "cache-control": "private" },
+      };
+    }
+
+    /** jobs.insert, for dry-run query jobs: the Job resource with the statement type BigQuery read. */
+    function jobsInsert(req: StandInRequest): Reply {
+      const g = grant(req, BQ, "google.cloud.bigquery.v2.JobService.InsertJob", [SCOPE.bigquery, SCOPE.cloud]);
+      if ("reply" in g) return g.reply;
+      const p = req.params.project;
+      const refused = project(g, p);
+      if (refused) return refused;
+      const b = (req.json ?? {}) as Json;
+      const configuration = (b.configuration ?? {}) as Json;
+      const q = (configuration.query ?? {}) as Json;
+      if (typeof q.query !== "string" || !q.query.trim())
+        return bqError(400, "INVALID_ARGUMENT", "invalid", "Required parameter is missing: configuration.query.query");
+      if (configuration.dryRun !== true)
+        return bqError(
+          400,
+          "INVALID_ARGUMENT",
+          "invalid",
+          "The stand-in's jobs.insert runs dry-run query jobs only: set configuration.dryRun to true.",
+        );
+      if (q.useLegacySql !== false)
+        return bqError(
+          400,
+          "INVALID_ARGUMENT",
+          "invalidQuery",
+          "The stand-in runs GoogleSQL only: set useLegacySql to false (legacy SQL is the API's default).",
+        );
+      const statementType = bigqueryStatementType(q.query);
+      if (!statementType)
+        return bqError(
+          400,
+          "INVALID_ARGUMENT",
+          "invalidQuery",
+          `Syntax error: the stand-in cannot read this query: ${q.query.slice(0, 100)}`,
+        );
+      let schema: Json | undefined;
+      let bytes = 0;
+      if (statementType === "SELECT" && !/stand-in statementType/.test(q.query)) {
+        const answer = evaluate(g, p, q.query, 0);
+        if (!("fields" in answer)) return answer;
+        schema = { fields: answer.fields };
+        bytes = answer.bytes;
+      }
+      const location = typeof b.jobReference?.location === "string" ? b.jobReference.location : "US";
+      return {
+        json: {
+          kind: "bigquery#job",
+          etag: createHash("sha256").update(q.query).digest("base64").slice(0, 24),
+          selfLink: `https://bigquery.googleapis.com/bigquery/v2/projects/${p}/jobs?location=${location}`,
+          user_email: g.a.email,
+          configuration: { query: { query: q.query, useLegacySql: false }, dryRun: true, jobType: "QUERY" },
+          jobReference: { projectId: p, location },
+          statistics: {
+            creationTime: String(Date.now()),
+            totalBytesProcessed: String(bytes),
+            query: {
+              totalBytesProcessed: String(bytes),
+              totalBytesProcessedAccuracy: "PRECISE",
+              cacheHit: false,
+              statementType,
+              ...(schema && { schema }),
+            },
+          },
+          status: { state: "DONE" },
+          principal_subject: `user:${g.a.email}`,
+        },
+      };
     }
 
     function getQueryResults(req: StandInRequest): Reply {
@@ -1279,6 +1446,7 @@ export const workspace: GoogleExtension = {
       "GET /bigquery/v2/projects/{project}/datasets/{dataset}/tables/{table}": tablesGet,
       "POST /bigquery/v2/projects/{project}/datasets/{dataset}/tables/{table}/insertAll": insertAll,
       "POST /bigquery/v2/projects/{project}/queries": jobsQuery,
+      "POST /bigquery/v2/projects/{project}/jobs": jobsInsert,
       "GET /bigquery/v2/projects/{project}/queries/{job}": getQueryResults,
     };
   },

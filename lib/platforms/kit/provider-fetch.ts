@@ -1,4 +1,5 @@
 import "server-only";
+import { bytes as sizeOf, providerMaxResponseBytes } from "@/lib/config/limits";
 import {
   CredentialRejected,
   ProviderRejection,
@@ -100,7 +101,22 @@ export type ProviderResponse = {
   retryAfter?: string | null;
 };
 
-/** One bounded HTTP call to a provider: never hangs, and failures name the provider. */
+/**
+ * A provider's answer past PROVIDER_MAX_RESPONSE_BYTES: not read further, nothing of it kept. The
+ * request reached the provider (a write may have been applied: `maybeApplied`), and the same call
+ * would answer as much again.
+ */
+class ProviderAnswerTooLarge extends ProviderUnavailable {
+  constructor(providerName: string, limit: number, announced?: number) {
+    super(
+      providerName,
+      `${providerName}'s answer was larger than ${sizeOf(limit)}, the limit of a provider's answer (PROVIDER_MAX_RESPONSE_BYTES)${announced ? `: it announced ${sizeOf(announced)}` : ""}; it was not read further and nothing of it was stored.`,
+      true,
+    );
+  }
+}
+
+/** One bounded HTTP call to a provider: never hangs, never reads more than PROVIDER_MAX_RESPONSE_BYTES, and failures name the provider. */
 export async function providerFetch(
   providerName: string,
   def: HostedType,
@@ -146,7 +162,7 @@ async function fetchOnce(
     );
     throw new ProviderUnavailable(providerName, `Could not reach ${providerName}: ${why}.`, !unsent);
   }
-  const bytes = Buffer.from(await res.arrayBuffer().catch(() => new ArrayBuffer(0)));
+  const bytes = await boundedBody(providerName, res);
   const text = bytes.toString("utf8");
   let body: unknown = null;
   try {
@@ -155,6 +171,40 @@ async function fetchOnce(
     body = null;
   }
   return { status: res.status, body, text, bytes, retryAfter: res.headers.get("retry-after") };
+}
+
+/**
+ * The body of `res`, read chunk by chunk and given up (the stream cancelled) once past
+ * PROVIDER_MAX_RESPONSE_BYTES, or at once when its content-length says it would be. A body that
+ * breaks off (the timeout, a dropped connection) reads as empty, as before.
+ */
+async function boundedBody(providerName: string, res: Response): Promise<Buffer> {
+  const limit = providerMaxResponseBytes();
+  const announced = Number(res.headers.get("content-length") ?? "");
+  if (Number.isFinite(announced) && announced > limit) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new ProviderAnswerTooLarge(providerName, limit, announced);
+  }
+  if (!res.body) return Buffer.alloc(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw new ProviderAnswerTooLarge(providerName, limit);
+      }
+      chunks.push(value);
+    }
+  } catch (e) {
+    if (e instanceof ProviderAnswerTooLarge) throw e;
+    return Buffer.alloc(0);
+  }
+  return Buffer.concat(chunks, total);
 }
 
 /**

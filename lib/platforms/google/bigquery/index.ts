@@ -5,6 +5,7 @@ import { googleAccessToken, googleType, listOf, stringOr, type ApiCheck } from "
 import type { GoogleProduct } from "@/lib/platforms/google/products";
 import { PROVIDER, count, objectOr, text, workspaceApiCall } from "@/lib/platforms/google/workspace-common";
 import { assertReadOnlyQuery } from "@/lib/platforms/google/bigquery/sql-check";
+import { dryRunSelect } from "@/lib/platforms/google/bigquery/dry-run-select";
 import { bigqueryDocs } from "@/lib/platforms/google/bigquery/bigquery-docs";
 import { defineRead, defineWrite } from "@/lib/platforms/kit/define-operation";
 import { isObject, numeric } from "@/lib/platforms/kit/input-parts";
@@ -13,9 +14,10 @@ import { OperationInputError, type OperationContext } from "@/lib/platforms/kit/
 import { ProviderRejection, ProviderUnavailable } from "@/lib/platforms/kit/types";
 
 // BigQuery (BigQuery API v2): projects, datasets and tables, read-only GoogleSQL queries
-// (jobs.query, polled with jobs.getQueryResults) with a cap on the bytes billed, and streaming
-// rows into a table (tabledata.insertAll). One scope, bigquery: bigquery.readonly cannot run
-// jobs.query (the API accepts only bigquery or cloud-platform there), and bigquery covers insertAll.
+// (dry-run with jobs.insert, which must report one SELECT statement, then jobs.query, polled with
+// jobs.getQueryResults) with a cap on the bytes billed, and streaming rows into a table
+// (tabledata.insertAll). One scope, bigquery: it covers jobs.insert and insertAll, which
+// bigquery.readonly does not; since it also lets a query change data, the dry run decides what runs.
 
 const TYPE = "bigquery";
 const BIGQUERY_API = "https://bigquery.googleapis.com/bigquery/v2";
@@ -238,7 +240,7 @@ const runQuery = defineRead({
     "Runs one read-only GoogleSQL query (SELECT or WITH) in BigQuery and returns its rows as objects keyed by column name, with the schema, total row count and bytes processed (BigQuery API jobs.query, then jobs.getQueryResults while the job runs). " +
     "Use it to query, select, count, sum or aggregate data in a table, e.g. SELECT country, COUNT(*) AS n FROM `my-project.analytics.events` GROUP BY country ORDER BY n DESC. " +
     "maximum_bytes_billed is required: BigQuery fails the query instead of billing more (on-demand queries cost by bytes scanned; dry_run true reports the bytes a query would scan without running it). " +
-    "INSERT, UPDATE, DELETE, MERGE, DDL and multi-statement scripts are refused. When the job is not done in time, job_complete is false and the job_id is returned.",
+    "INSERT, UPDATE, DELETE, MERGE, DDL and multi-statement scripts are refused: BigQuery dry-runs every query first, and only one it reads as a SELECT statement is run. When the job is not done in time, job_complete is false and the job_id is returned.",
   types: [TYPE],
   credits: 3,
   cacheTtlSeconds: 60,
@@ -285,9 +287,30 @@ const runQuery = defineRead({
       .describe("The location of the datasets (US, EU, europe-west1 …); default: where BigQuery finds them."),
   },
   async run(ctx, args) {
+    // The text check refuses the plain cases with a sentence; BigQuery's dry run decides.
     assertReadOnlyQuery(args.query);
     const accessToken = await token(ctx);
     const base = `${BIGQUERY_API}/projects/${seg(args.project_id)}`;
+    const checked = await dryRunSelect(ctx.connection.type, accessToken, base, {
+      projectId: args.project_id,
+      query: args.query,
+      maximumBytesBilled: args.maximum_bytes_billed,
+      location: args.location,
+    });
+    if (args.dry_run)
+      return {
+        project_id: args.project_id,
+        dry_run: true,
+        job_complete: true,
+        job_id: checked.jobId,
+        location: checked.location ?? args.location ?? null,
+        total_bytes_processed: count(checked.totalBytesProcessed),
+        cache_hit: checked.cacheHit,
+        total_rows: null,
+        schema: fieldsOf(checked.schema).map((f) => ({ name: f.name, type: f.type, mode: f.mode })),
+        rows: [],
+        more_rows: false,
+      };
     // https://cloud.google.com/bigquery/docs/reference/rest/v2/jobs/query
     let body = await workspaceApiCall(
       ctx.connection.type,
@@ -299,7 +322,7 @@ const runQuery = defineRead({
           query: args.query,
           useLegacySql: false,
           maximumBytesBilled: String(args.maximum_bytes_billed),
-          dryRun: args.dry_run,
+          dryRun: false,
           timeoutMs: args.timeout_ms,
           maxResults: args.max_results,
           ...(args.location && { location: args.location }),
@@ -307,7 +330,7 @@ const runQuery = defineRead({
       },
     );
     const job = objectOr(body.jobReference);
-    for (let poll = 0; !args.dry_run && body.jobComplete === false && poll < POLLS; poll++) {
+    for (let poll = 0; body.jobComplete === false && poll < POLLS; poll++) {
       if (typeof job.jobId !== "string")
         throw new ProviderUnavailable(PROVIDER, "BigQuery answered an unfinished query without its job reference.");
       // https://cloud.google.com/bigquery/docs/reference/rest/v2/jobs/getQueryResults
@@ -323,18 +346,17 @@ const runQuery = defineRead({
       );
     }
     const fields = fieldsOf(body.schema);
-    const complete = args.dry_run || body.jobComplete !== false;
     return {
       project_id: args.project_id,
-      dry_run: args.dry_run,
-      job_complete: complete,
+      dry_run: false,
+      job_complete: body.jobComplete !== false,
       job_id: text(job.jobId),
       location: text(job.location) ?? args.location ?? null,
       total_bytes_processed: count(body.totalBytesProcessed),
       cache_hit: body.cacheHit === true,
       total_rows: count(body.totalRows),
       schema: fields.map((f) => ({ name: f.name, type: f.type, mode: f.mode })),
-      rows: args.dry_run ? [] : listOf(body, "rows", "the query's rows").map((r) => rowOf(fields, r)),
+      rows: listOf(body, "rows", "the query's rows").map((r) => rowOf(fields, r)),
       more_rows: typeof body.pageToken === "string" && body.pageToken !== "",
     };
   },

@@ -1,59 +1,84 @@
 import { OperationInputError } from "@/lib/platforms/kit/operation-types";
 
-// The read-only gate of bigquery.query: one GoogleSQL statement that starts with SELECT or WITH
-// (after comments and opening parentheses). jobs.query runs scripts and DML too, and the scope
-// that allows jobs.query (bigquery) allows them, so anything else is refused before any call.
+// The first, friendly refusal of bigquery.query: one GoogleSQL statement that starts with SELECT
+// or WITH (after comments and opening parentheses), checked on the text before BigQuery is called.
+// It is not what keeps the query read-only: a text check is always one lexer rule behind
+// BigQuery's, so the operation also dry-runs the query and runs it only when BigQuery itself
+// reports one SELECT statement (statement-type.ts).
+//
+// The lexer follows GoogleSQL's lexical structure
+// (https://cloud.google.com/bigquery/docs/reference/standard-sql/lexical): a `--` or `#` comment
+// ends at a line break (\n, \r or \r\n); a `/* … */` comment does not nest; strings ('…', "…",
+// '''…''', """…""", with an r/b prefix or not) and quoted identifiers (`…`) take backslash
+// escapes, so \' \" \` do not end them (a raw string keeps the backslash, but the quote after it
+// still does not end the string: "a raw string can't end with an odd number of backslashes");
+// only triple-quoted strings may hold a line break.
 
-/** Where the quoted text, comment or identifier starting at `i` ends (the index after it). */
-function skipQuoted(sql: string, i: number): number {
-  const c = sql[i];
-  if (c === "`") {
-    const end = sql.indexOf("`", i + 1);
-    return end < 0 ? sql.length : end + 1;
-  }
-  const triple = sql.startsWith(c.repeat(3), i);
-  const close = triple ? c.repeat(3) : c;
-  let j = i + close.length;
-  while (j < sql.length) {
-    if (sql[j] === "\\") j += 2;
-    else if (sql.startsWith(close, j)) return j + close.length;
-    else j++;
-  }
+/** `refusal`: why GoogleSQL would not read the text (an unclosed string …), else null. */
+type Lexed = { code: string; refusal: string | null };
+
+const isLineBreak = (c: string | undefined) => c === "\n" || c === "\r";
+
+/** Where the comment starting at `i` (`--` or `#`) ends: at the first line break, \r included. */
+function lineCommentEnd(sql: string, i: number): number {
+  for (let j = i; j < sql.length; j++) if (isLineBreak(sql[j])) return j;
   return sql.length;
 }
 
-/** The statement with comments and string contents blanked, so keywords and `;` can be looked for. */
-function code(sql: string): string {
-  let out = "";
+/**
+ * Where the string or quoted identifier starting at `i` ends (the index after it); "unclosed" when
+ * it never does, "line break" when a one-line one ('…', "…", `…`) holds one, which GoogleSQL refuses.
+ */
+function quotedEnd(sql: string, i: number): number | "unclosed" | "line break" {
+  const c = sql[i];
+  const close = c !== "`" && sql.startsWith(c.repeat(3), i) ? c.repeat(3) : c;
+  const oneLine = close.length === 1;
+  let j = i + close.length;
+  while (j < sql.length) {
+    const escaped = sql[j] === "\\";
+    if (oneLine && isLineBreak(escaped ? sql[j + 1] : sql[j])) return "line break";
+    if (escaped) j += 2;
+    else if (sql.startsWith(close, j)) return j + close.length;
+    else j++;
+  }
+  return "unclosed";
+}
+
+/** The statement with comments blanked and quoted text replaced by '', so keywords and `;` can be looked for. */
+function lex(sql: string): Lexed {
+  let code = "";
   let i = 0;
   while (i < sql.length) {
     const c = sql[i];
-    if (c === "-" && sql[i + 1] === "-") {
-      const end = sql.indexOf("\n", i);
-      i = end < 0 ? sql.length : end;
-      out += " ";
-    } else if (c === "#") {
-      const end = sql.indexOf("\n", i);
-      i = end < 0 ? sql.length : end;
-      out += " ";
+    if ((c === "-" && sql[i + 1] === "-") || c === "#") {
+      i = lineCommentEnd(sql, i);
+      code += " ";
     } else if (c === "/" && sql[i + 1] === "*") {
       const end = sql.indexOf("*/", i + 2);
-      i = end < 0 ? sql.length : end + 2;
-      out += " ";
+      if (end < 0) return { code, refusal: "a /* comment is never closed" };
+      i = end + 2;
+      code += " ";
     } else if (c === "'" || c === '"' || c === "`") {
-      i = skipQuoted(sql, i);
-      out += " '' ";
+      const end = quotedEnd(sql, i);
+      const what = c === "`" ? "a `quoted identifier`" : "a string";
+      if (end === "unclosed") return { code, refusal: `${what} is never closed` };
+      if (end === "line break")
+        return { code, refusal: `${what} holds a line break (only a '''triple-quoted''' string may)` };
+      i = end;
+      code += " '' ";
     } else {
-      out += c;
+      code += c;
       i++;
     }
   }
-  return out;
+  return { code, refusal: null };
 }
 
 /** Refuses anything but one SELECT / WITH query (a trailing `;` is allowed). */
 export function assertReadOnlyQuery(sql: string): void {
-  const bare = code(sql).trim().replace(/;\s*$/, "");
+  const { code, refusal } = lex(sql);
+  if (refusal) throw new OperationInputError(`bigquery.query could not read the query: ${refusal}.`);
+  const bare = code.trim().replace(/;\s*$/, "");
   const first = /^[(\s]*([A-Za-z]+)/.exec(bare)?.[1]?.toUpperCase();
   if (first !== "SELECT" && first !== "WITH")
     throw new OperationInputError(
