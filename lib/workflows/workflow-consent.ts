@@ -122,3 +122,18 @@ export async function deactivateWorkflowsOfLeaver(tx: Tx, teamId: string, user: 
   );
   return workflows.length;
 }
+
+/**
+ * When the team owner who activated workflows stops being one (demoted, removed, or left): the
+ * active ones whose writes run on their consent stop, in the caller's transaction. Returns how
+ * many stopped.
+ */
+export async function deactivateWorkflowsActivatedBy(tx: Tx, teamId: string, userId: string, reason: string) {
+  const workflows = await tx.workflow.findMany({
+    where: { teamId, active: true, activatedByUserId: userId },
+    select: { id: true, name: true },
+    orderBy: { id: "asc" },
+  });
+  await deactivateWorkflows(tx, teamId, workflows, reason);
+  return workflows.length;
+}
