@@ -245,7 +245,7 @@ test("a save that stops a workflow and edits it refuses its queued scheduled run
   expect(await status(byHand.run_id)).toBe("queued");
 });
 
-test("workflow.run_failed says only that a node on a private connection failed; the owner's logs keep the error, and a shared connection's error goes out whole", async () => {
+test("workflow.run_failed says only that a node on private data failed; the owner's logs keep the error, and a shared connection's error goes out whole", async () => {
   const team = await seedTeam({ password: PASSWORD, members: 2 });
   const [o, m] = team.users;
   const owner = await sessionAs(o.email, PASSWORD, team.id);
@@ -253,31 +253,57 @@ test("workflow.run_failed says only that a node on a private connection failed; 
   receivers.push(hooks);
   await post(owner, "/api/dashboard/webhooks", { url: hooks.url, events: ["workflow.run_failed"] });
   // Slack stand-in tokens starting with `down` answer 503 with Slack's error page to every data call.
-  const slack = (name: string, isPrivate: boolean) =>
+  const slack = (isPrivate: boolean) =>
     connect(o, {
       connection_type: "slack",
-      name,
+      name: `Slack ${unique()}`,
       credentials: { bot_token: `down-${unique()}` },
       ...(isPrivate && { is_private: true }),
     });
-  const channels = (connectionId: string) => [
-    { id: "channels", label: "Channels", operation_id: "slack.list_channels", connection_id: connectionId, input: {} },
-  ];
-  const run = async (name: string, isPrivate: boolean) => {
-    const conn = await slack(`${name} ${unique()}`, isPrivate);
-    const wf = await post(owner, "/api/dashboard/workflows", { name, nodes: channels(conn.id) });
+  const channels = (connectionId: string, input: Json = {}) => ({
+    id: "channels",
+    label: "Channels",
+    operation_id: "slack.list_channels",
+    connection_id: connectionId,
+    input,
+  });
+  const run = async (name: string, nodes: Json[]) => {
+    const wf = await post(owner, "/api/dashboard/workflows", { name, nodes });
     return { wf, ...(await post(owner, `/api/dashboard/workflows/${wf.id}/runs`)) } as { wf: Json; run_id: string };
   };
-  const [mine, ours] = [await run("Private channels", true), await run("Shared channels", false)];
+  const privateSandbox = await connect(o, {
+    connection_type: "sandbox_key",
+    name: `Private ${unique()}`,
+    credentials: { api_key: `sk-private-${unique()}` },
+    is_private: true,
+  });
+  const shared = await slack(false);
+  const mine = await run("Private channels", [channels((await slack(true)).id)]);
+  const ours = await run("Shared channels", [channels(shared.id)]);
+  // A shared connection's node fed the output of a node on a private one.
+  const fed = await run("Fed private data", [
+    {
+      id: "report",
+      label: "Sessions",
+      operation_id: "sandbox.report",
+      connection_id: privateSandbox.id,
+      input: { metric: "sessions", days: 7 },
+    },
+    channels(shared.id, { cursor: "after-{{nodes.report.output.total}}" }),
+  ]);
   const failed = await waitFor(
-    () => (hooks.events().length >= 2 ? hooks.events() : null),
+    () => (hooks.events().length >= 3 ? hooks.events() : null),
     30_000,
-    "two workflow.run_failed",
+    "three workflow.run_failed",
   );
   const eventOf = (r: { run_id: string }) => failed.find((e) => e.data.run_id === r.run_id)!;
-  const logOf = async (user: User, r: { run_id: string }) =>
-    ((await (await (await apiAs(user)).get(`/v1/logs?source_run_id=${r.run_id}`)).json()).data as Json[])[0];
+  const logOf = async (user: User, r: { run_id: string }, node = "channels") =>
+    ((await (await (await apiAs(user)).get(`/v1/logs?source_run_id=${r.run_id}`)).json()).data as Json[]).find(
+      (l) => l.metadata.node_id === node,
+    )!;
+  const redacted = { redacted: expect.stringContaining("private connection") };
 
+  // On a private connection: the team reads that it failed there, the owner reads why.
   const ownersLog = await logOf(o, mine);
   expect(ownersLog.status).toBe("error");
   expect(ownersLog.output.error).toMatch(/Slack/);
@@ -288,8 +314,19 @@ test("workflow.run_failed says only that a node on a private connection failed; 
     failed_node_id: "channels",
     error: "Node channels failed on a private slack connection; its owner can read the error in the logs.",
   });
-  expect((await logOf(m, mine)).output).toEqual({ redacted: expect.stringContaining("private connection") });
+  expect((await logOf(m, mine)).output).toEqual(redacted);
 
+  // On a shared connection fed private data: the same, and its log's input is the owner's too.
+  const fedLog = await logOf(o, fed);
+  expect(fedLog.input.cursor).toMatch(/^after-\d/);
+  expect(fedLog.output.error).toMatch(/Slack/);
+  expect(eventOf(fed).data).toMatchObject({
+    failed_node_id: "channels",
+    error: "Node channels failed on data from a private connection; its owner can read the error in the logs.",
+  });
+  expect(await logOf(m, fed)).toMatchObject({ status: "error", input: null, output: redacted });
+
+  // On a shared connection: the error goes out whole.
   const sharedLog = await logOf(m, ours);
   expect(sharedLog.output.error).toMatch(/Slack/);
   expect(eventOf(ours).data).toMatchObject({ failed_node_id: "channels", error: sharedLog.output.error });

@@ -26,7 +26,12 @@ import {
   type StepState,
 } from "@/lib/workflows/run-records";
 import { leaseMs, MAX_RETRIES, retryBaseMs } from "@/lib/workflows/config";
-import { othersPrivateConnections, privateConnectionProblem, writeNodes } from "@/lib/workflows/workflow-consent";
+import {
+  othersPrivateConnections,
+  privateConnectionProblem,
+  privateOwnersOfNodes,
+  writeNodes,
+} from "@/lib/workflows/workflow-consent";
 import { releaseCredits, reserveCredits } from "@/lib/workflows/credit-reservation";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
 import { connectionProblems } from "@/lib/workflows/connection-problems";
@@ -353,6 +358,7 @@ async function execute(claim: Claim, run: NonNullable<Awaited<ReturnType<typeof 
     }
   }
   const nodes = state.nodes!;
+  const privateOwners = privateOwnersOfNodes(state);
   const outputs = run.nodeIndex > 0 ? await outputsOf(state) : {};
   const ctx = { startedAt: new Date(startedMs), timezone: state.timezone ?? null, outputs };
   let failedAt = -1;
@@ -373,7 +379,7 @@ async function execute(claim: Claim, run: NonNullable<Awaited<ReturnType<typeof 
     const io = {
       operationVersion: op?.operationVersion ?? null,
       input,
-      privateTo: node.connection_id ? (state.private_owners?.[node.connection_id]?.owner ?? null) : null,
+      privateTo: privateOwners.get(node.id)?.owner ?? null,
     };
     let step = state.steps[i];
     const resumed = step?.status === "start";
@@ -448,13 +454,16 @@ async function execute(claim: Claim, run: NonNullable<Awaited<ReturnType<typeof 
 /**
  * A failed node's error as the whole team may read it (`workflow.run_failed` goes to every
  * endpoint of the team): a node on a private connection may fail with its provider's words about
- * that account, which only the connection's owner reads, as in the logs
- * (lib/logs/log-to-json.ts); the team reads that it failed there.
+ * that account, and one fed a private node's output may repeat it, which only the connection's
+ * owner reads, as in the logs (lib/logs/log-to-json.ts); the team reads that it failed there.
  */
 function teamReadableError(state: RunState, node: WorkflowNode, error: string): string {
-  const owned = node.connection_id ? state.private_owners?.[node.connection_id] : undefined;
-  if (!owned) return error;
-  return `Node ${node.id} failed on a private ${owned.type} connection; its owner can read the error in the logs.`;
+  const via = privateOwnersOfNodes(state).get(node.id)?.via;
+  if (!via) return error;
+  const type = node.connection_id ? state.private_owners?.[node.connection_id]?.type : undefined;
+  return via === "connection"
+    ? `Node ${node.id} failed on a private ${type} connection; its owner can read the error in the logs.`
+    : `Node ${node.id} failed on data from a private connection; its owner can read the error in the logs.`;
 }
 
 /**

@@ -5,6 +5,8 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { findOperation } from "@/lib/operations/registry";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
+import type { RunState } from "@/lib/workflows/run-records";
+import { referencedNodes } from "@/lib/workflows/templates";
 
 // The consent a workflow runs on (SECURITY.md, "Workflows"): its writes run without asking
 // anyone because a team owner set it running, and a private connection in it is its owner's
@@ -98,6 +100,26 @@ export async function privateConnectionProblem(
   if (!member)
     return `Connection ${connection.id} (${connection.type}) is private to a member who has left the team; it is theirs alone, so the workflow cannot use it. Rebind the node to a shared connection.`;
   return null;
+}
+
+/**
+ * Whose private data each node of a run handles, by node id (null: nobody's): a node on a private
+ * connection is its owner's, and so is a node whose input refers to such a node's output, however
+ * many nodes away (a utility that formats it, a shared connection it is sent to). Their logs are
+ * written private to that owner, so the rest of the team reads that they ran, not the data
+ * (lib/logs/log-to-json.ts). From the run's snapshot, so it holds after a connection is deleted.
+ */
+export function privateOwnersOfNodes(state: Pick<RunState, "nodes" | "private_owners">) {
+  const owners = new Map<string, { owner: string; via: "connection" | "input" }>();
+  for (const node of state.nodes ?? []) {
+    const own = node.connection_id ? state.private_owners?.[node.connection_id]?.owner : undefined;
+    if (own) owners.set(node.id, { owner: own, via: "connection" });
+    else {
+      const from = [...referencedNodes(node.input)].map((id) => owners.get(id)).find(Boolean);
+      if (from) owners.set(node.id, { owner: from.owner, via: "input" });
+    }
+  }
+  return owners;
 }
 
 /**
