@@ -130,7 +130,8 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
   },
   /**
    * A run queued as Run now would (`user` pressed it), due in `dueInMs`; `writesBy` overrides
-   * who allowed its writes (null: nobody, as a schedule of a workflow no owner activated).
+   * who allowed its writes (null: nobody, as a schedule of a workflow no owner activated);
+   * `trigger: "schedule"` makes it a run its schedule queued (no user).
    */
   async queuedRun(a) {
     const { runSnapshot } = await import("@/lib/workflows/run-workflow");
@@ -144,7 +145,7 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
         teamId: a.team,
         workflowId: wf.id,
         workflowName: wf.name,
-        trigger: "manual",
+        trigger: a.trigger ?? "manual",
         userId: a.user ?? null,
         status: "queued",
         dueAt: BigInt(now + (a.dueInMs ?? 0)),

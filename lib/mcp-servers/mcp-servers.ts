@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { db, type Prisma } from "@/lib/db/client";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { badRequest, forbidden, notFound } from "@/lib/errors/api-error";
 import { newId } from "@/lib/security/ids";
@@ -10,6 +10,7 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { WritePolicy } from "@/lib/schemas/write-policy";
 import { cancelPendingApprovals } from "@/lib/approvals/cancel-approvals";
 import { revokeGrantsWhere } from "@/lib/mcp-oauth/revoke-grant";
+import { holdOwnerRole } from "@/lib/members/hold-owner-role";
 
 // MCP servers are a team resource: a name, an owner, shared or private, the saved connection
 // permissions (the most any request may use, spec §4.13) and its bearer tokens.
@@ -45,6 +46,9 @@ export async function createMcpServer(input: {
     resource: "MCP server",
   });
   return transaction(async (tx) => {
+    // Again with the membership held: an owner demoted meanwhile does not leave an `allowed` behind.
+    if (input.writePolicy === "allowed" && !(await holdOwnerRole(tx, input.teamId, input.ownerUserId)))
+      throw forbidden(ALLOWED_IS_FOR_OWNERS);
     const server = await tx.mcpServer.create({
       data: {
         id: newId("mcp"),
@@ -53,6 +57,7 @@ export async function createMcpServer(input: {
         ownerUserId: input.ownerUserId,
         isPrivate: input.isPrivate ?? false,
         writePolicy: input.writePolicy ?? "off",
+        writesAllowedByUserId: input.writePolicy === "allowed" ? input.ownerUserId : null,
         connections: { create: connectionIds.map((connectionId) => ({ connectionId })) },
       },
       select: { id: true, name: true, isPrivate: true, ownerUserId: true, createdAt: true },
@@ -116,6 +121,8 @@ export async function updateMcpServer(
   const saved = new Set(server.connections.map((c) => c.connectionId));
   const adds = ids?.some((c) => !saved.has(c)) ?? false;
   await transaction(async (tx) => {
+    if (policy === "allowed" && !(await holdOwnerRole(tx, actor.teamId, actor.userId)))
+      throw forbidden(ALLOWED_IS_FOR_OWNERS);
     // A count, not update(): a server deleted meanwhile is a 404, not Prisma's record-not-found.
     const { count } = await tx.mcpServer.updateMany({
       where: { id, teamId: actor.teamId },
@@ -123,7 +130,8 @@ export async function updateMcpServer(
         updatedAt: new Date(),
         ...(name ? { name } : {}),
         ...(patch.isPrivate !== undefined ? { isPrivate: patch.isPrivate } : {}),
-        ...(policy ? { writePolicy: policy } : {}),
+        // `allowed` is the consent of the owner who set it, and lasts while they are an owner.
+        ...(policy ? { writePolicy: policy, writesAllowedByUserId: policy === "allowed" ? actor.userId : null } : {}),
       },
     });
     if (!count) throw notFound(`No MCP server ${id} in this team.`);
@@ -187,40 +195,60 @@ async function checkMayExtendAllowed(tx: Tx, id: string) {
 }
 
 /**
- * Stops writes without approval on every server of the team whose permissions hold
- * `connectionId`: each `allowed` one goes to `approval`, with an audit event saying Patchbay did
- * it and why. For when what a connection reaches may have changed without a team owner (a member
- * posting new credentials for it), so an owner's earlier consent is not carried over to another
- * account. Pending requests stay pending (they still need an approval). Returns the servers changed.
+ * Puts the team's `allowed` servers matching `where` back to `approval`, each with an audit event
+ * saying Patchbay did it and why. Pending requests stay pending (they still need an approval).
+ * Returns the servers changed.
  */
-export async function downgradeAllowedServersUsing(tx: Tx, teamId: string, connectionId: string, reason: string) {
+async function downgradeAllowedServers(
+  tx: Tx,
+  teamId: string,
+  where: Prisma.McpServerWhereInput,
+  reason: string,
+  details: Record<string, string> = {},
+) {
   const servers = await tx.mcpServer.findMany({
-    where: { teamId, writePolicy: "allowed", connections: { some: { connectionId } } },
+    where: { ...where, teamId, writePolicy: "allowed" },
     select: { id: true, name: true },
     orderBy: { id: "asc" },
   });
+  const changed: string[] = [];
   for (const server of servers) {
     const { count } = await tx.mcpServer.updateMany({
       where: { id: server.id, writePolicy: "allowed" },
-      data: { writePolicy: "approval", updatedAt: new Date() },
+      data: { writePolicy: "approval", writesAllowedByUserId: null, updatedAt: new Date() },
     });
     if (!count) continue;
+    changed.push(server.id);
     await recordAuditEvent(tx, {
       teamId,
       action: "mcp_server.write_policy_change",
       target: { type: "mcp_server", id: server.id },
       actor: { kind: "system" },
-      details: {
-        name: server.name,
-        from: "allowed",
-        to: "approval",
-        changed_by: "Patchbay",
-        reason,
-        connection_id: connectionId,
-      },
+      details: { name: server.name, from: "allowed", to: "approval", changed_by: "Patchbay", reason, ...details },
     });
   }
-  return servers.map((s) => s.id);
+  return changed;
+}
+
+/**
+ * Stops writes without approval on every server of the team whose permissions hold
+ * `connectionId`: for when what a connection reaches may have changed without a team owner (a
+ * member posting new credentials for it), so an owner's earlier consent is not carried over to
+ * another account.
+ */
+export async function downgradeAllowedServersUsing(tx: Tx, teamId: string, connectionId: string, reason: string) {
+  return downgradeAllowedServers(tx, teamId, { connections: { some: { connectionId } } }, reason, {
+    connection_id: connectionId,
+  });
+}
+
+/**
+ * Stops writes without approval on the servers `userId` set to `allowed`, when they stop being a
+ * team owner (demoted, removed, or left): `allowed` is an owner's consent, and it does not
+ * outlive their being one. In the caller's transaction (the role change or the removal).
+ */
+export async function downgradeServersAllowedBy(tx: Tx, teamId: string, userId: string, reason: string) {
+  return downgradeAllowedServers(tx, teamId, { writesAllowedByUserId: userId }, reason, { allowed_by: userId });
 }
 
 /**

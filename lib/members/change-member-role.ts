@@ -3,10 +3,13 @@ import { transaction } from "@/lib/db/transaction";
 import { badRequest, notFound } from "@/lib/errors/api-error";
 import type { MemberJson } from "@/lib/schemas/dashboard";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { withdrawOwnerConsent } from "@/lib/members/withdraw-owner-consent";
 
 /**
  * Sets a member's role. A team never loses its last owner: demoting the only owner is refused,
  * counted inside the transaction so two owners demoting each other at once cannot both succeed.
+ * A demoted owner's consents end with the role change: the write workflows they activated stop and
+ * the MCP servers they set to `allowed` go back to `approval` (lib/members/withdraw-owner-consent.ts).
  */
 export async function changeMemberRole(teamId: string, userId: string, role: MemberJson["role"]): Promise<MemberJson> {
   return transaction(async (tx) => {
@@ -22,11 +25,21 @@ export async function changeMemberRole(teamId: string, userId: string, role: Mem
     }
     if (membership.role !== role) {
       await tx.membership.update({ where: { teamId_userId: { teamId, userId } }, data: { role } });
+      const withdrawn =
+        membership.role === "owner"
+          ? await withdrawOwnerConsent(tx, teamId, membership.user, "demoted")
+          : { workflowsDeactivated: undefined, serversDowngraded: undefined };
       await recordAuditEvent(tx, {
         teamId,
         action: "member.role_change",
         target: { type: "user", id: userId },
-        details: { email: membership.user.email, from: membership.role, to: role },
+        details: {
+          email: membership.user.email,
+          from: membership.role,
+          to: role,
+          workflows_deactivated: withdrawn.workflowsDeactivated,
+          mcp_servers_downgraded: withdrawn.serversDowngraded,
+        },
       });
     }
     return {

@@ -5,6 +5,7 @@ import { badRequest, forbidden, notFound } from "@/lib/errors/api-error";
 import type { Principal } from "@/lib/api-keys/authenticate-api-key";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { deactivateWorkflowsOfLeaver } from "@/lib/workflows/workflow-consent";
+import { withdrawOwnerConsent } from "@/lib/members/withdraw-owner-consent";
 import { cancelPendingApprovals } from "@/lib/approvals/cancel-approvals";
 
 /**
@@ -12,7 +13,9 @@ import { cancelPendingApprovals } from "@/lib/approvals/cancel-approvals";
  * never loses its last owner (counted inside the transaction, as for role changes). The API keys
  * the user created for this team are revoked with it, since they act as that user; their private
  * connections stay stored and come back if they rejoin, but they are theirs alone: the workflows
- * that use them stop now (deactivated, with the reason and a workflow.deactivated event).
+ * that use them stop now (deactivated, with the reason and a workflow.deactivated event). What they
+ * consented to as an owner ends too: the write workflows they activated stop and the MCP servers
+ * they set to `allowed` go back to `approval` (whatever their role now: a demotion already did).
  */
 export async function removeMember(
   principal: Principal,
@@ -49,10 +52,9 @@ export async function removeMember(
       { teamId, userId },
       `${membership.user.email}, who allowed it, is no longer in the team`,
     );
-    const workflowsDeactivated = await deactivateWorkflowsOfLeaver(tx, teamId, {
-      id: userId,
-      email: membership.user.email,
-    });
+    const leaver = { id: userId, email: membership.user.email };
+    const workflowsOfLeaver = await deactivateWorkflowsOfLeaver(tx, teamId, leaver);
+    const withdrawn = await withdrawOwnerConsent(tx, teamId, leaver, "left");
     await recordAuditEvent(tx, {
       teamId,
       action: self ? "member.leave" : "member.remove",
@@ -62,7 +64,8 @@ export async function removeMember(
         role: membership.role,
         keys_revoked: count,
         apps_revoked: appsRevoked,
-        workflows_deactivated: workflowsDeactivated,
+        workflows_deactivated: workflowsOfLeaver + withdrawn.workflowsDeactivated,
+        mcp_servers_downgraded: withdrawn.serversDowngraded,
       },
     });
     return { user_id: userId, removed: true as const, api_keys_revoked: count };

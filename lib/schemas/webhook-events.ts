@@ -47,7 +47,11 @@ const webhookEventDataSchemas = {
     workflow: z.object({ id: z.string(), name: z.string().describe("The workflow's name when the run started.") }),
     run_id: z.string().describe("The run: its node logs have this source.run_id."),
     failed_node_id: z.string().describe("The node that failed after its retries."),
-    error: z.string().describe("Why it failed, as its log's output says."),
+    error: z
+      .string()
+      .describe(
+        "Why it failed, as its log's output says; for a node on a private connection only that it failed there (its owner reads the error in the logs).",
+      ),
   }),
   "workflow.deactivated": z.object({
     workflow: z.object({ id: z.string(), name: z.string() }),

@@ -26,7 +26,12 @@ import {
   type StepState,
 } from "@/lib/workflows/run-records";
 import { leaseMs, MAX_RETRIES, retryBaseMs } from "@/lib/workflows/config";
-import { othersPrivateConnections, privateConnectionProblem, writeNodes } from "@/lib/workflows/workflow-consent";
+import {
+  othersPrivateConnections,
+  privateConnectionProblem,
+  privateOwnersOfNodes,
+  writeNodes,
+} from "@/lib/workflows/workflow-consent";
 import { releaseCredits, reserveCredits } from "@/lib/workflows/credit-reservation";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
 import { connectionProblems } from "@/lib/workflows/connection-problems";
@@ -238,18 +243,26 @@ async function runNode(
 }
 
 /**
- * Why a write node may not run now, or null: nobody allowed this run's writes, or Patchbay
- * stopped the workflow after the run was queued because the consent it ran on went (a member left
- * with her private connection, a connection it writes to was given another account's
- * credentials). Checked before every write, so a run that was already queued or under way then
- * writes nothing more.
+ * Why a write node may not run now, or null: nobody allowed this run's writes, the owner who did
+ * is no longer a team owner (demoted, removed, or left), or Patchbay stopped the workflow after
+ * the run was queued because the consent it ran on went (a member left with her private
+ * connection, a connection it writes to was given another account's credentials). Checked before
+ * every write, so a run that was already queued or under way then writes nothing more.
  */
 async function writeConsentProblem(
-  run: { workflowId: string; createdAt: bigint },
+  run: { teamId: string; workflowId: string; createdAt: bigint },
   state: RunState,
 ): Promise<string | null> {
   if ("writes_by" in state && !state.writes_by)
     return "No team owner has allowed this workflow's writes: an owner activates it, or runs it by hand.";
+  if (state.writes_by && state.writes_by !== "operator") {
+    const member = await db.membership.findUnique({
+      where: { teamId_userId: { teamId: run.teamId, userId: state.writes_by } },
+      select: { role: true, user: { select: { email: true } } },
+    });
+    if (member?.role !== "owner")
+      return `Not written: ${member ? `${member.user.email}, the team owner who allowed this run's writes, is no longer a team owner` : "the team owner who allowed this run's writes is no longer in the team"}, and a workflow writes without approval only on an owner's consent. A team owner activates it again, or runs it by hand.`;
+  }
   const wf = await db.workflow.findUnique({
     where: { id: run.workflowId },
     select: { active: true, deactivatedReason: true, updatedAt: true },
@@ -345,6 +358,7 @@ async function execute(claim: Claim, run: NonNullable<Awaited<ReturnType<typeof 
     }
   }
   const nodes = state.nodes!;
+  const privateOwners = privateOwnersOfNodes(state);
   const outputs = run.nodeIndex > 0 ? await outputsOf(state) : {};
   const ctx = { startedAt: new Date(startedMs), timezone: state.timezone ?? null, outputs };
   let failedAt = -1;
@@ -365,7 +379,7 @@ async function execute(claim: Claim, run: NonNullable<Awaited<ReturnType<typeof 
     const io = {
       operationVersion: op?.operationVersion ?? null,
       input,
-      privateTo: node.connection_id ? (state.private_owners?.[node.connection_id]?.owner ?? null) : null,
+      privateTo: privateOwners.get(node.id)?.owner ?? null,
     };
     let step = state.steps[i];
     const resumed = step?.status === "start";
@@ -438,6 +452,21 @@ async function execute(claim: Claim, run: NonNullable<Awaited<ReturnType<typeof 
 }
 
 /**
+ * A failed node's error as the whole team may read it (`workflow.run_failed` goes to every
+ * endpoint of the team): a node on a private connection may fail with its provider's words about
+ * that account, and one fed a private node's output may repeat it, which only the connection's
+ * owner reads, as in the logs (lib/logs/log-to-json.ts); the team reads that it failed there.
+ */
+function teamReadableError(state: RunState, node: WorkflowNode, error: string): string {
+  const via = privateOwnersOfNodes(state).get(node.id)?.via;
+  if (!via) return error;
+  const type = node.connection_id ? state.private_owners?.[node.connection_id]?.type : undefined;
+  return via === "connection"
+    ? `Node ${node.id} failed on a private ${type} connection; its owner can read the error in the logs.`
+    : `Node ${node.id} failed on data from a private connection; its owner can read the error in the logs.`;
+}
+
+/**
  * The run's end, in one transaction: the skipped nodes' logs, its ledger entry, its status, and
  * workflow.run_failed.
  */
@@ -493,7 +522,7 @@ async function finish(
         workflow: { id: identity.workflowId, name: identity.workflowName },
         run_id: identity.id,
         failed_node_id: failedNode.id,
-        error: failure,
+        error: teamReadableError(state, failedNode, failure),
       });
     }
   });

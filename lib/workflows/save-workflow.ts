@@ -14,6 +14,7 @@ import { parseNodes } from "@/lib/workflows/workflow-json";
 import { refuseQueuedRuns, writeNodes } from "@/lib/workflows/workflow-consent";
 import { checkScheduleRoom, nodeCountProblem } from "@/lib/workflows/check-workflow-limits";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
+import { holdOwnerRole } from "@/lib/members/hold-owner-role";
 
 // Saving a workflow (dashboard, CLI): everything a run could trip over that is known now is
 // checked now, all of it in one answer: each node's operation, its connection (this team's, of a
@@ -129,12 +130,24 @@ async function roleOf(actor: Actor) {
   return member.role;
 }
 
+const mayNotActivate = (writes: string[]) =>
+  forbidden(
+    `Only a team owner can activate a workflow with write nodes, because its runs write without an approval: ${writes.join("; ")}. Save it inactive and ask an owner to activate it.`,
+  );
+
 /** A workflow that writes runs its writes without asking anyone: only an owner may set it running. */
 async function checkMayActivate(actor: Actor, writes: string[]) {
   if (!writes.length || (await roleOf(actor)) === "owner") return;
-  throw forbidden(
-    `Only a team owner can activate a workflow with write nodes, because its runs write without an approval: ${writes.join("; ")}. Save it inactive and ask an owner to activate it.`,
-  );
+  throw mayNotActivate(writes);
+}
+
+/**
+ * The same, again in the saving transaction, holding the actor's membership: an owner demoted
+ * between the check above and this save's commit does not leave a workflow running on a consent
+ * that their demotion has already withdrawn.
+ */
+async function checkStillOwner(tx: Tx, actor: Actor, writes: string[]) {
+  if (!(await holdOwnerRole(tx, actor.teamId, actor.userId))) throw mayNotActivate(writes);
 }
 
 const nextRunAt = (draft: Pick<WorkflowDraft, "active" | "schedule" | "timezone">, now = new Date()) => {
@@ -155,7 +168,9 @@ async function checkNew(actor: Actor, draft: WorkflowDraft) {
 export async function createWorkflow(actor: Actor, draft: WorkflowDraft) {
   const checked = await checkNew(actor, draft);
   const id = newId("wf");
+  const activatedBy = draft.active && checked.writes.length ? actor.userId : null;
   return transaction(async (tx) => {
+    if (activatedBy) await checkStillOwner(tx, actor, checked.writes);
     const row = await tx.workflow.create({
       data: {
         id,
@@ -167,7 +182,7 @@ export async function createWorkflow(actor: Actor, draft: WorkflowDraft) {
         timezone: draft.schedule ? draft.timezone : null,
         nextRunAt: nextRunAt(draft),
         createdByUserId: actor.userId,
-        activatedByUserId: draft.active && checked.writes.length ? actor.userId : null,
+        activatedByUserId: activatedBy,
         connections: { create: checked.connectionIds.map((connectionId) => ({ connectionId })) },
       },
     });
@@ -259,6 +274,10 @@ export async function saveProblems(actor: Actor, draft: WorkflowDraft, workflowI
   }
 }
 
+/** An inactive workflow's schedule does not run: its scheduled runs that have not started end `refused`. */
+const refuseScheduledRuns = (tx: Tx, teamId: string, id: string) =>
+  refuseQueuedRuns(tx, teamId, [id], "Not started: the workflow was deactivated before this run began.", true);
+
 export async function updateWorkflow(actor: Actor, id: string, patch: Partial<WorkflowDraft>) {
   const row = await findWorkflow(actor.teamId, id);
   await roleOf(actor);
@@ -276,15 +295,8 @@ export async function updateWorkflow(actor: Actor, id: string, patch: Partial<Wo
         data: { name: patch.name ?? row.name, ...(stopping && { active: false, nextRunAt: null }) },
       });
       if (count === 0) throw notFound(`No workflow ${id.slice(0, 255)} in this team.`);
-      if (stopping && row.active)
-        await refuseQueuedRuns(
-          tx,
-          actor.teamId,
-          [id],
-          "Not started: the workflow was deactivated before this run began.",
-          true,
-        );
       const updated = await tx.workflow.findUniqueOrThrow({ where: { id } });
+      if (!updated.active) await refuseScheduledRuns(tx, actor.teamId, id);
       const changed = (Object.keys(patch) as (keyof WorkflowDraft)[]).filter((k) => patch[k] !== undefined);
       await recordAuditEvent(tx, {
         teamId: actor.teamId,
@@ -296,8 +308,11 @@ export async function updateWorkflow(actor: Actor, id: string, patch: Partial<Wo
     });
   }
   const { draft, checked } = await checkChange(actor, row, patch, changesDefinition);
+  // This save (re)activates it on the actor's consent when it sets it running or changes what it runs.
+  const activates = draft.active && (changesDefinition || !row.active);
   return transaction(async (tx) => {
     await unchangedSince(tx, row, "saving");
+    if (activates && checked.writes.length) await checkStillOwner(tx, actor, checked.writes);
     const updated = await tx.workflow.update({
       where: { id },
       data: {
@@ -316,11 +331,14 @@ export async function updateWorkflow(actor: Actor, id: string, patch: Partial<Wo
             ? row.nextRunAt
             : nextRunAt(draft),
         ...(draft.active && { deactivatedReason: null }),
-        ...(draft.active &&
-          (changesDefinition || !row.active) && { activatedByUserId: checked.writes.length ? actor.userId : null }),
+        ...(activates && { activatedByUserId: checked.writes.length ? actor.userId : null }),
         connections: { deleteMany: {}, create: checked.connectionIds.map((connectionId) => ({ connectionId })) },
       },
     });
+    // A save that leaves it inactive (a stop that also edits it, or an edit of a stopped one)
+    // refuses its queued scheduled runs, as a plain stop does; a still-active workflow's queued
+    // runs go on with the definition they were queued with.
+    if (!draft.active) await refuseScheduledRuns(tx, actor.teamId, id);
     const changed = (Object.keys(patch) as (keyof WorkflowDraft)[]).filter((k) => patch[k] !== undefined);
     await recordAuditEvent(tx, {
       teamId: actor.teamId,

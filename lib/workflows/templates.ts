@@ -88,6 +88,17 @@ export function templateProblems(nodes: { id: string; input: Record<string, unkn
   return problems;
 }
 
+/** The ids of the nodes whose output `input` refers to. */
+export function referencedNodes(input: Record<string, unknown>): Set<string> {
+  const ids = new Set<string>();
+  for (const [, text] of strings(input ?? {}, ""))
+    for (const [, expression] of text.matchAll(EXPRESSION)) {
+      const ref = parseReference(expression);
+      if (typeof ref !== "string" && ref.kind === "node") ids.add(ref.nodeId);
+    }
+  return ids;
+}
+
 export class TemplateError extends Error {}
 
 export type RunContext = { startedAt: Date; timezone: string | null; outputs: Record<string, unknown> };

@@ -5,6 +5,8 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { findOperation } from "@/lib/operations/registry";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
+import type { RunState } from "@/lib/workflows/run-records";
+import { referencedNodes } from "@/lib/workflows/templates";
 
 // The consent a workflow runs on (SECURITY.md, "Workflows"): its writes run without asking
 // anyone because a team owner set it running, and a private connection in it is its owner's
@@ -101,6 +103,26 @@ export async function privateConnectionProblem(
 }
 
 /**
+ * Whose private data each node of a run handles, by node id (null: nobody's): a node on a private
+ * connection is its owner's, and so is a node whose input refers to such a node's output, however
+ * many nodes away (a utility that formats it, a shared connection it is sent to). Their logs are
+ * written private to that owner, so the rest of the team reads that they ran, not the data
+ * (lib/logs/log-to-json.ts). From the run's snapshot, so it holds after a connection is deleted.
+ */
+export function privateOwnersOfNodes(state: Pick<RunState, "nodes" | "private_owners">) {
+  const owners = new Map<string, { owner: string; via: "connection" | "input" }>();
+  for (const node of state.nodes ?? []) {
+    const own = node.connection_id ? state.private_owners?.[node.connection_id]?.owner : undefined;
+    if (own) owners.set(node.id, { owner: own, via: "connection" });
+    else {
+      const from = [...referencedNodes(node.input)].map((id) => owners.get(id)).find(Boolean);
+      if (from) owners.set(node.id, { owner: from.owner, via: "input" });
+    }
+  }
+  return owners;
+}
+
+/**
  * When a member leaves: the active workflows that use their private connections stop (those
  * connections are theirs alone and leave with them), in the removal's transaction.
  */
@@ -120,5 +142,20 @@ export async function deactivateWorkflowsOfLeaver(tx: Tx, teamId: string, user: 
     workflows,
     `Deactivated because ${user.email} left the team, and a private connection of theirs that it used is theirs alone; rebind its nodes to a shared connection, then activate it.`,
   );
+  return workflows.length;
+}
+
+/**
+ * When the team owner who activated workflows stops being one (demoted, removed, or left): the
+ * active ones whose writes run on their consent stop, in the caller's transaction. Returns how
+ * many stopped.
+ */
+export async function deactivateWorkflowsActivatedBy(tx: Tx, teamId: string, userId: string, reason: string) {
+  const workflows = await tx.workflow.findMany({
+    where: { teamId, active: true, activatedByUserId: userId },
+    select: { id: true, name: true },
+    orderBy: { id: "asc" },
+  });
+  await deactivateWorkflows(tx, teamId, workflows, reason);
   return workflows.length;
 }
