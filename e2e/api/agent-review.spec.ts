@@ -69,10 +69,13 @@ test("a teammate posting in a shared conversation gets no raw result of the crea
   const private_ = await sandbox(m.api, { is_private: true });
   const shared = await sandbox(m.api);
   await scriptModel(modelStandInUrl(), m.key, [
-    { tool_calls: [read(private_, 9), read(shared, 8)] },
+    { tool_calls: [read(shared, 8), read(private_, 9)] },
     { text: "Read both." },
     { text: "Bob's answer." },
+    // Alice's model has read her private data: what it runs next may carry it.
+    { tool_calls: [read(shared, 5)] },
     { text: "Alice's second answer." },
+    { text: "Bob's second answer." },
   ]);
   const res = await m.api.post("/v1/agent/conversations", {
     data: { model_connection_id: m.id, connection_ids: [private_, shared], message: "Both reports", shared: true },
@@ -80,7 +83,7 @@ test("a teammate posting in a shared conversation gets no raw result of the crea
   expect(res.status(), await res.text()).toBe(201);
   const first = (await res.json()) as TurnResult;
   expect(first.turn.status, first.turn.reply).toBe("completed");
-  const [privateLog, sharedLog] = await Promise.all(
+  const [sharedLog, privateLog] = await Promise.all(
     first.turn.steps.map(async (s) => (await m.api.get(`/v1/logs/${s.log_id}`)).json()),
   );
   const privateTotal = `"total":${privateLog.output.total}`;
@@ -89,7 +92,9 @@ test("a teammate posting in a shared conversation gets no raw result of the crea
 
   // Bob posts: his model reads the shared connection's result, not Alice's private one.
   const bobApi = await apiAs(bob);
-  const bobs = await bobApi.post(`/v1/agent/conversations/${first.id}/messages`, { data: { message: "Repeat it" } });
+  const post = (api: APIRequestContext, message: string) =>
+    api.post(`/v1/agent/conversations/${first.id}/messages`, { data: { message } });
+  const bobs = await post(bobApi, "Repeat it");
   expect(bobs.status(), await bobs.text()).toBe(200);
   const bobRequest = (await modelRequests(modelStandInUrl(), m.key))[2];
   const bobResults = toolResults(bobRequest).join("\n");
@@ -97,14 +102,25 @@ test("a teammate posting in a shared conversation gets no raw result of the crea
   expect(bobResults).not.toContain(privateTotal);
   expect(bobResults).toContain("another member's private connection");
   // The logs API redacts the same result for him.
-  const asBob = await (await bobApi.get(`/v1/logs/${privateLog.id}`)).json();
-  expect(asBob.output).toEqual({ redacted: expect.any(String) });
+  expect((await (await bobApi.get(`/v1/logs/${privateLog.id}`)).json()).output).toEqual({
+    redacted: expect.any(String),
+  });
 
-  // Alice's next turn still reads her own result whole.
-  const alices = await m.api.post(`/v1/agent/conversations/${first.id}/messages`, { data: { message: "Again" } });
-  expect(alices.status()).toBe(200);
-  const aliceRequest = (await modelRequests(modelStandInUrl(), m.key))[3];
-  expect(toolResults(aliceRequest).join("\n")).toContain(privateTotal);
+  // Alice's next turn reads her own result whole; the shared read it makes now may carry her
+  // private data, so its log is hers alone and Bob's model does not get its result either.
+  const alices = (await (await post(m.api, "Again")).json()) as TurnResult;
+  expect(alices.turn.status, alices.turn.reply).toBe("completed");
+  expect(toolResults((await modelRequests(modelStandInUrl(), m.key))[3]).join("\n")).toContain(privateTotal);
+  const carried = await (await m.api.get(`/v1/logs/${alices.turn.steps[0].log_id}`)).json();
+  expect(carried.output.total).toEqual(expect.any(Number));
+  expect((await (await bobApi.get(`/v1/logs/${carried.id}`)).json()).output).toEqual({
+    redacted: expect.any(String),
+  });
+  expect((await post(bobApi, "And that?")).status()).toBe(200);
+  const bobAgain = toolResults((await modelRequests(modelStandInUrl(), m.key))[5]).join("\n");
+  expect(bobAgain).toContain(sharedTotal);
+  expect(bobAgain).not.toContain(`"total":${carried.output.total}`);
+  expect(bobAgain).not.toContain(privateTotal);
 });
 
 test("a removed member's waiting turn does not run on: it fails without another model call or operation", async () => {

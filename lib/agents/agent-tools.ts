@@ -36,6 +36,11 @@ export type TurnContext = {
   scope: ScopedConnection[];
   /** What the operations this turn ran cost so far (held against the balance with the next one's price). */
   spent: () => number;
+  /**
+   * The model's context holds a result of the member's private connection: what it runs next may
+   * carry that data in its input or output, so its logs are the member's alone too.
+   */
+  carriesPrivate: boolean;
 };
 
 /** What a tool call gave: the JSON the model reads, and a step when an operation ran or was filed. */
@@ -45,6 +50,8 @@ export type ToolOutcome = {
   credits: number;
   /** A write filed for approval: the turn waits for it. */
   waitsFor?: string;
+  /** Whose alone the result is (its log's `privateTo`), or null for the team's. */
+  privateTo?: string | null;
 };
 
 const RUN_WRITE_FOR_AGENT =
@@ -163,6 +170,8 @@ async function runAndLog(
     outcome = { ok: false, error: describeFailure(e) };
   }
   const credits = outcome.ok ? outcome.credits : 0;
+  const privateTo = connection.isPrivate || ctx.carriesPrivate ? ctx.user.id : null;
+  if (connection.isPrivate) ctx.carriesPrivate = true;
   const { logIds } = await recordOperations(ctx.teamId, [
     {
       operationId: op.id,
@@ -177,7 +186,7 @@ async function runAndLog(
       input: { operation_id: op.id, connection_id: connection.id, input },
       output: outcome.ok ? outcome.result : { error: { message: outcome.error } },
       metadata: { tool_name: tool, connection_id: connection.id, turn_id: ctx.turnId },
-      privateTo: connection.isPrivate ? ctx.user.id : null,
+      privateTo,
     },
   ]);
   const step: AgentStep = {
@@ -191,5 +200,5 @@ async function runAndLog(
       ? (outcome.result as Record<string, unknown>)
       : { result: outcome.result }
     : { error: outcome.error };
-  return { output, credits, step };
+  return { output, credits, step, privateTo };
 }

@@ -13,7 +13,7 @@ import { callModel, ModelFailure } from "@/lib/agents/model-client";
 import { connectionScope, modelAccess, modelFailureOf, type ModelAccess } from "@/lib/agents/model-access";
 import { AGENT_TOOLS, runAgentTool, type TurnContext } from "@/lib/agents/agent-tools";
 import { agentLimits } from "@/lib/agents/limits";
-import { capToolResult, redactOthersPrivateResults } from "@/lib/agents/turn-history";
+import { capToolResult, redactOthersPrivateResults, toolResultPart } from "@/lib/agents/turn-history";
 
 // One turn of a conversation (CONTRACT §11): the model is sent the conversation so far (earlier
 // turns' messages, tool calls and results) and called until it answers without a tool call.
@@ -60,7 +60,7 @@ function closeOpenCalls(messages: ModelMessage[]): ModelMessage[] {
       out.push({
         role: "tool",
         content: open.map((p) =>
-          toolResult(p.type === "tool-call" ? p.toolCallId : "", p.type === "tool-call" ? p.toolName : "", {
+          toolResultPart(p.type === "tool-call" ? p.toolCallId : "", p.type === "tool-call" ? p.toolName : "", {
             error: "Not run: the turn ended first.",
           }),
         ),
@@ -69,19 +69,12 @@ function closeOpenCalls(messages: ModelMessage[]): ModelMessage[] {
   return out;
 }
 
-const toolResult = (toolCallId: string, toolName: string, value: Record<string, unknown>): ToolResultPart => ({
-  type: "tool-result",
-  toolCallId,
-  toolName,
-  output: { type: "json", value: value as never },
-});
-
 /**
  * The conversation before this turn's own messages. In a shared conversation, earlier turns of
  * other members keep their words and the agent's answers, but the raw results of operations run
  * on a private connection that this turn's member cannot see read as withheld, as their logs do.
  */
-async function history(turn: AgentTurn): Promise<ModelMessage[]> {
+async function history(turn: AgentTurn): Promise<{ messages: ModelMessage[]; readsPrivate: boolean }> {
   const earlier =
     turn.seq === 1
       ? []
@@ -94,7 +87,8 @@ async function history(turn: AgentTurn): Promise<ModelMessage[]> {
     userId: t.userId,
     messages: closeOpenCalls([{ role: "user", content: t.message }, ...(JSON.parse(t.messages) as ModelMessage[])]),
   }));
-  return (await redactOthersPrivateResults(turn.teamId, turn.userId, turns)).flat();
+  const { messages, readsPrivate } = await redactOthersPrivateResults(turn.teamId, turn.userId, turns);
+  return { messages: messages.flat(), readsPrivate };
 }
 
 /** The agent acts only for members: a turn whose member left (or was removed) stops where it is. */
@@ -170,15 +164,19 @@ async function advance(turn: AgentTurn, conversation: AgentConversation, listene
   let access: ModelAccess | null = null;
   try {
     access = await modelAccess(conversation.teamId, conversation.modelConnectionId, turn.userId);
+    const { messages: before, readsPrivate } = await history({ ...turn, messages: "[]" });
+    const scope = await turnScope(conversation, turn.userId);
     const ctx: TurnContext = {
       teamId: conversation.teamId,
       user: { id: turn.userId, email: turn.userEmail },
       conversation: { id: conversation.id, title: conversation.title },
       turnId: turn.id,
-      scope: await turnScope(conversation, turn.userId),
+      scope,
       spent: () => state.operationCredits,
+      // The model has read the member's private data (earlier, or in this turn before it waited).
+      carriesPrivate:
+        readsPrivate || steps.some((s) => scope.find((c) => c.id === s.connection_id)?.isPrivate === true),
     };
-    const before = await history({ ...turn, messages: "[]" });
     for (;;) {
       await refuseUnlessMember(conversation.teamId, turn.userId);
       if (state.modelCalls >= limits.modelCalls)
@@ -216,7 +214,7 @@ async function advance(turn: AgentTurn, conversation: AgentConversation, listene
       for (const call of step.toolCalls) {
         if (waiting) {
           results.push(
-            toolResult(call.id, call.name, {
+            toolResultPart(call.id, call.name, {
               error:
                 "Not run: another write of this answer waits for a person's approval. Ask again once it is decided.",
             }),
@@ -231,7 +229,7 @@ async function advance(turn: AgentTurn, conversation: AgentConversation, listene
           listener?.step?.(outcome.step);
         }
         if (outcome.waitsFor) waiting = { approvalId: outcome.waitsFor, toolCallId: call.id };
-        else results.push(toolResult(call.id, call.name, capToolResult(outcome.output)));
+        else results.push(toolResultPart(call.id, call.name, capToolResult(outcome.output), outcome.privateTo));
       }
       if (results.length) messages.push({ role: "tool", content: results });
       if (waiting) {
@@ -329,8 +327,11 @@ export async function resumeTurn(turnId: string): Promise<boolean> {
       : s,
   );
   const log =
-    status === "succeeded" && approval?.logId
-      ? await db.operationLog.findUnique({ where: { id: approval.logId }, select: { creditsUsed: true } })
+    (status === "succeeded" || status === "failed") && approval?.logId
+      ? await db.operationLog.findUnique({
+          where: { id: approval.logId },
+          select: { creditsUsed: true, privateToUserId: true },
+        })
       : null;
   const value =
     status === "succeeded"
@@ -341,14 +342,21 @@ export async function resumeTurn(turnId: string): Promise<boolean> {
   const messages = JSON.parse(turn.messages) as ModelMessage[];
   messages.push({
     role: "tool",
-    content: [toolResult(turn.waitingToolCallId ?? "", "run_write_operation", capToolResult(value))],
+    content: [
+      toolResultPart(
+        turn.waitingToolCallId ?? "",
+        "run_write_operation",
+        capToolResult(value),
+        log?.privateToUserId ?? null,
+      ),
+    ],
   });
   const resumed = await db.agentTurn.update({
     where: { id: turn.id },
     data: {
       steps: JSON.stringify(steps),
       messages: JSON.stringify(messages),
-      operationCredits: turn.operationCredits + (log?.creditsUsed ?? 0),
+      operationCredits: turn.operationCredits + (status === "succeeded" ? (log?.creditsUsed ?? 0) : 0),
       waitingApprovalId: null,
       waitingToolCallId: null,
     },

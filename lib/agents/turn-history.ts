@@ -1,5 +1,5 @@
 import "server-only";
-import type { ModelMessage } from "ai";
+import type { ModelMessage, ToolResultPart } from "ai";
 import { db } from "@/lib/db/client";
 import { storedBodyText, type TruncatedBody } from "@/lib/logs/stored-body";
 import { jsonBytesWithin } from "@/lib/config/limits";
@@ -25,13 +25,38 @@ export function capToolResult(value: Record<string, unknown>): Record<string, un
 
 const WITHHELD = {
   withheld:
-    "This result came from another member's private connection: only its owner can read it. Tell the member you cannot see it; do not guess it.",
+    "This came from another member's private connection, or from a step that carried its data: only that member can read it. Tell the member you cannot see it; do not guess it.",
+};
+
+/** Where a stored tool result says whose alone it is (its log's `privateTo`); providers ignore this key. */
+const MARK = "patchbay";
+
+/** A tool result for the model, marked with whose alone it is when its log is private (null: the team's). */
+export function toolResultPart(
+  toolCallId: string,
+  toolName: string,
+  value: Record<string, unknown>,
+  privateTo: string | null = null,
+): ToolResultPart {
+  return {
+    type: "tool-result",
+    toolCallId,
+    toolName,
+    output: { type: "json", value: value as never },
+    ...(privateTo !== null && { providerOptions: { [MARK]: { private_to: privateTo } } }),
+  };
+}
+
+const markOf = (p: ToolResultPart) => {
+  const v = p.providerOptions?.[MARK]?.private_to;
+  return typeof v === "string" ? v : undefined;
 };
 
 type TurnMessages = { userId: string; messages: ModelMessage[] };
+type Source = { connectionId?: string; approvalId?: string };
 
 /** The operation tools whose results come from a connection, and how to find which one. */
-function connectionOf(toolName: string, input: unknown): { connectionId?: string; approvalId?: string } | null {
+function connectionOf(toolName: string, input: unknown): Source | null {
   const a = (input && typeof input === "object" ? input : {}) as Record<string, unknown>;
   if (toolName === "run_operation" || toolName === "run_write_operation")
     return { connectionId: typeof a.connection_id === "string" ? a.connection_id : undefined };
@@ -41,28 +66,22 @@ function connectionOf(toolName: string, input: unknown): { connectionId?: string
 }
 
 /**
- * The turns' messages with each result of another member's turn withheld when it came from a
- * connection `viewerId` may not read now: another member's private connection, or one that is
- * gone (nothing left says whose it was). The viewer's own turns are left whole.
+ * Whose alone each tool result of a turn stored before results were marked is: its connection's
+ * owner when private, "gone" when the connection no longer exists (nothing says whose it was).
  */
-export async function redactOthersPrivateResults(
-  teamId: string,
-  viewerId: string,
-  turns: TurnMessages[],
-): Promise<ModelMessage[][]> {
-  const sources = new Map<string, { connectionId?: string; approvalId?: string }>();
-  for (const t of turns) {
-    if (t.userId === viewerId) continue;
+async function unmarkedOwners(teamId: string, turns: TurnMessages[], marked: Set<string>) {
+  const sources = new Map<string, Source>();
+  for (const t of turns)
     for (const m of t.messages) {
       if (m.role !== "assistant" || typeof m.content === "string") continue;
       for (const p of m.content) {
-        if (p.type !== "tool-call") continue;
+        if (p.type !== "tool-call" || marked.has(p.toolCallId)) continue;
         const source = connectionOf(p.toolName, p.input);
         if (source) sources.set(p.toolCallId, source);
       }
     }
-  }
-  if (!sources.size) return turns.map((t) => t.messages);
+  const owners = new Map<string, string | null>();
+  if (!sources.size) return owners;
   const approvalIds = [...sources.values()].flatMap((s) => (s.approvalId ? [s.approvalId] : []));
   const approvals = approvalIds.length
     ? await db.approval.findMany({
@@ -70,34 +89,75 @@ export async function redactOthersPrivateResults(
         select: { id: true, connectionId: true },
       })
     : [];
-  const connectionIdOf = (s: { connectionId?: string; approvalId?: string }) =>
-    s.connectionId ?? approvals.find((a) => a.id === s.approvalId)?.connectionId;
-  const connectionIds = [...new Set([...sources.values()].flatMap((s) => connectionIdOf(s) ?? []))];
+  const connectionIdOf = (s: Source) => s.connectionId ?? approvals.find((a) => a.id === s.approvalId)?.connectionId;
   const connections = await db.connection.findMany({
-    where: { teamId, id: { in: connectionIds } },
+    where: { teamId, id: { in: [...new Set([...sources.values()].flatMap((s) => connectionIdOf(s) ?? []))] } },
     select: { id: true, ownerUserId: true },
   });
-  const readable = (s: { connectionId?: string; approvalId?: string }) => {
+  for (const [callId, s] of sources) {
     const id = connectionIdOf(s);
-    const c = id === undefined ? undefined : connections.find((x) => x.id === id);
     // A call that named no connection (or no request of this team) ran nothing on one: its result is a refusal.
-    if (id === undefined) return true;
-    return c !== undefined && (c.ownerUserId === null || c.ownerUserId === viewerId);
-  };
-  const hidden = new Set([...sources.entries()].filter(([, s]) => !readable(s)).map(([id]) => id));
-  return turns.map((t) =>
+    if (id === undefined) continue;
+    const c = connections.find((x) => x.id === id);
+    owners.set(callId, c === undefined ? "gone" : c.ownerUserId);
+  }
+  return owners;
+}
+
+/**
+ * The turns' messages as `viewerId`'s model may read them. In another member's turn, a result
+ * whose log is private to someone else (it ran on their private connection, or after their
+ * model had read one) is withheld, and so is the input of its call, exactly where the logs API
+ * redacts the same log for the viewer. `readsPrivate`: what is left holds the viewer's own
+ * private data, so what this turn runs may carry it (its logs are the viewer's alone too).
+ */
+export async function redactOthersPrivateResults(
+  teamId: string,
+  viewerId: string,
+  turns: TurnMessages[],
+): Promise<{ messages: ModelMessage[][]; readsPrivate: boolean }> {
+  const privateTo = new Map<string, string | null>();
+  for (const t of turns)
+    for (const m of t.messages) {
+      if (m.role !== "tool") continue;
+      for (const p of m.content) if (p.type === "tool-result" && markOf(p)) privateTo.set(p.toolCallId, markOf(p)!);
+    }
+  for (const [id, owner] of await unmarkedOwners(teamId, turns, new Set(privateTo.keys()))) privateTo.set(id, owner);
+  const hidden = new Set<string>();
+  for (const t of turns) {
+    if (t.userId === viewerId) continue;
+    for (const m of t.messages) {
+      if (m.role !== "tool") continue;
+      for (const p of m.content) {
+        if (p.type !== "tool-result") continue;
+        const owner = privateTo.get(p.toolCallId);
+        if (owner !== undefined && owner !== null && owner !== viewerId) hidden.add(p.toolCallId);
+      }
+    }
+  }
+  const readsPrivate = [...privateTo.entries()].some(([id, owner]) => owner === viewerId && !hidden.has(id));
+  const messages = turns.map((t) =>
     t.userId === viewerId
       ? t.messages
       : t.messages.map((m): ModelMessage => {
-          if (m.role !== "tool") return m;
-          return {
-            ...m,
-            content: m.content.map((p) =>
-              p.type === "tool-result" && hidden.has(p.toolCallId)
-                ? { ...p, output: { type: "json", value: WITHHELD } }
-                : p,
-            ),
-          };
+          if (m.role === "tool")
+            return {
+              ...m,
+              content: m.content.map((p) =>
+                p.type === "tool-result" && hidden.has(p.toolCallId)
+                  ? { ...p, output: { type: "json", value: WITHHELD } }
+                  : p,
+              ),
+            };
+          if (m.role === "assistant" && typeof m.content !== "string")
+            return {
+              ...m,
+              content: m.content.map((p) =>
+                p.type === "tool-call" && hidden.has(p.toolCallId) ? { ...p, input: WITHHELD } : p,
+              ),
+            };
+          return m;
         }),
   );
+  return { messages, readsPrivate };
 }
