@@ -217,7 +217,7 @@ export async function seedDoors(
     inviteTokens: [...inviteTokens],
     ids: Object.fromEntries(Object.entries(ids).map(([k, v]) => [k, [...v]])),
     anyIds,
-    kept: [...kept].filter(Boolean) as string[],
+    kept: [...kept].filter(Boolean),
   };
 }
 

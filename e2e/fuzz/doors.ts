@@ -191,7 +191,7 @@ async function jsonSchemaOf(root: string, route: Route, name: string): Promise<J
   try {
     const mod = (await import(join(root, `${from}.ts`))) as Record<string, unknown>;
     const schema = mod[name] ?? (mod.default as Record<string, unknown> | undefined)?.[name];
-    if (schema instanceof z.ZodType) out = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Json;
+    if (schema instanceof z.ZodType) out = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
   } catch {
     out = null;
   }
@@ -339,7 +339,7 @@ export function schemaDoor(
   const headers =
     caller === "session"
       ? sessionHeaders(w)
-      : bearerArb(w.key).map((a) => ({ headers: a ? { authorization: a } : ({} as Record<string, string>) }));
+      : bearerArb(w.key).map((a): { headers: Record<string, string> } => ({ headers: a ? { authorization: a } : {} }));
   // The agent's turns stream as Server-Sent Events when asked.
   const accept = oneIn(
     3,
@@ -574,7 +574,7 @@ function oauthDoors(w: DoorWorld): Door[] {
             10,
             fc.constantFrom(`Basic ${Buffer.from(`${w.oauth.clientId}:`).toString("base64")}`, "Basic %%%", "Basic "),
           ),
-          session: session ? sessionHeaders(w) : fc.constant({ headers: {} as Record<string, string> }),
+          session: session ? sessionHeaders(w) : fc.constant({ headers: {} }),
           query: oneIn(
             10,
             encodedNasty.map((v) => `?${v}=${v}`),
