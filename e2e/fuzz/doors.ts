@@ -182,17 +182,21 @@ function schemaQuery(schema: Json | null, pools: Pools): fc.Arbitrary<string> {
 const schemaCache = new Map<string, Json | null>();
 
 /** The JSON schema of `name` as the route file imports it from lib/schemas (null when it cannot be found). */
-async function jsonSchemaOf(root: string, route: Route, name: string): Promise<Json | null> {
+function jsonSchemaOf(root: string, route: Route, name: string): Json | null {
   const from = new RegExp(`import \\{[^}]*\\b${name}\\b[^}]*\\} from "@/([^"]+)"`).exec(route.text)?.[1];
   if (!from) return null;
   const key = `${from}#${name}`;
   if (schemaCache.has(key)) return schemaCache.get(key)!;
   let out: Json | null = null;
   try {
-    const mod = (await import(join(root, `${from}.ts`))) as Record<string, unknown>;
-    const schema = mod[name] ?? (mod.default as Record<string, unknown> | undefined)?.[name];
+    // require, not import(): both tsx (npm run fuzz) and Playwright's loader (the unit test) run
+    // this file as CommonJS, and only require goes through their TypeScript transform in both.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module named at run time, from a route's source
+    const mod = require(join(root, from)) as Record<string, unknown>;
+    const schema = mod[name];
     if (schema instanceof z.ZodType) out = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
-  } catch {
+  } catch (e) {
+    console.log(`[fuzz] ${name} of ${from}: ${(e as Error).message}`);
     out = null;
   }
   schemaCache.set(key, out);
@@ -203,8 +207,8 @@ async function jsonSchemaOf(root: string, route: Route, name: string): Promise<J
 export async function handlerSchemas(root: string, route: Route, m: RouteMethod) {
   const bodyName = /parseJsonBody\((\w+)/.exec(m.source)?.[1];
   const queryName = /parseQuery\((\w+)/.exec(m.source)?.[1];
-  const body = bodyName ? await jsonSchemaOf(root, route, bodyName) : null;
-  const query = queryName ? await jsonSchemaOf(root, route, queryName) : null;
+  const body = bodyName ? jsonSchemaOf(root, route, bodyName) : null;
+  const query = queryName ? jsonSchemaOf(root, route, queryName) : null;
   const unknownBody = (bodyName && !body) || /req\.(json|text|formData|arrayBuffer)\(/.test(m.source);
   const unknownQuery = Boolean(queryName && !query);
   return { body, query, generic: Boolean(unknownBody || unknownQuery) };
