@@ -101,7 +101,9 @@ function jsonRpcProblems(body: unknown): string[] {
     const error = (m as Json | null)?.error;
     if (error === undefined) return [];
     if (!error || typeof error.message !== "string" || !error.message) return ["a JSON-RPC error without a message"];
-    return error.code === -32603 ? ["JSON-RPC −32603 (internal error)"] : [];
+    // Kept apart by the start of the message, so a second cause is not counted under the first.
+    const cause = error.message.replace(/\s+/g, " ").slice(0, 60);
+    return error.code === -32603 ? [`JSON-RPC −32603 (internal error): "${cause}…"`] : [];
   });
 }
 
