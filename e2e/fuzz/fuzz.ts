@@ -70,7 +70,8 @@ const TABLES = [
   "WebhookEndpoint",
   "WebhookEvent",
   "WebhookDelivery",
-  "WebhookAttempt",
+  // Not WebhookAttempt: only the delivery worker writes it, on its own timetable of retries (the
+  // seeded endpoints' example.com never answers), whatever request is in flight at the time.
   "AgentConversation",
   "AgentTurn",
 ];
