@@ -1,4 +1,4 @@
-import { cli, seedTeam, type SeededTeam } from "../fixtures";
+import { cli, type SeededTeam } from "../fixtures";
 import { raw, signInCookie } from "../support/hostile";
 
 // What the doors beyond /v1 aim at (e2e/fuzz/doors.ts): the owner's and a member's dashboard
@@ -220,5 +220,3 @@ export async function seedDoors(
     kept: [...kept].filter(Boolean),
   };
 }
-
-export { seedTeam };

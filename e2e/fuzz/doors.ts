@@ -53,7 +53,7 @@ const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Nested arrays or objects `depth` deep. */
-export const deep = (depth: number, kind: "array" | "object") =>
+const deep = (depth: number, kind: "array" | "object") =>
   kind === "array" ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
 
 // ——— values from a JSON schema (zod's toJSONSchema of the handler's schema) ———
@@ -105,7 +105,7 @@ function validOf(schema: Json, name: string, pools: Pools, depth = 0): fc.Arbitr
 }
 
 /** A JSON body for the schema: a valid one with fields replaced, dropped, added or repeated, or something else entirely. */
-export function schemaBody(schema: Json, pools: Pools): fc.Arbitrary<{ body: string; type: string }> {
+function schemaBody(schema: Json, pools: Pools): fc.Arbitrary<{ body: string; type: string }> {
   const valid = validOf(schema, "", pools) as fc.Arbitrary<Json>;
   const names = Object.keys(schema.properties ?? {});
   const edited = fc
@@ -204,7 +204,7 @@ function jsonSchemaOf(root: string, route: Route, name: string): Json | null {
 }
 
 /** What a handler reads: its body and query schemas, and whether it reads a body some other way (then only a generic generator fits). */
-export async function handlerSchemas(root: string, route: Route, m: RouteMethod) {
+async function handlerSchemas(root: string, route: Route, m: RouteMethod) {
   const bodyName = /parseJsonBody\((\w+)/.exec(m.source)?.[1];
   const queryName = /parseQuery\((\w+)/.exec(m.source)?.[1];
   const body = bodyName ? jsonSchemaOf(root, route, bodyName) : null;
@@ -311,7 +311,7 @@ const req = (
 
 // ——— the schema-driven doors (the dashboard, the agent) ———
 
-export function schemaDoor(
+function schemaDoor(
   route: Route,
   m: RouteMethod,
   schemas: { body: Json | null; query: Json | null; generic: boolean },
@@ -369,7 +369,7 @@ export function schemaDoor(
 }
 
 /** The methods a route answers with the shared 405: any path, body and caller. */
-export function notAllowedDoor(route: Route, methods: string[], w: DoorWorld): Door {
+function notAllowedDoor(route: Route, methods: string[], w: DoorWorld): Door {
   const arbitrary = fc
     .record({
       method: fc.constantFrom(...methods),
@@ -932,9 +932,9 @@ function plainDoors(w: DoorWorld): Door[] {
 }
 
 /** Doors that are not route.ts files but are served all the same: the OAuth authorization page. */
-export const PAGE_DOORS = ["/oauth/authorize"];
+const PAGE_DOORS = ["/oauth/authorize"];
 
-export type Coverage = {
+type Coverage = {
   route: string;
   method: string;
   problem: "no generator" | "only a generic generator" | "a generator for a route that does not exist";

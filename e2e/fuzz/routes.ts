@@ -6,7 +6,7 @@ import { join, relative, sep } from "node:path";
 // or the shared 405 of lib/api/method-not-allowed.ts). The fuzzer aims a generator at each one
 // (e2e/fuzz/doors.ts); a route no generator knows fails the run, so a new route cannot go unfuzzed.
 
-export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 export type RouteMethod = {
   method: string;
