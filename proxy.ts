@@ -5,16 +5,15 @@ import { appUrl, isProductionMode } from "@/lib/config/env";
 // APP_URL), which next.config.mjs headers() cannot see: they are fixed when the app is built.
 const hsts = isProductionMode() && appUrl().startsWith("https://") ? "max-age=31536000; includeSubDomains" : null;
 
-const API_PREFIXES = ["/v1/", "/api/dashboard/"];
-
 // Runs before routing, only for the requests the matcher below selects.
 export function proxy(req: NextRequest) {
-  // An API path whose percent-escapes do not decode (e.g. /v1/logs/%FF) would otherwise fail
-  // inside the router with an HTML 500. Such a segment is taken literally (its `%` escaped), so
-  // the route it reaches answers as for any other id: 404 for an id, 405 for a method the path
-  // does not list, the unknown-path 404 elsewhere.
+  // A path whose percent-escapes do not decode (e.g. /v1/logs/%FF, /invite/%ED%A0%80/accept)
+  // would otherwise fail inside the router with an HTML 500. Such a segment is taken literally
+  // (its `%` escaped), so the route it reaches answers as for any other id: 404 for an id, 405
+  // for a method the path does not list, the unknown-path 404 elsewhere, the link's own error
+  // for an invite or connect token.
   const path = req.nextUrl.pathname;
-  if (path.includes("%") && API_PREFIXES.some((p) => path.startsWith(p))) {
+  if (path.includes("%")) {
     const literal = path
       .split("/")
       .map((segment) => (decodes(segment) ? segment : segment.replace(/%/g, "%25")))
@@ -42,13 +41,12 @@ function withHsts(req: NextRequest, res: NextResponse) {
 }
 
 // The proxy costs a whole extra pass over the response body (measured: ~1.2 ms on a 60 KB
-// page), so it runs only where it has work: API paths holding a percent sign (only those can
-// fail to decode), and requests that arrived over https through a proxy (for HSTS; plain-http
-// deployments, the tests and the benchmarks never pay for it).
+// page), so it runs only where it has work: paths holding a percent sign (only those can fail
+// to decode; the app's own links never have one), and requests that arrived over https through
+// a proxy (for HSTS; plain-http deployments, the tests and the benchmarks never pay for it).
 export const config = {
   matcher: [
-    "/v1/:path(.*%.*)",
-    "/api/dashboard/:path(.*%.*)",
+    "/:path(.*%.*)",
     {
       source: "/((?!_next/static|_next/image).*)",
       has: [{ type: "header", key: "x-forwarded-proto", value: "https.*" }],

@@ -53,8 +53,17 @@ const FILTERS: Record<string, Record<string, (row: Json, value: string) => boole
   },
 };
 
-const strings = (v: unknown): string[] =>
-  typeof v === "string" ? [v] : v && typeof v === "object" ? Object.values(v).flatMap(strings) : [];
+/** Every string in a JSON value, however deep (a fuzzed body nests thousands of levels). */
+function strings(v: unknown): string[] {
+  const out: string[] = [];
+  const stack = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (typeof x === "string") out.push(x);
+    else if (x && typeof x === "object") stack.push(...Object.values(x));
+  }
+  return out;
+}
 
 function decoded(text: string): string {
   try {
@@ -73,11 +82,72 @@ function recorded(req: FuzzRequest, res: RawResponse) {
   return { method: req.method, url: req.path, head, body: Buffer.from(res.text).toString("base64") };
 }
 
+/** A JSON body, or undefined. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The JSON-RPC answers of a /mcp response with something wrong: an error without a message, or
+ * −32603 (Internal error: the JSON-RPC form of a 5xx; a bad argument is −32602 with a sentence).
+ */
+function jsonRpcProblems(body: unknown): string[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((m) => {
+    const error = (m as Json | null)?.error;
+    if (error === undefined) return [];
+    if (!error || typeof error.message !== "string" || !error.message) return ["a JSON-RPC error without a message"];
+    // Kept apart by the start of the message, so a second cause is not counted under the first.
+    const cause = error.message.replace(/\s+/g, " ").slice(0, 60);
+    return error.code === -32603 ? [`JSON-RPC −32603 (internal error): "${cause}…"`] : [];
+  });
+}
+
+/** Whether the server refused the request (so it must have stored nothing): a 4xx, or a JSON-RPC error in every answer. */
+export function refused(req: FuzzRequest, res: RawResponse): boolean {
+  if (res.status >= 400 && res.status < 500) return true;
+  if (req.protocol !== "jsonrpc" || res.status !== 200) return false;
+  const body = parsed(res.text);
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.length > 0 && messages.every((m) => (m as Json | null)?.error !== undefined);
+}
+
+/** The error shape of a door other than the /v1 operations (its protocol's, doors.ts). */
+function protocolFindings(req: FuzzRequest, res: RawResponse, what: string): Finding[] {
+  const line = `${what} → ${res.status} ${(res.headers["content-type"] ?? "").split(";")[0]} ${res.text.slice(0, 300)}`;
+  const finding = (kind: string) => [{ key: `${req.operation}: ${kind}`, example: line }];
+  if (res.status === 0) return finding("no answer the client could read");
+  if (res.status >= 500) return finding(`a ${res.status}`);
+  const body = /^application\/json/.test(res.headers["content-type"] ?? "") ? parsed(res.text) : undefined;
+  const o = (body && typeof body === "object" ? body : {}) as Json;
+  if (res.status >= 400) {
+    if (req.protocol === "any") return [];
+    if (body === undefined) return finding(`a ${res.status} that is not JSON`);
+    if (req.protocol === "oauth" && (typeof o.error !== "string" || !o.error))
+      return finding(`a ${res.status} without OAuth's error`);
+    if (req.protocol !== "oauth" && (o.detail === undefined || o.detail === null))
+      return finding(`a ${res.status} without a detail`);
+  }
+  if (req.protocol === "jsonrpc" && res.status === 200) return jsonRpcProblems(parsed(res.text)).flatMap(finding);
+  return [];
+}
+
 export function responseChecker(doc: Json) {
   const { check } = conformanceChecker(doc);
   return function findings(req: FuzzRequest, res: RawResponse): Finding[] {
     const what = `${req.method} ${req.path.slice(0, 300)}${req.body === undefined ? "" : ` ${req.body.slice(0, 200)}`}`;
     const answer = `${res.status} ${res.text.slice(0, 300)}`;
+    if (req.protocol) {
+      const found = protocolFindings(req, res, what);
+      const body = parsed(res.text);
+      if (res.status >= 400 || (req.protocol === "jsonrpc" && refused(req, res)))
+        found.push(...leaks(req, body, what, answer));
+      return found;
+    }
     const hostile = problem(res, what);
     if (hostile)
       return [
@@ -93,17 +163,7 @@ export function responseChecker(doc: Json) {
     } catch {
       return found;
     }
-    if (res.status >= 400) {
-      const sent = [req.path, decoded(req.path), req.body ?? "", ...strings(safeJson(req.body))].join("\n");
-      for (const text of strings(body)) {
-        const leak = LEAKS.map((re) => text.match(re)?.[0]).find((m) => m !== undefined && !sent.includes(m));
-        if (leak)
-          found.push({
-            key: `${req.operation} ${res.status}: database or internal error text in the body ("${leak}")`,
-            example: `${what} → ${answer}`,
-          });
-      }
-    }
+    if (res.status >= 400) found.push(...leaks(req, body, what, answer));
     if (res.status >= 200 && res.status < 300) {
       const url = new URL(req.path, "http://x");
       const rows: unknown = Array.isArray(body) ? body : (body as Json | null)?.data;
@@ -121,6 +181,21 @@ export function responseChecker(doc: Json) {
     }
     return found;
   };
+}
+
+/** Database or internal error text in an error body that the request did not itself send. */
+function leaks(req: FuzzRequest, body: unknown, what: string, answer: string): Finding[] {
+  const sent = [req.path, decoded(req.path), req.body ?? "", ...strings(safeJson(req.body))].join("\n");
+  const found: Finding[] = [];
+  for (const text of strings(body)) {
+    const leak = LEAKS.map((re) => text.match(re)?.[0]).find((m) => m !== undefined && !sent.includes(m));
+    if (leak)
+      found.push({
+        key: `${req.operation}: database or internal error text in the body ("${leak}")`,
+        example: `${what} → ${answer}`,
+      });
+  }
+  return found;
 }
 
 function safeJson(text: string | undefined): unknown {

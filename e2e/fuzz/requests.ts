@@ -8,6 +8,7 @@ import {
   pathSegment,
   percentEncode,
 } from "../support/hostile";
+import type { Protocol } from "./doors";
 
 // Requests generated from the served OpenAPI document: every operation with its path
 // parameters, query parameters and request body, each value either one the seeded server
@@ -24,6 +25,10 @@ export type FuzzRequest = {
   body?: string;
   /** It names something of another team or another user's private connection: it must find nothing. */
   foreign: boolean;
+  /** The error shape its 4xx must have (e2e/fuzz/doors.ts); the /v1 operations' is the OpenAPI document's. */
+  protocol?: Protocol;
+  /** Sent with a session signed in for this one request (a sign-out everywhere must not end the fuzzer's own). */
+  as?: "victim";
 };
 
 /** A next_cursor the server issued, with the list path and the filters of the page it came from. */
@@ -420,6 +425,9 @@ function headersOf(authorization: string | null, requestId: string | null, type?
   return headers;
 }
 
+/** Node's HTTP parser answers a request line and headers over 16 KB itself (see below): generated requests stay under it. */
+export const fits = (r: FuzzRequest) => r.path.length + Object.values(r.headers).join("").length <= 14_000;
+
 /** Every operation of the document, each as likely as the others; plus methods a path does not list, and paths it does not have. */
 export function requestArb(doc: Json, world: World): { arbitrary: fc.Arbitrary<FuzzRequest>; operations: string[] } {
   const operations: string[] = [];
@@ -459,18 +467,30 @@ export function requestArb(doc: Json, world: World): { arbitrary: fc.Arbitrary<F
       );
       const schema = op.requestBody?.content?.["application/json"]?.schema;
       const body = schema ? bodyArb(schema, world.bodies[operation] ?? [], world, doc) : fc.constant(null);
+      // An operation that streams its answer as Server-Sent Events when asked (the agent's turns).
+      const streams = Object.values(op.responses ?? {}).some((r) => (r as Json).content?.["text/event-stream"]);
+      const accept = streams
+        ? oneIn(2, fc.constantFrom("text/event-stream", "text/event-stream, application/json", "*/*", "text/html"))
+        : fc.constant(null);
       arbs.push({
         weight: 10,
         arbitrary: fc
-          .record({ segments: fc.tuple(...segments), query, body, auth: authArb(world.key), requestId: requestIdArb })
-          .map(({ segments, query, body, auth, requestId }) => {
+          .record({
+            segments: fc.tuple(...segments),
+            query,
+            body,
+            auth: authArb(world.key),
+            requestId: requestIdArb,
+            accept,
+          })
+          .map(({ segments, query, body, auth, requestId, accept }) => {
             let i = 0;
             const path = template.replace(/\{[^}]+\}/g, () => segments[i++].v) + query.query;
             return {
               operation,
               method,
               path,
-              headers: headersOf(auth, requestId, body?.type),
+              headers: { ...headersOf(auth, requestId, body?.type), ...(accept && { accept }) },
               body: body?.body,
               foreign: query.foreign || segments.some((s) => s.foreign),
             };
@@ -510,6 +530,5 @@ export function requestArb(doc: Json, world: World): { arbitrary: fc.Arbitrary<F
   });
   // Node's HTTP parser answers a request line and headers over 16 KB itself, with a bare 431
   // before the app runs (hostile-input.spec.ts tests that once): generated requests stay under it.
-  const fits = (r: FuzzRequest) => r.path.length + Object.values(r.headers).join("").length <= 14_000;
   return { arbitrary: fc.oneof(...arbs).filter(fits), operations };
 }

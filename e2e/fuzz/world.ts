@@ -1,5 +1,6 @@
 import { cli, seed, seedTeam } from "../fixtures";
 import { raw } from "../support/hostile";
+import { PASSWORD, seedDoors, type DoorWorld } from "./doors-world";
 import type { Cursor, World } from "./requests";
 
 // The data the fuzzer aims at, made with the suites' own helpers (e2e/support/seed.ts, the
@@ -57,8 +58,13 @@ const linkBody = (n: number) => ({
 });
 const bareLinkBody: Json = { connection_type: "sandbox_oauth" };
 
-export async function seedWorld(doc: Json): Promise<{ world: World; summary: string }> {
-  const team = await seedTeam({ name: "Fuzz", plan: "team", members: 2 });
+export async function seedWorld(
+  doc: Json,
+  dashboardGets: string[],
+): Promise<{ world: World; doors: DoorWorld; summary: string }> {
+  // Five members: the owner (the key and session most requests carry), a member, one whose
+  // sessions a fuzzed "sign out everywhere" ends, and two the fuzzed requests may remove.
+  const team = await seedTeam({ name: "Fuzz", plan: "team", members: 5, password: PASSWORD });
   const other = await seedTeam({ name: "Fuzz neighbour", plan: "team" });
   const [owner, member] = team.users;
   const neighbour = other.users[0];
@@ -163,13 +169,19 @@ export async function seedWorld(doc: Json): Promise<{ world: World; summary: str
     external_id: [neighbourLinkBody.external_id],
   };
 
+  const doors = await seedDoors(team, other, kept.slice(0, 3), dashboardGets);
+  const conversations = (await call(owner.key, "GET", "/v1/agent/conversations")).data as Json[];
+  values.conversation_id = pool(conversations.map((c) => c.id));
+  values.model_connection_id = [doors.modelConnectionId];
+  values.connection_ids = pool(kept);
+
   const cursors = await harvestCursors(doc, owner.key, values);
   // Cursors the server signed for the neighbour: valid-looking, for positions in another team.
   for (const path of new Set(cursors.map((c) => c.path))) {
     const page = await call(neighbour.key, "GET", `${path}?limit=5`);
     if (page.next_cursor) cursors.push({ path, query: [["limit", "5"]], cursor: page.next_cursor });
   }
-  const summary = `${logs.length} logs, ${ledger.length} ledger entries, ${connections.length} connections, ${links.length} auth links, ${cursors.length} real cursors; a neighbour team with ${theirLogs.length} logs`;
+  const summary = `${conversations.length} agent conversations, ${doors.tools.length} MCP tools, ${Object.values(doors.ids).flat().length} dashboard ids, ${logs.length} logs, ${ledger.length} ledger entries, ${connections.length} connections, ${links.length} auth links, ${cursors.length} real cursors; a neighbour team with ${theirLogs.length} logs`;
   return {
     world: {
       key: owner.key,
@@ -180,8 +192,15 @@ export async function seedWorld(doc: Json): Promise<{ world: World; summary: str
       bodies: {
         "POST /v1/connections": [connectionBody(0, false), connectionBody(1, true)],
         "POST /v1/connections/auth-link": [linkBody(0), bareLinkBody],
+        "POST /v1/agent/conversations": [
+          { model_connection_id: doors.modelConnectionId, message: "Give me the sessions report" },
+          { model_connection_id: doors.modelConnectionId, connection_ids: kept.slice(0, 2), message: "note: fuzz" },
+        ],
+        "POST /v1/agent/conversations/{conversation_id}/messages": [{ message: "report please" }, { message: "hello" }],
+        "PATCH /v1/agent/conversations/{conversation_id}": [{ shared: true }, { shared: false }],
       },
     },
+    doors,
     summary,
   };
 }
