@@ -51,7 +51,7 @@ export function ApprovalDetailPanel({
   typeName: (type: string) => string;
   onClose: () => void;
 }) {
-  const { data: approval, error, isPending, refetch } = useQuery(approvalDetailOptions(team, approvalId));
+  const { data: approval, error, isPending, refetch, isFetching } = useQuery(approvalDetailOptions(team, approvalId));
   const closeRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
   usePanelKeyboard(panelRef, closeRef, onClose, approvalId);
@@ -92,7 +92,13 @@ export function ApprovalDetailPanel({
         ) : error ? (
           <ErrorNote error={error} title="This approval request could not be loaded." />
         ) : approval ? (
-          <ApprovalBody team={team} approval={approval} typeName={typeName} reread={() => void refetch()} />
+          <ApprovalBody
+            team={team}
+            approval={approval}
+            typeName={typeName}
+            reread={() => void refetch()}
+            rereading={isFetching}
+          />
         ) : null}
       </div>
     </aside>
@@ -104,12 +110,15 @@ function ApprovalBody({
   approval: a,
   typeName,
   reread,
+  rereading,
 }: {
   team: string;
   approval: ApprovalDetail;
   typeName: (type: string) => string;
   /** Reads the request (and its before-state) again: the confirm dialog shows the account as it is. */
   reread: () => void;
+  /** While it is read again, the dialog's Approve waits: what it confirms is what it shows. */
+  rereading: boolean;
 }) {
   const now = useNow(a.status === "pending");
   // The server reads a pending request past its expiry as expired; so does the screen, to the second.
@@ -346,7 +355,12 @@ function ApprovalBody({
           >
             Cancel
           </button>
-          <button type="button" className="btn-primary" onClick={() => run("approve")} disabled={decide.isPending}>
+          <button
+            type="button"
+            className="btn-primary"
+            onClick={() => run("approve")}
+            disabled={decide.isPending || rereading}
+          >
             {decide.isPending ? "Running the write…" : "Approve and run"}
           </button>
         </div>

@@ -113,3 +113,21 @@ export const describeBeforeNow = (now: unknown): string =>
   isUnreadable(now)
     ? `${(now as { error: string }).error}.`
     : `It is now ${shown(now)}, as when the request was filed.`;
+
+// The states this instance showed lately, by fingerprint: when an approval carries the fingerprint
+// of a state that is neither the filed one nor the one now, the 409 can still name what the person
+// saw. Bounded, and only a help for the sentence: a miss (another instance, a restart) names the
+// filed state and the state now instead.
+const SHOWN_MAX = 500;
+const shownStates = new Map<string, unknown>();
+
+/** Remembers a state the dashboard is about to show, under the fingerprint it is approved by. */
+export function rememberShown(fingerprint: string, state: unknown) {
+  shownStates.delete(fingerprint);
+  shownStates.set(fingerprint, state);
+  if (shownStates.size > SHOWN_MAX) shownStates.delete(shownStates.keys().next().value!);
+}
+
+/** The state shown under this fingerprint, when this instance showed it lately. */
+export const shownState = (fingerprint: string): { state: unknown } | null =>
+  shownStates.has(fingerprint) ? { state: shownStates.get(fingerprint) } : null;

@@ -20,7 +20,7 @@ import { ownerOfRequest, refusalToDecide } from "@/lib/approvals/approval-access
 import { whyNoLongerRunnable } from "@/lib/approvals/recheck-approval";
 import { agentsWaiting, markCancelled } from "@/lib/approvals/cancel-approvals";
 import { readCurrentBefore } from "@/lib/approvals/read-current-before";
-import { beforeFingerprint, describeBeforeChange, describeBeforeNow } from "@/lib/approvals/before-state";
+import { beforeFingerprint, describeBeforeChange, describeBeforeNow, shownState } from "@/lib/approvals/before-state";
 
 /** Who decides: a member of the request's team (the dashboard's session, or the CLI's --user). */
 export type Decider = { teamId: string; userId: string };
@@ -180,12 +180,17 @@ async function checkBefore(d: Decider, request: Approval, check: BeforeCheck): P
   // Approved by someone else meanwhile (their write may be what changed the state): say that instead.
   const latest = await requestOf(d, request.id);
   if (effectiveStatus(latest) !== "pending") throw alreadyDecided(latest);
+  const seenState = seen === beforeFingerprint(filed) ? { state: filed } : shownState(seen);
   const what =
-    seen === beforeFingerprint(filed)
-      ? describeBeforeChange(filed, now.current, "this request was filed")
-      : `The state changed since you reviewed this request. ${
+    seenState === null
+      ? `The state changed since you reviewed this request. ${
           now.changed ? describeBeforeChange(filed, now.current, "it was filed") : describeBeforeNow(now.current)
-        }`;
+        }`
+      : describeBeforeChange(
+          seenState.state,
+          now.current,
+          seenState.state === filed ? "this request was filed" : "you reviewed this request",
+        );
   throw new ApiError(
     409,
     `${what} Review it again, then approve. Approval request ${request.id} was not run: nothing was written, and it is still pending.`,

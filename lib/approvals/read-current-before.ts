@@ -7,6 +7,7 @@ import {
   beforeFingerprint,
   describeBeforeChange,
   isUnreadable,
+  rememberShown,
   readBeforeState,
   sameBefore,
   storedBefore,
@@ -46,10 +47,12 @@ export async function readCurrentBefore(row: Approval): Promise<CurrentBefore | 
     op.summarize && connection
       ? op.summarize(input, connection, isUnreadable(current) ? undefined : current)
       : row.summary;
+  const fingerprint = beforeFingerprint(current);
+  rememberShown(fingerprint, current);
   return {
     current,
     changed,
-    fingerprint: beforeFingerprint(current),
+    fingerprint,
     summary,
     change: changed ? describeBeforeChange(filed, current, "this request was filed") : null,
   };
