@@ -51,7 +51,7 @@ export function ApprovalDetailPanel({
   typeName: (type: string) => string;
   onClose: () => void;
 }) {
-  const { data: approval, error, isPending, refetch, isFetching } = useQuery(approvalDetailOptions(team, approvalId));
+  const { data: approval, error, isPending } = useQuery(approvalDetailOptions(team, approvalId));
   const closeRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
   usePanelKeyboard(panelRef, closeRef, onClose, approvalId);
@@ -92,13 +92,7 @@ export function ApprovalDetailPanel({
         ) : error ? (
           <ErrorNote error={error} title="This approval request could not be loaded." />
         ) : approval ? (
-          <ApprovalBody
-            team={team}
-            approval={approval}
-            typeName={typeName}
-            reread={() => void refetch()}
-            rereading={isFetching}
-          />
+          <ApprovalBody team={team} approval={approval} typeName={typeName} />
         ) : null}
       </div>
     </aside>
@@ -109,16 +103,10 @@ function ApprovalBody({
   team,
   approval: a,
   typeName,
-  reread,
-  rereading,
 }: {
   team: string;
   approval: ApprovalDetail;
   typeName: (type: string) => string;
-  /** Reads the request (and its before-state) again: the confirm dialog shows the account as it is. */
-  reread: () => void;
-  /** While it is read again, the dialog's Approve waits: what it confirms is what it shows. */
-  rereading: boolean;
 }) {
   const now = useNow(a.status === "pending");
   // The server reads a pending request past its expiry as expired; so does the screen, to the second.
@@ -293,7 +281,6 @@ function ApprovalBody({
           aria-label="Decision"
           onSubmit={(e) => {
             e.preventDefault();
-            reread();
             setConfirming(true);
           }}
         >
@@ -355,12 +342,7 @@ function ApprovalBody({
           >
             Cancel
           </button>
-          <button
-            type="button"
-            className="btn-primary"
-            onClick={() => run("approve")}
-            disabled={decide.isPending || rereading}
-          >
+          <button type="button" className="btn-primary" onClick={() => run("approve")} disabled={decide.isPending}>
             {decide.isPending ? "Running the write…" : "Approve and run"}
           </button>
         </div>

@@ -1,4 +1,4 @@
-import { test, expect, apiAs, cli } from "../fixtures";
+import { test, expect, anonymous, apiAs, cli } from "../fixtures";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 import { mcpClient } from "../support/mcp";
 
@@ -15,13 +15,14 @@ test("a request whose note changed since it was filed: the panel and the confirm
 }) => {
   const team = await seedTeamWithPasswords({ name: "Changed State Co", members: 1 });
   const owner = team.users[0];
+  const apiKey = `sk-changed-${Date.now()}`;
   const res = await (
     await apiAs(owner)
   ).post("/v1/connections", {
     data: {
       connection_type: "sandbox_key",
       name: "Notes account",
-      credentials: { api_key: `sk-changed-${Date.now()}` },
+      credentials: { api_key: apiKey },
     },
   });
   expect(res.status(), await res.text()).toBe(200);
@@ -58,34 +59,36 @@ test("a request whose note changed since it was filed: the panel and the confirm
 
   await approveFromCli(await ask("focus test"));
   const other = await ask("two tabs test 2");
-  const third = await ask("third try");
   const mine = await ask("final note");
   expect(mine.summary).toContain("replacing “focus test”");
 
+  // Another request on the same account is approved before this one is opened: the panel reads the
+  // account again and shows the note as it is now, saying it changed, with both values.
+  await approveFromCli(other);
   await signIn(page, owner.email);
   await page.goto(mine.approve_url);
   const panel = page.getByRole("dialog", { name: /^Approval request/ });
-  await expect(panel.getByTestId("approval-summary")).toHaveText(mine.summary);
-  await expect(panel.getByTestId("approval-changed")).toHaveCount(0);
-
-  // Another request on the same account is approved while this one is open; Approve and run reads
-  // the account again: the dialog shows the note as it is now and says it changed, with both values.
-  await approveFromCli(other);
-  await panel.getByRole("button", { name: "Approve and run" }).click();
-  const confirm = page.getByRole("dialog", { name: "Approve and run this write?" });
-  await expect(confirm.getByTestId("confirm-changed")).toContainText(
+  await expect(panel.getByTestId("approval-changed")).toContainText(
     "The note changed since this request was filed: it was “focus test”, it is now “two tabs test 2”.",
   );
-  await expect(confirm.getByTestId("confirm-summary")).toContainText("replacing “two tabs test 2”");
-  await expect(panel.getByTestId("approval-changed")).toContainText("it is now “two tabs test 2”");
   await expect(panel.getByTestId("approval-summary")).toContainText("replacing “two tabs test 2”");
   await expect(panel.getByRole("region", { name: "State before" })).toContainText('"two tabs test 2"');
   await expect(panel.getByRole("region", { name: "State when filed" })).toContainText('"focus test"');
+  // So does the confirm dialog.
+  await panel.getByRole("button", { name: "Approve and run" }).click();
+  const confirm = page.getByRole("dialog", { name: "Approve and run this write?" });
+  await expect(confirm.getByTestId("confirm-changed")).toContainText(
+    "it was “focus test”, it is now “two tabs test 2”",
+  );
+  await expect(confirm.getByTestId("confirm-summary")).toContainText("replacing “two tabs test 2”");
   await screenshot(page, "approval-before-changed");
 
-  // It changes again under the open dialog: confirming what it shows runs nothing, says what
-  // changed, and the panel shows the state now.
-  await approveFromCli(third);
+  // It changes again, at the provider itself, under the open dialog: confirming what it shows runs
+  // nothing, says what changed, and the panel shows the state now.
+  const elsewhere = await (
+    await anonymous()
+  ).post("/sandbox/api/note", { headers: { "x-api-key": apiKey }, data: { note: "third try" } });
+  expect(elsewhere.status(), await elsewhere.text()).toBe(200);
   await confirm.getByRole("button", { name: "Approve and run" }).click();
   await expect(confirm).toBeHidden();
   await expect(panel.getByRole("alert").filter({ hasText: "Not decided" })).toContainText(

@@ -79,6 +79,8 @@ function shown(value: unknown): string {
   const text = typeof value === "string" ? `“${value}”` : canonical(value);
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
 }
+/** A sentence with its full stop, whether or not it came with one. */
+const ended = (text: string) => (/[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`);
 const fieldName = (key: string) => key.replace(/_/g, " ");
 
 /**
@@ -88,7 +90,7 @@ const fieldName = (key: string) => key.replace(/_/g, " ");
  */
 export function describeBeforeChange(was: unknown, now: unknown, since: string): string {
   if (isUnreadable(now))
-    return `The state could not be read again since ${since}: ${(now as { error: string }).error}.`;
+    return `The state can no longer be read (it was ${shown(was)} when ${since}). ${ended((now as { error: string }).error)}`;
   if (isUnreadable(was)) return `The state could not be read when ${since}; it is now ${shown(now)}.`;
   const isRecord = (v: unknown): v is Record<string, unknown> =>
     typeof v === "object" && v !== null && !Array.isArray(v);
@@ -111,7 +113,7 @@ export function describeBeforeChange(was: unknown, now: unknown, since: string):
 /** The state now, when it is all a sentence can name (what the approver saw is known only by its fingerprint). */
 export const describeBeforeNow = (now: unknown): string =>
   isUnreadable(now)
-    ? `${(now as { error: string }).error}.`
+    ? ended((now as { error: string }).error)
     : `It is now ${shown(now)}, as when the request was filed.`;
 
 // The states this instance showed lately, by fingerprint: when an approval carries the fingerprint

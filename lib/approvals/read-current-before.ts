@@ -1,7 +1,8 @@
 import "server-only";
 import type { Approval } from "@/lib/db/client";
 import { findOperation } from "@/lib/operations/registry";
-import { connectionForRun } from "@/lib/operations/run-operation";
+import { connectionForRun, type ScopedConnection } from "@/lib/operations/run-operation";
+import type { Operation } from "@/lib/platforms/kit/operation-types";
 import { parseStored } from "@/lib/approvals/approval-json";
 import {
   beforeFingerprint,
@@ -43,10 +44,7 @@ export async function readCurrentBefore(row: Approval): Promise<CurrentBefore | 
     ? storedBefore(await readBeforeState(row.teamId, op, connection, input))
     : { error: `The current state could not be read: connection ${row.connectionId} was deleted.` };
   const changed = row.before !== null && !sameBefore(filed, current);
-  const summary =
-    op.summarize && connection
-      ? op.summarize(input, connection, isUnreadable(current) ? undefined : current)
-      : row.summary;
+  const summary = (connection && remadeSummary(op, input, connection, current)) ?? row.summary;
   const fingerprint = beforeFingerprint(current);
   rememberShown(fingerprint, current);
   return {
@@ -56,4 +54,19 @@ export async function readCurrentBefore(row: Approval): Promise<CurrentBefore | 
     summary,
     change: changed ? describeBeforeChange(filed, current, "this request was filed") : null,
   };
+}
+
+/** The summary made from the state now; null (the filed one is kept) when the operation cannot make it. */
+function remadeSummary(
+  op: Operation,
+  input: Record<string, unknown>,
+  connection: ScopedConnection,
+  current: unknown,
+): string | null {
+  if (!op.summarize) return null;
+  try {
+    return op.summarize(input, connection, isUnreadable(current) ? undefined : current);
+  } catch {
+    return null;
+  }
 }
