@@ -110,9 +110,11 @@ async function decide(
     status === "running" ? "approve" : "reject",
   );
   if (refusal) throw forbidden(refusal);
-  const readFrom = seconds();
-  const checked =
-    status === "running" && effectiveStatus(request) === "pending" ? await checkBefore(d, request, check) : null;
+  // The approved writes to this connection that had ended before its state is read: any other that
+  // ends or runs from then until the claim may have changed the state after it was read.
+  const checking = status === "running" && effectiveStatus(request) === "pending";
+  const endedBefore = checking ? await endedWritesOn(request) : null;
+  const checked = checking ? await checkBefore(d, request, check) : null;
   const now = seconds();
   const decided = await transaction(async (tx) => {
     const { count } = await tx.approval.updateMany({
@@ -121,19 +123,14 @@ async function decide(
     });
     if (count === 0) return null;
     const row = await tx.approval.findUniqueOrThrow({ where: { id } });
-    if (checked?.compared) {
+    if (checked?.compared && endedBefore) {
       // Another approved write to this connection that ran (or runs) since the state was read may
       // have changed it: what was checked is no longer known to be what this write replaces. The
       // throw rolls the claim back; the request stays pending.
       const other = await tx.approval.findFirst({
         where: {
-          teamId: d.teamId,
-          connectionId: row.connectionId,
-          id: { not: id },
-          OR: [
-            { status: "running" },
-            { status: { in: ["succeeded", "failed"] }, decidedAt: { gte: BigInt(readFrom) } },
-          ],
+          ...otherWritesOn(row),
+          OR: [{ status: "running" }, { ...endedWhere(endedBefore.since), id: { notIn: endedBefore.ids } }],
         },
         select: { id: true },
       });
@@ -160,6 +157,28 @@ async function decide(
       `Approval request ${id} was not run and is now cancelled: ${decided.cancelled}. Nothing was written.`,
     );
   return { row: decided.row, owner, forbidSelfApproval: team?.forbidSelfApproval ?? false };
+}
+
+const otherWritesOn = (row: Approval) => ({
+  teamId: row.teamId,
+  connectionId: row.connectionId,
+  id: { not: row.id },
+});
+const endedWhere = (since: number) => ({
+  status: { in: ["succeeded", "failed"] },
+  decidedAt: { gte: BigInt(since) },
+});
+// A write runs for seconds (a provider call); one claimed over an hour ago is long over.
+const ENDED_WINDOW_SECONDS = 3600;
+
+/** The approved writes to the request's connection that had ended by now (within the window). */
+async function endedWritesOn(row: Approval): Promise<{ since: number; ids: string[] }> {
+  const since = seconds() - ENDED_WINDOW_SECONDS;
+  const ended = await db.approval.findMany({
+    where: { ...otherWritesOn(row), ...endedWhere(since) },
+    select: { id: true },
+  });
+  return { since, ids: ended.map((r) => r.id) };
 }
 
 /**
