@@ -112,9 +112,9 @@ async function decide(
   if (refusal) throw forbidden(refusal);
   // The approved writes to this connection that had ended before its state is read: any other that
   // ends or runs from then until the claim may have changed the state after it was read.
-  const checking = status === "running" && effectiveStatus(request) === "pending";
-  const endedBefore = checking ? await endedWritesOn(request) : null;
-  const checked = checking ? await checkBefore(d, request, check) : null;
+  const seen = status === "running" && !check.againstCurrent && effectiveStatus(request) === "pending" ? check : null;
+  const endedBefore = seen ? await endedWritesOn(request) : null;
+  const checked = seen ? await checkBefore(d, request, seen.seenBefore) : null;
   const now = seconds();
   const decided = await transaction(async (tx) => {
     const { count } = await tx.approval.updateMany({
@@ -183,18 +183,22 @@ async function endedWritesOn(row: Approval): Promise<{ since: number; ids: strin
 
 /**
  * Reads the request's before-state again, now, and refuses (409, nothing written, the request
- * still pending) when it is not the state the approver saw (BeforeCheck): the sentence names the
+ * still pending) when it is not the state the approver saw (`seenBefore`, else the state it was
+ * filed with: BeforeCheck): the sentence names the
  * state seen and the state now. An operation without a `before` reader has nothing to compare.
  * `compared` says whether the approval was checked against a state the approver saw.
  */
-async function checkBefore(d: Decider, request: Approval, check: BeforeCheck): Promise<{ compared: boolean } | null> {
+async function checkBefore(
+  d: Decider,
+  request: Approval,
+  seenBefore: string | undefined,
+): Promise<{ compared: boolean } | null> {
   const now = await readCurrentBefore(request);
   if (!now) return null;
-  if (check.againstCurrent) return { compared: false };
   const filed = parseStored(request.before);
   // A request filed before its operation had a reader shows no state: nothing to hold it to.
-  if (request.before === null && check.seenBefore === undefined) return { compared: false };
-  const seen = check.seenBefore ?? beforeFingerprint(filed);
+  if (request.before === null && seenBefore === undefined) return { compared: false };
+  const seen = seenBefore ?? beforeFingerprint(filed);
   if (seen === now.fingerprint) return { compared: true };
   // Approved by someone else meanwhile (their write may be what changed the state): say that instead.
   const latest = await requestOf(d, request.id);
