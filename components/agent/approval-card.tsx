@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useEffect, useId, useRef } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ApprovalStatusBadge } from "@/components/approvals/approval-status-badge";
+import { BeforeChanged } from "@/components/approvals/before-changed";
 import { LiveCountdown } from "@/components/auth-links/live-countdown";
 import { JsonView } from "@/components/logs/json-view";
 import { ErrorNote } from "@/components/ui/error-note";
@@ -61,7 +62,10 @@ export function ApprovalCard({
     if (decide.isSuccess && !pending) outcomeRef.current?.focus();
   }, [decide.isSuccess, pending]);
 
-  const run = (decision: Decision) => decide.mutate({ decision, note: "" }, { onSuccess: onDecided });
+  // An approval sends the fingerprint of the state shown (the summary is made from the account as
+  // it is now): if it changed since, nothing runs, and the 409 refreshes the card with the new one.
+  const run = (decision: Decision) =>
+    decide.mutate({ decision, note: "", seenBefore: a?.current_fingerprint }, { onSuccess: onDecided });
   const reasons = a
     ? [...new Set([!a.can_approve && a.cannot_approve_reason, !a.can_reject && a.cannot_reject_reason])].filter(
         (r): r is string => Boolean(r),
@@ -101,8 +105,13 @@ export function ApprovalCard({
       ) : (
         <>
           <p data-testid="agent-approval-summary" className="mt-2 font-medium text-zinc-900 dark:text-zinc-100">
-            {a.summary}
+            {(pending && a.current_summary) || a.summary}
           </p>
+          {pending && (
+            <div className="mt-2">
+              <BeforeChanged approval={a} testId="agent-approval-changed" />
+            </div>
+          )}
           <p className={`mt-1 text-xs ${quiet}`}>
             <span className="break-all font-mono">{step.operation_id}</span> on{" "}
             {a.redacted ? "a private connection" : (a.connection.name ?? connectionName)}

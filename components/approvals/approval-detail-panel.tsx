@@ -12,6 +12,7 @@ import { LocalTime } from "@/components/time/local-time";
 import { LiveCountdown } from "@/components/auth-links/live-countdown";
 import { ApprovalStatusBadge } from "@/components/approvals/approval-status-badge";
 import { requestedVia } from "@/components/approvals/requested-via";
+import { BeforeChanged } from "@/components/approvals/before-changed";
 import {
   approvalDetailOptions,
   useDecideApproval,
@@ -127,8 +128,12 @@ function ApprovalBody({
     if (decide.isError) errorRef.current?.focus();
   }, [decide.isSuccess, decide.isError]);
 
+  // While it waits, the summary and state shown are the account's now (read again by the detail),
+  // and an approval sends the fingerprint of that state: if it changed since, nothing runs (409)
+  // and the detail, read again, shows the new one.
+  const summary = a.current_summary ?? a.summary;
   const run = (decision: "approve" | "reject") =>
-    decide.mutate({ decision, note }, { onSettled: () => setConfirming(false) });
+    decide.mutate({ decision, note, seenBefore: a.current_fingerprint }, { onSettled: () => setConfirming(false) });
 
   return (
     <div className="space-y-4">
@@ -144,8 +149,9 @@ function ApprovalBody({
         data-testid="approval-summary"
         className="rounded-lg border border-zinc-200 bg-zinc-50 p-3 text-base font-medium text-zinc-900 dark:border-zinc-800 dark:bg-zinc-950 dark:text-zinc-100"
       >
-        {a.summary}
+        {summary}
       </p>
+      {status === "pending" && <BeforeChanged approval={a} testId="approval-changed" />}
 
       {decide.isError && (
         <div ref={errorRef} tabIndex={-1} className="focus:outline-none">
@@ -249,9 +255,13 @@ function ApprovalBody({
           <JsonSection title="Input" value={a.input} testId="approval-input" />
           <JsonSection
             title="State before"
-            value={a.before}
+            value={status === "pending" && a.current !== null ? a.current : a.before}
             empty="Not available: this operation does not read the current state."
+            testId="approval-before"
           />
+          {status === "pending" && a.changed && (
+            <JsonSection title="State when filed" value={a.before} testId="approval-before-filed" />
+          )}
           {status === "succeeded" && <JsonSection title="Result" value={a.result} testId="approval-result" />}
         </>
       )}
@@ -317,8 +327,9 @@ function ApprovalBody({
             data-testid="confirm-summary"
             className="rounded-lg bg-zinc-50 p-3 font-medium text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100"
           >
-            {a.summary}
+            {summary}
           </p>
+          <BeforeChanged approval={a} testId="confirm-changed" />
           <p>It is a change at the provider; Patchbay cannot undo it.</p>
         </div>
         <div className="mt-5 flex justify-end gap-2">

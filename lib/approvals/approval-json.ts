@@ -3,6 +3,7 @@ import type { Approval } from "@/lib/db/client";
 import type { ApprovalStatusValue as ApprovalStatus } from "@/lib/schemas/approval-statuses";
 import { findConnectionType } from "@/lib/platforms/registry";
 import { maySeeInFull, refusalToDecide, type RequestOwner } from "@/lib/approvals/approval-access";
+import type { CurrentBefore } from "@/lib/approvals/read-current-before";
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -61,6 +62,23 @@ function approvalJson(row: Approval) {
   };
 }
 
+/**
+ * The before-state read again now (read-current-before.ts), for a pending request's detail: `before`
+ * stays the state it was filed with; `current` is the state now, `changed` whether they differ (and
+ * `change` the sentence naming both), `current_summary` the summary made from the state now, and
+ * `current_fingerprint` what an approval sends back as `seen_before`. All null (changed false) when
+ * nothing was read: a decided request, a list row, an operation with no reader, a redacted view.
+ */
+function currentJson(now: CurrentBefore | null | undefined) {
+  return {
+    current: now ? now.current : null,
+    changed: now?.changed ?? false,
+    change: now?.change ?? null,
+    current_summary: now?.summary ?? null,
+    current_fingerprint: now?.fingerprint ?? null,
+  };
+}
+
 /** Everything the dashboard shows of a request: the contract's object plus what a person judges it by. */
 function approvalDetailJson(row: Approval) {
   return {
@@ -99,7 +117,13 @@ type ApprovalAccess = {
  * connection is redacted: its status, times, operation and the connection's type only, nothing of
  * what it writes, to what, or what came of it.
  */
-export function approvalViewJson(row: Approval, owner: RequestOwner, viewerId: string, forbidSelfApproval: boolean) {
+export function approvalViewJson(
+  row: Approval,
+  owner: RequestOwner,
+  viewerId: string,
+  forbidSelfApproval: boolean,
+  now?: CurrentBefore | null,
+) {
   const cannotApprove = refusalToDecide(row, owner, viewerId, forbidSelfApproval, "approve");
   const cannotReject = refusalToDecide(row, owner, viewerId, forbidSelfApproval, "reject");
   const full = maySeeInFull(owner, viewerId);
@@ -111,7 +135,7 @@ export function approvalViewJson(row: Approval, owner: RequestOwner, viewerId: s
     cannot_approve_reason: cannotApprove,
     cannot_reject_reason: cannotReject,
   };
-  if (full) return { ...approvalDetailJson(row), ...access };
+  if (full) return { ...approvalDetailJson(row), ...currentJson(now), ...access };
   return {
     ...approvalDetailJson(row),
     summary: privateSummary(row),
@@ -123,6 +147,7 @@ export function approvalViewJson(row: Approval, owner: RequestOwner, viewerId: s
     result: null,
     error: null,
     log_id: null,
+    ...currentJson(null),
     ...access,
   };
 }

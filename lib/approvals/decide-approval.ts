@@ -15,13 +15,24 @@ import {
   OperationRefusal,
   type RunResult,
 } from "@/lib/operations/run-operation";
-import { approvalWebhookJson, approvalViewJson, effectiveStatus } from "@/lib/approvals/approval-json";
+import { approvalWebhookJson, approvalViewJson, effectiveStatus, parseStored } from "@/lib/approvals/approval-json";
 import { ownerOfRequest, refusalToDecide } from "@/lib/approvals/approval-access";
 import { whyNoLongerRunnable } from "@/lib/approvals/recheck-approval";
 import { agentsWaiting, markCancelled } from "@/lib/approvals/cancel-approvals";
+import { readCurrentBefore } from "@/lib/approvals/read-current-before";
+import { beforeFingerprint, describeBeforeChange, describeBeforeNow, shownState } from "@/lib/approvals/before-state";
 
 /** Who decides: a member of the request's team (the dashboard's session, or the CLI's --user). */
 export type Decider = { teamId: string; userId: string };
+
+/**
+ * Which before-state the approver approved. `seenBefore`: the fingerprint of the state the
+ * dashboard showed (the detail's `current_fingerprint`, sent back by its confirm dialog and the
+ * agent's card). Neither: the state the request was filed with (its `before` and summary, all an
+ * older client can have shown). `againstCurrent`: the CLI, which shows no state: it approves the
+ * account as it is when it runs (SECURITY.md, "What a person approves is what runs").
+ */
+export type BeforeCheck = { seenBefore?: string; againstCurrent?: false } | { againstCurrent: true };
 
 const MAX_NOTE = 1000;
 const seconds = () => Math.floor(Date.now() / 1000);
@@ -84,6 +95,7 @@ async function decide(
   noteText: string | undefined,
   status: "running" | "rejected",
   within: (tx: Tx, row: Approval, email: string) => Promise<void>,
+  check: BeforeCheck = {},
 ) {
   const note = cleanNote(noteText);
   const email = await deciderEmail(d);
@@ -98,6 +110,11 @@ async function decide(
     status === "running" ? "approve" : "reject",
   );
   if (refusal) throw forbidden(refusal);
+  // The approved writes to this connection that had ended before its state is read: any other that
+  // ends or runs from then until the claim may have changed the state after it was read.
+  const seen = status === "running" && !check.againstCurrent && effectiveStatus(request) === "pending" ? check : null;
+  const endedBefore = seen ? await endedWritesOn(request) : null;
+  const checked = seen ? await checkBefore(d, request, seen.seenBefore) : null;
   const now = seconds();
   const decided = await transaction(async (tx) => {
     const { count } = await tx.approval.updateMany({
@@ -106,6 +123,23 @@ async function decide(
     });
     if (count === 0) return null;
     const row = await tx.approval.findUniqueOrThrow({ where: { id } });
+    if (checked?.compared && endedBefore) {
+      // Another approved write to this connection that ran (or runs) since the state was read may
+      // have changed it: what was checked is no longer known to be what this write replaces. The
+      // throw rolls the claim back; the request stays pending.
+      const other = await tx.approval.findFirst({
+        where: {
+          ...otherWritesOn(row),
+          OR: [{ status: "running" }, { ...endedWhere(endedBefore.since), id: { notIn: endedBefore.ids } }],
+        },
+        select: { id: true },
+      });
+      if (other)
+        throw new ApiError(
+          409,
+          `Approval request ${id} was not run: another approved write to the same connection (${other.id}) ran while its state was being checked, so the state you reviewed may have changed. Review it again, then approve. Nothing was written; the request is still pending.`,
+        );
+    }
     if (status === "running") {
       const why = await whyNoLongerRunnable(tx, row);
       if (why) {
@@ -123,6 +157,67 @@ async function decide(
       `Approval request ${id} was not run and is now cancelled: ${decided.cancelled}. Nothing was written.`,
     );
   return { row: decided.row, owner, forbidSelfApproval: team?.forbidSelfApproval ?? false };
+}
+
+const otherWritesOn = (row: Approval) => ({
+  teamId: row.teamId,
+  connectionId: row.connectionId,
+  id: { not: row.id },
+});
+const endedWhere = (since: number) => ({
+  status: { in: ["succeeded", "failed"] },
+  decidedAt: { gte: BigInt(since) },
+});
+// A write runs for seconds (a provider call); one claimed over an hour ago is long over.
+const ENDED_WINDOW_SECONDS = 3600;
+
+/** The approved writes to the request's connection that had ended by now (within the window). */
+async function endedWritesOn(row: Approval): Promise<{ since: number; ids: string[] }> {
+  const since = seconds() - ENDED_WINDOW_SECONDS;
+  const ended = await db.approval.findMany({
+    where: { ...otherWritesOn(row), ...endedWhere(since) },
+    select: { id: true },
+  });
+  return { since, ids: ended.map((r) => r.id) };
+}
+
+/**
+ * Reads the request's before-state again, now, and refuses (409, nothing written, the request
+ * still pending) when it is not the state the approver saw (`seenBefore`, else the state it was
+ * filed with: BeforeCheck): the sentence names the
+ * state seen and the state now. An operation without a `before` reader has nothing to compare.
+ * `compared` says whether the approval was checked against a state the approver saw.
+ */
+async function checkBefore(
+  d: Decider,
+  request: Approval,
+  seenBefore: string | undefined,
+): Promise<{ compared: boolean } | null> {
+  const now = await readCurrentBefore(request);
+  if (!now) return null;
+  const filed = parseStored(request.before);
+  // A request filed before its operation had a reader shows no state: nothing to hold it to.
+  if (request.before === null && seenBefore === undefined) return { compared: false };
+  const seen = seenBefore ?? beforeFingerprint(filed);
+  if (seen === now.fingerprint) return { compared: true };
+  // Approved by someone else meanwhile (their write may be what changed the state): say that instead.
+  const latest = await requestOf(d, request.id);
+  if (effectiveStatus(latest) !== "pending") throw alreadyDecided(latest);
+  const seenState = seen === beforeFingerprint(filed) ? { state: filed } : shownState(seen);
+  const what =
+    seenState === null
+      ? `The state changed since you reviewed this request. ${
+          now.changed ? describeBeforeChange(filed, now.current, "it was filed") : describeBeforeNow(now.current)
+        }`
+      : describeBeforeChange(
+          seenState.state,
+          now.current,
+          seenState.state === filed ? "this request was filed" : "you reviewed this request",
+        );
+  throw new ApiError(
+    409,
+    `${what} Review it again, then approve. Approval request ${request.id} was not run: nothing was written, and it is still pending.`,
+  );
 }
 
 /**
@@ -145,9 +240,14 @@ export async function rejectApproval(d: Decider, id: string, noteText?: string) 
  * like any MCP call (metadata.approval_id, metadata.approved_by), and its outcome commits with the
  * log: succeeded or failed, then `approval.resolved`.
  */
-export async function approveApproval(d: Decider, id: string, noteText?: string) {
-  const { row, owner, forbidSelfApproval } = await decide(d, id, noteText, "running", (tx, row, email) =>
-    audit(tx, row, "approval.approve", d, email),
+export async function approveApproval(d: Decider, id: string, noteText?: string, check: BeforeCheck = {}) {
+  const { row, owner, forbidSelfApproval } = await decide(
+    d,
+    id,
+    noteText,
+    "running",
+    (tx, row, email) => audit(tx, row, "approval.approve", d, email),
+    check,
   );
   return approvalViewJson(await runApproved(row, d.userId), owner, d.userId, forbidSelfApproval);
 }

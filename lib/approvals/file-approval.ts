@@ -3,13 +3,12 @@ import { db, type Approval } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
 import { appUrl } from "@/lib/config/env";
 import { newId } from "@/lib/security/ids";
-import { callWithCredentials } from "@/lib/connections/call-with-credentials";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
-import { logger } from "@/lib/observability/logger";
-import { describeFailure, OperationRefusal, type ScopedConnection } from "@/lib/operations/run-operation";
+import { OperationRefusal, type ScopedConnection } from "@/lib/operations/run-operation";
 import type { Operation } from "@/lib/platforms/kit/operation-types";
 import type { McpPrincipal } from "@/lib/mcp-tokens/authenticate-mcp-token";
 import { approvalWebhookJson, effectiveStatus, parseStored } from "@/lib/approvals/approval-json";
+import { readBeforeState, storedBefore } from "@/lib/approvals/before-state";
 import { UNSTORABLE } from "@/lib/http/parse";
 import { approvalTtlSeconds } from "@/lib/schemas/write-policy";
 
@@ -54,7 +53,7 @@ export async function fileApproval(
   input: Record<string, unknown>,
 ) {
   const { teamId } = origin;
-  const before = op.before ? await readBefore(teamId, op, connection, input) : undefined;
+  const before = op.before ? await readBeforeState(teamId, op, connection, input) : undefined;
   const summary = op.summarize
     ? op.summarize(input, connection, before?.state)
     : `Run ${op.title} on ${connection.name ?? connection.id}.`;
@@ -81,7 +80,7 @@ export async function fileApproval(
         connectionOwnerId: owner,
         input: JSON.stringify(input),
         summary,
-        before: before === undefined ? null : JSON.stringify(before.state ?? { error: before.error }),
+        before: before === undefined ? null : JSON.stringify(storedBefore(before)),
         mcpServerId: origin.mcp?.serverId ?? null,
         mcpServerName: origin.mcp?.serverName ?? null,
         mcpTokenId: origin.mcp?.tokenId ?? null,
@@ -100,25 +99,6 @@ export async function fileApproval(
     answer: { approval_id: id, status: "pending" as const, summary, approve_url: url, expires_at: expiresAt },
     say: `This write needs a person's approval before it runs: “${summary}” A member of the team can approve or reject it at ${url} until ${new Date(expiresAt * 1000).toISOString()}. Call get_operation_result with approval_id ${id} to learn the outcome.`,
   };
-}
-
-/** The object's state before the write, for the person deciding; a failed read is shown, never fatal. */
-async function readBefore(
-  teamId: string,
-  op: Operation,
-  connection: ScopedConnection,
-  input: Record<string, unknown>,
-): Promise<{ state?: unknown; error?: string }> {
-  try {
-    return {
-      state: await callWithCredentials(teamId, connection.id, (credentials) =>
-        op.before!({ connection, credentials }, input),
-      ),
-    };
-  } catch (e) {
-    logger.info("approval before-state unavailable", { operation: op.id, error: String(e) });
-    return { error: `The current state could not be read: ${describeFailure(e)}` };
-  }
 }
 
 /**

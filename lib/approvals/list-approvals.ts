@@ -2,7 +2,8 @@ import "server-only";
 import { db, type Approval, type Prisma } from "@/lib/db/client";
 import { badRequest, notFound } from "@/lib/errors/api-error";
 import { decodeCursor, encodeCursor } from "@/lib/db/pagination";
-import { approvalViewJson } from "@/lib/approvals/approval-json";
+import { approvalViewJson, effectiveStatus } from "@/lib/approvals/approval-json";
+import { readCurrentBefore } from "@/lib/approvals/read-current-before";
 import { connectionOwners, maySeeInFull, requestOwner } from "@/lib/approvals/approval-access";
 import type { ApprovalStatusValue as ApprovalStatus } from "@/lib/schemas/approval-statuses";
 
@@ -125,8 +126,21 @@ async function countPendingApprovals(viewer: Viewer) {
   return waiting.filter((r) => maySeeInFull(requestOwner(r, owners), viewer.userId)).length;
 }
 
+/**
+ * One request as the viewer sees it. A pending one the viewer may see in full has its
+ * before-state read again now (read-current-before.ts), so that the panel, its confirm dialog and
+ * the agent's card show the account as it is, and say when it changed since the request was filed.
+ * Read on every call (no cache): the answer is what an approval is checked against.
+ */
 export async function getApproval(viewer: Viewer, id: string) {
   const row = await db.approval.findFirst({ where: { id, teamId: viewer.teamId } });
   if (!row) throw notFound(`No approval request ${id} in this team.`);
-  return (await asSeenBy(viewer, [row]))[0];
+  const [owners, forbidSelf] = await Promise.all([
+    connectionOwners(viewer.teamId, [row.connectionId]),
+    forbidsSelfApproval(viewer.teamId),
+  ]);
+  const owner = requestOwner(row, owners);
+  const now =
+    effectiveStatus(row) === "pending" && maySeeInFull(owner, viewer.userId) ? await readCurrentBefore(row) : null;
+  return approvalViewJson(row, owner, viewer.userId, forbidSelf, now);
 }

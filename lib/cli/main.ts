@@ -217,7 +217,10 @@ const commands: Record<string, Command> = {
       .object({ id: str(), user: str(), note: z.string().max(1000, "must be at most 1000 characters").optional() })
       .strict(),
     run: async (f) => {
-      const decided = await approveApproval({ teamId: await teamOfApproval(f.id), userId: f.user }, f.id, f.note);
+      // No dialog shows a state here: the CLI approves the account as it is when it runs (SECURITY.md).
+      const decided = await approveApproval({ teamId: await teamOfApproval(f.id), userId: f.user }, f.id, f.note, {
+        againstCurrent: true,
+      });
       return { id: decided.id, status: decided.status };
     },
   }),

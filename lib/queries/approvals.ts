@@ -80,17 +80,23 @@ export const pendingApprovalsCountOptions = (teamId: string) =>
 export type Decision = "approve" | "reject";
 
 /**
- * Approve (runs the write, answers once it ran) or reject, with an optional note. The answer is
- * the request after the decision; then the list, the detail and the navigation's count refresh.
- * A decided or expired request is a 409 whose detail says what became of it.
+ * Approve (runs the write, answers once it ran) or reject, with an optional note. An approval sends
+ * `seenBefore`, the fingerprint of the before-state the person was shown (the detail's
+ * `current_fingerprint`): if the account changed since, the server runs nothing and answers 409
+ * naming both states. The answer is the request after the decision; then the list, the detail and
+ * the navigation's count refresh (after a 409 too, so the new state shows). A decided or expired
+ * request is a 409 whose detail says what became of it.
  */
 export function useDecideApproval(teamId: string, id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ decision, note }: { decision: Decision; note: string }) =>
+    mutationFn: ({ decision, note, seenBefore }: { decision: Decision; note: string; seenBefore?: string | null }) =>
       apiFetch<ApprovalDetail>(teamId, `/api/dashboard/approvals/${encodeURIComponent(id)}/${decision}`, {
         method: "POST",
-        body: JSON.stringify(note.trim() ? { note: note.trim() } : {}),
+        body: JSON.stringify({
+          ...(note.trim() && { note: note.trim() }),
+          ...(decision === "approve" && seenBefore && { seen_before: seenBefore }),
+        }),
       }),
     onSuccess: (decided) => client.setQueryData(approvalKeys.detail(teamId, id), decided),
     onSettled: () => client.invalidateQueries({ queryKey: approvalKeys.all(teamId) }),

@@ -19,3 +19,18 @@ export const listApprovalsQuerySchema = z
 export const decideApprovalBodySchema = z
   .object({ note: z.string({ error: "must be a string" }).max(1000, "must be at most 1000 characters").optional() })
   .strict();
+
+/**
+ * Approving: the note, and `seen_before`, the fingerprint of the before-state the person was shown
+ * (the detail's `current_fingerprint`). Without it the request's state at filing is what was seen.
+ */
+export const approveApprovalBodySchema = z
+  .object({
+    note: z.string({ error: "must be a string" }).max(1000, "must be at most 1000 characters").optional(),
+    seen_before: z
+      .string({ error: "must be a string" })
+      .max(100, "must be at most 100 characters")
+      .regex(/^sha256:[0-9a-f]{64}$/, "must be the current_fingerprint the approval's detail answered")
+      .optional(),
+  })
+  .strict();
