@@ -75,3 +75,37 @@ test("next-auth's endpoints with a body sent as JSON that is not JSON: a 400 wit
   expect(form.status, form.text.slice(0, 200)).toBeLessThan(500);
   expect(form.status).not.toBe(400);
 });
+
+test("an OAuth client_id holding a NUL: Patchbay's error page and a refusal, not the database's 500", async () => {
+  const page = await raw(
+    "GET",
+    `/oauth/authorize?${new URLSearchParams({ client_id: "\u0000", redirect_uri: "http://127.0.0.1:9/cb", response_type: "code" })}`,
+  );
+  expect(page.status, page.text.slice(0, 200)).toBe(200);
+  expect(page.text).toContain("control character");
+  const consent = await raw("POST", "/oauth/consent", {
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: process.env.BASE_URL! },
+    body: new URLSearchParams({ client_id: "abc\u0000", decision: "allow" }).toString(),
+  });
+  expect(consent.status, consent.text.slice(0, 200)).toBe(303);
+  expect(new URL(String(consent.headers.location)).pathname).toBe("/oauth/authorize");
+});
+
+test("a consent form that is no authorization request goes back without its other fields, or is refused when too long", async () => {
+  const post = (form: Record<string, string>) =>
+    raw("POST", "/oauth/consent", {
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: process.env.BASE_URL! },
+      body: new URLSearchParams(form).toString(),
+    });
+  // A huge field that is not a parameter of the request is not carried back.
+  const big = await post({ client_id: "unknown-client", server: "x".repeat(30_000), decision: "allow" });
+  expect(big.status, big.text.slice(0, 200)).toBe(303);
+  const location = String(big.headers.location);
+  expect(location.length).toBeLessThan(8000);
+  expect(new URL(location).searchParams.get("client_id")).toBe("unknown-client");
+  expect(new URL(location).searchParams.has("server")).toBe(false);
+  // The request's own parameters too long to carry: a 400 that says so.
+  const long = await post({ client_id: "unknown-client", state: "s".repeat(20_000), decision: "allow" });
+  expect(long.status, long.text.slice(0, 200)).toBe(400);
+  expect(JSON.parse(long.text).detail).toContain("too long");
+});

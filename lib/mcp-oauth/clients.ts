@@ -189,6 +189,13 @@ const CLIENT_SELECT = {
 export async function resolveClient(clientId: string, ip: string | null = null): Promise<OAuthClientInfo> {
   if (!clientId) throw new OAuthError("invalid_request", "client_id is required.");
   if (clientId.length > 2000) throw new OAuthError("invalid_client", "client_id is longer than 2000 characters.");
+  // No client id holds a control character; PostgreSQL refuses a NUL in any text it is asked to find.
+  if (/[\u0000-\u001f\u007f]/.test(clientId))
+    throw new OAuthError(
+      "invalid_client",
+      "client_id holds a control character; no client is registered under it.",
+      401,
+    );
   const row = await db.oAuthClient.findUnique({ where: { id: clientId }, select: CLIENT_SELECT });
   if (isMetadataDocumentId(clientId)) {
     if (row && row.cachedUntil && row.cachedUntil.getTime() > Date.now()) return toInfo(row);

@@ -44,11 +44,17 @@ async function handle(req: NextRequest): Promise<Response> {
   const user = await currentUser();
   const checked = await checkAuthorizeRequest(form, { signedIn: !!user, ip: clientIp(req.headers) });
   const again = (extra: Record<string, string> = {}) => {
-    const q = new URLSearchParams(checked.kind === "ok" ? authorizeQuery(checked.request) : form);
+    const q = new URLSearchParams(checked.kind === "ok" ? authorizeQuery(checked.request) : requestPart(form));
     for (const [k, v] of Object.entries(extra)) q.set(k, v);
     return `${appUrl()}/oauth/authorize?${q}`;
   };
-  if (checked.kind === "page") return see(again());
+  if (checked.kind === "page") {
+    // The authorization page shows what was wrong; a form too large to carry there gets its reason here.
+    const location = again();
+    if (location.length > MAX_LOCATION)
+      throw new ApiError(400, "This form is not an authorization request Patchbay can show: its fields are too long.");
+    return see(location);
+  }
   if (checked.kind === "redirect") return see(checked.location);
   if (!user) return see(`${appUrl()}/sign-in?callbackUrl=${encodeURIComponent(again().slice(appUrl().length))}`);
   const ctx = { requestId: requestIdFrom(req.headers), ip: clientIp(req.headers) };
@@ -66,6 +72,27 @@ async function handle(req: NextRequest): Promise<Response> {
     const refusal = signConsentError(checked.request, user.id, String(known.detail));
     return see(again({ ...refusal, ...(teamId && { team: teamId }) }));
   }
+}
+
+/** A Location header stays well inside what browsers and proxies read (8 KB is common). */
+const MAX_LOCATION = 8000;
+
+/** The parameters of the authorization request itself, the only ones carried back to its page. */
+const AUTHORIZE_PARAMS = [
+  "response_type",
+  "client_id",
+  "redirect_uri",
+  "state",
+  "code_challenge",
+  "code_challenge_method",
+  "resource",
+  "scope",
+];
+
+function requestPart(form: URLSearchParams): URLSearchParams {
+  const q = new URLSearchParams();
+  for (const [k, v] of form) if (AUTHORIZE_PARAMS.includes(k)) q.append(k, v);
+  return q;
 }
 
 function readDecision(form: URLSearchParams): Decision {
