@@ -87,7 +87,11 @@ export async function runAgentTool(ctx: TurnContext, name: string, args: unknown
             "invalid_input",
           );
         return {
-          output: await readApprovalResult({ teamId: ctx.teamId, conversationId: ctx.conversation.id }, a.approval_id),
+          output: await readApprovalResult(
+            { teamId: ctx.teamId, conversationId: ctx.conversation.id },
+            a.approval_id,
+            ctx.user.id,
+          ),
           credits: 0,
         };
       case "run_operation":
@@ -119,6 +123,12 @@ async function runOrFile(
     throw new OperationRefusal(`${op.id} is a read: call run_operation.`, "not_a_write");
   const checked = checkRun(op, ctx.scope, a.connection_id, a.input);
   if (op.kind === "write" && op.requiresApproval) {
+    // A request's input and summary are shown to every member when its connection is shared.
+    if (ctx.carriesPrivate && !checked.connection.isPrivate)
+      throw new OperationRefusal(
+        "Not filed: this conversation has read the member's private connection, and a request to write to a shared connection shows its input to the whole team, which could carry that private data. Ask for this write in a conversation that does not use private connections.",
+        "carries_private_data",
+      );
     const filed = await fileApproval(
       {
         teamId: ctx.teamId,

@@ -1,5 +1,6 @@
 import "server-only";
 import { type z } from "zod";
+import type { ModelMessage } from "ai";
 import { db, type AgentConversation, type AgentTurn, type Prisma } from "@/lib/db/client";
 import { ApiError, forbidden, notFound } from "@/lib/errors/api-error";
 import { visibleConnections } from "@/lib/connections/visible-connections";
@@ -13,6 +14,7 @@ import {
 } from "@/lib/schemas/agents";
 import { startTurn, type TurnListener } from "@/lib/agents/run-turn";
 import { findModelConnection } from "@/lib/agents/model-access";
+import { turnsCarryingPrivate } from "@/lib/agents/turn-history";
 
 // Agent conversations (CONTRACT §11): created by a member on a model connection they can see,
 // with the connections they pick (all they see by default); seen by their creator, and by the
@@ -137,12 +139,30 @@ async function refuseWhileBusy(conversationId: string) {
   );
 }
 
-/** A conversation the caller may see, with every turn. */
+/**
+ * A conversation the caller may see, with every turn. Another member's turn that carries their
+ * private data (it read their private connection, or came after one that did) shows its message
+ * and steps but not its answer, as the logs redact what it read (SECURITY.md, "The agent").
+ */
 export async function getConversation(caller: Caller, id: string) {
   const conversation = await conversationOf(caller, id);
   const turns = await db.agentTurn.findMany({ where: { conversationId: id }, orderBy: { seq: "asc" } });
-  return { ...summaryJson(conversation), turns: turns.map(turnJson) };
+  const carrying = turns.some((t) => t.userId !== caller.user.id)
+    ? await turnsCarryingPrivate(
+        conversation.teamId,
+        turns.map((t) => ({ userId: t.userId, messages: JSON.parse(t.messages) as ModelMessage[] })),
+      )
+    : [];
+  return {
+    ...summaryJson(conversation),
+    turns: turns.map((t, i) =>
+      carrying[i] && t.userId !== caller.user.id ? { ...turnJson(t), reply: WITHHELD_REPLY } : turnJson(t),
+    ),
+  };
 }
+
+const WITHHELD_REPLY =
+  "This answer used the private connection of the member who asked: only they can read it, as only they read its logs.";
 
 /** The caller's conversations and the team's shared ones, most recent first; `q` searches titles and messages. */
 export async function listConversations(caller: Caller, q?: string) {

@@ -104,18 +104,8 @@ async function unmarkedOwners(teamId: string, turns: TurnMessages[], marked: Set
   return owners;
 }
 
-/**
- * The turns' messages as `viewerId`'s model may read them. In another member's turn, a result
- * whose log is private to someone else (it ran on their private connection, or after their
- * model had read one) is withheld, and so is the input of its call, exactly where the logs API
- * redacts the same log for the viewer. `readsPrivate`: what is left holds the viewer's own
- * private data, so what this turn runs may carry it (its logs are the viewer's alone too).
- */
-export async function redactOthersPrivateResults(
-  teamId: string,
-  viewerId: string,
-  turns: TurnMessages[],
-): Promise<{ messages: ModelMessage[][]; readsPrivate: boolean }> {
+/** Whose alone each tool result of these turns is: its mark, else (older turns) its connection's owner. */
+async function resultOwners(teamId: string, turns: TurnMessages[]) {
   const privateTo = new Map<string, string | null>();
   for (const t of turns)
     for (const m of t.messages) {
@@ -123,41 +113,76 @@ export async function redactOthersPrivateResults(
       for (const p of m.content) if (p.type === "tool-result" && markOf(p)) privateTo.set(p.toolCallId, markOf(p)!);
     }
   for (const [id, owner] of await unmarkedOwners(teamId, turns, new Set(privateTo.keys()))) privateTo.set(id, owner);
+  return privateTo;
+}
+
+/**
+ * Which turns carry their member's private data: a turn whose model read a result of its member's
+ * private connection, and every later turn of that member in the conversation (the model reads
+ * the conversation so far). Such a turn's answer is that member's alone, as its logs are.
+ */
+function carryingTurns(turns: TurnMessages[], privateTo: Map<string, string | null>): boolean[] {
+  const carriers = new Set<string>();
+  return turns.map((t) => {
+    const reads = t.messages.some(
+      (m) =>
+        m.role === "tool" &&
+        m.content.some((p) => p.type === "tool-result" && privateTo.get(p.toolCallId) === t.userId),
+    );
+    if (reads) carriers.add(t.userId);
+    return carriers.has(t.userId);
+  });
+}
+
+/** For each turn, whether its answer is its member's alone (it carries their private data). */
+export async function turnsCarryingPrivate(teamId: string, turns: TurnMessages[]): Promise<boolean[]> {
+  return carryingTurns(turns, await resultOwners(teamId, turns));
+}
+
+const WITHHELD_TURN =
+  "(This answer used another member's private connection: only they can read it, so it is withheld here. Do not guess what it said.)";
+
+/**
+ * The turns' messages as `viewerId`'s model may read them, exactly where the logs API and the
+ * conversation redact the same data for the viewer: another member's turn that carries their
+ * private data keeps only their message (its answer, calls and results are withheld), and any
+ * other result of a connection that is gone or private to someone else is withheld with its
+ * call's input. `readsPrivate`: what is left holds the viewer's own private data, so what this
+ * turn runs may carry it (its logs are the viewer's alone too).
+ */
+export async function redactOthersPrivateResults(
+  teamId: string,
+  viewerId: string,
+  turns: TurnMessages[],
+): Promise<{ messages: ModelMessage[][]; readsPrivate: boolean }> {
+  const privateTo = await resultOwners(teamId, turns);
+  const carrying = carryingTurns(turns, privateTo);
   const hidden = new Set<string>();
-  for (const t of turns) {
-    if (t.userId === viewerId) continue;
-    for (const m of t.messages) {
-      if (m.role !== "tool") continue;
-      for (const p of m.content) {
-        if (p.type !== "tool-result") continue;
-        const owner = privateTo.get(p.toolCallId);
-        if (owner !== undefined && owner !== null && owner !== viewerId) hidden.add(p.toolCallId);
-      }
-    }
-  }
-  const readsPrivate = [...privateTo.entries()].some(([id, owner]) => owner === viewerId && !hidden.has(id));
-  const messages = turns.map((t) =>
-    t.userId === viewerId
-      ? t.messages
-      : t.messages.map((m): ModelMessage => {
-          if (m.role === "tool")
-            return {
-              ...m,
-              content: m.content.map((p) =>
-                p.type === "tool-result" && hidden.has(p.toolCallId)
-                  ? { ...p, output: { type: "json", value: WITHHELD } }
-                  : p,
-              ),
-            };
-          if (m.role === "assistant" && typeof m.content !== "string")
-            return {
-              ...m,
-              content: m.content.map((p) =>
-                p.type === "tool-call" && hidden.has(p.toolCallId) ? { ...p, input: WITHHELD } : p,
-              ),
-            };
-          return m;
-        }),
-  );
+  for (const [id, owner] of privateTo) if (owner !== null && owner !== viewerId) hidden.add(id);
+  const readsPrivate = turns.some((t, i) => t.userId === viewerId && carrying[i]);
+  const messages = turns.map((t, i): ModelMessage[] => {
+    if (t.userId === viewerId) return t.messages;
+    if (carrying[i])
+      return [...t.messages.filter((m) => m.role === "user"), { role: "assistant", content: WITHHELD_TURN }];
+    return t.messages.map((m): ModelMessage => {
+      if (m.role === "tool")
+        return {
+          ...m,
+          content: m.content.map((p) =>
+            p.type === "tool-result" && hidden.has(p.toolCallId)
+              ? { ...p, output: { type: "json", value: WITHHELD } }
+              : p,
+          ),
+        };
+      if (m.role === "assistant" && typeof m.content !== "string")
+        return {
+          ...m,
+          content: m.content.map((p) =>
+            p.type === "tool-call" && hidden.has(p.toolCallId) ? { ...p, input: WITHHELD } : p,
+          ),
+        };
+      return m;
+    });
+  });
   return { messages, readsPrivate };
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { maySeeInFull, ownerOfRequest } from "@/lib/approvals/approval-access";
 import { db, type Approval } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
 import { appUrl } from "@/lib/config/env";
@@ -104,11 +105,14 @@ export async function fileApproval(
 /**
  * get_operation_result: a request this MCP server (or this conversation) filed, as the agent may
  * see it. Another server's request (of the same team too) is unknown here, exactly like an id that
- * does not exist: its result may come from a connection this server cannot reach.
+ * does not exist: its result may come from a connection this server cannot reach. A request on a
+ * private connection is its owner's alone (approval-access.ts): to anyone else reading through the
+ * same server or conversation (`readerId`), it reads as its status, without result or error.
  */
 export async function readApprovalResult(
   filedBy: { teamId: string; mcpServerId: string } | { teamId: string; conversationId: string },
   approvalId: string,
+  readerId: string,
 ) {
   // No id holds NUL or a lone surrogate, and PostgreSQL refuses them in a query.
   const row = UNSTORABLE.test(approvalId)
@@ -119,6 +123,7 @@ export async function readApprovalResult(
       `There is no approval request ${JSON.stringify(approvalId.slice(0, 100))} filed through this ${"conversationId" in filedBy ? "conversation" : "MCP server"}. Use the approval_id run_write_operation answered with.`,
       "unknown_approval",
     );
+  if (!maySeeInFull(await ownerOfRequest(row), readerId)) return { approval_id: row.id, status: effectiveStatus(row) };
   return approvalOutcome(row);
 }
 

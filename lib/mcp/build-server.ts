@@ -189,6 +189,7 @@ function getOperationResult(req: McpRequest): ToolSpec {
         (await readApprovalResult(
           { teamId: req.principal.server.teamId, mcpServerId: req.principal.server.id },
           approval_id,
+          req.principal.user?.id ?? "",
         )) satisfies GetOperationResultOutput,
       );
     },
