@@ -62,65 +62,75 @@ async function lastTurn(api: APIRequestContext, id: string, status: string, time
   }
 }
 
-test("a teammate posting in a shared conversation gets no raw result of the creator's private connection", async () => {
+test("a teammate posting in a shared conversation gets nothing of the creator's private connection", async () => {
   const team = await seedTeam({ members: 2 });
   const [alice, bob] = team.users;
   const m = await model(alice);
   const private_ = await sandbox(m.api, { is_private: true });
   const shared = await sandbox(m.api);
   await scriptModel(modelStandInUrl(), m.key, [
-    { tool_calls: [read(shared, 8), read(private_, 9)] },
-    { text: "Read both." },
+    // Alice's first turn reads only the shared connection; her second reads her private one too.
+    { tool_calls: [read(shared, 8)] },
+    { text: "Read the shared one." },
+    { tool_calls: [read(private_, 9)] },
+    { text: "Private total read." },
     { text: "Bob's answer." },
     // Alice's model has read her private data: what it runs next may carry it.
     { tool_calls: [read(shared, 5)] },
-    { text: "Alice's second answer." },
-    { text: "Bob's second answer." },
+    { text: "Alice's third answer." },
   ]);
   const res = await m.api.post("/v1/agent/conversations", {
-    data: { model_connection_id: m.id, connection_ids: [private_, shared], message: "Both reports", shared: true },
+    data: { model_connection_id: m.id, connection_ids: [private_, shared], message: "Shared report", shared: true },
   });
   expect(res.status(), await res.text()).toBe(201);
   const first = (await res.json()) as TurnResult;
   expect(first.turn.status, first.turn.reply).toBe("completed");
-  const [sharedLog, privateLog] = await Promise.all(
-    first.turn.steps.map(async (s) => (await m.api.get(`/v1/logs/${s.log_id}`)).json()),
-  );
-  const privateTotal = `"total":${privateLog.output.total}`;
+  const post = async (api: APIRequestContext, message: string) => {
+    const r = await api.post(`/v1/agent/conversations/${first.id}/messages`, { data: { message } });
+    expect(r.status(), await r.text()).toBe(200);
+    return (await r.json()) as TurnResult;
+  };
+  const logOf = async (api: APIRequestContext, turn: TurnResult, i = 0) =>
+    (await api.get(`/v1/logs/${turn.turn.steps[i].log_id}`)).json();
+  const sharedLog = await logOf(m.api, first);
+  const second = await post(m.api, "Now my private one");
+  expect(second.turn.status, second.turn.reply).toBe("completed");
+  const privateLog = await logOf(m.api, second);
   const sharedTotal = `"total":${sharedLog.output.total}`;
+  const privateTotal = `"total":${privateLog.output.total}`;
   expect(privateLog.output.total).not.toBe(sharedLog.output.total);
 
-  // Bob posts: his model reads the shared connection's result, not Alice's private one.
+  // Bob posts: his model reads Alice's first turn whole, and of her second only her message.
   const bobApi = await apiAs(bob);
-  const post = (api: APIRequestContext, message: string) =>
-    api.post(`/v1/agent/conversations/${first.id}/messages`, { data: { message } });
-  const bobs = await post(bobApi, "Repeat it");
-  expect(bobs.status(), await bobs.text()).toBe(200);
-  const bobRequest = (await modelRequests(modelStandInUrl(), m.key))[2];
-  const bobResults = toolResults(bobRequest).join("\n");
-  expect(bobResults).toContain(sharedTotal);
-  expect(bobResults).not.toContain(privateTotal);
-  expect(bobResults).toContain("another member's private connection");
-  // The logs API redacts the same result for him.
+  await post(bobApi, "Repeat it");
+  const bobRequest = (await modelRequests(modelStandInUrl(), m.key))[4];
+  const bobSees = JSON.stringify(bobRequest.messages);
+  expect(toolResults(bobRequest).join("\n")).toContain(sharedTotal);
+  expect(bobSees).toContain("Now my private one");
+  expect(bobSees).not.toContain(privateTotal);
+  expect(bobSees).not.toContain("Private total read.");
+  expect(bobSees).toContain("another member's private connection");
+  // The logs API redacts the same result for him, and the conversation withholds that answer.
   expect((await (await bobApi.get(`/v1/logs/${privateLog.id}`)).json()).output).toEqual({
     redacted: expect.any(String),
   });
+  const asBob = (await (await bobApi.get(`/v1/agent/conversations/${first.id}`)).json()).turns as Turn[];
+  expect(asBob.map((t) => t.reply)).toEqual([
+    "Read the shared one.",
+    expect.stringContaining("only they can read it"),
+    "Bob's answer.",
+  ]);
 
   // Alice's next turn reads her own result whole; the shared read it makes now may carry her
-  // private data, so its log is hers alone and Bob's model does not get its result either.
-  const alices = (await (await post(m.api, "Again")).json()) as TurnResult;
-  expect(alices.turn.status, alices.turn.reply).toBe("completed");
-  expect(toolResults((await modelRequests(modelStandInUrl(), m.key))[3]).join("\n")).toContain(privateTotal);
-  const carried = await (await m.api.get(`/v1/logs/${alices.turn.steps[0].log_id}`)).json();
+  // private data, so its log is hers alone.
+  const third = await post(m.api, "Again");
+  expect(third.turn.status, third.turn.reply).toBe("completed");
+  expect(toolResults((await modelRequests(modelStandInUrl(), m.key))[5]).join("\n")).toContain(privateTotal);
+  const carried = await logOf(m.api, third);
   expect(carried.output.total).toEqual(expect.any(Number));
   expect((await (await bobApi.get(`/v1/logs/${carried.id}`)).json()).output).toEqual({
     redacted: expect.any(String),
   });
-  expect((await post(bobApi, "And that?")).status()).toBe(200);
-  const bobAgain = toolResults((await modelRequests(modelStandInUrl(), m.key))[5]).join("\n");
-  expect(bobAgain).toContain(sharedTotal);
-  expect(bobAgain).not.toContain(`"total":${carried.output.total}`);
-  expect(bobAgain).not.toContain(privateTotal);
 });
 
 test("a removed member's waiting turn does not run on: it fails without another model call or operation", async () => {

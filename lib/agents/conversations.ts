@@ -156,7 +156,10 @@ export async function getConversation(caller: Caller, id: string) {
   return {
     ...summaryJson(conversation),
     turns: turns.map((t, i) =>
-      carrying[i] && t.userId !== caller.user.id ? { ...turnJson(t), reply: WITHHELD_REPLY } : turnJson(t),
+      // A failed or refused turn's reply is Patchbay's own sentence, never the model's.
+      carrying[i] && t.userId !== caller.user.id && t.status !== "failed" && t.status !== "refused"
+        ? { ...turnJson(t), reply: WITHHELD_REPLY }
+        : turnJson(t),
     ),
   };
 }

@@ -43,13 +43,15 @@ export function toolResultPart(
     toolCallId,
     toolName,
     output: { type: "json", value: value as never },
-    ...(privateTo !== null && { providerOptions: { [MARK]: { private_to: privateTo } } }),
+    providerOptions: { [MARK]: { private_to: privateTo } },
   };
 }
 
-const markOf = (p: ToolResultPart) => {
-  const v = p.providerOptions?.[MARK]?.private_to;
-  return typeof v === "string" ? v : undefined;
+/** The mark's owner (null: the team's), or undefined for a result stored before results were marked. */
+const markOf = (p: ToolResultPart): string | null | undefined => {
+  const mark = p.providerOptions?.[MARK];
+  if (!mark || !("private_to" in mark)) return undefined;
+  return typeof mark.private_to === "string" ? mark.private_to : null;
 };
 
 type TurnMessages = { userId: string; messages: ModelMessage[] };
@@ -110,7 +112,11 @@ async function resultOwners(teamId: string, turns: TurnMessages[]) {
   for (const t of turns)
     for (const m of t.messages) {
       if (m.role !== "tool") continue;
-      for (const p of m.content) if (p.type === "tool-result" && markOf(p)) privateTo.set(p.toolCallId, markOf(p)!);
+      for (const p of m.content) {
+        if (p.type !== "tool-result") continue;
+        const mark = markOf(p);
+        if (mark !== undefined) privateTo.set(p.toolCallId, mark);
+      }
     }
   for (const [id, owner] of await unmarkedOwners(teamId, turns, new Set(privateTo.keys()))) privateTo.set(id, owner);
   return privateTo;
