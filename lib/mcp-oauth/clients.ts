@@ -1,4 +1,5 @@
 import "server-only";
+import { UNSTORABLE } from "@/lib/http/parse";
 import http from "node:http";
 import https from "node:https";
 import { db } from "@/lib/db/client";
@@ -189,11 +190,11 @@ const CLIENT_SELECT = {
 export async function resolveClient(clientId: string, ip: string | null = null): Promise<OAuthClientInfo> {
   if (!clientId) throw new OAuthError("invalid_request", "client_id is required.");
   if (clientId.length > 2000) throw new OAuthError("invalid_client", "client_id is longer than 2000 characters.");
-  // No client id holds a control character; PostgreSQL refuses a NUL in any text it is asked to find.
-  if (/[\u0000-\u001f\u007f]/.test(clientId))
+  // PostgreSQL refuses a NUL or half a surrogate pair in any text it is asked to find.
+  if (UNSTORABLE.test(clientId))
     throw new OAuthError(
       "invalid_client",
-      "client_id holds a control character; no client is registered under it.",
+      "client_id holds a character no client id contains (NUL, or half of a surrogate pair); no client is registered under it.",
       401,
     );
   const row = await db.oAuthClient.findUnique({ where: { id: clientId }, select: CLIENT_SELECT });

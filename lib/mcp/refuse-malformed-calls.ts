@@ -13,7 +13,7 @@ const kindOf = (v: unknown) =>
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
 
 /** Why a tools/call's params cannot be a call (a sentence), or null. */
-export function toolCallProblem(params: unknown): string | null {
+function toolCallProblem(params: unknown): string | null {
   if (!isObject(params))
     return `tools/call needs params: an object with the tool's name and its arguments, not ${params === undefined ? "nothing" : kindOf(params)}.`;
   if (typeof params.name !== "string" || !params.name)
