@@ -1,5 +1,12 @@
 import type { APIRequestContext } from "@playwright/test";
 import { test, expect, seedTeam, apiAs, cli, type SeededUser } from "../fixtures";
+import {
+  connection,
+  toolResults,
+  unique,
+  type AgentTurn as Turn,
+  type AgentTurnResult as TurnResult,
+} from "../support/agent-api";
 import { sessionAs } from "../support/session";
 import { modelRequestCount, modelRequests, modelStandInUrl, scriptModel } from "../support/model-script";
 import type { ModelTurn } from "../support/stand-ins/model-chat";
@@ -11,24 +18,6 @@ import type { ModelTurn } from "../support/stand-ins/model-chat";
 
 const PASSWORD = "agent-models-1";
 const PROVIDERS = ["openai", "anthropic"] as const;
-
-type Turn = {
-  status: string;
-  reply: string;
-  credits: number | null;
-  steps: { operation_id: string; connection_id: string; status: string; log_id: string | null; approval_id?: string }[];
-};
-type TurnResult = { id: string; title: string; turn: Turn };
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-
-async function connection(api: APIRequestContext, type: string, credentials: Record<string, string>, extra = {}) {
-  const res = await api.post("/v1/connections", {
-    data: { connection_type: type, name: `${type} ${unique()}`, credentials, ...extra },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { id: string }).id;
-}
 
 /** A model connection of `provider` whose key is scripted with `turns`, and a sandbox connection to act on. */
 async function setUp(user: SeededUser, provider: string, turns: (sandbox: string) => ModelTurn[]) {
@@ -56,18 +45,6 @@ const report = (sandbox: string): ModelTurn => ({
     },
   ],
 });
-
-/** The tool results the product sent the model in one request, in either wire format. */
-function toolResults(body: { messages: Record<string, unknown>[] }): string[] {
-  return body.messages.flatMap((m) => {
-    if (m.role === "tool") return [String(m.content)];
-    if (m.role === "user" && Array.isArray(m.content))
-      return (m.content as { type: string; content?: unknown }[])
-        .filter((p) => p.type === "tool_result")
-        .map((p) => (typeof p.content === "string" ? p.content : JSON.stringify(p.content)));
-    return [];
-  });
-}
 
 async function agentLedger(api: APIRequestContext) {
   const body = await (await api.get("/v1/credits/logs?limit=100")).json();

@@ -1,5 +1,15 @@
 import type { APIRequestContext } from "@playwright/test";
-import { test, expect, seedTeam, apiAs, type SeededUser } from "../fixtures";
+import { test, expect, seedTeam, apiAs } from "../fixtures";
+import {
+  connection,
+  lastTurn,
+  openAiModel,
+  sandboxConnection,
+  toolResults,
+  unique,
+  type AgentTurn as Turn,
+  type AgentTurnResult as TurnResult,
+} from "../support/agent-api";
 import { sessionAs } from "../support/session";
 import { startExtraServer } from "../support/extra-server";
 import { requestContext } from "../support/request-context";
@@ -14,53 +24,13 @@ import type { ModelTurn } from "../support/stand-ins/model-chat";
 
 const PASSWORD = "agent-review-45";
 
-type Turn = {
-  status: string;
-  reply: string;
-  credits: number | null;
-  steps: { operation_id: string; connection_id: string; status: string; log_id: string | null; approval_id?: string }[];
-};
-type TurnResult = { id: string; title: string; turn: Turn };
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-
-async function connection(api: APIRequestContext, type: string, credentials: Record<string, string>, extra = {}) {
-  const res = await api.post("/v1/connections", {
-    data: { connection_type: type, name: `${type} ${unique()}`, credentials, ...extra },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { id: string }).id;
-}
-
-/** An OpenAI model connection (the stand-in) of `user`'s, shared with the team, and its key to script. */
-async function model(user: SeededUser) {
-  const api = await apiAs(user);
-  const key = `sk-openai-${unique()}`;
-  return { api, key, id: await connection(api, "openai", { api_key: key }) };
-}
-
-const sandbox = (api: APIRequestContext, extra = {}) =>
-  connection(api, "sandbox_key", { api_key: `sk-sandbox-${unique()}` }, extra);
+const sandbox = sandboxConnection;
+const model = openAiModel;
 
 const read = (connectionId: string, days = 7): NonNullable<ModelTurn["tool_calls"]>[number] => ({
   name: "run_operation",
   arguments: { operation_id: "sandbox.report", connection_id: connectionId, input: { metric: "sessions", days } },
 });
-
-/** The tool results the product sent the model in one Chat Completions request. */
-const toolResults = (body: { messages: Record<string, unknown>[] }) =>
-  body.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
-
-async function lastTurn(api: APIRequestContext, id: string, status: string, timeoutMs = 20_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const body = await (await api.get(`/v1/agent/conversations/${id}`)).json();
-    const turn = body.turns?.at(-1) as Turn | undefined;
-    if (turn?.status === status) return turn;
-    if (Date.now() > until) throw new Error(`last turn of ${id} is ${JSON.stringify(turn)}, not ${status}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 test("a teammate posting in a shared conversation gets nothing of the creator's private connection", async () => {
   const team = await seedTeam({ members: 2 });

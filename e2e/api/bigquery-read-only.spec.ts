@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { test, expect, seedTeam, apiAs, cli } from "../fixtures";
+import { test, expect } from "../fixtures";
 import { mcpClient } from "../support/mcp";
-import { bigqueryProject } from "../support/stand-ins/google-workspace";
+import { bigqueryBehindMcpServer, textOf } from "../support/bigquery";
 
 // Issue 45, finding 1: a BigQuery "read" could delete. bigquery.query is a read (no approval, allowed
 // on writes-off MCP servers), and its read-only gate lexed differently from GoogleSQL: a `--` comment
@@ -34,44 +33,14 @@ async function journal(account: string): Promise<Recorded[]> {
 const queryJobs = (requests: Recorded[]) => requests.filter((r) => r.method === "POST" && r.path.endsWith("/queries"));
 const dryRuns = (requests: Recorded[]) => requests.filter((r) => r.method === "POST" && r.path.endsWith("/jobs"));
 
-const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
-
-/** A team with a BigQuery connection (white-label credentials of a fresh stand-in account) behind a writes-off MCP server. */
+/** A BigQuery connection behind a writes-off MCP server, and its query tool. */
 async function writesOffServer() {
-  const account = `bq-ro-${randomBytes(4).toString("hex")}`;
-  const team = await seedTeam({ plan: "team" });
-  const api = await apiAs(team.users[0]);
-  const res = await api.post("/v1/connections", {
-    data: {
-      connection_type: "bigquery",
-      name: `BigQuery ${account}`,
-      credentials: {
-        client_id: "wl-client.apps.googleusercontent.com",
-        client_secret: "GOCSPX-white-label",
-        // The stand-in takes `rt_<account>` as a refresh token of <account>.
-        refresh_token: `rt_${account}`,
-      },
-    },
+  const { account, project, api, connectionId, server } = await bigqueryBehindMcpServer({
+    prefix: "bq-ro",
+    name: "Read-only analyst",
+    writes: "off",
   });
-  expect(res.status(), await res.text()).toBe(200);
-  const connectionId = (await res.json()).id as string;
-  const made = await cli(
-    "mcp",
-    "create",
-    "--team",
-    team.id,
-    "--user",
-    team.users[0].id,
-    "--name",
-    "Read-only analyst",
-    "--connections",
-    connectionId,
-    "--writes",
-    "off",
-  );
-  expect(made.code, JSON.stringify(made.json)).toBe(0);
-  const client = await mcpClient(made.json.token);
-  const project = bigqueryProject(account);
+  const client = await mcpClient(server.token);
   const query = (sql: string, extra: Json = {}) =>
     client.callTool({
       name: "run_operation",
@@ -81,7 +50,7 @@ async function writesOffServer() {
         input: { project_id: project, query: sql, maximum_bytes_billed: 100_000_000, ...extra },
       },
     }) as Promise<CallToolResult>;
-  return { account, project, query, api, serverId: made.json.id as string };
+  return { account, project, query, api, serverId: server.id };
 }
 
 /** The stand-in's own dry run of `sql` (jobs.insert), as BigQuery would answer Patchbay's check. */

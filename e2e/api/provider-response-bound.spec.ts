@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { test, expect, seedTeam, apiAs, cli } from "../fixtures";
+import { test, expect } from "../fixtures";
 import { startExtraServer } from "../support/extra-server";
-import { bigqueryProject } from "../support/stand-ins/google-workspace";
+import { bigqueryBehindMcpServer, textOf } from "../support/bigquery";
 
 // Issue 45: providerFetch read a provider's whole answer into memory, however large. It now reads
 // the body as a stream and gives up past PROVIDER_MAX_RESPONSE_BYTES (default 10 MiB), or before
@@ -42,40 +41,19 @@ async function fillTable(account: string, project: string, rows: number, country
   expect(res.status, await res.clone().text()).toBe(200);
   expect(await res.json()).toEqual({ kind: "bigquery#tableDataInsertAllResponse" });
 }
-const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
 test("an answer past PROVIDER_MAX_RESPONSE_BYTES is the tool's error naming the setting, announced or streamed; a small one still runs", async () => {
   test.setTimeout(240_000);
-  const account = `bq-big-${randomBytes(4).toString("hex")}`;
-  const project = bigqueryProject(account);
-  const team = await seedTeam({ plan: "team" });
-  const api = await apiAs(team.users[0]);
-  const res = await api.post("/v1/connections", {
-    data: {
-      connection_type: "bigquery",
-      name: `BigQuery ${account}`,
-      credentials: {
-        client_id: "wl-client.apps.googleusercontent.com",
-        client_secret: "GOCSPX-white-label",
-        refresh_token: `rt_${account}`,
-      },
-    },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  const connectionId = (await res.json()).id as string;
-  const made = await cli(
-    "mcp",
-    "create",
-    "--team",
-    team.id,
-    "--user",
-    team.users[0].id,
-    "--name",
-    "Big answers",
-    "--connections",
+  const {
+    account,
+    project,
+    api,
     connectionId,
-  );
-  expect(made.code, JSON.stringify(made.json)).toBe(0);
+    server: mcp,
+  } = await bigqueryBehindMcpServer({
+    prefix: "bq-big",
+    name: "Big answers",
+  });
 
   // 400 rows of 250-character countries, streamed into the account's table at the stand-in: a
   // short query whose answer is about 110 KB.
@@ -86,7 +64,7 @@ test("an answer past PROVIDER_MAX_RESPONSE_BYTES is the tool's error naming the 
     const client = new Client({ name: "patchbay-tests", version: "1.0.0" });
     await client.connect(
       new StreamableHTTPClientTransport(new URL("/mcp", server.baseUrl), {
-        requestInit: { headers: { authorization: `Bearer ${made.json.token}` } },
+        requestInit: { headers: { authorization: `Bearer ${mcp.token}` } },
       }),
     );
     // Each call is a POST /mcp: a 5xx there would make the SDK throw instead of returning a result.
@@ -132,7 +110,7 @@ test("an answer past PROVIDER_MAX_RESPONSE_BYTES is the tool's error naming the 
   expect(seen.map((r) => r.status)).toEqual([200, 200, 200]);
 
   // The runs are logged as errors with that sentence; nothing of the answer is stored, nothing charged.
-  const logs = ((await (await api.get(`/v1/logs?source_id=${made.json.id}`)).json()).data as Json[]).filter(
+  const logs = ((await (await api.get(`/v1/logs?source_id=${mcp.id}`)).json()).data as Json[]).filter(
     (l) => l.operation_id === "bigquery.query",
   );
   expect(logs.map((l) => l.status).sort()).toEqual(["error", "error", "success"]);

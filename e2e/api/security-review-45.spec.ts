@@ -1,5 +1,13 @@
-import type { APIRequestContext } from "@playwright/test";
-import { test, expect, seedTeam, apiAs, type SeededUser } from "../fixtures";
+import { test, expect, seedTeam, apiAs } from "../fixtures";
+import {
+  connection,
+  lastTurn,
+  openAiModel,
+  sandboxConnection,
+  toolResults,
+  unique,
+  type AgentTurnResult as TurnResult,
+} from "../support/agent-api";
 import { mcpClient } from "../support/mcp";
 import { sessionAs } from "../support/session";
 import { modelRequests, modelStandInUrl, scriptModel } from "../support/model-script";
@@ -9,51 +17,15 @@ import { modelRequests, modelStandInUrl, scriptModel } from "../support/model-sc
 // the code reviewed (main at 9fb65ce) and passes now that the hole is closed.
 
 const PASSWORD = "security-review-45";
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
-type Turn = {
-  status: string;
-  reply: string;
-  steps: { operation_id: string; connection_id: string; status: string; log_id: string | null; approval_id?: string }[];
-};
-type TurnResult = { id: string; title: string; turn: Turn };
 type Result = {
   isError?: boolean;
   content: { type: string; text: string }[];
   structuredContent?: Record<string, unknown>;
 };
 
-async function connection(api: APIRequestContext, type: string, credentials: Record<string, string>, extra = {}) {
-  const res = await api.post("/v1/connections", {
-    data: { connection_type: type, name: `${type} ${unique()}`, credentials, ...extra },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { id: string }).id;
-}
-
-const sandbox = (api: APIRequestContext, extra = {}) =>
-  connection(api, "sandbox_key", { api_key: `sk-sandbox-${unique()}` }, extra);
-
-/** A shared OpenAI model connection (the stand-in) of `user`'s, and its key to script. */
-async function model(user: SeededUser) {
-  const api = await apiAs(user);
-  const key = `sk-openai-${unique()}`;
-  return { api, key, id: await connection(api, "openai", { api_key: key }) };
-}
-
-async function lastTurn(api: APIRequestContext, id: string, status: string, timeoutMs = 25_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const body = await (await api.get(`/v1/agent/conversations/${id}`)).json();
-    const turn = body.turns?.at(-1) as Turn | undefined;
-    if (turn?.status === status) return turn;
-    if (Date.now() > until) throw new Error(`last turn of ${id} is ${JSON.stringify(turn)}, not ${status}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-const toolResults = (body: { messages: Record<string, unknown>[] }) =>
-  body.messages.filter((m) => m.role === "tool").map((m) => String(m.content));
+const sandbox = sandboxConnection;
+const model = openAiModel;
 
 test("hole A: another member's turn in a shared conversation reads a private write's result through get_operation_result", async () => {
   const team = await seedTeam({ members: 2, password: PASSWORD });
