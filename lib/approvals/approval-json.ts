@@ -3,7 +3,7 @@ import type { Approval } from "@/lib/db/client";
 import type { ApprovalStatusValue as ApprovalStatus } from "@/lib/schemas/approval-statuses";
 import { findConnectionType } from "@/lib/platforms/registry";
 import { maySeeInFull, refusalToDecide, type RequestOwner } from "@/lib/approvals/approval-access";
-import type { CurrentBefore } from "@/lib/approvals/read-current-before";
+import type { CurrentBefore } from "@/lib/approvals/before-state";
 
 const now = () => Math.floor(Date.now() / 1000);
 

@@ -133,3 +133,17 @@ export function rememberShown(fingerprint: string, state: unknown) {
 /** The state shown under this fingerprint, when this instance showed it lately. */
 export const shownState = (fingerprint: string): { state: unknown } | null =>
   shownStates.has(fingerprint) ? { state: shownStates.get(fingerprint) } : null;
+
+/** A pending request's before-state read again now, beside the one it was filed with. */
+export type CurrentBefore = {
+  /** The state now (or `{error}` when it could not be read). */
+  current: unknown;
+  /** Whether it differs from the state the request was filed with. */
+  changed: boolean;
+  /** What the approver sends back as `seen_before` when this is the state they were shown. */
+  fingerprint: string;
+  /** The request's summary made again from the state now. */
+  summary: string;
+  /** When it changed: the sentence naming both values. */
+  change: string | null;
+};

@@ -3,7 +3,7 @@ import { prepared, read } from "@/lib/db/read";
 import { decodeCursor, encodeCursor, toPage } from "@/lib/db/pagination";
 import { badRequest } from "@/lib/errors/api-error";
 import type { CreditLogJson, ListCreditLogsQuery } from "@/lib/schemas/credits";
-import { agentSourceName } from "@/lib/agents/conversation-name";
+import { agentSourceName } from "@/lib/text/conversation-name";
 
 const selectEntries = () =>
   read

@@ -1,7 +1,7 @@
 import "server-only";
 import { read } from "@/lib/db/read";
 import type { LogJson } from "@/lib/schemas/logs";
-import { agentSourceName } from "@/lib/agents/conversation-name";
+import { agentSourceName } from "@/lib/text/conversation-name";
 
 /**
  * Logs with their parent's current name joined in (spec §2.5 LogSource.name: the workflow's or

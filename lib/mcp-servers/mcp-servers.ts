@@ -10,7 +10,7 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { WritePolicy } from "@/lib/schemas/write-policy";
 import { cancelPendingApprovals } from "@/lib/approvals/cancel-approvals";
 import { revokeGrantsWhere } from "@/lib/mcp-oauth/revoke-grant";
-import { holdOwnerRole } from "@/lib/members/hold-owner-role";
+import { holdOwnerRole } from "@/lib/teams/hold-owner-role";
 
 // MCP servers are a team resource: a name, an owner, shared or private, the saved connection
 // permissions (the most any request may use, spec §4.13) and its bearer tokens.

@@ -15,7 +15,10 @@ const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
 
 const HOST_SHAPE = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
 
-/** A Host header's host as URL.host reads it under APP_URL's scheme (default port dropped), or null when it is not one. */
+/**
+ * A Host header's host as URL.host reads it under APP_URL's scheme (default port dropped), or null
+ * when it is not one.
+ */
 function normalHost(host: string, protocol: string): URL | null {
   if (!HOST_SHAPE.test(host)) return null;
   try {

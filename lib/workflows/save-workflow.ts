@@ -14,7 +14,7 @@ import { parseNodes } from "@/lib/workflows/workflow-json";
 import { refuseQueuedRuns, writeNodes } from "@/lib/workflows/workflow-consent";
 import { checkScheduleRoom, nodeCountProblem } from "@/lib/workflows/check-workflow-limits";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
-import { holdOwnerRole } from "@/lib/members/hold-owner-role";
+import { holdOwnerRole } from "@/lib/teams/hold-owner-role";
 
 // Saving a workflow (dashboard, CLI): everything a run could trip over that is known now is
 // checked now, all of it in one answer: each node's operation, its connection (this team's, of a

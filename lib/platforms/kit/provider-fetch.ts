@@ -116,7 +116,10 @@ class ProviderAnswerTooLarge extends ProviderUnavailable {
   }
 }
 
-/** One bounded HTTP call to a provider: never hangs, never reads more than PROVIDER_MAX_RESPONSE_BYTES, and failures name the provider. */
+/**
+ * One bounded HTTP call to a provider: never hangs, never reads more than
+ * PROVIDER_MAX_RESPONSE_BYTES, and failures name the provider.
+ */
 export async function providerFetch(
   providerName: string,
   def: HostedType,
