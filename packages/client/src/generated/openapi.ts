@@ -1010,7 +1010,7 @@ export interface components {
                 run_id: string;
                 /** @description The node that failed after its retries. */
                 failed_node_id: string;
-                /** @description Why it failed, as its log's output says. */
+                /** @description Why it failed, as its log's output says; for a node on a private connection only that it failed there (its owner reads the error in the logs). */
                 error: string;
             };
         };
