@@ -168,7 +168,11 @@ test("at 390 px: the approval flow fits the screen", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const { team } = await teamWithSandbox("Pocket Agent Co");
   await signIn(page, team.users[0].email);
-  await page.getByRole("button", { name: "Menu" }).click();
+  // A click on Menu before the page has hydrated opens nothing (CI's loaded runs met it): click until it opens.
+  await expect(async () => {
+    await page.getByRole("button", { name: "Menu" }).click();
+    await expect(nav(page).getByRole("link", { name: "Agent" })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await nav(page).getByRole("link", { name: "Agent" }).click();
   await page.getByRole("link", { name: "New conversation" }).click();
   await startConversation(page, team.id, "note: Launch on Monday");
