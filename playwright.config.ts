@@ -18,7 +18,7 @@ export default defineConfig({
   // The suite starts extra servers of its own (instances, webhooks' kill -9 and two-instance
   // runs) on 2 cores: a page's refetch can take longer than the default 5 s then.
   expect: { timeout: 10_000 },
-  reporter: [["list"], ["./e2e/support/summary-reporter.ts"]],
+  reporter: [["list"], ["./e2e/support/summary-reporter.ts"], ["./e2e/support/timing-reporter.ts"]],
   outputDir: "e2e/.artifacts/test-results",
   projects: [
     // Checks of the code itself (no server needed; it runs anyway).

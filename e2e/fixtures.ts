@@ -3,18 +3,30 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { resolve } from "node:path";
 import { requestContext } from "./support/request-context";
+import { childrenCpuMs, recordProbe } from "./support/timing-reporter";
 
 const run = promisify(execFile);
 const root = resolve(__dirname, "..");
 export const baseURL = () => process.env.BASE_URL!;
 
 async function node(script: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const { stdout } = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], {
-    cwd: root,
-    env,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return stdout;
+  const t0 = Date.now();
+  const cpu0 = childrenCpuMs();
+  try {
+    const { stdout } = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], {
+      cwd: root,
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return stdout;
+  } finally {
+    recordProbe({
+      kind: script.includes("seed") ? "seed process" : "cli process",
+      what: args.slice(0, script.includes("seed") ? 1 : 2).join(" "),
+      ms: Date.now() - t0,
+      cpuMs: childrenCpuMs() - cpu0,
+    });
+  }
 }
 
 /** Test data through the product's own lib functions (e2e/support/seed.ts). */

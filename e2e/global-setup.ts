@@ -12,6 +12,17 @@ import {
 } from "./support/server";
 import { startStandIns } from "./support/stand-ins";
 import { chromiumExecutable } from "./support/chromium";
+import { recordProbe } from "./support/timing-reporter";
+
+/** Runs a setup step and records how long it took. */
+async function step<T>(what: string, fn: () => T | Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  try {
+    return await fn();
+  } finally {
+    recordProbe({ kind: "setup", what, ms: Date.now() - t0 });
+  }
+}
 
 /**
  * One server for the run: the production build of the current sources on a fresh database
@@ -20,10 +31,10 @@ import { chromiumExecutable } from "./support/chromium";
  */
 export default async function globalSetup() {
   // @patchbay/client's dist, from its current sources (2 s): its tests import it.
-  buildClient();
-  ensureBuild();
+  await step("build @patchbay/client", buildClient);
+  await step("next build (when the sources changed)", ensureBuild);
   // Before any worker starts: they read it from the environment (playwright.config.ts).
-  process.env.CHROMIUM_PATH = await chromiumExecutable();
+  process.env.CHROMIUM_PATH = await step("unpack Chromium", chromiumExecutable);
   const run = `${Date.now()}-${randomBytes(3).toString("hex")}`;
   const dataDir = join(root, "e2e", ".artifacts", `data-${run}`);
   mkdirSync(dataDir, { recursive: true });
@@ -36,7 +47,7 @@ export default async function globalSetup() {
   }
   // Local stand-ins for every real provider, speaking its wire format (PROVIDER_BASE_URLS and
   // the test OAuth apps go into the server's environment).
-  const standIns = await startStandIns();
+  const standIns = await step("provider stand-ins", startStandIns);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   Object.assign(process.env, {
@@ -69,7 +80,7 @@ export default async function globalSetup() {
     PATCHBAY_RECORD_RESPONSES: join(dataDir, "responses"),
     ...standIns.env,
   });
-  migrateWith(process.env);
+  await step("migrations", () => migrateWith(process.env));
   const server = await startServer(port, process.env);
   console.log(`[e2e] server ${baseUrl} on ${databaseUrl.startsWith("file:") ? "SQLite" : "PostgreSQL"}`);
 

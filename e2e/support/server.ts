@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
+import { recordProbe } from "./timing-reporter";
 
 // Shared by the test setup and the benchmarks: the production build of the current sources,
 // served by `next start` on a free port with the given environment.
@@ -45,6 +46,7 @@ export function migrateWith(env: NodeJS.ProcessEnv) {
  * `cwd`: another checkout's build (a benchmark's baseline); this one's by default.
  */
 export async function startServer(port: number, env: NodeJS.ProcessEnv, cwd = root) {
+  const t0 = Date.now();
   // The test run records every /v1 response for the OpenAPI conformance check (e2e/conformance).
   const recorder = env.PATCHBAY_RECORD_RESPONSES
     ? ["--require", join(root, "e2e", "support", "record-responses.cjs")]
@@ -79,6 +81,7 @@ export async function startServer(port: number, env: NodeJS.ProcessEnv, cwd = ro
     if (i > 300 || child.exitCode !== null) throw new Error(`the server did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+  recordProbe({ kind: "server start", what: "next start", ms: Date.now() - t0 });
   return {
     baseUrl,
     log: () => output,
