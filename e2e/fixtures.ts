@@ -1,9 +1,12 @@
+import "./support/server-code";
 import { test as base, expect, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { resolve } from "node:path";
 import { requestContext } from "./support/request-context";
 import { childrenCpuMs, recordProbe } from "./support/timing-reporter";
+import { seedCommands } from "./support/seed-commands";
+import { runCli } from "@/lib/cli/run-cli";
 
 const run = promisify(execFile);
 const root = resolve(__dirname, "..");
@@ -29,10 +32,32 @@ async function node(script: string, args: string[], env: NodeJS.ProcessEnv = pro
   }
 }
 
-/** Test data through the product's own lib functions (e2e/support/seed.ts). */
+/**
+ * One in-process seed or CLI command at a time in this worker. As processes they ran side by
+ * side on their own connections; in one process they share the database client, whose SQLite
+ * guard (lib/db/one-statement-at-a-time.ts) refuses a statement that arrives, from another
+ * command's async context, while a transaction is open on it.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const next = queue.then(work, work);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+/**
+ * Test data through the product's own lib functions (e2e/support/seed-commands.ts), called in
+ * this worker's process on the run's database; the answer is what a process would print.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
 export async function seed<T = any>(command: string, args: object = {}): Promise<T> {
-  return seedWith(process.env, command, args);
+  const t0 = Date.now();
+  try {
+    const out = await oneAtATime(() => seedCommands[command](JSON.parse(JSON.stringify(args))));
+    return JSON.parse(JSON.stringify(out)) as T;
+  } finally {
+    recordProbe({ kind: "seed in process", what: command, ms: Date.now() - t0 });
+  }
 }
 
 /** `seed` in a process with this environment (another database, another TZ). */
@@ -41,9 +66,25 @@ export async function seedWith<T = any>(env: NodeJS.ProcessEnv, command: string,
   return JSON.parse(await node("e2e/support/seed.ts", [command, JSON.stringify(args)], env));
 }
 
-/** The admin CLI exactly as an operator runs it; returns its JSON and exit code. */
+/**
+ * The admin CLI's command line (lib/cli/run-cli.ts, what `npm run cli` runs) in this worker's
+ * process: the JSON it prints and its exit code. e2e/api/cli.spec.ts runs every command as a
+ * process (`cliProcess`); the other suites use the CLI to act as an operator.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
 export async function cli(...args: string[]): Promise<{ code: number; json: any }> {
+  const t0 = Date.now();
+  try {
+    const { code, stdout } = await oneAtATime(() => runCli(args));
+    return { code, json: JSON.parse(stdout) };
+  } finally {
+    recordProbe({ kind: "cli in process", what: args.slice(0, 2).join(" "), ms: Date.now() - t0 });
+  }
+}
+
+/** The admin CLI exactly as an operator runs it, as a process; returns its JSON and exit code. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
+export async function cliProcess(...args: string[]): Promise<{ code: number; json: any }> {
   return cliWith(process.env, ...args);
 }
 

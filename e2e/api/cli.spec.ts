@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
-import { test, expect, cli, cliText, apiAs, seed, seedTeam } from "../fixtures";
+import { test, expect, cliProcess as cli, cliText, apiAs, seed, seedTeam } from "../fixtures";
 
 // The operator's command line (CONTRACT §3): one JSON object on stdout, exit 0; bad input
 // prints {"error": "..."} and exits 1. Effects are checked through the HTTP API.

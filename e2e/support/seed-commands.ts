@@ -1,5 +1,6 @@
-// Test-data tool for the suites (one process per call, through the same lib functions the
-// product uses): `node --conditions=react-server --import tsx e2e/support/seed.ts <command> '<json>'`.
+// Test data for the suites, through the same lib functions the product uses: called in the test
+// worker's own process (e2e/fixtures.ts `seed`), or as a process with another environment
+// (`seedWith`: e2e/support/seed.ts <command> '<json>').
 import { createTeam } from "@/lib/teams/create-team";
 import { createUser } from "@/lib/users/create-user";
 import { createApiKey } from "@/lib/api-keys/create-api-key";
@@ -13,6 +14,12 @@ import { transaction } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import type { Db } from "@/lib/db/client";
 import { saveConnection } from "@/lib/connection-changes/save-connection";
+import { runSnapshot } from "@/lib/workflows/run-workflow";
+import { teamConcurrency } from "@/lib/workflows/config";
+import { createMcpToken, downgradeAllowedServersUsing, revokeMcpToken } from "@/lib/mcp-servers/mcp-servers";
+import { removeMember } from "@/lib/members/remove-member";
+import { providerUrl } from "@/lib/platforms/kit/provider-fetch";
+import { findConnectionType } from "@/lib/platforms/registry";
 
 async function writeRuns(teamId: string, runs: { logs: OperationRecord[]; charge: Charge }[]) {
   await transaction(async (tx) => {
@@ -25,7 +32,7 @@ async function writeRuns(teamId: string, runs: { logs: OperationRecord[]; charge
 
 type Args = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
 
-const commands: Record<string, (a: Args) => Promise<unknown>> = {
+export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
   /** A team with `members` users (the first an owner), each with an API key. */
   async team(a) {
     const team = await createTeam({
@@ -134,7 +141,6 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
    * `trigger: "schedule"` makes it a run its schedule queued (no user).
    */
   async queuedRun(a) {
-    const { runSnapshot } = await import("@/lib/workflows/run-workflow");
     const wf = await db.workflow.findUniqueOrThrow({ where: { id: a.workflow } });
     const now = Date.now();
     const id = newId("run");
@@ -162,7 +168,6 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
    * --wait` still claims its own run (it claims it by ID). → {workflow, runs}
    */
   async occupyTeamRuns(a) {
-    const { teamConcurrency } = await import("@/lib/workflows/config");
     const wf = await db.workflow.create({
       data: {
         id: newId("wf"),
@@ -232,18 +237,15 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
   },
   /** A token for an MCP server, created as `user` acting with `role` (the dashboard's create). */
   async mcpToken(a) {
-    const { createMcpToken } = await import("@/lib/mcp-servers/mcp-servers");
     const t = await createMcpToken({ teamId: a.team, userId: a.user, role: a.role ?? "owner" }, a.server);
     return { id: t.id, token: t.token };
   },
   /** lib/mcp-servers/mcp-servers.ts's downgradeAllowedServersUsing in its own transaction, as save-connection would call it. */
   async downgradeAllowedServers(a) {
-    const { downgradeAllowedServersUsing } = await import("@/lib/mcp-servers/mcp-servers");
     return { servers: await transaction((tx) => downgradeAllowedServersUsing(tx, a.team, a.connection, a.reason)) };
   },
   /** Takes a member out of the team as an owner would (lib/members/remove-member.ts). */
   async removeMember(a) {
-    const { removeMember } = await import("@/lib/members/remove-member");
     const by = await db.user.findUniqueOrThrow({ where: { id: a.by }, select: { id: true, email: true } });
     return removeMember(
       { team: { id: a.team, name: "", plan: "team", historyDays: null }, user: by, apiKeyId: null, role: "owner" },
@@ -252,7 +254,6 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
   },
   /** Revokes every token of an MCP server (as the dashboard's revoke does, one by one). */
   async revokeMcpTokens(a) {
-    const { revokeMcpToken } = await import("@/lib/mcp-servers/mcp-servers");
     const server = await db.mcpServer.findFirstOrThrow({
       where: { id: a.server, teamId: a.team },
       select: { ownerUserId: true, tokens: { select: { id: true } } },
@@ -296,8 +297,6 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
   },
   /** Where a provider call of `type` to each of `urls` would go (lib/platforms/kit/provider-fetch.ts), or why it is refused. */
   async providerUrls(a) {
-    const { providerUrl } = await import("@/lib/platforms/kit/provider-fetch");
-    const { findConnectionType } = await import("@/lib/platforms/registry");
     const def = findConnectionType(a.type);
     if (!def) return { error: `no type ${a.type}` };
     return (a.urls as string[]).map((url) => {
@@ -470,15 +469,3 @@ const commands: Record<string, (a: Args) => Promise<unknown>> = {
     return { workflowId: wf.id, logs: written, charges, now };
   },
 };
-
-const [name, json] = process.argv.slice(2);
-commands[name](JSON.parse(json ?? "{}")).then(
-  (out) => {
-    process.stdout.write(JSON.stringify(out));
-    process.exit(0);
-  },
-  (e) => {
-    process.stderr.write(String(e?.stack ?? e));
-    process.exit(1);
-  },
-);

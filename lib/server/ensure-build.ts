@@ -25,6 +25,8 @@ function newestSource(): number {
     "postcss.config.mjs",
     "proxy.ts",
     "instrumentation.ts",
+    // The generated database clients are built into the app.
+    "prisma/schema.prisma",
   ]) {
     if (existsSync(join(root, file))) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
   }

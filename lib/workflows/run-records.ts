@@ -1,5 +1,5 @@
 import "server-only";
-import type { OperationRecord } from "@/lib/logs/record-operations";
+import { recordOperations, type OperationRecord } from "@/lib/logs/record-operations";
 import type { Charge } from "@/lib/credits/charge-credits";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
 
@@ -133,7 +133,6 @@ export async function recordFinishedRun(
   io: { operationVersion: number | null; input?: unknown; output?: unknown }[],
   trigger: string,
 ) {
-  const { recordOperations } = await import("@/lib/logs/record-operations");
   const failed = steps.findIndex((s) => s.status === "error");
   const startedMs = steps[0].started_ms;
   const logs = steps.map((step, i) => nodeLogRecord(run, nodes[i], step, io[i]));
