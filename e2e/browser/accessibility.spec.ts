@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { test, expect, seed, cli, apiAs, baseURL } from "../fixtures";
-import { PASSWORD, seedTeamWithPasswords, signIn } from "../support/browser";
+import { PASSWORD, seedTeamWithPasswords, signIn, signInShared } from "../support/browser";
 import { signInCookie } from "../support/hostile";
 import { mcpClient } from "../support/mcp";
 
@@ -612,15 +612,15 @@ for (const entry of PAGES) {
   }) => {
     test.setTimeout(120_000);
     const problems: string[] = [];
+    // One context for the four variants (the worker's shared session in it); each variant is a
+    // fresh load of the page at its size and colour scheme.
+    const context = await browser.newContext({ baseURL: baseURL() });
+    const page = await context.newPage();
     for (const variant of VARIANTS) {
-      const context = await browser.newContext({
-        viewport: { width: variant.width, height: variant.height },
-        colorScheme: variant.colorScheme,
-        baseURL: baseURL(),
-      });
-      const page = await context.newPage();
-      if (!entry.public) await signIn(page, world.email);
-      await page.goto(entry.path(world));
+      await page.setViewportSize({ width: variant.width, height: variant.height });
+      await page.emulateMedia({ colorScheme: variant.colorScheme });
+      if (entry.public) await page.goto(entry.path(world));
+      else await signInShared(page, world.email, entry.path(world));
       await entry.ready?.(page);
       problems.push(...describe(`${entry.name} (${variant.name})`, await axe(page)));
       for (const state of entry.states ?? []) {
@@ -628,8 +628,8 @@ for (const entry of PAGES) {
         problems.push(...describe(`${entry.name} with ${state.name} (${variant.name})`, await axe(page)));
         await page.keyboard.press("Escape");
       }
-      await context.close();
     }
+    await context.close();
     expect(problems).toEqual([]);
   });
 }

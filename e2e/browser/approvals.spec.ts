@@ -344,11 +344,23 @@ test("approved in one tab, then in another: the second says it was already appro
       .click();
     return panel;
   };
+  // The second tab still shows it pending when its click comes, however long the first approval
+  // takes on a busy machine: its refreshes (every 15 s while pending) wait until it has clicked.
+  await expect(
+    second.getByRole("dialog", { name: /^Approval request/ }).getByRole("button", { name: "Approve and run" }),
+  ).toBeEnabled();
+  let clicked!: () => void;
+  const afterClick = new Promise<void>((resolve) => (clicked = resolve));
+  await second.route("**/api/dashboard/approvals**", async (route) => {
+    if (route.request().method() === "GET") await afterClick;
+    await route.continue();
+  });
   const first = await approve(page);
   await expect(first.getByTestId("approval-outcome")).toContainText("Succeeded");
 
   // The second tab still showed it pending: its click loses, and says what happened instead.
   const late = await approve(second);
+  clicked();
   await expect(late.getByTestId("approval-already-decided")).toHaveText(
     `Already approved by ${team.users[0].email} — the write ran once.`,
   );
