@@ -1,8 +1,14 @@
 import { test, expect, anonymous, apiAs, seedTeam } from "../fixtures";
+import { isPostgres } from "../support/instances";
 
 // The interface description (spec §9.2: version 1.0.0) at GET /v1/openapi.json, public, and
 // its HTML rendering at /docs/api. Checked against spec §2 (resources), §4 (endpoints and
 // parameters) and §7 (errors per endpoint).
+
+test.skip(
+  isPostgres(),
+  "the document is built from the code, not read from the database: this runs in the SQLite pass",
+);
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
 

@@ -1,8 +1,11 @@
 import { test, expect, seedTeam, apiAs, baseURL } from "../fixtures";
+import { isPostgres } from "../support/instances";
 import { startExtraServer } from "../support/extra-server";
 
 // Security headers on pages, the public connect page and API responses; HSTS only in production
 // mode with an https APP_URL, for requests that arrived over https.
+
+test.skip(isPostgres(), "the headers are set before any route reads the database: this runs in the SQLite pass");
 
 function expectBaseline(headers: Headers, what: string) {
   const csp = headers.get("content-security-policy") ?? "";

@@ -494,9 +494,17 @@ test("a cron schedule starts each slot once, within 15 s, with two instances", a
       ids.push((await res.json()).id);
     }
     const slot = Math.ceil(Date.now() / 60_000) * 60_000;
-    await new Promise((r) => setTimeout(r, slot - Date.now() + 16_000));
+    const runsOf = async (id: string) =>
+      (await (await session.get(`/api/dashboard/workflows/${id}/runs`)).json()).runs as Json[];
+    // Until every workflow has its run of the slot (at most 16 s after it; read every 0.5 s),
+    // then two more polls of both instances (1 s each): a second start would be there by then.
+    const allStarted = async () =>
+      (await Promise.all(ids.map(runsOf))).every((runs) => runs.some((r) => r.slot_at === slot));
+    while (Date.now() < slot || (Date.now() < slot + 16_000 && !(await allStarted())))
+      await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 2_500));
     for (const id of ids) {
-      const runs = (await (await session.get(`/api/dashboard/workflows/${id}/runs`)).json()).runs as Json[];
+      const runs = await runsOf(id);
       const ofSlot = runs.filter((r) => r.slot_at === slot);
       expect(ofSlot, `runs of ${id}`).toHaveLength(1);
       expect(ofSlot[0].trigger).toBe("schedule");
@@ -622,7 +630,8 @@ test("a write that is not safe to repeat is not sent again when the provider gav
   ]);
   // The CLI runs each run itself, and keeps it: with a lease far longer than the test, no server
   // takes the run over when a busy machine delays a renewal (a takeover would run the read again).
-  const keepsItsRuns = { ...process.env, WORKFLOW_LEASE_SECONDS: "600" };
+  // It gives up on an unanswered call after 2 s (10 s by default): what is asserted is that it gave up.
+  const keepsItsRuns = { ...process.env, WORKFLOW_LEASE_SECONDS: "600", PROVIDER_TIMEOUT_MS: "2000" };
   try {
     // The stand-in holds the post until released: the runner gives up after PROVIDER_TIMEOUT_MS.
     const ran = await cliWith(keepsItsRuns, "workflow", "run", "--id", wf.id, "--wait");

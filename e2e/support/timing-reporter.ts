@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { test } from "@playwright/test";
 import type { FullResult, Reporter, TestCase, TestResult, TestStep } from "@playwright/test/reporter";
 
 // Where the suite's minutes go (issue 46): every test's wall time and its share of the machine's
@@ -27,10 +28,20 @@ export type Probe = { kind: string; what: string; ms: number; cpuMs?: number; fi
 /** Appends a probe to this process's probe file (read by the reporter at the end of the run). */
 export function recordProbe(probe: Probe) {
   try {
+    probe.file ??= currentTestFile();
     mkdirSync(PROBES, { recursive: true });
     appendFileSync(join(PROBES, `${process.pid}.jsonl`), `${JSON.stringify(probe)}\n`);
   } catch {
     /* timing is best effort: it never fails a test */
+  }
+}
+
+/** The spec file of the test this worker is running, when it is running one. */
+function currentTestFile(): string | undefined {
+  try {
+    return relative(root, test.info().file);
+  } catch {
+    return undefined;
   }
 }
 
