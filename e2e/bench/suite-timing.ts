@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { TIMING_DIR, type Probe } from "../support/timing-reporter";
+import { TIMING_DIR, type Probe, type TimedTest as Test } from "../support/timing-reporter";
 
 // Where a run's minutes went (issue 46), from the files e2e/support/timing-reporter.ts writes:
 //   npm run test:timing                 the newest run
@@ -9,15 +9,6 @@ import { TIMING_DIR, type Probe } from "../support/timing-reporter";
 // shared among the tests running in it); the 30 slowest tests; the waits inside tests; and the
 // overhead probes (spawned CLI and seed processes, extra servers, setup steps).
 
-type Test = {
-  project: string;
-  file: string;
-  title: string;
-  status: string;
-  ms: number;
-  cpuMs: number;
-  waits: Record<string, number>;
-};
 type Run = {
   at: string;
   database: string;

@@ -55,7 +55,8 @@ export function childrenCpuMs(): number {
   }
 }
 
-type Row = {
+/** One test as the timing file records it. */
+export type TimedTest = {
   project: string;
   file: string;
   title: string;
@@ -79,8 +80,8 @@ export default class TimingReporter implements Reporter {
   private started = Date.now();
   private firstTest = 0;
   private last = machineJiffies();
-  private active = new Map<TestResult, Row>();
-  private rows: Row[] = [];
+  private active = new Map<TestResult, TimedTest>();
+  private rows: TimedTest[] = [];
   private cpuOutsideTests = 0;
 
   onBegin() {
