@@ -1,12 +1,13 @@
 import "./support/server-code";
 import { test as base, expect, type APIRequestContext, type APIResponse } from "@playwright/test";
-import { execFile } from "node:child_process";
+import { execFile, fork } from "node:child_process";
 import { promisify } from "node:util";
 import { resolve } from "node:path";
 import { requestContext } from "./support/request-context";
 import { childrenCpuMs, recordProbe } from "./support/timing-reporter";
 import { seedCommands } from "./support/seed-commands";
 import { runCli } from "@/lib/cli/run-cli";
+import type { HostAnswer, HostCommand } from "./support/host";
 
 const run = promisify(execFile);
 const root = resolve(__dirname, "..");
@@ -107,6 +108,67 @@ export async function cliWith(env: NodeJS.ProcessEnv, ...args: string[]): Promis
     const err = e as { code: number; stdout: string };
     return { code: err.code, json: JSON.parse(err.stdout) };
   }
+}
+
+/** `cliWith` and `seedWith` for many commands in one environment: see `hostWith`. */
+export type Host = {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- CLI output of many shapes, read untyped
+  cli: (...args: string[]) => Promise<{ code: number; json: any }>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data of many shapes, read untyped
+  seed: <T = any>(command: string, args?: object) => Promise<T>;
+  close: () => Promise<void>;
+};
+
+/**
+ * One process with this environment (another database, another TZ) that runs `cli` and `seed`
+ * commands one after another (e2e/support/host.ts): what `cliWith` and `seedWith` would print,
+ * for one Node start instead of one per command.
+ */
+export function hostWith(env: NodeJS.ProcessEnv): Host {
+  const child = fork(resolve(root, "e2e/support/host.ts"), [], {
+    cwd: root,
+    env,
+    execArgv: ["--conditions=react-server", "--import", "tsx"],
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const waiting = new Map<number, (answer: HostAnswer) => void>();
+  child.on("message", (answer: HostAnswer) => waiting.get(answer.id)?.(answer));
+  const exited = new Promise<never>((_, reject) =>
+    child.on("exit", (code) => reject(new Error(`the host process exited with ${code}: ${stderr}`))),
+  );
+  exited.catch(() => undefined);
+  let last = 0;
+  const send = async (request: HostCommand, what: string) => {
+    const id = ++last;
+    const t0 = Date.now();
+    try {
+      const answered = new Promise<HostAnswer>((done) => waiting.set(id, done));
+      child.send({ id, ...request });
+      return await Promise.race([answered, exited]);
+    } finally {
+      waiting.delete(id);
+      recordProbe({ kind: `${request.kind} in host`, what, ms: Date.now() - t0 });
+    }
+  };
+  return {
+    async cli(...args) {
+      const { code, stdout } = await send({ kind: "cli", args }, args.slice(0, 2).join(" "));
+      return { code, json: JSON.parse(stdout) };
+    },
+    async seed(command, args = {}) {
+      const { code, stdout } = await send({ kind: "seed", command, args }, command);
+      if (code !== 0) throw new Error(`seed ${command} failed: ${stdout}`);
+      return JSON.parse(stdout);
+    },
+    close: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.once("exit", () => done());
+        child.disconnect();
+      }),
+  };
 }
 
 export type SeededUser = { id: string; email: string; key: string; keyId: string };

@@ -1,9 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
-import { test, expect, cliProcess as cli, cliText, apiAs, seed, seedTeam } from "../fixtures";
+import { test, expect, cliProcess as cli, cli as inProcess, cliText, apiAs, seed, seedTeam } from "../fixtures";
 
 // The operator's command line (CONTRACT §3): one JSON object on stdout, exit 0; bad input
-// prints {"error": "..."} and exits 1. Effects are checked through the HTTP API.
+// prints {"error": "..."} and exits 1. Effects are checked through the HTTP API. Every command
+// runs here as the process an operator starts (`cli`), its success and its first refusal; a
+// command's further bad inputs go through the same lib/cli/run-cli.ts in this worker
+// (`inProcess`: the JSON and exit code that process would print), without a Node start each.
 
 const unique = () => randomBytes(4).toString("hex");
 const email = (label: string) => `${label}-${unique()}@test.patchbay.dev`;
@@ -112,11 +115,14 @@ test.describe("team create", () => {
 
   test("bad input exits 1 with {error}", async () => {
     expectError(await cli("team", "create", "--name", "X", "--plan", "enterprise"), "bad plan");
-    expectError(await cli("team", "create", "--name", "X", "--credits-limit", "abc"), "non-numeric credits limit");
-    expectError(await cli("team", "create", "--name", "X", "--credits-limit", "-5"), "negative credits limit");
-    expectError(await cli("team", "create", "--name", "X", "--history-days", "soon"), "bad history days");
-    expectError(await cli("team", "create", "--name"), "--name without a value");
-    expectError(await cli("team", "create", "--name", "X", "--colour", "red"), "unknown flag");
+    expectError(
+      await inProcess("team", "create", "--name", "X", "--credits-limit", "abc"),
+      "non-numeric credits limit",
+    );
+    expectError(await inProcess("team", "create", "--name", "X", "--credits-limit", "-5"), "negative credits limit");
+    expectError(await inProcess("team", "create", "--name", "X", "--history-days", "soon"), "bad history days");
+    expectError(await inProcess("team", "create", "--name"), "--name without a value");
+    expectError(await inProcess("team", "create", "--name", "X", "--colour", "red"), "unknown flag");
   });
 });
 
@@ -135,7 +141,7 @@ test.describe("team set-plan", () => {
   test("bad input exits 1 with {error}", async () => {
     const team = await ok("team", "create", "--name", `Plans ${unique()}`);
     expectError(await cli("team", "set-plan", "--team", team.id, "--plan", "gold"), "bad plan");
-    expectError(await cli("team", "set-plan", "--team", "team_doesnotexist", "--plan", "pro"), "unknown team");
+    expectError(await inProcess("team", "set-plan", "--team", "team_doesnotexist", "--plan", "pro"), "unknown team");
   });
 });
 
@@ -169,9 +175,15 @@ test.describe("user create", () => {
     for (const bad of ["not-an-email", "two words@test.patchbay.dev"]) {
       expectError(await cli("user", "create", "--team", team.id, "--email", bad), `email ${JSON.stringify(bad)}`);
     }
-    expectError(await cli("user", "create", "--team", "team_doesnotexist", "--email", email("ghost")), "unknown team");
-    expectError(await cli("user", "create", "--team", team.id, "--email", email("r"), "--role", "admin"), "bad role");
-    expectError(await cli("user", "create", "--team", team.id), "missing --email");
+    expectError(
+      await inProcess("user", "create", "--team", "team_doesnotexist", "--email", email("ghost")),
+      "unknown team",
+    );
+    expectError(
+      await inProcess("user", "create", "--team", team.id, "--email", email("r"), "--role", "admin"),
+      "bad role",
+    );
+    expectError(await inProcess("user", "create", "--team", team.id), "missing --email");
   });
 });
 
@@ -215,9 +227,12 @@ test.describe("apikey", () => {
   test("a key for a user of another team, or an unknown team or user, is refused", async () => {
     const [a, b] = await Promise.all([seedTeam(), seedTeam()]);
     expectError(await cli("apikey", "create", "--team", a.id, "--user", b.users[0].id), "user not in the team");
-    expectError(await cli("apikey", "create", "--team", "team_doesnotexist", "--user", a.users[0].id), "unknown team");
-    expectError(await cli("apikey", "create", "--team", a.id, "--user", "user_doesnotexist"), "unknown user");
-    expectError(await cli("apikey", "revoke", "--id", "key_doesnotexist"), "unknown key id");
+    expectError(
+      await inProcess("apikey", "create", "--team", "team_doesnotexist", "--user", a.users[0].id),
+      "unknown team",
+    );
+    expectError(await inProcess("apikey", "create", "--team", a.id, "--user", "user_doesnotexist"), "unknown user");
+    expectError(await inProcess("apikey", "revoke", "--id", "key_doesnotexist"), "unknown key id");
     // None of that produced a key: the team's keys are still the seeded one only, which works.
     expect((await (await apiAs(a.users[0])).get("/v1/credits")).status()).toBe(200);
   });
@@ -430,9 +445,12 @@ test.describe("activity simulate", () => {
       await cli("mcp", "create", "--team", "team_nope", "--user", team.users[0].id, "--name", "X"),
       "unknown team",
     );
-    expectError(await cli("mcp", "create", "--team", team.id, "--user", "user_nope", "--name", "X"), "unknown user");
     expectError(
-      await cli(
+      await inProcess("mcp", "create", "--team", team.id, "--user", "user_nope", "--name", "X"),
+      "unknown user",
+    );
+    expectError(
+      await inProcess(
         "mcp",
         "create",
         "--team",
@@ -446,22 +464,28 @@ test.describe("activity simulate", () => {
       ),
       "unknown connection",
     );
-    expectError(await cli("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", " "), "blank name");
+    expectError(
+      await inProcess("mcp", "create", "--team", team.id, "--user", team.users[0].id, "--name", " "),
+      "blank name",
+    );
   });
 
   test("bad input exits 1 with {error}", async () => {
     // Flag values are checked before the team is looked up.
     expectError(await cli("activity", "simulate", "--team", "team_doesnotexist"), "unknown team");
-    expectError(await cli("activity", "simulate", "--team", "team_x", "--workflow-runs", "many"), "non-numeric count");
-    expectError(await cli("activity", "simulate", "--team", "team_x", "--days", "0"), "zero days");
+    expectError(
+      await inProcess("activity", "simulate", "--team", "team_x", "--workflow-runs", "many"),
+      "non-numeric count",
+    );
+    expectError(await inProcess("activity", "simulate", "--team", "team_x", "--days", "0"), "zero days");
   });
 });
 
 test.describe("commands and flags", () => {
   test("an unknown command exits 1 with {error}", async () => {
     expectError(await cli("frobnicate"), "unknown command");
-    expectError(await cli("team", "explode", "--name", "x"), "unknown subcommand");
-    expectError(await cli(), "no command");
+    expectError(await inProcess("team", "explode", "--name", "x"), "unknown subcommand");
+    expectError(await inProcess(), "no command");
   });
 
   test("--help prints usage of every command, and <command> --help of that one, with exit 0", async () => {
@@ -517,8 +541,8 @@ test.describe("commands and flags", () => {
       [["activity", "simulate"], "team"],
       [["mcp", "create", "--team", "team_x", "--user", "user_x"], "name"],
     ];
-    for (const [args, flag] of cases) {
-      const r = await cli(...args);
+    for (const [i, [args, flag]] of cases.entries()) {
+      const r = await (i === 0 ? cli : inProcess)(...args);
       expectError(r, args.join(" "));
       expect(r.json.error, args.join(" ")).toContain(flag);
     }

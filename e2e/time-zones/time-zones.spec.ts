@@ -2,7 +2,7 @@ import { test as base, expect, type Browser } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { cliWith, seedWith } from "../fixtures";
+import { hostWith, type Host } from "../fixtures";
 import { freshPostgresDatabase, migrateWith } from "../support/server";
 import { startInstance } from "../support/instances";
 import { sessionAs } from "../support/session";
@@ -23,8 +23,8 @@ const DATABASE_ZONE = "Asia/Kathmandu";
 type Sql = (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 type World = {
   url: (zone: Zone) => string;
-  /** The environment of a CLI or seed process in `zone`, on this suite's database. */
-  env: (zone: Zone) => NodeJS.ProcessEnv;
+  /** The CLI and seed commands in a process of `zone`'s own, on this suite's database. */
+  host: (zone: Zone) => Host;
   sql: Sql;
   engine: "sqlite" | "postgresql";
 };
@@ -93,7 +93,10 @@ const test = base.extend<object, { world: World }>({
       for (const zone of ZONES)
         servers.push(await startInstance({ ...(env(zone) as Record<string, string>), PATCHBAY_RECORD_RESPONSES: "" }));
       const byZone = Object.fromEntries(ZONES.map((z, i) => [z, servers[i]]));
-      await use({ url: (z) => byZone[z].baseUrl, env, sql, engine });
+      // One CLI process per zone, started with that TZ, for all of the suite's commands.
+      const hosts = Object.fromEntries(ZONES.map((z) => [z, hostWith(env(z))]));
+      await use({ url: (z) => byZone[z].baseUrl, host: (z) => hosts[z], sql, engine });
+      for (const host of Object.values(hosts)) await host.close();
       for (const s of servers) {
         await s.stop();
         if (/unhandled error/.test(s.log()))
@@ -112,7 +115,7 @@ test.describe.configure({ timeout: 300_000 });
 
 /** The admin CLI in `zone`, on the suite's database; fails the test on a non-zero exit. */
 async function cliIn(world: World, zone: Zone, ...args: string[]) {
-  const r = await cliWith(world.env(zone), ...args);
+  const r = await world.host(zone).cli(...args);
   expect(r.code, JSON.stringify(r.json)).toBe(0);
   return r.json;
 }
@@ -253,7 +256,7 @@ test("logs: the history window, the aged-out 404, filters and cursors are the sa
 }) => {
   const team = await teamIn(world, "Pacific/Kiritimati", ["--plan", "free", "--history-days", "1"]);
   // Around the window's edge (1 day), written by a process in UTC−11, plus a realistic spread by the CLI in UTC+14.
-  const edge = await seedWith(world.env("Pacific/Pago_Pago"), "logs", {
+  const edge = await world.host("Pacific/Pago_Pago").seed("logs", {
     team: team.id,
     startedAgo: [30, 3_600, 86_400 - 300, 86_400 + 300, 3 * 86_400],
   });
@@ -331,7 +334,7 @@ test("credits: renewal, the period roll, the balance, the ledger and its CSV are
     expect(balance.json.billing_period_end).toBe(renewed.billing_period_end);
 
     // Charges written by a process in this zone, then the ledger and its CSV.
-    await seedWith(world.env(zone), "charges", {
+    await world.host(zone).seed("charges", {
       team: team.id,
       charges: [
         { credits: 40, type: "workflow", ago: 7_200 },
@@ -347,7 +350,7 @@ test("credits: renewal, the period roll, the balance, the ledger and its CSV are
 
     // A period that ended 10 days ago (set by a process in this zone) is rolled by the first
     // read, through this zone's server, to the period containing now: the old end + one month.
-    const ended = await seedWith(world.env(zone), "billingPeriod", { team: team.id, startedDaysAgo: 41 });
+    const ended = await world.host(zone).seed("billingPeriod", { team: team.id, startedDaysAgo: 41 });
     const first = await fetch(`${world.url(zone)}/v1/credits`, { headers: bearer(team) });
     const rolled = await first.json();
     expect(rolled.billing_period_end, `rolled on the ${zone} server`).toBe(monthFrom(ended.end * 1000));
@@ -390,7 +393,7 @@ test("auth links and invites: expiry and status are the same from every zone", a
     expect(link.expires_at).toBeLessThanOrEqual(t1 + 86_400_000);
     const pending = await same(world, `/v1/connections/auth-links/${link.id}/status`, { headers: bearer(team) });
     expect(pending.json).toMatchObject({ status: "pending", expires_at: link.expires_at });
-    await seedWith(world.env(zone), "expireAuthLink", { id: link.id });
+    await world.host(zone).seed("expireAuthLink", { id: link.id });
     const expired = await same(world, `/v1/connections/auth-links/${link.id}/status`, { headers: bearer(team) });
     expect(expired.json.status).toBe("expired");
 
@@ -405,7 +408,7 @@ test("auth links and invites: expiry and status are the same from every zone", a
     const listed = await same(world, "/api/dashboard/invites", { headers: session });
     const row = listed.json.data.find((i: { id: string }) => i.id === invite.id);
     expect(row.status).toBe("pending");
-    await seedWith(world.env(zone), "expireInvite", { id: row.id });
+    await world.host(zone).seed("expireInvite", { id: row.id });
     const after = await same(world, "/api/dashboard/invites", { headers: session });
     expect(after.json.data.find((i: { id: string }) => i.id === row.id).status).toBe("expired");
   }
