@@ -61,12 +61,6 @@ export async function seed<T = any>(command: string, args: object = {}): Promise
   }
 }
 
-/** `seed` in a process with this environment (another database, another TZ). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
-export async function seedWith<T = any>(env: NodeJS.ProcessEnv, command: string, args: object = {}): Promise<T> {
-  return JSON.parse(await node("e2e/support/seed.ts", [command, JSON.stringify(args)], env));
-}
-
 /**
  * The admin CLI's command line (lib/cli/run-cli.ts, what `npm run cli` runs) in this worker's
  * process: the JSON it prints and its exit code. e2e/api/cli.spec.ts runs every command as a
@@ -110,7 +104,7 @@ export async function cliWith(env: NodeJS.ProcessEnv, ...args: string[]): Promis
   }
 }
 
-/** `cliWith` and `seedWith` for many commands in one environment: see `hostWith`. */
+/** `cli` and `seed` for many commands in another environment: see `hostWith`. */
 export type Host = {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- CLI output of many shapes, read untyped
   cli: (...args: string[]) => Promise<{ code: number; json: any }>;
@@ -121,7 +115,7 @@ export type Host = {
 
 /**
  * One process with this environment (another database, another TZ) that runs `cli` and `seed`
- * commands one after another (e2e/support/host.ts): what `cliWith` and `seedWith` would print,
+ * commands one after another (e2e/support/host.ts): what `cliWith` and `e2e/support/seed.ts` print,
  * for one Node start instead of one per command.
  */
 export function hostWith(env: NodeJS.ProcessEnv): Host {

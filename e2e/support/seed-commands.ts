@@ -1,6 +1,6 @@
 // Test data for the suites, through the same lib functions the product uses: called in the test
 // worker's own process (e2e/fixtures.ts `seed`), or as a process with another environment
-// (`seedWith`: e2e/support/seed.ts <command> '<json>').
+// (e2e/support/seed.ts <command> '<json>'; `hostWith` for many).
 import { createTeam } from "@/lib/teams/create-team";
 import { createUser } from "@/lib/users/create-user";
 import { createApiKey } from "@/lib/api-keys/create-api-key";

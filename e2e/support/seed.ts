@@ -1,5 +1,5 @@
-// `seedWith`'s process: one seed command with this process's environment (another database,
-// another TZ): `node --conditions=react-server --import tsx e2e/support/seed.ts <command> '<json>'`.
+// One seed command in a process of its own, with this process's environment (another database, a
+// server's own settings): `node --conditions=react-server --import tsx e2e/support/seed.ts <command> '<json>'`.
 import { seedCommands } from "./seed-commands";
 
 const [name, json] = process.argv.slice(2);
