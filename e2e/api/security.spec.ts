@@ -2,7 +2,7 @@ import http from "node:http";
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
-import { test, expect, seed, seedTeam, cli, cliWith, baseURL, type SeededTeam } from "../fixtures";
+import { test, expect, seed, seedTeam, cli, cliWith, hostWith, baseURL, type SeededTeam } from "../fixtures";
 import { raw, signInCookie } from "../support/hostile";
 import { root, freePort, freshPostgresDatabase, npmStart } from "../support/server";
 import { startExtraServer, type ExtraServer } from "../support/extra-server";
@@ -741,7 +741,8 @@ test.describe("9. smaller points", () => {
 
   test("webhook addresses: IPv6 forms that carry a private IPv4 address, 6to4 and local-use NAT64 are refused", async () => {
     const team = await seedTeam();
-    const strict = { ...process.env, WEBHOOK_ALLOW_PRIVATE_URLS: "" };
+    // The CLI as a production server's operator runs it: one process without the development switch.
+    const strict = hostWith({ ...process.env, WEBHOOK_ALLOW_PRIVATE_URLS: "" });
     for (const host of [
       "[::127.0.0.1]",
       "[::7f00:1]",
@@ -752,16 +753,17 @@ test.describe("9. smaller points", () => {
       "[::ffff:0:7f00:1]",
       "[2001:0:4136:e378:8000:63bf:3fff:fdd2]",
     ]) {
-      const res = await cliWith(strict, "webhook", "create", "--team", team.id, "--url", `https://${host}/hook`);
+      const res = await strict.cli("webhook", "create", "--team", team.id, "--url", `https://${host}/hook`);
       expect(res.code, `${host}: ${JSON.stringify(res.json)}`).toBe(1);
       expect(res.json.error).toMatch(/private|reserved|loopback|public/);
     }
     // A public IPv6 address, and a public IPv4 through NAT64, still pass.
     for (const host of ["[2606:4700:4700::1111]", "[64:ff9b::808:808]"])
       expect(
-        (await cliWith(strict, "webhook", "create", "--team", team.id, "--url", `https://${host}/hook`)).code,
+        (await strict.cli("webhook", "create", "--team", team.id, "--url", `https://${host}/hook`)).code,
         host,
       ).toBe(0);
+    await strict.close();
   });
 
   test("invite and auth-link tokens are stored only as hashes (the auth link's also sealed for its creator)", async () => {

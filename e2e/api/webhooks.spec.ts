@@ -1,12 +1,10 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { join } from "node:path";
-import { test, expect, seedTeam, apiAs, cli, seed, expectError, type SeededTeam } from "../fixtures";
+import { test, expect, seedTeam, apiAs, cli, seed, hostWith, expectError, type SeededTeam } from "../fixtures";
 import { createLink, connect, paramsOf } from "../support/oauth-flow";
 import { mcpClient } from "../support/mcp";
 import { startReceiver, verify, waitFor, type Answer, type Receiver, type Received } from "../support/webhook-receiver";
 import { startExtraServer } from "../support/extra-server";
-import { freshPostgresDatabase, migrateWith, root } from "../support/server";
+import { freshPostgresDatabase, migrateWith } from "../support/server";
 import { sessionAs } from "../support/session";
 import { conformanceChecker } from "../support/openapi-conformance";
 
@@ -15,7 +13,6 @@ import { conformanceChecker } from "../support/openapi-conformance";
 // WEBHOOK_ALLOW_PRIVATE_URLS=1 (receivers on 127.0.0.1) and a retry schedule of 0.3, 0.6, 1.2,
 // 2.4 s (e2e/global-setup.ts).
 
-const run = promisify(execFile);
 const PASSWORD = "correct horse battery staple";
 const newTeam = (options: Parameters<typeof seedTeam>[0] = {}) => seedTeam({ password: PASSWORD, ...options });
 /** Settings → Webhooks is for owners signed in to the dashboard (an API key is not one). */
@@ -488,7 +485,6 @@ test("an endpoint failing for 3 days straight is disabled, with an audit event",
 });
 
 test("the CLI: webhook create and list, refusing unknown types and non-http(s) URLs, and private URLs without the development switch", async () => {
-  // Six CLI processes, each starting Node, tsx and the database: 10 s apiece beside a CPU burner.
   test.setTimeout(180_000);
   const team = await newTeam();
   const made = await cli(
@@ -527,19 +523,8 @@ test("the CLI: webhook create and list, refusing unknown types and non-http(s) U
     json: { error: expect.stringContaining("team_nope") },
   });
 
-  // Without WEBHOOK_ALLOW_PRIVATE_URLS: https only, and only public addresses.
-  const strict = async (...args: string[]) => {
-    try {
-      const { stdout } = await run(
-        process.execPath,
-        ["--conditions=react-server", "--import", "tsx", join(root, "lib/cli/main.ts"), ...args],
-        { cwd: root, env: { ...process.env, WEBHOOK_ALLOW_PRIVATE_URLS: "" } },
-      );
-      return { code: 0, json: JSON.parse(stdout) };
-    } catch (e) {
-      return { code: (e as { code: number }).code, json: JSON.parse((e as { stdout: string }).stdout) };
-    }
-  };
+  // Without WEBHOOK_ALLOW_PRIVATE_URLS (one CLI process without it): https only, and only public addresses.
+  const strict = hostWith({ ...process.env, WEBHOOK_ALLOW_PRIVATE_URLS: "" });
   for (const [url, says] of [
     ["http://example.com/hook", "https://"],
     ["https://127.0.0.1/hook", "loopback"],
@@ -551,11 +536,14 @@ test("the CLI: webhook create and list, refusing unknown types and non-http(s) U
     ["https://[::ffff:127.0.0.1]/hook", "loopback"],
     ["https://[fd00:ec2::254]/hook", "private"],
   ]) {
-    const refused = await strict("webhook", "create", "--team", team.id, "--url", url);
+    const refused = await strict.cli("webhook", "create", "--team", team.id, "--url", url);
     expect(refused.code, url).toBe(1);
     expect(refused.json.error, url).toContain(says);
   }
-  expect((await strict("webhook", "create", "--team", team.id, "--url", "https://93.184.215.14/hook")).code).toBe(0);
+  expect((await strict.cli("webhook", "create", "--team", team.id, "--url", "https://93.184.215.14/hook")).code).toBe(
+    0,
+  );
+  await strict.close();
   expect((await cli("webhook", "list", "--team", team.id)).json.endpoints).toHaveLength(2);
 });
 
@@ -571,20 +559,20 @@ async function isolatedWorld() {
   const dir = join(process.env.DATA_DIR!, `isolated-${Math.random().toString(36).slice(2, 8)}`);
   const env = { DATABASE_URL: pg ? pg.url : `file:${join(dir, "app.db")}`, DATA_DIR: dir };
   migrateWith({ ...process.env, ...env });
-  const node = async (script: string, args: string[]) =>
-    JSON.parse(
-      (
-        await run(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], {
-          cwd: root,
-          env: { ...process.env, ...env },
-        })
-      ).stdout,
-    );
+  // One CLI and seed process on that database for the test's commands.
+  const host = hostWith({ ...process.env, ...env });
   return {
     env,
-    drop: async () => pg?.drop(),
-    seed: (command: string, a: object) => node("e2e/support/seed.ts", [command, JSON.stringify(a)]),
-    cli: (...args: string[]) => node("lib/cli/main.ts", args),
+    drop: async () => {
+      await host.close();
+      await pg?.drop();
+    },
+    seed: (command: string, a: object) => host.seed(command, a),
+    cli: async (...args: string[]) => {
+      const r = await host.cli(...args);
+      expect(r.code, `${args.join(" ")}: ${JSON.stringify(r.json)}`).toBe(0);
+      return r.json;
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { APIRequestContext } from "@playwright/test";
-import { test, expect, seedTeam, apiAs, cli, cliWith, expectError, type SeededTeam } from "../fixtures";
+import { test, expect, seedTeam, apiAs, cli, hostWith, expectError, type SeededTeam } from "../fixtures";
 import { sessionAs } from "../support/session";
 import { startExtraServer, type ExtraServer } from "../support/extra-server";
 
@@ -126,9 +126,10 @@ test("too many nodes is refused when saved, naming WORKFLOW_MAX_NODES, on the da
     "the workflow has 51 nodes; the limit is 50",
   );
 
-  const create = (env: NodeJS.ProcessEnv, n: number) =>
-    cliWith(
-      env,
+  // The run's own settings in this worker, and a CLI process with a limit of 3.
+  const small = hostWith({ ...process.env, WORKFLOW_MAX_NODES: "3" });
+  const create = (run: typeof cli, n: number) =>
+    run(
       "workflow",
       "create",
       "--team",
@@ -140,25 +141,25 @@ test("too many nodes is refused when saved, naming WORKFLOW_MAX_NODES, on the da
       "--nodes",
       JSON.stringify(nodes(n)),
     );
-  expect(await create(process.env, 51)).toEqual({
+  expect(await create(cli, 51)).toEqual({
     code: 1,
     json: { error: "nodes: the workflow has 51 nodes; the limit is 50 per workflow (WORKFLOW_MAX_NODES)" },
   });
-  const small = { ...process.env, WORKFLOW_MAX_NODES: "3" };
-  expect(await create(small, 4)).toEqual({
+  expect(await create(small.cli, 4)).toEqual({
     code: 1,
     json: { error: "nodes: the workflow has 4 nodes; the limit is 3 per workflow (WORKFLOW_MAX_NODES)" },
   });
-  const three = await create(small, 3);
+  const three = await create(small.cli, 3);
   expect(three.code, JSON.stringify(three.json)).toBe(0);
+  await small.close();
 });
 
 test("active scheduled workflows per team stop at WORKFLOW_MAX_ACTIVE_SCHEDULES: the CLI", async () => {
   const team = await seedTeam();
-  const env = { ...process.env, WORKFLOW_MAX_ACTIVE_SCHEDULES: "2" };
+  // One CLI process with the limit, for all of the test's commands.
+  const limited = hostWith({ ...process.env, WORKFLOW_MAX_ACTIVE_SCHEDULES: "2" });
   const create = (name: string, ...extra: string[]) =>
-    cliWith(
-      env,
+    limited.cli(
       "workflow",
       "create",
       "--team",
@@ -191,8 +192,7 @@ test("active scheduled workflows per team stop at WORKFLOW_MAX_ACTIVE_SCHEDULES:
   expect((await create("Manual, active")).json).toMatchObject({ active: true, next_run_at: null });
   // Another team has its own count.
   const other = await seedTeam();
-  const elsewhere = await cliWith(
-    env,
+  const elsewhere = await limited.cli(
     "workflow",
     "create",
     "--team",
@@ -206,6 +206,7 @@ test("active scheduled workflows per team stop at WORKFLOW_MAX_ACTIVE_SCHEDULES:
     ...yearly,
   );
   expect(elsewhere.code, JSON.stringify(elsewhere.json)).toBe(0);
+  await limited.close();
 });
 
 test.describe("with small limits on another server", () => {
