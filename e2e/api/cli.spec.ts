@@ -25,6 +25,13 @@ async function ok(...args: string[]) {
   return r.json;
 }
 
+/** A command that only sets up what the test is about, run in this worker (`inProcess`). */
+async function given(...args: string[]) {
+  const r = await inProcess(...args);
+  expect(r.code, `${args.join(" ")}: ${JSON.stringify(r.json)}`).toBe(0);
+  return r.json;
+}
+
 /** A fresh team with an owner and a key, all through the CLI. */
 async function cliTeam(flags: string[] = []): Promise<{
   team: { id: string; name: string; plan: string };
@@ -139,7 +146,7 @@ test.describe("team set-plan", () => {
   });
 
   test("bad input exits 1 with {error}", async () => {
-    const team = await ok("team", "create", "--name", `Plans ${unique()}`);
+    const team = await given("team", "create", "--name", `Plans ${unique()}`);
     expectError(await cli("team", "set-plan", "--team", team.id, "--plan", "gold"), "bad plan");
     expectError(await inProcess("team", "set-plan", "--team", "team_doesnotexist", "--plan", "pro"), "unknown team");
   });
@@ -147,7 +154,7 @@ test.describe("team set-plan", () => {
 
 test.describe("user create", () => {
   test("prints {id, email, role}; --role owner and member", async () => {
-    const team = await ok("team", "create", "--name", `Users ${unique()}`);
+    const team = await given("team", "create", "--name", `Users ${unique()}`);
     const ownerEmail = email("owner");
     const owner = await ok("user", "create", "--team", team.id, "--email", ownerEmail, "--role", "owner");
     expect(Object.keys(owner).sort()).toEqual(["email", "id", "role"]);
@@ -171,7 +178,7 @@ test.describe("user create", () => {
   });
 
   test("bad input exits 1 with {error}", async () => {
-    const team = await ok("team", "create", "--name", `Users ${unique()}`);
+    const team = await given("team", "create", "--name", `Users ${unique()}`);
     for (const bad of ["not-an-email", "two words@test.patchbay.dev"]) {
       expectError(await cli("user", "create", "--team", team.id, "--email", bad), `email ${JSON.stringify(bad)}`);
     }
