@@ -13,20 +13,21 @@ const run = promisify(execFile);
 const root = resolve(__dirname, "..");
 export const baseURL = () => process.env.BASE_URL!;
 
-async function node(script: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+/** The admin CLI (lib/cli/main.ts) as a process with this environment: its stdout. */
+async function cliMain(args: string[], env: NodeJS.ProcessEnv = process.env) {
   const t0 = Date.now();
   const cpu0 = childrenCpuMs();
   try {
-    const { stdout } = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", script, ...args], {
-      cwd: root,
-      env,
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "lib/cli/main.ts", ...args],
+      { cwd: root, env, maxBuffer: 64 * 1024 * 1024 },
+    );
     return stdout;
   } finally {
     recordProbe({
-      kind: script.includes("seed") ? "seed process" : "cli process",
-      what: args.slice(0, script.includes("seed") ? 1 : 2).join(" "),
+      kind: "cli process",
+      what: args.slice(0, 2).join(" "),
       ms: Date.now() - t0,
       cpuMs: childrenCpuMs() - cpu0,
     });
@@ -86,7 +87,7 @@ export async function cliProcess(...args: string[]): Promise<{ code: number; jso
 /** The CLI's raw stdout and exit code, for output that is not JSON (`--help`). */
 export async function cliText(...args: string[]): Promise<{ code: number; stdout: string }> {
   try {
-    return { code: 0, stdout: await node("lib/cli/main.ts", args) };
+    return { code: 0, stdout: await cliMain(args) };
   } catch (e) {
     const err = e as { code: number; stdout: string };
     return { code: err.code, stdout: err.stdout };
@@ -97,7 +98,7 @@ export async function cliText(...args: string[]): Promise<{ code: number; stdout
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test data and CLI output of many shapes, read untyped
 export async function cliWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number; json: any }> {
   try {
-    return { code: 0, json: JSON.parse(await node("lib/cli/main.ts", args, env)) };
+    return { code: 0, json: JSON.parse(await cliMain(args, env)) };
   } catch (e) {
     const err = e as { code: number; stdout: string };
     return { code: err.code, json: JSON.parse(err.stdout) };
