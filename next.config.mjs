@@ -41,6 +41,12 @@ const nextConfig = {
   // (streamed, a page's title was at times missing when axe or a screen reader read it).
   htmlLimitedBots: /.*/,
   typedRoutes: false,
+  experimental: {
+    // Turbopack's build cache (.next/cache) makes a rebuild after a change about 2× faster (34 s
+    // against 74 s here), but writing it makes the first build slower (109 s against 74 s). A
+    // clean CI checkout builds once and never reads it, so CI (CI=true) goes without.
+    turbopackFileSystemCacheForBuild: process.env.CI !== "true",
+  },
   // Computed at build time (production serves them from the routes manifest), so nothing here
   // may depend on the runtime environment: Strict-Transport-Security is set in proxy.ts.
   async headers() {

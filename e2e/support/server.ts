@@ -99,14 +99,21 @@ export async function startServer(port: number, env: NodeJS.ProcessEnv, cwd = ro
   };
 }
 
-/** A new, empty PostgreSQL database on the server `url` points at; `drop()` removes it. */
-export async function freshPostgresDatabase(url: string, prefix = "patchbay_test") {
+/**
+ * A new, empty PostgreSQL database on the server `url` points at; `drop()` removes it.
+ * `throwaway`: its commits return before the server has flushed them to disk
+ * (synchronous_commit off, for every connection to it). What any session sees is unchanged:
+ * atomicity, isolation and ordering are the same, only a crash of the PostgreSQL server itself
+ * could lose the last commits, and a test run's database does not outlive the run anyway.
+ */
+export async function freshPostgresDatabase(url: string, prefix = "patchbay_test", { throwaway = false } = {}) {
   const { Client } = await import("pg");
   const { randomBytes } = await import("node:crypto");
   const name = `${prefix}_${Date.now()}_${randomBytes(3).toString("hex")}`;
   const admin = new Client({ connectionString: url });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${name}"`);
+  if (throwaway) await admin.query(`ALTER DATABASE "${name}" SET synchronous_commit = off`);
   await admin.end();
   const u = new URL(url);
   u.pathname = `/${name}`;

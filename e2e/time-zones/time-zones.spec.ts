@@ -40,7 +40,7 @@ const test = base.extend<object, { world: World }>({
       let sql: Sql;
       let close = async () => {};
       if (engine === "postgresql") {
-        const fresh = await freshPostgresDatabase(current, "patchbay_tz");
+        const fresh = await freshPostgresDatabase(current, "patchbay_tz", { throwaway: true });
         databaseUrl = fresh.url;
         drop = fresh.drop;
         const { Client } = await import("pg");
