@@ -2,14 +2,34 @@ import { z } from "zod";
 import { describeZodError, knownError } from "@/lib/errors/api-error";
 import { migrate } from "@/lib/db/migrate";
 import { PLANS } from "@/lib/teams/plans";
+import { createTeam } from "@/lib/teams/create-team";
+import { setTeamPlan } from "@/lib/teams/set-team-plan";
+import { createUser } from "@/lib/users/create-user";
+import { createApiKey } from "@/lib/api-keys/create-api-key";
+import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
+import { simulateActivity } from "@/lib/activity/simulate-activity";
+import { renewBillingPeriod } from "@/lib/credits/renew-billing-period";
+import { ensureDemo } from "@/lib/demo/ensure-demo";
+import { createMcpServer, createMcpToken } from "@/lib/mcp-servers/mcp-servers";
+import { revokeSandboxConnection } from "@/lib/platforms/sandbox/revoke-sandbox-connection";
 import { runWithContext } from "@/lib/observability/request-context";
+import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/endpoints";
+import { setLowCreditsPercent } from "@/lib/teams/set-low-credits";
 import { WRITE_POLICIES } from "@/lib/schemas/write-policy";
+import { approvalListJson } from "@/lib/approvals/approval-json";
 import { APPROVAL_STATUS_VALUES } from "@/lib/schemas/approval-statuses";
+import { approveApproval, rejectApproval } from "@/lib/approvals/decide-approval";
+import { listApprovalsForCli, teamOfApproval } from "@/lib/approvals/list-approvals";
+import { workflowNodesSchema } from "@/lib/schemas/workflows";
+import { createWorkflow, rebindWorkflow } from "@/lib/workflows/save-workflow";
+import { listWorkflowsForCli, teamOfWorkflow } from "@/lib/workflows/list-workflows";
+import { workflowSummaryJson } from "@/lib/workflows/workflow-json";
+import { enqueueRun } from "@/lib/workflows/run-workflow";
+import { runAndWait } from "@/lib/workflows/runner";
+import { availableOperations } from "@/lib/operations/operation-json";
 
 // The operator's command line (CONTRACT §3): every command prints exactly one JSON object on
-// stdout and exits 0; bad input prints {"error": "..."} and exits 1. Each command loads what it
-// runs when it runs: a process that creates a team does not load the workflow runner or the
-// platform catalogue (about half of a command's start, measured).
+// stdout and exits 0; bad input prints {"error": "..."} and exits 1.
 
 /** Flags that are switches: present means true (`--private`). */
 const SWITCHES = new Set(["private", "inactive", "wait"]);
@@ -44,7 +64,6 @@ const commands: Record<string, Command> = {
       })
       .strict(),
     run: async (f) => {
-      const { createTeam } = await import("@/lib/teams/create-team");
       const team = await createTeam({
         name: f.name,
         plan: f.plan,
@@ -57,7 +76,7 @@ const commands: Record<string, Command> = {
   "team set-plan": command({
     summary: "Change a team's plan.",
     schema: z.object({ team: str(), plan: z.enum(PLANS, { error: `must be one of ${PLANS.join(", ")}` }) }).strict(),
-    run: async (f) => (await import("@/lib/teams/set-team-plan")).setTeamPlan(f.team, f.plan),
+    run: (f) => setTeamPlan(f.team, f.plan),
   }),
   "team set-low-credits": command({
     summary: "Set the remaining-credits percentage that sends credits.low.",
@@ -71,7 +90,7 @@ const commands: Record<string, Command> = {
           .refine((n) => n <= 100, "must be a whole number from 0 to 100"),
       })
       .strict(),
-    run: async (f) => (await import("@/lib/teams/set-low-credits")).setLowCreditsPercent(f.team, f.percent),
+    run: (f) => setLowCreditsPercent(f.team, f.percent),
   }),
   "webhook create": command({
     summary: "Add a webhook endpoint; prints its signing secret once.",
@@ -85,7 +104,6 @@ const commands: Record<string, Command> = {
               .map((t: string) => t.trim())
               .filter(Boolean);
       if (events && events.length === 0) throw new Error("--events is empty: leave it out to receive every type.");
-      const { createWebhookEndpoint } = await import("@/lib/webhooks/endpoints");
       const { endpoint, secret } = await createWebhookEndpoint(f.team, { url: f.url, events });
       return { id: endpoint.id, secret };
     },
@@ -94,7 +112,7 @@ const commands: Record<string, Command> = {
     summary: "List a team's webhook endpoints.",
     schema: z.object({ team: str() }).strict(),
     run: async (f) => ({
-      endpoints: (await (await import("@/lib/webhooks/endpoints")).listWebhookEndpoints(f.team)).map((e) => ({
+      endpoints: (await listWebhookEndpoints(f.team)).map((e) => ({
         id: e.id,
         url: e.url,
         events: e.events,
@@ -112,35 +130,22 @@ const commands: Record<string, Command> = {
         password: z.string().min(8, "needs at least 8 characters").optional(),
       })
       .strict(),
-    run: async (f) =>
-      (await import("@/lib/users/create-user")).createUser({
-        teamId: f.team,
-        email: f.email,
-        role: f.role,
-        password: f.password,
-      }),
+    run: (f) => createUser({ teamId: f.team, email: f.email, role: f.role, password: f.password }),
   }),
   "apikey create": command({
     summary: "Create an API key for a user; prints the key once.",
     schema: z.object({ team: str(), user: str(), name: z.string().optional() }).strict(),
-    run: async (f) =>
-      (await import("@/lib/api-keys/create-api-key")).createApiKey({
-        teamId: f.team,
-        userId: f.user,
-        name: f.name,
-        requireTeamPlan: false,
-      }),
+    run: (f) => createApiKey({ teamId: f.team, userId: f.user, name: f.name, requireTeamPlan: false }),
   }),
   "apikey revoke": command({
     summary: "Revoke an API key.",
     schema: z.object({ id: str() }).strict(),
-    run: async (f) => (await import("@/lib/api-keys/revoke-api-key")).revokeApiKey(f.id),
+    run: (f) => revokeApiKey(f.id),
   }),
   "sandbox revoke": command({
     summary: "Revoke a sandbox connection at the sandbox provider.",
     schema: z.object({ connection: str() }).strict(),
-    run: async (f) =>
-      (await import("@/lib/platforms/sandbox/revoke-sandbox-connection")).revokeSandboxConnection(f.connection),
+    run: (f) => revokeSandboxConnection(f.connection),
   }),
   "activity simulate": command({
     summary: "Write simulated logs and ledger entries, for load tests (not the demo).",
@@ -155,8 +160,8 @@ const commands: Record<string, Command> = {
         seed: count.optional(),
       })
       .strict(),
-    run: async (f) =>
-      (await import("@/lib/activity/simulate-activity")).simulateActivity(f.team, {
+    run: (f) =>
+      simulateActivity(f.team, {
         workflowRuns: f["workflow-runs"],
         mcpCalls: f["mcp-calls"],
         agentConversations: f["agent-conversations"],
@@ -182,7 +187,6 @@ const commands: Record<string, Command> = {
         .split(",")
         .map((id: string) => id.trim())
         .filter(Boolean);
-      const { createMcpServer, createMcpToken } = await import("@/lib/mcp-servers/mcp-servers");
       const server = await createMcpServer({
         teamId: f.team,
         ownerUserId: f.user,
@@ -205,11 +209,7 @@ const commands: Record<string, Command> = {
           .optional(),
       })
       .strict(),
-    run: async (f) => {
-      const { listApprovalsForCli } = await import("@/lib/approvals/list-approvals");
-      const { approvalListJson } = await import("@/lib/approvals/approval-json");
-      return { approvals: (await listApprovalsForCli(f.team, f.status)).map(approvalListJson) };
-    },
+    run: async (f) => ({ approvals: (await listApprovalsForCli(f.team, f.status)).map(approvalListJson) }),
   }),
   "approval approve": command({
     summary: "Approve a pending write; runs it once and prints the outcome.",
@@ -218,8 +218,6 @@ const commands: Record<string, Command> = {
       .strict(),
     run: async (f) => {
       // No dialog shows a state here: the CLI approves the account as it is when it runs (SECURITY.md).
-      const { approveApproval } = await import("@/lib/approvals/decide-approval");
-      const { teamOfApproval } = await import("@/lib/approvals/list-approvals");
       const decided = await approveApproval({ teamId: await teamOfApproval(f.id), userId: f.user }, f.id, f.note, {
         againstCurrent: true,
       });
@@ -232,8 +230,6 @@ const commands: Record<string, Command> = {
       .object({ id: str(), user: str(), note: z.string().max(1000, "must be at most 1000 characters").optional() })
       .strict(),
     run: async (f) => {
-      const { rejectApproval } = await import("@/lib/approvals/decide-approval");
-      const { teamOfApproval } = await import("@/lib/approvals/list-approvals");
       const decided = await rejectApproval({ teamId: await teamOfApproval(f.id), userId: f.user }, f.id, f.note);
       return { id: decided.id, status: decided.status };
     },
@@ -258,13 +254,10 @@ const commands: Record<string, Command> = {
       } catch (e) {
         throw new Error(`--nodes is not JSON: ${(e as Error).message}`);
       }
-      const { workflowNodesSchema } = await import("@/lib/schemas/workflows");
       const nodes = workflowNodesSchema.safeParse(raw);
       if (!nodes.success) throw new Error(`--nodes: ${describeZodError(nodes.error)}`);
       if (f.timezone !== undefined && f.schedule === undefined)
         throw new Error("--timezone goes with --schedule; a manual workflow's dates are in UTC.");
-      const { createWorkflow } = await import("@/lib/workflows/save-workflow");
-      const { workflowSummaryJson } = await import("@/lib/workflows/workflow-json");
       const row = await createWorkflow(
         { teamId: f.team, userId: f.user },
         {
@@ -282,11 +275,7 @@ const commands: Record<string, Command> = {
   "workflow list": command({
     summary: "List a team's workflows.",
     schema: z.object({ team: str() }).strict(),
-    run: async (f) => {
-      const { listWorkflowsForCli } = await import("@/lib/workflows/list-workflows");
-      const { workflowSummaryJson } = await import("@/lib/workflows/workflow-json");
-      return { workflows: (await listWorkflowsForCli(f.team)).map(workflowSummaryJson) };
-    },
+    run: async (f) => ({ workflows: (await listWorkflowsForCli(f.team)).map(workflowSummaryJson) }),
   }),
   "workflow run": command({
     summary: "Start a workflow run (--wait: until it ends).",
@@ -294,9 +283,6 @@ const commands: Record<string, Command> = {
       .object({ id: str(), wait: z.enum(["true", "false"], { error: "takes no value (or true/false)" }).optional() })
       .strict(),
     run: async (f) => {
-      const { enqueueRun } = await import("@/lib/workflows/run-workflow");
-      const { teamOfWorkflow } = await import("@/lib/workflows/list-workflows");
-      const { runAndWait } = await import("@/lib/workflows/runner");
       const { run_id } = await enqueueRun(await teamOfWorkflow(f.id), f.id, { userId: null, viaCli: true });
       return f.wait === "true" ? runAndWait(run_id) : { run_id };
     },
@@ -305,8 +291,6 @@ const commands: Record<string, Command> = {
     summary: "Move a workflow's nodes from one connection to another.",
     schema: z.object({ id: str(), from: str(), to: str() }).strict(),
     run: async (f) => {
-      const { teamOfWorkflow } = await import("@/lib/workflows/list-workflows");
-      const { rebindWorkflow } = await import("@/lib/workflows/save-workflow");
       const teamId = await teamOfWorkflow(f.id);
       const { row, nodesRebound } = await rebindWorkflow({ teamId, userId: null }, f.id, f.from, f.to);
       return { id: row.id, nodes_rebound: nodesRebound };
@@ -316,7 +300,7 @@ const commands: Record<string, Command> = {
     summary: "List the operations catalogue (built-in utilities included).",
     schema: z.object({}).strict(),
     run: async () => ({
-      operations: (await import("@/lib/operations/operation-json")).availableOperations().map((op) => ({
+      operations: availableOperations().map((op) => ({
         id: op.id,
         title: op.title,
         kind: op.kind,
@@ -329,13 +313,12 @@ const commands: Record<string, Command> = {
   "credits renew": command({
     summary: "Start a team's next billing period.",
     schema: z.object({ team: str() }).strict(),
-    run: async (f) => (await import("@/lib/credits/renew-billing-period")).renewBillingPeriod(f.team),
+    run: (f) => renewBillingPeriod(f.team),
   }),
   demo: command({
     summary: "Create the demo workspace if it is missing; prints how to sign in.",
     schema: z.object({}).strict(),
     run: async () => {
-      const { ensureDemo } = await import("@/lib/demo/ensure-demo");
       const { url, email, password, api_key } = await ensureDemo();
       return { url, email, password, api_key };
     },
