@@ -1,4 +1,5 @@
 import "./support/server-code";
+import "./support/lean-stack-traces";
 import { test as base, expect, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { execFile, fork } from "node:child_process";
 import { promisify } from "node:util";
