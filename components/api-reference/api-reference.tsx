@@ -16,6 +16,9 @@ const CUSTOM_CSS = `
   --scalar-font-code: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace;
   --scalar-custom-header-height: 3.5rem;
 }
+@media (max-width: 639.98px) {
+  .scalar-app, .light-mode, .dark-mode { --scalar-custom-header-height: 4rem; }
+}
 .light-mode {
   --scalar-background-1: #fff;
   --scalar-background-2: #fafafa;

@@ -486,15 +486,18 @@ const SIZES = [
 const SCHEMES = ["light", "dark"] as const;
 
 /** Once every running CSS transition (colours fading to the new scheme) has finished. */
+// Two frames first: a page's script that follows the colour scheme (Scalar's dark mode on
+// /docs/api) runs on the media query's change event, in the next rendering step, not at once.
 const settled = (page: Page) =>
-  page.evaluate(() =>
-    Promise.all(
+  page.evaluate(async () => {
+    for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
+    await Promise.all(
       document
         .getAnimations()
         .filter((a) => a instanceof CSSTransition)
         .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+    );
+  });
 
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];

@@ -174,3 +174,28 @@ test("links to the schemas of the page before Scalar (#schema-Connection) still 
   await expect(page).toHaveURL(/#schemas\/Connection$/);
   await expect(page.getByRole("heading", { name: "Connection", exact: true })).toBeVisible();
 });
+
+test("on a 390 px phone the header's links take a second row inside the screen, and the page does not scroll sideways", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/docs/api");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  const links = page.getByRole("navigation", { name: "API documents" }).getByRole("link");
+  await expect(links).toHaveText(["openapi.json", "Webhooks", "Operations", "All docs"], { useInnerText: true });
+  for (const link of await links.all()) {
+    const box = (await link.boundingBox())!;
+    expect(box.x, `${await link.textContent()} starts inside the screen`).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, `${await link.textContent()} ends inside the screen`).toBeLessThanOrEqual(390);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+  // Scalar's own bar (its menu button) sits under the taller header, not behind it: Scalar is told its height.
+  const header = (await page.getByRole("banner").first().boundingBox())!;
+  expect(header.height).toBe(64);
+  const scalarBar = (await page
+    .getByRole("banner")
+    .filter({ has: page.getByRole("button", { name: "Open Menu" }) })
+    .boundingBox())!;
+  expect(scalarBar.y).toBeGreaterThanOrEqual(header.y + header.height - 1);
+  await page.screenshot({ path: join(screenshotsDir, "api-reference-390.png") });
+});

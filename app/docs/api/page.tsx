@@ -17,7 +17,8 @@ export default function ApiReferencePage() {
   return (
     <>
       {/* Left-aligned: the right edge is where Scalar's try-it dialog puts its close button. */}
-      <header className="sticky top-0 z-20 flex h-14 items-center gap-x-3 border-b border-zinc-200 bg-white px-4 text-sm sm:px-6 dark:border-zinc-800 dark:bg-zinc-950">
+      {/* On a phone the links take a second row (the header is then 4rem, the same variable tells Scalar). */}
+      <header className="sticky top-0 z-20 flex h-16 flex-wrap content-center items-center gap-x-3 gap-y-1 border-b border-zinc-200 bg-white px-4 text-sm sm:h-14 sm:flex-nowrap sm:px-6 dark:border-zinc-800 dark:bg-zinc-950">
         <Link href="/" className="shrink-0 font-medium hover:underline">
           <span aria-hidden="true">← </span>Dashboard
         </Link>
@@ -31,14 +32,14 @@ export default function ApiReferencePage() {
         </span>
         <nav
           aria-label="API documents"
-          className="flex shrink-0 gap-3 border-l border-zinc-200 pl-3 dark:border-zinc-800"
+          className="flex shrink-0 basis-full gap-3 sm:basis-auto sm:border-l sm:border-zinc-200 sm:pl-3 sm:dark:border-zinc-800"
         >
           <a className={link} href="/v1/openapi.json">
             openapi.json
           </a>
           {/* The events themselves are in the reference (its Webhooks group); the guide is how to receive them. */}
           <Link className={link} href="/docs/webhooks">
-            Webhooks guide
+            Webhooks<span className="hidden sm:inline"> guide</span>
           </Link>
           <Link className={link} href="/docs/operations">
             Operations
