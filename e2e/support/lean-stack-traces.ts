@@ -20,7 +20,6 @@ const ownSource = (file: string | null | undefined) =>
 
 if (mapped) {
   Error.prepareStackTrace = (error: Error, frames: NodeJS.CallSite[]) => {
-    if (!frames.some((frame) => ownSource(frame.getFileName()))) return formatted(error, frames, () => null);
     return formatted(error, frames, (frame) => {
       // One frame through source-map-support: "<header>\n    at <mapped frame>", header dropped.
       const one = String(mapped({ name: "", message: "" }, [frame]));
