@@ -249,11 +249,14 @@ export const PAGES: PageEntry[] = [
             .then(() => expect(approvalPanel(p).getByRole("button", { name: "Approve and run" })).toBeVisible()),
       },
       {
-        name: "approve confirmation",
+        // Its primary action hovered: a hovered button keeps its contrast too.
+        name: "approve confirmation (its action hovered)",
         reach: async (p) => {
           await p.getByRole("row").nth(2).click();
           await approvalPanel(p).getByRole("button", { name: "Approve and run" }).click();
-          await expect(p.getByRole("dialog", { name: "Approve and run this write?" })).toBeVisible();
+          const dialog = p.getByRole("dialog", { name: "Approve and run this write?" });
+          await expect(dialog).toBeVisible();
+          await dialog.getByRole("button", { name: "Approve and run" }).hover();
         },
       },
     ],
@@ -404,12 +407,15 @@ export const PAGES: PageEntry[] = [
     },
     states: [
       {
-        name: "confirm dialog",
-        reach: (p) =>
-          p
-            .getByRole("button", { name: "Sign out everywhere" })
-            .click()
-            .then(() => expect(p.getByRole("dialog")).toBeVisible()),
+        // Where the pointer was left is chance (CI once found it over the dialog's danger button,
+        // then rose-500 under white text); hovering the action makes that case the checked one.
+        name: "confirm dialog (its action hovered)",
+        reach: async (p) => {
+          await p.getByRole("button", { name: "Sign out everywhere" }).click();
+          const dialog = p.getByRole("dialog", { name: "Sign out everywhere?" });
+          await expect(dialog).toBeVisible();
+          await dialog.getByRole("button", { name: "Sign out everywhere" }).hover();
+        },
       },
       {
         name: "revoke app confirmation",
