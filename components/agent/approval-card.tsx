@@ -220,7 +220,7 @@ function Outcome({
       </>
     ) : status === "failed" ? (
       <>
-        Approved by {by}, but the write failed: <span className="break-words">{a.error ?? "no reason given"}</span>.
+        Approved by {by}, but the write failed: <span className="wrap-anywhere">{a.error ?? "no reason given"}</span>.
         {log}
       </>
     ) : status === "running" ? (

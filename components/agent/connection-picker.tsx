@@ -90,7 +90,7 @@ export function ConnectionPicker({
                         checked={selected.has(c.id)}
                         onChange={(e) => toggle(c.id, e.target.checked)}
                       />
-                      <span className="min-w-0 break-words">
+                      <span className="min-w-0 wrap-anywhere">
                         {c.name}
                         <span className={`text-xs ${muted}`}>
                           {" "}

@@ -87,7 +87,9 @@ export function ConversationList({ teamId, userId }: { teamId: string; userId: s
               <li key={c.id}>
                 <Link href={`/${teamId}/agent/${c.id}`} className={ROW_LINK}>
                   <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                    <span className="min-w-0 break-words font-medium text-zinc-900 dark:text-zinc-100">{c.title}</span>
+                    <span className="min-w-0 wrap-anywhere font-medium text-zinc-900 dark:text-zinc-100">
+                      {c.title}
+                    </span>
                     <OwnershipBadges mine={mine} shared={c.shared} />
                   </span>
                   <span className={`mt-1 flex flex-wrap gap-x-2 text-xs ${muted}`}>

@@ -20,6 +20,7 @@ import {
   type LiveTurn,
 } from "@/lib/queries/agent";
 import { plural } from "@/lib/text/plural";
+import { useDocumentTitle } from "@/components/ui/use-document-title";
 
 const muted = "text-zinc-600 dark:text-zinc-400";
 const FOCUS = "focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600";
@@ -95,6 +96,7 @@ function Loaded({
   const setShared = useSetShared(teamId, c.id);
   const [draft, setDraft] = useState("");
   const [sendError, setSendError] = useState<unknown>(null);
+  useDocumentTitle(`${c.title} · Agent · Patchbay`);
   const mine = c.user.id === userId;
   const last = c.turns.at(-1);
   const live = liveToShow(stream.live, c.turns);
@@ -156,7 +158,7 @@ function Loaded({
         <Link href={`/${teamId}/agent`} className={backLink}>
           ← Agent
         </Link>
-        <h1 className="break-words text-2xl font-semibold tracking-tight">{c.title}</h1>
+        <h1 className="wrap-anywhere text-2xl font-semibold tracking-tight">{c.title}</h1>
         <div className={`flex flex-wrap items-center gap-x-3 gap-y-1 text-sm ${muted}`}>
           <OwnershipBadges mine={mine} shared={c.shared} />
           <span>
@@ -172,7 +174,7 @@ function Loaded({
             {usable.length ? (
               <ul className="mt-1 list-disc space-y-0.5 pl-5">
                 {usable.map((id) => (
-                  <li key={id} className="break-words">
+                  <li key={id} className="wrap-anywhere">
                     {nameOf(id)}
                   </li>
                 ))}

@@ -13,7 +13,7 @@ export function StepRow({ teamId, step, connectionName }: { teamId: string; step
   return (
     <div data-testid="agent-step" className={ROW}>
       <span className="break-all font-mono text-zinc-900 dark:text-zinc-100">{step.operation_id}</span>
-      <span className="min-w-0 break-words text-zinc-600 dark:text-zinc-400">on {connectionName}</span>
+      <span className="min-w-0 wrap-anywhere text-zinc-600 dark:text-zinc-400">on {connectionName}</span>
       <StepStatusBadge status={step.status} />
       {step.log_id ? (
         <Link href={`/${teamId}/logs?log=${encodeURIComponent(step.log_id)}`} className={`ml-auto ${link}`}>

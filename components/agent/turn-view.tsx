@@ -9,7 +9,7 @@ import { plural } from "@/lib/text/plural";
 
 const muted = "text-zinc-600 dark:text-zinc-400";
 const MESSAGE = [
-  "max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-md bg-indigo-600 px-4 py-2",
+  "max-w-[85%] whitespace-pre-wrap wrap-anywhere rounded-2xl rounded-br-md bg-indigo-600 px-4 py-2",
   "text-sm text-white sm:max-w-[75%]",
 ].join(" ");
 const REPLY = [
@@ -140,7 +140,7 @@ function Callout({ tone, title, children }: { tone: keyof typeof CALLOUT; title:
   return (
     <div data-testid="agent-turn-error" className={`rounded-lg border p-3 text-sm ${CALLOUT[tone]}`}>
       <p className="font-semibold">{title}</p>
-      <p className="mt-0.5 break-words">{children}</p>
+      <p className="mt-0.5 wrap-anywhere">{children}</p>
     </div>
   );
 }

@@ -189,7 +189,7 @@ function ApprovalBody({
           <span className={`font-mono text-xs ${term}`}> v{a.operation_version}</span>
         </dd>
         <dt className={term}>Connection</dt>
-        <dd className="min-w-0 break-words" data-testid="approval-connection">
+        <dd className="min-w-0 wrap-anywhere" data-testid="approval-connection">
           <span className="font-medium">{a.redacted ? "Private connection" : connectionName}</span>
           <span className={term}> · {typeName(a.connection.type)}</span>
           {a.connection.account && (
@@ -200,7 +200,7 @@ function ApprovalBody({
           )}
         </dd>
         <dt className={term}>Requested by</dt>
-        <dd className="min-w-0 break-words">
+        <dd className="min-w-0 wrap-anywhere">
           {a.requested_by_email ?? "an unknown user"}
           <span className={term}> via {requestedVia(a)}</span>
         </dd>
@@ -215,7 +215,7 @@ function ApprovalBody({
         {a.decided_at != null && (
           <>
             <dt className={term}>Decided</dt>
-            <dd className="min-w-0 break-words">
+            <dd className="min-w-0 wrap-anywhere">
               {a.decided_by_email ?? "a team member"}, <LocalTime seconds={a.decided_at} />
             </dd>
           </>
@@ -237,7 +237,7 @@ function ApprovalBody({
         {a.note && status !== "rejected" && (
           <>
             <dt className={term}>Note</dt>
-            <dd className="min-w-0 whitespace-pre-line break-words">{a.note}</dd>
+            <dd className="min-w-0 whitespace-pre-line wrap-anywhere">{a.note}</dd>
           </>
         )}
       </dl>
@@ -417,7 +417,7 @@ function Outcome({ approval: a, status }: { approval: ApprovalDetail; status: Ap
             <>
               Approved by {by}
               {at && <>, {at}</>}, but the write failed:{" "}
-              <span className="break-words">{a.error ?? "no reason given"}</span>
+              <span className="wrap-anywhere">{a.error ?? "no reason given"}</span>
             </>,
           ]
         : status === "rejected"

@@ -9,7 +9,7 @@ import { FilterSelect, FilterText } from "@/components/data-table/filter-control
 import { useUrlFilters } from "@/components/data-table/use-url-filters";
 import { useConnectionTypes } from "@/lib/queries/connections";
 import { mcpServersQuery } from "@/lib/queries/settings";
-import { APPROVAL_COLUMNS_TEMPLATE, APPROVALS_MIN_WIDTH, approvalColumns } from "@/components/approvals/columns";
+import { APPROVAL_COLUMNS_TEMPLATE, approvalColumns } from "@/components/approvals/columns";
 import { ApprovalDetailPanel } from "@/components/approvals/approval-detail-panel";
 import { statusLabel } from "@/components/approvals/approval-status-badge";
 import { useDetailParam } from "@/components/ui/use-detail-param";
@@ -100,7 +100,6 @@ export function ApprovalsExplorer({ teamId }: { teamId: string }) {
         data={approvals}
         columns={columns}
         template={APPROVAL_COLUMNS_TEMPLATE}
-        minWidth={APPROVALS_MIN_WIDTH}
         getRowId={(a) => a.id}
         isLoading={query.isPending}
         error={query.error}

@@ -14,7 +14,7 @@ export function BeforeChanged({ approval: a, testId }: { approval: ApprovalDetai
       className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-950 dark:border-amber-800/70 dark:bg-amber-950/40 dark:text-amber-100"
     >
       <p className="font-semibold">Changed since this request was filed</p>
-      <p className="mt-0.5 break-words">
+      <p className="mt-0.5 wrap-anywhere">
         {a.change ?? "The account's state is not what it was when the request was filed."} Approving writes over the
         state as it is now.
       </p>

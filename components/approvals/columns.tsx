@@ -10,8 +10,7 @@ import type { ApprovalDetail } from "@/lib/queries/approvals";
 const col = createColumnHelper<ApprovalDetail>();
 
 export const APPROVAL_COLUMNS_TEMPLATE =
-  "10.5rem 6rem minmax(14rem,2.4fr) minmax(8rem,1fr) minmax(8rem,1fr) minmax(10rem,1.2fr) 10.5rem";
-export const APPROVALS_MIN_WIDTH = 1160;
+  "10.5rem 6rem minmax(12rem,2.4fr) minmax(8rem,1fr) minmax(8rem,1fr) minmax(9rem,1.2fr) 10.5rem";
 
 const muted = "text-zinc-600 dark:text-zinc-400";
 

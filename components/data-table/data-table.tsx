@@ -1,11 +1,12 @@
 "use client";
 
 import { getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { TableHeader } from "@/components/data-table/table-header";
 import { VirtualBody } from "@/components/data-table/virtual-body";
 import { SkeletonRows } from "@/components/data-table/skeleton-rows";
 import { ErrorState } from "@/components/data-table/error-state";
+import { MoreColumns, templateMinWidth } from "@/components/data-table/hidden-columns";
 import { TimeZoneNote } from "@/components/time/local-time";
 import { plural } from "@/lib/text/plural";
 
@@ -16,7 +17,10 @@ type Props<T> = {
   columns: ColumnDef<T, any>[];
   /** CSS grid-template-columns shared by the header, the rows and the skeleton. */
   template: string;
-  /** Below this width the table scrolls sideways instead of squeezing (390 px phones). */
+  /**
+   * Below this width the table scrolls sideways instead of squeezing (390 px phones); at least
+   * what the template's columns need, which is the default.
+   */
   minWidth?: number;
   getRowId: (row: T) => string;
   isLoading: boolean;
@@ -54,7 +58,6 @@ export function DataTable<T>(props: Props<T>) {
     data,
     columns,
     template,
-    minWidth = 760,
     getRowId,
     isLoading,
     error,
@@ -71,62 +74,71 @@ export function DataTable<T>(props: Props<T>) {
   // the virtual body renders cells for the rows in view straight from `data`.
   const table = useReactTable({ data: NO_ROWS, columns, getCoreRowModel: getCoreRowModel() });
   const rows = data;
+  const minWidth = Math.max(props.minWidth ?? 0, templateMinWidth(template));
+  const scrollId = useId();
 
   // The scroll container holds the grid (only rows inside it, as the grid role requires) and,
   // after it, the end-of-list line and the loading, empty and error states.
+  // A list shorter than the window keeps the card to its rows (no empty block under them); a
+  // longer one scrolls inside it.
   return (
-    <div
-      ref={setScrollElement}
-      data-testid="data-table-scroll"
-      className={`card overflow-auto ${props.heightClass ?? "h-[calc(100dvh-17rem)] min-h-[360px]"}`}
-    >
-      <div style={{ minWidth }}>
-        <div
-          role="grid"
-          aria-label={label}
-          aria-rowcount={hasNextPage ? -1 : rows.length + 1}
-          aria-colcount={columns.length}
-          aria-busy={isLoading || isFetchingNextPage}
-        >
-          <TableHeader table={table} template={template} />
-          {!isLoading && rows.length > 0 && scrollElement && (
-            <VirtualBody
-              rows={rows}
-              columns={table.getVisibleLeafColumns()}
-              getRowId={getRowId}
-              template={template}
-              scrollElement={scrollElement}
-              hasNextPage={hasNextPage}
-              isFetchingNextPage={isFetchingNextPage}
-              fetchNextPage={fetchNextPage}
-              onRowClick={props.onRowClick}
-              isSelected={props.isSelected}
-              focusRowId={props.focusRowId}
-            />
-          )}
-        </div>
-        {!isLoading && rows.length > 0 && scrollElement && (
-          <div className="px-3 py-3 text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
-            {error ? (
-              <ErrorState error={error} onRetry={fetchNextPage} />
-            ) : isFetchingNextPage || hasNextPage ? (
-              <span>Loading more…</span>
-            ) : (
-              <div data-testid="end-of-list">
-                <span>{plural(rows.length, "row")} · end of the list.</span>{" "}
-                {props.timeZoneNote !== false && <TimeZoneNote />} {props.end}
-              </div>
+    <div>
+      {/* An empty table hides no values: its empty state says what to do instead. */}
+      {rows.length > 0 && <MoreColumns scroller={scrollElement} label={`${label}, out of view`} />}
+      <div
+        ref={setScrollElement}
+        id={scrollId}
+        data-testid="data-table-scroll"
+        className={`card overflow-auto ${props.heightClass ?? "max-h-[max(calc(100dvh-17rem),22rem)]"}`}
+      >
+        <div style={{ minWidth }}>
+          <div
+            role="grid"
+            aria-label={label}
+            aria-rowcount={hasNextPage ? -1 : rows.length + 1}
+            aria-colcount={columns.length}
+            aria-busy={isLoading || isFetchingNextPage}
+          >
+            <TableHeader table={table} template={template} />
+            {!isLoading && rows.length > 0 && scrollElement && (
+              <VirtualBody
+                rows={rows}
+                columns={table.getVisibleLeafColumns()}
+                getRowId={getRowId}
+                template={template}
+                scrollElement={scrollElement}
+                hasNextPage={hasNextPage}
+                isFetchingNextPage={isFetchingNextPage}
+                fetchNextPage={fetchNextPage}
+                onRowClick={props.onRowClick}
+                isSelected={props.isSelected}
+                focusRowId={props.focusRowId}
+              />
             )}
           </div>
-        )}
-        {isLoading && !error && <SkeletonRows columns={columns.length} template={template} />}
+          {!isLoading && rows.length > 0 && scrollElement && (
+            <div className="px-3 py-3 text-sm text-zinc-600 dark:text-zinc-400" aria-live="polite">
+              {error ? (
+                <ErrorState error={error} onRetry={fetchNextPage} />
+              ) : isFetchingNextPage || hasNextPage ? (
+                <span>Loading more…</span>
+              ) : (
+                <div data-testid="end-of-list">
+                  <span>{plural(rows.length, "row")} · end of the list.</span>{" "}
+                  {props.timeZoneNote !== false && <TimeZoneNote />} {props.end}
+                </div>
+              )}
+            </div>
+          )}
+          {isLoading && !error && <SkeletonRows columns={columns.length} template={template} />}
+        </div>
+        {/* Outside the min-width so a phone sees the whole message, not a slice of it. */}
+        {error && !rows.length ? (
+          <ErrorState error={error} onRetry={props.refetch} />
+        ) : !isLoading && !rows.length ? (
+          props.empty
+        ) : null}
       </div>
-      {/* Outside the min-width so a phone sees the whole message, not a slice of it. */}
-      {error && !rows.length ? (
-        <ErrorState error={error} onRetry={props.refetch} />
-      ) : !isLoading && !rows.length ? (
-        props.empty
-      ) : null}
     </div>
   );
 }

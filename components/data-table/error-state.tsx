@@ -11,7 +11,7 @@ export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () =>
       className="m-4 rounded-lg border border-rose-200 bg-rose-50 p-4 text-sm text-rose-900 dark:border-rose-900/60 dark:bg-rose-950/40 dark:text-rose-200"
     >
       <p className="font-semibold">Could not load this list{status ? ` (HTTP ${status})` : ""}</p>
-      <p className="mt-1 break-words">{detail}</p>
+      <p className="mt-1 wrap-anywhere">{detail}</p>
       {onRetry && (
         <button type="button" onClick={onRetry} className="btn-secondary mt-3">
           Try again

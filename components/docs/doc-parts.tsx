@@ -1,4 +1,5 @@
-import { ScrollRegion, SCROLL_FOCUS } from "@/components/ui/scroll-region";
+import { ScrollRegion } from "@/components/ui/scroll-region";
+import { SCROLL_FOCUS } from "@/components/ui/scroll-focus";
 
 // The building blocks of the docs pages (webhooks, operations): headings that link to
 // themselves, code, scrollable tables and code blocks, in one style.

@@ -70,7 +70,6 @@ export function LedgerExplorer({ teamId }: { teamId: string }) {
         data={entries}
         columns={columns}
         template={LEDGER_COLUMNS_TEMPLATE}
-        minWidth={860}
         getRowId={(e) => String(e.id)}
         isLoading={query.isPending}
         error={query.error}

@@ -95,7 +95,6 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
         data={logs}
         columns={logColumns}
         template={LOG_COLUMNS_TEMPLATE}
-        minWidth={900}
         getRowId={(l) => l.id}
         isLoading={query.isPending}
         error={query.error}

@@ -80,7 +80,6 @@ export function OperationsExplorer({ teamId }: { teamId: string }) {
         data={shown}
         columns={columns}
         template={OPERATION_COLUMNS_TEMPLATE}
-        minWidth={860}
         getRowId={(op) => op.id}
         isLoading={catalogue.isPending}
         error={catalogue.error}

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { AI_CLIENTS, HEADER_CLIENTS_NOTE, withUrl } from "@/lib/mcp/ai-clients";
 import { CopyField } from "@/components/ui/copy-field";
 import { CopyButton } from "@/components/ui/copy-button";
-import { SCROLL_FOCUS } from "@/components/ui/scroll-region";
+import { SCROLL_FOCUS } from "@/components/ui/scroll-focus";
 
 // A disclosure row: no browser triangle (one is drawn, turning when open), a visible focus ring.
 const SUMMARY = [

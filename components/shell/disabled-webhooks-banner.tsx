@@ -19,7 +19,7 @@ export function DisabledWebhooksBanner({ team }: { team: string }) {
       data-testid="disabled-webhooks-banner"
       className="border-b border-amber-300 bg-amber-50 dark:border-amber-900 dark:bg-amber-950/50"
     >
-      <ul className="mx-auto max-w-7xl space-y-1 px-4 py-2 text-sm text-amber-900 dark:text-amber-200">
+      <ul className="mx-auto max-w-[96rem] space-y-1 px-4 py-2 text-sm text-amber-900 dark:text-amber-200">
         {disabled.map((e) => (
           <li key={e.id} className="[overflow-wrap:anywhere]">
             Webhook endpoint <span className="font-mono text-xs font-semibold">{e.url}</span> was disabled after 3 days

@@ -14,7 +14,7 @@ export function ErrorNote({ error, title }: { error: unknown; title?: string }) 
       className="rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/50 dark:text-rose-200"
     >
       {title && <p className="font-semibold">{title}</p>}
-      <p className="break-words">{errorDetail(error)}</p>
+      <p className="wrap-anywhere">{errorDetail(error)}</p>
     </div>
   );
 }

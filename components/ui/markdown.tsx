@@ -1,5 +1,6 @@
 import { Fragment, type ReactNode } from "react";
-import { ScrollRegion, SCROLL_FOCUS } from "@/components/ui/scroll-region";
+import { ScrollRegion } from "@/components/ui/scroll-region";
+import { SCROLL_FOCUS } from "@/components/ui/scroll-focus";
 
 // A deliberately tiny markdown renderer for the connection types' docs pages: headings, lists,
 // tables, fenced code, inline code, bold and links. It builds React elements, never HTML

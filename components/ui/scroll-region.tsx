@@ -1,6 +1,8 @@
-/** The focus ring of a box the keyboard can scroll. */
-export const SCROLL_FOCUS =
-  "focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600 dark:focus-visible:ring-indigo-400";
+"use client";
+
+import { useCallback, useState } from "react";
+import { MoreColumns } from "@/components/data-table/hidden-columns";
+import { SCROLL_FOCUS } from "@/components/ui/scroll-focus";
 
 /**
  * A box that scrolls sideways when its content is wider than the screen (a table, a chart, a
@@ -20,16 +22,29 @@ export function ScrollRegion({
   ref?: React.Ref<HTMLDivElement>;
   children: React.ReactNode;
 }) {
+  const [box, setBox] = useState<HTMLDivElement | null>(null);
+  const refs = useCallback(
+    (el: HTMLDivElement | null) => {
+      setBox(el);
+      if (typeof ref === "function") ref(el);
+      else if (ref) ref.current = el;
+    },
+    [ref],
+  );
+  // A table's columns out of view are named above it (nothing shows for a chart or a payload).
   return (
-    <div
-      ref={ref}
-      role="region"
-      aria-label={label}
-      tabIndex={0}
-      data-testid={testId}
-      className={`relative overflow-x-auto ${SCROLL_FOCUS} ${className}`}
-    >
-      {children}
+    <div className="min-w-0">
+      <MoreColumns scroller={box} label={`${label}, out of view`} />
+      <div
+        ref={refs}
+        role="region"
+        aria-label={label}
+        tabIndex={0}
+        data-testid={testId}
+        className={`relative overflow-x-auto ${SCROLL_FOCUS} ${className}`}
+      >
+        {children}
+      </div>
     </div>
   );
 }

@@ -177,7 +177,7 @@ function Attempt({ attempt: a }: { attempt: WebhookAttemptJson }) {
           </span>
         </span>
       </div>
-      {a.error && <p className="mt-1 break-words text-xs text-rose-700 dark:text-rose-400">{a.error}</p>}
+      {a.error && <p className="mt-1 wrap-anywhere text-xs text-rose-700 dark:text-rose-400">{a.error}</p>}
       {a.response_body !== null && a.response_body !== "" ? (
         <div className="mt-2">
           <p className="text-xs text-zinc-500 dark:text-zinc-400">Response body (first 1 KB)</p>

@@ -80,7 +80,6 @@ export function DeliveryLog({ team, endpoint }: { team: string; endpoint: Webhoo
         data={rows}
         columns={deliveryColumns}
         template={DELIVERY_COLUMNS_TEMPLATE}
-        minWidth={760}
         heightClass="max-h-[26rem]"
         getRowId={(d) => d.id}
         isLoading={query.isPending}

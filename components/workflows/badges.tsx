@@ -1,4 +1,5 @@
 import type { RunNodeStatus, RunStatus } from "@/lib/queries/workflows";
+import { WORKFLOW_STATE_LABEL, type WorkflowState } from "@/lib/workflows/workflow-state";
 
 const pill =
   "inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset";
@@ -36,12 +37,13 @@ export function NodeStatusBadge({ status }: { status: RunNodeStatus }) {
 }
 
 /**
- * Active or Inactive: whether the schedule runs it (Run now works either way). A manual workflow
- * has no schedule to run it: it reads "Manual" unless it was deactivated.
+ * Active, Manual or Inactive (lib/workflows/workflow-state.ts): whether the schedule runs it (Run
+ * now works either way); a manual workflow has no schedule to run it.
  */
-export function ActiveBadge({ active, manual }: { active: boolean; manual: boolean }) {
-  if (manual && active) return <span className={`${pill} ${TONES.quiet}`}>Manual</span>;
-  return <span className={`${pill} ${active ? TONES.good : TONES.quiet}`}>{active ? "Active" : "Inactive"}</span>;
+export function ActiveBadge({ state }: { state: WorkflowState }) {
+  return (
+    <span className={`${pill} ${state === "active" ? TONES.good : TONES.quiet}`}>{WORKFLOW_STATE_LABEL[state]}</span>
+  );
 }
 
 /** A workflow with at least one write node: its runs change things at a provider without an approval. */

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { createColumnHelper } from "@tanstack/react-table";
 import { ActiveBadge, RunStatusBadge, WritesBadge } from "@/components/workflows/badges";
+import { workflowState } from "@/lib/workflows/workflow-state";
 import { relativeTo, useNow, When } from "@/components/workflows/relative-time";
 import { LocalTime } from "@/components/time/local-time";
 import { scheduleSummary } from "@/components/workflows/schedule-words";
@@ -13,8 +14,7 @@ import { plural } from "@/lib/text/plural";
 const col = createColumnHelper<WorkflowListItem>();
 
 export const WORKFLOW_COLUMNS_TEMPLATE =
-  "minmax(11rem,1.2fr) minmax(11rem,1.1fr) minmax(11.5rem,1.2fr) 10.5rem 12rem 4.5rem minmax(9rem,0.9fr)";
-export const WORKFLOWS_MIN_WIDTH = 1150;
+  "minmax(10rem,1.3fr) minmax(10rem,1fr) minmax(10rem,1.2fr) 9.5rem 11rem 4.5rem minmax(8rem,0.9fr)";
 
 const muted = "text-zinc-600 dark:text-zinc-400";
 
@@ -71,7 +71,7 @@ export function workflowColumns(team: string) {
         return (
           <div className="min-w-0 leading-tight" title={w.deactivated_reason ?? undefined}>
             <div className="flex items-center gap-1">
-              <ActiveBadge active={w.active} manual={!w.schedule} />
+              <ActiveBadge state={workflowState(w)} />
               {w.writes && <WritesBadge />}
             </div>
             {!w.active && w.deactivated_reason && (

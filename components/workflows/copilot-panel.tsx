@@ -157,7 +157,7 @@ export function CopilotPanel({
         )}
         {answer && (
           <div className="space-y-3" data-testid="copilot-answer">
-            <p className="rounded-lg bg-zinc-50 p-3 text-sm break-words dark:bg-zinc-900">{answer.reply}</p>
+            <p className="rounded-lg bg-zinc-50 p-3 text-sm wrap-anywhere dark:bg-zinc-900">{answer.reply}</p>
             {answer.problems.length > 0 && (
               <div
                 role="alert"
@@ -166,7 +166,7 @@ export function CopilotPanel({
                 <p className="font-semibold">The draft would not save yet: fix these after applying it</p>
                 <ul className="mt-1 list-disc space-y-0.5 pl-5">
                   {answer.problems.map((p, i) => (
-                    <li key={i} className="break-words">
+                    <li key={i} className="wrap-anywhere">
                       {readableProblem(p, answer.draft?.nodes.map((n) => n.id) ?? [])}
                     </li>
                   ))}
@@ -185,7 +185,7 @@ export function CopilotPanel({
                         >
                           {KIND_STYLE[line.kind].label}
                         </span>
-                        <span className="min-w-0 break-words">{line.text}</span>
+                        <span className="min-w-0 wrap-anywhere">{line.text}</span>
                       </li>
                     ))}
                   </ul>

@@ -9,7 +9,6 @@ import type { WorkflowRun } from "@/lib/queries/workflows";
 const col = createColumnHelper<WorkflowRun>();
 
 export const RUN_COLUMNS_TEMPLATE = "minmax(11rem,1.3fr) 7rem minmax(10rem,1.3fr) minmax(7rem,0.9fr) 6rem 5rem";
-export const RUNS_MIN_WIDTH = 760;
 
 const muted = "text-zinc-600 dark:text-zinc-400";
 

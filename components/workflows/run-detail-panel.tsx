@@ -101,7 +101,7 @@ function Outcome({ run }: { run: WorkflowRunDetail }) {
   return (
     <div role="status" data-testid="run-outcome" className={`rounded-lg border p-3 ${BOX[tone]}`}>
       <p className="font-semibold">{title}</p>
-      <p className="mt-0.5 break-words">{body}</p>
+      <p className="mt-0.5 wrap-anywhere">{body}</p>
     </div>
   );
 }
@@ -119,7 +119,7 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
       <Outcome run={run} />
       <dl className="grid grid-cols-[7.5rem_1fr] gap-x-3 gap-y-2">
         <dt className={term}>Workflow</dt>
-        <dd className="min-w-0 break-words">{run.workflow_name}</dd>
+        <dd className="min-w-0 wrap-anywhere">{run.workflow_name}</dd>
         <dt className={term}>Trigger</dt>
         <dd>
           {triggerLabel(run.trigger)}
@@ -131,7 +131,7 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
           )}
         </dd>
         <dt className={term}>Started by</dt>
-        <dd className="min-w-0 break-words">{startedBy(run)}</dd>
+        <dd className="min-w-0 wrap-anywhere">{startedBy(run)}</dd>
         <dt className={term}>{run.started_at !== null ? "Started" : "Due"}</dt>
         <dd>
           <LocalTime seconds={(run.started_at ?? run.due_at) / 1000} />
@@ -211,7 +211,7 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
                 </dl>
                 {n.error && (
                   <p
-                    className="mt-2 break-words rounded-md bg-rose-50 px-2 py-1 text-rose-800 dark:bg-rose-950/50 dark:text-rose-200"
+                    className="mt-2 wrap-anywhere rounded-md bg-rose-50 px-2 py-1 text-rose-800 dark:bg-rose-950/50 dark:text-rose-200"
                     data-testid="run-node-error"
                   >
                     {n.error}

@@ -27,11 +27,11 @@ export function SaveProblems({ error, problems, ids }: { error?: unknown; proble
             : `Not saved: fix these ${list.length} problems first`}
       </p>
       {list.length === 1 ? (
-        <p className="mt-1 break-words">{readableProblem(list[0], ids)}</p>
+        <p className="mt-1 wrap-anywhere">{readableProblem(list[0], ids)}</p>
       ) : (
         <ul className="mt-1 list-disc space-y-0.5 pl-5">
           {list.map((p, i) => (
-            <li key={i} className="break-words">
+            <li key={i} className="wrap-anywhere">
               {readableProblem(p, ids)}
             </li>
           ))}

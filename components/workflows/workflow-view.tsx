@@ -11,11 +11,13 @@ import { ErrorNote } from "@/components/ui/error-note";
 import { KindBadge } from "@/components/operations/kind-badge";
 import { LocalTime } from "@/components/time/local-time";
 import { ActiveBadge, WritesBadge } from "@/components/workflows/badges";
+import { workflowState } from "@/lib/workflows/workflow-state";
+import { useDocumentTitle } from "@/components/ui/use-document-title";
 import { useCatalogue } from "@/components/workflows/catalogue";
 import { When } from "@/components/workflows/relative-time";
 import { RebindDialog } from "@/components/workflows/rebind-dialog";
 import { RunDetailPanel } from "@/components/workflows/run-detail-panel";
-import { RUN_COLUMNS_TEMPLATE, RUNS_MIN_WIDTH, runColumns } from "@/components/workflows/run-columns";
+import { RUN_COLUMNS_TEMPLATE, runColumns } from "@/components/workflows/run-columns";
 import { describeSchedule } from "@/components/workflows/schedule-words";
 import { useDetailParam } from "@/components/ui/use-detail-param";
 import { WriteNote, type WriteNode } from "@/components/workflows/write-note";
@@ -84,6 +86,7 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
   const remove = useDeleteWorkflow(teamId, w.id);
   const [deleting, setDeleting] = useState(false);
   const [rebinding, setRebinding] = useState(false);
+  useDocumentTitle(`${w.name} · Workflows · Patchbay`);
 
   const runs = useInfiniteQuery(workflowRunsOptions(teamId, w.id));
   const rows = useMemo(() => runs.data?.pages.flatMap((p) => p.runs) ?? [], [runs.data]);
@@ -122,8 +125,8 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div className="min-w-0">
             <div className="flex flex-wrap items-center gap-2">
-              <h1 className="break-words text-2xl font-semibold tracking-tight">{w.name}</h1>
-              <ActiveBadge active={w.active} manual={!w.schedule} />
+              <h1 className="wrap-anywhere text-2xl font-semibold tracking-tight">{w.name}</h1>
+              <ActiveBadge state={workflowState(w)} />
               {writes.length > 0 && <WritesBadge />}
             </div>
             <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid="workflow-schedule">
@@ -216,7 +219,7 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
             data-testid="deactivated-reason"
           >
             <p className="font-semibold">Why it is inactive</p>
-            <p className="mt-0.5 break-words">{w.deactivated_reason}</p>
+            <p className="mt-0.5 wrap-anywhere">{w.deactivated_reason}</p>
           </div>
         )}
         {problems.length > 0 && (
@@ -233,7 +236,7 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
             </p>
             <ul className="mt-1 list-disc space-y-0.5 pl-5">
               {problems.map((n) => (
-                <li key={n.id} className="break-words">
+                <li key={n.id} className="wrap-anywhere">
                   <span className="font-medium">{n.label}</span> (<span className="font-mono text-xs">{n.id}</span>):{" "}
                   {n.connection_problem}
                 </li>
@@ -301,7 +304,7 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
                   )
                 ) : (
                   <>
-                    <p className="break-words">
+                    <p className="wrap-anywhere">
                       {n.connection ? (
                         (n.connection.display_name ?? n.connection.external_id ?? n.connection.id)
                       ) : (
@@ -356,7 +359,6 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
           data={rows}
           columns={runColumns}
           template={RUN_COLUMNS_TEMPLATE}
-          minWidth={RUNS_MIN_WIDTH}
           getRowId={(r) => r.id}
           isLoading={runs.isPending}
           error={runs.error}

@@ -6,10 +6,11 @@ import { useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { DataTable } from "@/components/data-table/data-table";
 import { EmptyState } from "@/components/data-table/empty-state";
-import { WORKFLOW_COLUMNS_TEMPLATE, WORKFLOWS_MIN_WIDTH, workflowColumns } from "@/components/workflows/columns";
+import { WORKFLOW_COLUMNS_TEMPLATE, workflowColumns } from "@/components/workflows/columns";
 import { workflowsQuery, type WorkflowListItem } from "@/lib/queries/workflows";
 import { WORKFLOW_TEMPLATES } from "@/lib/workflows/workflow-templates";
 import { plural } from "@/lib/text/plural";
+import { workflowState } from "@/lib/workflows/workflow-state";
 
 const link = "font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300";
 
@@ -19,16 +20,18 @@ export function WorkflowsExplorer({ teamId }: { teamId: string }) {
   const query = useQuery(workflowsQuery(teamId));
   const workflows = useMemo(() => query.data ?? [], [query.data]);
   const columns = useMemo(() => workflowColumns(teamId), [teamId]);
-  const active = workflows.filter((w) => w.active).length;
+  // The same words as the rows' badges: "3 active · 2 manual · 1 inactive".
+  const byState = (["active", "manual", "inactive"] as const)
+    .map((state) => ({ state, n: workflows.filter((w) => workflowState(w) === state).length }))
+    .filter((s) => s.n > 0)
+    .map((s) => `${s.n.toLocaleString("en")} ${s.state}`);
   const problems = workflows.filter((w) => w.connection_problems.length > 0).length;
 
   return (
     <div className="space-y-4">
       <div className="flex min-h-9 flex-wrap items-center justify-between gap-2 text-sm text-zinc-600 dark:text-zinc-400">
         <p data-testid="workflows-count" aria-live="polite">
-          {query.isPending
-            ? "Loading the workflows…"
-            : `${plural(workflows.length, "workflow")} · ${active.toLocaleString("en")} active`}
+          {query.isPending ? "Loading the workflows…" : [plural(workflows.length, "workflow"), ...byState].join(" · ")}
         </p>
         {problems > 0 && (
           <p className="font-medium text-amber-800 dark:text-amber-200">
@@ -42,7 +45,6 @@ export function WorkflowsExplorer({ teamId }: { teamId: string }) {
         data={workflows}
         columns={columns}
         template={WORKFLOW_COLUMNS_TEMPLATE}
-        minWidth={WORKFLOWS_MIN_WIDTH}
         getRowId={(w) => w.id}
         isLoading={query.isPending}
         error={query.error}

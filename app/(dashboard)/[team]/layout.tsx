@@ -27,7 +27,7 @@ export default async function TeamLayout({
       <div className="min-h-screen bg-zinc-50 dark:bg-zinc-950">
         <SkipLink />
         <header className="relative border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-          <div className="mx-auto flex max-w-7xl items-center justify-between gap-3 px-4 py-3">
+          <div className="mx-auto flex max-w-[96rem] items-center justify-between gap-3 px-4 py-3">
             <div className="flex min-w-0 items-center gap-3">
               <Link href={`/${team}`} className="flex items-center gap-2 font-semibold tracking-tight">
                 {/* eslint-disable-next-line @next/next/no-img-element -- a 1 KB SVG: nothing to optimise */}
@@ -56,7 +56,7 @@ export default async function TeamLayout({
         </header>
         {/* Webhooks are owners' business (the endpoints list answers 403 to members). */}
         {membership.role === "owner" && <DisabledWebhooksBanner team={team} />}
-        <div className="mx-auto flex max-w-7xl px-4">
+        <div className="mx-auto flex max-w-[96rem] px-4">
           <SideNav team={team} />
           <main id={MAIN_ID} tabIndex={-1} className="min-w-0 flex-1 py-6 focus:outline-none lg:pl-6">
             {children}

@@ -1,5 +1,7 @@
 import { Overview } from "@/components/overview/overview";
 
+export const metadata = { title: "Overview · Patchbay" };
+
 export default async function OverviewPage({ params }: { params: Promise<{ team: string }> }) {
   const { team } = await params;
   return (

@@ -88,7 +88,7 @@ export default async function ConnectPage({ params, searchParams }: Props) {
           <p className="font-medium">
             {error === "access_denied" ? "Access wasn't granted." : "The connection didn't complete."}
           </p>
-          {errorDescription && <p className="mt-1 break-words">{errorDescription}</p>}
+          {errorDescription && <p className="mt-1 wrap-anywhere">{errorDescription}</p>}
           <p className="mt-1">You can try again below.</p>
         </Alert>
       )}

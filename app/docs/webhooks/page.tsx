@@ -17,7 +17,7 @@ import { C, H3, link, Pre, Section, Table } from "@/components/docs/doc-parts";
 import Link from "next/link";
 import { DocsBar } from "@/components/docs/docs-bar";
 
-export const metadata: Metadata = { title: "Webhooks · Patchbay" };
+export const metadata: Metadata = { title: "Webhooks guide · Docs · Patchbay" };
 
 // The catalogue, the retry schedule and the grace periods come from lib/webhooks, and the
 // worked signature is computed by the signing code itself, so this page cannot drift from them.

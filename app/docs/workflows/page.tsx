@@ -18,7 +18,7 @@ import { C, H3, link, Pre, Section, Table } from "@/components/docs/doc-parts";
 import Link from "next/link";
 import { DocsBar } from "@/components/docs/docs-bar";
 
-export const metadata: Metadata = { title: "Workflows · Patchbay" };
+export const metadata: Metadata = { title: "Workflows guide · Docs · Patchbay" };
 
 // The catalogues on this page (run variables, utilities, templates, writes safe to repeat) are
 // read from lib/workflows and lib/operations, and the worked example is filled in by the same

@@ -1,6 +1,8 @@
 import { Suspense } from "react";
 import { AuthLinksView } from "@/components/auth-links/auth-links-view";
 
+export const metadata = { title: "Auth links · Patchbay" };
+
 export default async function AuthLinksPage({ params }: { params: Promise<{ team: string }> }) {
   const { team } = await params;
   return (

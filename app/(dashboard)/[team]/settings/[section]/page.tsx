@@ -2,6 +2,12 @@ import { notFound } from "next/navigation";
 import { requireUser } from "@/lib/auth/current-user";
 import { findSettingsSection } from "@/components/settings/settings-sections";
 
+/** The tab reads the page's name: "API keys · Settings · Patchbay". */
+export async function generateMetadata({ params }: { params: Promise<{ section: string }> }) {
+  const section = findSettingsSection((await params).section);
+  return { title: section ? `${section.label} · Settings · Patchbay` : "Page not found · Patchbay" };
+}
+
 /** One settings page. Role and plan decide what is shown; the endpoints enforce the same rules on their own. */
 export default async function SettingsSectionPage({ params }: { params: Promise<{ team: string; section: string }> }) {
   const { team, section: slug } = await params;

@@ -1,0 +1,17 @@
+/**
+ * What a workflow's badge says, and what every count of "active" workflows counts: Active when
+ * its schedule runs it, Manual when it has no schedule (it runs only when started) and was not
+ * deactivated, Inactive otherwise. The dashboard's badges, its counts and the CLI agree on it.
+ */
+export type WorkflowState = "active" | "manual" | "inactive";
+
+export function workflowState(w: { active: boolean; schedule: string | null }): WorkflowState {
+  if (!w.active) return "inactive";
+  return w.schedule ? "active" : "manual";
+}
+
+export const WORKFLOW_STATE_LABEL: Record<WorkflowState, string> = {
+  active: "Active",
+  manual: "Manual",
+  inactive: "Inactive",
+};
