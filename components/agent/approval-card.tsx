@@ -118,9 +118,9 @@ export function ApprovalCard({
           </p>
           {!a.redacted && a.input !== null && (
             <details className="mt-2 rounded-lg border border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-950">
-              <summary className={SUMMARY}>What it would write</summary>
+              <summary className={SUMMARY}>{writeHeading(status)}</summary>
               <ScrollRegion
-                label="What it would write"
+                label={writeHeading(status)}
                 className="border-t border-zinc-200 px-3 py-2 font-mono text-xs dark:border-zinc-800"
               >
                 <JsonView value={a.input} />
@@ -192,6 +192,15 @@ export function ApprovalCard({
       )}
     </section>
   );
+}
+
+/** The input's heading in the tense of what happened: asked for, being written, written, or never written. */
+function writeHeading(status: ApprovalStatus): string {
+  if (status === "succeeded") return "What it wrote";
+  if (status === "running") return "What it is writing";
+  if (status === "failed") return "What it tried to write";
+  if (status === "pending") return "What it would write";
+  return "What it would have written";
 }
 
 /** What became of a decided (or expired) request, in a sentence. */

@@ -118,16 +118,23 @@ export function ApprovalsExplorer({ teamId }: { teamId: string }) {
           ) : (
             <EmptyState title={defaultView ? "No approvals waiting" : "No approval requests yet"}>
               <p>
-                When an agent asks to change something at a provider through an MCP server whose write policy is
-                “approval”, the request waits here until a member of the team approves or rejects it. The write policy
-                of each server is in{" "}
+                When an agent asks to change something at a provider, the request waits here until a member of the team
+                approves or rejects it. Requests come from the{" "}
+                <Link
+                  href={`/${teamId}/agent`}
+                  className="font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300"
+                >
+                  Agent
+                </Link>{" "}
+                (every write it asks for), and from apps on an MCP server whose write policy is “approval” (each
+                server&apos;s policy is in{" "}
                 <Link
                   href={`/${teamId}/settings/mcp-servers`}
                   className="font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300"
                 >
                   Settings → MCP servers
                 </Link>
-                .
+                ).
               </p>
             </EmptyState>
           )

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRef } from "react";
 import { usePanelKeyboard } from "@/components/ui/use-panel-keyboard";
 import { useLog } from "@/lib/queries/logs";
@@ -9,6 +10,9 @@ import { JsonView } from "@/components/logs/json-view";
 import { LocalTime } from "@/components/time/local-time";
 import { ScrollRegion } from "@/components/ui/scroll-region";
 import { isTruncatedBody } from "@/lib/logs/stored-body";
+import { PRIVATE_CONVERSATION_NAME } from "@/lib/text/conversation-name";
+
+const link = "font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300";
 
 function describeError(error: unknown) {
   if (error instanceof ApiRequestError) {
@@ -32,6 +36,13 @@ export function LogDetailPanel({
   onShowRun: (runId: string) => void;
 }) {
   const { data: log, error, isLoading } = useLog(teamId, logId);
+  // Where the log came from, when it has a page: its workflow, or its agent conversation.
+  const sourceHref =
+    log?.source.id && log.source.type === "workflow"
+      ? `/${teamId}/workflows/${encodeURIComponent(log.source.id)}`
+      : log?.source.id && log.source.type === "agent" && log.source.name !== PRIVATE_CONVERSATION_NAME
+        ? `/${teamId}/agent/${encodeURIComponent(log.source.id)}`
+        : null;
   const closeRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
   usePanelKeyboard(panelRef, closeRef, onClose, logId);
@@ -90,13 +101,32 @@ export function LogDetailPanel({
               </dd>
               <dt className="text-zinc-500 dark:text-zinc-400">Source</dt>
               <dd className="break-all">
-                {log.source.type} · {log.source.name ?? "—"}{" "}
+                {log.source.type} ·{" "}
+                {sourceHref ? (
+                  <Link href={sourceHref} className={link} data-testid="log-source-link">
+                    {log.source.name ?? log.source.id}
+                  </Link>
+                ) : (
+                  (log.source.name ?? "—")
+                )}{" "}
                 <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{log.source.id}</span>
               </dd>
               {log.source.run_id && (
                 <>
                   <dt className="text-zinc-500 dark:text-zinc-400">Run</dt>
-                  <dd className="break-all font-mono text-xs">{log.source.run_id}</dd>
+                  <dd className="break-all font-mono text-xs">
+                    {log.source.type === "workflow" && log.source.id ? (
+                      <Link
+                        href={`/${teamId}/workflows/${encodeURIComponent(log.source.id)}?run=${encodeURIComponent(log.source.run_id)}`}
+                        className={link}
+                        aria-label={`Run ${log.source.run_id} on its workflow's page`}
+                      >
+                        {log.source.run_id}
+                      </Link>
+                    ) : (
+                      log.source.run_id
+                    )}
+                  </dd>
                 </>
               )}
               <dt className="text-zinc-500 dark:text-zinc-400">User</dt>
@@ -110,7 +140,11 @@ export function LogDetailPanel({
               <dt className="text-zinc-500 dark:text-zinc-400">Credits</dt>
               <dd>
                 {log.credits_used}
-                {log.cache_hit && " (cache hit)"}
+                {log.cache_hit && " (cache hit)"} ·{" "}
+                {/* A workflow's logs are charged together, once per run; a call's or a turn's with it. */}
+                <Link href={`/${teamId}/ledger/charge?log=${encodeURIComponent(log.id)}`} className={link}>
+                  {log.source.run_id ? "The run's charge" : "Its charge"} in the ledger
+                </Link>
               </dd>
             </dl>
             {log.source.type === "workflow" && log.source.run_id && (

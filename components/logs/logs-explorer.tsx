@@ -14,7 +14,8 @@ import { LOG_FILTER_KEYS, useInfiniteLogs } from "@/lib/queries/logs";
 import { LOG_SOURCE_TYPES, LOG_STATUSES, type LogJson } from "@/lib/schemas/logs";
 import { plural } from "@/lib/text/plural";
 
-export type HistoryWindowInfo = { plan: string; days: number; cutoff: number };
+/** `older`: the team has logs from before the window's start, which the window hides. */
+export type HistoryWindowInfo = { plan: string; days: number; cutoff: number; older: boolean };
 
 /** The logs explorer: §4.10 filters in the URL, the virtualized infinite table, the detail panel. */
 export function LogsExplorer({ teamId, history }: { teamId: string; history: HistoryWindowInfo }) {
@@ -26,7 +27,8 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
   const router = useRouter();
   const pathname = usePathname();
   const filtered = Object.keys(filters).length > 0;
-  const windowNote = (
+  // Said only when the window hides something: a team with no older logs has nothing cut off.
+  const windowNote = history.older && (
     <>
       Older logs are outside the <strong className="font-semibold capitalize">{history.plan}</strong> plan&apos;s{" "}
       {history.days}-day history window: nothing before <LocalTime seconds={history.cutoff} className="font-medium" />{" "}
@@ -115,9 +117,11 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
           </EmptyState>
         }
         end={
-          <p data-testid="history-window-note" className="mt-1">
-            {windowNote}
-          </p>
+          windowNote && (
+            <p data-testid="history-window-note" className="mt-1">
+              {windowNote}
+            </p>
+          )
         }
       />
       {openId && (

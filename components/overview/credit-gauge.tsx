@@ -1,7 +1,7 @@
 "use client";
 
 import type { CreditBalance } from "@/lib/queries/overview";
-import { formatCredits } from "@/components/overview/format";
+import { formatCredits, formatShare } from "@/components/overview/format";
 import { plural } from "@/lib/text/plural";
 import { LocalTime } from "@/components/time/local-time";
 
@@ -13,7 +13,7 @@ export function CreditGauge({ balance, now }: { balance: CreditBalance; now: num
   const { credits_limit: limit, credits_used: used, credits_remaining: remaining, billing_period_end: end } = balance;
   const over = remaining < 0;
   const share = limit > 0 ? used / limit : used > 0 ? 1 : 0;
-  const percent = Math.round(share * 100);
+  const percent = formatShare(used, limit);
   const daysLeft = end ? Math.max(0, Math.ceil((end - now) / 86_400)) : null;
   const tone = over ? "bg-rose-600" : share >= 0.9 ? "bg-amber-500" : "bg-indigo-600";
   return (
@@ -41,10 +41,13 @@ export function CreditGauge({ balance, now }: { balance: CreditBalance; now: num
         aria-valuemin={0}
         aria-valuemax={limit}
         aria-valuenow={Math.min(used, limit)}
-        aria-valuetext={`${formatCredits(used)} of ${formatCredits(limit)} credits used (${percent}%)`}
+        aria-valuetext={`${formatCredits(used)} of ${formatCredits(limit)} credits used (${percent})`}
         className="h-3 overflow-hidden rounded-full bg-zinc-100 dark:bg-zinc-800"
       >
-        <div className={`h-full rounded-full ${tone}`} style={{ width: `${Math.min(100, share * 100)}%` }} />
+        <div
+          className={`h-full rounded-full ${tone}`}
+          style={{ width: `${used > 0 ? Math.min(100, Math.max(1, share * 100)) : 0}%` }}
+        />
       </div>
       <dl className="grid grid-cols-2 gap-4 text-sm sm:grid-cols-3">
         <div>
@@ -58,8 +61,11 @@ export function CreditGauge({ balance, now }: { balance: CreditBalance; now: num
         </div>
         <div>
           <dt className="text-zinc-500 dark:text-zinc-400">Used</dt>
-          <dd className={`text-lg font-semibold tabular-nums ${over ? "text-rose-600 dark:text-rose-400" : ""}`}>
-            {percent}%
+          <dd
+            data-testid="credits-used-share"
+            className={`text-lg font-semibold tabular-nums ${over ? "text-rose-600 dark:text-rose-400" : ""}`}
+          >
+            {percent}
           </dd>
         </div>
         <div className="col-span-2 sm:col-span-1">

@@ -16,7 +16,8 @@ export function ApiKeysSection({ team, role, plan }: { team: string; role: "owne
     return (
       <Notice title="API keys need the Team plan" testId="api-keys-plan-notice">
         This team is on the <span className="capitalize">{plan}</span> plan. The /v1 API authenticates with API keys,
-        which are available on the Team plan; an owner can upgrade the team to create them.
+        which owners create here on the Team plan; an owner can upgrade the team to create them. Keys the server&apos;s
+        operator made from the command line work on any plan.
       </Notice>
     );
   }

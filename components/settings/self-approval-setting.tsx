@@ -7,7 +7,7 @@ import { detailText } from "@/components/overview/format";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 
 const CONSEQUENCE_ON =
-  "On: a member cannot approve a write they asked for through their own MCP token; another member must approve it. They can still reject it. A request on a private connection can then only be rejected or left to expire, since only that connection's owner may decide it.";
+  "On: a member cannot approve a write they asked for (in their Agent conversation, or through their own MCP token); another member must approve it. They can still reject it. A request on a private connection can then only be rejected or left to expire, since only that connection's owner may decide it.";
 const CONSEQUENCE_OFF =
   "Off: any member may approve any request, their own included (requests on a private connection are always decided by that connection's owner).";
 

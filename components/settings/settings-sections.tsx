@@ -7,6 +7,7 @@ import { SessionsSection } from "@/components/settings/sessions-section";
 import { ConnectedAppsSection } from "@/components/settings/connected-apps";
 import { LowCreditsSetting } from "@/components/webhooks/low-credits-setting";
 import { SelfApprovalSetting } from "@/components/settings/self-approval-setting";
+import { WEBHOOK_EVENT_FAMILIES } from "@/lib/schemas/webhook-event-types";
 
 // Settings' sub-pages (STYLE 14), one entry each: its URL (/<team>/settings/<slug>), its name in
 // the settings navigation, and its cards. The navigation, the pages and /settings' redirect read
@@ -58,7 +59,7 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
         id: "approvals-heading",
         title: "Approvals",
         description:
-          "Who may approve the writes agents ask to make through MCP servers whose write policy is “approval”.",
+          "Who may approve the writes agents ask for: the Agent's, and those of apps on MCP servers whose write policy is “approval”.",
         render: (v) => <SelfApprovalSetting team={v.team} role={v.role} />,
       },
     ],
@@ -70,8 +71,7 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
       {
         id: "webhooks-heading",
         title: "Webhooks",
-        description:
-          "Endpoints that receive the team's events (connections, auth links, credits) as signed HTTP requests, and what was delivered to each.",
+        description: `Endpoints that receive the team's events (${WEBHOOK_EVENT_FAMILIES.join(", ")}) as signed HTTP requests, and what was delivered to each.`,
         render: (v) => <WebhooksSection team={v.team} role={v.role} />,
       },
       {

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { createColumnHelper } from "@tanstack/react-table";
 import { ActiveBadge, RunStatusBadge, WritesBadge } from "@/components/workflows/badges";
 import { workflowState } from "@/lib/workflows/workflow-state";
-import { relativeTo, useNow, When } from "@/components/workflows/relative-time";
+import { runWhen, useNow, When } from "@/components/workflows/relative-time";
 import { LocalTime } from "@/components/time/local-time";
 import { scheduleSummary } from "@/components/workflows/schedule-words";
 import { runTime } from "@/components/workflows/format";
@@ -35,7 +35,7 @@ function LastRun({ run }: { run: WorkflowRun }) {
     <div className="min-w-0 leading-tight">
       <div className="flex min-w-0 items-center gap-1.5">
         <RunStatusBadge status={run.status} />
-        {now !== null && <span className="truncate text-xs">{relativeTo(at, now, run.started_at !== null)}</span>}
+        {now !== null && <span className="truncate text-xs">{runWhen(run, now)}</span>}
       </div>
       <LocalTime seconds={at / 1000} className={`block truncate text-xs tabular-nums ${muted}`} />
     </div>

@@ -140,6 +140,14 @@ export function nodeOf(
     if ("problem" in result) problems.push(`nodes[${index}].input.${field.name}: ${result.problem}`);
     else input[field.name] = result.value;
   }
+  // What must be filled in before the server is asked: every such problem at once, each on its field.
+  if (!draft.label.trim()) problems.push(`nodes[${index}].label: is required: say what this node does`);
+  if (!draft.operation_id) problems.push(`nodes[${index}].operation_id: is required: choose an operation`);
+  else if (op && op.connection_types.length > 0 && !draft.connection_id)
+    problems.push(`nodes[${index}].connection_id: is required: choose a connection`);
+  for (const field of op?.fields ?? [])
+    if (field.required && !(draft.values[field.name] ?? "").trim())
+      problems.push(`nodes[${index}].input.${field.name}: is required`);
   const needsConnection = op ? op.connection_types.length > 0 : draft.connection_id !== "";
   const node: WorkflowNode = {
     id: draft.id.trim(),
@@ -151,13 +159,64 @@ export function nodeOf(
   return { node, problems };
 }
 
+/** Where a problem belongs in the form: a workflow field, or one node's field (input fields by name). */
+export type ProblemPlace = { node: number | null; field: string | null; message: string };
+
+/** The words a field is shown with; input fields keep their own names (input.template). */
+const FIELD_WORDS: Record<string, string> = {
+  name: "Name",
+  nodes: "Nodes",
+  schedule: "Schedule",
+  timezone: "Time zone",
+  id: "ID",
+  label: "Label",
+  operation_id: "Operation",
+  connection_id: "Connection",
+};
+
 /**
- * A problem of the API's 400 (or of the form) as a person reads it: "nodes[1].input.template: …"
- * becomes "Node 2 (message) · input.template: …".
+ * Where a problem of the API's 400 (or of the form) belongs: "nodes[1].input.template: …" (the
+ * checks' form) and "nodes.1.label: …" (the schema's, before it named items in brackets) are node
+ * 2's template and label; "schedule: …" is the schedule. A problem with no field (a 403's reason)
+ * belongs to the form.
+ */
+export function problemPlace(problem: string): ProblemPlace {
+  const m = /^(?:nodes(?:\[(\d+)\]|\.(\d+))\.?)?([A-Za-z_][\w]*(?:\.[\w]+)*|\(input\))?: ([\s\S]*)$/.exec(problem);
+  if (!m || (m[1] === undefined && m[2] === undefined && !m[3])) return { node: null, field: null, message: problem };
+  const node = m[1] ?? m[2];
+  let field = m[3] ?? null;
+  // An input's problem is its field's, however deep inside the field's value it lies.
+  if (field?.startsWith("input.")) field = `input.${field.split(".")[1]}`;
+  if (field === "(input)") field = "input";
+  return { node: node === undefined ? null : Number(node), field, message: m[4] };
+}
+
+/** The key of a problem's field in the form: "name", "schedule", "node:1:input.template". */
+export const problemKey = (p: ProblemPlace) =>
+  p.field === null ? null : p.node === null ? p.field : `node:${p.node}:${p.field}`;
+
+/**
+ * A problem of the API's 400 (or of the form) as a person reads it, naming the node and the
+ * field: "nodes[1].input.template: …" becomes "Node 2 (message) · input.template: …", and
+ * "nodes.0.label: is empty" "Node 1 (node_1) · Label: is empty".
  */
 export function readableProblem(problem: string, ids: string[]): string {
-  return problem.replace(
-    /^nodes\[(\d+)\]\.?/,
-    (_, i: string) => `Node ${Number(i) + 1}${ids[Number(i)] ? ` (${ids[Number(i)]})` : ""} · `,
-  );
+  const p = problemPlace(problem);
+  if (p.field === null && p.node === null) return problem;
+  const field = p.field === null ? "" : `${FIELD_WORDS[p.field] ?? p.field}: `;
+  if (p.node === null) return `${field}${p.message}`;
+  return `Node ${p.node + 1}${ids[p.node] ? ` (${ids[p.node]})` : ""} · ${field}${p.message}`;
+}
+
+/** Each field's problems, by problemKey, for the field to show beside it. */
+export function problemsByField(problems: string[]): Map<string, string> {
+  const byField = new Map<string, string>();
+  for (const problem of problems) {
+    const key = problemKey(problemPlace(problem));
+    if (key) {
+      const message = problemPlace(problem).message;
+      byField.set(key, byField.has(key) ? `${byField.get(key)}; ${message}` : message);
+    }
+  }
+  return byField;
 }

@@ -3,6 +3,7 @@
 import { useId } from "react";
 import { exampleOf, fieldKind, type Field } from "@/components/workflows/editor-model";
 import type { CatalogueOperation } from "@/lib/queries/operations";
+import { FieldProblem } from "@/components/workflows/field-problem";
 
 const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
@@ -15,11 +16,14 @@ export function InputField({
   op,
   field,
   value,
+  problem,
   onChange,
 }: {
   op: CatalogueOperation;
   field: Field;
   value: string;
+  /** What the last Save found wrong with it, shown beside it. */
+  problem?: string;
   onChange: (text: string) => void;
 }) {
   const id = useId();
@@ -28,8 +32,9 @@ export function InputField({
   const helpId = `${id}-help`;
   const common = {
     id,
-    "aria-describedby": helpId,
+    "aria-describedby": problem ? `${helpId} ${id}-problem` : helpId,
     "aria-required": field.required || undefined,
+    "aria-invalid": problem ? true : undefined,
     spellCheck: false,
     autoComplete: "off",
   } as const;
@@ -106,6 +111,7 @@ export function InputField({
         </span>
       </div>
       {control}
+      <FieldProblem id={`${id}-problem`} problem={problem} />
       <p id={helpId} className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
         {field.description}
         {field.default !== undefined && kind !== "boolean" && kind !== "choice" && <> Default {show(field.default)}.</>}

@@ -7,11 +7,12 @@ import { isBuiltIn, type CatalogueIndex } from "@/components/workflows/catalogue
 import { OperationPicker } from "@/components/workflows/operation-picker";
 import { InputField } from "@/components/workflows/input-field";
 import { withOperation, type NodeDraft } from "@/components/workflows/editor-model";
+import { FieldProblem, RequiredMark } from "@/components/workflows/field-problem";
 import { connectionLabel } from "@/lib/queries/operations";
 import { RUN_VARIABLES } from "@/lib/workflows/templates";
 import { plural } from "@/lib/text/plural";
 
-const label = "mb-1 block text-sm font-medium";
+const labelRow = "mb-1 flex items-baseline gap-2";
 const help = "mt-1 text-xs text-zinc-600 dark:text-zinc-400";
 const link = "font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300";
 
@@ -25,6 +26,8 @@ type Props = {
   catalogue: CatalogueIndex;
   /** What is wrong with the connection this node had when the editor opened (deleted, needs re-authorization). */
   connectionProblem: string | null;
+  /** The last Save's problems of this node, by field ("label", "connection_id", "input.template"). */
+  problems: Record<string, string>;
   onChange: (next: NodeDraft) => void;
   onMove: (by: -1 | 1) => void;
   onRemove: () => void;
@@ -39,10 +42,17 @@ export function NodeCard({
   earlier,
   catalogue,
   connectionProblem,
+  problems,
   onChange,
   onMove,
   onRemove,
 }: Props) {
+  /** A field's aria attributes: invalid when the last Save found a problem in it, described by it. */
+  const invalid = (field: string, help?: string) => ({
+    "aria-invalid": problems[field] ? true : undefined,
+    "aria-describedby": [help, problems[field] && `${id}-${field}-problem`].filter(Boolean).join(" ") || undefined,
+  });
+  const problemOf = (field: string) => <FieldProblem id={`${id}-${field}-problem`} problem={problems[field]} />;
   const id = useId();
   const op = catalogue.byId.get(draft.operation_id);
   const name = draft.label.trim() || draft.id || `node ${index + 1}`;
@@ -98,9 +108,12 @@ export function NodeCard({
 
         <div className="grid grid-cols-1 gap-4 md:grid-cols-[minmax(0,14rem)_1fr]">
           <div>
-            <label htmlFor={`${id}-id`} className={label}>
-              ID
-            </label>
+            <div className={labelRow}>
+              <label htmlFor={`${id}-id`} className="text-sm font-medium">
+                ID
+              </label>
+              <RequiredMark />
+            </div>
             <input
               id={`${id}-id`}
               data-focus="id"
@@ -109,18 +122,23 @@ export function NodeCard({
               maxLength={40}
               spellCheck={false}
               autoComplete="off"
-              aria-describedby={`${id}-id-help`}
+              aria-required="true"
+              {...invalid("id", `${id}-id-help`)}
               onChange={(e) => set({ id: e.target.value.toLowerCase().replace(/[^a-z0-9_]/g, "_") })}
             />
+            {problemOf("id")}
             <p id={`${id}-id-help`} className={help}>
               a–z, 0–9 and _; later nodes use its output as{" "}
               <code className="font-mono">{`{{nodes.${draft.id || "id"}.output}}`}</code>.
             </p>
           </div>
           <div>
-            <label htmlFor={`${id}-label`} className={label}>
-              Label
-            </label>
+            <div className={labelRow}>
+              <label htmlFor={`${id}-label`} className="text-sm font-medium">
+                Label
+              </label>
+              <RequiredMark />
+            </div>
             <input
               id={`${id}-label`}
               data-focus="label"
@@ -128,8 +146,11 @@ export function NodeCard({
               value={draft.label}
               maxLength={200}
               placeholder="Sessions, last 7 days"
+              aria-required="true"
+              {...invalid("label")}
               onChange={(e) => set({ label: e.target.value })}
             />
+            {problemOf("label")}
           </div>
 
           <div className="md:col-span-2">
@@ -137,8 +158,10 @@ export function NodeCard({
               catalogue={catalogue}
               value={draft.operation_id}
               onChange={(next) => onChange(withOperation(draft, next))}
-              describedBy={op ? `${id}-op-help` : undefined}
+              describedBy={invalid("operation_id", op ? `${id}-op-help` : undefined)["aria-describedby"]}
+              invalid={Boolean(problems.operation_id)}
             />
+            {problemOf("operation_id")}
             {op && (
               <div id={`${id}-op-help`} className={`${help} flex flex-wrap items-center gap-x-2 gap-y-1`}>
                 <KindBadge kind={op.kind} requiresApproval={false} />
@@ -155,16 +178,20 @@ export function NodeCard({
 
           {op && !isBuiltIn(op) && (
             <div className="md:col-span-2">
-              <label htmlFor={`${id}-connection`} className={label}>
-                Connection
-              </label>
+              <div className={labelRow}>
+                <label htmlFor={`${id}-connection`} className="text-sm font-medium">
+                  Connection
+                </label>
+                <RequiredMark />
+              </div>
               <select
                 id={`${id}-connection`}
                 className="input"
                 value={draft.connection_id}
                 onChange={(e) => set({ connection_id: e.target.value })}
-                aria-describedby={`${id}-connection-help`}
-                aria-invalid={draft.connection_id !== "" && !listed ? true : undefined}
+                aria-required="true"
+                aria-describedby={invalid("connection_id", `${id}-connection-help`)["aria-describedby"]}
+                aria-invalid={(draft.connection_id !== "" && !listed) || problems.connection_id ? true : undefined}
               >
                 <option value="">{connections.length ? "Choose a connection…" : "No connection to choose"}</option>
                 {connections.map((c) => (
@@ -176,6 +203,7 @@ export function NodeCard({
                   <option value={draft.connection_id}>{draft.connection_id} (deleted, or not yours to use)</option>
                 )}
               </select>
+              {problemOf("connection_id")}
               <div id={`${id}-connection-help`} className={help}>
                 {connections.length === 0 ? (
                   <p className="text-amber-800 dark:text-amber-200">
@@ -220,11 +248,13 @@ export function NodeCard({
                     op={op}
                     field={f}
                     value={draft.values[f.name] ?? ""}
+                    problem={problems[`input.${f.name}`]}
                     onChange={(text) => set({ values: { ...draft.values, [f.name]: text } })}
                   />
                 ))}
               </div>
             )}
+            {problemOf("input")}
             {Object.keys(draft.extra).length > 0 && (
               <p className="mt-2 text-xs text-amber-800 dark:text-amber-200">
                 Its input also holds {Object.keys(draft.extra).join(", ")}, which{" "}

@@ -4,6 +4,7 @@ import { useId, useMemo, useState } from "react";
 import { platformOf, type CatalogueIndex } from "@/components/workflows/catalogue";
 import type { CatalogueOperation } from "@/lib/queries/operations";
 import { plural } from "@/lib/text/plural";
+import { RequiredMark } from "@/components/workflows/field-problem";
 
 const BUILT_IN = "Built-in";
 
@@ -32,11 +33,14 @@ export function OperationPicker({
   value,
   onChange,
   describedBy,
+  invalid = false,
 }: {
   catalogue: CatalogueIndex;
   value: string;
   onChange: (op: CatalogueOperation | undefined) => void;
   describedBy?: string;
+  /** The last Save found a problem with it (described by `describedBy`). */
+  invalid?: boolean;
 }) {
   const id = useId();
   const [search, setSearch] = useState("");
@@ -46,9 +50,12 @@ export function OperationPicker({
 
   return (
     <div>
-      <label htmlFor={`${id}-select`} className="mb-1 block text-sm font-medium">
-        Operation
-      </label>
+      <div className="mb-1 flex items-baseline gap-2">
+        <label htmlFor={`${id}-select`} className="text-sm font-medium">
+          Operation
+        </label>
+        <RequiredMark />
+      </div>
       <div className="grid grid-cols-1 gap-2 sm:grid-cols-[minmax(10rem,14rem)_1fr]">
         <input
           type="search"
@@ -68,6 +75,8 @@ export function OperationPicker({
           value={value}
           onChange={(e) => onChange(catalogue.byId.get(e.target.value))}
           aria-describedby={describedBy}
+          aria-required="true"
+          aria-invalid={invalid || undefined}
         >
           <option value="">{value ? "No operation" : "Choose an operation…"}</option>
           {value && !known && <option value={value}>{value} (not in the catalogue)</option>}

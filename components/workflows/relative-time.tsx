@@ -56,6 +56,20 @@ export function relativeTo(atMs: number, nowMs: number, past = false): string {
 }
 
 /**
+ * When a run started, relative ("3 min. ago"), or for one that has not started (queued) when it
+ * will: "starts in 12 min.", "starts in a moment" when it is due now, and "waiting to start" once
+ * its time has passed. A run that has not started never reads "started …" or "in …" under
+ * "Started".
+ */
+export function runWhen(run: { started_at: number | null; due_at: number }, nowMs: number): string {
+  if (run.started_at !== null) return relativeTo(run.started_at, nowMs, true);
+  const diff = run.due_at - nowMs;
+  if (diff >= 45_000) return `starts ${relativeTo(run.due_at, nowMs)}`;
+  if (diff > -60_000) return "starts in a moment";
+  return "waiting to start";
+}
+
+/**
  * An instant as "in 12 min" with the absolute time beside it (or below it, `stacked`), in the
  * viewer's zone; `past` when it is known to be over (see relativeTo).
  */
@@ -89,5 +103,22 @@ export function When({
       {current !== null && <span>{relativeTo(ms, current, past)} · </span>}
       <LocalTime seconds={ms / 1000} className="tabular-nums" />
     </span>
+  );
+}
+
+/** A run's time in the runs table: relative (runWhen), the absolute time below; a queued run's is when it is due. */
+export function RunWhen({ run }: { run: { started_at: number | null; due_at: number } }) {
+  const current = useNow();
+  const at = run.started_at ?? run.due_at;
+  return (
+    <div className="min-w-0 leading-tight">
+      <div className="truncate">{current === null ? <LocalTime seconds={at / 1000} /> : runWhen(run, current)}</div>
+      {current !== null && (
+        <LocalTime
+          seconds={at / 1000}
+          className="block truncate text-xs tabular-nums text-zinc-600 dark:text-zinc-400"
+        />
+      )}
+    </div>
   );
 }

@@ -2,7 +2,7 @@
 
 import { createColumnHelper } from "@tanstack/react-table";
 import { RunStatusBadge } from "@/components/workflows/badges";
-import { When } from "@/components/workflows/relative-time";
+import { RunWhen } from "@/components/workflows/relative-time";
 import { formatDuration, runTime, startedBy, triggerLabel } from "@/components/workflows/format";
 import type { WorkflowRun } from "@/lib/queries/workflows";
 
@@ -16,7 +16,7 @@ export const runColumns = [
   col.accessor((r) => runTime(r), {
     id: "started",
     header: "Started",
-    cell: (c) => <When ms={c.getValue()} past={c.row.original.started_at !== null} stacked />,
+    cell: (c) => <RunWhen run={c.row.original} />,
   }),
   col.accessor("trigger", { header: "Trigger", cell: (c) => triggerLabel(c.getValue()) }),
   col.accessor((r) => startedBy(r), {

@@ -156,9 +156,17 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
         )}
       </dl>
 
-      <Link href={`/${team}/logs?source_run_id=${encodeURIComponent(run.id)}`} className="btn-secondary w-full">
-        Open in Logs
-      </Link>
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <Link href={`/${team}/logs?source_run_id=${encodeURIComponent(run.id)}`} className="btn-secondary flex-1">
+          Open in Logs
+        </Link>
+        {/* A run is charged once, when it ends; a refused one never. */}
+        {run.completed_at !== null && run.status !== "refused" && (
+          <Link href={`/${team}/ledger/charge?run=${encodeURIComponent(run.id)}`} className="btn-secondary flex-1">
+            Its charge in the Ledger
+          </Link>
+        )}
+      </div>
 
       <section aria-labelledby="run-nodes-title">
         <h3 id="run-nodes-title" className="mb-2 font-semibold">

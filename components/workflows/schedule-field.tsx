@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { errorDetail } from "@/components/ui/error-note";
 import { describeSchedule } from "@/components/workflows/schedule-words";
 import { schedulePreviewQuery } from "@/lib/queries/workflows";
+import { FieldProblem, RequiredMark } from "@/components/workflows/field-problem";
 
 export type ScheduleValue = { mode: "manual" | "cron"; cron: string; timezone: string };
 
@@ -84,10 +85,13 @@ export function ScheduleField({
   teamId,
   value,
   onChange,
+  problems = {},
 }: {
   teamId: string;
   value: ScheduleValue;
   onChange: (next: ScheduleValue) => void;
+  /** What the last Save found wrong with the expression or the zone, shown beside each. */
+  problems?: { schedule?: string; timezone?: string };
 }) {
   const id = useId();
   const zones = useZones();
@@ -141,9 +145,12 @@ export function ScheduleField({
       {value.mode === "cron" && (
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
           <div>
-            <label htmlFor={`${id}-cron`} className={label}>
-              Cron expression
-            </label>
+            <div className="mb-1 flex items-baseline gap-2">
+              <label htmlFor={`${id}-cron`} className="text-sm font-medium">
+                Cron expression
+              </label>
+              <RequiredMark />
+            </div>
             <input
               id={`${id}-cron`}
               className="input font-mono"
@@ -151,9 +158,12 @@ export function ScheduleField({
               spellCheck={false}
               autoComplete="off"
               placeholder="0 9 * * 1"
-              aria-describedby={`${id}-cron-help`}
+              aria-required="true"
+              aria-invalid={problems.schedule ? true : undefined}
+              aria-describedby={problems.schedule ? `${id}-cron-help ${id}-cron-problem` : `${id}-cron-help`}
               onChange={(e) => onChange({ ...value, cron: e.target.value })}
             />
+            <FieldProblem id={`${id}-cron-problem`} problem={problems.schedule} />
             <p id={`${id}-cron-help`} className={help}>
               Five fields: minute, hour, day of the month, month, day of the week.{" "}
               <code className="font-mono">0 9 * * 1</code> is Mondays at 09:00;{" "}
@@ -169,7 +179,8 @@ export function ScheduleField({
               className="input"
               value={value.timezone}
               onChange={(e) => onChange({ ...value, timezone: e.target.value })}
-              aria-describedby={`${id}-zone-help`}
+              aria-invalid={problems.timezone ? true : undefined}
+              aria-describedby={problems.timezone ? `${id}-zone-help ${id}-zone-problem` : `${id}-zone-help`}
             >
               {(shownZones.length ? shownZones : [value.timezone]).map((z) => (
                 <option key={z} value={z}>
@@ -177,6 +188,7 @@ export function ScheduleField({
                 </option>
               ))}
             </select>
+            <FieldProblem id={`${id}-zone-problem`} problem={problems.timezone} />
             <p id={`${id}-zone-help`} className={help}>
               The schedule&apos;s hours, and the dates of <code className="font-mono">{"{{run.date.…}}"}</code>, are
               read in this zone.

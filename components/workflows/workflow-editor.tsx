@@ -8,7 +8,9 @@ import { ScheduleField, type ScheduleValue } from "@/components/workflows/schedu
 import { ActiveSwitch, WriteNote, type WriteNode } from "@/components/workflows/write-note";
 import { SaveProblems } from "@/components/workflows/save-problems";
 import { CopilotPanel } from "@/components/workflows/copilot-panel";
-import { blankDraft, draftOf, nodeOf, type NodeDraft } from "@/components/workflows/editor-model";
+import { blankDraft, draftOf, nodeOf, problemsByField, type NodeDraft } from "@/components/workflows/editor-model";
+import { FieldProblem, RequiredMark } from "@/components/workflows/field-problem";
+import { ApiRequestError } from "@/lib/queries/api-client";
 import type { CatalogueIndex } from "@/components/workflows/catalogue";
 import { useSaveWorkflow, type WorkflowDraft, type WorkflowNode } from "@/lib/queries/workflows";
 
@@ -150,7 +152,13 @@ export function WorkflowEditor({
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    const problems = built.flatMap((b) => b.problems);
+    const problems = [
+      ...(name.trim() ? [] : ["name: is required: give the workflow a name"]),
+      ...built.flatMap((b) => b.problems),
+      ...(schedule.mode === "cron" && !schedule.cron.trim()
+        ? ["schedule: is required: type a cron expression, or choose Only when started"]
+        : []),
+    ];
     setFormProblems(problems);
     if (problems.length) {
       save.reset();
@@ -199,6 +207,20 @@ export function WorkflowEditor({
   };
 
   const ids = drafts.map((d) => d.id);
+  // The problems of the last Save (the form's own, else the server's 400), each on its field.
+  const shownProblems =
+    formProblems.length > 0
+      ? formProblems
+      : save.error instanceof ApiRequestError && save.error.status === 400 && typeof save.error.detail === "string"
+        ? save.error.detail.split("; ")
+        : [];
+  const fieldProblems = problemsByField(shownProblems);
+  const nodeProblems = (i: number) => {
+    const prefix = `node:${i}:`;
+    return Object.fromEntries(
+      [...fieldProblems].filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]),
+    );
+  };
   return (
     <div className="space-y-6">
       <CopilotPanel
@@ -219,9 +241,12 @@ export function WorkflowEditor({
             Workflow
           </h2>
           <div className="max-w-xl">
-            <label htmlFor="workflow-name" className="mb-1 block text-sm font-medium">
-              Name
-            </label>
+            <div className="mb-1 flex items-baseline gap-2">
+              <label htmlFor="workflow-name" className="block text-sm font-medium">
+                Name
+              </label>
+              <RequiredMark />
+            </div>
             <input
               id="workflow-name"
               ref={nameRef}
@@ -229,8 +254,12 @@ export function WorkflowEditor({
               value={name}
               maxLength={200}
               placeholder="Weekly traffic to Slack"
+              aria-required="true"
+              aria-invalid={fieldProblems.has("name") || undefined}
+              aria-describedby={fieldProblems.has("name") ? "workflow-name-problem" : undefined}
               onChange={(e) => setName(e.target.value)}
             />
+            <FieldProblem id="workflow-name-problem" problem={fieldProblems.get("name")} />
           </div>
         </section>
 
@@ -254,6 +283,7 @@ export function WorkflowEditor({
                 earlier={drafts.slice(0, i)}
                 catalogue={catalogue}
                 connectionProblem={(d.connection_id && connectionProblems?.get(d.connection_id)) || null}
+                problems={nodeProblems(i)}
                 onChange={(next) => update(d.key, next)}
                 onMove={(by) => move(i, by)}
                 onRemove={() => remove(i)}
@@ -269,7 +299,12 @@ export function WorkflowEditor({
           <h2 id="editor-schedule-heading" className="mb-3 text-base font-semibold">
             Schedule
           </h2>
-          <ScheduleField teamId={teamId} value={schedule} onChange={setSchedule} />
+          <ScheduleField
+            teamId={teamId}
+            value={schedule}
+            onChange={setSchedule}
+            problems={{ schedule: fieldProblems.get("schedule"), timezone: fieldProblems.get("timezone") }}
+          />
         </section>
 
         <section className="card space-y-3 p-4 sm:p-5" aria-labelledby="editor-activation-heading">

@@ -110,6 +110,14 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
   const mayActivate = isOwner || writes.length === 0;
   const mayRunNow = w.active || isOwner || writes.length === 0;
   const underway = rows.some((r) => isUnderway(r.status));
+  // Run now queues the run: it has not started until a worker takes it, so it never reads "started".
+  const ranNow = runNow.data ? rows.find((r) => r.id === runNow.data.run_id) : undefined;
+  const runNowState =
+    !ranNow || ranNow.status === "queued"
+      ? "is queued: it starts in a moment"
+      : isUnderway(ranNow.status)
+        ? "is running"
+        : "has ended";
   const hasConnections = w.nodes.some((n) => n.connection_id);
   const actionError = runNow.error ?? setActive.error ?? remove.error;
 
@@ -190,7 +198,7 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
         <div aria-live="polite" className="space-y-2 text-sm">
           {runNow.isSuccess && !runNow.isPending && (
             <p data-testid="run-started" className="text-zinc-700 dark:text-zinc-300">
-              Run <span className="font-mono text-xs">{runNow.data.run_id}</span> started
+              Run <span className="font-mono text-xs">{runNow.data.run_id}</span> {runNowState}
               {underway ? "; the history below follows it." : ". It is in the history below."}
             </p>
           )}

@@ -157,6 +157,21 @@ test("a rejected write: nothing is written, the agent says so, the turn costs 1"
   expect(done.turns[0].credits).toBe(1);
 });
 
+test("a note over the limit: the reply says in plain words what was wrong, naming no tool; nothing is filed", async () => {
+  const team = await seedTeam();
+  const { api, model } = await start(team.users[0]);
+  const res = await api.post("/v1/agent/conversations", {
+    data: { model_connection_id: model, message: `note: ${"x".repeat(612)}` },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const { turn } = (await res.json()) as TurnResult;
+  expect(turn.status).toBe("completed");
+  expect(turn.steps).toEqual([]);
+  expect(turn.reply).toBe("The note was not saved: note is too long (612 characters; the limit is 500).");
+  expect(turn.reply).not.toMatch(/get_operation_inputs|run_write_operation|find_operations/);
+  expect((await cli("approval", "list", "--team", team.id)).json).toEqual({ approvals: [] });
+});
+
 test("out of credits: refused, no model call, no log, no ledger entry", async () => {
   const team = await seedTeam({ creditsLimit: 0 });
   const { api, model } = await start(team.users[0]);

@@ -53,10 +53,12 @@ test("a Copilot draft that saves and runs; one copilot ledger entry per message,
   const { api, model, sandbox, session } = await setUp(team.users[0], team.id);
 
   const message = "Every day, report the sessions of the sandbox account";
+  const name = "Daily sessions report";
   const first = await ask(session, { model_connection_id: model, message });
   expect(first.problems).toEqual([]);
+  // Named for what it does, not after the message; not switched on, since nobody asked for that.
   expect(first.draft).toEqual({
-    name: message,
+    name,
     nodes: [
       {
         id: "report",
@@ -68,22 +70,22 @@ test("a Copilot draft that saves and runs; one copilot ledger entry per message,
     ],
     schedule: "0 9 * * *",
     timezone: "UTC",
-    active: true,
+    active: false,
   });
   expect(first.reply).toBe(
-    `Here is a draft: “${message}” runs sandbox.report (sessions over the last 7 days) every day at 09:00 UTC.`,
+    `Here is a draft: “${name}” runs sandbox.report (sessions over the last 7 days) every day at 09:00 (UTC). It is not active: switch Active on when it should run on its schedule.`,
   );
   expect(first.usage.input_tokens).toBeGreaterThan(0);
   expect(first.usage.output_tokens).toBeGreaterThan(0);
   expect(await copilotLedger(api)).toEqual([
-    expect.objectContaining({ credits_used: 1, service: { type: "copilot", id: null, name: message } }),
+    expect.objectContaining({ credits_used: 1, service: { type: "copilot", id: null, name } }),
   ]);
 
   // The draft is saved as the editor saves it, and runs.
   const saved = await session.post("/api/dashboard/workflows", { data: first.draft });
   expect(saved.status(), await saved.text()).toBe(200);
   const workflow = (await saved.json()) as Json;
-  expect(workflow).toMatchObject({ name: message, schedule: "0 9 * * *", timezone: "UTC", active: true });
+  expect(workflow).toMatchObject({ name, schedule: "0 9 * * *", timezone: "UTC", active: false });
   const started = await session.post(`/api/dashboard/workflows/${workflow.id}/runs`);
   expect(started.status(), await started.text()).toBe(200);
   const run = await waitForRun((await started.json()).run_id as string, 60_000);
@@ -96,12 +98,62 @@ test("a Copilot draft that saves and runs; one copilot ledger entry per message,
     workflow_id: workflow.id,
   });
   expect(second.problems).toEqual([]);
-  expect(second.draft).toMatchObject({ schedule: null, timezone: null });
+  // The saved workflow keeps its name (not the new message's) and stays as it was: inactive.
+  expect(second.draft).toMatchObject({ name, schedule: null, timezone: null, active: false });
   expect(second.reply).toContain("when you run it");
   expect(await copilotLedger(api)).toEqual([
-    expect.objectContaining({ credits_used: 1, service: { type: "copilot", id: workflow.id, name: message } }),
-    expect.objectContaining({ service: { type: "copilot", id: null, name: message } }),
+    expect.objectContaining({ credits_used: 1, service: { type: "copilot", id: workflow.id, name } }),
+    expect.objectContaining({ service: { type: "copilot", id: null, name } }),
   ]);
+});
+
+test("the sandbox Copilot builds every step it can, names what it left out, keeps the zone and the name, activates only when asked", async () => {
+  const team = await seedTeam({ password: PASSWORD });
+  const { model, sandbox, session } = await setUp(team.users[0], team.id);
+  const message = "Every weekday at 8:30 in Europe/Paris, report the signups, save it as a note and send it to Slack";
+  const first = await ask(session, { model_connection_id: model, message });
+  expect(first.problems).toEqual([]);
+  expect(first.draft).toEqual({
+    name: "Weekday signups report to a note",
+    nodes: [
+      {
+        id: "report",
+        label: "Signups report",
+        operation_id: "sandbox.report",
+        connection_id: sandbox,
+        input: { metric: "signups", days: 7 },
+      },
+      {
+        id: "note",
+        label: "Save it as the account's note",
+        operation_id: "sandbox.set_note",
+        connection_id: sandbox,
+        input: { note: "{{nodes.report.output.total}} signups in the last 7 days" },
+      },
+    ],
+    schedule: "30 8 * * 1-5",
+    timezone: "Europe/Paris",
+    active: false,
+  });
+  expect(first.reply).toBe(
+    "Here is a draft: “Weekday signups report to a note” runs sandbox.report (signups over the last 7 days), then sandbox.set_note (saves the total as the account's note) every weekday at 08:30 (Europe/Paris). It is not active: switch Active on when it should run on its schedule. I left out “send it to Slack”: none of the operations you can use does that.",
+  );
+
+  // A second message on the draft in the editor: the name stays; asked to, it switches it on.
+  const second = await ask(session, {
+    model_connection_id: model,
+    message: "Make it daily at 7am and turn it on",
+    current: first.draft,
+  });
+  expect(second.problems).toEqual([]);
+  expect(second.draft).toMatchObject({
+    name: "Weekday signups report to a note",
+    schedule: "0 7 * * *",
+    timezone: "Europe/Paris",
+    active: true,
+  });
+  expect(second.reply).toContain("It is active");
+  expect(second.reply).not.toContain("left out");
 });
 
 test("validates input, needs a session, and a model connection the member sees", async () => {
@@ -158,15 +210,35 @@ test("OpenAI: an invalid proposal's problems go back to the model, and its secon
     connection_id: sandbox,
     input: { metric: "sessions", days: 7 },
   });
+  // The first proposal also puts the schedule in UTC where the member named Europe/Paris.
+  const daily = (timezone: string) => ({ schedule: "0 9 * * *", timezone });
   await scriptModel(modelStandInUrl(), key, [
     { tool_calls: [{ name: "find_operations", arguments: { query: "sessions report" } }] },
-    { tool_calls: [{ name: "propose_workflow", arguments: { name: "Sessions", nodes: [node("sandbox.reprot")] } }] },
-    { tool_calls: [{ name: "propose_workflow", arguments: { name: "Sessions", nodes: [node("sandbox.report")] } }] },
+    {
+      tool_calls: [
+        {
+          name: "propose_workflow",
+          arguments: { name: "Sessions", nodes: [node("sandbox.reprot")], ...daily("UTC") },
+        },
+      ],
+    },
+    {
+      tool_calls: [
+        {
+          name: "propose_workflow",
+          arguments: { name: "Sessions", nodes: [node("sandbox.report")], ...daily("Europe/Paris") },
+        },
+      ],
+    },
     { text: "Here is a draft that reads the sessions." },
   ]);
-  const body = await ask(session, { model_connection_id: model, message: "Sessions of last week" });
+  const body = await ask(session, {
+    model_connection_id: model,
+    message: "Sessions of last week, every day at 09:00 Europe/Paris",
+  });
   expect(body).toMatchObject({
-    draft: { name: "Sessions", nodes: [node("sandbox.report")] },
+    // The model left `active` out: the draft is not switched on.
+    draft: { name: "Sessions", nodes: [node("sandbox.report")], ...daily("Europe/Paris"), active: false },
     problems: [],
     reply: "Here is a draft that reads the sessions.",
   });
@@ -181,6 +253,7 @@ test("OpenAI: an invalid proposal's problems go back to the model, and its secon
   const results = requests[2].messages.filter((m) => m.role === "tool").map((m) => String(m.content));
   expect(results.at(-1)).toContain('"valid":false');
   expect(results.at(-1)).toContain('there is no operation \\"sandbox.reprot\\"');
+  expect(results.at(-1)).toContain("the member asked for Europe/Paris, but the draft's is UTC; use Europe/Paris");
   expect(String(requests[3].messages.filter((m) => m.role === "tool").at(-1)?.content)).toContain('"valid":true');
   expect(await copilotLedger(api)).toEqual([
     expect.objectContaining({ credits_used: 1, service: { type: "copilot", id: null, name: "Sessions" } }),

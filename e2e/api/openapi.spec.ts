@@ -151,6 +151,17 @@ test("it is OpenAPI 3.1.0 with info.version 1.0.0, the server's URL and bearer s
   }
 });
 
+test("the bearer scheme says who has API keys as the server decides it: the dashboard on the Team plan, the operator's CLI on any", async () => {
+  const scheme = Object.values<Json>(doc.components.securitySchemes).find((s) => s.scheme === "bearer")!;
+  expect(scheme.description).toContain("while the team is on the Team plan");
+  expect(scheme.description).toContain("on any plan");
+  // And it is so: a key the operator made for a Free team authenticates.
+  const free = await seedTeam({ plan: "free" });
+  const res = await (await apiAs(free.users[0])).get("/v1/credits");
+  expect(res.status(), await res.text()).toBe(200);
+  expect((await res.json()).tier).toBe("free");
+});
+
 /** The extensions beyond the spec, each under its own "(extension)" tag: the agent (CONTRACT §11). */
 const EXTENSIONS = [
   "GET /v1/agent/conversations",

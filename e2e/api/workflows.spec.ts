@@ -338,6 +338,12 @@ test("templates are checked when a workflow is saved; bad nodes, references and 
     400,
     "nodes[0].input.template",
   );
+  // The schema's problems name a node the same way (not "nodes.0.label"), so the editor puts them on the field.
+  await expectError(
+    await member.post("/api/dashboard/workflows", { data: { name: "X", nodes: [{ ...fmt("a", "x"), label: " " }] } }),
+    400,
+    "nodes[0].label: is empty",
+  );
   await expectError(
     await member.post("/api/dashboard/workflows", { data: { name: "Member writes", nodes } }),
     403,

@@ -106,6 +106,7 @@ test("a report streams in with its step; a note's write is approved in place and
   await expect(card.getByTestId("agent-approval-summary")).toContainText("Launch on Monday");
   await expect(card).toContainText("sandbox.set_note on Notes account");
   await expect(card).toContainText("Pending");
+  await expect(card.locator("summary").first()).toHaveText("What it would write");
   await expect(composer).toBeDisabled();
   await expect(page.getByTestId("composer-status")).toContainText("A write above waits for a person");
   await expect(page.getByRole("button", { name: "Send" })).toBeDisabled();
@@ -117,6 +118,8 @@ test("a report streams in with its step; a note's write is approved in place and
   const outcome = card.getByTestId("agent-approval-outcome");
   await expect(outcome).toHaveText(`Approved by ${team.users[0].email}; the write ran. Its log`);
   await expect(outcome).toBeFocused();
+  // Once it ran, the card says what it wrote, not what it would write.
+  await expect(card.locator("summary").first()).toHaveText("What it wrote");
   await expect(second).toHaveAttribute("data-status", "completed", { timeout: 20_000 });
   await expect(second.getByTestId("agent-reply")).toHaveText(
     "Saved the note “Launch on Monday” on the sandbox account.",
@@ -162,6 +165,7 @@ test("a member who may not approve their own request is told why, and a rejectio
   await expect(turn).toHaveAttribute("data-status", "completed", { timeout: 20_000 });
   await expect(turn.getByTestId("agent-reply")).toContainText("The note was not saved");
   await expect(card).toContainText("Rejected");
+  await expect(card.locator("summary").first()).toHaveText("What it would have written");
 });
 
 test("at 390 px: the approval flow fits the screen", async ({ page }) => {

@@ -88,6 +88,11 @@ test("an agent's write: the approve_url opens the request, Approve and run asks 
   await expect(setNote).toContainText("needs approval");
   await expect(setNote).toContainText("Notes account");
   await expect(page.getByTestId("operations-count")).toContainText(/\d+ operations · \d+ writes?/);
+  // One count of the catalogue on this page, in `operation list` and on /docs/connections (which
+  // once summed its per-type column: 137 against 136).
+  const listed = await cli("operation", "list");
+  const catalogue = `${(listed.json as { operations: unknown[] }).operations.length} operations`;
+  await expect(page.getByTestId("operations-count")).toContainText(`${catalogue} ·`);
   await page.getByLabel("Search").fill("note");
   await expect(grid.getByRole("row").filter({ hasText: "sandbox.set_note" })).toBeVisible();
   await page.getByLabel("Kind").selectOption("read");
@@ -102,6 +107,8 @@ test("an agent's write: the approve_url opens the request, Approve and run asks 
   await screenshot(page, "operations-detail");
   await page.keyboard.press("Escape");
   await expect(opPanel).toBeHidden();
+  await page.goto("/docs/connections");
+  await expect(page.getByTestId("catalogue-count")).toHaveText(`${catalogue} in the catalogue`);
 
   // The link the agent handed over, on a fresh page load.
   await page.goto(filed.approve_url);
@@ -156,6 +163,10 @@ test("an agent's write: the approve_url opens the request, Approve and run asks 
   await expect(panel).toBeHidden();
   await expect(page).not.toHaveURL(/approval=/);
   await expect(page.getByText("No approvals waiting")).toBeVisible();
+  // Requests come from the Agent too, not only from MCP servers.
+  await expect(
+    page.getByText(/Requests come from the Agent \(every write it asks for\), and from apps on an MCP server/),
+  ).toBeVisible();
   await expect(page.getByRole("link", { name: "Settings → MCP servers" })).toHaveAttribute(
     "href",
     `/${team.id}/settings/mcp-servers`,

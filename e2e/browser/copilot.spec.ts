@@ -24,11 +24,14 @@ test("ask the sandbox Copilot, see the draft as a diff, apply it, save the workf
   await copilot.getByLabel("Describe what you want").fill(message);
   await copilot.getByLabel("Describe what you want").press("Control+Enter");
 
-  await expect(copilot.getByText(`Here is a draft: “${message}”`)).toBeVisible();
+  // Named for what it does; not switched on, since the message did not ask for it.
+  const name = "Daily sessions report";
+  await expect(copilot.getByText(`Here is a draft: “${name}”`)).toBeVisible();
   const diff = copilot.getByRole("list", { name: "What the draft changes" });
-  await expect(diff).toContainText(`Name: “${message}”`);
+  await expect(diff).toContainText(`Name: “${name}”`);
   await expect(diff).toContainText("Node report · Sessions report (sandbox.report) on Notes account");
   await expect(diff).toContainText("Schedule: run by hand → Every day at 09:00 (UTC)");
+  await expect(diff).toContainText("Active: yes → no");
   await screenshot(page, "copilot-diff");
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(diff).toBeVisible();
@@ -38,12 +41,13 @@ test("ask the sandbox Copilot, see the draft as a diff, apply it, save the workf
 
   await copilot.getByRole("button", { name: "Apply to editor" }).click();
   await expect(copilot.getByText("The draft is in the editor: review it and save.")).toBeVisible();
-  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(message);
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
   await expect(page.getByLabel("Name", { exact: true })).toBeFocused();
+  await expect(page.getByRole("switch", { name: "Active" })).not.toBeChecked();
   await page.getByRole("button", { name: "Save workflow" }).click();
 
   await expect(page).toHaveURL(new RegExp(`/${team.id}/workflows/wf_[A-Za-z0-9]+$`));
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(message);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
   const workflowId = page.url().split("/").pop()!;
   const saved = (await (await api.get(`/v1/credits/logs?limit=10`)).json()).data as {
     service: { type: string; id: string | null };

@@ -44,6 +44,8 @@ test("the logs explorer scrolls through 5,000 logs virtualized, filters by statu
   const team = await seedTeamWithPasswords({ name: "Logs Co", plan: "free" });
   const bulk = await seed<Bulk>("bulkActivity", { team: team.id, count: 5000 });
   expect(bulk.logs).toBe(5000);
+  // One log from before the free plan's 1-day window: the window hides it, and the list says so.
+  await seed("logs", { team: team.id, operationId: "aged.out", startedAgo: [2 * 86_400] });
   await signIn(page, team.users[0].email);
   await page.goto(`/${team.id}/logs`);
   await expect(bodyRows(page).first()).toBeVisible();
@@ -105,7 +107,10 @@ test("the logs explorer says what to do when empty and shows the API's detail fo
   await signIn(page, team.users[0].email);
   await page.goto(`/${team.id}/logs`);
   await expect(page.getByText("No logs yet")).toBeVisible();
-  await expect(page.getByText("7-day history window").first()).toBeVisible();
+  // The window is named, but nothing older exists: no note about older logs being hidden.
+  await expect(page.getByText("History window: last 7 days")).toBeVisible();
+  await expect(page.getByText("7-day history window")).toHaveCount(0);
+  await expect(page.getByText("Older logs are outside")).toHaveCount(0);
   await page.goto(`/${team.id}/logs?started_after=yesterday`);
   await expect(page.getByRole("alert").filter({ hasText: "started_after: must be a whole number" })).toBeVisible();
   await screenshot(page, "logs-error-state");

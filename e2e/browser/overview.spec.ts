@@ -7,7 +7,7 @@ const fmt = (n: number) => n.toLocaleString("en-US");
 test("the overview's gauge matches GET /v1/credits, the chart has a bar per charged service and day, and recent errors link to the logs", async ({
   page,
 }) => {
-  const team = await seedTeamWithPasswords({ name: "Overview Co", creditsLimit: 10_000 });
+  const team = await seedTeamWithPasswords({ name: "Overview Co", creditsLimit: 100_000 });
   await seed("billingPeriod", { team: team.id, startedDaysAgo: 10 });
   await seed("charges", {
     team: team.id,
@@ -32,11 +32,13 @@ test("the overview's gauge matches GET /v1/credits, the chart has a bar per char
   await signIn(page, team.users[0].email);
   await expect(page).toHaveURL(new RegExp(`/${team.id}$`));
   const api = await (await page.request.get("/v1/credits", { headers: { "x-patchbay-team": team.id } })).json();
-  expect(api).toMatchObject({ credits_limit: 10_000, credits_used: 800, credits_remaining: 9_200 });
+  expect(api).toMatchObject({ credits_limit: 100_000, credits_used: 800, credits_remaining: 99_200 });
   await expect(page.getByTestId("credits-used")).toHaveText(fmt(api.credits_used));
   await expect(page.getByTestId("credits-limit")).toHaveText(fmt(api.credits_limit));
   await expect(page.getByTestId("credits-remaining")).toHaveText(fmt(api.credits_remaining));
   await expect(page.getByRole("meter", { name: "Credits used this period" })).toHaveAttribute("aria-valuenow", "800");
+  // 800 of 100,000 is 0.8%: a share under 1% is not rounded away to "0%".
+  await expect(page.getByTestId("credits-used-share")).toHaveText("0.8%");
   const daysLeft = Math.ceil((api.billing_period_end - Date.now() / 1000) / DAY);
   await expect(page.getByTestId("days-left")).toHaveText(new RegExp(`in (${daysLeft}|${daysLeft - 1}) days`));
 
@@ -47,7 +49,7 @@ test("the overview's gauge matches GET /v1/credits, the chart has a bar per char
   await expect(chart.locator('rect[data-service="workflow"]')).toHaveCount(2);
   await expect(page.getByRole("list", { name: "Legend" })).toContainText("Workflows 450");
 
-  // 800 credits over 10 days is 80 a day; 9,200 left lasts far past the period end.
+  // 800 credits over 10 days is 80 a day; 99,200 left lasts far past the period end.
   const forecast = page.getByTestId("burn-forecast");
   await expect(forecast).toContainText("credits last past the period end");
   await expect(forecast).toContainText("80 credits a day");
@@ -104,4 +106,5 @@ test("an over-limit team sees its negative balance and the overshoot; a fast bur
   await expect(page.getByTestId("burn-forecast")).toContainText(`credits run out on`);
   await expect(page.getByTestId("burn-forecast")).toContainText(runOut);
   await expect(page.getByTestId("burn-forecast")).toContainText("200 credits a day");
+  await expect(page.getByTestId("credits-used-share")).toHaveText("40%");
 });

@@ -117,6 +117,7 @@ test("a Pro team's owner sees that API keys need the Team plan, and the endpoint
   await signIn(page, team.users[0].email);
   await page.goto(`/${team.id}/settings/api-keys`);
   await expect(page.getByTestId("api-keys-plan-notice")).toContainText("API keys need the Team plan");
+  await expect(page.getByTestId("api-keys-plan-notice")).toContainText("command line work on any plan");
   await expect(page.getByRole("button", { name: "Create key" })).toHaveCount(0);
   const res = await page.request.post("/api/dashboard/api-keys", {
     headers: { "x-patchbay-team": team.id },
@@ -155,6 +156,15 @@ test("Settings is sub-pages with their own URLs: /settings opens the first, each
     await settingsPage(page, label);
     await expect(page).toHaveURL(new RegExp(`/${team.id}/settings/${slug}$`));
     await expect(page.locator("main h2")).toHaveText(cards);
+    // What the cards say is true: the Agent files requests too; every family of webhook events is named.
+    if (slug === "mcp-servers")
+      await expect(page.getByRole("region", { name: "Approvals" })).toContainText(
+        "the Agent's, and those of apps on MCP servers",
+      );
+    if (slug === "webhooks")
+      await expect(page.getByRole("region", { name: "Webhooks" })).toContainText(
+        "(connections, auth links, credits, approvals, workflow runs)",
+      );
     // The sidebar keeps Settings as the current section.
     await expect(
       page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Settings" }),

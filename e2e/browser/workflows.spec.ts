@@ -66,7 +66,11 @@ test("from a template to a saved workflow, Run now followed to success, its node
 
   // Run now: the history shows the run and follows it until it succeeds.
   await page.getByRole("button", { name: "Run now" }).click();
-  await expect(page.getByTestId("run-started")).toContainText("started");
+  // Run now queues the run: until a worker takes it, it is "queued", never "started".
+  await expect(page.getByTestId("run-started")).toContainText(
+    / (is queued: it starts in a moment|is running|has ended)/,
+  );
+  await expect(page.getByTestId("run-started")).not.toContainText("started");
   const runs = page.getByRole("grid", { name: "Runs" });
   const first = runs.getByRole("row").nth(1);
   await expect(first).toContainText("Succeeded", { timeout: 30_000 });
@@ -98,14 +102,37 @@ test("from a template to a saved workflow, Run now followed to success, its node
   );
   await screenshot(page, "workflow-run-detail");
 
-  // Open in Logs: the Logs page filtered to this run shows its three logs.
-  await panel.getByRole("link", { name: "Open in Logs" }).click();
+  await expect(panel.getByRole("link", { name: "Open in Logs" })).toHaveAttribute(
+    "href",
+    `/${team.id}/logs?source_run_id=${runId}`,
+  );
+  // The run's charge: the Ledger filtered to its one entry, whose own link leads back to the run's logs.
+  await panel.getByRole("link", { name: "Its charge in the Ledger" }).click();
+  await expect(page).toHaveURL(new RegExp(`/${team.id}/ledger\\?service_type=workflow&service_id=${workflowId}&`));
+  const chargeUrl = page.url();
+  const entries = page.getByRole("grid", { name: "Credit ledger" });
+  await expect(entries.getByRole("row")).toHaveCount(2);
+  await expect(entries.getByRole("row").nth(1)).toContainText("Sandbox sessions to a note");
+  await entries.getByRole("link", { name: "Logs of this charge" }).click();
   await expect(page).toHaveURL(new RegExp(`/${team.id}/logs\\?source_run_id=${runId}$`));
   const logs = page.getByRole("grid", { name: "Operation logs" });
   await expect(logs.getByRole("row")).toHaveCount(4);
   await expect(page.getByTestId("end-of-list")).toContainText("3 rows");
   for (const op of ["sandbox.report", "utility.format_text", "sandbox.set_note"])
     await expect(logs.getByRole("row").filter({ hasText: op })).toHaveCount(1);
+
+  // A log leads to its workflow, its run and the run's charge: the run's link opens the run on its workflow's page.
+  await logs.getByRole("row").filter({ hasText: "sandbox.set_note" }).click();
+  const logPanel = page.getByRole("dialog", { name: /^Log / });
+  await expect(logPanel.getByTestId("log-source-link")).toHaveAttribute("href", `/${team.id}/workflows/${workflowId}`);
+  await logPanel.getByRole("link", { name: "The run's charge in the ledger" }).click();
+  await expect(page).toHaveURL(chargeUrl);
+  await page.goBack();
+  await logPanel.getByRole("link", { name: `Run ${runId} on its workflow's page` }).click();
+  await expect(page).toHaveURL(new RegExp(`/${team.id}/workflows/${workflowId}\\?run=${runId}$`));
+  await expect(page.getByRole("dialog", { name: /^Run / }).getByTestId("run-node-count")).toHaveText(
+    "3 of 3 nodes succeeded",
+  );
 
   // The list: active, writes, hourly, last run succeeded, its credits this period.
   await nav(page).getByRole("link", { name: "Workflows" }).click();
@@ -131,8 +158,24 @@ test("the editor: built-in nodes need no connection, references are listed per n
   await page.goto(`/${team.id}/workflows/new`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("New workflow");
 
-  await page.getByLabel("Name").fill("Hello");
+  // Saved empty: each missing field is named with its node, marked invalid, and says why beside it.
   const node1 = page.getByRole("group", { name: /^Node 1/ });
+  await expect(page.getByLabel("Name")).toHaveAttribute("aria-required", "true");
+  await expect(node1.getByLabel("Label")).toHaveAttribute("aria-required", "true");
+  await page.getByRole("button", { name: "Save workflow" }).click();
+  const missing = page.getByTestId("save-problems");
+  await expect(missing).toContainText("Not saved: fix these 3 problems first");
+  await expect(missing).toContainText("Name: is required: give the workflow a name");
+  await expect(missing).toContainText("Node 1 (node_1) · Label: is required");
+  await expect(missing).toContainText("Node 1 (node_1) · Operation: is required: choose an operation");
+  await expect(missing).not.toContainText("nodes.0");
+  await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Name")).toHaveAccessibleDescription(/is required: give the workflow a name/);
+  await expect(node1.getByLabel("Label")).toHaveAttribute("aria-invalid", "true");
+  await expect(node1.getByRole("combobox", { name: "Operation" })).toHaveAttribute("aria-invalid", "true");
+  await expect(node1.getByRole("combobox", { name: "Operation" })).toHaveAccessibleDescription(/choose an operation/);
+
+  await page.getByLabel("Name").fill("Hello");
   await node1.getByLabel("Label").fill("Say hello");
   await node1.getByLabel("Filter the operations").fill("format");
   await node1.getByRole("combobox", { name: "Operation" }).selectOption("utility.format_text");
@@ -167,6 +210,12 @@ test("the editor: built-in nodes need no connection, references are listed per n
   await expect(problems.getByRole("listitem")).toHaveCount(2);
   await expect(problems).toContainText("Node 2 (node_2) · input.template: refers to node nope");
   await expect(page.locator(":focus")).toContainText("Not saved");
+  // The server's problems are on their fields too.
+  await expect(node2.getByLabel("template")).toHaveAttribute("aria-invalid", "true");
+  await expect(node2.getByLabel("template")).toHaveAccessibleDescription(/refers to node nope/);
+  await expect(node1.getByLabel("template")).not.toHaveAttribute("aria-invalid", "true");
+  await expect(cron).toHaveAttribute("aria-invalid", "true");
+  await expect(cron).toHaveAccessibleDescription(/is not a valid cron expression/);
 
   // Fixed: the second node uses the first's output; the nodes swap and swap back with the keyboard's focus kept on the button.
   await node2.getByLabel("template").fill("{{nodes.node_1.output.text}}!");

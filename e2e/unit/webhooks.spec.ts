@@ -8,6 +8,7 @@ import {
   resolveDeliveryAddresses,
   UnsafeWebhookUrl,
 } from "@/lib/webhooks/url-safety";
+import { WEBHOOK_EVENT_FAMILIES, WEBHOOK_EVENT_TYPES } from "@/lib/schemas/webhook-event-types";
 
 // The pure rules behind webhook delivery (CONTRACT §6); the HTTP behaviour is in e2e/api/webhooks.spec.ts.
 
@@ -88,4 +89,10 @@ test("URLs: https only, no credentials or fragment; literal and named private ho
   } finally {
     process.env.WEBHOOK_ALLOW_PRIVATE_URLS = saved;
   }
+});
+
+test("the families of events the settings name are the catalogue's, every one of them", () => {
+  const prefixes = new Set(WEBHOOK_EVENT_TYPES.map((t) => t.split(".")[0]));
+  expect(WEBHOOK_EVENT_FAMILIES).toHaveLength(prefixes.size);
+  expect(WEBHOOK_EVENT_FAMILIES).toEqual(["connections", "auth links", "credits", "approvals", "workflow runs"]);
 });

@@ -69,7 +69,18 @@ export const AGENT_TOOLS: Record<OperationToolName, ModelTool> = Object.fromEntr
 ) as Record<OperationToolName, ModelTool>;
 
 const seconds = () => Math.floor(Date.now() / 1000);
-const refused = (e: unknown): ToolOutcome => ({ output: { error: describeFailure(e) }, credits: 0 });
+/**
+ * A refusal as the model reads it: `error` in words it may pass on to the member, what is wrong
+ * field by field (`problems`), and apart from them which tool tells it more (`hint`), so the
+ * member is never handed the name of a tool.
+ */
+const refused = (e: unknown): ToolOutcome => ({
+  output:
+    e instanceof OperationRefusal
+      ? { error: e.message, ...(e.problems && { problems: e.problems }), ...(e.hint && { hint: e.hint }) }
+      : { error: describeFailure(e) },
+  credits: 0,
+});
 
 /** Runs one tool call of the model. Never throws: a refusal or failure is the tool's `error`. */
 export async function runAgentTool(ctx: TurnContext, name: string, args: unknown): Promise<ToolOutcome> {

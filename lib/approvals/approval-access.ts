@@ -64,7 +64,7 @@ export function refusalToDecide(
     return `Approval request ${row.id} writes to a private connection: it belongs to that connection's owner, and only they can see, approve or reject it.`;
   }
   if (decision === "approve" && forbidSelfApproval && row.requestedById === userId) {
-    return `Approval request ${row.id} is your own: this team requires another member to approve a request (Settings → Approvals). You can still reject it.`;
+    return `Approval request ${row.id} is your own: this team requires another member to approve a request (Settings → MCP servers → Approvals). You can still reject it.`;
   }
   return null;
 }

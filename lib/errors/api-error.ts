@@ -21,7 +21,12 @@ export const notFound = (detail: unknown) => new ApiError(404, detail);
 export function describeZodError(error: ZodError): string {
   return error.issues
     .map((issue) => {
-      const path = issue.path.map(String).join(".");
+      // A list's item by its index in brackets ("nodes[0].label"), as the checks after the schema
+      // write it, so every problem of one body names its place the same way. A list given alone
+      // (the CLI's --nodes) keeps its bare index ("0.id").
+      const path = issue.path
+        .map((k, i) => (typeof k === "number" && i > 0 ? `[${k}]` : `${i ? "." : ""}${String(k)}`))
+        .join("");
       return path ? `${path}: ${issue.message}` : issue.message;
     })
     .join("; ");

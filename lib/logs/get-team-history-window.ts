@@ -7,10 +7,24 @@ const findTeam = prepared((a: { teamId: string }) =>
   read.selectFrom("Team").select(["id", "plan", "historyDays"]).where("id", "=", a.teamId),
 );
 
-/** The team's plan and where its log history window starts, for the explorer's note. */
+// One row at most, read through the (teamId, startedAt, id) index.
+const findOlderLog = prepared((a: { teamId: string; before: number }) =>
+  read
+    .selectFrom("OperationLog")
+    .select("id")
+    .where("teamId", "=", a.teamId)
+    .where("startedAt", "<", a.before)
+    .limit(1),
+);
+
+/**
+ * The team's plan, where its log history window starts, and whether the window hides anything:
+ * the explorer says older logs are hidden only when there are some.
+ */
 export async function getTeamHistoryWindow(teamId: string) {
   const [team] = await findTeam({ teamId });
   if (!team) throw notFound(`No team ${teamId}.`);
   const { days, cutoff } = historyWindow(team);
-  return { plan: team.plan, days, cutoff };
+  const older = (await findOlderLog({ teamId, before: cutoff })).length > 0;
+  return { plan: team.plan, days, cutoff, older };
 }

@@ -174,6 +174,14 @@ function componentSchemas(): Record<string, Json> {
   return inComponents((all.$defs ?? {}) as Json) as Record<string, Json>;
 }
 
+/**
+ * Who holds API keys and what one reaches, as the code decides it (lib/api-keys): the dashboard
+ * creates keys on the Team plan only, the operator's command line on any plan, and a key works
+ * whatever the plan until it is revoked.
+ */
+const API_KEY_SCHEME =
+  "An API key of the team (`pbk_…`). Team owners create and revoke keys in the dashboard (Settings → API keys) while the team is on the Team plan; the operator's command line (`apikey create`) creates them for a team on any plan. A key keeps working, whatever the team's plan, until it is revoked. It acts for its team and the member who created it: the team's shared connections plus that member's private ones, the team's auth links, and every log the team wrote.";
+
 export function buildOpenApiDocument(baseUrl: string) {
   const components = componentSchemas();
   const paths: Record<string, Record<string, Json>> = {};
@@ -238,7 +246,11 @@ export function buildOpenApiDocument(baseUrl: string) {
     webhooks: webhooks(),
     components: {
       securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "An API key created by a team owner (Team plan)." },
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: API_KEY_SCHEME,
+        },
       },
       schemas: components,
       headers: HEADERS,

@@ -9,6 +9,7 @@ import { closestOperationIds, findOperation } from "@/lib/operations/registry";
 import { OperationInputError, type Operation, type OperationConnection } from "@/lib/platforms/kit/operation-types";
 import { logger } from "@/lib/observability/logger";
 import { LimitExceeded } from "@/lib/config/limits";
+import { describeInputIssues } from "@/lib/operations/describe-input-issue";
 
 // How every operation runs, whoever asks (an MCP tool, run_operation, an approved write, a
 // workflow node): the checks that come before any provider call, then the call itself with the
@@ -23,6 +24,13 @@ export class OperationRefusal extends Error {
   constructor(
     message: string,
     readonly code: string,
+    /**
+     * For a program calling the tools (an MCP client, the agent's model): which tool tells it more.
+     * Kept apart from the message, which is what a person may be shown.
+     */
+    readonly hint?: string,
+    /** What is wrong with the input, field by field, in a person's words. */
+    readonly problems?: string[],
   ) {
     super(message);
   }
@@ -99,16 +107,21 @@ export function checkRun(
   }
   if (input !== undefined && (input === null || typeof input !== "object" || Array.isArray(input))) {
     throw new OperationRefusal(
-      `input must be a JSON object of ${op.id}'s fields; get_operation_inputs describes them.`,
+      `input must be a JSON object of ${op.id}'s fields.`,
       "invalid_input",
+      "get_operation_inputs describes them.",
     );
   }
   const parsed = inputSchema(op).safeParse(input ?? {});
-  if (!parsed.success)
+  if (!parsed.success) {
+    const problems = describeInputIssues(parsed.error, input ?? {});
     throw new OperationRefusal(
-      `Invalid input for ${op.id}: ${describeZodError(parsed.error)}. get_operation_inputs describes the fields.`,
+      `Invalid input for ${op.id}: ${problems.join("; ")}.`,
       "invalid_input",
+      "get_operation_inputs describes the fields.",
+      problems,
     );
+  }
   return { connection, input: parsed.data };
 }
 
@@ -146,7 +159,7 @@ async function dropCachedReads(connectionId: string) {
 
 /** The message the model, the person and the log get for a failed run: the provider's reason, never internals. */
 export function describeFailure(e: unknown): string {
-  if (e instanceof OperationRefusal) return e.message;
+  if (e instanceof OperationRefusal) return e.hint ? `${e.message} ${e.hint}` : e.message;
   if (e instanceof ProviderRejection) return `${e.provider} refused the call: ${e.reason}`;
   if (e instanceof ProviderUnavailable) return e.reason;
   if (e instanceof UnsendableCredential || e instanceof OperationInputError || e instanceof LimitExceeded)

@@ -36,7 +36,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   "credits.low": "A charge left the balance at or below the team's low-credits threshold (once per billing period).",
   "credits.exhausted": "A charge left the balance at or below zero (once per billing period).",
   "approval.requested":
-    "An agent asked for a write on an MCP server whose policy is approval; it waits on the Approvals page.",
+    "An agent asked for a write that needs a person's approval (in the Agent, or through an MCP server whose policy is approval); it waits on the Approvals page.",
   "approval.resolved":
     "An approval request ended: rejected, expired, cancelled (the permission it was filed under went away), or approved and then succeeded or failed.",
   "workflow.run_failed":
@@ -44,6 +44,26 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   "workflow.deactivated":
     "Patchbay stopped a workflow because the consent it ran on is gone: a member whose private connection it used left the team, or a connection it writes to was replaced by someone else. It carries the reason; an owner activates it again.",
 };
+
+type EventFamily = WebhookEventType extends `${infer F}.${string}` ? F : never;
+
+/** What each family of event types is about, in the words of a list ("connections, auth links, …"). */
+const FAMILY_WORDS: Record<EventFamily, string> = {
+  connection: "connections",
+  auth_link: "auth links",
+  credits: "credits",
+  approval: "approvals",
+  workflow: "workflow runs",
+};
+
+/**
+ * The families of the catalogue's event types in catalogue order, as words: what an endpoint can
+ * receive, derived so a new family shows up wherever it is listed (a new prefix fails to compile
+ * until it has its words).
+ */
+export const WEBHOOK_EVENT_FAMILIES: readonly string[] = [
+  ...new Set(WEBHOOK_EVENT_TYPES.map((t) => FAMILY_WORDS[t.slice(0, t.indexOf(".")) as EventFamily])),
+];
 
 /** "*" (every type) or the subscribed types, as stored and as `webhook list` prints them. */
 export const ALL_EVENTS = "*";

@@ -106,6 +106,13 @@ export const listRunsQuerySchema = z
 const COPILOT_MESSAGE_MAX = 4000;
 
 /**
+ * The line of the Copilot's instructions that carries the editor's workflow as JSON; the sandbox
+ * model's script reads the workflow back from it.
+ */
+export const COPILOT_CURRENT_PREFIX =
+  "The workflow as it stands in the editor (change what the member asks, keep the rest): ";
+
+/**
  * The workflow Copilot's request: what the member wants, on one of their model connections, for
  * a new workflow or workflow `workflow_id`; `current` is the editor's state as it stands (unsaved
  * and perhaps incomplete, so only bounded, not checked).

@@ -2,7 +2,7 @@
 // conversation (another member's unshared one) it reaches no page, export or webhook. The logs
 // and the ledger name it neutrally for them, by the conversation's owner and sharing now.
 
-const PRIVATE_CONVERSATION_NAME = "Private conversation";
+export const PRIVATE_CONVERSATION_NAME = "Private conversation";
 
 /** The conversation fields a name depends on, as a left join reads them (null: no conversation row). */
 type ConversationAccess = { conversationUserId: string | null; conversationShared: boolean | number | null };

@@ -8,6 +8,7 @@ import { visibleConnections } from "@/lib/connections/visible-connections";
 import { checkBindableConnections } from "@/lib/connections/check-bindable-connections";
 import { closestOperationIds, findOperation } from "@/lib/operations/registry";
 import { inputSchema } from "@/lib/operations/run-operation";
+import { inputIssueText } from "@/lib/operations/describe-input-issue";
 import { templatedFields, templateProblems } from "@/lib/workflows/templates";
 import { nextRunAfter, scheduleProblem, timezoneProblem } from "@/lib/workflows/schedule";
 import { parseNodes } from "@/lib/workflows/workflow-json";
@@ -86,7 +87,7 @@ async function checkDraft(actor: Actor, ownerUserId: string | null, draft: Workf
         if (issue.code === "unrecognized_keys")
           problems.push(`${at}.input: ${op.id} has no field ${issue.keys.join(", ")}`);
         else if (!templated.has(String(issue.path[0])))
-          problems.push(`${at}.input.${issue.path.join(".") || "(input)"}: ${issue.message}`);
+          problems.push(`${at}.input.${issue.path.join(".") || "(input)"}: ${inputIssueText(issue, node.input)}`);
       }
     }
     return {

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { connectionTypes, connectionTypeToJson } from "@/lib/platforms/registry";
 import { operationsForType } from "@/lib/operations/registry";
+import { availableOperations } from "@/lib/operations/operation-json";
 import { C, link, Table } from "@/components/docs/doc-parts";
 import { DocsBar } from "@/components/docs/docs-bar";
 import { TypeLogo } from "@/components/connections/type-logo";
@@ -25,13 +26,19 @@ export default function ConnectionTypesDocsPage() {
       writes: ops.filter((o) => o.kind === "write").length,
     };
   });
-  const operations = types.reduce((n, t) => n + t.reads + t.writes, 0);
+  // The catalogue's count, as the Operations page and `operation list` give it: an operation that
+  // runs on several types is one operation, and the built-in utilities (no connection) count too.
+  // Summing the per-type columns counted the first several times and the second not at all.
+  const catalogue = availableOperations();
+  const builtIn = catalogue.filter((op) => op.types.length === 0).length;
   return (
     <main className="mx-auto max-w-5xl px-4 py-6 sm:px-6">
       <DocsBar current="/docs/connections" />
       <h1 className="mt-8 text-3xl font-semibold tracking-tight">Connection types</h1>
       <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
-        {plural(types.length, "type")} and the {plural(operations, "operation")} that run on them ·{" "}
+        {plural(types.length, "type")} ·{" "}
+        <span data-testid="catalogue-count">{plural(catalogue.length, "operation")} in the catalogue</span> (
+        {builtIn.toLocaleString("en")} of them built in, needing no connection) ·{" "}
         <Link className={link} href="/docs/operations">
           Operations and approvals
         </Link>

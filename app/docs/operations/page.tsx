@@ -133,8 +133,8 @@ export default function OperationsDocsPage() {
           pending ones) and approves or rejects it with a note; the command line does the same with{" "}
           <C>approval approve --id ID --user USER_ID</C> and <C>approval reject</C>. A request on a private connection
           is its owner&apos;s alone: other members see only that it exists (its status and the connection&apos;s type)
-          and cannot decide it. A team can also forbid approving your own request (Settings → Approvals); rejecting it
-          stays possible.
+          and cannot decide it. A team can also forbid approving your own request (Settings → MCP servers → Approvals);
+          rejecting it stays possible.
         </p>
         <p>
           Approving runs the write once, on the server, at that moment: of any number of concurrent approvals (double

@@ -1,6 +1,8 @@
 import "server-only";
 import { randomToken } from "@/lib/security/ids";
 import { readBoundedText } from "@/lib/http/parse";
+import { timeZonesNamed } from "@/lib/text/time-zones-named";
+import { COPILOT_CURRENT_PREFIX } from "@/lib/schemas/workflows";
 
 // The sandbox model (CONTRACT §11): a model inside Patchbay that speaks OpenAI's Chat Completions
 // format, streaming or not, and follows a fixed script, so a conversation runs through the real
@@ -86,6 +88,9 @@ function sandboxModelMove(messages: ChatMessage[]): Move {
     };
   }
   if (plan.operationId === "sandbox.set_note") {
+    // What was wrong with the note, field by field, when the tool says; never its hint for a model.
+    const problems = Array.isArray(result.problems) ? result.problems.map(String) : [];
+    if (problems.length) return { text: `The note was not saved: ${problems.join("; ")}.` };
     if (error) return { text: `The note was not saved: ${error}` };
     const previous = typeof result.previous_note === "string" ? ` (it replaced “${result.previous_note}”)` : "";
     return { text: `Saved the note “${String(result.note)}” on the sandbox account${previous}.` };
@@ -94,14 +99,138 @@ function sandboxModelMove(messages: ChatMessage[]): Move {
   return { text: `The sandbox account had ${String(result.total)} sessions over the last 7 days.` };
 }
 
-const COPILOT_NAME_MAX = 60;
-const DAILY = /\bdaily\b|\bevery ?day\b/i;
+// ---- The Copilot's script ----
+
+const METRICS = ["sessions", "users", "signups", "revenue"] as const;
+type Metric = (typeof METRICS)[number];
+const DAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+
+const REPORT_WORDS =
+  /\breport|\bsessions?\b|\busers?\b|\bsign-?ups?\b|\brevenue\b|\bmetrics?\b|\btraffic\b|\bnumbers\b/i;
+const NOTE_WORDS = /\bnotes?\b/i;
+const SUMMARY_WORDS = /\bsummar(y|ise|ize)\b|\bwrite (it|them|that|a message)\b|\bformat\b/i;
+const DAILY = /\bdaily\b|\bevery ?day\b|\beach day\b/i;
+const HOURLY = /\bhourly\b|\bevery hour\b/i;
+const WEEKDAYS = /\bweekdays?\b|\bmonday (to|through|-) friday\b/i;
+const DAY_NAME = new RegExp(`\\b(?:every|on|each) (${DAYS.join("|")})s?\\b|\\b(${DAYS.join("|")})s\\b`, "i");
+const TIME = /\bat (\d{1,2})(?::(\d{2}))?\s*(am|pm)?\b|\b(\d{1,2}):(\d{2})\b|\b(\d{1,2})\s*(am|pm)\b/i;
+const BY_HAND = /\bwhen i run it\b|\bby hand\b|\bmanually\b|\bon demand\b/i;
+const ACTIVATE =
+  /\bactivate\b|\bturn (?:it )?on\b|\bswitch (?:it )?on\b|\benable\b|\bmake it live\b|\bstart (?:it|running)\b/i;
+/** Words that ask for nothing by themselves ("create a workflow that…", "please"). */
+const FILLER = new Set(
+  "please create make build set up i want would like can you could a an the workflow that which to me it for of my our us with in on every each and then also so time zone sandbox account accounts data last week days day its their this from get fetch pull read run runs give show is are be will should at by".split(
+    " ",
+  ),
+);
+
+type Current = {
+  name?: string;
+  nodes?: { operation_id?: unknown; input?: { metric?: unknown } }[];
+  schedule?: string | null;
+  timezone?: string | null;
+};
+
+/** What the member asked for, read from their words; what the script cannot build is in `leftOut`. */
+function readRequest(message: string, current: Current | null, zones: string[]) {
+  // What the member's words do not name stays as the editor has it ("change what the member asks, keep the rest").
+  const nodes = Array.isArray(current?.nodes) ? current.nodes : [];
+  const currentMetric = nodes.find((n) => n?.operation_id === "sandbox.report")?.input?.metric;
+  const metric: Metric =
+    METRICS.find((m) => new RegExp(`\\b${m === "signups" ? "sign-?ups?" : m}\\b`, "i").test(message)) ??
+    METRICS.find((m) => m === currentMetric) ??
+    "sessions";
+  const note = NOTE_WORDS.test(message) || nodes.some((n) => n?.operation_id === "sandbox.set_note");
+  const time = TIME.exec(message);
+  let hour = 9;
+  let minute = 0;
+  if (time) {
+    const [h, m, ampm] =
+      time[1] !== undefined
+        ? [time[1], time[2], time[3]]
+        : time[4] !== undefined
+          ? [time[4], time[5], undefined]
+          : [time[6], undefined, time[7]];
+    hour = Number(h) % 24;
+    minute = Math.min(59, Number(m ?? 0));
+    if (ampm?.toLowerCase() === "pm" && hour < 12) hour += 12;
+    if (ampm?.toLowerCase() === "am" && hour === 12) hour = 0;
+  }
+  const dayName = DAY_NAME.exec(message);
+  const day = dayName ? DAYS.indexOf((dayName[1] ?? dayName[2]).toLowerCase()) : -1;
+  let schedule: string | null;
+  let when: string;
+  const at = `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`;
+  if (BY_HAND.test(message)) [schedule, when] = [null, "when you run it"];
+  else if (HOURLY.test(message)) [schedule, when] = [`${minute} * * * *`, "every hour"];
+  else if (WEEKDAYS.test(message)) [schedule, when] = [`${minute} ${hour} * * 1-5`, `every weekday at ${at}`];
+  else if (day >= 0)
+    [schedule, when] = [
+      `${minute} ${hour} * * ${day}`,
+      `every ${DAYS[day][0].toUpperCase()}${DAYS[day].slice(1)} at ${at}`,
+    ];
+  else if (DAILY.test(message) || time) [schedule, when] = [`${minute} ${hour} * * *`, `every day at ${at}`];
+  else [schedule, when] = [current?.schedule ?? null, current?.schedule ? "on its schedule" : "when you run it"];
+  const timezone = schedule ? (zones[0] ?? (BY_HAND.test(message) ? null : current?.timezone) ?? "UTC") : null;
+
+  // Each part of the request is covered by something the draft does, or named as left out.
+  const leftOut = message
+    .split(/[,;.!?]|\b(?:and then|then|and|also)\b/i)
+    .map((part) => part.trim())
+    .filter((part) => {
+      if (!part) return false;
+      const covered =
+        [REPORT_WORDS, NOTE_WORDS, DAILY, HOURLY, WEEKDAYS, DAY_NAME, TIME, BY_HAND, ACTIVATE].some((re) =>
+          re.test(part),
+        ) || timeZonesNamed(part).length > 0;
+      if (covered || (note && SUMMARY_WORDS.test(part))) return false;
+      return part
+        .toLowerCase()
+        .split(/[^a-z']+/)
+        .some((w) => w && !FILLER.has(w));
+    });
+
+  const cadence = !schedule
+    ? ""
+    : HOURLY.test(message)
+      ? "Hourly "
+      : WEEKDAYS.test(message)
+        ? "Weekday "
+        : day >= 0
+          ? `${DAYS[day][0].toUpperCase()}${DAYS[day].slice(1)} `
+          : "Daily ";
+  const named = `${cadence}${metric} report${note ? " to a note" : ""}`;
+  return {
+    metric,
+    note,
+    schedule,
+    timezone,
+    when: schedule && timezone ? `${when} (${timezone})` : when,
+    activate: ACTIVATE.test(message),
+    leftOut,
+    // Named for what it does; a workflow that already has a name keeps it.
+    name: current?.name?.trim() || `${named[0].toUpperCase()}${named.slice(1)}`,
+  };
+}
+
+/** The editor's workflow as the Copilot's instructions carry it (lib/agents/copilot.ts), or null for a new one. */
+function currentOf(messages: ChatMessage[]): Current | null {
+  const system = messages.find((m) => m.role === "system");
+  const line = textOf(system)
+    .split("\n")
+    .find((l) => l.startsWith(COPILOT_CURRENT_PREFIX));
+  if (!line) return null;
+  const current = parse(line.slice(COPILOT_CURRENT_PREFIX.length)) as Current;
+  return current.name?.trim() || current.nodes?.length ? current : null;
+}
 
 /**
  * The Copilot script, for a request that offers propose_workflow: search the catalogue with the
- * member's words (then for the report, if they found nothing to run it), propose a one-node
- * workflow running sandbox.report on the first connection that can (every day at 09:00 UTC when
- * the words say daily or every day, else run by hand), then say in one sentence what came back.
+ * member's words (then the whole catalogue in scope, if they did not find every operation
+ * needed), propose a workflow of what it can build from them (the metric's report; saving it as
+ * the account's note when asked; the schedule and time zone asked for, 09:00 UTC when a schedule
+ * names no time or zone), active only when asked to switch it on, named for what it does; then
+ * say what the draft does and what it left out.
  */
 function sandboxCopilotMove(messages: ChatMessage[]): Move {
   let lastUser = -1;
@@ -109,52 +238,89 @@ function sandboxCopilotMove(messages: ChatMessage[]): Move {
     if (m.role === "user") lastUser = i;
   });
   const message = textOf(messages[lastUser]).replace(/\s+/g, " ").trim();
+  const current = currentOf(messages);
+  const ask = readRequest(message, current, timeZonesNamed(message));
   const since = messages.slice(lastUser + 1);
   const calls = since.flatMap((m) => m.tool_calls ?? []);
   const resultOf = (call: ToolCall) =>
     parse(textOf(since.find((m) => m.role === "tool" && m.tool_call_id === call.id)));
+  const leftOutText = (extra: string[]) => {
+    const all = [...ask.leftOut.map((p) => `“${p}”`), ...extra];
+    return all.length ? ` I left out ${all.join(" and ")}: none of the operations you can use does that.` : "";
+  };
   const proposed = calls.filter((c) => c.function.name === "propose_workflow").at(-1);
   if (proposed) {
     const result = resultOf(proposed);
-    const draft = parse(proposed.function.arguments);
-    if (result.valid === true)
+    const draft = parse(proposed.function.arguments) as {
+      name?: unknown;
+      nodes?: { operation_id?: unknown }[];
+      active?: unknown;
+    };
+    if (result.valid === true) {
+      const writesNote = draft.nodes?.some((n) => n.operation_id === "sandbox.set_note") ?? false;
+      const steps = `sandbox.report (${ask.metric} over the last 7 days)${writesNote ? ", then sandbox.set_note (saves the total as the account's note)" : ""}`;
+      const state =
+        draft.active === true
+          ? " It is active: once saved, it runs on its own."
+          : ask.schedule
+            ? " It is not active: switch Active on when it should run on its schedule."
+            : "";
+      const missedNote = ask.note && !writesNote ? ["saving it as a note (no connection you can use writes one)"] : [];
       return {
-        text: `Here is a draft: “${String(draft.name)}” runs sandbox.report (sessions over the last 7 days) ${draft.schedule ? "every day at 09:00 UTC" : "when you run it"}.`,
+        text: `Here is a draft: “${String(draft.name)}” runs ${steps} ${ask.when}.${state}${leftOutText(missedNote)}`,
       };
+    }
     const problems = Array.isArray(result.problems) ? result.problems.map(String).join("; ") : String(result.error);
     return { text: `The draft still has problems: ${problems}` };
   }
   const searches = calls.filter((c) => c.function.name === "find_operations");
   if (!searches.length) return { call: { name: "find_operations", arguments: { query: message } } };
-  const result = resultOf(searches.at(-1)!);
-  const ops = Array.isArray(result.operations)
-    ? (result.operations as { id?: unknown; connection_ids?: unknown }[])
-    : [];
-  const ids = ops.find((o) => o.id === "sandbox.report")?.connection_ids;
-  const connectionId = Array.isArray(ids) && typeof ids[0] === "string" ? ids[0] : null;
-  if (!connectionId) {
-    if (searches.length === 1) return { call: { name: "find_operations", arguments: { query: "sandbox report" } } };
-    return { text: "No connection you can use runs sandbox.report: connect a sandbox account and ask again." };
+  const found = new Map<string, string>();
+  for (const search of searches) {
+    const ops = resultOf(search).operations;
+    for (const op of Array.isArray(ops) ? (ops as { id?: unknown; connection_ids?: unknown }[]) : []) {
+      const ids = op.connection_ids;
+      if (typeof op.id === "string" && Array.isArray(ids) && typeof ids[0] === "string" && !found.has(op.id))
+        found.set(op.id, ids[0]);
+    }
   }
-  const daily = DAILY.test(message);
-  const name = message.length <= COPILOT_NAME_MAX ? message : `${message.slice(0, COPILOT_NAME_MAX - 1).trimEnd()}…`;
+  const needed = ["sandbox.report", ...(ask.note ? ["sandbox.set_note"] : [])];
+  // Everything this conversation may run, when the member's words did not find all it needs.
+  if (needed.some((id) => !found.has(id)) && searches.length === 1)
+    return { call: { name: "find_operations", arguments: {} } };
+  const report = found.get("sandbox.report");
+  if (!report)
+    return { text: "No connection you can use runs sandbox.report: connect a sandbox account and ask again." };
+  const noteConnection = ask.note ? found.get("sandbox.set_note") : undefined;
   return {
     call: {
       name: "propose_workflow",
       arguments: {
-        name: name || "Sessions report",
+        name: ask.name,
         nodes: [
           {
             id: "report",
-            label: "Sessions report",
+            label: `${ask.metric[0].toUpperCase()}${ask.metric.slice(1)} report`,
             operation_id: "sandbox.report",
-            connection_id: connectionId,
-            input: { metric: "sessions", days: 7 },
+            connection_id: report,
+            input: { metric: ask.metric, days: 7 },
           },
+          ...(noteConnection
+            ? [
+                {
+                  id: "note",
+                  label: "Save it as the account's note",
+                  operation_id: "sandbox.set_note",
+                  connection_id: noteConnection,
+                  input: { note: `{{nodes.report.output.total}} ${ask.metric} in the last 7 days` },
+                },
+              ]
+            : []),
         ],
-        schedule: daily ? "0 9 * * *" : null,
-        timezone: daily ? "UTC" : null,
-        active: true,
+        schedule: ask.schedule,
+        timezone: ask.timezone,
+        // Left out unless asked: the Copilot's default keeps a new workflow inactive.
+        ...(ask.activate && { active: true }),
       },
     },
   };
