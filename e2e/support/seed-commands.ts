@@ -207,6 +207,15 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
     }
     return { workflow: wf.id, runs };
   },
+  /**
+   * Moves a scheduled workflow's next slot to `at` (ms) without touching its `updatedAt`: as if
+   * every instance had been stopped since that slot.
+   */
+  async missSlot(a) {
+    const wf = await db.workflow.findUniqueOrThrow({ where: { id: a.workflow }, select: { updatedAt: true } });
+    await db.workflow.update({ where: { id: a.workflow }, data: { nextRunAt: BigInt(a.at), updatedAt: wf.updatedAt } });
+    return {};
+  },
   /** Deletes a workflow, and its runs with it. */
   async deleteWorkflow(a) {
     await db.workflow.delete({ where: { id: a.id } });
