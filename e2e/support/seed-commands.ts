@@ -288,6 +288,19 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
     await db.authLink.update({ where: { id: a.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     return { ok: true };
   },
+  /** Moves the start of every Continue pressed on an auth link `minutes` into the past (their cookie's time ran out). */
+  async ageOAuthAttempts(a) {
+    const attempts = await db.oAuthAttempt.findMany({
+      where: { authLinkId: a.authLink },
+      select: { id: true, createdAt: true },
+    });
+    for (const t of attempts)
+      await db.oAuthAttempt.update({
+        where: { id: t.id },
+        data: { createdAt: new Date(t.createdAt.getTime() - a.minutes * 60_000) },
+      });
+    return { aged: attempts.length };
+  },
   /** Stored OAuth tokens of a connection, optionally edited first (expiry in the past, another refresh or access token). */
   async oauthTokens(a) {
     const row = await db.connection.findUniqueOrThrow({ where: { id: a.id } });
