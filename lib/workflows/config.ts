@@ -34,7 +34,7 @@ export const POLL_MS = 1000;
  * instance was running then): `run_once` (the default) starts one run for the oldest such slot;
  * `skip` starts none. Either way the schedule goes on from its next slot after now.
  */
-export const MISSED_SLOT_RULES = ["run_once", "skip"] as const;
+const MISSED_SLOT_RULES = ["run_once", "skip"] as const;
 export type MissedSlotRule = (typeof MISSED_SLOT_RULES)[number];
 
 /** A slot found later than this after its time was missed, not merely picked up late by a busy poll. */

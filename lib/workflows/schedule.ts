@@ -1,4 +1,5 @@
 import { Cron } from "croner";
+import type { MissedSlotRule } from "@/lib/workflows/config";
 
 // Workflow schedules: a five-field cron expression (minute hour day-of-month month day-of-week)
 // read in an IANA time zone (UTC when none is given), computed with croner. Across daylight
@@ -77,7 +78,7 @@ export function planDueSlot(
   timezone: string | null,
   slot: number,
   now: number,
-  rule: "run_once" | "skip",
+  rule: MissedSlotRule,
   missedAfterMs: number,
 ): { run: boolean; missed: boolean; next: Date | null } {
   const missed = now - slot > missedAfterMs;
