@@ -10,14 +10,17 @@ export default async function ConnectErrorPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { error_description } = await searchParams;
+  // Each description the callback gives ends with what to do next; without one, this page says it.
   return (
     <ConnectMessage tone="error" title="The connection didn't complete">
-      <p>
-        {typeof error_description === "string"
-          ? error_description
-          : "The sign-in response could not be matched to a link."}
-      </p>
-      <p>Open the link you were sent again to retry.</p>
+      {typeof error_description === "string" ? (
+        <p>{error_description}</p>
+      ) : (
+        <>
+          <p>The sign-in response could not be matched to a link.</p>
+          <p>Open the link you were sent again to retry.</p>
+        </>
+      )}
     </ConnectMessage>
   );
 }

@@ -1,7 +1,13 @@
 "use client";
 
 import { useEffect } from "react";
-import { useAuthLinkStatus, useRefreshAfterConnect, type CreatedAuthLink } from "@/lib/queries/auth-links";
+import {
+  useAuthLinkStatus,
+  useRecentAuthLinks,
+  useRefreshAfterConnect,
+  type CreatedAuthLink,
+} from "@/lib/queries/auth-links";
+import { LastAttempt } from "@/components/auth-links/last-attempt";
 import { ErrorNote } from "@/components/ui/error-note";
 import { CopyField } from "@/components/ui/copy-field";
 import { QrCode } from "@/components/auth-links/qr-code";
@@ -19,6 +25,8 @@ export function AuthLinkResult({
   typeName: string;
 }) {
   const status = useAuthLinkStatus(teamId, link.id);
+  // The spec's status endpoint says pending and nothing more; the dashboard's list knows the last attempt.
+  const attempt = useRecentAuthLinks(teamId).data?.find((l) => l.id === link.id)?.last_attempt ?? null;
   const refresh = useRefreshAfterConnect(teamId);
   const current = status.data?.status ?? "pending";
   useEffect(() => {
@@ -51,11 +59,14 @@ export function AuthLinkResult({
       <div className="flex flex-col gap-4 sm:flex-row">
         <div className="min-w-0 flex-1 space-y-3">
           <CopyField value={link.url} label="Link to send" />
-          {current === "pending" && (
-            <p className="text-sm text-zinc-600 dark:text-zinc-400">
-              Waiting for the account owner to open the link and sign in. This page updates by itself.
-            </p>
-          )}
+          {current === "pending" &&
+            (attempt ? (
+              <LastAttempt attempt={attempt} status={current} expiresAt={link.expires_at} />
+            ) : (
+              <p className="text-sm text-zinc-600 dark:text-zinc-400">
+                Waiting for the account owner to open the link and sign in. This page updates by itself.
+              </p>
+            ))}
           {current === "expired" && (
             <p className="text-sm text-zinc-600 dark:text-zinc-400">
               This link expired unused. Regenerate it from the list below.

@@ -15,6 +15,7 @@ import { ErrorNote } from "@/components/ui/error-note";
 import { TypeLogo } from "@/components/connections/type-logo";
 import { AuthLinkResult } from "@/components/auth-links/auth-link-result";
 import { StatusBadge } from "@/components/auth-links/status-badge";
+import { LastAttempt } from "@/components/auth-links/last-attempt";
 import { CopyField } from "@/components/ui/copy-field";
 import { LocalTime } from "@/components/time/local-time";
 
@@ -269,6 +270,7 @@ function RecentLinks({
                       </>
                     )}
                   </div>
+                  <LastAttempt attempt={l.last_attempt} status={l.status} expiresAt={l.expires_at} />
                 </div>
                 {l.status === "expired" && (
                   <button

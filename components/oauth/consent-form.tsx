@@ -18,6 +18,8 @@ export type ConsentFormProps = {
   team: { id: string; name: string; role: "owner" | "member" };
   servers: { id: string; name: string; isPrivate: boolean; writePolicy: string; connections: number }[];
   platforms: Platform[];
+  /** The server she already allowed this app on in this team: offered first, and kept by a repeated Allow. */
+  granted?: { serverId: string; serverName: string } | null;
 };
 
 const field =
@@ -30,9 +32,9 @@ const legend = "text-sm font-semibold text-zinc-900 dark:text-zinc-100";
  * POST to /oauth/consent, so it works the same with or without scripts; the team picker reloads
  * the page for that team's servers and connections.
  */
-export function ConsentForm({ request, clientName, teams, team, servers, platforms }: ConsentFormProps) {
+export function ConsentForm({ request, clientName, teams, team, servers, platforms, granted }: ConsentFormProps) {
   const router = useRouter();
-  const [server, setServer] = useState<string>("new");
+  const [server, setServer] = useState<string>(granted?.serverId ?? "new");
   const [policy, setPolicy] = useState<WritePolicy>("off");
   const policies = WRITE_POLICIES.filter((p) => p !== "allowed" || team.role === "owner");
   const switchTeam = (id: string) => {
@@ -68,18 +70,26 @@ export function ConsentForm({ request, clientName, teams, team, servers, platfor
         <p className="mt-0.5 text-xs text-zinc-600 dark:text-zinc-400">
           {clientName} will act as you on this server: only its connections, under its write policy.
         </p>
+        {granted && (
+          <p className="mt-2 rounded-lg bg-indigo-50 p-2 text-xs text-indigo-900 dark:bg-indigo-950 dark:text-indigo-200">
+            You already allowed {clientName} on {granted.serverName}: allowing it again keeps that server, and no second
+            one is made. To use another, choose it below (or make one in Settings → MCP servers first).
+          </p>
+        )}
         <div className="mt-2 space-y-2">
-          <label className="flex items-start gap-2 text-sm">
-            <input
-              type="radio"
-              name="server"
-              value="new"
-              checked={server === "new"}
-              onChange={() => setServer("new")}
-              className="mt-1"
-            />
-            <span>A new MCP server, private to you</span>
-          </label>
+          {!granted && (
+            <label className="flex items-start gap-2 text-sm">
+              <input
+                type="radio"
+                name="server"
+                value="new"
+                checked={server === "new"}
+                onChange={() => setServer("new")}
+                className="mt-1"
+              />
+              <span>A new MCP server, private to you</span>
+            </label>
+          )}
           {servers.map((s) => (
             <label key={s.id} className="flex items-start gap-2 text-sm">
               <input

@@ -7,6 +7,7 @@ import type { ConnectedAppJson, McpServerJson } from "@/lib/schemas/dashboard";
 import { LocalTime } from "@/components/time/local-time";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
 import { RevokeButton, RevokeDialog } from "@/components/ui/revoke";
+import { plural } from "@/lib/text/plural";
 
 // Connected apps: AI clients (claude.ai, ChatGPT, Cursor…) a member allowed by OAuth to act as
 // them on one MCP server. Listed per server (Settings → MCP servers) and per person (Settings →
@@ -30,18 +31,15 @@ export function McpServerApps({ team, server }: { team: string; server: McpServe
         <ErrorNote what="connected apps" error={apps.error} onRetry={() => void apps.refetch()} />
       ) : apps.data.data.length === 0 ? (
         <p className="text-xs text-zinc-500 dark:text-zinc-400">
-          No app has signed in to this server yet:{" "}
-          {server.can_manage ? (
-            <>
-              paste the MCP URL above into an AI client (claude.ai, ChatGPT, Cursor…) and choose this server when
-              Patchbay asks.
-            </>
-          ) : (
-            <>
-              its owner or a team owner can add one by pasting the MCP URL above into an AI client (claude.ai, ChatGPT,
-              Cursor…).
-            </>
-          )}
+          {server.active_tokens > 0
+            ? // Clients configured with a token (Claude Desktop, scripts) never sign in: that is no sign of disuse.
+              `No app has signed in with OAuth: clients use this server through its ${plural(server.active_tokens, "active token", "active tokens")} (see Tokens). For an app that signs in instead, `
+            : server.last_used?.via === "app"
+              ? "No app is signed in to this server now: "
+              : "No app has signed in to this server yet: "}
+          {server.can_manage
+            ? "paste the MCP URL above into an AI client (claude.ai, ChatGPT, Cursor…) and choose this server when Patchbay asks."
+            : "its owner or a team owner can add one by pasting the MCP URL above into an AI client (claude.ai, ChatGPT, Cursor…)."}
         </p>
       ) : (
         <ConnectedAppList team={team} apps={apps.data.data} label={`Apps connected to ${server.name}`} />
@@ -92,6 +90,7 @@ function ConnectedAppList({
     onSettled: (_data, _error, app) => {
       void client.invalidateQueries({ queryKey: settingsKeys.mcpApps(team, app.mcp_server.id) });
       void client.invalidateQueries({ queryKey: settingsKeys.connectedApps(team) });
+      void client.invalidateQueries({ queryKey: settingsKeys.mcpServers(team) });
     },
   });
 

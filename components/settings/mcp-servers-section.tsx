@@ -19,6 +19,7 @@ import { McpServerApps } from "@/components/settings/connected-apps";
 import { plural } from "@/lib/text/plural";
 import { LocalTime } from "@/components/time/local-time";
 import { AddToAiClient } from "@/components/settings/add-to-ai-client";
+import Link from "next/link";
 
 const linkButton =
   "font-medium text-indigo-700 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600 dark:text-indigo-400";
@@ -176,6 +177,7 @@ function ServerCard({
       <p className="mt-2 break-all text-xs text-zinc-600 dark:text-zinc-400">
         Address <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono dark:bg-zinc-800">{s.mcp_url}</code>
       </p>
+      <LastActivity team={team} server={s} />
 
       {s.connections.length ? (
         <ul className="mt-3 flex flex-wrap gap-2" aria-label={`Connections ${s.name} may use`}>
@@ -249,5 +251,46 @@ function ServerCard({
         </div>
       )}
     </li>
+  );
+}
+
+/** When the server was last used and through what, and its calls in the logs (a link to them). */
+function LastActivity({ team, server: s }: { team: string; server: McpServerJson }) {
+  const use = s.last_used;
+  return (
+    <p
+      className="mt-1 text-xs text-zinc-600 [overflow-wrap:anywhere] dark:text-zinc-400"
+      data-testid="mcp-last-activity"
+    >
+      {use ? (
+        <>
+          Last used <LocalTime seconds={use.at} />{" "}
+          {use.via === "token" ? (
+            <>
+              through token {use.name ? `“${use.name}” ` : ""}
+              <code className="font-mono">{use.prefix}…</code>
+            </>
+          ) : (
+            <>
+              by {use.name} (allowed by {use.by})
+            </>
+          )}
+        </>
+      ) : (
+        "Not used yet"
+      )}
+      {" · "}
+      {s.calls.count > 0 ? (
+        <Link
+          className="font-medium text-indigo-700 hover:underline dark:text-indigo-400"
+          href={`/${team}/logs?source_type=mcp&source_id=${encodeURIComponent(s.id)}`}
+        >
+          {plural(s.calls.count, "call", "calls")} in the logs
+        </Link>
+      ) : (
+        "no calls in the logs"
+      )}{" "}
+      since <LocalTime seconds={s.calls.since} dateOnly />
+    </p>
   );
 }

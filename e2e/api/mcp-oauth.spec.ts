@@ -347,6 +347,81 @@ test.describe("consent", () => {
   });
 });
 
+test("Back → Allow: a repeated consent of the same person and client keeps the grant's server and grant", async () => {
+  const team = await seedTeamWithPasswords({ name: "OAuth Twice" });
+  const redirect = loopbackRedirect();
+  const reg = await register({ redirect_uris: [redirect], client_name: "Twice AI" });
+  const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
+  const headers = { "x-patchbay-team": team.id };
+  // The same form posted twice, as the browser does after Back: a new server of the app's name.
+  const allow = async () => {
+    const { verifier, challenge } = pkce();
+    const res = await session.post("/oauth/consent", {
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      data: new URLSearchParams({
+        response_type: "code",
+        client_id: reg.body.client_id,
+        redirect_uri: redirect,
+        state: "again",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        decision: "allow",
+        team_id: team.id,
+        server: "new",
+        name: "Twice AI",
+        write_policy: "off",
+      }).toString(),
+      maxRedirects: 0,
+    });
+    expect(res.status()).toBe(303);
+    const code = new URL(res.headers()["location"]).searchParams.get("code")!;
+    expect(code).toBeTruthy();
+    return { code, verifier };
+  };
+  const exchange = async ({ code, verifier }: { code: string; verifier: string }) => {
+    const res = await tokenRequest({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirect,
+      client_id: reg.body.client_id,
+      code_verifier: verifier,
+      resource: `${baseURL()}/mcp`,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.access_token as string;
+  };
+  const first = await exchange(await allow());
+  const second = await exchange(await allow());
+  const servers = (await (await session.get("/api/dashboard/mcp-servers", { headers })).json()).data as {
+    id: string;
+    name: string;
+  }[];
+  expect(servers.map((s) => s.name)).toEqual(["Twice AI"]);
+  const apps = (await (await session.get(`/api/dashboard/mcp-servers/${servers[0].id}/apps`, { headers })).json())
+    .data as { id: string }[];
+  expect(apps).toHaveLength(1);
+  // Both answers' tokens act through that one grant.
+  expect((await mcpStatus(first)).status).toBe(200);
+  expect((await mcpStatus(second)).status).toBe(200);
+  // The page asked again says so, and offers that server rather than a new one.
+  const page = await (
+    await session.get(
+      `/oauth/authorize?${new URLSearchParams({
+        response_type: "code",
+        client_id: reg.body.client_id,
+        redirect_uri: redirect,
+        state: "third",
+        code_challenge: pkce().challenge,
+        code_challenge_method: "S256",
+      })}`,
+    )
+  )
+    .text()
+    .then((html) => html.replaceAll("<!-- -->", "")); // React's separators between text and values
+  expect(page).toContain("You already allowed Twice AI on Twice AI: allowing it again keeps that server");
+  expect(page).not.toContain("A new MCP server, private to you");
+});
+
 test.describe("refusals", () => {
   test("authorize: no PKCE, plain, another resource go back with the error; unknown clients and redirect URIs stay here", async () => {
     const team = await seedTeamWithPasswords({ name: "OAuth Strict" });

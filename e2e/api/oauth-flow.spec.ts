@@ -110,12 +110,15 @@ for (const type of FAMILIES) {
       expect((await status(api, link)).status).toBe("pending");
     });
 
-    test("a replayed callback (the same state twice) connects once and then reports link_used", async () => {
+    test("a replayed callback (the same state twice) connects once; the replay exchanges nothing and tells the same success", async () => {
       const link = await createLink(api, { connection_type: type, redirect_url: "https://client.example.com/cb" });
       const shop = type === "shopify" ? shopFor(`acct_${rand()}`) : undefined;
       const cb = await authorize(await start(link, { shop }), { account: shop ? undefined : `acct_${rand()}`, shop });
-      expect(paramsOf(await callback(cb)).status).toBe("success");
-      expect(paramsOf(await callback(cb))).toMatchObject({ status: "error", error: "link_used" });
+      const first = paramsOf(await callback(cb));
+      expect(first.status).toBe("success");
+      // What Back → Approve sends: the account is connected through this link, and that stands.
+      expect(paramsOf(await callback(cb))).toEqual(first);
+      expect((await status(api, link)).connections).toHaveLength(1);
     });
 
     test("20 concurrent callbacks for one link create exactly one connection", async () => {
@@ -192,6 +195,56 @@ test.describe("link states", () => {
     const again = new URL(await callback(second));
     expect(again.searchParams.get("error")).toBe("link_used");
     expect(again.toString().startsWith(link.url)).toBe(true);
+  });
+
+  test("Back → Approve at the provider: the callback says what happened, and where to go on", async () => {
+    // Connected, then the same sign-in answered again (the first answer cleared the cookie): the
+    // success stands and is sent again, nothing is exchanged or connected twice.
+    const link = await createLink(api, {
+      connection_type: "sandbox_oauth",
+      redirect_url: "https://client.example.com/cb",
+    });
+    const authorizeUrl = await start(link);
+    const done = paramsOf(await callback(await authorize(authorizeUrl, { account: `back_${rand()}` })));
+    expect(done).toMatchObject({ status: "success" });
+    const again = await callback(await authorize(authorizeUrl, { account: `back_${rand()}` }), { browser: "other" });
+    expect(paramsOf(again)).toEqual(done);
+    expect((await status(api, link)).connections.map((c: { id: string }) => c.id)).toEqual([done.connection_id]);
+    // Without a redirect_url, the link's own page says it is already connected.
+    const own = await createLink(api, { connection_type: "sandbox_oauth" });
+    const ownAuthorize = await start(own);
+    expect(await callback(await authorize(ownAuthorize))).toBe(`${own.url}?status=success`);
+    const ownAgain = await callback(await authorize(ownAuthorize), { browser: "other" });
+    expect(ownAgain).toBe(`${own.url}?status=already_connected`);
+    expect(await (await fetch(ownAgain)).text()).toContain("already connected");
+
+    // Denied, then Approve on the same provider page: nothing is connected; the link's page
+    // (with Continue) says the sign-in was already answered, and how.
+    const denied = await createLink(api, {
+      connection_type: "sandbox_oauth",
+      redirect_url: "https://client.example.com/cb",
+    });
+    const deniedAuthorize = await start(denied);
+    expect(paramsOf(await callback(await authorize(deniedAuthorize, { decision: "deny" })))).toMatchObject({
+      status: "error",
+      error: "access_denied",
+    });
+    const answered = new URL(await callback(await authorize(deniedAuthorize), { browser: "other" }));
+    expect(answered.toString().startsWith(denied.url)).toBe(true);
+    expect(answered.searchParams.get("error_description")).toBe(
+      "This sign-in was already answered (access was denied at Sandbox), so answering it again at Sandbox changed nothing.",
+    );
+    expect((await (await fetch(answered)).text()).replaceAll("<!-- -->", "")).toContain("Continue to Sandbox");
+    expect(await status(api, denied)).toMatchObject({ status: "pending", connection_id: null });
+
+    // A sign-in whose 30 minutes ran out is sent back to the link's page too, not blamed on another browser.
+    const slow = await createLink(api, { connection_type: "sandbox_oauth" });
+    const slowCallback = await authorize(await start(slow));
+    await seed("ageOAuthAttempts", { authLink: slow.id, minutes: 31 });
+    const late = new URL(await callback(slowCallback, { browser: "other" }));
+    expect(late.toString().startsWith(slow.url)).toBe(true);
+    expect(late.searchParams.get("error_description")).toContain("took more than 30 minutes");
+    expect((await status(api, slow)).status).toBe("pending");
   });
 
   test("an unknown link and a forged state get clear pages, not errors", async () => {

@@ -523,6 +523,43 @@ test("a cron schedule starts each slot once, within 15 s, with two instances", a
   }
 });
 
+test("a slot missed while no instance ran runs once when one is back (WORKFLOW_MISSED_SLOTS=run_once), and taking a slot is no edit", async () => {
+  const HOUR = 3_600_000;
+  const team = await seedTeam({ password: PASSWORD });
+  const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
+  // Daily, at the hour half a day from now: no slot of its own comes due while the test runs.
+  const hour = (new Date().getUTCHours() + 12) % 24;
+  const made = await session.post("/api/dashboard/workflows", {
+    data: {
+      name: "Daily, missed",
+      nodes: [{ id: "hello", label: "Hello", operation_id: "utility.format_text", input: { template: "hi" } }],
+      schedule: `0 ${hour} * * *`,
+      timezone: "UTC",
+    },
+  });
+  expect(made.status(), await made.text()).toBe(200);
+  const { id, next_run_at: next } = await made.json();
+  const read = async () => (await session.get(`/api/dashboard/workflows/${id}`)).json();
+  const before = await read();
+  // Its slots of the last three days went by with no instance running.
+  const missed = next * 1000 - 3 * 24 * HOUR;
+  await seed("missSlot", { workflow: id, at: missed });
+  const runsOf = async () => (await (await session.get(`/api/dashboard/workflows/${id}/runs`)).json()).runs as Json[];
+  await expect.poll(async () => (await runsOf()).length, { timeout: 15_000 }).toBe(1);
+  const [run] = await runsOf();
+  expect(run).toMatchObject({ trigger: "schedule", slot_at: missed });
+  const after = await read();
+  // The oldest missed slot ran once (not three); the schedule goes on from its next slot after
+  // now, and moving it is bookkeeping: "changed" (updated_at) is still the person's last save.
+  expect(after.next_run_at).toBe(next);
+  expect(after.updated_at).toBe(before.updated_at);
+  // A person's save still changes it.
+  const renamed = await session.patch(`/api/dashboard/workflows/${id}`, { data: { name: "Daily, renamed" } });
+  expect(renamed.status(), await renamed.text()).toBe(200);
+  expect((await read()).updated_at > before.updated_at).toBe(true);
+  expect(await runsOf()).toHaveLength(1);
+});
+
 test("kill -9 in the middle of a run: another instance takes it over after its lease and continues at the node it was on", async () => {
   test.setTimeout(180_000); // a dozen CLI and seed processes on 2 shared cores
   const team = await seedTeam({ password: PASSWORD });

@@ -38,6 +38,18 @@ test("generate a sandbox_oauth link, complete the OAuth in a second page while t
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
   await screenshot(page, "auth-links-pending");
 
+  // The account owner first says no (over HTTP, as a browser would): the card says so, and that
+  // the link still works, where the status endpoint can only say pending.
+  await connect({ id: "", url, expires_at: 0 }, "sandbox_oauth", { decision: "deny" });
+  const lastAttempt = result.getByTestId("auth-link-last-attempt");
+  await expect(lastAttempt).toContainText("Denied by the account owner at");
+  await expect(lastAttempt).toContainText("— the link still works until");
+  await expect(result.getByTestId("auth-link-status")).toHaveText("Pending");
+  await expect(page.getByTestId("recent-auth-link").first().getByTestId("auth-link-last-attempt")).toContainText(
+    "Denied by the account owner at",
+  );
+  await screenshot(page, "auth-links-denied");
+
   // The account owner, in another page.
   // The redirects that follow Approve (the sandbox's to the callback, the callback's to the
   // client's app) are followed here with the page's own cookies and read off the real responses;
@@ -55,6 +67,8 @@ test("generate a sandbox_oauth link, complete the OAuth in a second page while t
   });
   await owner.goto(url);
   await owner.getByRole("button", { name: "Continue to Sandbox" }).click();
+  // Gone to the provider: the card says the sign-in started and is not back yet.
+  await expect(lastAttempt).toContainText("Sign-in started");
   await owner.getByLabel("Account").fill("links-user");
   await owner.getByRole("button", { name: "Approve" }).click();
   await expect(owner.getByText("client app")).toBeVisible();
@@ -70,6 +84,7 @@ test("generate a sandbox_oauth link, complete the OAuth in a second page while t
   await expect(connection).toContainText(connectionId);
   await expect(connection).toContainText("client-7");
   await expect(result.getByTestId("auth-link-qr")).toHaveCount(0);
+  await expect(lastAttempt).toHaveCount(0);
   const recent = page.getByTestId("recent-auth-link");
   await expect(recent).toHaveCount(1);
   await expect(recent.first()).toHaveAttribute("data-status", "connected");

@@ -68,7 +68,21 @@ test("the connect page works on a phone, and a denial can be retried", async ({ 
   await page.getByRole("button", { name: "Deny" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Access wasn't granted" })).toBeVisible();
   await page.screenshot({ path: join(shots, "connect-denied-phone.png"), fullPage: true });
+  // Back to the provider's page and Approve there: that sign-in was answered already, and the
+  // page says so, with Continue right below to start a new one.
+  await page.goBack();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("alert")).toContainText(
+    "This sign-in was already answered (access was denied at Sandbox), so answering it again at Sandbox changed nothing.",
+  );
   await page.getByRole("button", { name: "Continue to Sandbox" }).click();
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("heading", { name: "Sandbox (OAuth) connected" })).toBeVisible();
+  // Back → Approve once connected: the success stands, said as such.
+  await page.goBack();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("heading", { name: "Sandbox (OAuth) already connected" })).toBeVisible();
+  await page.screenshot({ path: join(shots, "connect-already-connected-phone.png"), fullPage: true });
+  const status = await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json();
+  expect(status.connections).toHaveLength(1);
 });

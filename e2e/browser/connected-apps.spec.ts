@@ -123,6 +123,8 @@ test("an allowed app shows under its MCP server and in Your connected apps; revo
     await expect(row).toContainText("last used", { timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
   await expect(row.locator("time")).toHaveCount(2);
+  // The server's card says when it was last used, and by what (the app signed in, not a token).
+  await expect(card.getByTestId("mcp-last-activity")).toContainText(`by Test AI (allowed by ${member.email})`);
   await screenshot(page, "mcp-connected-app");
   // At 390 px the row stacks, and nothing scrolls sideways.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -152,8 +154,10 @@ test("an allowed app shows under its MCP server and in Your connected apps; revo
   await dialog.getByRole("button", { name: "Revoke access" }).click();
   await expect(dialog).toBeHidden();
   await expect(apps).toBeHidden();
-  await expect(card).toContainText("No app has signed in to this server yet:");
+  // An app did sign in and was used: not "yet", but "now"; its last use stays on the card.
+  await expect(card).toContainText("No app is signed in to this server now:");
   await expect(card).toContainText("paste the MCP URL above into an AI client");
+  await expect(card.getByTestId("mcp-last-activity")).toContainText("by Test AI");
   await screenshot(page, "mcp-connected-app-revoked");
   const after = await toolsList(token);
   expect(after.status).toBe(401);

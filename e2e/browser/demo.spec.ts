@@ -52,6 +52,11 @@ test("npm start's demo is made by the product and reads true, page by page, at 3
     expect(facts.runsByStatus.running ?? 0, "runs left running").toBe(0);
     expect(facts.runsByStatus.success, "runs that succeeded").toBeGreaterThan(20);
     expect(facts.runDays, "days with runs").toBeGreaterThanOrEqual(14);
+    // The scheduler on time: every scheduled run started within 15 s of its slot (CONTRACT §9),
+    // and its bookkeeping is no edit: nobody changed a workflow after making it.
+    expect(facts.scheduledRuns, "scheduled runs").toBeGreaterThan(20);
+    expect(facts.scheduledRunsOffTheirSlot, "scheduled runs not within 15 s of their slot").toEqual([]);
+    expect(facts.workflowsChangedAfterCreation, "workflows whose 'changed' moved with nobody editing").toEqual([]);
     expect(facts.runsBeforeTheirWorkflow, "runs dated before their workflow").toEqual([]);
     expect(facts.nodesWithoutConnection, "nodes of a provider with no connection of the team").toEqual([]);
     expect(facts.builtInErrorsNamingAProvider, "a built-in's error naming a provider").toEqual([]);
@@ -88,6 +93,17 @@ test("npm start's demo is made by the product and reads true, page by page, at 3
       const rows = (await page.locator("main tbody, main [role=grid]").allInnerTexts()).join("\n");
       expect(rows, `/${section} shows a run still running`).not.toMatch(/\bRunning\b/);
     }
+    // The teammate's assistant uses a token, never signs in: its card says when and through which
+    // token it was last used, and counts its calls (as many as the logs hold), not "no app yet".
+    await page.goto(`${origin}/${team}/settings/mcp-servers`);
+    await settled(page);
+    const assistant = page
+      .getByTestId("mcp-server")
+      .filter({ has: page.getByRole("heading", { name: "Claude Desktop" }) });
+    await expect(assistant.getByTestId("mcp-last-activity")).toContainText("through token “Laptop”");
+    await expect(assistant.getByTestId("mcp-last-activity")).toContainText(`${facts.mcpLogs} calls in the logs`);
+    await expect(assistant).not.toContainText("No app has signed in to this server yet");
+    await expect(assistant).toContainText("clients use this server through its 1 active token");
     // An agent turn's charge opens that turn's logs, under its conversation.
     await page.goto(`${origin}/${team}/ledger?service_type=agent`);
     await settled(page);
@@ -119,6 +135,9 @@ test("npm start's demo is made by the product and reads true, page by page, at 3
 type DemoFacts = {
   runsByStatus: Record<string, number>;
   runDays: number;
+  scheduledRuns: number;
+  scheduledRunsOffTheirSlot: string[];
+  workflowsChangedAfterCreation: string[];
   runsBeforeTheirWorkflow: string[];
   nodesWithoutConnection: string[];
   builtInErrorsNamingAProvider: string[];
@@ -144,10 +163,18 @@ const FACTS = `
     where: { operationId: { startsWith: "utility." }, status: "error" },
     select: { id: true, output: true, metadata: true },
   });
-  const workflows = await db.workflow.findMany({ select: { name: true, active: true, nodes: true } });
+  const workflows = await db.workflow.findMany({ select: { name: true, active: true, nodes: true, createdAt: true, updatedAt: true } });
+  const scheduled = runs.filter((r) => r.trigger === "schedule");
   return {
     runsByStatus,
     runDays: new Set(runs.map((r) => new Date(Number(r.createdAt)).toISOString().slice(0, 10))).size,
+    scheduledRuns: scheduled.length,
+    scheduledRunsOffTheirSlot: scheduled
+      .filter((r) => r.startedAt === null || Number(r.startedAt) < Number(r.slotAt) || Number(r.startedAt) - Number(r.slotAt) >= 15000)
+      .map((r) => r.workflowName + ": slot " + new Date(Number(r.slotAt)).toISOString() + ", started " + (r.startedAt === null ? "never" : new Date(Number(r.startedAt)).toISOString())),
+    workflowsChangedAfterCreation: workflows
+      .filter((w) => w.updatedAt.getTime() - w.createdAt.getTime() > 1000)
+      .map((w) => w.name + ": created " + w.createdAt.toISOString() + ", changed " + w.updatedAt.toISOString()),
     runsBeforeTheirWorkflow: runs.filter((r) => Number(r.createdAt) < r.workflow.createdAt.getTime()).map((r) => r.id),
     nodesWithoutConnection,
     builtInErrorsNamingAProvider: builtIn

@@ -1,6 +1,7 @@
 import { test, expect, seed, apiAs, expectError } from "../fixtures";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 import type { SeededUser } from "../fixtures";
+import { listedIds, mcpClient } from "../support/mcp";
 
 type Server = {
   id: string;
@@ -118,6 +119,25 @@ test("an owner creates an MCP server with two of three connections, issues a tok
   await page.setViewportSize({ width: 1280, height: 800 });
 
   await shown.getByRole("button", { name: "Done" }).click();
+  // A token-based client never signs in: the card says so, and once the token is used, when and
+  // through which token; its calls are counted and one click from their logs.
+  const activity = card.getByTestId("mcp-last-activity");
+  await expect(activity).toContainText("Not used yet · no calls in the logs since");
+  await expect(card).toContainText(
+    "No app has signed in with OAuth: clients use this server through its 1 active token (see Tokens).",
+  );
+  const client = await mcpClient(token);
+  await listedIds(client);
+  await client.close();
+  // last_used_at is written just after the call answers: a reload shows it.
+  await expect(async () => {
+    await page.reload();
+    await expect(activity).toContainText(`through token “Laptop” ${token.slice(0, 12)}…`, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await activity.getByRole("link", { name: "1 call in the logs" }).click();
+  await expect(page).toHaveURL(`/${team.id}/logs?source_type=mcp&source_id=${server.id}`);
+  await expect(page.getByRole("grid", { name: "Operation logs" })).toContainText("list_connections");
+  await page.goto(`/${team.id}/settings/mcp-servers`);
   await page.reload();
   await card.getByRole("button", { name: /^Tokens/ }).click();
   await expect(tokenRow).toBeVisible();

@@ -207,6 +207,15 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
     }
     return { workflow: wf.id, runs };
   },
+  /**
+   * Moves a scheduled workflow's next slot to `at` (ms) without touching its `updatedAt`: as if
+   * every instance had been stopped since that slot.
+   */
+  async missSlot(a) {
+    const wf = await db.workflow.findUniqueOrThrow({ where: { id: a.workflow }, select: { updatedAt: true } });
+    await db.workflow.update({ where: { id: a.workflow }, data: { nextRunAt: BigInt(a.at), updatedAt: wf.updatedAt } });
+    return {};
+  },
   /** Deletes a workflow, and its runs with it. */
   async deleteWorkflow(a) {
     await db.workflow.delete({ where: { id: a.id } });
@@ -278,6 +287,19 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
   async expireAuthLink(a) {
     await db.authLink.update({ where: { id: a.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     return { ok: true };
+  },
+  /** Moves the start of every Continue pressed on an auth link `minutes` into the past (their cookie's time ran out). */
+  async ageOAuthAttempts(a) {
+    const attempts = await db.oAuthAttempt.findMany({
+      where: { authLinkId: a.authLink },
+      select: { id: true, createdAt: true },
+    });
+    for (const t of attempts)
+      await db.oAuthAttempt.update({
+        where: { id: t.id },
+        data: { createdAt: new Date(t.createdAt.getTime() - a.minutes * 60_000) },
+      });
+    return { aged: attempts.length };
   },
   /** Stored OAuth tokens of a connection, optionally edited first (expiry in the past, another refresh or access token). */
   async oauthTokens(a) {

@@ -1,5 +1,5 @@
 import { test, expect } from "@playwright/test";
-import { nextRunAfter, nextRuns, scheduleProblem, timezoneProblem } from "@/lib/workflows/schedule";
+import { nextRunAfter, nextRuns, planDueSlot, scheduleProblem, timezoneProblem } from "@/lib/workflows/schedule";
 import { resolveInput, templateProblems, TemplateError } from "@/lib/workflows/templates";
 
 // Schedules across daylight-saving changes in America/New_York (2026: spring forward on 8 March
@@ -121,4 +121,23 @@ test("references: only earlier nodes and run variables; whole strings keep their
   expect(resolveInput({ d: "{{run.date.today}}" }, { ...ctx, timezone: null })).toEqual({ d: "2026-03-08" });
   expect(() => resolveInput({ x: "{{nodes.a.output.rows.5.n}}" }, ctx)).toThrow(TemplateError);
   expect(() => resolveInput({ x: "{{nodes.a.output.rows.5.n}}" }, ctx)).toThrow(/node a's output has no rows.5/);
+});
+
+test("a due slot: a late poll still runs it; one missed while no instance ran follows WORKFLOW_MISSED_SLOTS", () => {
+  const slot = Date.parse("2026-12-02T09:00:00Z");
+  const after = (ms: number, rule: "run_once" | "skip") => {
+    const plan = planDueSlot("0 9 * * *", "UTC", slot, slot + ms, rule, 60_000);
+    return { run: plan.run, missed: plan.missed, next: plan.next?.toISOString() };
+  };
+  // Picked up within a minute: on time, whatever the rule.
+  expect(after(2_000, "skip")).toEqual({ run: true, missed: false, next: "2026-12-03T09:00:00.000Z" });
+  // Found 13 hours late (the server was down): run once, or skipped; either way the next slot is after now.
+  expect(after(13 * 3_600_000, "run_once")).toEqual({ run: true, missed: true, next: "2026-12-03T09:00:00.000Z" });
+  expect(after(13 * 3_600_000, "skip")).toEqual({ run: false, missed: true, next: "2026-12-03T09:00:00.000Z" });
+  // Three days late: one run at most, not three; the schedule resumes the next morning.
+  expect(after(3 * 86_400_000 + 3_600_000, "run_once")).toEqual({
+    run: true,
+    missed: true,
+    next: "2026-12-06T09:00:00.000Z",
+  });
 });

@@ -13,7 +13,7 @@ import { sha256Hex, safeEqual } from "@/lib/security/hashing";
 const COOKIE_PREFIX = "patchbay_oauth_";
 const CALLBACK_PATH = "/oauth/callback";
 /** Long enough for a provider's sign-in with two-factor prompts, short enough to leave nothing behind. */
-const MAX_AGE_SECONDS = 30 * 60;
+export const ATTEMPT_LIFETIME_SECONDS = 30 * 60;
 
 const cookieName = (attemptId: string) => `${COOKIE_PREFIX}${attemptId}`;
 const secure = () => (appUrl().startsWith("https://") ? "; Secure" : "");
@@ -25,7 +25,7 @@ export function newBrowserBinding() {
 }
 
 export const bindingCookie = (attemptId: string, value: string) =>
-  `${cookieName(attemptId)}=${value}; Path=${CALLBACK_PATH}; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure()}`;
+  `${cookieName(attemptId)}=${value}; Path=${CALLBACK_PATH}; Max-Age=${ATTEMPT_LIFETIME_SECONDS}; HttpOnly; SameSite=Lax${secure()}`;
 
 export const clearedBindingCookie = (attemptId: string) =>
   `${cookieName(attemptId)}=; Path=${CALLBACK_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure()}`;

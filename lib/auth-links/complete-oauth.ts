@@ -9,7 +9,7 @@ import type { WebhookEventData } from "@/lib/schemas/webhook-events";
 import { authLinkUrl } from "@/lib/auth-links/create-auth-link";
 import { ConnectError, type ConnectErrorCode } from "@/lib/auth-links/connect-error";
 import { attemptIdOf, stateMatches } from "@/lib/auth-links/oauth-state";
-import { browserMatches } from "@/lib/auth-links/browser-binding";
+import { ATTEMPT_LIFETIME_SECONDS, browserMatches } from "@/lib/auth-links/browser-binding";
 import { linkTokenOf } from "@/lib/auth-links/link-token";
 import { resultRedirectUrl } from "@/lib/auth-links/result-redirect-url";
 import { saveConnection, type ConnectionToSave } from "@/lib/connection-changes/save-connection";
@@ -49,17 +49,63 @@ export async function completeOAuth(
       ),
     };
   }
-  // Another browser's attempt: nothing is exchanged or stored, and the link's owner hears
-  // nothing (this is what someone forwarding a provider URL to a victim would cause).
+  // Answered before: the person went Back to the provider's page and answered again (the first
+  // answer cleared the cookie). Nothing is exchanged; they hear how the first answer ended.
+  if (attempt.usedAt) return { location: await answeredBefore(attempt.id), attemptId: attempt.id };
   if (!browserMatches(cookieHeader, attempt.id, attempt.browserHash)) {
+    // The cookie lived its time: the sign-in took too long. Nothing is exchanged; the link's own
+    // page offers Continue again (it asks the account owner again before anything is connected).
+    if (Date.now() - attempt.createdAt.getTime() > ATTEMPT_LIFETIME_SECONDS * 1000)
+      return {
+        location: `${connectPageOf(attempt.authLink)}?${new URLSearchParams({
+          error: "invalid_request",
+          error_description: `This sign-in took more than ${ATTEMPT_LIFETIME_SECONDS / 60} minutes to come back, so no account was connected.`,
+        })}`,
+      };
+    // Another browser's attempt: nothing is exchanged or stored, and the link's owner hears
+    // nothing (this is what someone forwarding a provider URL to a victim would cause).
     return {
       location: callbackErrorPage(
         "invalid_request",
-        "This sign-in was started in another browser (or its 30 minutes ran out), so no account was connected. Open the link you were sent in this browser and press Continue.",
+        "This sign-in was started in another browser, so no account was connected. Finish it in the browser where you pressed Continue, or open the link you were sent in this browser and press Continue.",
       ),
     };
   }
   return { location: await completeAttempt(attempt, query), attemptId: attempt.id };
+}
+
+/**
+ * Where a callback for an attempt that was already answered goes, from what is known now: the
+ * link connected (by that answer or another) is a success, said as such; a link still pending
+ * gets its own page back, with how the earlier answer ended and Continue to start again.
+ */
+async function answeredBefore(attemptId: string): Promise<string> {
+  const attempt = await db.oAuthAttempt.findUniqueOrThrow({ where: { id: attemptId }, include: { authLink: true } });
+  const link = attempt.authLink;
+  const status = authLinkStatus(link);
+  if (status === "connected") {
+    return link.redirectUrl && link.connectionId
+      ? resultRedirectUrl(link.redirectUrl, {
+          status: "success",
+          connection_type: link.connectionType,
+          connection_id: link.connectionId,
+          external_id: link.externalId,
+        })
+      : `${connectPageOf(link)}?status=already_connected`;
+  }
+  if (status === "expired") return connectPageOf(link);
+  const provider = findConnectionType(link.connectionType)?.oauth?.providerName ?? link.connectionType;
+  const earlier =
+    attempt.outcome === "access_denied"
+      ? ` (access was denied at ${provider})`
+      : attempt.outcome && attempt.outcome !== "connected"
+        ? ` (it did not complete: ${attempt.outcomeDetail ?? attempt.outcome})`
+        : "";
+  return `${connectPageOf(link)}?${new URLSearchParams({
+    error: "invalid_request",
+    // The page adds "You can try again below", over its Continue button.
+    error_description: `This sign-in was already answered${earlier}, so answering it again at ${provider} changed nothing.`,
+  })}`;
 }
 
 type Attempt = NonNullable<Awaited<ReturnType<typeof findAttempt>>>;
@@ -73,8 +119,8 @@ async function completeAttempt(attempt: Attempt, query: URLSearchParams): Promis
       where: { id: attempt.id, usedAt: null },
       data: { usedAt: new Date() },
     });
-    if (claimed.count === 0)
-      throw await linkStateError(link.id, "This sign-in response was already used. Open the link again to retry.");
+    // Another callback of this attempt got there first (a double submit): its outcome decides.
+    if (claimed.count === 0) return await answeredBefore(attempt.id);
     const status = authLinkStatus(link);
     if (status !== "pending") throw await linkStateError(link.id);
 
@@ -118,6 +164,7 @@ async function completeAttempt(attempt: Attempt, query: URLSearchParams): Promis
       // The end user holding the link acts on behalf of whoever created it.
       via: { kind: "auth_link", authLinkId: link.id, actor: { kind: "auth_link", userId: link.createdByUserId } },
     });
+    await recordOutcome(attempt.id, "connected", null);
     return link.redirectUrl
       ? resultRedirectUrl(link.redirectUrl, {
           status: "success",
@@ -128,6 +175,7 @@ async function completeAttempt(attempt: Attempt, query: URLSearchParams): Promis
       : `${connectPageOf(link)}?status=success`;
   } catch (e) {
     if (e instanceof ConnectError) {
+      await recordOutcome(attempt.id, e.code, e.description);
       // A denial or a provider's error leaves the link pending: its integrator hears of it.
       if (e.code === "access_denied" || e.code === "provider_error")
         await emitLinkFailed(link.id, e.code, e.description);
@@ -138,11 +186,17 @@ async function completeAttempt(attempt: Attempt, query: URLSearchParams): Promis
     // integrator hears of it as of a provider's error.
     if (e instanceof ApiError && e.status >= 400 && e.status < 500) {
       const description = typeof e.detail === "string" ? e.detail : JSON.stringify(e.detail);
+      await recordOutcome(attempt.id, "invalid_request", description);
       await emitLinkFailed(link.id, "invalid_request", description);
       return errorRedirect(link, "invalid_request", description);
     }
     throw e;
   }
+}
+
+/** How the attempt's one callback ended, for the dashboard's auth-link card (lib/auth-links/list-auth-links.ts). */
+async function recordOutcome(attemptId: string, outcome: ConnectErrorCode | "connected", detail: string | null) {
+  await db.oAuthAttempt.update({ where: { id: attemptId }, data: { outcome, outcomeDetail: detail?.slice(0, 1000) } });
 }
 
 const LINK_LOST = new Error("auth link lost to another callback");
@@ -242,7 +296,7 @@ function errorRedirect(link: Link, code: ConnectErrorCode, description: string):
 }
 
 /** The link's own connect page; the generic one for a link made before tokens were sealed. */
-function connectPageOf(link: Link): string {
+function connectPageOf(link: { id: string; tokenSealed: string | null }): string {
   const token = linkTokenOf(link);
   return token ? authLinkUrl(token) : `${appUrl()}/connect`;
 }

@@ -1,13 +1,14 @@
 // `npm start` runs this, on an empty database, while a server without background jobs serves the
 // sandbox provider (BACKGROUND_JOBS=off): it creates the demo workspace three weeks ago and lives
-// its history day by day up to yesterday, under this process's clock (lib/demo/past-clock.ts).
+// its history day by day up to yesterday (and today's scheduled slots up to now), under this
+// process's clock (lib/demo/past-clock.ts).
 import { realClock, realNow, setClock } from "@/lib/demo/past-clock";
 import { logger } from "@/lib/observability/logger";
 
 const DEMO_HISTORY_DAYS = 21;
 
 async function main() {
-  const { demoStart, populateDemo, runDueSchedules } = await import("@/lib/demo/build-demo");
+  const { demoStart, populateDemo, runSchedulesUntil } = await import("@/lib/demo/build-demo");
   const { ensureDemo, DEMO_TEAMMATE } = await import("@/lib/demo/ensure-demo");
   const { db } = await import("@/lib/db/client");
   const firstDay = demoStart(realNow(), DEMO_HISTORY_DAYS);
@@ -23,9 +24,10 @@ async function main() {
     firstDay,
     DEMO_HISTORY_DAYS,
   );
+  // Today's slots that are already past run at their own times too, so the server starts with
+  // none due: its scheduler is left only the slots still to come.
+  await runSchedulesUntil(demo.teamId, realNow());
   realClock();
-  // Today's slots that are already due run now, so the server starts with none pending.
-  await runDueSchedules(demo.teamId);
   await db.$disconnect();
 }
 

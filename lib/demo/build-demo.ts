@@ -14,7 +14,7 @@ import { authenticateMcpToken } from "@/lib/mcp-tokens/authenticate-mcp-token";
 import { resolveScope } from "@/lib/mcp/request-scope";
 import { buildMcpServer } from "@/lib/mcp/build-server";
 import { approveApproval, rejectApproval } from "@/lib/approvals/decide-approval";
-import { setClock } from "@/lib/demo/past-clock";
+import { realNow, setClock } from "@/lib/demo/past-clock";
 import { prng } from "@/lib/activity/simulate-activity";
 import { createConversation } from "@/lib/agents/conversations";
 import { resumeTurn } from "@/lib/agents/run-turn";
@@ -39,9 +39,10 @@ export const demoStart = (now: number, days: number) => Math.floor(now / DAY) * 
 
 /**
  * Makes the workspace's connections, workflows and MCP server at the clock's time (the first day),
- * then lives `days` days: each day the scheduler runs what is due, the teammate's assistant asks
- * a few questions over MCP, and now and then asks to write the note, which the owner approves or
- * declines; the owner runs the note workflow by hand on three days. Ends on the day before today.
+ * then lives `days` days: each day the scheduler runs each slot at its time, the teammate's
+ * assistant asks a few questions over MCP, and now and then asks to write the note, which the
+ * owner approves or declines; the owner runs the note workflow by hand on three days. Ends on the
+ * day before today.
  */
 export async function populateDemo(people: DemoPeople, firstDay: number, days: number) {
   const { teamId, ownerId, teammateId } = people;
@@ -115,14 +116,17 @@ export async function populateDemo(people: DemoPeople, firstDay: number, days: n
     8: "Weekly report on sessions",
     14: "note: Agent check-in: sessions steady week over week",
   };
+  // Each move of the clock first lives the scheduled slots on the way, each at its own time (as
+  // the scheduler starts them: within a few seconds), never all at once at the next event.
+  const at = async (time: number) => {
+    await runSchedulesUntil(teamId, time);
+    setClock(time);
+  };
   for (let day = 1; day < days; day++) {
     const morning = firstDay + day * DAY - 10 * HOUR;
-    // 08:00 to 09:05: the scheduled slots of the morning are due, and run.
-    setClock(morning + 9 * HOUR + 5 * MINUTE + Math.floor(random() * 60_000));
-    await runDueSchedules(teamId);
 
-    // Late morning: the assistant's questions.
-    setClock(morning + 10 * HOUR + Math.floor(random() * 90) * MINUTE);
+    // Late morning, after the 08:30 and 09:00 slots: the assistant's questions.
+    await at(morning + 10 * HOUR + Math.floor(random() * 90) * MINUTE);
     await withMcp(token, async (mcp) => {
       if (random() < 0.5) await mcp.callTool({ name: "list_connections", arguments: {} });
       const asks = 1 + Math.floor(random() * 3);
@@ -140,7 +144,7 @@ export async function populateDemo(people: DemoPeople, firstDay: number, days: n
 
     const decision = noteAsks[day];
     if (decision) {
-      setClock(morning + 14 * HOUR + Math.floor(random() * 60) * MINUTE);
+      await at(morning + 14 * HOUR + Math.floor(random() * 60) * MINUTE);
       const filed = await withMcp(token, (mcp) =>
         mcp.callTool({
           name: "run_write_operation",
@@ -158,14 +162,14 @@ export async function populateDemo(people: DemoPeople, firstDay: number, days: n
       );
       const approvalId = approvalIdOf(filed);
       // A few minutes later (within the request's lifetime), the owner decides it.
-      setClock(Date.now() + (3 + Math.floor(random() * 20)) * MINUTE);
+      await at(Date.now() + (3 + Math.floor(random() * 20)) * MINUTE);
       if (decision === "approve") await approveApproval(actor, approvalId, "Fine, go ahead.");
       else await rejectApproval(actor, approvalId, "Not a useful note: keep the current one.");
     }
 
     const question = agentAsks[day];
     if (question) {
-      setClock(morning + 11 * HOUR + Math.floor(random() * 60) * MINUTE);
+      await at(morning + 11 * HOUR + Math.floor(random() * 60) * MINUTE);
       const { turn } = await createConversation(principal, {
         model_connection_id: modelId,
         connection_ids: [analyticsId],
@@ -174,29 +178,46 @@ export async function populateDemo(people: DemoPeople, firstDay: number, days: n
       });
       const waiting = turn.steps.find((s) => s.status === "pending")?.approval_id;
       if (waiting) {
-        setClock(Date.now() + (2 + Math.floor(random() * 10)) * MINUTE);
+        await at(Date.now() + (2 + Math.floor(random() * 10)) * MINUTE);
         await approveApproval(actor, waiting, "Yes, save it.");
         await resumeTurn(turn.id); // the demo's server runs no jobs: the agent goes on here
       }
     }
 
     if (handRuns.has(day)) {
-      setClock(morning + 16 * HOUR + Math.floor(random() * 120) * MINUTE);
+      await at(morning + 16 * HOUR + Math.floor(random() * 120) * MINUTE);
       const { run_id } = await enqueueRun(teamId, noteWorkflow.id, { userId: ownerId });
       await runAndWait(run_id);
     }
   }
 }
 
-/** What the scheduler finds due at the clock's time, run to its end here (the demo's server runs no jobs). */
-export async function runDueSchedules(teamId: string) {
-  await scheduleDueWorkflows();
-  const queued = await db.workflowRun.findMany({
-    where: { teamId, status: "queued" },
-    select: { id: true },
-    orderBy: { dueAt: "asc" },
-  });
-  for (const run of queued) await runAndWait(run.id);
+/**
+ * Lives the team's scheduled slots up to `until`, in order, each at its own time: the clock is set
+ * to a second or two after the slot (the scheduler polls every second; the contract allows 15),
+ * the scheduler starts the run and it runs to its end here (the demo's server runs no jobs).
+ * Never sets the clock back, nor past the real time.
+ */
+export async function runSchedulesUntil(teamId: string, until: number) {
+  for (;;) {
+    const next = await db.workflow.findFirst({
+      where: { teamId, active: true, nextRunAt: { lte: BigInt(until) } },
+      orderBy: { nextRunAt: "asc" },
+      select: { nextRunAt: true },
+    });
+    if (!next) return;
+    const slot = Number(next.nextRunAt);
+    // The same pick-up delay the slot's own minute gives, so every demo tells the same story.
+    const pickedUp = slot + 1_000 + ((slot / MINUTE) % 7) * 150;
+    setClock(Math.max(Date.now(), Math.min(pickedUp, realNow())));
+    await scheduleDueWorkflows(Date.now(), teamId);
+    const queued = await db.workflowRun.findMany({
+      where: { teamId, status: "queued" },
+      select: { id: true },
+      orderBy: { dueAt: "asc" },
+    });
+    for (const run of queued) await runAndWait(run.id);
+  }
 }
 
 function reportNodes(connectionId: string, metric: string, days: number, label: string): WorkflowNode[] {

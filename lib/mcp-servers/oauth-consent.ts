@@ -18,12 +18,13 @@ type Member = { id: string; teams: { id: string; name: string; role: "owner" | "
 
 /**
  * The teams to pick from, and in `teamId` (default: the team she joined first) the servers and
- * connections she may use.
+ * connections she may use; with `clientId`, the server she already allowed that client on in the
+ * team (`granted`), which the page offers first and a repeated Allow keeps.
  */
-export async function consentChoices(user: Member, teamId: string | null) {
+export async function consentChoices(user: Member, teamId: string | null, clientId?: string) {
   const team = user.teams.find((t) => t.id === teamId) ?? user.teams[0] ?? null;
-  if (!team) return { teams: [], team: null, servers: [], platforms: [] };
-  const [servers, connections] = await Promise.all([
+  if (!team) return { teams: [], team: null, servers: [], platforms: [], granted: null };
+  const [servers, connections, granted] = await Promise.all([
     // Servers she could mint a token on: her own, and shared ones when she is a team owner.
     db.mcpServer.findMany({
       where: {
@@ -39,6 +40,7 @@ export async function consentChoices(user: Member, teamId: string | null) {
       orderBy: [{ type: "asc" }, { createdAt: "asc" }, { id: "asc" }],
       select: { id: true, type: true, displayName: true, externalId: true, ownerUserId: true },
     }),
+    clientId ? activeGrant(user.id, team.id, clientId) : null,
   ]);
   const byType = new Map<string, { type: string; name: string; logo: string | null; connections: typeof mapped }>();
   const mapped = connections.map((c) => ({
@@ -68,7 +70,18 @@ export async function consentChoices(user: Member, teamId: string | null) {
       connections: s._count.connections,
     })),
     platforms: [...byType.values()].sort((a, b) => a.name.localeCompare(b.name)),
+    // Only a server she may still use: one she lost access to is not offered, nor kept.
+    granted: granted && servers.some((s) => s.id === granted.mcpServerId) ? granted : null,
   };
+}
+
+/** Her grant to `clientId` in the team that still holds (the latest, should there be several). */
+function activeGrant(userId: string, teamId: string, clientId: string) {
+  return db.oAuthGrant.findFirst({
+    where: { userId, teamId, clientId, revokedAt: null },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { id: true, mcpServerId: true, resource: true, createdAt: true, mcpServer: { select: { name: true } } },
+  });
 }
 
 export type Decision =
@@ -86,6 +99,9 @@ export type Decision =
  * the new server, when she asked for one) and a code, then sends the client back with it.
  * A choice she may not make (a team she is not in, a server she cannot use, `allowed` as a
  * member) is an ApiError for the consent page to show; nothing is created.
+ * Allowing a client she has already allowed in the team (Back → Allow, or the client signing in
+ * again) is idempotent: "a new server" keeps the server of her grant, and a grant she already
+ * holds on the chosen server gets a new code rather than a twin.
  */
 export async function decide(user: Member, request: AuthorizeRequest, decision: Decision): Promise<string> {
   if (!decision.allow)
@@ -98,11 +114,13 @@ export async function decide(user: Member, request: AuthorizeRequest, decision: 
   if (!team) throw forbidden("You are not a member of that team.");
   let serverId: string;
   const wanted = decision.server;
+  const choices = await consentChoices(user, team.id, request.client.id);
   if (wanted.kind === "existing") {
-    const choices = await consentChoices(user, team.id);
     const server = choices.servers.find((s) => s.id === wanted.id);
     if (!server) throw forbidden("You cannot connect apps to that MCP server (it is not yours to share).");
     serverId = server.id;
+  } else if (choices.granted) {
+    serverId = choices.granted.mcpServerId;
   } else {
     const created = await createMcpServer({
       teamId: team.id,
@@ -114,7 +132,13 @@ export async function decide(user: Member, request: AuthorizeRequest, decision: 
     });
     serverId = created.id;
   }
+  const kept =
+    choices.granted?.mcpServerId === serverId && choices.granted.resource === request.resource ? choices.granted : null;
   const code = await transaction(async (tx) => {
+    if (kept) {
+      const still = await tx.oAuthGrant.findFirst({ where: { id: kept.id, revokedAt: null }, select: { id: true } });
+      if (still) return issueCode(tx, kept.id, request.redirectUri, request.codeChallenge);
+    }
     const grantId = newId("ogr");
     const server = await tx.mcpServer.findUnique({ where: { id: serverId }, select: { name: true } });
     if (!server) throw new ApiError(409, "That MCP server was deleted meanwhile; choose another.");

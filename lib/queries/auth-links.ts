@@ -30,6 +30,14 @@ export type RecentAuthLink = {
   url: string | null;
   expires_at: number;
   created_at: number;
+  last_attempt: AuthLinkAttempt | null;
+};
+/** The latest press of Continue on a link (milliseconds); `outcome` null until its callback ends. */
+export type AuthLinkAttempt = {
+  started_at: number;
+  answered_at: number | null;
+  outcome: string | null;
+  detail: string | null;
 };
 export type CreateAuthLinkInput = {
   connection_type: string;
@@ -45,11 +53,14 @@ const authLinkKeys = {
 };
 
 const POLL_MS = 2000;
+const RECENT_POLL_MS = 3000;
 
+/** The recent links; polled every 3 s while one is pending, so its last attempt shows as it happens. */
 export const useRecentAuthLinks = (teamId: string) =>
   useQuery({
     queryKey: authLinkKeys.recent(teamId),
     queryFn: () => apiFetch<RecentAuthLink[]>(teamId, "/api/dashboard/auth-links"),
+    refetchInterval: (query) => (query.state.data?.some((l) => l.status === "pending") ? RECENT_POLL_MS : false),
   });
 
 /** The live status of one link: polled every 2 s while it is pending, then left alone. */

@@ -86,7 +86,16 @@ export type McpServerJson = {
   /** What run_write_operation does on this server (CONTRACT §8). */
   write_policy: WritePolicy;
   created_at: number;
+  /** Its latest use through a token or a signed-in app (revoked ones too), or null if never used. */
+  last_used: McpServerLastUse | null;
+  /** MCP calls logged through it since `since` (Unix s: the team's log history window). */
+  calls: { count: number; since: number };
 };
+
+/** When (Unix s, to the minute) and through what a server was last used. */
+export type McpServerLastUse =
+  | { at: number; via: "token"; name: string | null; prefix: string }
+  | { at: number; via: "app"; name: string; by: string };
 
 export type McpTokenJson = {
   id: string;

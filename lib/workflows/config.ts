@@ -28,3 +28,28 @@ export const teamConcurrency = () => Math.floor(positive("WORKFLOW_TEAM_CONCURRE
 
 /** How often each instance looks for due schedules and runs (a commit in the instance wakes it at once). */
 export const POLL_MS = 1000;
+
+/**
+ * What the scheduler does with a slot it finds more than MISSED_SLOT_AFTER_MS past its time (no
+ * instance was running then): `run_once` (the default) starts one run for the oldest such slot;
+ * `skip` starts none. Either way the schedule goes on from its next slot after now.
+ */
+const MISSED_SLOT_RULES = ["run_once", "skip"] as const;
+export type MissedSlotRule = (typeof MISSED_SLOT_RULES)[number];
+
+/** A slot found later than this after its time was missed, not merely picked up late by a busy poll. */
+export const MISSED_SLOT_AFTER_MS = 60_000;
+
+let warnedMissedSlots = false;
+export function missedSlotRule(): MissedSlotRule {
+  const raw = process.env.WORKFLOW_MISSED_SLOTS;
+  if (raw === undefined || raw === "") return "run_once";
+  if ((MISSED_SLOT_RULES as readonly string[]).includes(raw)) return raw as MissedSlotRule;
+  if (!warnedMissedSlots) {
+    warnedMissedSlots = true;
+    console.warn(
+      `WORKFLOW_MISSED_SLOTS=${JSON.stringify(raw.slice(0, 40))} is not one of ${MISSED_SLOT_RULES.join(", ")}; using run_once.`,
+    );
+  }
+  return "run_once";
+}

@@ -5,9 +5,17 @@ import { newId } from "@/lib/security/ids";
 import { claimRows, placeholders } from "@/lib/jobs/claim";
 import { startJobLoop } from "@/lib/jobs/job-loop";
 import { jobSignal } from "@/lib/db/commit-signals";
-import { nextRunAfter } from "@/lib/workflows/schedule";
+import { planDueSlot } from "@/lib/workflows/schedule";
+import { logger } from "@/lib/observability/logger";
 import { executeRun, RUNS, runSnapshot, type Claim } from "@/lib/workflows/run-workflow";
-import { concurrency, leaseMs, POLL_MS, teamConcurrency } from "@/lib/workflows/config";
+import {
+  concurrency,
+  leaseMs,
+  MISSED_SLOT_AFTER_MS,
+  missedSlotRule,
+  POLL_MS,
+  teamConcurrency,
+} from "@/lib/workflows/config";
 
 // Every instance runs workflows in a worker process of its own (lib/workflows/worker.ts, started
 // by instrumentation.ts), so runs never share an event loop or a SQLite connection with the
@@ -24,12 +32,16 @@ const SCHEDULE_BATCH = 200;
 /**
  * Starts one run per due slot of the active scheduled workflows: the slot moves forward with a
  * conditional update (only the instance whose update matched creates the run) and the run's
- * (workflow, slot) is unique besides. Slots missed while no instance ran (a stop of hours) run
- * once, for the oldest one; the next slot then is the next one after now.
+ * (workflow, slot) is unique besides. Slots missed while no instance ran (a stop of hours) follow
+ * WORKFLOW_MISSED_SLOTS (lib/workflows/config.ts): one run for the oldest, or none; the next slot
+ * then is the next one after now. Moving the slot is bookkeeping, not an edit: the workflow's
+ * `updatedAt` (its page's "changed") keeps its value, and a person's save made meanwhile (which
+ * changes it) makes this instance read the workflow again at its next poll. `teamId` limits it
+ * to one team (the demo builder's).
  */
-export async function scheduleDueWorkflows(now = Date.now()): Promise<boolean> {
+export async function scheduleDueWorkflows(now = Date.now(), teamId?: string): Promise<boolean> {
   const due = await db.workflow.findMany({
-    where: { active: true, nextRunAt: { lte: BigInt(now) } },
+    where: { active: true, nextRunAt: { lte: BigInt(now) }, ...(teamId && { teamId }) },
     select: {
       id: true,
       teamId: true,
@@ -37,6 +49,7 @@ export async function scheduleDueWorkflows(now = Date.now()): Promise<boolean> {
       schedule: true,
       timezone: true,
       nextRunAt: true,
+      updatedAt: true,
       nodes: true,
       createdByUserId: true,
       activatedByUserId: true,
@@ -44,16 +57,25 @@ export async function scheduleDueWorkflows(now = Date.now()): Promise<boolean> {
     orderBy: { nextRunAt: "asc" },
     take: SCHEDULE_BATCH,
   });
+  const rule = missedSlotRule();
   for (const wf of due) {
     const slot = Number(wf.nextRunAt);
-    const next = wf.schedule ? nextRunAfter(wf.schedule, wf.timezone, new Date(Math.max(now, slot))) : null;
-    const state = await runSnapshot(wf.teamId, wf, wf.activatedByUserId);
+    const plan = planDueSlot(wf.schedule, wf.timezone, slot, now, rule, MISSED_SLOT_AFTER_MS);
+    const state = plan.run ? await runSnapshot(wf.teamId, wf, wf.activatedByUserId) : null;
     await transaction(async (tx) => {
       const moved = await tx.workflow.updateMany({
-        where: { id: wf.id, active: true, nextRunAt: wf.nextRunAt },
-        data: { nextRunAt: next ? BigInt(next.getTime()) : null },
+        where: { id: wf.id, active: true, nextRunAt: wf.nextRunAt, updatedAt: wf.updatedAt },
+        data: { nextRunAt: plan.next ? BigInt(plan.next.getTime()) : null, updatedAt: wf.updatedAt },
       });
-      if (moved.count === 0) return; // another instance took this slot
+      if (moved.count === 0) return; // another instance took this slot, or someone saved it meanwhile
+      if (!state) {
+        logger.info("skipped a missed schedule slot (WORKFLOW_MISSED_SLOTS=skip)", {
+          workflow_id: wf.id,
+          slot_at: new Date(slot).toISOString(),
+          next_run_at: plan.next?.toISOString() ?? null,
+        });
+        return;
+      }
       await tx.workflowRun.create({
         data: {
           id: newId("run"),

@@ -205,11 +205,16 @@ async function findWorkflow(teamId: string, id: string) {
 
 /**
  * Claims the row as it was read, in the saving transaction: a concurrent change (a stop, a
- * member's edit, a deactivation by Patchbay) makes this save start again rather than undo it.
+ * member's edit, a deactivation by Patchbay, the scheduler taking its slot, which moves
+ * `nextRunAt` but keeps `updatedAt`) makes this save start again rather than undo it.
  */
-async function unchangedSince(tx: Tx, row: { id: string; active: boolean; updatedAt: Date }, doing: string) {
+async function unchangedSince(
+  tx: Tx,
+  row: { id: string; active: boolean; updatedAt: Date; nextRunAt: bigint | null },
+  doing: string,
+) {
   const { count } = await tx.workflow.updateMany({
-    where: { id: row.id, active: row.active, updatedAt: row.updatedAt },
+    where: { id: row.id, active: row.active, updatedAt: row.updatedAt, nextRunAt: row.nextRunAt },
     data: { updatedAt: new Date() },
   });
   if (count === 0) throw new ApiError(409, `The workflow changed while you were ${doing}; reload it and try again.`);

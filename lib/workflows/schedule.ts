@@ -1,4 +1,5 @@
 import { Cron } from "croner";
+import type { MissedSlotRule } from "@/lib/workflows/config";
 
 // Workflow schedules: a five-field cron expression (minute hour day-of-month month day-of-week)
 // read in an IANA time zone (UTC when none is given), computed with croner. Across daylight
@@ -63,6 +64,26 @@ export function nextRunAfter(schedule: string, timezone: string | null, after: D
       best = candidate;
   }
   return best;
+}
+
+/**
+ * What the scheduler does at `now` with a workflow whose next slot `slot` is due: whether it
+ * starts a run for that slot, and the schedule's next slot. A slot found within `missedAfterMs`
+ * of its time runs (a busy poll is only late); an older one was missed while no instance ran, and
+ * `rule` decides: `run_once` runs it (once: the slots missed after it are not made up), `skip`
+ * does not. The next slot is the first after both the slot and now.
+ */
+export function planDueSlot(
+  schedule: string | null,
+  timezone: string | null,
+  slot: number,
+  now: number,
+  rule: MissedSlotRule,
+  missedAfterMs: number,
+): { run: boolean; missed: boolean; next: Date | null } {
+  const missed = now - slot > missedAfterMs;
+  const next = schedule ? nextRunAfter(schedule, timezone, new Date(Math.max(now, slot))) : null;
+  return { run: !missed || rule === "run_once", missed, next };
 }
 
 const offsetFormats = new Map<string, Intl.DateTimeFormat>();

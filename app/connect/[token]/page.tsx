@@ -37,6 +37,17 @@ export default async function ConnectPage({ params, searchParams }: Props) {
   const typeName = def?.name ?? link.connectionType;
 
   if (status === "connected") {
+    // Back → Approve after it connected: the second answer changed nothing, and the first stands.
+    if (one(query.status) === "already_connected")
+      return (
+        <ConnectMessage tone="success" title={`${typeName} already connected`}>
+          <p>
+            {link.connection?.displayName ? <strong>{link.connection.displayName}</strong> : "An account"} is connected
+            to {team} through this link. Answering the sign-in again changed nothing: a link connects one account. You
+            can close this window.
+          </p>
+        </ConnectMessage>
+      );
     return one(query.status) === "success" ? (
       <ConnectMessage tone="success" title={`${typeName} connected`}>
         <p>

@@ -460,9 +460,12 @@ export default async function WorkflowsDocsPage() {
         <p>
           A due slot starts within 15 seconds: every instance looks for due slots every {POLL_MS / 1000} second
           {POLL_MS === 1000 ? "" : "s"}, and each slot runs exactly once across all instances (moving the workflow to
-          its next slot is a conditional update only one instance wins, and a run is unique per workflow and slot).
-          Slots missed while no instance was running (a stop of hours) are not all made up: the oldest missed slot runs
-          once, and the next run after it is the next slot after now.
+          its next slot is a conditional update only one instance wins, and a run is unique per workflow and slot). A
+          slot an instance finds more than a minute after its time was missed (no instance was running then), and{" "}
+          <C>WORKFLOW_MISSED_SLOTS</C> decides: <C>run_once</C> (the default) runs the oldest missed slot once, when an
+          instance is back; <C>skip</C> runs none. Missed slots are never all made up, and either way the schedule goes
+          on from its next slot after now. Taking a slot is bookkeeping, not an edit: the <em>changed</em> time of a
+          workflow moves only when someone saves it.
         </p>
       </Section>
 
@@ -728,6 +731,11 @@ export default async function WorkflowsDocsPage() {
           head={["Variable", "Default", "Meaning"]}
           rows={[
             [<C key="v">WORKFLOW_CONCURRENCY</C>, "16", "Runs one instance executes at once."],
+            [
+              <C key="v">WORKFLOW_MISSED_SLOTS</C>,
+              "run_once",
+              "A slot missed while no instance ran (found more than a minute late): run_once runs the oldest one once when an instance is back; skip runs none. Either way the schedule resumes at its next slot after now.",
+            ],
             [
               <C key="v">WORKFLOW_TEAM_CONCURRENCY</C>,
               "8",

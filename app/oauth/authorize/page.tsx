@@ -42,7 +42,7 @@ export default async function AuthorizePage({ searchParams }: Props) {
         <p>Ask a team owner for an invitation, then add Patchbay to {request.client.name} again.</p>
       </ConnectMessage>
     );
-  const choices = await consentChoices(user, q.get("team"));
+  const choices = await consentChoices(user, q.get("team"), request.client.id);
   const redirectHost = new URL(request.redirectUri).host || new URL(request.redirectUri).protocol;
   // Only a refusal the consent form's POST signed for this request and person (never the URL's own words).
   const error = readConsentError(request, user.id, q);
@@ -85,12 +85,17 @@ export default async function AuthorizePage({ searchParams }: Props) {
         </p>
       )}
       <ConsentForm
+        // A team switch starts the choice afresh (its servers, and the one already granted there).
+        key={choices.team!.id}
         request={Object.fromEntries(authorizeQuery(request))}
         clientName={request.client.name}
         teams={choices.teams}
         team={choices.team!}
         servers={choices.servers}
         platforms={choices.platforms}
+        granted={
+          choices.granted ? { serverId: choices.granted.mcpServerId, serverName: choices.granted.mcpServer.name } : null
+        }
       />
       <p className="mt-4 text-xs text-zinc-500 dark:text-zinc-400">
         It acts as you: what you can see, nothing more. Revoke it any time in Settings → MCP servers.

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "OAuthAttempt" ADD COLUMN     "outcome" TEXT,
+ADD COLUMN     "outcomeDetail" TEXT;
+
