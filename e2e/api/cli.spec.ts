@@ -614,7 +614,7 @@ test.describe("team list, user list, connection list", () => {
     await seed("needsReauth", { connection: shared.id });
     const { connections } = await given("connection", "list", "--team", team.id);
     // Each as the API shows it, plus whose private connection it is and whether it needs re-authorizing.
-    const asApi = async (id: string) => (await api.get(`/v1/connections/${id}`)).json();
+    const asApi = async (id: string) => ((await (await api.get(`/v1/connections/${id}`)).json()) as object[])[0];
     expect(connections).toEqual([
       { ...(await asApi(shared.id)), owner_user_id: null, needs_reauth: true },
       { ...(await asApi(mine.id)), owner_user_id: owner.id, needs_reauth: false },
@@ -648,8 +648,8 @@ test.describe("team list, user list, connection list", () => {
   });
 });
 
-test.describe("workflow status", () => {
-  test("--nodes is described with an example that works; status is the dashboard's badge", async () => {
+test.describe("workflow create --help, workflow list --status", () => {
+  test("--nodes is described with an example that works; --status lists the workflows of one badge", async () => {
     const help = await cliText("workflow", "create", "--help");
     expect(help.code).toBe(0);
     for (const field of ['"id"', '"label"', '"operation_id"', '"connection_id"', '"input"', "{{nodes.<id>.output."])
@@ -673,18 +673,28 @@ test.describe("workflow status", () => {
       ...["workflow", "create", ...owner, "--name", "Example", "--nodes", nodes],
       ...["--schedule", schedule, "--timezone", zone],
     );
-    expect(scheduled).toMatchObject({ name: "Example", active: true, status: "active" });
-    expect(scheduled.next_run_at).toEqual(expect.any(Number));
+    expect(scheduled).toEqual({
+      id: expect.any(String),
+      name: "Example",
+      active: true,
+      next_run_at: expect.any(Number),
+    });
     const manual = await given("workflow", "create", ...owner, "--name", "By hand", "--nodes", nodes);
-    expect(manual).toMatchObject({ active: true, next_run_at: null, status: "manual" });
+    expect(manual).toMatchObject({ active: true, next_run_at: null });
     const off = await given("workflow", "create", ...owner, "--name", "Off", "--nodes", nodes, "--inactive");
-    expect(off).toMatchObject({ active: false, status: "inactive" });
+    expect(off).toMatchObject({ active: false });
 
-    // The list says the same as the badges: one Active, one Manual, one Inactive.
-    const { workflows } = await ok("workflow", "list", "--team", team.id);
-    const status = Object.fromEntries(workflows.map((w: { name: string; status: string }) => [w.name, w.status]));
-    expect(status).toEqual({ Example: "active", "By hand": "manual", Off: "inactive" });
-    expect((await cliText("workflow", "list", "--help")).stdout).toContain('"manual"');
+    // The dashboard shows one Active, one Manual and one Inactive badge; --status lists as they do.
+    const names = async (...flags: string[]) =>
+      (await ok("workflow", "list", "--team", team.id, ...flags)).workflows.map((w: { name: string }) => w.name);
+    expect((await names()).sort()).toEqual(["By hand", "Example", "Off"]);
+    expect(await names("--status", "active")).toEqual(["Example"]);
+    expect(await names("--status", "manual")).toEqual(["By hand"]);
+    expect(await names("--status", "inactive")).toEqual(["Off"]);
+    expectError(await inProcess("workflow", "list", "--team", team.id, "--status", "on"), "unknown status");
+    const listHelp = (await cliText("workflow", "list", "--help")).stdout;
+    expect(listHelp).toContain("[--status active|manual|inactive]");
+    expect(listHelp).toContain("Manual when it has no schedule");
   });
 });
 

@@ -408,7 +408,6 @@ test("deleting a connection deactivates the workflows that use it, and says why;
     schedule: "0 * * * *",
     timezone: null,
     next_run_at: null,
-    status: "inactive",
   });
   const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
   const page = await (await session.get(`/api/dashboard/workflows/${left.id}`)).json();

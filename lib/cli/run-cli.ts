@@ -23,7 +23,7 @@ import { listApprovalsForCli, teamOfApproval } from "@/lib/approvals/list-approv
 import { workflowNodesSchema } from "@/lib/schemas/workflows";
 import { createWorkflow, rebindWorkflow } from "@/lib/workflows/save-workflow";
 import { listWorkflowsForCli, teamOfWorkflow } from "@/lib/workflows/list-workflows";
-import { workflowStatus, workflowSummaryJson } from "@/lib/workflows/workflow-json";
+import { WORKFLOW_STATUSES, workflowStatus, workflowSummaryJson } from "@/lib/workflows/workflow-json";
 import { enqueueRun } from "@/lib/workflows/run-workflow";
 import { runAndWait } from "@/lib/workflows/runner";
 import { availableOperations } from "@/lib/operations/operation-json";
@@ -65,11 +65,11 @@ function command<S extends z.ZodObject>(c: {
   return { summary: c.summary, details: c.details, schema: c.schema, run: (flags) => c.run(flags as z.output<S>) };
 }
 
-/** A workflow as `workflow create` and `workflow list` print it, with the dashboard's word for its state. */
-const workflowLine = (row: Parameters<typeof workflowSummaryJson>[0]) => ({
-  ...workflowSummaryJson(row),
-  status: workflowStatus(row),
-});
+/** What `active` means in the CLI's output, beside the dashboard's Active / Manual / Inactive badges. */
+const ACTIVE_HELP = `"active" is whether the workflow is switched on (--inactive: off). The dashboard's badge
+splits the switched-on ones: Active when a schedule runs it, Manual when it has no schedule and
+runs only when started (\`workflow run\`, Run now); Inactive when it is off. \`workflow list
+--status active|manual|inactive\` lists the workflows of one badge.`;
 
 const NODES_HELP = `--nodes is a JSON array of the workflow's steps, run in order. Each node is an object:
   "id"             unique in the workflow, 1-40 characters of a-z, 0-9 and _; later nodes refer to it
@@ -91,9 +91,7 @@ Example (a sandbox report, then a sentence made of its total):
       {"id": "sentence", "label": "Say it", "operation_id": "utility.format_text",
        "input": {"template": "{{nodes.report.output.total}} sessions in the 7 days to {{run.date.yesterday}}"}}]'
 
-Prints {"id", "name", "active", "next_run_at", "status"}: "active" is whether it is switched on
-(--inactive: off); "status" is what the dashboard's badge says: "active" (on, and a schedule runs
-it), "manual" (on, runs only when started: \`workflow run\` or Run now) or "inactive" (off).`;
+${ACTIVE_HELP}`;
 
 const commands: Record<string, Command> = {
   "team create": command({
@@ -334,18 +332,24 @@ const commands: Record<string, Command> = {
           active: f.inactive !== "true",
         },
       );
-      const { id, name, active, next_run_at, status } = workflowLine(row);
-      return { id, name, active, next_run_at, status };
+      const { id, name, active, next_run_at } = workflowSummaryJson(row);
+      return { id, name, active, next_run_at };
     },
   }),
   "workflow list": command({
-    summary: "List a team's workflows.",
-    details:
-      'Prints {"workflows": [{"id", "name", "active", "schedule", "timezone", "next_run_at", "status"}]}: ' +
-      '"active" is whether it is switched on; "status" is the dashboard\'s badge: "active" (on, with a ' +
-      'schedule), "manual" (on, runs only when started) or "inactive" (off).',
-    schema: z.object({ team: str() }).strict(),
-    run: async (f) => ({ workflows: (await listWorkflowsForCli(f.team)).map(workflowLine) }),
+    summary: "List a team's workflows (--status: those of one of the dashboard's badges).",
+    details: `Prints {"workflows": [{"id", "name", "active", "schedule", "timezone", "next_run_at"}]}.\n${ACTIVE_HELP}`,
+    schema: z
+      .object({
+        team: str(),
+        status: z.enum(WORKFLOW_STATUSES, { error: `must be one of ${WORKFLOW_STATUSES.join(", ")}` }).optional(),
+      })
+      .strict(),
+    run: async (f) => ({
+      workflows: (await listWorkflowsForCli(f.team))
+        .filter((row) => f.status === undefined || workflowStatus(row) === f.status)
+        .map(workflowSummaryJson),
+    }),
   }),
   "workflow run": command({
     summary: "Start a workflow run (--wait: until it ends).",
