@@ -15,6 +15,7 @@ import {
   seedTeam,
 } from "../fixtures";
 import { root } from "../support/server";
+import { runCli } from "@/lib/cli/run-cli";
 
 // The operator's command line (CONTRACT §3): one JSON object on stdout, exit 0; bad input
 // prints {"error": "..."} and exits 1. Effects are checked through the HTTP API. Every command
@@ -572,14 +573,17 @@ test.describe("commands and flags", () => {
 
 test.describe("team list, user list, connection list", () => {
   test("print the ids the other commands take: every team, a team's people, its connections", async () => {
-    const { team, user: owner, api } = await cliTeam();
-    const member = await given("user", "create", "--team", team.id, "--email", email("member"));
+    // Each command's success runs as the process an operator starts; the setup, in this worker.
     const before = Math.floor(Date.now() / 1000) - 60;
+    const team = await seedTeam({ name: `Listed ${unique()}` });
+    const owner = team.users[0];
+    const api = await apiAs(owner);
+    const member = await given("user", "create", "--team", team.id, "--email", email("member"));
 
     const { teams } = await ok("team", "list");
     expect(teams.find((t: { id: string }) => t.id === team.id)).toEqual({
       id: team.id,
-      name: team.name,
+      name: expect.stringMatching(/^Listed /),
       plan: "team",
       members: 2,
       created_at: expect.any(Number),
@@ -591,15 +595,9 @@ test.describe("team list, user list, connection list", () => {
     const ids = (await given("team", "list")).teams.map((t: { id: string }) => t.id);
     expect(ids.indexOf(later.id)).toBeGreaterThan(ids.indexOf(team.id));
 
-    const { users } = await given("user", "list", "--team", team.id);
+    const { users } = await ok("user", "list", "--team", team.id);
     expect(users).toEqual([
-      {
-        id: owner.id,
-        email: expect.stringMatching(/^owner-/),
-        name: null,
-        role: "owner",
-        joined_at: expect.any(Number),
-      },
+      { id: owner.id, email: owner.email, name: null, role: "owner", joined_at: expect.any(Number) },
       { id: member.id, email: member.email, name: null, role: "member", joined_at: expect.any(Number) },
     ]);
 
@@ -612,7 +610,7 @@ test.describe("team list, user list, connection list", () => {
     const shared = await post(key("shared"));
     const mine = await post({ ...key("mine"), is_private: true });
     await seed("needsReauth", { connection: shared.id });
-    const { connections } = await given("connection", "list", "--team", team.id);
+    const { connections } = await ok("connection", "list", "--team", team.id);
     // Each as the API shows it, plus whose private connection it is and whether it needs re-authorizing.
     const asApi = async (id: string) => ((await (await api.get(`/v1/connections/${id}`)).json()) as object[])[0];
     expect(connections).toEqual([
@@ -639,7 +637,7 @@ test.describe("team list, user list, connection list", () => {
 
   test("bad input exits 1 with {error}", async () => {
     for (const command of ["user", "connection"]) {
-      const r = await (command === "user" ? cli : inProcess)(command, "list", "--team", "team_nope");
+      const r = await cli(command, "list", "--team", "team_nope");
       expectError(r, `${command} list of an unknown team`);
       expect(r.json.error).toContain("team_nope");
       expectError(await inProcess(command, "list"), `${command} list without --team`);
@@ -650,7 +648,8 @@ test.describe("team list, user list, connection list", () => {
 
 test.describe("workflow create --help, workflow list --status", () => {
   test("--nodes is described with an example that works; --status lists the workflows of one badge", async () => {
-    const help = await cliText("workflow", "create", "--help");
+    // Help as the process prints it (the "--help prints usage" test runs that process), in this worker.
+    const help = await runCli(["workflow", "create", "--help"]);
     expect(help.code).toBe(0);
     for (const field of ['"id"', '"label"', '"operation_id"', '"connection_id"', '"input"', "{{nodes.<id>.output."])
       expect(help.stdout, field).toContain(field);
@@ -686,13 +685,15 @@ test.describe("workflow create --help, workflow list --status", () => {
 
     // The dashboard shows one Active, one Manual and one Inactive badge; --status lists as they do.
     const names = async (...flags: string[]) =>
-      (await ok("workflow", "list", "--team", team.id, ...flags)).workflows.map((w: { name: string }) => w.name);
+      (await (flags.length ? given : ok)("workflow", "list", "--team", team.id, ...flags)).workflows.map(
+        (w: { name: string }) => w.name,
+      );
     expect((await names()).sort()).toEqual(["By hand", "Example", "Off"]);
     expect(await names("--status", "active")).toEqual(["Example"]);
     expect(await names("--status", "manual")).toEqual(["By hand"]);
     expect(await names("--status", "inactive")).toEqual(["Off"]);
     expectError(await inProcess("workflow", "list", "--team", team.id, "--status", "on"), "unknown status");
-    const listHelp = (await cliText("workflow", "list", "--help")).stdout;
+    const listHelp = (await runCli(["workflow", "list", "--help"])).stdout;
     expect(listHelp).toContain("[--status active|manual|inactive]");
     expect(listHelp).toContain("Manual when it has no schedule");
   });
@@ -727,7 +728,7 @@ test.describe("demo", () => {
       // A running server's record wins (this worker stands for it); the sign-in is the same demo's.
       record(process.pid);
       expect((await host.cli("demo")).json).toEqual({ ...first.json, url: "http://127.0.0.1:4999" });
-      expect((await cliText("demo", "--help")).stdout).toContain("./data/server.json");
+      expect((await runCli(["demo", "--help"])).stdout).toContain("./data/server.json");
     } finally {
       await host.close();
     }
