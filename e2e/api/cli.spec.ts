@@ -1,6 +1,21 @@
 import { randomBytes } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
-import { test, expect, cliProcess as cli, cli as inProcess, cliText, apiAs, seed, seedTeam } from "../fixtures";
+import {
+  test,
+  expect,
+  cliProcess as cli,
+  cli as inProcess,
+  cliText,
+  apiAs,
+  hostWith,
+  seed,
+  seedTeam,
+} from "../fixtures";
+import { root } from "../support/server";
+import { runCli } from "@/lib/cli/run-cli";
 
 // The operator's command line (CONTRACT §3): one JSON object on stdout, exit 0; bad input
 // prints {"error": "..."} and exits 1. Effects are checked through the HTTP API. Every command
@@ -552,6 +567,170 @@ test.describe("commands and flags", () => {
       const r = await (i === 0 ? cli : inProcess)(...args);
       expectError(r, args.join(" "));
       expect(r.json.error, args.join(" ")).toContain(flag);
+    }
+  });
+});
+
+test.describe("team list, user list, connection list", () => {
+  test("print the ids the other commands take: every team, a team's people, its connections", async () => {
+    // Each command's success runs as the process an operator starts; the setup, in this worker.
+    const before = Math.floor(Date.now() / 1000) - 60;
+    const team = await seedTeam({ name: `Listed ${unique()}` });
+    const owner = team.users[0];
+    const api = await apiAs(owner);
+    const member = await given("user", "create", "--team", team.id, "--email", email("member"));
+
+    const { teams } = await ok("team", "list");
+    expect(teams.find((t: { id: string }) => t.id === team.id)).toEqual({
+      id: team.id,
+      name: expect.stringMatching(/^Listed /),
+      plan: "team",
+      members: 2,
+      created_at: expect.any(Number),
+    });
+    const listed = teams.find((t: { id: string }) => t.id === team.id);
+    expect(listed.created_at).toBeGreaterThan(before);
+    // Oldest first: a team made now comes after this one.
+    const later = await given("team", "create", "--name", `Later ${unique()}`);
+    const ids = (await given("team", "list")).teams.map((t: { id: string }) => t.id);
+    expect(ids.indexOf(later.id)).toBeGreaterThan(ids.indexOf(team.id));
+
+    const { users } = await ok("user", "list", "--team", team.id);
+    expect(users).toEqual([
+      { id: owner.id, email: owner.email, name: null, role: "owner", joined_at: expect.any(Number) },
+      { id: member.id, email: member.email, name: null, role: "member", joined_at: expect.any(Number) },
+    ]);
+
+    const post = async (data: object) => {
+      const res = await api.post("/v1/connections", { data });
+      expect(res.status(), await res.text()).toBe(200);
+      return res.json();
+    };
+    const key = (name: string) => ({ connection_type: "sandbox_key", name, credentials: { api_key: `sk-${name}` } });
+    const shared = await post(key("shared"));
+    const mine = await post({ ...key("mine"), is_private: true });
+    await seed("needsReauth", { connection: shared.id });
+    const { connections } = await ok("connection", "list", "--team", team.id);
+    // Each as the API shows it, plus whose private connection it is and whether it needs re-authorizing.
+    const asApi = async (id: string) => ((await (await api.get(`/v1/connections/${id}`)).json()) as object[])[0];
+    expect(connections).toEqual([
+      { ...(await asApi(shared.id)), owner_user_id: null, needs_reauth: true },
+      { ...(await asApi(mine.id)), owner_user_id: owner.id, needs_reauth: false },
+    ]);
+    expect(connections[1].is_private).toBe(true);
+
+    // The listed ids are the ones the other commands take.
+    const server = await given(
+      "mcp",
+      "create",
+      "--team",
+      team.id,
+      "--user",
+      users[0].id,
+      "--name",
+      "From the lists",
+      "--connections",
+      connections.map((c: { id: string }) => c.id).join(","),
+    );
+    expect(server.id).toMatch(/^mcp_/);
+  });
+
+  test("bad input exits 1 with {error}", async () => {
+    for (const command of ["user", "connection"]) {
+      const r = await cli(command, "list", "--team", "team_nope");
+      expectError(r, `${command} list of an unknown team`);
+      expect(r.json.error).toContain("team_nope");
+      expectError(await inProcess(command, "list"), `${command} list without --team`);
+    }
+    expectError(await inProcess("team", "list", "--name", "x"), "team list takes no flag");
+  });
+});
+
+test.describe("workflow create --help, workflow list --status", () => {
+  test("--nodes is described with an example that works; --status lists the workflows of one badge", async () => {
+    // Help as the process prints it (the "--help prints usage" test runs that process), in this worker.
+    const help = await runCli(["workflow", "create", "--help"]);
+    expect(help.code).toBe(0);
+    for (const field of ['"id"', '"label"', '"operation_id"', '"connection_id"', '"input"', "{{nodes.<id>.output."])
+      expect(help.stdout, field).toContain(field);
+    expect(help.stdout).toContain("connection list --team TEAM_ID");
+
+    // The example, run as printed with this team's ids in place of team_…, user_… and conn_….
+    const team = await seedTeam();
+    const api = await apiAs(team.users[0]);
+    const conn = await (
+      await api.post("/v1/connections", {
+        data: { connection_type: "sandbox_key", name: "example", credentials: { api_key: "sk-example" } },
+      })
+    ).json();
+    const example = help.stdout.slice(help.stdout.indexOf("Example"));
+    const nodes = /--nodes '([\s\S]*?)'/.exec(example)![1].replace("conn_…", conn.id);
+    const schedule = /--schedule "([^"]+)"/.exec(example)![1];
+    const zone = /--timezone (\S+)/.exec(example)![1];
+    const owner = ["--team", team.id, "--user", team.users[0].id];
+    const scheduled = await given(
+      ...["workflow", "create", ...owner, "--name", "Example", "--nodes", nodes],
+      ...["--schedule", schedule, "--timezone", zone],
+    );
+    expect(scheduled).toEqual({
+      id: expect.any(String),
+      name: "Example",
+      active: true,
+      next_run_at: expect.any(Number),
+    });
+    const manual = await given("workflow", "create", ...owner, "--name", "By hand", "--nodes", nodes);
+    expect(manual).toMatchObject({ active: true, next_run_at: null });
+    const off = await given("workflow", "create", ...owner, "--name", "Off", "--nodes", nodes, "--inactive");
+    expect(off).toMatchObject({ active: false });
+
+    // The dashboard shows one Active, one Manual and one Inactive badge; --status lists as they do.
+    const names = async (...flags: string[]) =>
+      (await (flags.length ? given : ok)("workflow", "list", "--team", team.id, ...flags)).workflows.map(
+        (w: { name: string }) => w.name,
+      );
+    expect((await names()).sort()).toEqual(["By hand", "Example", "Off"]);
+    expect(await names("--status", "active")).toEqual(["Example"]);
+    expect(await names("--status", "manual")).toEqual(["By hand"]);
+    expect(await names("--status", "inactive")).toEqual(["Off"]);
+    expectError(await inProcess("workflow", "list", "--team", team.id, "--status", "on"), "unknown status");
+    const listHelp = (await runCli(["workflow", "list", "--help"])).stdout;
+    expect(listHelp).toContain("[--status active|manual|inactive]");
+    expect(listHelp).toContain("Manual when it has no schedule");
+  });
+});
+
+test.describe("demo", () => {
+  test("prints the address of the npm start serving the same data, else APP_URL", async () => {
+    const dir = join(root, "e2e", ".artifacts", `cli-demo-${unique()}`);
+    mkdirSync(dir, { recursive: true });
+    const appUrl = "http://localhost:4321";
+    const host = hostWith({
+      ...process.env,
+      DATA_DIR: dir,
+      DATABASE_URL: `file:${join(dir, "app.db")}`,
+      APP_URL: appUrl,
+    });
+    const record = (pid: number) =>
+      writeFileSync(join(dir, "server.json"), JSON.stringify({ url: "http://127.0.0.1:4999", pid }));
+    try {
+      // No server has said where it runs: APP_URL.
+      const first = await host.cli("demo");
+      expect(first.code, JSON.stringify(first.json)).toBe(0);
+      expect(first.json).toEqual({
+        url: appUrl,
+        email: "demo@patchbay.dev",
+        password: expect.any(String),
+        api_key: expect.any(String),
+      });
+      // A record left by a server that is gone (killed with -9): still APP_URL.
+      record(spawnSync(process.execPath, ["-e", ""]).pid);
+      expect((await host.cli("demo")).json.url).toBe(appUrl);
+      // A running server's record wins (this worker stands for it); the sign-in is the same demo's.
+      record(process.pid);
+      expect((await host.cli("demo")).json).toEqual({ ...first.json, url: "http://127.0.0.1:4999" });
+      expect((await runCli(["demo", "--help"])).stdout).toContain("./data/server.json");
+    } finally {
+      await host.close();
     }
   });
 });

@@ -92,7 +92,7 @@ async function measure(baseUrl: string, headers: Record<string, string>, c: Case
 }
 
 async function main() {
-  ensureBuild();
+  await ensureBuild();
   const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
   const pg = postgres ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_bench") : undefined;
   const { dbFile, env } = benchWorkspace("bench", pg?.url);

@@ -32,7 +32,7 @@ const dateOf = (n: number) => new Date(Date.UTC(2000, 0, 1) + n * DAY).toISOStri
 type Samples = { api: number[]; floor: number[]; bare: number[]; errors: number };
 
 async function main() {
-  ensureBuild();
+  await ensureBuild();
   const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
   const pg = postgres ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_bench") : undefined;
   // A generous schedule cap for the bench's one busy team (the default caps a team at 100), here

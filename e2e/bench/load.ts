@@ -111,7 +111,7 @@ const MIX: Mix[] = [
 ];
 
 async function main() {
-  ensureBuild();
+  await ensureBuild();
   let databaseUrl = `file:${join(dir, "load.db")}`;
   let drop: (() => Promise<void>) | undefined;
   if (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? ""))

@@ -39,7 +39,7 @@ export function runMcpBench(name: string, measure: Measure, serverEnv: Record<st
 }
 
 async function run(name: string, measure: Measure, serverEnv: Record<string, string>) {
-  ensureBuild();
+  await ensureBuild();
   const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
   const pg = postgres ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_bench") : undefined;
   const { env } = benchWorkspace(name, pg?.url);

@@ -49,7 +49,7 @@ const quantile = (xs: number[], p: number) => {
 };
 
 async function main() {
-  ensureBuild();
+  await ensureBuild();
   migrateWith(env);
   const { createTeam } = await import("@/lib/teams/create-team");
   const { createUser } = await import("@/lib/users/create-user");

@@ -353,7 +353,7 @@ async function main() {
   log(
     `${command}\n  ${engineName}; ${machine.cores} × ${machine.model}; load average ${machine.loadAverageAtStart.join(" ")} (other work on this machine shows in the figures)`,
   );
-  ensureBuild(log);
+  await ensureBuild(log);
   const code = codeVersion();
   // Others may rebuild this checkout meanwhile: the servers started later would run other code.
   const buildId = () => {

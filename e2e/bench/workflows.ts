@@ -30,7 +30,7 @@ const DAY = 86_400_000;
 const dateOf = (n: number) => new Date(Date.UTC(2000, 0, 1) + n * DAY).toISOString().slice(0, 10);
 
 async function main() {
-  ensureBuild();
+  await ensureBuild();
   const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
   const pg = postgres ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_bench") : undefined;
   process.env.WORKFLOW_MAX_ACTIVE_SCHEDULES = String(10 * WORKFLOWS); // one team holds them all, saved here

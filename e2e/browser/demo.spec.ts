@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { test, expect } from "../fixtures";
+import { test, expect, cliWith } from "../fixtures";
 import { root, freePort, freshPostgresDatabase, npmStart } from "../support/server";
 import { inDatabase } from "../support/in-database";
 import { screenshot } from "../support/browser";
@@ -43,8 +43,46 @@ test("npm start's demo is made by the product and reads true, page by page, at 3
   };
   const product = npmStart(env);
   try {
-    await expect.poll(product.output, { timeout: 420_000 }).toContain("Patchbay is running");
+    // The port stays closed until the product itself serves on it: nothing answers there while
+    // the demo is made (the sandbox server it uses listens on a loopback port of its own).
+    const answeredEarly: string[] = [];
+    await expect
+      .poll(
+        async () => {
+          const out = product.output();
+          if (!out.includes("starting the server on port")) {
+            const status = await fetch(`${origin}/v1/openapi.json`).then(
+              (r) => r.status,
+              () => null,
+            );
+            if (status !== null) answeredEarly.push(`${status} after: ${out.trim().split("\n").pop()}`);
+          }
+          return out;
+        },
+        { timeout: 420_000, intervals: [250] },
+      )
+      .toContain("Patchbay is running");
+    expect(answeredEarly, "answers on the port before the product served").toEqual([]);
+    // Each step says what it does, in order, with what it took.
+    const out = product.output();
+    let from = 0;
+    for (const step of [
+      /\[patchbay\] database: /,
+      /\[patchbay\] making the demo workspace: /,
+      /\[patchbay\] demo workspace made in \d+\.\d s/,
+      /\[patchbay\] starting the server on port \d+/,
+      /\[patchbay\] ready, \d+ (s|min \d+ s) after the start/,
+      /Patchbay is running at /,
+    ]) {
+      const at = out.slice(from).search(step);
+      expect(at, `${step} (after the first ${from} characters) in:\n${out}`).toBeGreaterThanOrEqual(0);
+      from += at;
+    }
     const [, email, password] = /Demo sign-in:\s+(\S+) \/ (\S+)/.exec(product.output())!;
+    // The CLI, run without the server's PORT or APP_URL, prints where this npm start serves.
+    const demo = await cliWith({ ...env, PORT: undefined, APP_URL: undefined }, "demo");
+    const apiKey = /Demo API key:\s+(\S+)/.exec(out)![1];
+    expect(demo.json).toEqual({ url: origin, email, password, api_key: apiKey });
     const facts = await inDatabase<DemoFacts>(FACTS, {}, env);
 
     // Made by the product, over the past weeks, and finished.

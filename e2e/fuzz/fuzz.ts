@@ -111,7 +111,7 @@ function reproduce(req: FuzzRequest, baseUrl: string): string {
 
 async function main() {
   console.log(`[fuzz] seed ${SEED} (--seed ${SEED} replays this run)`);
-  ensureBuild();
+  await ensureBuild();
   const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "") ? process.env.DATABASE_URL! : null;
   const { dir, env } = benchWorkspace("fuzz");
   let drop: (() => Promise<void>) | undefined;

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
+import { nextEnv } from "@/lib/server/ensure-build";
 import { recordProbe } from "./timing-reporter";
 
 // Shared by the test setup and the benchmarks: the production build of the current sources,
@@ -64,7 +65,7 @@ export async function startServer(port: number, env: NodeJS.ProcessEnv, cwd = ro
     ],
     {
       cwd,
-      env: { ...env, NODE_ENV: "production" },
+      env: { ...env, ...nextEnv(), NODE_ENV: "production" },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

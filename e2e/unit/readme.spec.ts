@@ -7,7 +7,7 @@ import { dirname, join, resolve, relative } from "node:path";
 
 const root = resolve(__dirname, "..", "..");
 
-for (const file of ["README.md"]) {
+for (const file of ["README.md", "CONFIGURATION.md"]) {
   test(`${file}: every relative link resolves inside the repository`, () => {
     const text = readFileSync(join(root, file), "utf8");
     const problems: string[] = [];

@@ -23,10 +23,14 @@ import { listApprovalsForCli, teamOfApproval } from "@/lib/approvals/list-approv
 import { workflowNodesSchema } from "@/lib/schemas/workflows";
 import { createWorkflow, rebindWorkflow } from "@/lib/workflows/save-workflow";
 import { listWorkflowsForCli, teamOfWorkflow } from "@/lib/workflows/list-workflows";
-import { workflowSummaryJson } from "@/lib/workflows/workflow-json";
+import { WORKFLOW_STATUSES, workflowStatus, workflowSummaryJson } from "@/lib/workflows/workflow-json";
 import { enqueueRun } from "@/lib/workflows/run-workflow";
 import { runAndWait } from "@/lib/workflows/runner";
 import { availableOperations } from "@/lib/operations/operation-json";
+import { listTeams } from "@/lib/teams/list-teams";
+import { listTeamUsers } from "@/lib/members/list-team-users";
+import { listTeamConnections } from "@/lib/connections/list-team-connections";
+import { runningServerUrl } from "@/lib/server/running-server";
 
 // The operator's command line (CONTRACT §3): every command prints exactly one JSON object on
 // stdout and exits 0; bad input prints {"error": "..."} and exits 1.
@@ -41,16 +45,53 @@ const count = z
   .refine(Number.isSafeInteger, "is too large");
 const str = () => z.string({ error: "is required" }).min(1, "is empty");
 
-type Command = { summary: string; schema: z.ZodObject; run: (flags: unknown) => Promise<unknown> };
+type Command = {
+  summary: string;
+  details?: string;
+  schema: z.ZodObject;
+  run: (flags: unknown) => Promise<unknown>;
+};
 
-/** A command: its run gets the flags as its schema parsed them, typed by that schema. */
+/**
+ * A command: its run gets the flags as its schema parsed them, typed by that schema. `details`
+ * (what it prints, what a flag's value looks like) shows under `<command> --help` only.
+ */
 function command<S extends z.ZodObject>(c: {
   summary: string;
+  details?: string;
   schema: S;
   run: (flags: z.output<S>) => Promise<unknown>;
 }): Command {
-  return { summary: c.summary, schema: c.schema, run: (flags) => c.run(flags as z.output<S>) };
+  return { summary: c.summary, details: c.details, schema: c.schema, run: (flags) => c.run(flags as z.output<S>) };
 }
+
+/** What `active` means in the CLI's output, beside the dashboard's Active / Manual / Inactive badges. */
+const ACTIVE_HELP = `"active" is whether the workflow is switched on (--inactive: off). The dashboard's badge
+splits the switched-on ones: Active when a schedule runs it, Manual when it has no schedule and
+runs only when started (\`workflow run\`, Run now); Inactive when it is off. \`workflow list
+--status active|manual|inactive\` lists the workflows of one badge.`;
+
+const NODES_HELP = `--nodes is a JSON array of the workflow's steps, run in order. Each node is an object:
+  "id"             unique in the workflow, 1-40 characters of a-z, 0-9 and _; later nodes refer to it
+  "label"          what the dashboard shows for this step
+  "operation_id"   an id of \`operation list\` (also /docs/operations), e.g. sandbox.report
+  "connection_id"  a connection of the team of one of the operation's connection_types
+                   (\`connection list --team TEAM_ID\`); left out for the built-in utility.* operations
+  "input"          the operation's fields, as /docs/operations describes them (default {})
+A string in "input" may hold {{nodes.<id>.output.<path>}} (an earlier node's output; a number
+indexes a list: rows.0.date) and {{run.date.today}}, {{run.date.yesterday}},
+{{run.date.last_7_days_start}} (dates in --timezone, UTC when none) or {{run.started_at}}.
+A string that is exactly one reference keeps the value's type. At most WORKFLOW_MAX_NODES (50) nodes.
+
+Example (a sandbox report, then a sentence made of its total):
+  npm run --silent cli -- workflow create --team team_… --user user_… --name "Sessions" \\
+    --schedule "0 9 * * *" --timezone Europe/Paris --nodes '[
+      {"id": "report", "label": "Sessions", "operation_id": "sandbox.report", "connection_id": "conn_…",
+       "input": {"metric": "sessions", "days": 7, "end_date": "{{run.date.yesterday}}"}},
+      {"id": "sentence", "label": "Say it", "operation_id": "utility.format_text",
+       "input": {"template": "{{nodes.report.output.total}} sessions in the 7 days to {{run.date.yesterday}}"}}]'
+
+${ACTIVE_HELP}`;
 
 const commands: Record<string, Command> = {
   "team create": command({
@@ -72,6 +113,12 @@ const commands: Record<string, Command> = {
       });
       return { id: team.id, name: team.name, plan: team.plan };
     },
+  }),
+  "team list": command({
+    summary: "List every team, oldest first: ids for the commands that take --team.",
+    details: 'Prints {"teams": [{"id", "name", "plan", "members", "created_at"}]} (created_at in Unix seconds).',
+    schema: z.object({}).strict(),
+    run: async () => ({ teams: await listTeams() }),
   }),
   "team set-plan": command({
     summary: "Change a team's plan.",
@@ -131,6 +178,22 @@ const commands: Record<string, Command> = {
       })
       .strict(),
     run: (f) => createUser({ teamId: f.team, email: f.email, role: f.role, password: f.password }),
+  }),
+  "user list": command({
+    summary: "List a team's people, owners first: ids for the commands that take --user.",
+    details: 'Prints {"users": [{"id", "email", "name", "role", "joined_at"}]} (joined_at in Unix seconds).',
+    schema: z.object({ team: str() }).strict(),
+    run: async (f) => ({ users: await listTeamUsers(f.team) }),
+  }),
+  "connection list": command({
+    summary: "List a team's connections, private ones included: ids for --connections and --nodes.",
+    details:
+      'Prints {"connections": [{"id", "type", "display_name", "external_id", "is_private", "created_at", ' +
+      '"updated_at", "owner_user_id", "needs_reauth"}]}: each as GET /v1/connections/{id} shows it (times in ' +
+      "milliseconds), plus the user whose private connection it is (null: shared with the team) and whether " +
+      "it needs re-authorizing.",
+    schema: z.object({ team: str() }).strict(),
+    run: async (f) => ({ connections: await listTeamConnections(f.team) }),
   }),
   "apikey create": command({
     summary: "Create an API key for a user; prints the key once.",
@@ -235,7 +298,8 @@ const commands: Record<string, Command> = {
     },
   }),
   "workflow create": command({
-    summary: "Create a workflow (manual unless --schedule).",
+    summary: "Create a workflow (manual unless --schedule); switched on unless --inactive.",
+    details: NODES_HELP,
     schema: z
       .object({
         team: str(),
@@ -273,9 +337,19 @@ const commands: Record<string, Command> = {
     },
   }),
   "workflow list": command({
-    summary: "List a team's workflows.",
-    schema: z.object({ team: str() }).strict(),
-    run: async (f) => ({ workflows: (await listWorkflowsForCli(f.team)).map(workflowSummaryJson) }),
+    summary: "List a team's workflows (--status: those of one of the dashboard's badges).",
+    details: `Prints {"workflows": [{"id", "name", "active", "schedule", "timezone", "next_run_at"}]}.\n${ACTIVE_HELP}`,
+    schema: z
+      .object({
+        team: str(),
+        status: z.enum(WORKFLOW_STATUSES, { error: `must be one of ${WORKFLOW_STATUSES.join(", ")}` }).optional(),
+      })
+      .strict(),
+    run: async (f) => ({
+      workflows: (await listWorkflowsForCli(f.team))
+        .filter((row) => f.status === undefined || workflowStatus(row) === f.status)
+        .map(workflowSummaryJson),
+    }),
   }),
   "workflow run": command({
     summary: "Start a workflow run (--wait: until it ends).",
@@ -317,10 +391,14 @@ const commands: Record<string, Command> = {
   }),
   demo: command({
     summary: "Create the demo workspace if it is missing; prints how to sign in.",
+    details:
+      'Prints {"url", "email", "password", "api_key"}. "url" is where the `npm start` using the same ./data ' +
+      "(DATA_DIR) serves, as it recorded in ./data/server.json; when none is running, APP_URL, else " +
+      "http://localhost:$PORT (3000).",
     schema: z.object({}).strict(),
     run: async () => {
       const { url, email, password, api_key } = await ensureDemo();
-      return { url, email, password, api_key };
+      return { url: runningServerUrl() ?? url, email, password, api_key };
     },
   }),
 };
@@ -377,21 +455,22 @@ function flagUsage(key: string, schema: z.ZodType): string {
   return schema.safeParse(undefined).success ? `[--${key}${value}]` : `--${key}${value}`;
 }
 
-function commandUsage(name: string): string {
-  const { summary, schema } = commands[name];
+function commandUsage(name: string, detailed = false): string {
+  const { summary, details, schema } = commands[name];
   const flags = Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, v]) => flagUsage(k, v));
-  return `${INVOCATION} ${[name, ...flags].join(" ")}\n  ${summary}`;
+  const usage = `${INVOCATION} ${[name, ...flags].join(" ")}\n  ${summary}`;
+  return detailed && details ? `${usage}\n\n${details}` : usage;
 }
 
 /** Usage text (plain text, not JSON: it is read by a person, never parsed). */
 function helpText(argv: string[]): string {
   const name = [argv.slice(0, 2).join(" "), argv[0]].find((n) => n !== undefined && n in commands);
   if (name)
-    return `${commandUsage(name)}\n\nPrints one JSON object and exits 0; bad input prints {"error": "..."} and exits 1.\n`;
+    return `${commandUsage(name, true)}\n\nPrints one JSON object and exits 0; bad input prints {"error": "..."} and exits 1.\n`;
   return [
     `Usage: ${INVOCATION} <command> [flags]    (${INVOCATION} <command> --help for one command)`,
     "",
-    ...Object.keys(commands).map(commandUsage),
+    ...Object.keys(commands).map((name) => commandUsage(name)),
     "",
     'Every command prints one JSON object on stdout and exits 0; bad input prints {"error": "..."} and exits 1.',
     "",
