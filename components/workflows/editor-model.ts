@@ -160,7 +160,7 @@ export function nodeOf(
 }
 
 /** Where a problem belongs in the form: a workflow field, or one node's field (input fields by name). */
-export type ProblemPlace = { node: number | null; field: string | null; message: string };
+type ProblemPlace = { node: number | null; field: string | null; message: string };
 
 /** The words a field is shown with; input fields keep their own names (input.template). */
 const FIELD_WORDS: Record<string, string> = {
@@ -180,7 +180,7 @@ const FIELD_WORDS: Record<string, string> = {
  * 2's template and label; "schedule: …" is the schedule. A problem with no field (a 403's reason)
  * belongs to the form.
  */
-export function problemPlace(problem: string): ProblemPlace {
+function problemPlace(problem: string): ProblemPlace {
   const m = /^(?:nodes(?:\[(\d+)\]|\.(\d+))\.?)?([A-Za-z_][\w]*(?:\.[\w]+)*|\(input\))?: ([\s\S]*)$/.exec(problem);
   if (!m || (m[1] === undefined && m[2] === undefined && !m[3])) return { node: null, field: null, message: problem };
   const node = m[1] ?? m[2];
@@ -192,7 +192,7 @@ export function problemPlace(problem: string): ProblemPlace {
 }
 
 /** The key of a problem's field in the form: "name", "schedule", "node:1:input.template". */
-export const problemKey = (p: ProblemPlace) =>
+const problemKey = (p: ProblemPlace) =>
   p.field === null ? null : p.node === null ? p.field : `node:${p.node}:${p.field}`;
 
 /**

@@ -10,7 +10,7 @@ import { WORKFLOW_COLUMNS_TEMPLATE, workflowColumns } from "@/components/workflo
 import { workflowsQuery, type WorkflowListItem } from "@/lib/queries/workflows";
 import { WORKFLOW_TEMPLATES } from "@/lib/workflows/workflow-templates";
 import { plural } from "@/lib/text/plural";
-import { workflowState } from "@/lib/workflows/workflow-state";
+import { WORKFLOW_STATES, workflowState } from "@/lib/workflows/workflow-state";
 
 const link = "font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300";
 
@@ -21,8 +21,10 @@ export function WorkflowsExplorer({ teamId }: { teamId: string }) {
   const workflows = useMemo(() => query.data ?? [], [query.data]);
   const columns = useMemo(() => workflowColumns(teamId), [teamId]);
   // The same words as the rows' badges: "3 active · 2 manual · 1 inactive".
-  const byState = (["active", "manual", "inactive"] as const)
-    .map((state) => ({ state, n: workflows.filter((w) => workflowState(w) === state).length }))
+  const byState = WORKFLOW_STATES.map((state) => ({
+    state,
+    n: workflows.filter((w) => workflowState(w) === state).length,
+  }))
     .filter((s) => s.n > 0)
     .map((s) => `${s.n.toLocaleString("en")} ${s.state}`);
   const problems = workflows.filter((w) => w.connection_problems.length > 0).length;

@@ -196,7 +196,7 @@ test("every dashboard and docs page fits a 390 px phone and a 1440 px screen: no
   ]) {
     await page.setViewportSize({ width, height });
     for (const [i, path] of paths.entries()) {
-      const name = DASHBOARD[i] ?? path;
+      const name = (DASHBOARD[i] ?? path) || "overview";
       await page.goto(path);
       await settled(page);
       const { sideways, belowMain } = await overflow(page);

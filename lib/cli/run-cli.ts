@@ -23,7 +23,8 @@ import { listApprovalsForCli, teamOfApproval } from "@/lib/approvals/list-approv
 import { workflowNodesSchema } from "@/lib/schemas/workflows";
 import { createWorkflow, rebindWorkflow } from "@/lib/workflows/save-workflow";
 import { listWorkflowsForCli, teamOfWorkflow } from "@/lib/workflows/list-workflows";
-import { WORKFLOW_STATUSES, workflowStatus, workflowSummaryJson } from "@/lib/workflows/workflow-json";
+import { workflowSummaryJson } from "@/lib/workflows/workflow-json";
+import { WORKFLOW_STATES, workflowState } from "@/lib/workflows/workflow-state";
 import { enqueueRun } from "@/lib/workflows/run-workflow";
 import { runAndWait } from "@/lib/workflows/runner";
 import { availableOperations } from "@/lib/operations/operation-json";
@@ -342,12 +343,12 @@ const commands: Record<string, Command> = {
     schema: z
       .object({
         team: str(),
-        status: z.enum(WORKFLOW_STATUSES, { error: `must be one of ${WORKFLOW_STATUSES.join(", ")}` }).optional(),
+        status: z.enum(WORKFLOW_STATES, { error: `must be one of ${WORKFLOW_STATES.join(", ")}` }).optional(),
       })
       .strict(),
     run: async (f) => ({
       workflows: (await listWorkflowsForCli(f.team))
-        .filter((row) => f.status === undefined || workflowStatus(row) === f.status)
+        .filter((row) => f.status === undefined || workflowState(row) === f.status)
         .map(workflowSummaryJson),
     }),
   }),

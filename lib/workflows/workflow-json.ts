@@ -28,18 +28,6 @@ type WorkflowRow = {
   nextRunAt: bigint | null;
 };
 
-export const WORKFLOW_STATUSES = ["active", "manual", "inactive"] as const;
-
-/**
- * What the dashboard's badge says of a workflow: `active` when it is on and a schedule runs it,
- * `manual` when it is on but runs only when someone starts it, `inactive` when it is off (a
- * stored `active` of true means "on": Run now and the API may start it, CONTRACT §9).
- */
-export function workflowStatus(row: Pick<WorkflowRow, "active" | "schedule">): (typeof WORKFLOW_STATUSES)[number] {
-  if (!row.active) return "inactive";
-  return row.schedule ? "active" : "manual";
-}
-
 /**
  * `workflow create` / `workflow list` (CONTRACT §9): next_run_at in Unix seconds, null for a manual
  * or inactive workflow.

@@ -3,7 +3,8 @@
  * its schedule runs it, Manual when it has no schedule (it runs only when started) and was not
  * deactivated, Inactive otherwise. The dashboard's badges, its counts and the CLI agree on it.
  */
-export type WorkflowState = "active" | "manual" | "inactive";
+export const WORKFLOW_STATES = ["active", "manual", "inactive"] as const;
+export type WorkflowState = (typeof WORKFLOW_STATES)[number];
 
 export function workflowState(w: { active: boolean; schedule: string | null }): WorkflowState {
   if (!w.active) return "inactive";
