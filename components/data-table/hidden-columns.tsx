@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
+import { plural } from "@/lib/text/plural";
 
 /** Columns of a sideways-scrolling table that are out of view on each side. */
 type OutOfView = { left: string[]; right: string[] };
@@ -69,7 +70,7 @@ export function MoreColumns({ scroller, label }: { scroller: HTMLElement | null;
   const side = out.right.length ? "right" : out.left.length ? "left" : null;
   if (!side || !scroller) return null;
   const names = side === "right" ? out.right : out.left;
-  const more = `${names.length} more ${names.length === 1 ? "column" : "columns"}`;
+  const more = plural(names.length, "more column");
   return (
     <div className="mb-1.5 flex justify-end">
       <button

@@ -373,15 +373,17 @@ test.beforeAll(async () => {
 
 /** Everything of A's each of its members can see, through the API and the dashboard. */
 /**
- * A's data as A sees it. `last_used_at` is left out: it records this test's own use of A's keys
- * (written at most once a minute), so a run that takes over a minute would see it move.
+ * A's data as A sees it. `last_used_at` and an MCP server's `last_used` are left out: they record
+ * this test's own use of A's keys (written at most once a minute), so a run that takes over a
+ * minute would see them move; so is `since`, the start of the log window its call count covers,
+ * which the clock moves.
  */
 async function snapshotOfA() {
   const out: Record<string, unknown> = {};
   for (const actor of [actors.a0, actors.a1]) {
     const get = async (via: "key" | "session", path: string) =>
       JSON.parse((await as(actor, via, "GET", path)).text, (key, value: unknown) =>
-        key === "last_used_at" ? undefined : value,
+        key === "last_used_at" || key === "last_used" || key === "since" ? undefined : value,
       );
     const servers = (await get("session", "/api/dashboard/mcp-servers")).data as { id: string }[];
     out[actor.label] = {

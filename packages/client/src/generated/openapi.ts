@@ -420,7 +420,7 @@ export interface webhooks {
         put?: never;
         /**
          * approval.requested
-         * @description An agent asked for a write on an MCP server whose policy is approval; it waits on the Approvals page.
+         * @description An agent asked for a write that needs a person's approval (in the Agent, or through an MCP server whose policy is approval); it waits on the Approvals page.
          */
         post: operations["webhookApprovalRequested"];
         delete?: never;
@@ -919,7 +919,7 @@ export interface components {
                 low_credits_percent: number;
             };
         };
-        /** @description An agent asked for a write on an MCP server whose policy is approval; it waits on the Approvals page. */
+        /** @description An agent asked for a write that needs a person's approval (in the Agent, or through an MCP server whose policy is approval); it waits on the Approvals page. */
         ApprovalRequestedEvent: {
             /** @description The event's id (`msg_…`), equal to the `webhook-id` header: the same at every attempt and every endpoint. Deduplicate on it. */
             id: string;
