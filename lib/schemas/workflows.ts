@@ -5,6 +5,53 @@ import { NODES_CEILING } from "@/lib/config/limits";
 
 export const NODE_ID = /^[a-z0-9_]{1,40}$/;
 
+/** The operators of a condition's leaf (CONTRACT §13): `exists` and `not_exists` take no `right`. */
+export const CONDITION_OPS = [
+  "eq",
+  "ne",
+  "gt",
+  "gte",
+  "lt",
+  "lte",
+  "contains",
+  "not_contains",
+  "exists",
+  "not_exists",
+] as const;
+export type ConditionOp = (typeof CONDITION_OPS)[number];
+
+/** Levels of `all` / `any` / `not` a condition may have above a leaf. */
+export const CONDITION_MAX_DEPTH = 5;
+
+export type Condition =
+  | { left: unknown; op: ConditionOp; right?: unknown }
+  | { all: Condition[] }
+  | { any: Condition[] }
+  | { not: Condition };
+
+const CONDITION_SHAPE =
+  'must be a condition: {"left", "op", "right"}, {"all": [conditions]}, {"any": [conditions]} or {"not": condition}';
+
+// Its depth and a leaf's missing `right` are checked when the workflow is saved (lib/workflows/conditions.ts),
+// naming the place; the shape is checked here.
+export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
+  z.union(
+    [
+      z
+        .object({
+          left: z.unknown().describe("A value or a {{…}} reference, e.g. {{nodes.report.output.total}}."),
+          op: z.enum(CONDITION_OPS, { error: `must be one of ${CONDITION_OPS.join(", ")}` }),
+          right: z.unknown().optional().describe("The value compared with; left out for exists and not_exists."),
+        })
+        .strict(),
+      z.object({ all: z.array(conditionSchema).min(1, "must hold at least one condition").max(20) }).strict(),
+      z.object({ any: z.array(conditionSchema).min(1, "must hold at least one condition").max(20) }).strict(),
+      z.object({ not: conditionSchema }).strict(),
+    ],
+    { error: CONDITION_SHAPE },
+  ),
+);
+
 const workflowNodeSchema = z
   .object({
     id: z.string({ error: "must be a string" }).regex(NODE_ID, "must be 1-40 characters of a-z, 0-9 and _"),
@@ -16,6 +63,24 @@ const workflowNodeSchema = z
       .max(255, "must be at most 255 characters")
       .nullish(),
     input: z.record(z.string(), z.unknown(), { error: "must be a JSON object" }).default({}),
+    when: conditionSchema
+      .optional()
+      .describe("The node runs only when this holds; otherwise it is skipped and later nodes still run."),
+    for_each: z
+      .string({ error: "must be one {{…}} reference to a list" })
+      .max(500, "must be at most 500 characters")
+      .optional()
+      .describe(
+        "Runs the node once per item of this list, e.g. {{nodes.report.output.rows}}; {{item}}, {{item.<field>}} and {{item_index}} then stand in its input and condition.",
+      ),
+    continue_on_error: z
+      .boolean({ error: "must be true or false" })
+      .optional()
+      .describe("When the node fails, the run goes on; later nodes read {error} as its output."),
+    approval: z
+      .literal("required", { error: 'must be "required" or left out' })
+      .optional()
+      .describe("A write node that waits for a person's approval before it writes (each item of a loop apart)."),
   })
   .strict();
 
@@ -45,6 +110,14 @@ export const createWorkflowBodySchema = z
   })
   .strict();
 
+/** A node's control fields (CONTRACT §13), only those it sets: what a save, a snapshot and the editor carry over. */
+export const nodeControls = (n: Pick<WorkflowNode, "when" | "for_each" | "continue_on_error" | "approval">) => ({
+  ...(n.when !== undefined && { when: n.when }),
+  ...(n.for_each !== undefined && { for_each: n.for_each }),
+  ...(n.continue_on_error !== undefined && { continue_on_error: n.continue_on_error }),
+  ...(n.approval !== undefined && { approval: n.approval }),
+});
+
 /**
  * A saved workflow (or its detail, whose nodes carry their operation and connection) as the body
  * that would save it again: what the editor starts from and what the Copilot is shown.
@@ -63,6 +136,7 @@ export const workflowBody = (w: {
     operation_id: n.operation_id,
     ...(n.connection_id && { connection_id: n.connection_id }),
     input: n.input,
+    ...nodeControls(n),
   })),
   schedule: w.schedule,
   timezone: w.timezone,

@@ -30,7 +30,7 @@ import {
   othersPrivateConnections,
   privateConnectionProblem,
   privateOwnersOfNodes,
-  writeNodes,
+  writesWithoutApproval,
 } from "@/lib/workflows/workflow-consent";
 import { releaseCredits, reserveCredits } from "@/lib/workflows/credit-reservation";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
@@ -126,7 +126,7 @@ export async function enqueueRun(teamId: string, workflowId: string, by: { userI
   }
   // An active workflow's writes were allowed by the owner who activated it; an inactive one's
   // (or one no owner activated, such as a simulated one) need an owner to run it by hand.
-  const writes = writeNodes(nodes).length > 0;
+  const writes = writesWithoutApproval(nodes).length > 0;
   let writesBy: string | null = workflow.active ? workflow.activatedByUserId : null;
   if (by.viaCli) writesBy = "operator";
   else if (writes && !writesBy) {

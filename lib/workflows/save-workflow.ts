@@ -12,9 +12,10 @@ import { inputIssueText } from "@/lib/operations/describe-input-issue";
 import { templatedFields, templateProblems } from "@/lib/workflows/templates";
 import { nextRunAfter, scheduleProblem, timezoneProblem } from "@/lib/workflows/schedule";
 import { parseNodes } from "@/lib/workflows/workflow-json";
-import { refuseQueuedRuns, writeNodes } from "@/lib/workflows/workflow-consent";
+import { refuseQueuedRuns, writesWithoutApproval } from "@/lib/workflows/workflow-consent";
 import { checkScheduleRoom, nodeCountProblem } from "@/lib/workflows/check-workflow-limits";
-import type { WorkflowNode } from "@/lib/schemas/workflows";
+import { nodeControls, type WorkflowNode } from "@/lib/schemas/workflows";
+import { conditionProblems } from "@/lib/workflows/conditions";
 import { holdOwnerRole } from "@/lib/teams/hold-owner-role";
 
 // Saving a workflow (dashboard, CLI): everything a run could trip over that is known now is
@@ -77,9 +78,14 @@ async function checkDraft(actor: Actor, ownerUserId: string | null, draft: Workf
         problems.push(
           `${at}.connection_id: ${connectionId} is a ${connection.type} connection; ${op.id} runs on ${op.types.join(", ")}`,
         );
-      else if (op.kind === "write")
+      else if (op.kind === "write" && node.approval !== "required")
         writes.push(`${node.label} (${op.id}) writes to ${connection.displayName ?? connection.id}`);
     }
+    if (node.approval === "required" && op.kind !== "write")
+      problems.push(
+        `${at}.approval: only a write waits for a person's approval; ${op.id} reads, so leave approval out`,
+      );
+    if (node.when !== undefined) problems.push(...conditionProblems(node.when, `${at}.when`));
     const templated = templatedFields(node.input);
     const parsed = inputSchema(op).safeParse(node.input);
     if (!parsed.success) {
@@ -96,6 +102,7 @@ async function checkDraft(actor: Actor, ownerUserId: string | null, draft: Workf
       operation_id: op.id,
       ...(connectionId && { connection_id: connectionId }),
       input: node.input,
+      ...nodeControls(node),
     };
   });
   problems.push(...templateProblems(draft.nodes));
@@ -227,7 +234,7 @@ async function unchangedSince(
  * time. One rule for every path: the dashboard's PATCH and rebind, and the CLI's rebind.
  */
 async function checkMayChangeRunning(actor: Actor, row: { active: boolean; nodes: unknown }, what: string) {
-  const writes = writeNodes(parseNodes(row.nodes));
+  const writes = writesWithoutApproval(parseNodes(row.nodes));
   if (!row.active || !writes.length || (await roleOf(actor)) === "owner") return;
   throw forbidden(
     `This workflow is active and writes (${writes.map((n) => `${n.label} (${n.operation_id})`).join("; ")}), so only a team owner can change its ${what} while it runs: its writes run on the consent of the owner who activated it. Deactivate it first and save your change; an owner then activates it again.`,

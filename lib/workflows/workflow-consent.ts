@@ -17,6 +17,13 @@ export const writeNodes = (nodes: WorkflowNode[]) =>
   nodes.filter((n) => findOperation(n.operation_id)?.kind === "write");
 
 /**
+ * The write nodes that run on the owner's consent, without asking anyone: every write node but
+ * those with `approval: "required"`, whose writes each wait for a person's yes (CONTRACT §13).
+ */
+export const writesWithoutApproval = (nodes: WorkflowNode[]) =>
+  writeNodes(nodes).filter((n) => n.approval !== "required");
+
+/**
  * Stops workflows whose consent is gone, in the caller's transaction: each is deactivated with
  * its reason (shown on its page), one audit event and one `workflow.deactivated` webhook.
  */

@@ -1,4 +1,4 @@
-import type { WorkflowNode } from "@/lib/schemas/workflows";
+import { nodeControls, type Condition, type WorkflowNode } from "@/lib/schemas/workflows";
 
 // How workflows and their runs read outside: the CLI of CONTRACT §9 and the dashboard API.
 
@@ -14,6 +14,12 @@ export function parseNodes(stored: unknown): WorkflowNode[] {
       ...(typeof n.connection_id === "string" && { connection_id: n.connection_id }),
       input:
         n.input && typeof n.input === "object" && !Array.isArray(n.input) ? (n.input as Record<string, unknown>) : {},
+      ...nodeControls({
+        when: n.when && typeof n.when === "object" ? (n.when as Condition) : undefined,
+        for_each: typeof n.for_each === "string" ? n.for_each : undefined,
+        continue_on_error: typeof n.continue_on_error === "boolean" ? n.continue_on_error : undefined,
+        approval: n.approval === "required" ? "required" : undefined,
+      }),
     }));
 }
 

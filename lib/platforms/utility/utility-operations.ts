@@ -123,4 +123,24 @@ const pickFields = defineUtility({
   },
 });
 
-export const operations: Operation[] = [formatText, filterRows, pickFields];
+/** The operation that ends a run early (CONTRACT §13); the runner gives its log the status `stop`. */
+export const FLOW_STOP = "flow.stop";
+
+const flowStop = defineUtility({
+  id: FLOW_STOP,
+  title: "Stop the run",
+  description:
+    "Ends the run here, usually with a condition (`when`): its log reads `stop` with the reason, every later node is skipped, and the run ends `stopped` (not failed). In a loop it ends the whole run at that item.",
+  example: { reason: "Sessions did not drop: nothing to report." },
+  input: {
+    reason: z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .max(500, "must be at most 500 characters")
+      .describe("Why the run stops, as its log and run view show it."),
+  },
+  run: ({ reason }) => ({ reason }),
+});
+
+export const operations: Operation[] = [formatText, filterRows, pickFields, flowStop];
