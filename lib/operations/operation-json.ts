@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import { findConnectionType } from "@/lib/platforms/registry";
 import { OPERATIONS } from "@/lib/operations/registry";
 import { inputJsonSchema } from "@/lib/operations/run-operation";
@@ -46,6 +47,13 @@ function operationFields(op: Operation): OperationField[] {
 }
 
 /** One catalogue entry as the Operations page and the docs show it. */
+/** An operation's result as JSON Schema, from its `output` shape. */
+export function outputJsonSchema(op: Operation): Record<string, unknown> | null {
+  if (!op.output) return null;
+  const { $schema: _, ...schema } = z.toJSONSchema(z.object(op.output), { io: "output", unrepresentable: "any" });
+  return schema;
+}
+
 export function operationJson(op: Operation) {
   return {
     id: op.id,
@@ -59,6 +67,8 @@ export function operationJson(op: Operation) {
     connection_types: op.types.map((type) => ({ type, name: findConnectionType(type)?.name ?? type })),
     fields: operationFields(op),
     example: op.example,
+    /** JSON Schema of the result (an object), or null when the catalogue does not describe it yet. */
+    output_schema: op.output ? outputJsonSchema(op) : null,
   };
 }
 

@@ -57,6 +57,10 @@ function runJson(row: RunRow) {
         credits: s.status === "success" ? s.credits : 0,
         cache_hit: s.cache_hit ?? false,
         error: s.error ?? null,
+        iteration: s.iteration ?? null,
+        iterations: s.iterations ?? null,
+        reason: s.reason ?? null,
+        approval_id: s.approval_id ?? null,
       };
     }),
   };

@@ -20,13 +20,22 @@ export type RunIdentity = {
 export type StepState = {
   node_id: string;
   log_id: string;
-  status: "start" | "success" | "error" | "skipped";
+  /** `stop`: a flow.stop that ran, or an approval step rejected, expired or cancelled (CONTRACT §13). */
+  status: "start" | "success" | "error" | "skipped" | "stop";
   started_ms: number;
   completed_ms: number | null;
   retry_attempts: number;
   credits: number;
   cache_hit?: boolean;
   error?: string;
+  /** In a for_each node: which item (0-based) of how many; absent on a loop's `empty` or list error step. */
+  iteration?: number;
+  iterations?: number;
+  /** Why it was skipped (`condition`, `empty`) or stopped (`rejected`, `expired`, `cancelled`, or flow.stop's reason). */
+  reason?: string;
+  /** An approval step: its request, and who approved it. */
+  approval_id?: string;
+  approved_by?: string;
 };
 
 /**
@@ -88,6 +97,9 @@ export function nodeLogRecord(
       node_label: node.label,
       retry_attempts: step.retry_attempts,
       ...(node.connection_id && { connection_id: node.connection_id }),
+      ...(step.iteration !== undefined && { iteration: step.iteration, iterations: step.iterations }),
+      ...(step.approval_id && { approval_id: step.approval_id }),
+      ...(step.approved_by && { approved_by: step.approved_by }),
     },
   };
 }

@@ -78,6 +78,11 @@ export type Operation = {
   /** A valid input, shown by get_operation_inputs and the Operations page. */
   example: Record<string, unknown>;
   /**
+   * The shape of what a run returns (zod shapes with .describe()): what a workflow's later nodes,
+   * conditions and loops can pick from in the editor, and the MCP tool's outputSchema.
+   */
+  output?: z.ZodRawShape;
+  /**
    * Writes: what the run will do, in plain language, e.g. "Pause Google Ads campaign 123 'Brand — US'
    * in account 999-888-7777". `before` is what the operation's `before` read returned, when it has
    * one and it answered (names the object), else undefined.
