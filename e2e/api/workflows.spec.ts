@@ -232,11 +232,23 @@ test("a run that starts without credits is refused: no log, no ledger entry, sho
   expect(run).toMatchObject({ id: done.json.run_id, status: "refused", credits: 0, nodes: [] });
   expect(run.error).toMatch(/no credits left/);
 
-  // With one credit left it runs to its end and may overshoot.
+  // With one credit left it starts, holding that credit (CONTRACT §13, which replaces §9's "may
+  // overshoot"): its first node that costs credits finds nothing left once the hold is counted,
+  // fails with "out of credits", and the run is charged its 1.
   expect((await cli("credits", "renew", "--team", team.id)).code).toBe(0);
   await seed("charges", { team: team.id, charges: [{ credits: 9, type: "mcp" }] });
-  const overshoot = await cli("workflow", "run", "--id", wf.id, "--wait");
-  expect(overshoot.json).toMatchObject({ status: "success", logs: 3, credits: 4 });
+  const short = await cli("workflow", "run", "--id", wf.id, "--wait");
+  expect(short.json).toMatchObject({ status: "error", logs: 3, credits: 1 });
+  const shortLogs = await logsOfRun(team, short.json.run_id);
+  expect(shortLogs.map((l) => l.status)).toEqual(["error", "skipped", "skipped"]);
+  expect(shortLogs[0].output.error).toContain("Out of credits");
+
+  // With four left it runs whole (1 + 2 + 1), ending at 0, not below.
+  expect((await cli("credits", "renew", "--team", team.id)).code).toBe(0);
+  await seed("charges", { team: team.id, charges: [{ credits: 6, type: "mcp" }] });
+  const whole = await cli("workflow", "run", "--id", wf.id, "--wait");
+  expect(whole.json).toMatchObject({ status: "success", logs: 3, credits: 4 });
+  expect((await (await (await apiAs(team.users[0])).get("/v1/credits")).json()).credits_remaining).toBe(0);
 });
 
 test("templates are checked when a workflow is saved; bad nodes, references and schedules are named; a member cannot activate writes", async () => {
