@@ -657,3 +657,71 @@ test("approval step: deactivating the workflow cancels the request it waits for 
   expect(logs.map((l) => [l.status, l.output])).toEqual([["stop", { reason: "cancelled" }]]);
   expect(run.credits).toBe(1);
 });
+
+test("consent in loops: a loop over a private connection's rows is its owner's: each item's log is private to them, a teammate cannot run it by hand, and an approval for an item is theirs to decide", async () => {
+  const team = await seedTeam({ password: PASSWORD, members: 2 });
+  const [owner, member] = [
+    await sessionAs(team.users[0].email, PASSWORD, team.id),
+    await sessionAs(team.users[1].email, PASSWORD, team.id),
+  ];
+  // The member's private sandbox: her workflow loops over its rows and writes a note per item.
+  const mine = await sandbox(team.users[1], "nina-private", { is_private: true });
+  const wf = await save(member, {
+    name: "Nina's private loop",
+    nodes: [
+      report(mine, 2),
+      {
+        id: "each",
+        label: "Each day",
+        operation_id: "utility.format_text",
+        for_each: "{{nodes.report.output.rows}}",
+        input: { template: "{{item.date}}: {{item.value}}" },
+      },
+      {
+        id: "note",
+        label: "Note",
+        operation_id: "sandbox.set_note",
+        connection_id: mine,
+        for_each: "{{nodes.report.output.rows}}",
+        when: { left: "{{item_index}}", op: "eq", right: 0 },
+        input: { note: "{{item.date}}" },
+        approval: "required",
+      },
+    ],
+  });
+  // Another member (here the owner) may not run it by hand: it runs on Nina's private connection.
+  await expectError(await owner.post(`/api/dashboard/workflows/${wf.id}/runs`), 403, "private connection");
+  const runId = await runNow(member, wf.id);
+  expect((await settled(runId)).status).toBe("waiting_approval");
+  const [approval] = ((await cli("approval", "list", "--team", team.id)).json.approvals as Json[]).filter(
+    (a) => a.run_id === runId,
+  );
+  // Only Nina decides a write to her private connection, and only she sees its item.
+  const seenByOwner = await (await owner.get(`/api/dashboard/approvals/${approval.id}`)).json();
+  expect(seenByOwner).toMatchObject({ redacted: true, can_approve: false, input: null });
+  expect(seenByOwner.workflow.item).toBeNull();
+  const ownerTries = await cli("approval", "approve", "--id", approval.id, "--user", team.users[0].id);
+  expect(ownerTries.code).toBe(1);
+  const seenByNina = await (await member.get(`/api/dashboard/approvals/${approval.id}`)).json();
+  expect(seenByNina.workflow.item).toMatchObject({ index: 0, count: 2, value: { date: expect.any(String) } });
+  const approved = await cli("approval", "approve", "--id", approval.id, "--user", team.users[1].id);
+  expect(approved.json).toEqual({ id: approval.id, status: "succeeded" });
+  const run = await waitForRun(runId);
+  expect(run.status, run.error).toBe("success");
+  // Every item's log is Nina's: the owner reads that it ran, not what it read or wrote.
+  const read = async (user: SeededTeam["users"][number]) =>
+    ((await (await apiAs(user)).get(`/v1/logs?source_run_id=${runId}&limit=100`)).json() as Promise<Json>).then((b) =>
+      (b.data as Json[]).sort((a, b) => a.id.localeCompare(b.id)),
+    );
+  const asOwner = await read(team.users[0]);
+  const asNina = await read(team.users[1]);
+  expect(asOwner.map((l) => [l.metadata.node_id, l.metadata.iteration ?? null, l.status])).toEqual([
+    ["report", null, "success"],
+    ["each", 0, "success"],
+    ["each", 1, "success"],
+    ["note", 0, "success"],
+    ["note", 1, "skipped"],
+  ]);
+  for (const l of asOwner) expect(l.input).toBeNull();
+  expect(asNina[1].output.text).toMatch(/^\d{4}-\d{2}-\d{2}: \d+$/);
+});
