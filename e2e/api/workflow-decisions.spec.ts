@@ -295,9 +295,10 @@ test("loops: one log per item in order with iteration metadata, {{item}} values 
     ["after", "success", { text: "Output: []" }],
   ]);
 
-  // Not a list, and too long (WORKFLOW_MAX_ITERATIONS is 500): the node fails, naming why.
+  // A reference that is not a list fails the node before any item, naming the value's type; with
+  // continue_on_error the run goes on, and the next loop reads {"error"} as that node's output.
   const bad = await save(owner, {
-    name: "Bad lists",
+    name: "Not a list",
     nodes: [
       report(s, 2),
       {
@@ -309,28 +310,30 @@ test("loops: one log per item in order with iteration metadata, {{item}} values 
         continue_on_error: true,
       },
       {
-        id: "long",
-        label: "Too long",
+        id: "after",
+        label: "After",
         operation_id: "utility.format_text",
-        for_each: "{{nodes.big.output.rows}}",
-        input: { template: "x" },
+        input: { template: "It said {{nodes.notlist.output.error}}" },
       },
-    ].map((n, i) => (i === 2 ? { ...n, for_each: "{{nodes.report.output.rows}}" } : n)),
+    ],
   });
   const badRun = await runNow(owner, bad.id);
-  await waitForRun(badRun);
+  expect((await waitForRun(badRun)).status).toBe("success");
   const badLogs = await logsOfRun(team, badRun);
-  expect(badLogs[1]).toMatchObject({ status: "error" });
+  expect(badLogs.map((l) => [l.metadata.node_id, l.metadata.iteration ?? null, l.status])).toEqual([
+    ["report", null, "success"],
+    ["notlist", null, "error"],
+    ["after", null, "success"],
+  ]);
   expect(badLogs[1].output.error).toContain("is a number, not a list");
+  expect(badLogs[2].output.text).toContain("is a number, not a list");
 });
 
 test("a loop over more than WORKFLOW_MAX_ITERATIONS items fails before any item runs, naming the setting and the length", async () => {
   const team = await seedTeam({ password: PASSWORD });
   const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
   const s = await sandbox(team.users[0], "long");
-  // 366 days of rows, picked to 501 with pick_fields over a list that repeats them is not
-  // possible; a 366-day report against WORKFLOW_MAX_ITERATIONS=500 passes, so the list here is a
-  // literal of 501 rows given to filter_rows.
+  // A report has at most 366 rows: the 501 items are a literal list passed through filter_rows.
   const rows = Array.from({ length: 501 }, (_, i) => ({ i, keep: true }));
   const wf = await save(owner, {
     name: "Too long",
