@@ -1,6 +1,7 @@
 import { test, expect, seedTeam, seed, apiAs, cli, expectError, type SeededTeam } from "../fixtures";
 import { sessionAs } from "../support/session";
 import { waitForRun } from "../support/runs";
+import { inDatabase } from "../support/in-database";
 
 // Issue 48: workflows that decide (CONTRACT §13, rows conditions, stop, loops, errors, credits and
 // approval step), through the dashboard API and the CLI, on the run's database (SQLite, and
@@ -108,7 +109,7 @@ test("conditions: a node runs only when its condition holds; a skipped node logs
         id: "nested",
         label: "Reads a skipped node",
         operation_id: "utility.format_text",
-        input: { template: "Value: {{nodes.never.output.rows.0.value}}" },
+        input: { template: "Value: {{nodes.never.output.rows.0.value}}; body {{trigger.body.amount}}" },
         when: { left: "{{nodes.never.output.total}}", op: "not_exists" },
       },
     ],
@@ -126,7 +127,8 @@ test("conditions: a node runs only when its condition holds; a skipped node logs
   expect(logs[1]).toMatchObject({ output: { reason: "condition" }, credits_used: 0 });
   const total = logs[0].output.total;
   expect(logs[2].output).toEqual({ text: `Total ${total}; skipped node said null` });
-  expect(logs[3].output).toEqual({ text: "Value: null" });
+  // A manual run has no trigger body: {{trigger.body…}} reads null.
+  expect(logs[3].output).toEqual({ text: "Value: null; body null" });
   // 1 for the run + the one report that ran.
   expect(run.credits).toBe(1 + logs[0].credits_used);
   expect((await ledgerOfRun(team, wf.id)).map((e) => e.credits_used)).toEqual([run.credits]);
@@ -625,7 +627,7 @@ test("approval step: a member activates and runs a workflow whose every write ne
   expect(entries[0].credits_used).toBe(run.credits);
 });
 
-test("approval step: deactivating the workflow cancels the request it waits for and stops the run; --wait returns when it parks", async () => {
+test("approval step: deactivating the workflow cancels the request it waits for, an expiry stops the run too; --wait returns when it parks", async () => {
   const team = await seedTeam({ password: PASSWORD });
   const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
   const s = await sandbox(team.users[0], "cancel");
@@ -659,6 +661,26 @@ test("approval step: deactivating the workflow cancels the request it waits for 
   const logs = await logsOfRun(team, runId);
   expect(logs.map((l) => [l.status, l.output])).toEqual([["stop", { reason: "cancelled" }]]);
   expect(run.credits).toBe(1);
+
+  // Expired: the request's time runs out (moved into the past in the database); within 15 s the
+  // sweeper stores it expired and the run stops at that node.
+  expect((await owner.patch(`/api/dashboard/workflows/${wf.id}`, { data: { active: true } })).status()).toBe(200);
+  const again = await runNow(owner, wf.id);
+  expect((await settled(again)).status).toBe("waiting_approval");
+  const pending = ((await cli("approval", "list", "--team", team.id)).json.approvals as Json[]).find(
+    (a) => a.run_id === again,
+  )!;
+  await inDatabase(
+    `await db.approval.update({ where: { id: args.id }, data: { expiresAt: BigInt(Math.floor(Date.now() / 1000) - 1) } });`,
+    { id: pending.id },
+  );
+  for (const until = Date.now() + 20_000; ;) {
+    run = await seed<Json>("workflowRun", { id: again });
+    if (run.status === "stopped") break;
+    expect(Date.now() < until, JSON.stringify(run)).toBe(true);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  expect((await logsOfRun(team, again)).map((l) => [l.status, l.output])).toEqual([["stop", { reason: "expired" }]]);
 });
 
 test("consent in loops: a loop over a private connection's rows is its owner's: each item's log is private to them, a teammate cannot run it by hand, and an approval for an item is theirs to decide", async () => {
