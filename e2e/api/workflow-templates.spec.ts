@@ -170,7 +170,10 @@ async function runLogs(team: SeededTeam, runId: string): Promise<Json[]> {
   const res = await (await apiAs(team.users[0])).get(`/v1/logs?source_run_id=${runId}&limit=100`);
   expect(res.status(), await res.text()).toBe(200);
   return ((await res.json()).data as Json[]).sort(
-    (a, b) => a.started_at - b.started_at || (a.metadata.iteration ?? -1) - (b.metadata.iteration ?? -1),
+    (a, b) =>
+      a.started_at - b.started_at ||
+      (a.metadata.iteration ?? -1) - (b.metadata.iteration ?? -1) ||
+      a.id.localeCompare(b.id),
   );
 }
 
