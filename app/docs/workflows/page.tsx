@@ -161,8 +161,8 @@ const kindOf = (value: unknown) =>
 const oneLine = (value: unknown) => JSON.stringify(value, null, 1).replace(/\n\s*/g, " ");
 
 /**
- * A log as the Logs page and GET /v1/logs show it, the fields these examples are about (the
- * report's output is left out: it is the worked example's above).
+ * A log as the Logs page and GET /v1/logs show it, with the fields these examples are about (an
+ * output they are not about, such as the report's, which is the worked example's above, is left out).
  */
 function shownLog(
   node: WorkflowNode,
@@ -334,7 +334,7 @@ function decisionExamples() {
   const stopLogs = [
     reportLog(),
     stops
-      ? shownLog(STOP_NODE, "stop", { output: { reason: STOP_NODE.input.reason } })
+      ? shownLog(STOP_NODE, "stop", { input: STOP_NODE.input, output: { reason: STOP_NODE.input.reason } })
       : shownLog(STOP_NODE, "skipped", { output: { reason: "condition" } }),
     ...EXAMPLE_NODES.slice(1).map((n) => shownLog(n, stops ? "skipped" : "success", { output: null })),
   ];
@@ -347,8 +347,9 @@ function decisionExamples() {
   const errorLogs = errorItems.map((it) => {
     const iteration: [number, number] = [it.index, errorItems.length];
     if (it.error) {
-      errorOutputs.push({ error: it.error });
-      return shownLog(ERRORS_NODE, "error", { output: { error: it.error }, iteration });
+      const error = `The input could not be filled in: ${it.error}.`;
+      errorOutputs.push({ error });
+      return shownLog(ERRORS_NODE, "error", { input: ERRORS_NODE.input, output: { error }, iteration });
     }
     const output = { note: it.input!.note, previous_note: before };
     before = it.input!.note;
@@ -367,6 +368,15 @@ function decisionExamples() {
     if (runs) held += price;
     return { node, price, left, runs, holds: held };
   });
+  const holdLogs = holdSteps.map(({ node, runs }) =>
+    runs
+      ? shownLog(node, "success")
+      : shownLog(node, "error", {
+          output: {
+            error: `Out of credits: this team has ${remaining} credits left this period, and running workflow runs and agent turns hold ${held} of them (this run's spending so far included), so this operation was not run. …`,
+          },
+        }),
+  );
 
   const busy = loopItems.filter((i) => i.runs);
   const approvalLogs = {
@@ -407,6 +417,7 @@ function decisionExamples() {
     errorLogs,
     errorOutputs,
     holdSteps,
+    holdLogs,
     held,
     approvalLogs,
     notAList,
@@ -844,7 +855,10 @@ export default async function WorkflowsDocsPage() {
         />
         <p>A node that notes a quiet stretch only when the total is under 2500 and no note is set yet:</p>
         <Pre label="A node with a condition">{pretty(CONDITION_NODE)}</Pre>
-        <p>The total is {EXAMPLE_REPORT_OUTPUT.total}, so the run logs:</p>
+        <p>
+          The total is {EXAMPLE_REPORT_OUTPUT.total}, so the run logs the following, one line per log (here and below,
+          the report&apos;s output is left out: it is the one above):
+        </p>
         <Pre label="What the run logs" wrap>
           {decisions.conditionLogs.join("\n")}
         </Pre>
@@ -979,6 +993,10 @@ export default async function WorkflowsDocsPage() {
             ),
           ])}
         />
+        <p>It logs:</p>
+        <Pre label="What the run logs" wrap>
+          {decisions.holdLogs.join("\n")}
+        </Pre>
         <p>
           The run ends <C>error</C> and is charged {decisions.held} credits (1 and the report), leaving the team at{" "}
           {3 - decisions.held}.
