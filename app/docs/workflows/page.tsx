@@ -11,7 +11,7 @@ import {
   type Condition,
   type WorkflowNode,
 } from "@/lib/schemas/workflows";
-import { workflowMaxNodes } from "@/lib/config/limits";
+import { workflowMaxIterations, workflowMaxNodes } from "@/lib/config/limits";
 import { MAX_RETRIES, POLL_MS } from "@/lib/workflows/config";
 import {
   resolveInput,
@@ -885,9 +885,9 @@ export default async function WorkflowsDocsPage() {
             An empty list writes one <C>skipped</C> log with <C>{'{"reason": "empty"}'}</C> and outputs <C>[]</C>.
           </li>
           <li>
-            A list longer than <C>WORKFLOW_MAX_ITERATIONS</C> (500 by default), or a reference that is not a list (
-            <C>{"{{nodes.report.output.total}}"}</C> is the number {decisions.notAList}), fails the node before any item
-            runs: one <C>error</C> log, without <C>iteration</C>, saying the length or the type.
+            A list longer than {workflowMaxIterations()} items (<C>WORKFLOW_MAX_ITERATIONS</C>), or a reference that is
+            not a list (<C>{"{{nodes.report.output.total}}"}</C> is the number {decisions.notAList}), fails the node
+            before any item runs: one <C>error</C> log, without <C>iteration</C>, saying the length or the type.
           </li>
         </ul>
         <H3 id="loops-example">Worked example</H3>
@@ -1377,6 +1377,11 @@ export default async function WorkflowsDocsPage() {
           head={["Variable", "Default", "Meaning"]}
           rows={[
             [<C key="v">WORKFLOW_CONCURRENCY</C>, "16", "Runs one instance executes at once."],
+            [
+              <C key="v">WORKFLOW_MAX_ITERATIONS</C>,
+              "500",
+              "The most items a for_each node runs; a longer list fails the node before any item runs.",
+            ],
             [
               <C key="v">WORKFLOW_MISSED_SLOTS</C>,
               "run_once",
