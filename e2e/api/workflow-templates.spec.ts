@@ -194,7 +194,7 @@ test("the gallery lists issue 48's three sandbox templates", async () => {
     expect(page).toContain(findWorkflowTemplate(id)!.name.replace(/'/g, "&#x27;"));
 });
 
-test("Act on each day over a threshold, with approval: a member switches it on; each day over the threshold waits for a yes, one at a time; the others are skipped", async () => {
+test("Pause each campaign over a threshold, with approval (sandbox): a member switches it on; each day over the threshold waits for a yes, one at a time; the others are skipped", async () => {
   const team = await seedTeam({ password: PASSWORD, members: 2 });
   const [owner, member] = [
     await sessionAs(team.users[0].email, PASSWORD, team.id),
@@ -250,7 +250,7 @@ test("Act on each day over a threshold, with approval: a member switches it on; 
   expect(run.credits).toBe(1 + logs[0].credits_used + over.length);
 });
 
-test("Alert only when a metric drops: an account whose sessions dropped gets the alert; one whose did not stops with nothing to report", async () => {
+test("Alert only when a metric drops (sandbox): an account whose sessions dropped gets the alert; one whose did not stops with nothing to report", async () => {
   const team = await seedTeam({ password: PASSWORD });
   const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
   // One account of each kind, found by asking the sandbox what yesterday and the day before were.
@@ -298,7 +298,7 @@ test("Alert only when a metric drops: an account whose sessions dropped gets the
   }
 });
 
-test("A weekly row for each row of a report: one note per day of last week, in order, each charged", async () => {
+test("A weekly row per client account (sandbox): one note per day of last week, in order, each charged", async () => {
   const team = await seedTeam({ password: PASSWORD });
   const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
   const apiKey = `sk-weekly-${unique()}`;

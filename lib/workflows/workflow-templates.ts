@@ -322,7 +322,7 @@ export const WORKFLOW_TEMPLATES: WorkflowTemplate[] = [
   // campaigns, Slack or sheet: each says what stands in for what, in its description and labels.
   {
     id: "sandbox_days_over_threshold_with_approval",
-    name: "Act on each day over a threshold, with approval",
+    name: "Pause each campaign over a threshold, with approval (sandbox)",
     description:
       "Rehearses “pause each campaign whose cost passed a threshold, with a manager's yes” on the sandbox, which has days, not campaigns: every Monday at 08:00, each day of last week whose revenue is over your threshold asks a person to approve a write, one request at a time, and only a yes writes it (the account's note, where an ads platform would pause the campaign). Days under the threshold are skipped. In the editor, swap in your ads platform's campaign report and its pause operation.",
     schedule: "0 8 * * 1",
@@ -363,7 +363,7 @@ export const WORKFLOW_TEMPLATES: WorkflowTemplate[] = [
   },
   {
     id: "sandbox_alert_when_metric_drops",
-    name: "Alert only when a metric drops",
+    name: "Alert only when a metric drops (sandbox)",
     description:
       "Rehearses “a Slack alert only when a metric drops” on the sandbox: every day at 08:00, yesterday's sessions against the day before's. When they did not drop, the run stops with “nothing to report” and writes nothing; when they did, the alert is written as the account's note (where a team would post to Slack: swap the note for slack.post_message in the editor).",
     schedule: "0 8 * * *",
@@ -404,7 +404,7 @@ export const WORKFLOW_TEMPLATES: WorkflowTemplate[] = [
   },
   {
     id: "sandbox_weekly_row_per_day",
-    name: "A weekly row for each row of a report",
+    name: "A weekly row per client account (sandbox)",
     description:
       "Rehearses “a weekly sheet row per client account” on the sandbox, which has one account and no sheet: every Monday at 07:00, one write for each row of last week's sessions report (a day each, 7 writes), each the account's note (so the note ends on the last day's row). A row that fails is logged and the others are still written. In the editor, loop over your client accounts' report rows and swap the note for google_sheets.values.append.",
     schedule: "0 7 * * 1",
