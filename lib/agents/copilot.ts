@@ -11,7 +11,7 @@ import { getWorkflow } from "@/lib/workflows/list-workflows";
 import { saveProblems, type WorkflowDraft } from "@/lib/workflows/save-workflow";
 import { RUN_VARIABLES } from "@/lib/workflows/templates";
 import { logger } from "@/lib/observability/logger";
-import { FLOW_STOP } from "@/lib/platforms/utility/utility-operations";
+import { FLOW_STOP } from "@/lib/platforms/kit/flow-stop";
 import {
   CONDITION_OPS,
   COPILOT_CURRENT_PREFIX,

@@ -20,9 +20,8 @@ import { ownerOfRequest, refusalToDecide } from "@/lib/approvals/approval-access
 import { whyNoLongerRunnable } from "@/lib/approvals/recheck-approval";
 import { agentsWaiting, markCancelled } from "@/lib/approvals/cancel-approvals";
 import { readCurrentBefore } from "@/lib/approvals/read-current-before";
-import { settleWorkflowStep } from "@/lib/workflows/approval-step";
-import { outOfCredits } from "@/lib/workflows/credit-reservation";
-import { parseRunState } from "@/lib/workflows/run-records";
+import { wakeWorkflowRun } from "@/lib/approvals/wake-workflow-run";
+import { outOfCredits } from "@/lib/credits/out-of-credits";
 import { beforeFingerprint, describeBeforeChange, describeBeforeNow, shownState } from "@/lib/approvals/before-state";
 
 /** Who decides: a member of the request's team (the dashboard's session, or the CLI's --user). */
@@ -232,7 +231,7 @@ export async function rejectApproval(d: Decider, id: string, noteText?: string) 
     await emitWebhookEvent(tx, d.teamId, "approval.resolved", { approval: approvalWebhookJson(row) });
     await audit(tx, row, "approval.reject", d, email);
     if (row.conversationId) agentsWaiting();
-    await settleWorkflowStep(tx, row, { status: "stop", reason: "rejected" });
+    await wakeWorkflowRun(tx, row);
   });
   return approvalViewJson(row, owner, d.userId, forbidSelfApproval);
 }
@@ -257,7 +256,7 @@ export async function approveApproval(d: Decider, id: string, noteText?: string,
 }
 
 async function runApproved(row: Approval, approvedBy: string): Promise<Approval> {
-  if (row.workflowRunId) return runApprovedStep(row, approvedBy);
+  if (row.workflowRunId) return runApprovedStep(row);
   const startedAt = seconds();
   const input = JSON.parse(row.input) as Record<string, unknown>;
   let outcome: { ok: true; run: RunResult } | { ok: false; error: string };
@@ -332,11 +331,12 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
 }
 
 /**
- * An approved write of a workflow run (CONTRACT §13), run here and now like any approved write; it
- * is logged as the node's own log (its `start` log completed, with approval_id and approved_by)
- * and charged with the run's one ledger entry, and the run continues in any instance.
+ * An approved write of a workflow run (CONTRACT §13), run here and now like any approved write. It
+ * writes no log or ledger entry of its own: the run, continuing in any instance, completes the
+ * node's `start` log from this request (approval_id, approved_by, its credits) and charges it
+ * with the run's one ledger entry.
  */
-async function runApprovedStep(row: Approval, approvedBy: string): Promise<Approval> {
+async function runApprovedStep(row: Approval): Promise<Approval> {
   const input = JSON.parse(row.input) as Record<string, unknown>;
   let outcome: { ok: true; run: RunResult } | { ok: false; error: string };
   try {
@@ -356,8 +356,6 @@ async function runApprovedStep(row: Approval, approvedBy: string): Promise<Appro
   } catch (e) {
     outcome = { ok: false, error: describeFailure(e) };
   }
-  const run = await db.workflowRun.findUnique({ where: { id: row.workflowRunId! }, select: { state: true } });
-  const logId = run ? (parseRunState(run.state).steps.find((s) => s.approval_id === row.id)?.log_id ?? null) : null;
   return transaction(async (tx) => {
     await tx.approval.update({
       where: { id: row.id },
@@ -365,24 +363,13 @@ async function runApprovedStep(row: Approval, approvedBy: string): Promise<Appro
         status: outcome.ok ? "succeeded" : "failed",
         result: outcome.ok ? JSON.stringify(outcome.run.result ?? null) : null,
         error: outcome.ok ? null : outcome.error,
-        logId,
+        credits: outcome.ok ? outcome.run.credits : 0,
       },
     });
     const finished = await tx.approval.findUniqueOrThrow({ where: { id: row.id } });
     await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalWebhookJson(finished) });
-    await settleWorkflowStep(
-      tx,
-      finished,
-      outcome.ok
-        ? {
-            status: "success",
-            output: outcome.run.result,
-            credits: outcome.run.credits,
-            cacheHit: outcome.run.cacheHit,
-            approvedBy,
-          }
-        : { status: "error", error: outcome.error, approvedBy },
-    );
+    // The run completes the node's log with this outcome when it continues (its one ledger entry counts it).
+    await wakeWorkflowRun(tx, finished);
     return finished;
   });
 }

@@ -73,8 +73,11 @@ export async function fileApproval(
   op: Operation,
   connection: ScopedConnection,
   input: Record<string, unknown>,
-  /** `id`: the request's id, chosen by the caller; `within`: more writes that commit with the request (a run parking). */
-  options: { id?: string; within?: (tx: Tx) => Promise<void> } = {},
+  /**
+   * `id`: the request's id, chosen by the caller; `logId`: the log that will hold its outcome (a
+   * workflow node's); `within`: more writes that commit with the request (a run parking).
+   */
+  options: { id?: string; logId?: string; within?: (tx: Tx) => Promise<void> } = {},
 ) {
   const { teamId } = origin;
   const before = op.before ? await readBeforeState(teamId, op, connection, input) : undefined;
@@ -115,6 +118,7 @@ export async function fileApproval(
         workflowRunId: origin.workflow?.runId ?? null,
         workflowNodeId: origin.workflow?.nodeId ?? null,
         workflowItem: origin.workflow ? workflowItemText(origin.workflow) : null,
+        logId: options.logId ?? null,
         requestedById: origin.user?.id ?? null,
         requestedByEmail: origin.user?.email ?? null,
         createdAtMs: BigInt(now),

@@ -48,7 +48,7 @@ function operationFields(op: Operation): OperationField[] {
 
 /** One catalogue entry as the Operations page and the docs show it. */
 /** An operation's result as JSON Schema, from its `output` shape. */
-export function outputJsonSchema(op: Operation): Record<string, unknown> | null {
+function outputJsonSchema(op: Operation): Record<string, unknown> | null {
   if (!op.output) return null;
   const { $schema: _, ...schema } = z.toJSONSchema(z.object(op.output), { io: "output", unrepresentable: "any" });
   return schema;

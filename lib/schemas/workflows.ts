@@ -18,7 +18,7 @@ export const CONDITION_OPS = [
   "exists",
   "not_exists",
 ] as const;
-export type ConditionOp = (typeof CONDITION_OPS)[number];
+type ConditionOp = (typeof CONDITION_OPS)[number];
 
 /** Levels of `all` / `any` / `not` a condition may have above a leaf. */
 export const CONDITION_MAX_DEPTH = 5;
@@ -34,7 +34,7 @@ const CONDITION_SHAPE =
 
 // Its depth and a leaf's missing `right` are checked when the workflow is saved (lib/workflows/conditions.ts),
 // naming the place; the shape is checked here.
-export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
+const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
   z.union(
     [
       z

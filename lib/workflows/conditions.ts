@@ -27,7 +27,7 @@ export function conditionProblems(condition: Condition, where: string, depth = 0
 }
 
 /** JSON values equal exactly: types included (1 is not "1"), object keys in any order. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
+function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === undefined) a = null;
   if (b === undefined) b = null;
   if (a === b) return true;
@@ -59,7 +59,7 @@ function contains(left: unknown, right: unknown): boolean | null {
 }
 
 /** Whether one comparison holds for the values its sides stand for. */
-export function compare(op: (typeof CONDITION_OPS)[number], left: unknown, right: unknown): boolean {
+function compare(op: (typeof CONDITION_OPS)[number], left: unknown, right: unknown): boolean {
   switch (op) {
     case "eq":
       return jsonEqual(left, right);

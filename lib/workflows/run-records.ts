@@ -32,7 +32,10 @@ export type StepState = {
   /** In a for_each node: which item (0-based) of how many; absent on a loop's `empty` or list error step. */
   iteration?: number;
   iterations?: number;
-  /** Why it was skipped (`condition`, `empty`) or stopped (`rejected`, `expired`, `cancelled`, or flow.stop's reason). */
+  /**
+   * Why it was skipped (`condition`, `empty`) or stopped (`rejected`, `expired`, `cancelled`, or
+   * flow.stop's reason).
+   */
   reason?: string;
   /** An approval step: its request, and who approved it. */
   approval_id?: string;

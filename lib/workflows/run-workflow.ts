@@ -17,9 +17,10 @@ import { describeZodError } from "@/lib/errors/api-error";
 import { logger } from "@/lib/observability/logger";
 import { resolveInput, resolveList, TemplateError, type RunContext } from "@/lib/workflows/templates";
 import { evaluateCondition } from "@/lib/workflows/conditions";
-import { FLOW_STOP } from "@/lib/platforms/utility/utility-operations";
+import { FLOW_STOP } from "@/lib/platforms/kit/flow-stop";
 import { workflowMaxIterations } from "@/lib/config/limits";
 import { fileApproval } from "@/lib/approvals/file-approval";
+import { effectiveStatus, parseStored } from "@/lib/approvals/approval-json";
 import { parseNodes } from "@/lib/workflows/workflow-json";
 import {
   nodeLogRecord,
@@ -37,7 +38,8 @@ import {
   privateOwnersOfNodes,
   writesWithoutApproval,
 } from "@/lib/workflows/workflow-consent";
-import { outOfCredits, releaseCredits, reserveCredits } from "@/lib/workflows/credit-reservation";
+import { releaseCredits, reserveCredits } from "@/lib/workflows/credit-reservation";
+import { outOfCredits } from "@/lib/credits/out-of-credits";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
 import { connectionProblems } from "@/lib/workflows/connection-problems";
 
@@ -470,7 +472,8 @@ async function execute(claim: Claim, run: RunRow) {
   ): Promise<Outcome> => {
     const op = findOperation(node.operation_id);
     let step = state.steps.find((s) => s.node_id === node.id && s.iteration === iteration?.index);
-    if (step && step.status !== "start") return outcomeOf(step); // decided while the run waited, or written before a takeover
+    if (step && step.status !== "start") return outcomeOf(step); // written before a takeover
+    if (step?.approval_id) return decided(i, node, step);
     const unitCtx: RunContext = iteration ? { ...ctx, item: { value: iteration.item, index: iteration.index } } : ctx;
     const privateTo = privateOwners.get(node.id)?.owner ?? null;
     const resumed = step !== undefined;
@@ -633,6 +636,7 @@ async function execute(claim: Claim, run: RunRow) {
         parsed.data,
         {
           id: approvalId,
+          logId: step.log_id,
           within: (tx) =>
             own(tx, claim, {
               status: "waiting_approval",
@@ -648,6 +652,50 @@ async function execute(claim: Claim, run: RunRow) {
       throw e;
     }
     return null;
+  };
+
+  /**
+   * A step parked at its approval, the run woken because the request ended (lib/approvals): the
+   * node's log takes the outcome the request records. Approved, the write already ran in the
+   * process that approved it: its result and credits (charged with this run), approval_id and
+   * approved_by. Rejected, expired or cancelled: the node stops with that reason. Still
+   * undecided (woken early): the run parks again.
+   */
+  const decided = async (i: number, node: WorkflowNode, step: StepState): Promise<Outcome> => {
+    const request = await db.approval.findUnique({ where: { id: step.approval_id! } });
+    const status = request ? effectiveStatus(request) : "cancelled";
+    if (status === "pending" || status === "running") {
+      await save(i, async () => undefined, { status: "waiting_approval", leaseUntil: null });
+      return { kind: "parked" };
+    }
+    const op = findOperation(node.operation_id);
+    const io = {
+      operationVersion: op?.operationVersion ?? null,
+      input: request ? parseStored(request.input) : null,
+      privateTo: privateOwners.get(node.id)?.owner ?? null,
+    };
+    if (request?.decidedById) step.approved_by = request.decidedById;
+    if (status === "succeeded")
+      return finishStep(i, node, step, io, {
+        ok: true,
+        output: parseStored(request!.result),
+        credits: request!.credits ?? 0,
+        cacheHit: false,
+      });
+    if (status === "failed")
+      return finishStep(i, node, step, io, { ok: false, error: request!.error ?? "The approved write failed." });
+    const reason = status === "rejected" || status === "expired" ? status : "cancelled";
+    step.status = "stop";
+    step.reason = reason;
+    step.completed_ms = Math.max(Date.now(), step.started_ms);
+    const row = toLogRow(run.teamId, step.log_id, nodeLogRecord(identity, node, step, { ...io, output: { reason } }));
+    await save(i, (tx) =>
+      tx.operationLog.update({
+        where: { id: step.log_id },
+        data: { status: row.status, completedAt: row.completedAt, output: row.output, metadata: row.metadata },
+      }),
+    );
+    return { kind: "stop", reason };
   };
 
   let end: { status: "error" | "stopped"; at: number; error?: string } | null = null;

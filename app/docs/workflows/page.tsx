@@ -22,7 +22,7 @@ import {
   type RunContext,
 } from "@/lib/workflows/templates";
 import { evaluateCondition } from "@/lib/workflows/conditions";
-import { FLOW_STOP } from "@/lib/platforms/utility/utility-operations";
+import { FLOW_STOP } from "@/lib/platforms/kit/flow-stop";
 import { WORKFLOW_TEMPLATES } from "@/lib/workflows/workflow-templates";
 import { C, H3, link, Pre, Section, Table } from "@/components/docs/doc-parts";
 import Link from "next/link";

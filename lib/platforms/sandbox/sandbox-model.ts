@@ -3,7 +3,7 @@ import { randomToken } from "@/lib/security/ids";
 import { readBoundedText } from "@/lib/http/parse";
 import { timeZonesNamed } from "@/lib/text/time-zones-named";
 import { COPILOT_CURRENT_PREFIX } from "@/lib/schemas/workflows";
-import { FLOW_STOP } from "@/lib/platforms/utility/utility-operations";
+import { FLOW_STOP } from "@/lib/platforms/kit/flow-stop";
 
 // The sandbox model (CONTRACT §11): a model inside Patchbay that speaks OpenAI's Chat Completions
 // format, streaming or not, and follows a fixed script, so a conversation runs through the real

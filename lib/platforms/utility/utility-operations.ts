@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineUtility, utilityOutputTooLarge } from "@/lib/platforms/kit/define-operation";
 import { jsonBytesWithin, utf8Bytes, utilityMaxOutputBytes } from "@/lib/config/limits";
 import type { Operation } from "@/lib/platforms/kit/operation-types";
+import { FLOW_STOP } from "@/lib/platforms/kit/flow-stop";
 
 // Built-in utilities of workflows: they need no connection, reach no provider and cost nothing.
 // Their inputs usually hold template references to earlier nodes' outputs (lib/workflows/templates.ts),
@@ -135,9 +136,6 @@ const pickFields = defineUtility({
     return { rows: picked };
   },
 });
-
-/** The operation that ends a run early (CONTRACT §13); the runner gives its log the status `stop`. */
-export const FLOW_STOP = "flow.stop";
 
 const flowStop = defineUtility({
   id: FLOW_STOP,

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Approval" ADD COLUMN     "credits" INTEGER;
+
