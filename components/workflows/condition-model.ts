@@ -50,8 +50,10 @@ export type ConditionRow = {
   kept?: { text: string; value: unknown };
 };
 
+/** `group`: written as all/any even with one row (it was saved so). */
 export type ConditionDraft =
-  { mode: "rows"; join: "all" | "any"; rows: ConditionRow[] } | { mode: "json"; text: string };
+  | { mode: "rows"; join: "all" | "any"; rows: ConditionRow[]; group?: boolean }
+  | { mode: "json"; text: string };
 
 let counter = 0;
 const newRowKey = () => `c${Date.now().toString(36)}${(counter++).toString(36)}`;
@@ -97,7 +99,7 @@ export function conditionDraftOf(when: Condition | undefined): ConditionDraft {
     const list = "all" in when ? when.all : when.any;
     const rows = list.map((c) => (isLeaf(c) ? rowOf(c) : null));
     return rows.every((r): r is ConditionRow => r !== null) && rows.length > 0
-      ? { mode: "rows", join, rows }
+      ? { mode: "rows", join, rows, group: rows.length === 1 }
       : asJson();
   }
   return asJson();
@@ -140,8 +142,9 @@ export function conditionOf(
     }
   }
   const problems: string[] = [];
+  const grouped = draft.rows.length > 1 || draft.group === true;
   const leaves = draft.rows.map((row, i) => {
-    const at = draft.rows.length === 1 ? where : `${where}.${draft.join}[${i}]`;
+    const at = grouped ? `${where}.${draft.join}[${i}]` : where;
     if (!row.left.trim()) problems.push(`${at}.left: is required: choose a field to compare`);
     const leaf: Leaf = { left: row.left.trim(), op: row.op };
     if (!NO_VALUE_OPS.has(row.op)) {
@@ -152,7 +155,7 @@ export function conditionOf(
     return leaf;
   });
   if (!leaves.length) return { when: undefined, problems };
-  return { when: leaves.length === 1 ? leaves[0] : ({ [draft.join]: leaves } as Condition), problems };
+  return { when: grouped ? ({ [draft.join]: leaves } as Condition) : leaves[0], problems };
 }
 
 /**

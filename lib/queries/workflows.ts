@@ -9,7 +9,10 @@ export type { WorkflowNode };
 
 // The shapes of /api/dashboard/workflows*, workflow-runs and workflow-schedule as the pages read them.
 
-/** `waiting_approval`: parked at an approval step; `stopped`: ended by flow.stop or a rejected, expired or cancelled approval (CONTRACT §13). */
+/**
+ * `waiting_approval`: parked at an approval step; `stopped`: ended by flow.stop or an approval
+ * rejected, expired or cancelled (CONTRACT §13).
+ */
 export type RunStatus = "queued" | "running" | "waiting_approval" | "success" | "error" | "stopped" | "refused";
 export type RunTrigger = "schedule" | "manual" | "simulated";
 /** `stop`: a flow.stop that ran, or an approval step that was not approved. */
@@ -35,7 +38,10 @@ export type RunNode = {
   error: string | null;
   iteration: number | null;
   iterations: number | null;
-  /** Why it was skipped (`condition`, `empty`) or stopped (`rejected`, `expired`, `cancelled`, or flow.stop's reason). */
+  /**
+   * Why it was skipped (`condition`, `empty`) or stopped (`rejected`, `expired`, `cancelled`, or
+   * flow.stop's reason).
+   */
   reason: string | null;
   /** An approval step's request: the Approvals page shows it. */
   approval_id: string | null;
@@ -164,7 +170,10 @@ export const workflowQuery = (teamId: string, id: string) =>
     retry: retryUnlessClientError,
   });
 
-/** The run history, newest first; looked at every 2 s while a run in it is queued or running, every 5 s while one waits for an approval. */
+/**
+ * The run history, newest first; looked at every 2 s while a run in it is queued or running, every
+ * 5 s while one waits for an approval.
+ */
 export function workflowRunsOptions(teamId: string, id: string) {
   return infiniteQueryOptions({
     queryKey: workflowKeys.runs(teamId, id),
