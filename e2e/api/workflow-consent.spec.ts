@@ -421,7 +421,7 @@ test("a workflow whose writes no owner allowed (activity simulate's, say) is run
   );
 });
 
-test("finding 7: runs started together hold their credits, so they overshoot by at most one run's cost in all", async () => {
+test("finding 7: runs started together hold their credits, so the team ends at most one operation's price below zero per running run", async () => {
   const team = await seedTeam({ password: PASSWORD, creditsLimit: 10 });
   const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
   const conn = await sandbox(team.users[0], "credits");
@@ -444,11 +444,25 @@ test("finding 7: runs started together hold their credits, so they overshoot by 
     }),
   );
   const ended = await Promise.all(runs.map((r) => waitForRun(r, 60_000)));
-  const statuses = ended.map((r) => r.status).sort();
-  expect(statuses.filter((s) => s === "success")).toHaveLength(1);
-  expect(statuses.filter((s) => s === "refused")).toHaveLength(9);
+  // CONTRACT §13: a run holds 1 + what it spent, and before each node that costs credits it
+  // checks the balance less every run's hold: the team ends at most one operation's price (2)
+  // below zero per running run, never a whole run's cost (11) per run as before.
+  const started = ended.filter((r) => r.status !== "refused");
+  expect(started.length).toBeGreaterThan(0);
+  for (const r of started) expect(["success", "error"]).toContain(r.status);
+  for (const r of started.filter((r) => r.status === "error")) expect(r.error).toContain("Out of credits");
   const balance = await (await (await apiAs(team.users[0])).get("/v1/credits")).json();
-  expect(balance.credits_remaining).toBeGreaterThanOrEqual(10 - 11);
+  expect(balance.credits_remaining).toBeGreaterThanOrEqual(-2 * started.length);
   const ledger = (await (await (await apiAs(team.users[0])).get("/v1/credits/logs?limit=100")).json()).data as Json[];
-  expect(ledger).toHaveLength(1);
+  expect(ledger).toHaveLength(started.length);
+  expect(ledger.reduce((sum, e) => sum + e.credits_used, 0)).toBe(10 - balance.credits_remaining);
+  // What ran is what was charged: each run 1 + its succeeded reads.
+  const spent = await Promise.all(
+    started.map(async (r) => {
+      const logs = (await (await (await apiAs(team.users[0])).get(`/v1/logs?source_run_id=${r.id}&limit=100`)).json())
+        .data as Json[];
+      return 1 + logs.reduce((sum, l) => sum + (l.status === "success" ? l.credits_used : 0), 0);
+    }),
+  );
+  expect(started.map((r) => r.credits)).toEqual(spent);
 });

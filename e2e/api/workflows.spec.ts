@@ -232,11 +232,23 @@ test("a run that starts without credits is refused: no log, no ledger entry, sho
   expect(run).toMatchObject({ id: done.json.run_id, status: "refused", credits: 0, nodes: [] });
   expect(run.error).toMatch(/no credits left/);
 
-  // With one credit left it runs to its end and may overshoot.
+  // With one credit left it starts, holding that credit (CONTRACT §13, which replaces §9's "may
+  // overshoot"): its first node that costs credits finds nothing left once the hold is counted,
+  // fails with "out of credits", and the run is charged its 1.
   expect((await cli("credits", "renew", "--team", team.id)).code).toBe(0);
   await seed("charges", { team: team.id, charges: [{ credits: 9, type: "mcp" }] });
-  const overshoot = await cli("workflow", "run", "--id", wf.id, "--wait");
-  expect(overshoot.json).toMatchObject({ status: "success", logs: 3, credits: 4 });
+  const short = await cli("workflow", "run", "--id", wf.id, "--wait");
+  expect(short.json).toMatchObject({ status: "error", logs: 3, credits: 1 });
+  const shortLogs = await logsOfRun(team, short.json.run_id);
+  expect(shortLogs.map((l) => l.status)).toEqual(["error", "skipped", "skipped"]);
+  expect(shortLogs[0].output.error).toContain("Out of credits");
+
+  // With four left it runs whole (1 + 2 + 1), ending at 0, not below.
+  expect((await cli("credits", "renew", "--team", team.id)).code).toBe(0);
+  await seed("charges", { team: team.id, charges: [{ credits: 6, type: "mcp" }] });
+  const whole = await cli("workflow", "run", "--id", wf.id, "--wait");
+  expect(whole.json).toMatchObject({ status: "success", logs: 3, credits: 4 });
+  expect((await (await (await apiAs(team.users[0])).get("/v1/credits")).json()).credits_remaining).toBe(0);
 });
 
 test("templates are checked when a workflow is saved; bad nodes, references and schedules are named; a member cannot activate writes", async () => {
@@ -654,6 +666,60 @@ test("kill -9 while a write that is not safe to repeat was in flight: after the 
     (r) => r.path === "/api/chat.postMessage" && r.headers.authorization === `Bearer ${token}`,
   );
   expect(sent).toHaveLength(1);
+});
+
+test("kill -9 in the middle of a loop with a write per item: after the takeover no item is written twice and none is lost", async () => {
+  test.setTimeout(180_000); // a dozen CLI and seed processes on 2 shared cores
+  const team = await seedTeam({ password: PASSWORD });
+  const poster = await slack(team, `xoxb-loop-${Date.now()}`);
+  // The third item's post is held by the stand-in (its text starts with the hold word) until the
+  // test releases it: the kill lands while item 2 is in flight, after items 0 and 1 were posted.
+  const hold = `hold-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  const texts = [`one ${hold}`, `two ${hold}`, `${hold} three`, `four ${hold}`];
+  const wf = await createWorkflow(team, "Post each", [
+    {
+      id: "rows",
+      label: "Messages",
+      operation_id: "utility.filter_rows",
+      input: { rows: texts.map((text) => ({ text, keep: true })), field: "keep", equals: true },
+    },
+    {
+      id: "post",
+      label: "Post each",
+      operation_id: "slack.post_message",
+      connection_id: poster.id,
+      for_each: "{{nodes.rows.output.rows}}",
+      input: { channel: "general", text: "{{item.text}}" },
+      continue_on_error: true,
+    },
+  ]);
+  const { runId } = await runInChildThenKill(team, wf.id, hold);
+  const run = await waitFor(
+    async () => {
+      const r = await runOf(runId);
+      return r && ["success", "error"].includes(r.status) ? r : null;
+    },
+    60_000,
+    "the run to end after the takeover",
+  );
+  expect(run.claims).toBeGreaterThan(1);
+  const logs = await logsOfRun(team, runId);
+  expect(logs.map((l) => [l.metadata.node_id, l.metadata.iteration ?? null, l.status])).toEqual([
+    ["rows", null, "success"],
+    ["post", 0, "success"],
+    ["post", 1, "success"],
+    ["post", 2, "error"],
+    ["post", 3, "success"],
+  ]);
+  // The item in flight may have reached Slack: it is not sent again, and says so.
+  expect(logs[3].output.error).toMatch(/not sent again/);
+  expect(run.status).toBe("success");
+  // Each item's post reached Slack exactly once: the ones before the kill were not repeated,
+  // the one in flight not resent, the one after sent by the instance that took over.
+  const sent = (await journal("slack"))
+    .filter((r) => r.path === "/api/chat.postMessage" && String(r.json?.text ?? "").includes(hold))
+    .map((r) => r.json.text);
+  expect(sent.sort()).toEqual([...texts].sort());
 });
 
 test("a write that is not safe to repeat is not sent again when the provider gave no answer in time; a read is retried", async () => {

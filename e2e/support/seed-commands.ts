@@ -226,13 +226,23 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
     const run = await db.workflowRun.findUniqueOrThrow({ where: { id: a.id }, select: { state: true } });
     return JSON.parse(run.state);
   },
-  /** A workflow run as stored (status, claims), or null. */
+  /** A workflow run as stored (status, claims, its end), or null. */
   async workflowRun(a) {
     const run = await db.workflowRun.findUnique({
       where: { id: a.id },
-      select: { id: true, status: true, claims: true, nodeIndex: true },
+      select: {
+        id: true,
+        status: true,
+        claims: true,
+        nodeIndex: true,
+        credits: true,
+        error: true,
+        failedNodeId: true,
+        leaseUntil: true,
+        reservedCredits: true,
+      },
     });
-    return run;
+    return run && { ...run, leaseUntil: run.leaseUntil === null ? null : Number(run.leaseUntil) };
   },
   /** A workflow's runs, newest first. */
   async workflowRuns(a) {

@@ -45,6 +45,8 @@ export function approvalListJson(row: Approval) {
     mcp_server_id: row.mcpServerId,
     // An agent's request names its conversation (CONTRACT §11); an MCP server's keeps §8's shape.
     ...(row.conversationId !== null && { conversation_id: row.conversationId }),
+    // A workflow run's approval step names its workflow and run (CONTRACT §13).
+    ...(row.workflowRunId !== null && { workflow_id: row.workflowId, run_id: row.workflowRunId }),
     requested_by: row.requestedById,
     created_at: Math.floor(Number(row.createdAtMs) / 1000),
     expires_at: Number(row.expiresAt),
@@ -99,6 +101,31 @@ function approvalDetailJson(row: Approval) {
     result: parseStored(row.result),
     error: row.error,
     log_id: row.logId,
+    workflow: workflowOfRequest(row),
+  };
+}
+
+/**
+ * The workflow run a request waits in, for the dashboard: the workflow, the run, the node and,
+ * in a loop, the item the write is for (`index` 0-based of `count`). Null for MCP and agent requests.
+ */
+function workflowOfRequest(row: Approval) {
+  if (row.workflowRunId === null) return null;
+  const item = parseStored(row.workflowItem) as {
+    index?: number;
+    count?: number;
+    item?: unknown;
+    name?: string;
+  } | null;
+  return {
+    id: row.workflowId,
+    name: item?.name ?? null,
+    run_id: row.workflowRunId,
+    node_id: row.workflowNodeId,
+    item:
+      item && typeof item.index === "number"
+        ? { index: item.index, count: item.count ?? null, value: item.item ?? null }
+        : null,
   };
 }
 
@@ -147,6 +174,7 @@ export function approvalViewJson(
     result: null,
     error: null,
     log_id: null,
+    workflow: row.workflowRunId === null ? null : { ...workflowOfRequest(row)!, item: null },
     ...currentJson(null),
     ...access,
   };

@@ -5,6 +5,7 @@ import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { approvalWebhookJson } from "@/lib/approvals/approval-json";
 import { jobSignal } from "@/lib/db/commit-signals";
 import { AGENT_TURNS_JOB } from "@/lib/jobs/job-names";
+import { settleWorkflowStep } from "@/lib/workflows/approval-step";
 
 const seconds = () => Math.floor(Date.now() / 1000);
 
@@ -27,6 +28,8 @@ export async function markCancelled(
   const row = await tx.approval.findUniqueOrThrow({ where: { id } });
   await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalWebhookJson(row) });
   if (row.conversationId) agentsWaiting();
+  // A workflow run waiting for it stops at that node (CONTRACT §13).
+  await settleWorkflowStep(tx, row, { status: "stop", reason: "cancelled" });
   return row;
 }
 

@@ -20,6 +20,9 @@ import { ownerOfRequest, refusalToDecide } from "@/lib/approvals/approval-access
 import { whyNoLongerRunnable } from "@/lib/approvals/recheck-approval";
 import { agentsWaiting, markCancelled } from "@/lib/approvals/cancel-approvals";
 import { readCurrentBefore } from "@/lib/approvals/read-current-before";
+import { settleWorkflowStep } from "@/lib/workflows/approval-step";
+import { outOfCredits } from "@/lib/workflows/credit-reservation";
+import { parseRunState } from "@/lib/workflows/run-records";
 import { beforeFingerprint, describeBeforeChange, describeBeforeNow, shownState } from "@/lib/approvals/before-state";
 
 /** Who decides: a member of the request's team (the dashboard's session, or the CLI's --user). */
@@ -229,6 +232,7 @@ export async function rejectApproval(d: Decider, id: string, noteText?: string) 
     await emitWebhookEvent(tx, d.teamId, "approval.resolved", { approval: approvalWebhookJson(row) });
     await audit(tx, row, "approval.reject", d, email);
     if (row.conversationId) agentsWaiting();
+    await settleWorkflowStep(tx, row, { status: "stop", reason: "rejected" });
   });
   return approvalViewJson(row, owner, d.userId, forbidSelfApproval);
 }
@@ -253,6 +257,7 @@ export async function approveApproval(d: Decider, id: string, noteText?: string,
 }
 
 async function runApproved(row: Approval, approvedBy: string): Promise<Approval> {
+  if (row.workflowRunId) return runApprovedStep(row, approvedBy);
   const startedAt = seconds();
   const input = JSON.parse(row.input) as Record<string, unknown>;
   let outcome: { ok: true; run: RunResult } | { ok: false; error: string };
@@ -324,6 +329,62 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
     },
   );
   return finished!;
+}
+
+/**
+ * An approved write of a workflow run (CONTRACT §13), run here and now like any approved write; it
+ * is logged as the node's own log (its `start` log completed, with approval_id and approved_by)
+ * and charged with the run's one ledger entry, and the run continues in any instance.
+ */
+async function runApprovedStep(row: Approval, approvedBy: string): Promise<Approval> {
+  const input = JSON.parse(row.input) as Record<string, unknown>;
+  let outcome: { ok: true; run: RunResult } | { ok: false; error: string };
+  try {
+    const op = findOperation(row.operationId);
+    if (!op)
+      throw new OperationRefusal(`Operation ${row.operationId} is no longer in the catalogue.`, "unknown_operation");
+    const connection = await connectionForRun(row.teamId, row.connectionId);
+    if (!connection)
+      throw new OperationRefusal(
+        `Connection ${row.connectionId} was deleted after the request was filed; nothing was written.`,
+        "connection_gone",
+      );
+    // The run's own hold (1 + what it spent) counts, as before any node that costs credits.
+    const refusal = op.credits > 0 ? await outOfCredits(row.teamId) : null;
+    if (refusal) throw new OperationRefusal(refusal, "no_credits");
+    outcome = { ok: true, run: await executeOperation(row.teamId, op, connection, input) };
+  } catch (e) {
+    outcome = { ok: false, error: describeFailure(e) };
+  }
+  const run = await db.workflowRun.findUnique({ where: { id: row.workflowRunId! }, select: { state: true } });
+  const logId = run ? (parseRunState(run.state).steps.find((s) => s.approval_id === row.id)?.log_id ?? null) : null;
+  return transaction(async (tx) => {
+    await tx.approval.update({
+      where: { id: row.id },
+      data: {
+        status: outcome.ok ? "succeeded" : "failed",
+        result: outcome.ok ? JSON.stringify(outcome.run.result ?? null) : null,
+        error: outcome.ok ? null : outcome.error,
+        logId,
+      },
+    });
+    const finished = await tx.approval.findUniqueOrThrow({ where: { id: row.id } });
+    await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalWebhookJson(finished) });
+    await settleWorkflowStep(
+      tx,
+      finished,
+      outcome.ok
+        ? {
+            status: "success",
+            output: outcome.run.result,
+            credits: outcome.run.credits,
+            cacheHit: outcome.run.cacheHit,
+            approvedBy,
+          }
+        : { status: "error", error: outcome.error, approvedBy },
+    );
+    return finished;
+  });
 }
 
 function audit(tx: Tx, row: Approval, action: "approval.approve" | "approval.reject", d: Decider, email: string) {

@@ -5,6 +5,7 @@ import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { startJobLoop } from "@/lib/jobs/job-loop";
 import { approvalWebhookJson } from "@/lib/approvals/approval-json";
 import { agentsWaiting } from "@/lib/approvals/cancel-approvals";
+import { settleWorkflowStep } from "@/lib/workflows/approval-step";
 
 // Every instance looks for approval requests past their expiry every few seconds and stores them
 // as expired with their `approval.resolved` event (CONTRACT §8: within 15 s of expires_at). Each
@@ -32,6 +33,14 @@ async function resolve(
     const row = await tx.approval.findUniqueOrThrow({ where: { id } });
     await emitWebhookEvent(tx, row.teamId, "approval.resolved", { approval: approvalWebhookJson(row) });
     if (row.conversationId) agentsWaiting();
+    // A workflow run waiting for it stops at that node, or goes on from a write that failed.
+    await settleWorkflowStep(
+      tx,
+      row,
+      row.status === "expired"
+        ? { status: "stop", reason: "expired" }
+        : { status: "error", error: row.error ?? "The write failed.", approvedBy: row.decidedById },
+    );
     return true;
   });
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { maySeeInFull, ownerOfRequest } from "@/lib/approvals/approval-access";
 import { db, type Approval } from "@/lib/db/client";
-import { transaction } from "@/lib/db/transaction";
+import { transaction, type Tx } from "@/lib/db/transaction";
 import { appUrl } from "@/lib/config/env";
 import { newId } from "@/lib/security/ids";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
@@ -28,6 +28,14 @@ export type ApprovalOrigin = {
   user: { id: string; email: string } | null;
   mcp?: { serverId: string; serverName: string; tokenId: string | null; grantId: string | null };
   agent?: { conversationId: string; turnId: string };
+  /** A workflow run's approval step (CONTRACT §13): `item` is the loop's item, `name` the workflow's. */
+  workflow?: {
+    workflowId: string;
+    workflowName: string;
+    runId: string;
+    nodeId: string;
+    item: { index: number; count: number; item: unknown } | null;
+  };
 };
 
 /** The origin of a request filed through /mcp by `principal`. */
@@ -42,6 +50,19 @@ export const mcpOrigin = (principal: McpPrincipal): ApprovalOrigin => ({
   },
 });
 
+const ITEM_MAX_CHARS = 8000;
+
+/** The workflow, and the loop's item a request is for, as stored with it (a large item is named, not kept). */
+function workflowItemText(w: NonNullable<ApprovalOrigin["workflow"]>): string {
+  const text = JSON.stringify({ name: w.workflowName, ...(w.item ?? {}) });
+  if (text.length <= ITEM_MAX_CHARS || !w.item) return text;
+  return JSON.stringify({
+    name: w.workflowName,
+    ...w.item,
+    item: `(an item of ${text.length.toLocaleString("en-US")} characters; its input above shows what is written)`,
+  });
+}
+
 /**
  * Files a checked write (scope and input already validated) as a request a person decides:
  * its summary, the object's state now when the operation can read it, who asked through which
@@ -52,6 +73,8 @@ export async function fileApproval(
   op: Operation,
   connection: ScopedConnection,
   input: Record<string, unknown>,
+  /** `id`: the request's id, chosen by the caller; `within`: more writes that commit with the request (a run parking). */
+  options: { id?: string; within?: (tx: Tx) => Promise<void> } = {},
 ) {
   const { teamId } = origin;
   const before = op.before ? await readBeforeState(teamId, op, connection, input) : undefined;
@@ -60,7 +83,7 @@ export async function fileApproval(
     : `Run ${op.title} on ${connection.name ?? connection.id}.`;
   const now = Date.now();
   const expiresAt = Math.floor(now / 1000) + approvalTtlSeconds();
-  const id = newId("apr");
+  const id = options.id ?? newId("apr");
   const url = approveUrl(id);
   const owner = connection.isPrivate
     ? ((await db.connection.findUnique({ where: { id: connection.id }, select: { ownerUserId: true } }))?.ownerUserId ??
@@ -88,6 +111,10 @@ export async function fileApproval(
         oauthGrantId: origin.mcp?.grantId ?? null,
         conversationId: origin.agent?.conversationId ?? null,
         agentTurnId: origin.agent?.turnId ?? null,
+        workflowId: origin.workflow?.workflowId ?? null,
+        workflowRunId: origin.workflow?.runId ?? null,
+        workflowNodeId: origin.workflow?.nodeId ?? null,
+        workflowItem: origin.workflow ? workflowItemText(origin.workflow) : null,
         requestedById: origin.user?.id ?? null,
         requestedByEmail: origin.user?.email ?? null,
         createdAtMs: BigInt(now),
@@ -95,6 +122,7 @@ export async function fileApproval(
       },
     });
     await emitWebhookEvent(tx, teamId, "approval.requested", { approval: approvalWebhookJson(row) });
+    await options.within?.(tx);
   });
   return {
     answer: { approval_id: id, status: "pending" as const, summary, approve_url: url, expires_at: expiresAt },

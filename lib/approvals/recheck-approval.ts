@@ -12,6 +12,7 @@ import type { Tx } from "@/lib/db/transaction";
  */
 export async function whyNoLongerRunnable(tx: Tx, row: Approval): Promise<string | null> {
   if (row.conversationId) return whyAgentRequestNoLongerRunnable(tx, row, row.conversationId);
+  if (row.workflowRunId) return whyWorkflowRequestNoLongerRunnable(tx, row, row.workflowRunId);
   const serverName = `“${row.mcpServerName ?? row.mcpServerId ?? "unknown"}”`;
   const server = row.mcpServerId
     ? await tx.mcpServer.findFirst({
@@ -92,5 +93,25 @@ async function whyAgentRequestNoLongerRunnable(tx: Tx, row: Approval, conversati
   if (!member) return `the member who asked for it (${row.requestedByEmail ?? "unknown"}) is no longer in the team`;
   if (connection.ownerUserId !== null && connection.ownerUserId !== row.requestedById)
     return `its connection ${connectionName} is private to another member`;
+  return null;
+}
+
+/**
+ * A workflow run's approval step (CONTRACT §13): its run must still wait for it (the workflow was
+ * not deleted, nor stopped, which cancels its requests at once) and its connection must exist.
+ */
+async function whyWorkflowRequestNoLongerRunnable(tx: Tx, row: Approval, runId: string): Promise<string | null> {
+  const run = await tx.workflowRun.findFirst({
+    where: { id: runId, teamId: row.teamId },
+    select: { status: true, workflow: { select: { name: true } } },
+  });
+  if (!run) return "the workflow whose run filed it was deleted";
+  if (run.status !== "waiting_approval") return `its workflow run no longer waits for it (it is ${run.status})`;
+  const connection = await tx.connection.findFirst({
+    where: { id: row.connectionId, teamId: row.teamId },
+    select: { id: true },
+  });
+  if (!connection)
+    return `its connection ${row.connectionName ?? row.connectionId} (${row.connectionType}) was deleted`;
   return null;
 }

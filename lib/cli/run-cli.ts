@@ -83,6 +83,17 @@ A string in "input" may hold {{nodes.<id>.output.<path>}} (an earlier node's out
 indexes a list: rows.0.date) and {{run.date.today}}, {{run.date.yesterday}},
 {{run.date.last_7_days_start}} (dates in --timezone, UTC when none) or {{run.started_at}}.
 A string that is exactly one reference keeps the value's type. At most WORKFLOW_MAX_NODES (50) nodes.
+A node may also carry (CONTRACT §13; /docs/workflows has an example of each):
+  "when"              run only when a condition holds, else skipped: {"left", "op", "right"} with op
+                      eq ne gt gte lt lte contains not_contains exists not_exists, or {"all": [..]},
+                      {"any": [..]}, {"not": ..}; e.g. {"left": "{{nodes.report.output.total}}",
+                      "op": "lt", "right": 1000}
+  "for_each"          "{{nodes.<id>.output.rows}}": run once per item (at most WORKFLOW_MAX_ITERATIONS,
+                      500), with {{item}}, {{item.<field>}} and {{item_index}} in its input and "when"
+  "continue_on_error" true: when it fails the run goes on, later nodes reading {"error"} as its output
+  "approval"          "required" on a write: each write waits for a person's yes (\`approval list\`);
+                      the run parks meanwhile, and \`workflow run --wait\` returns "waiting_approval"
+The operation flow.stop ({"reason"}), usually with a "when", ends the run "stopped".
 
 Example (a sandbox report, then a sentence made of its total):
   npm run --silent cli -- workflow create --team team_… --user user_… --name "Sessions" \\

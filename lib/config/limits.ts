@@ -19,6 +19,9 @@ export const NODES_CEILING = 1000;
 /** Nodes of one workflow (checked when it is saved). */
 export const workflowMaxNodes = () => setting("WORKFLOW_MAX_NODES", 50, NODES_CEILING);
 
+/** Items one for_each node may loop over in a run (CONTRACT §13); a longer list fails the node before it starts. */
+export const workflowMaxIterations = () => setting("WORKFLOW_MAX_ITERATIONS", 500);
+
 /** Active workflows with a schedule, per team (checked when one is created or set running on a schedule). */
 export const workflowMaxActiveSchedules = () => setting("WORKFLOW_MAX_ACTIVE_SCHEDULES", 100);
 

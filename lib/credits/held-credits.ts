@@ -1,8 +1,8 @@
 import "server-only";
 import type { Tx } from "@/lib/db/transaction";
 
-// What a team has promised but not yet charged: a running workflow run holds the most it can
-// cost (lib/workflows/credit-reservation.ts), and an agent turn that has not ended holds its own
+// What a team has promised but not yet charged: a workflow run holds 1 + what it spent so far
+// while it runs or waits (lib/workflows/credit-reservation.ts), and an agent turn that has not ended holds its own
 // credit and the price of each operation it ran or is running (lib/agents/turn-credits.ts). Both
 // producers refuse new spending against the balance less these holds, so concurrent runs and
 // turns of one team overshoot by at most one operation's price.
@@ -12,7 +12,8 @@ export async function heldCredits(tx: Tx, teamId: string, exclude: { runId?: str
   const runs = await tx.workflowRun.aggregate({
     where: {
       teamId,
-      status: "running",
+      // Running, parked at an approval, or queued again after one: each holds what it spent so far.
+      status: { in: ["running", "waiting_approval", "queued"] },
       reservedCredits: { gt: 0 },
       ...(exclude.runId && { id: { not: exclude.runId } }),
     },

@@ -3,11 +3,11 @@ import { transaction, type Tx } from "@/lib/db/transaction";
 import { getCreditBalance } from "@/lib/credits/get-credit-balance";
 import { heldCredits } from "@/lib/credits/held-credits";
 
-// Credits held, not hoped for. A run that starts holds the most it can cost (1 + each node's
-// price) against its team's balance until its ledger entry is written, and a run is refused when
-// the balance less what the team's other running runs hold is used up. So ten runs started at
-// once on a 10-credit team do not all spend the same 10 credits: together they overshoot by at
-// most the one run that started with something left.
+// Credits held, not hoped for (CONTRACT §13). While a run is running or parked it holds 1 + the
+// credits of its succeeded nodes against its team's balance, until its ledger entry is written. A
+// run is refused when the balance less what the team's other runs hold is used up, and before
+// each node or iteration that costs credits it checks the balance less every hold (its own
+// included): so a team ends at most one operation's price below zero per running run.
 
 /**
  * Holds `credits` for the run, or answers why it is refused. The team row is written first in
@@ -46,4 +46,17 @@ export async function reserveCredits(
 /** The run ended (its ledger entry is written in `tx`): what it held is released. */
 export async function releaseCredits(tx: Tx, runId: string) {
   await tx.workflowRun.update({ where: { id: runId }, data: { reservedCredits: 0 } });
+}
+
+/**
+ * Why the next operation that costs credits may not run, or null (CONTRACT §13): the team's
+ * remaining credits less what every running or waiting run holds (this one's 1 + what it spent
+ * included) and what unfinished agent turns hold is used up. So a team ends at most one
+ * operation's price below zero per running run.
+ */
+export async function outOfCredits(teamId: string): Promise<string | null> {
+  const balance = await getCreditBalance(teamId); // rolls an ended billing period first
+  const held = await transaction((tx) => heldCredits(tx, teamId));
+  if (balance.credits_remaining - held > 0) return null;
+  return `Out of credits: this team has ${balance.credits_remaining} credits left this period, and running workflow runs and agent turns hold ${held} of them (this run's spending so far included), so this operation was not run. Usage resets when the billing period ends (${new Date(balance.billing_period_end * 1000).toISOString()}); an owner can change the plan before that.`;
 }

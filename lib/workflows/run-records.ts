@@ -2,6 +2,7 @@ import "server-only";
 import { recordOperations, type OperationRecord } from "@/lib/logs/record-operations";
 import type { Charge } from "@/lib/credits/charge-credits";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
+import type { TriggerData } from "@/lib/workflows/templates";
 
 // The one recording path of workflow runs, real (lib/workflows/run-workflow.ts) and simulated
 // (lib/activity/simulate-activity.ts): the log of a node and the charge of a run are built here,
@@ -55,6 +56,12 @@ export type RunState = {
   writes_by?: string | null;
   /** The private connections among its nodes' and their owners when it was queued: their data is theirs to read. */
   private_owners?: Record<string, { owner: string; type: string }>;
+  /** What started the run (`{{trigger.…}}`): a webhook's body, an API call's input, an event. */
+  trigger?: TriggerData;
+  /**
+   * Every step so far, in the order they ran: one per node, or one per item of a loop node
+   * (`iteration`), or one for a loop whose list was empty or could not be read.
+   */
   steps: StepState[];
 };
 

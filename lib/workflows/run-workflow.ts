@@ -8,13 +8,18 @@ import { chargeCredits } from "@/lib/credits/charge-credits";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { jobSignal } from "@/lib/db/commit-signals";
 import { keepLease } from "@/lib/jobs/job-loop";
+import { WORKFLOW_RUNS_JOB } from "@/lib/jobs/job-names";
 import { findOperation } from "@/lib/operations/registry";
 import { connectionForRun, describeFailure, executeOperation, inputSchema } from "@/lib/operations/run-operation";
 import { ProviderUnavailable } from "@/lib/platforms/kit/types";
 import type { Operation } from "@/lib/platforms/kit/operation-types";
 import { describeZodError } from "@/lib/errors/api-error";
 import { logger } from "@/lib/observability/logger";
-import { resolveInput, TemplateError } from "@/lib/workflows/templates";
+import { resolveInput, resolveList, TemplateError, type RunContext } from "@/lib/workflows/templates";
+import { evaluateCondition } from "@/lib/workflows/conditions";
+import { FLOW_STOP } from "@/lib/platforms/utility/utility-operations";
+import { workflowMaxIterations } from "@/lib/config/limits";
+import { fileApproval } from "@/lib/approvals/file-approval";
 import { parseNodes } from "@/lib/workflows/workflow-json";
 import {
   nodeLogRecord,
@@ -32,7 +37,7 @@ import {
   privateOwnersOfNodes,
   writesWithoutApproval,
 } from "@/lib/workflows/workflow-consent";
-import { releaseCredits, reserveCredits } from "@/lib/workflows/credit-reservation";
+import { outOfCredits, releaseCredits, reserveCredits } from "@/lib/workflows/credit-reservation";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
 import { connectionProblems } from "@/lib/workflows/connection-problems";
 
@@ -45,7 +50,7 @@ import { connectionProblems } from "@/lib/workflows/connection-problems";
 // repeated: the node fails and says so. Every write of a run is conditional on its claim, so an
 // instance that lost its lease cannot write over the one that took over.
 
-export const RUNS = "workflow-runs";
+export const RUNS = WORKFLOW_RUNS_JOB;
 
 /**
  * The definition a run executes, taken when it is queued: an edit after that never changes what
@@ -272,33 +277,71 @@ async function writeConsentProblem(
   return null;
 }
 
-/** The most a run of `nodes` can cost: 1 for the run and each node's price (a cache hit costs less). */
-const maxRunCost = (nodes: WorkflowNode[]) =>
-  1 + nodes.reduce((sum, n) => sum + (findOperation(n.operation_id)?.credits ?? 0), 0);
-
 /** Whether a node found in flight after a takeover may be run again. */
 const safeToRepeat = (op: Operation | undefined) => !op || op.kind === "read" || op.idempotent === true;
 
-/** The outputs of the nodes a run completed before it was taken over, from their logs. */
-async function outputsOf(state: RunState): Promise<Record<string, unknown>> {
+/** The outputs of the steps that succeeded, by log id, from their logs (a run taken over or resumed). */
+async function successOutputs(state: RunState): Promise<Map<string, unknown>> {
   const done = state.steps.filter((s) => s.status === "success");
-  if (!done.length) return {};
+  if (!done.length) return new Map();
   const logs = await db.operationLog.findMany({
     where: { id: { in: done.map((s) => s.log_id) } },
     select: { id: true, output: true },
   });
-  const byLog = new Map(logs.map((l) => [l.id, l.output === null ? null : JSON.parse(l.output)]));
-  return Object.fromEntries(done.map((s) => [s.node_id, byLog.get(s.log_id) ?? null]));
+  return new Map(logs.map((l) => [l.id, l.output === null ? null : JSON.parse(l.output)]));
 }
 
-/** Executes a claimed run to its end (or until its claim is lost). */
+/**
+ * What a finished step gives later nodes (CONTRACT §13): its output when it succeeded, null when
+ * skipped, `{"error"}` when it failed (a node with continue_on_error).
+ */
+const stepValue = (step: StepState, values: Map<string, unknown>) =>
+  step.status === "success"
+    ? (values.get(step.log_id) ?? null)
+    : step.status === "error"
+      ? { error: step.error }
+      : null;
+
+/**
+ * A node's output for later nodes, from its steps: a loop's is the list of its iterations' values
+ * ([] for an empty list, `{"error"}` when its list could not be read).
+ */
+function nodeOutput(node: WorkflowNode, steps: StepState[], values: Map<string, unknown>): unknown {
+  const own = steps.filter((s) => s.node_id === node.id);
+  if (node.for_each === undefined) return own[0] ? stepValue(own[0], values) : null;
+  const whole = own.find((s) => s.iteration === undefined);
+  if (whole) return whole.status === "error" ? stepValue(whole, values) : [];
+  return own.sort((a, b) => a.iteration! - b.iteration!).map((s) => stepValue(s, values));
+}
+
+/** What one node (or one iteration of a loop node) came to. */
+type Outcome =
+  | { kind: "success" }
+  | { kind: "skipped" }
+  | { kind: "error"; error: string; fatal?: boolean }
+  | { kind: "stop"; reason: string }
+  | { kind: "parked" };
+
+const outcomeOf = (step: StepState): Outcome =>
+  step.status === "error"
+    ? { kind: "error", error: step.error ?? "failed" }
+    : step.status === "stop"
+      ? { kind: "stop", reason: step.reason ?? "stopped" }
+      : step.status === "skipped"
+        ? { kind: "skipped" }
+        : { kind: "success" };
+
+/** What a run holds against its team's balance while it runs or waits: 1 and what its succeeded steps cost. */
+const heldBy = (steps: StepState[]) => 1 + steps.reduce((sum, s) => sum + (s.status === "success" ? s.credits : 0), 0);
+
+/** Executes a claimed run to its end (or until its claim is lost, or it parks waiting for an approval). */
 export async function executeRun(claim: Claim): Promise<void> {
   const run = await db.workflowRun.findUnique({ where: { id: claim.id } });
   if (!run || run.claims !== claim.claims) return;
   const stopLease = keepLease(
     () =>
       db.workflowRun.updateMany({
-        where: { id: claim.id, claims: claim.claims },
+        where: { id: claim.id, claims: claim.claims, status: "running" },
         data: { leaseUntil: BigInt(Date.now() + leaseMs()) },
       }),
     leaseMs() / 3,
@@ -312,7 +355,9 @@ export async function executeRun(claim: Claim): Promise<void> {
   }
 }
 
-async function execute(claim: Claim, run: NonNullable<Awaited<ReturnType<typeof db.workflowRun.findUnique>>>) {
+type RunRow = NonNullable<Awaited<ReturnType<typeof db.workflowRun.findUnique>>>;
+
+async function execute(claim: Claim, run: RunRow) {
   const identity: RunIdentity = {
     id: run.id,
     teamId: run.teamId,
@@ -339,10 +384,9 @@ async function execute(claim: Claim, run: NonNullable<Awaited<ReturnType<typeof 
     state = parseRunState(await runSnapshot(run.teamId, workflow, workflow.active ? workflow.activatedByUserId : null));
   }
   if (!state.steps.length && run.nodeIndex === 0 && run.reservedCredits === 0) {
-    // First claim: the run holds the most it can cost against the team's balance, or is refused
-    // when nothing is left once the other running runs' holds are counted (CONTRACT §9, narrowed
-    // so that concurrent runs overshoot by at most one run's cost in all).
-    const refusal = await reserveCredits(run.teamId, { id: claim.id, claims: claim.claims }, maxRunCost(state.nodes!));
+    // First claim: the run holds 1 credit against the team's balance (and later what it spends),
+    // or is refused when nothing is left once the other running runs' holds are counted.
+    const refusal = await reserveCredits(run.teamId, { id: claim.id, claims: claim.claims }, 1);
     if (refusal) {
       await transaction((tx) =>
         own(tx, claim, {
@@ -359,49 +403,141 @@ async function execute(claim: Claim, run: NonNullable<Awaited<ReturnType<typeof 
   }
   const nodes = state.nodes!;
   const privateOwners = privateOwnersOfNodes(state);
-  const outputs = run.nodeIndex > 0 ? await outputsOf(state) : {};
-  const ctx = { startedAt: new Date(startedMs), timezone: state.timezone ?? null, outputs };
-  let failedAt = -1;
-  let failure = "";
-  for (let i = run.nodeIndex; i < nodes.length; i++) {
-    // Other runs (and, in-process, requests) get the event loop between nodes.
-    await new Promise((r) => setImmediate(r));
-    const node = nodes[i];
+  const values = await successOutputs(state);
+  const ctx: RunContext = {
+    startedAt: new Date(startedMs),
+    timezone: state.timezone ?? null,
+    outputs: {},
+    trigger: state.trigger,
+  };
+  for (const node of nodes.slice(0, run.nodeIndex)) ctx.outputs[node.id] = nodeOutput(node, state.steps, values);
+
+  /** Saves the run's progress (and the step's log) while this instance's claim holds. */
+  const save = (i: number, write: (tx: Tx) => Promise<unknown>, more: Parameters<typeof own>[2] = {}) =>
+    transaction(async (tx) => {
+      await own(tx, claim, {
+        nodeIndex: i,
+        state: JSON.stringify(state),
+        reservedCredits: heldBy(state.steps),
+        ...more,
+      });
+      await write(tx);
+    });
+
+  const newStep = (node: WorkflowNode, iteration?: { index: number; count: number }): StepState => {
+    const last = state.steps[state.steps.length - 1];
+    const step: StepState = {
+      node_id: node.id,
+      log_id: newOrderedId("log"),
+      status: "start",
+      started_ms: Math.max(Date.now(), last?.completed_ms ?? last?.started_ms ?? 0),
+      completed_ms: null,
+      retry_attempts: 0,
+      credits: 0,
+      ...(iteration && { iteration: iteration.index, iterations: iteration.count }),
+    };
+    state.steps.push(step);
+    return step;
+  };
+
+  /** Writes a step that ends as it starts (skipped, a stop, a failure before anything ran): one log, final at once. */
+  const settleAtOnce = async (
+    i: number,
+    node: WorkflowNode,
+    step: StepState,
+    status: "skipped" | "stop" | "error",
+    io: { input?: unknown; output: unknown; privateTo: string | null },
+    detail: { reason?: string; error?: string },
+  ) => {
+    step.status = status;
+    step.completed_ms = step.started_ms;
+    Object.assign(step, detail);
+    const record = nodeLogRecord(identity, node, step, {
+      operationVersion: findOperation(node.operation_id)?.operationVersion ?? null,
+      ...io,
+    });
+    await save(i, (tx) => tx.operationLog.create({ data: toLogRow(run.teamId, step.log_id, record) }));
+  };
+
+  /**
+   * Runs node `i` once (or one iteration of it): its condition, then flow.stop, the credit check,
+   * the approval step or the operation itself. Each path writes the step's log.
+   */
+  const runUnit = async (
+    i: number,
+    node: WorkflowNode,
+    iteration?: { index: number; count: number; item: unknown },
+  ): Promise<Outcome> => {
     const op = findOperation(node.operation_id);
+    let step = state.steps.find((s) => s.node_id === node.id && s.iteration === iteration?.index);
+    if (step && step.status !== "start") return outcomeOf(step); // decided while the run waited, or written before a takeover
+    const unitCtx: RunContext = iteration ? { ...ctx, item: { value: iteration.item, index: iteration.index } } : ctx;
+    const privateTo = privateOwners.get(node.id)?.owner ?? null;
+    const resumed = step !== undefined;
     let input: Record<string, unknown> = node.input;
     let templateError: string | null = null;
     try {
-      input = resolveInput(node.input, ctx) as Record<string, unknown>;
+      input = resolveInput(node.input, unitCtx) as Record<string, unknown>;
     } catch (e) {
       if (!(e instanceof TemplateError)) throw e;
       templateError = e.message;
     }
-    const io = {
-      operationVersion: op?.operationVersion ?? null,
-      input,
-      privateTo: privateOwners.get(node.id)?.owner ?? null,
-    };
-    let step = state.steps[i];
-    const resumed = step?.status === "start";
-    if (!resumed) {
-      step = {
-        node_id: node.id,
-        log_id: newOrderedId("log"),
-        status: "start",
-        started_ms: Math.max(Date.now(), state.steps[i - 1]?.completed_ms ?? 0),
-        completed_ms: null,
-        retry_attempts: 0,
-        credits: 0,
-      };
-      state.steps[i] = step;
-      await transaction(async (tx) => {
-        await own(tx, claim, { nodeIndex: i, state: JSON.stringify(state) });
-        await tx.operationLog.create({
-          data: toLogRow(run.teamId, step.log_id, nodeLogRecord(identity, node, step, io)),
-        });
-      });
+    if (!step) {
+      step = newStep(node, iteration);
+      if (node.when !== undefined) {
+        let holds: boolean;
+        try {
+          holds = evaluateCondition(node.when, unitCtx);
+        } catch (e) {
+          if (!(e instanceof TemplateError)) throw e;
+          const error = `The condition could not be read: ${e.message}.`;
+          await settleAtOnce(i, node, step, "error", { output: { error }, privateTo }, { error });
+          return { kind: "error", error };
+        }
+        if (!holds) {
+          await settleAtOnce(
+            i,
+            node,
+            step,
+            "skipped",
+            { output: { reason: "condition" }, privateTo },
+            { reason: "condition" },
+          );
+          return { kind: "skipped" };
+        }
+      }
+      if (op?.id === FLOW_STOP && !templateError) {
+        const reason = String(input.reason ?? "").trim() || "Stopped by the workflow.";
+        await settleAtOnce(i, node, step, "stop", { input, output: { reason }, privateTo }, { reason });
+        return { kind: "stop", reason };
+      }
+      if (op && op.credits > 0 && !templateError) {
+        const refusal = await outOfCredits(run.teamId);
+        if (refusal) {
+          await settleAtOnce(
+            i,
+            node,
+            step,
+            "error",
+            { input, output: { error: refusal }, privateTo },
+            { error: refusal },
+          );
+          return { kind: "error", error: refusal, fatal: true };
+        }
+      }
     }
-    const withdrawn = op?.kind === "write" ? await writeConsentProblem(run, state) : null;
+    const io = { operationVersion: op?.operationVersion ?? null, input, privateTo };
+    if (!resumed) {
+      const record = nodeLogRecord(identity, node, step, io);
+      await save(i, (tx) => tx.operationLog.create({ data: toLogRow(run.teamId, step!.log_id, record) }));
+    }
+    if (op?.kind === "write" && node.approval === "required" && !templateError) {
+      const filed = await fileStep(i, node, op, input, step, iteration);
+      if (filed === "parked") return { kind: "parked" };
+      return finishStep(i, node, step, io, { ok: false, error: filed });
+    }
+    const withdrawn =
+      op?.kind === "write" && node.approval !== "required" ? await writeConsentProblem(run, state) : null;
     const result: NodeResult = templateError
       ? { ok: false, error: `The input could not be filled in: ${templateError}.` }
       : withdrawn
@@ -412,24 +548,34 @@ async function execute(claim: Claim, run: NonNullable<Awaited<ReturnType<typeof 
               error: `The instance running this node stopped while ${op!.id} was being sent; it may have reached the provider, and a write that is not safe to repeat is not sent again. Check the account before running the workflow again.`,
             }
           : await runNode(run.teamId, state.owner_user_id ?? null, node, op, input, step);
+    return finishStep(i, node, step, io, result);
+  };
+
+  /** Completes a step's `start` log with its result. */
+  const finishStep = async (
+    i: number,
+    node: WorkflowNode,
+    step: StepState,
+    io: { operationVersion: number | null; input: unknown; privateTo: string | null },
+    result: NodeResult,
+  ): Promise<Outcome> => {
     step.completed_ms = Math.max(Date.now(), step.started_ms);
     if (result.ok) {
       step.status = "success";
       step.credits = result.credits;
       step.cache_hit = result.cacheHit;
-      outputs[node.id] = result.output;
+      values.set(step.log_id, result.output);
     } else {
       step.status = "error";
       step.error = result.error;
     }
-    const record = nodeLogRecord(identity, node, step, {
-      ...io,
-      output: result.ok ? result.output : { error: result.error },
-    });
-    const row = toLogRow(run.teamId, step.log_id, record);
-    await transaction(async (tx) => {
-      await own(tx, claim, { nodeIndex: i + 1, state: JSON.stringify(state) });
-      await tx.operationLog.update({
+    const row = toLogRow(
+      run.teamId,
+      step.log_id,
+      nodeLogRecord(identity, node, step, { ...io, output: result.ok ? result.output : { error: result.error } }),
+    );
+    await save(i, (tx) =>
+      tx.operationLog.update({
         where: { id: step.log_id },
         data: {
           status: row.status,
@@ -440,15 +586,147 @@ async function execute(claim: Claim, run: NonNullable<Awaited<ReturnType<typeof 
           output: row.output,
           metadata: row.metadata,
         },
-      });
-    });
-    if (!result.ok) {
-      failedAt = i;
-      failure = result.error;
-      break;
+      }),
+    );
+    return result.ok ? { kind: "success" } : { kind: "error", error: result.error };
+  };
+
+  /**
+   * The approval step (CONTRACT §13): files the write as a request a person decides and parks the
+   * run (no worker held) in the same transaction, or answers why it cannot be filed (the node fails).
+   */
+  const fileStep = async (
+    i: number,
+    node: WorkflowNode,
+    op: Operation,
+    input: Record<string, unknown>,
+    step: StepState,
+    iteration?: { index: number; count: number; item: unknown },
+  ): Promise<"parked" | string> => {
+    const parsed = inputSchema(op).safeParse(input);
+    if (!parsed.success) return `Invalid input for ${op.id}: ${describeZodError(parsed.error)}.`;
+    const connection = node.connection_id ? await connectionForRun(run.teamId, node.connection_id) : null;
+    if (!connection)
+      return `Connection ${node.connection_id ?? "(none)"} no longer exists; rebind the workflow to another ${op.types.join(" or ")} connection.`;
+    if (!op.types.includes(connection.type))
+      return `Connection ${connection.id} is a ${connection.type} connection; ${op.id} runs on ${op.types.join(", ")}.`;
+    const problem = await privateConnectionProblem(run.teamId, connection, state.owner_user_id ?? null);
+    if (problem) return problem;
+    const approvalId = newId("apr");
+    step.approval_id = approvalId;
+    try {
+      await fileApproval(
+        {
+          teamId: run.teamId,
+          user: identity.user,
+          workflow: {
+            workflowId: run.workflowId,
+            workflowName: run.workflowName,
+            runId: run.id,
+            nodeId: node.id,
+            item: iteration ? { index: iteration.index, count: iteration.count, item: iteration.item } : null,
+          },
+        },
+        op,
+        connection,
+        parsed.data as Record<string, unknown>,
+        {
+          id: approvalId,
+          within: (tx) =>
+            own(tx, claim, {
+              status: "waiting_approval",
+              leaseUntil: null,
+              nodeIndex: i,
+              state: JSON.stringify(state),
+              reservedCredits: heldBy(state.steps),
+            }),
+        },
+      );
+    } catch (e) {
+      step.approval_id = undefined;
+      throw e;
     }
+    return "parked";
+  };
+
+  let end: { status: "error" | "stopped"; at: number; error?: string } | null = null;
+  for (let i = run.nodeIndex; i < nodes.length && !end; i++) {
+    // Other runs (and, in-process, requests) get the event loop between nodes.
+    await new Promise((r) => setImmediate(r));
+    const node = nodes[i];
+    const outcomes: Outcome[] = [];
+    if (node.for_each === undefined) outcomes.push(await runUnit(i, node));
+    else {
+      const done = state.steps.find((s) => s.node_id === node.id && s.iteration === undefined);
+      let list: unknown = null;
+      let problem: string | null = null;
+      if (done) outcomes.push(outcomeOf(done));
+      else {
+        try {
+          list = resolveList(node.for_each, ctx);
+          const max = workflowMaxIterations();
+          if (!Array.isArray(list))
+            problem = `for_each ${node.for_each} is ${describeType(list)}, not a list; point it at a list such as a report's rows.`;
+          else if (list.length > max)
+            problem = `for_each ${node.for_each} holds ${list.length.toLocaleString("en-US")} items, more than the ${max.toLocaleString("en-US")} a loop may run (WORKFLOW_MAX_ITERATIONS); no item was run. Filter the list first (utility.filter_rows) or raise the setting.`;
+        } catch (e) {
+          if (!(e instanceof TemplateError)) throw e;
+          problem = `for_each could not be read: ${e.message}.`;
+        }
+        const privateTo = privateOwners.get(node.id)?.owner ?? null;
+        if (problem) {
+          await settleAtOnce(
+            i,
+            node,
+            newStep(node),
+            "error",
+            { output: { error: problem }, privateTo },
+            {
+              error: problem,
+            },
+          );
+          outcomes.push({ kind: "error", error: problem });
+        } else if ((list as unknown[]).length === 0) {
+          await settleAtOnce(
+            i,
+            node,
+            newStep(node),
+            "skipped",
+            { output: { reason: "empty" }, privateTo },
+            {
+              reason: "empty",
+            },
+          );
+          outcomes.push({ kind: "skipped" });
+        } else {
+          const items = list as unknown[];
+          for (const [index, item] of items.entries()) {
+            const outcome = await runUnit(i, node, { index, count: items.length, item });
+            outcomes.push(outcome);
+            if (outcome.kind === "parked" || outcome.kind === "stop") break;
+            if (outcome.kind === "error" && (outcome.fatal || !node.continue_on_error)) break;
+            if (index % 20 === 19) await new Promise((r) => setImmediate(r));
+          }
+        }
+      }
+    }
+    if (outcomes.some((o) => o.kind === "parked")) return; // continued in any instance once decided
+    const stop = outcomes.find((o): o is Extract<Outcome, { kind: "stop" }> => o.kind === "stop");
+    const failed = outcomes.find(
+      (o): o is Extract<Outcome, { kind: "error" }> => o.kind === "error" && (!!o.fatal || !node.continue_on_error),
+    );
+    if (failed) end = { status: "error", at: i, error: failed.error };
+    else if (stop) end = { status: "stopped", at: i };
+    ctx.outputs[node.id] = nodeOutput(node, state.steps, values);
   }
-  await finish(claim, identity, state, startedMs, failedAt, failure);
+  await finish(claim, identity, state, startedMs, end);
+}
+
+/** A value's kind in a sentence: "a string", "an object", "null". */
+function describeType(v: unknown): string {
+  if (v === null || v === undefined) return "null (nothing)";
+  if (Array.isArray(v)) return "a list";
+  return typeof v === "object" ? "an object" : typeof v === "number" ? "a number" : `a ${typeof v}`;
 }
 
 /**
@@ -467,35 +745,33 @@ function teamReadableError(state: RunState, node: WorkflowNode, error: string): 
 }
 
 /**
- * The run's end, in one transaction: the skipped nodes' logs, its ledger entry, its status, and
- * workflow.run_failed.
+ * The run's end, in one transaction: the skipped logs of the nodes after the one that failed or
+ * stopped (output null), its ledger entry (1 + what succeeded), its status (`success`, `error` or
+ * `stopped`), and workflow.run_failed for a failure.
  */
 async function finish(
   claim: Claim,
   identity: RunIdentity,
   state: RunState,
   startedMs: number,
-  failedAt: number,
-  failure: string,
+  end: { status: "error" | "stopped"; at: number; error?: string } | null,
 ) {
   const nodes = state.nodes!;
   const now = Date.now();
-  const skipped =
-    failedAt >= 0
-      ? skippedSteps(nodes, failedAt + 1, Math.max(now, state.steps[failedAt]?.completed_ms ?? 0), () =>
-          newOrderedId("log"),
-        )
-      : [];
+  const last = state.steps[state.steps.length - 1];
+  const skipped = end
+    ? skippedSteps(nodes, end.at + 1, Math.max(now, last?.completed_ms ?? 0), () => newOrderedId("log"))
+    : [];
   state.steps.push(...skipped);
   const charge = runCharge(identity, state.steps, startedMs);
-  const failedNode = failedAt >= 0 ? nodes[failedAt] : null;
+  const failedNode = end?.status === "error" ? nodes[end.at] : null;
   await transaction(async (tx) => {
     await own(tx, claim, {
-      status: failedNode ? "error" : "success",
+      status: end?.status ?? "success",
       state: JSON.stringify(state),
       nodeIndex: nodes.length,
       credits: charge.credits,
-      error: failedNode ? failure : null,
+      error: failedNode ? (end!.error ?? null) : null,
       failedNodeId: failedNode?.id ?? null,
       completedAt: BigInt(now),
       leaseUntil: null,
@@ -504,13 +780,13 @@ async function finish(
     if (skipped.length) {
       await tx.operationLog.createMany({
         data: skipped.map((step, k) => {
-          const node = nodes[failedAt + 1 + k];
+          const node = nodes[end!.at + 1 + k];
           return toLogRow(
             identity.teamId,
             step.log_id,
             nodeLogRecord(identity, node, step, {
               operationVersion: findOperation(node.operation_id)?.operationVersion ?? null,
-              output: { reason: `node ${failedNode!.id} failed` },
+              output: null,
             }),
           );
         }),
@@ -522,7 +798,7 @@ async function finish(
         workflow: { id: identity.workflowId, name: identity.workflowName },
         run_id: identity.id,
         failed_node_id: failedNode.id,
-        error: teamReadableError(state, failedNode, failure),
+        error: teamReadableError(state, failedNode, end!.error ?? "failed"),
       });
     }
   });

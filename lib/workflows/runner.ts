@@ -149,7 +149,8 @@ export async function runAndWait(runId: string, timeoutMs = 15 * 60_000) {
   for (const until = Date.now() + timeoutMs; ;) {
     const run = await db.workflowRun.findUnique({ where: { id: runId }, select: { status: true, credits: true } });
     if (!run) throw new Error(`Run ${runId} is gone: its workflow was deleted while it ran.`);
-    if (["success", "error", "refused"].includes(run.status)) {
+    // Ended, or parked at an approval step (CONTRACT §13: --wait returns then, saying so).
+    if (["success", "error", "refused", "stopped", "waiting_approval"].includes(run.status)) {
       const logs = await db.operationLog.count({ where: { sourceRunId: runId } });
       return { run_id: runId, status: run.status, logs, credits: run.credits ?? 0 };
     }

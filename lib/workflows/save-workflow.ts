@@ -12,7 +12,7 @@ import { inputIssueText } from "@/lib/operations/describe-input-issue";
 import { templatedFields, templateProblems } from "@/lib/workflows/templates";
 import { nextRunAfter, scheduleProblem, timezoneProblem } from "@/lib/workflows/schedule";
 import { parseNodes } from "@/lib/workflows/workflow-json";
-import { refuseQueuedRuns, writesWithoutApproval } from "@/lib/workflows/workflow-consent";
+import { cancelWaitingApprovals, refuseQueuedRuns, writesWithoutApproval } from "@/lib/workflows/workflow-consent";
 import { checkScheduleRoom, nodeCountProblem } from "@/lib/workflows/check-workflow-limits";
 import { nodeControls, type WorkflowNode } from "@/lib/schemas/workflows";
 import { conditionProblems } from "@/lib/workflows/conditions";
@@ -310,6 +310,7 @@ export async function updateWorkflow(actor: Actor, id: string, patch: Partial<Wo
       if (count === 0) throw notFound(`No workflow ${id.slice(0, 255)} in this team.`);
       const updated = await tx.workflow.findUniqueOrThrow({ where: { id } });
       if (!updated.active) await refuseScheduledRuns(tx, actor.teamId, id);
+      if (stopping && row.active) await cancelWaitingApprovals(tx, actor.teamId, [id], "the workflow was deactivated");
       const changed = (Object.keys(patch) as (keyof WorkflowDraft)[]).filter((k) => patch[k] !== undefined);
       await recordAuditEvent(tx, {
         teamId: actor.teamId,
@@ -352,6 +353,8 @@ export async function updateWorkflow(actor: Actor, id: string, patch: Partial<Wo
     // refuses its queued scheduled runs, as a plain stop does; a still-active workflow's queued
     // runs go on with the definition they were queued with.
     if (!draft.active) await refuseScheduledRuns(tx, actor.teamId, id);
+    if (!draft.active && row.active)
+      await cancelWaitingApprovals(tx, actor.teamId, [id], "the workflow was deactivated");
     const changed = (Object.keys(patch) as (keyof WorkflowDraft)[]).filter((k) => patch[k] !== undefined);
     await recordAuditEvent(tx, {
       teamId: actor.teamId,
@@ -366,6 +369,7 @@ export async function updateWorkflow(actor: Actor, id: string, patch: Partial<Wo
 export async function deleteWorkflow(actor: Actor, id: string) {
   const row = await findWorkflow(actor.teamId, id);
   await transaction(async (tx) => {
+    await cancelWaitingApprovals(tx, actor.teamId, [id], "the workflow was deleted");
     await tx.workflow.delete({ where: { id } });
     await recordAuditEvent(tx, {
       teamId: actor.teamId,

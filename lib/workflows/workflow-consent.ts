@@ -7,6 +7,7 @@ import { findOperation } from "@/lib/operations/registry";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
 import type { RunState } from "@/lib/workflows/run-records";
 import { referencedNodes } from "@/lib/workflows/templates";
+import { cancelPendingApprovals } from "@/lib/approvals/cancel-approvals";
 
 // The consent a workflow runs on (SECURITY.md, "Workflows"): its writes run without asking
 // anyone because a team owner set it running, and a private connection in it is its owner's
@@ -44,6 +45,12 @@ export async function deactivateWorkflows(
     workflows.map((w) => w.id),
     `Not started: ${reason}`,
   );
+  await cancelWaitingApprovals(
+    tx,
+    teamId,
+    workflows.map((w) => w.id),
+    "Patchbay stopped the workflow",
+  );
   for (const w of workflows) {
     await recordAuditEvent(tx, {
       teamId,
@@ -53,6 +60,19 @@ export async function deactivateWorkflows(
     });
     await emitWebhookEvent(tx, teamId, "workflow.deactivated", { workflow: { id: w.id, name: w.name }, reason });
   }
+}
+
+/**
+ * A workflow stopped or deleted while runs of it wait for a person's approval: those requests are
+ * cancelled (CONTRACT §13), and each run stops at its node with the reason `cancelled`.
+ */
+export async function cancelWaitingApprovals(tx: Tx, teamId: string, workflowIds: string[], why: string) {
+  if (!workflowIds.length) return 0;
+  return cancelPendingApprovals(
+    tx,
+    { teamId, workflowId: { in: workflowIds } },
+    `Cancelled: ${why} while this write waited for approval. Nothing was written.`,
+  );
 }
 
 /**
@@ -122,7 +142,9 @@ export function privateOwnersOfNodes(state: Pick<RunState, "nodes" | "private_ow
     const own = node.connection_id ? state.private_owners?.[node.connection_id]?.owner : undefined;
     if (own) owners.set(node.id, { owner: own, via: "connection" });
     else {
-      const from = [...referencedNodes(node.input)].map((id) => owners.get(id)).find(Boolean);
+      const from = [...referencedNodes([node.input, node.when ?? null, node.for_each ?? null])]
+        .map((id) => owners.get(id))
+        .find(Boolean);
       if (from) owners.set(node.id, { owner: from.owner, via: "input" });
     }
   }

@@ -42,7 +42,8 @@ import {
 //   `slow…`  → answers after 6 s (a real wall-clock delay)
 //   `hold…`  → answers when the test releases the token: the request waits in req.hold(token),
 //              heldRequests(base, token) waits until it arrived, releaseHeld(base, token) lets it
-//              (and every later one with that token) through (stand-in-server.ts, HELD_PATH)
+//              (and every later one with that token) through (stand-in-server.ts, HELD_PATH);
+//              a chat.postMessage whose text starts with `hold-…` waits the same way, keyed by that word
 // OAuth: the `account` control names the workspace; `bad_scope…` refresh tokens (OAuthBook) and
 // accounts get a token with only chat:write.
 
@@ -187,6 +188,10 @@ export const standIn: StandInModule = {
         if (!channel.member) return slackError("not_in_channel");
         if (typeof args.text !== "string" || !args.text.trim()) return slackError("no_text");
         if (args.text.length > 40_000) return slackError("msg_too_long");
+        // A message whose text starts with a `hold…` word waits like a `hold…` token's call, keyed
+        // by that word: one item of a loop of posts can be held while the others go through.
+        const heldWord = /^(hold-[A-Za-z0-9-]+)/.exec(args.text)?.[1];
+        if (heldWord) await req.hold(heldWord);
         const key = `${bot.teamId}/${channel.id}`;
         const kept = messages.get(key) ?? [];
         const threadTs = typeof args.thread_ts === "string" && args.thread_ts ? args.thread_ts : undefined;
