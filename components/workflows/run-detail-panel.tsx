@@ -212,12 +212,19 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
         <dd className="tabular-nums">{formatDuration(run.duration_ms)}</dd>
         <dt className={term}>Credits</dt>
         <dd className="tabular-nums">{run.credits ?? "—"}</dd>
-        {run.taken_over && (
-          <>
-            <dt className={term}>Taken over</dt>
-            <dd>Its first instance stopped mid-run; another one continued it.</dd>
-          </>
-        )}
+        {/* A run parked for an approval is taken up again after the decision, which counts as a claim too. */}
+        {run.taken_over &&
+          (run.nodes.some((n) => n.approval_id !== null && n.status !== "start") ? (
+            <>
+              <dt className={term}>Continued</dt>
+              <dd>After each approval decision, an instance took the run up again.</dd>
+            </>
+          ) : (
+            <>
+              <dt className={term}>Taken over</dt>
+              <dd>Its first instance stopped mid-run; another one continued it.</dd>
+            </>
+          ))}
       </dl>
 
       <div className="flex flex-col gap-2 sm:flex-row">
@@ -327,9 +334,20 @@ function StepNote({ team, run, step }: { team: string; run: WorkflowRunDetail; s
   );
 }
 
-function StepFigures({ step, compact = false }: { step: Step; compact?: boolean }) {
+/** A row's figures on one line: a loop may have hundreds of rows. */
+function RowFigures({ step }: { step: Step }) {
   return (
-    <dl className={`mt-2 grid grid-cols-2 gap-x-3 gap-y-1 ${compact ? "sm:grid-cols-3" : "sm:grid-cols-4"}`}>
+    <p className={`mt-0.5 text-xs tabular-nums ${term}`}>
+      {formatDuration(step.duration_ms)} · {plural(step.retry_attempts, "retry", "retries")} ·{" "}
+      {plural(step.credits, "credit")}
+      {step.cache_hit ? " · from the cache" : ""}
+    </p>
+  );
+}
+
+function StepFigures({ step }: { step: Step }) {
+  return (
+    <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 sm:grid-cols-4">
       <div>
         <dt className={`text-xs ${term}`}>Duration</dt>
         <dd className="tabular-nums">{formatDuration(step.duration_ms)}</dd>
@@ -342,12 +360,10 @@ function StepFigures({ step, compact = false }: { step: Step; compact?: boolean 
         <dt className={`text-xs ${term}`}>Credits</dt>
         <dd className="tabular-nums">{step.credits}</dd>
       </div>
-      {!compact && (
-        <div>
-          <dt className={`text-xs ${term}`}>Cache</dt>
-          <dd>{step.cache_hit ? "hit" : "—"}</dd>
-        </div>
-      )}
+      <div>
+        <dt className={`text-xs ${term}`}>Cache</dt>
+        <dd>{step.cache_hit ? "hit" : "—"}</dd>
+      </div>
     </dl>
   );
 }
@@ -459,7 +475,7 @@ function LoopNode({
                 <p className="font-medium">{rowWords(s).replace(/^r/, "R")}</p>
                 <NodeStatusBadge status={s.status} waiting={isWaiting(s)} />
               </div>
-              <StepFigures step={s} compact />
+              <RowFigures step={s} />
               <StepNote team={team} run={run} step={s} />
               <StepData run={run} step={s} openOutput={false} />
             </li>
