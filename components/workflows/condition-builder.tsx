@@ -216,117 +216,118 @@ function ConditionRowFields({
   const number = kind === "number" || ["gt", "gte", "lt", "lte"].includes(row.op);
 
   return (
-    <li
-      role="group"
-      aria-label={`Condition ${index + 1}`}
-      data-testid="condition-row"
-      className="grid grid-cols-1 gap-2 rounded-lg border border-zinc-200 p-2 sm:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start dark:border-zinc-800"
-    >
-      <div className="min-w-0">
-        <label htmlFor={`${id}-left`} className={small}>
-          Field
-        </label>
-        <select
-          id={`${id}-left`}
-          className="input"
-          value={selected}
-          onChange={(e) => pick(e.target.value)}
-          {...aria("left")}
-        >
-          <option value="">Choose a field…</option>
-          {grouped(options).map(([group, list]) => (
-            <optgroup key={group} label={group}>
-              {list.map((f) => (
-                <option key={f.ref} value={referenceText(f.ref)}>
-                  {f.name} ({f.where})
-                </option>
-              ))}
-            </optgroup>
-          ))}
-          <option value={CUSTOM}>Another value: type a reference…</option>
-        </select>
-        {selected === CUSTOM && (
-          <input
-            aria-label={`Condition ${index + 1}: the reference to compare`}
-            className="input mt-2 font-mono text-xs"
-            value={row.left}
-            placeholder="{{trigger.body.amount}}"
-            spellCheck={false}
-            autoComplete="off"
-            onChange={(e) => onChange({ left: e.target.value })}
+    <li data-testid="condition-row">
+      <div
+        role="group"
+        aria-label={`Condition ${index + 1}`}
+        className="grid grid-cols-1 gap-2 rounded-lg border border-zinc-200 p-2 sm:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start dark:border-zinc-800"
+      >
+        <div className="min-w-0">
+          <label htmlFor={`${id}-left`} className={small}>
+            Field
+          </label>
+          <select
+            id={`${id}-left`}
+            className="input"
+            value={selected}
+            onChange={(e) => pick(e.target.value)}
             {...aria("left")}
-          />
-        )}
-        <FieldProblem id={`${id}-left-problem`} problem={problem("left")} />
-      </div>
-      <div className="min-w-0">
-        <label htmlFor={`${id}-op`} className={small}>
-          Operator
-        </label>
-        <select
-          id={`${id}-op`}
-          className="input"
-          value={row.op}
-          onChange={(e) => onChange({ op: e.target.value as ConditionOp })}
-          {...aria("op")}
-        >
-          {shownOps.map((op) => (
-            <option key={op} value={op}>
-              {OP_WORDS[op]}
-            </option>
-          ))}
-        </select>
-        <FieldProblem id={`${id}-op-problem`} problem={problem("op")} />
-      </div>
-      <div className="min-w-0">
-        {NO_VALUE_OPS.has(row.op) ? (
-          <p className="text-xs text-zinc-600 sm:mt-7 dark:text-zinc-400">No value needed.</p>
-        ) : (
-          <>
-            <label htmlFor={`${id}-right`} className={small}>
-              Value
-            </label>
-            {kind === "boolean" ? (
-              <select
-                id={`${id}-right`}
-                className="input"
-                value={row.right}
-                onChange={(e) => onChange({ right: e.target.value })}
-                {...aria("right")}
-              >
-                <option value="">Choose…</option>
-                <option value="true">true</option>
-                <option value="false">false</option>
-                {row.right !== "" && row.right !== "true" && row.right !== "false" && (
-                  <option value={row.right}>{row.right}</option>
-                )}
-              </select>
-            ) : (
-              <input
-                id={`${id}-right`}
-                className={`input ${number ? "tabular-nums" : ""}`}
-                inputMode={number ? "decimal" : undefined}
-                value={row.right}
-                placeholder={number ? "1000" : kind === "list" ? "a value in the list" : "a text"}
-                spellCheck={false}
-                autoComplete="off"
-                onChange={(e) => onChange({ right: e.target.value })}
-                {...aria("right")}
-              />
-            )}
-            <FieldProblem id={`${id}-right-problem`} problem={problem("right")} />
-          </>
-        )}
-      </div>
-      <div className="sm:mt-5">
-        <button
-          type="button"
-          className="btn-secondary px-2.5 py-1 text-rose-700 dark:text-rose-300"
-          onClick={onRemove}
-          aria-label={`Remove condition ${index + 1}`}
-        >
-          Remove
-        </button>
+          >
+            <option value="">Choose a field…</option>
+            {grouped(options).map(([group, list]) => (
+              <optgroup key={group} label={group}>
+                {list.map((f) => (
+                  <option key={f.ref} value={referenceText(f.ref)}>
+                    {f.name} ({f.where})
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+            <option value={CUSTOM}>Another value: type a reference…</option>
+          </select>
+          {selected === CUSTOM && (
+            <input
+              aria-label={`Condition ${index + 1}: the reference to compare`}
+              className="input mt-2 font-mono text-xs"
+              value={row.left}
+              placeholder="{{trigger.body.amount}}"
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => onChange({ left: e.target.value })}
+              {...aria("left")}
+            />
+          )}
+          <FieldProblem id={`${id}-left-problem`} problem={problem("left")} />
+        </div>
+        <div className="min-w-0">
+          <label htmlFor={`${id}-op`} className={small}>
+            Operator
+          </label>
+          <select
+            id={`${id}-op`}
+            className="input"
+            value={row.op}
+            onChange={(e) => onChange({ op: e.target.value as ConditionOp })}
+            {...aria("op")}
+          >
+            {shownOps.map((op) => (
+              <option key={op} value={op}>
+                {OP_WORDS[op]}
+              </option>
+            ))}
+          </select>
+          <FieldProblem id={`${id}-op-problem`} problem={problem("op")} />
+        </div>
+        <div className="min-w-0">
+          {NO_VALUE_OPS.has(row.op) ? (
+            <p className="text-xs text-zinc-600 sm:mt-7 dark:text-zinc-400">No value needed.</p>
+          ) : (
+            <>
+              <label htmlFor={`${id}-right`} className={small}>
+                Value
+              </label>
+              {kind === "boolean" ? (
+                <select
+                  id={`${id}-right`}
+                  className="input"
+                  value={row.right}
+                  onChange={(e) => onChange({ right: e.target.value })}
+                  {...aria("right")}
+                >
+                  <option value="">Choose…</option>
+                  <option value="true">true</option>
+                  <option value="false">false</option>
+                  {row.right !== "" && row.right !== "true" && row.right !== "false" && (
+                    <option value={row.right}>{row.right}</option>
+                  )}
+                </select>
+              ) : (
+                <input
+                  id={`${id}-right`}
+                  className={`input ${number ? "tabular-nums" : ""}`}
+                  inputMode={number ? "decimal" : undefined}
+                  value={row.right}
+                  placeholder={number ? "1000" : kind === "list" ? "a value in the list" : "a text"}
+                  spellCheck={false}
+                  autoComplete="off"
+                  onChange={(e) => onChange({ right: e.target.value })}
+                  {...aria("right")}
+                />
+              )}
+              <FieldProblem id={`${id}-right-problem`} problem={problem("right")} />
+            </>
+          )}
+        </div>
+        <div className="sm:mt-5">
+          <button
+            type="button"
+            className="btn-secondary px-2.5 py-1 text-rose-700 dark:text-rose-300"
+            onClick={onRemove}
+            aria-label={`Remove condition ${index + 1}`}
+          >
+            Remove
+          </button>
+        </div>
       </div>
     </li>
   );
