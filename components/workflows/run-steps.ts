@@ -61,9 +61,9 @@ const STOPPED: Record<string, string> = {
     "the approval request was cancelled (the workflow was deactivated or deleted, or its connection deleted, while it waited); nothing was written",
 };
 
-/** Why a step stopped, in words: an approval that was not given, or the reason a flow.stop gave. */
+/** Why a step stopped, in words (no full stop at its end): an approval that was not given, or flow.stop's reason. */
 export const stopReason = (reason: string | null) =>
-  reason === null ? "no reason given" : (STOPPED[reason] ?? reason);
+  reason === null ? "no reason given" : (STOPPED[reason] ?? reason.trim().replace(/[.!]+$/, ""));
 
 /**
  * Why a step did not run or did not finish, in a sentence; null when its status says it all
@@ -81,7 +81,7 @@ export function stepNote(s: RunNode, run: Pick<WorkflowRun, "nodes" | "failed_no
   if (s.status === "stop") {
     if (s.reason === "rejected" || s.reason === "expired" || s.reason === "cancelled")
       return `Stopped: ${stopReason(s.reason)}.`;
-    return `Stopped the run: ${stopReason(s.reason)}`;
+    return `Stopped the run: ${stopReason(s.reason)}.`;
   }
   if (isWaiting(s)) return "Waiting for approval: a team member decides on the Approvals page.";
   return null;

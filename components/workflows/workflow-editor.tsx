@@ -61,7 +61,12 @@ const normalized = (nodes: WorkflowNode[]) =>
     operation_id: n.operation_id,
     ...(n.connection_id && { connection_id: n.connection_id }),
     input: n.input ?? {},
-    ...nodeControls(n),
+    // As the form writes them back: a list's reference trimmed, `continue_on_error: false` left out.
+    ...nodeControls({
+      ...n,
+      for_each: n.for_each?.trim(),
+      continue_on_error: n.continue_on_error || undefined,
+    }),
   }));
 
 /**

@@ -15,13 +15,15 @@ import {
   type NodeDraft,
 } from "@/components/workflows/editor-model";
 import { evaluateCondition } from "@/lib/workflows/conditions";
+import { groupSteps, stepNote } from "@/components/workflows/run-steps";
+import type { RunNode } from "@/lib/queries/workflows";
 import type { CatalogueOperation } from "@/lib/queries/operations";
 import type { Condition, ConditionOp } from "@/lib/schemas/workflows";
 
 // The editor's condition builder and loop picker (issue 48) as pure functions: the fields it
 // offers from an operation's output_schema, the `when` it writes (which the runner's evaluator
-// reads as the preview says), a saved condition read back unchanged, and a save's problems under
-// `when` and `for_each` placed on their fields.
+// reads as the preview says), a saved condition read back unchanged, a save's problems under
+// `when` and `for_each` placed on their fields; and the run view's rows and reasons.
 
 const REPORT_SCHEMA = {
   type: "object",
@@ -209,5 +211,68 @@ test("a save's problems under when and for_each sit on their fields and read in 
   );
   expect(readableProblem(problems[4], ids)).toBe(
     "Node 2 (note) · For each row of: must be exactly one {{…}} reference to a list",
+  );
+});
+
+test("the run view groups a loop's rows under its node and says why each step was skipped or stopped", () => {
+  const step = (patch: Partial<RunNode>): RunNode => ({
+    node_id: "n",
+    label: "N",
+    operation_id: null,
+    log_id: `log_${Math.random()}`,
+    status: "success",
+    started_at: 0,
+    completed_at: 0,
+    duration_ms: 0,
+    retry_attempts: 0,
+    credits: 0,
+    cache_hit: false,
+    error: null,
+    iteration: null,
+    iterations: null,
+    reason: null,
+    approval_id: null,
+    ...patch,
+  });
+  const nodes = [
+    step({ node_id: "report", label: "Sessions" }),
+    step({ node_id: "each", label: "Note each day", iteration: 0, iterations: 3, approval_id: "apr_1" }),
+    step({
+      node_id: "each",
+      label: "Note each day",
+      iteration: 1,
+      iterations: 3,
+      status: "skipped",
+      reason: "condition",
+    }),
+    step({ node_id: "none", label: "Nothing to do", status: "skipped", reason: "empty" }),
+    step({ node_id: "halt", label: "Stop when quiet", status: "stop", reason: "Sessions did not drop." }),
+    step({ node_id: "post", label: "Post it", status: "skipped" }),
+  ];
+  const run = { nodes, failed_node_id: null };
+  const groups = groupSteps(nodes);
+  expect(groups.map((g) => [g.node_id, g.steps.length, g.loops, g.iterations])).toEqual([
+    ["report", 1, false, null],
+    ["each", 2, true, 3],
+    ["none", 1, true, 0],
+    ["halt", 1, false, null],
+    ["post", 1, false, null],
+  ]);
+  expect(nodes.map((s) => stepNote(s, run))).toEqual([
+    null,
+    null,
+    "Skipped: the condition did not hold.",
+    "Skipped: the list was empty.",
+    "Stopped the run: Sessions did not drop.",
+    "Skipped: the run stopped at Stop when quiet.",
+  ]);
+  expect(stepNote(step({ status: "stop", reason: "rejected", iteration: 2, iterations: 3 }), run)).toBe(
+    "Stopped: the approval was rejected; nothing was written.",
+  );
+  expect(stepNote(step({ status: "start", approval_id: "apr_2" }), run)).toBe(
+    "Waiting for approval: a team member decides on the Approvals page.",
+  );
+  expect(stepNote(step({ status: "skipped" }), { nodes: [step({ status: "error" })], failed_node_id: "n" })).toBe(
+    "Skipped: an earlier step failed.",
   );
 });
