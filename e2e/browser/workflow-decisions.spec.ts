@@ -34,6 +34,10 @@ test("a member builds a loop with a condition and an approval step, activates an
 
   // Node 1: the report of four fixed days.
   const report = page.getByRole("group", { name: /^Node 1/ });
+  // The built-in stop is in the picker by its plain name.
+  await expect(
+    report.getByRole("combobox", { name: "Operation" }).locator("option", { hasText: "Stop the run · flow.stop" }),
+  ).toHaveCount(1);
   await report.getByLabel("Label").fill("Sessions");
   await report.getByRole("combobox", { name: "Operation" }).selectOption("sandbox.report");
   await report.getByLabel("Connection").selectOption(connection.id);
