@@ -61,7 +61,14 @@ export function CopilotPanel({
   const describeNode = (n: WorkflowNode) => {
     const op = catalogue.byId.get(n.operation_id);
     const on = n.connection_id ? ` on ${catalogue.describeConnection(n.connection_id)}` : "";
-    return `${n.id} · ${n.label || op?.title || n.operation_id} (${n.operation_id})${on}`;
+    // How it runs, so a condition, a loop or an approval step in the draft is read before it is applied.
+    const how = [
+      n.for_each !== undefined && `for each item of ${n.for_each}`,
+      n.when !== undefined && "only when its condition holds",
+      n.continue_on_error && "goes on if it fails",
+      n.approval === "required" && "each write approved by a person first",
+    ].filter(Boolean);
+    return `${n.id} · ${n.label || op?.title || n.operation_id} (${n.operation_id})${on}${how.length ? `, ${how.join(", ")}` : ""}`;
   };
   const diff = answer?.draft ? draftDiff(current, answer.draft, describeNode) : [];
 

@@ -64,7 +64,13 @@ export function TemplateGallery({ teamId }: { teamId: string }) {
                 {writes.length > 0 && (
                   <>
                     <dt className={muted}>Writes</dt>
-                    <dd>{writes.map((n) => n.label).join(", ")}</dd>
+                    <dd>
+                      {writes
+                        .map(
+                          (n) => `${n.label}${n.approval === "required" ? " (each write approved by a person)" : ""}`,
+                        )
+                        .join(", ")}
+                    </dd>
                   </>
                 )}
               </dl>

@@ -51,9 +51,10 @@ export function TemplateSetup({
   const problemsRef = useRef<HTMLDivElement>(null);
 
   const nodes = instantiateTemplate(template, slots, fields);
+  // A write with an approval step waits for a person's yes each time, so a member may activate it (CONTRACT §13).
   const writes: WriteNode[] = nodes.flatMap((n) => {
     const op = catalogue.byId.get(n.operation_id);
-    return op?.kind === "write"
+    return op?.kind === "write" && n.approval !== "required"
       ? [
           {
             id: n.id,
@@ -132,8 +133,14 @@ export function TemplateSetup({
                 <span className="font-medium">{n.label}</span>
                 <span className="font-mono text-xs text-zinc-600 dark:text-zinc-400">{n.operation_id}</span>
                 {op?.kind === "write" && (
-                  <span className="text-xs font-medium text-amber-800 dark:text-amber-200">writes</span>
+                  <span className="text-xs font-medium text-amber-800 dark:text-amber-200">
+                    {n.approval === "required" ? "writes once approved" : "writes"}
+                  </span>
                 )}
+                {n.for_each !== undefined && (
+                  <span className="text-xs text-zinc-600 dark:text-zinc-400">for each row</span>
+                )}
+                {n.when !== undefined && <span className="text-xs text-zinc-600 dark:text-zinc-400">conditional</span>}
               </li>
             );
           })}
@@ -211,6 +218,7 @@ export function TemplateSetup({
                 className="input"
                 value={fields[f.key] ?? ""}
                 placeholder={f.placeholder}
+                inputMode={f.numeric ? "decimal" : undefined}
                 onChange={(e) => setFields({ ...fields, [f.key]: e.target.value })}
                 aria-describedby={f.hint ? `${id}-field-${f.key}-help` : undefined}
                 aria-invalid={missing.includes(f.label) || undefined}

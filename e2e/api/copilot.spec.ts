@@ -156,6 +156,72 @@ test("the sandbox Copilot builds every step it can, names what it left out, keep
   expect(second.reply).not.toContain("left out");
 });
 
+test("the sandbox Copilot builds issue 48's three shapes from a sentence: each draft saves with the when, for_each, approval and stop it should have", async () => {
+  const team = await seedTeam({ password: PASSWORD });
+  const { model, sandbox, session } = await setUp(team.users[0], team.id);
+  const cases: { message: string; nodes: Json[]; schedule: string | null; reply: string[] }[] = [
+    {
+      message: "Pause the campaigns that overspend, with my approval",
+      nodes: [
+        { id: "report", operation_id: "sandbox.report", input: { metric: "revenue", days: 7 } },
+        {
+          id: "flag",
+          operation_id: "sandbox.set_note",
+          connection_id: sandbox,
+          for_each: "{{nodes.report.output.rows}}",
+          when: { left: "{{item.value}}", op: "gt", right: 25000 },
+          approval: "required",
+        },
+      ],
+      schedule: null,
+      reply: ["each write waiting for your approval", "No operation you can use lists or pauses campaigns"],
+    },
+    {
+      message: "Alert Slack only when sessions drop by more than 20%",
+      nodes: [
+        { id: "report", operation_id: "sandbox.report", input: { metric: "sessions", days: 2 } },
+        {
+          id: "no_drop",
+          operation_id: "flow.stop",
+          when: {
+            left: "{{nodes.report.output.rows.1.value}}",
+            op: "gte",
+            right: "{{nodes.report.output.rows.0.value}}",
+          },
+        },
+        { id: "alert", operation_id: "sandbox.set_note", connection_id: sandbox },
+      ],
+      schedule: null,
+      reply: ["No operation you can use posts to Slack", "I left out “by more than 20%”"],
+    },
+    {
+      message: "Add a weekly sheet row per client",
+      nodes: [
+        { id: "report", operation_id: "sandbox.report" },
+        {
+          id: "row",
+          operation_id: "sandbox.set_note",
+          for_each: "{{nodes.report.output.rows}}",
+          continue_on_error: true,
+        },
+      ],
+      schedule: "0 9 * * 1",
+      reply: ["for each day", "every Monday at 09:00 (UTC)", "appends to a sheet"],
+    },
+  ];
+  for (const c of cases) {
+    const answer = await ask(session, { model_connection_id: model, message: c.message });
+    expect(answer.problems, c.message).toEqual([]);
+    expect(answer.draft, c.message).toMatchObject({ nodes: c.nodes, schedule: c.schedule, active: false });
+    expect(answer.draft!.nodes).toHaveLength(c.nodes.length);
+    for (const words of c.reply) expect(answer.reply, c.message).toContain(words);
+    // The draft is what the editor saves: the save endpoint takes it as it is, conditions and loops included.
+    const saved = await session.post("/api/dashboard/workflows", { data: answer.draft });
+    expect(saved.status(), await saved.text()).toBe(200);
+    expect(((await saved.json()) as Json).nodes, c.message).toMatchObject(c.nodes);
+  }
+});
+
 test("validates input, needs a session, and a model connection the member sees", async () => {
   const team = await seedTeam({ password: PASSWORD });
   const { api, sandbox, session } = await setUp(team.users[0], team.id);
@@ -249,6 +315,13 @@ test("OpenAI: an invalid proposal's problems go back to the model, and its secon
     "get_operation_inputs",
     "propose_workflow",
   ]);
+  // propose_workflow's input is the save schema itself: a node may carry a condition, a loop, a flag and an approval step.
+  const propose = requests[0].tools!.find((t) => (t.function as { name: string }).name === "propose_workflow")!;
+  const nodeSchema = (propose.function as Json).parameters.properties.nodes.items;
+  expect(Object.keys(nodeSchema.properties)).toEqual(
+    expect.arrayContaining(["when", "for_each", "continue_on_error", "approval"]),
+  );
+  expect(nodeSchema.properties.approval).toMatchObject({ const: "required" });
   // The third request carries the first proposal's problems as its tool result, in the save's words.
   const results = requests[2].messages.filter((m) => m.role === "tool").map((m) => String(m.content));
   expect(results.at(-1)).toContain('"valid":false');

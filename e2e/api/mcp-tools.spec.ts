@@ -226,6 +226,7 @@ type Fact = {
   additive: boolean;
   requires_approval: boolean;
   types: string[];
+  output_schema: Record<string, unknown> | null;
 };
 type Listed = Pick<Tool, "name" | "title" | "annotations" | "outputSchema">;
 
@@ -236,6 +237,7 @@ type Listed = Pick<Tool, "name" | "title" | "annotations" | "outputSchema">;
 async function catalogueAndEveryTool() {
   return inDatabase<{ facts: Fact[]; tools: Listed[] }>(`
     const OPERATIONS = pick(await import("./lib/operations/registry.ts"), "OPERATIONS");
+    const outputJsonSchema = pick(await import("./lib/operations/operation-json.ts"), "outputJsonSchema");
     const buildMcpServer = pick(await import("./lib/mcp/build-server.ts"), "buildMcpServer");
     const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
@@ -261,6 +263,7 @@ async function catalogueAndEveryTool() {
       additive: op.additive === true,
       requires_approval: op.requiresApproval,
       types: op.types,
+      output_schema: outputJsonSchema(op),
     }));
     return { facts, tools };
   `);
@@ -352,9 +355,13 @@ test("tools/list gives every tool a title and the four hints, as the catalogue's
   expect(everyTool.map((t) => t.name)).toEqual(expect.arrayContaining(direct.filter((n) => n !== "sandbox_report")));
   for (const tool of everyTool) {
     expectTitleAndHints(tool, facts);
-    // Every direct tool is a provider read: safe to repeat, reaching outside Patchbay.
-    if (direct.includes(tool.name))
+    // Every direct tool is a provider read: safe to repeat, reaching outside Patchbay. Its
+    // outputSchema is its operation's output_schema in the catalogue (the SDK names the draft).
+    if (direct.includes(tool.name)) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: true });
+      const { $schema: _, ...declared } = (tool.outputSchema ?? {}) as Record<string, unknown>;
+      expect(declared, tool.name).toEqual(facts.find((f) => f.tool_name === tool.name)!.output_schema);
+    }
   }
   const byName = new Map(everyTool.map((t) => [t.name, t.annotations]));
   for (const name of FIXED_SHAPE) expect(byName.get(name)).toMatchObject(ON_PATCHBAY_ONLY);
@@ -378,9 +385,13 @@ test("fixed-shape tools declare an outputSchema and their structuredContent fits
   const tools = (await client.listTools()).tools;
   const schemaOf = new Map(tools.map((t) => [t.name, t.outputSchema]));
   for (const name of FIXED_SHAPE) expect(schemaOf.get(name), name).toMatchObject({ type: "object" });
+  // A direct read answers its operation's result, whose shape the catalogue declares (issue 48).
+  expect(schemaOf.get("sandbox_report")).toMatchObject({
+    type: "object",
+    required: expect.arrayContaining(["metric", "unit", "total", "rows", "note"]),
+  });
   // What a run answers depends on the operation (run_write_operation: its result, or a filed request).
-  for (const name of ["run_operation", "run_write_operation", "sandbox_report"])
-    expect(schemaOf.get(name), name).toBeUndefined();
+  for (const name of ["run_operation", "run_write_operation"]) expect(schemaOf.get(name), name).toBeUndefined();
 
   const validator = new AjvJsonSchemaValidator();
   const structured = async (name: string, args: Record<string, unknown>) => {
@@ -441,6 +452,16 @@ test("fixed-shape tools declare an outputSchema and their structuredContent fits
     approval_id: approved,
     status: "succeeded",
     result: { note: "Shapes", previous_note: null },
+  });
+  expect(await structured("sandbox_report", { connection_id: conn.id, metric: "signups", days: 2 })).toEqual({
+    metric: "signups",
+    unit: "count",
+    total: expect.any(Number),
+    rows: [
+      { date: expect.any(String), value: expect.any(Number) },
+      { date: expect.any(String), value: expect.any(Number) },
+    ],
+    note: "Shapes",
   });
   const rejected = await file("Never");
   const no = await cli("approval", "reject", "--id", rejected, "--user", team.users[0].id, "--note", "not now");

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { test, expect, seedTeam, apiAs, cli, seed, expectError, type SeededTeam } from "../fixtures";
+import { test, expect, seedTeam, apiAs, cli, seed, expectError } from "../fixtures";
 import { createLink, connect, start, authorize, callback, paramsOf, shopFor } from "../support/oauth-flow";
-import { mcpClient } from "../support/mcp";
 import { PLATFORM_CASES } from "./platforms";
+import { connectAccount, mcpServer } from "./platforms/connect";
 import { INDEPENDENT_SEARCHES } from "./platforms/searches";
 import type { Json, PlatformCase, Recorded, RunContext } from "./platforms/case";
 
@@ -48,43 +48,6 @@ async function structured(client: Client, name: string, args: Json): Promise<Jso
 }
 
 const nonceOf = () => randomBytes(4).toString("hex");
-
-/** A connection of `c.type` for the provider account `account`: through an auth link, or from credentials. */
-async function connectAccount(team: SeededTeam, c: PlatformCase, account: string): Promise<string> {
-  const api = await apiAs(team.users[0]);
-  if (c.oauth) {
-    const link = await createLink(api, { connection_type: c.type, redirect_url: "https://client.example.com/cb" });
-    const done = paramsOf(await connect(link, c.type, { account }));
-    expect(done.status, JSON.stringify(done)).toBe("success");
-    const status = await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json();
-    expect(status.status, JSON.stringify(status)).toBe("connected");
-    return status.connection_id;
-  }
-  const res = await api.post("/v1/connections", {
-    data: { connection_type: c.type, name: `${c.type} ${account}`, credentials: c.manual!.good(account) },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()).id;
-}
-
-async function mcpServer(team: SeededTeam, name: string, connectionIds: string[], writes: "allowed" | "approval") {
-  const made = await cli(
-    "mcp",
-    "create",
-    "--team",
-    team.id,
-    "--user",
-    team.users[0].id,
-    "--name",
-    name,
-    "--connections",
-    connectionIds.join(","),
-    "--writes",
-    writes,
-  );
-  expect(made.code, JSON.stringify(made.json)).toBe(0);
-  return { id: made.json.id as string, client: await mcpClient(made.json.token) };
-}
 
 /** The journal entries of this test (`mine`) that arrived after `from` of them had. */
 async function newRequests(c: PlatformCase, ctx: RunContext, from: number): Promise<Recorded[]> {

@@ -1,6 +1,7 @@
 import { test, expect, seedTeam, seed, apiAs, cli, expectError, type SeededTeam } from "../fixtures";
 import { sessionAs } from "../support/session";
 import { waitForRun } from "../support/runs";
+import { inDatabase } from "../support/in-database";
 
 // Issue 48: workflows that decide (CONTRACT §13, rows conditions, stop, loops, errors, credits and
 // approval step), through the dashboard API and the CLI, on the run's database (SQLite, and
@@ -108,7 +109,7 @@ test("conditions: a node runs only when its condition holds; a skipped node logs
         id: "nested",
         label: "Reads a skipped node",
         operation_id: "utility.format_text",
-        input: { template: "Value: {{nodes.never.output.rows.0.value}}" },
+        input: { template: "Value: {{nodes.never.output.rows.0.value}}; body {{trigger.body.amount}}" },
         when: { left: "{{nodes.never.output.total}}", op: "not_exists" },
       },
     ],
@@ -126,7 +127,8 @@ test("conditions: a node runs only when its condition holds; a skipped node logs
   expect(logs[1]).toMatchObject({ output: { reason: "condition" }, credits_used: 0 });
   const total = logs[0].output.total;
   expect(logs[2].output).toEqual({ text: `Total ${total}; skipped node said null` });
-  expect(logs[3].output).toEqual({ text: "Value: null" });
+  // A manual run has no trigger body: {{trigger.body…}} reads null.
+  expect(logs[3].output).toEqual({ text: "Value: null; body null" });
   // 1 for the run + the one report that ran.
   expect(run.credits).toBe(1 + logs[0].credits_used);
   expect((await ledgerOfRun(team, wf.id)).map((e) => e.credits_used)).toEqual([run.credits]);
@@ -295,9 +297,10 @@ test("loops: one log per item in order with iteration metadata, {{item}} values 
     ["after", "success", { text: "Output: []" }],
   ]);
 
-  // Not a list, and too long (WORKFLOW_MAX_ITERATIONS is 500): the node fails, naming why.
+  // A reference that is not a list fails the node before any item, naming the value's type; with
+  // continue_on_error the run goes on, and the next loop reads {"error"} as that node's output.
   const bad = await save(owner, {
-    name: "Bad lists",
+    name: "Not a list",
     nodes: [
       report(s, 2),
       {
@@ -309,28 +312,30 @@ test("loops: one log per item in order with iteration metadata, {{item}} values 
         continue_on_error: true,
       },
       {
-        id: "long",
-        label: "Too long",
+        id: "after",
+        label: "After",
         operation_id: "utility.format_text",
-        for_each: "{{nodes.big.output.rows}}",
-        input: { template: "x" },
+        input: { template: "It said {{nodes.notlist.output.error}}" },
       },
-    ].map((n, i) => (i === 2 ? { ...n, for_each: "{{nodes.report.output.rows}}" } : n)),
+    ],
   });
   const badRun = await runNow(owner, bad.id);
-  await waitForRun(badRun);
+  expect((await waitForRun(badRun)).status).toBe("success");
   const badLogs = await logsOfRun(team, badRun);
-  expect(badLogs[1]).toMatchObject({ status: "error" });
+  expect(badLogs.map((l) => [l.metadata.node_id, l.metadata.iteration ?? null, l.status])).toEqual([
+    ["report", null, "success"],
+    ["notlist", null, "error"],
+    ["after", null, "success"],
+  ]);
   expect(badLogs[1].output.error).toContain("is a number, not a list");
+  expect(badLogs[2].output.text).toContain("is a number, not a list");
 });
 
 test("a loop over more than WORKFLOW_MAX_ITERATIONS items fails before any item runs, naming the setting and the length", async () => {
   const team = await seedTeam({ password: PASSWORD });
   const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
   const s = await sandbox(team.users[0], "long");
-  // 366 days of rows, picked to 501 with pick_fields over a list that repeats them is not
-  // possible; a 366-day report against WORKFLOW_MAX_ITERATIONS=500 passes, so the list here is a
-  // literal of 501 rows given to filter_rows.
+  // A report has at most 366 rows: the 501 items are a literal list passed through filter_rows.
   const rows = Array.from({ length: 501 }, (_, i) => ({ i, keep: true }));
   const wf = await save(owner, {
     name: "Too long",
@@ -622,7 +627,7 @@ test("approval step: a member activates and runs a workflow whose every write ne
   expect(entries[0].credits_used).toBe(run.credits);
 });
 
-test("approval step: deactivating the workflow cancels the request it waits for and stops the run; --wait returns when it parks", async () => {
+test("approval step: deactivating the workflow cancels the request it waits for, an expiry stops the run too; --wait returns when it parks", async () => {
   const team = await seedTeam({ password: PASSWORD });
   const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
   const s = await sandbox(team.users[0], "cancel");
@@ -656,6 +661,26 @@ test("approval step: deactivating the workflow cancels the request it waits for 
   const logs = await logsOfRun(team, runId);
   expect(logs.map((l) => [l.status, l.output])).toEqual([["stop", { reason: "cancelled" }]]);
   expect(run.credits).toBe(1);
+
+  // Expired: the request's time runs out (moved into the past in the database); within 15 s the
+  // sweeper stores it expired and the run stops at that node.
+  expect((await owner.patch(`/api/dashboard/workflows/${wf.id}`, { data: { active: true } })).status()).toBe(200);
+  const again = await runNow(owner, wf.id);
+  expect((await settled(again)).status).toBe("waiting_approval");
+  const pending = ((await cli("approval", "list", "--team", team.id)).json.approvals as Json[]).find(
+    (a) => a.run_id === again,
+  )!;
+  await inDatabase(
+    `await db.approval.update({ where: { id: args.id }, data: { expiresAt: BigInt(Math.floor(Date.now() / 1000) - 1) } });`,
+    { id: pending.id },
+  );
+  for (const until = Date.now() + 20_000; ;) {
+    run = await seed<Json>("workflowRun", { id: again });
+    if (run.status === "stopped") break;
+    expect(Date.now() < until, JSON.stringify(run)).toBe(true);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  expect((await logsOfRun(team, again)).map((l) => [l.status, l.output])).toEqual([["stop", { reason: "expired" }]]);
 });
 
 test("consent in loops: a loop over a private connection's rows is its owner's: each item's log is private to them, a teammate cannot run it by hand, and an approval for an item is theirs to decide", async () => {

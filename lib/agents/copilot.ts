@@ -11,7 +11,9 @@ import { getWorkflow } from "@/lib/workflows/list-workflows";
 import { saveProblems, type WorkflowDraft } from "@/lib/workflows/save-workflow";
 import { RUN_VARIABLES } from "@/lib/workflows/templates";
 import { logger } from "@/lib/observability/logger";
+import { FLOW_STOP } from "@/lib/platforms/utility/utility-operations";
 import {
+  CONDITION_OPS,
   COPILOT_CURRENT_PREFIX,
   createWorkflowBodySchema,
   workflowBody,
@@ -38,7 +40,7 @@ const MAX_MODEL_CALLS = 8;
 
 const PROPOSE_WORKFLOW: ModelTool = {
   description:
-    "Proposes the whole workflow to the member: its name, its nodes in the order they run, its schedule and time zone. " +
+    "Proposes the whole workflow to the member: its name, its nodes in the order they run (each may carry when, for_each, continue_on_error and approval), its schedule and time zone: the body the editor saves. " +
     "It is checked as a save would check it; the result is {valid: true} or {valid: false, problems}: fix every problem and propose again. " +
     `At most ${MAX_PROPOSALS} proposals.`,
   inputSchema: createWorkflowBodySchema.shape,
@@ -55,12 +57,21 @@ function system(current: unknown, connections: { id: string; type: string; name:
   return [
     "You are Patchbay's workflow Copilot. A member describes a workflow; you draft it and call propose_workflow with it. You do not save or run anything: the member reviews the draft.",
     "Use find_operations to find operations (it names the connection_ids that can run each) and get_operation_inputs for an operation's input; use only operations and connections those tools give.",
-    "A node is {id (a-z, 0-9, _), label, operation_id, connection_id (left out for built-in utilities), input}. Nodes run in order.",
-    `An input string may hold references: {{nodes.<id>.output}} or {{nodes.<id>.output.<path>}} (an earlier node's output) and ${Object.keys(
+    "A node is {id (a-z, 0-9, _), label, operation_id, connection_id (left out for built-in utilities), input}, as propose_workflow's schema says. Nodes run in order.",
+    `An input string (and a when's left and right, and a for_each) may hold references: {{nodes.<id>.output}} or {{nodes.<id>.output.<path>}} (an earlier node's output; a number in the path indexes a list: rows.0.value), {{trigger.body…}}, {{trigger.input…}} or {{trigger.event…}} (what started the run, null when nothing did) and ${Object.keys(
       RUN_VARIABLES,
     )
       .map((v) => `{{${v}}}`)
-      .join(", ")}.`,
+      .join(
+        ", ",
+      )}. A string that is exactly one reference takes the value as it is (a number stays a number, a list a list); inside a longer text it is written in.`,
+    // What a node may add to decide, loop, stop, recover and ask (CONTRACT §13); the schema's descriptions say the same in brief.
+    `A node may also carry: when, a condition ({left, op, right} with op one of ${CONDITION_OPS.join(", ")}; right left out for exists and not_exists; or {all: [conditions]}, {any: [conditions]}, {not: condition}): the node runs only when it holds, otherwise it is logged skipped and later nodes still run. gt/gte/lt/lte compare numbers (a string holding a number counts as it); a missing field never fails a condition.`,
+    'for_each: exactly one reference to a list, e.g. {{nodes.report.output.rows}}: the node runs once per item, in order, with {{item}}, {{item.<field>}} and {{item_index}} in its input and its when (a when then filters items). Later nodes read its output as the list of its items\' outputs. Use it for "each row", "each campaign", "per account".',
+    `To end a run early, e.g. "only when…" or "nothing to report", add a node with operation_id ${FLOW_STOP} (no connection), input {reason}, and a when: when it runs, the run ends stopped (not failed) and later nodes are skipped.`,
+    "continue_on_error: true on a node lets the run (and the other items of its loop) go on when it fails; later nodes read {error} as its output. Without it a failed node ends the run.",
+    'approval: "required" on a write node (never on a read) makes each of its writes wait for a person\'s yes before it runs (each item of a loop apart): use it whenever the member asks to approve, review or confirm a change. A member may switch on a workflow whose every write has it; other writes need a team owner to switch it on.',
+    "A condition or loop costs nothing; each write or read that runs costs its credits, so filter with when rather than running every item.",
     'schedule is a five-field cron expression ("0 9 * * *" is every day at 09:00) with timezone an IANA zone, or both null for a workflow run by hand. Use the time zone the member names; UTC only when they name none.',
     "name says in a few words what the workflow does (not the member's message); a workflow that already has a name keeps it unless the member asks to rename it.",
     "active: true only when the member asks for the workflow to be switched on; otherwise leave it out and the member switches it on after reviewing it.",

@@ -200,7 +200,10 @@ type ToolConfig = {
   title: string;
   description: string;
   inputSchema: z.ZodRawShape;
-  /** For a result of one shape, which the tool then also returns as structuredContent. */
+  /**
+   * For a result of one shape (a direct read's is its operation's), which the tool then also
+   * returns as structuredContent.
+   */
   outputSchema?: z.ZodRawShape;
   /** The catalogue operations a call may run, none for a tool on Patchbay's own data: its hints come from them. */
   runs: readonly Operation[];
@@ -271,6 +274,9 @@ export function buildMcpServer(req: McpRequest): McpServer {
         ),
         ...op.input,
       },
+      // The operation's result, returned as structuredContent too (callTool): the same shape the
+      // catalogue serves as output_schema.
+      outputSchema: op.output,
       runs: [op],
     });
   }

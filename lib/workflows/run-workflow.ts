@@ -529,12 +529,13 @@ async function execute(claim: Claim, run: RunRow) {
     const io = { operationVersion: op?.operationVersion ?? null, input, privateTo };
     if (!resumed) {
       const record = nodeLogRecord(identity, node, step, io);
-      await save(i, (tx) => tx.operationLog.create({ data: toLogRow(run.teamId, step!.log_id, record) }));
+      const logId = step.log_id;
+      await save(i, (tx) => tx.operationLog.create({ data: toLogRow(run.teamId, logId, record) }));
     }
     if (op?.kind === "write" && node.approval === "required" && !templateError) {
-      const filed = await fileStep(i, node, op, input, step, iteration);
-      if (filed === "parked") return { kind: "parked" };
-      return finishStep(i, node, step, io, { ok: false, error: filed });
+      const refused = await fileStep(i, node, op, input, step, iteration);
+      if (refused === null) return { kind: "parked" };
+      return finishStep(i, node, step, io, { ok: false, error: refused });
     }
     const withdrawn =
       op?.kind === "write" && node.approval !== "required" ? await writeConsentProblem(run, state) : null;
@@ -593,7 +594,7 @@ async function execute(claim: Claim, run: RunRow) {
 
   /**
    * The approval step (CONTRACT §13): files the write as a request a person decides and parks the
-   * run (no worker held) in the same transaction, or answers why it cannot be filed (the node fails).
+   * run (no worker held) in the same transaction (null), or answers why it cannot be filed (the node fails).
    */
   const fileStep = async (
     i: number,
@@ -602,7 +603,7 @@ async function execute(claim: Claim, run: RunRow) {
     input: Record<string, unknown>,
     step: StepState,
     iteration?: { index: number; count: number; item: unknown },
-  ): Promise<"parked" | string> => {
+  ): Promise<string | null> => {
     const parsed = inputSchema(op).safeParse(input);
     if (!parsed.success) return `Invalid input for ${op.id}: ${describeZodError(parsed.error)}.`;
     const connection = node.connection_id ? await connectionForRun(run.teamId, node.connection_id) : null;
@@ -629,7 +630,7 @@ async function execute(claim: Claim, run: RunRow) {
         },
         op,
         connection,
-        parsed.data as Record<string, unknown>,
+        parsed.data,
         {
           id: approvalId,
           within: (tx) =>
@@ -646,7 +647,7 @@ async function execute(claim: Claim, run: RunRow) {
       step.approval_id = undefined;
       throw e;
     }
-    return "parked";
+    return null;
   };
 
   let end: { status: "error" | "stopped"; at: number; error?: string } | null = null;

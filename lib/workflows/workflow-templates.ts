@@ -1,10 +1,17 @@
-import type { WorkflowNode } from "@/lib/schemas/workflows";
+import type { Condition, WorkflowNode } from "@/lib/schemas/workflows";
 
 // Ready workflows a team instantiates with its own connections (Workflows → New from a
 // template). Data, not code: the editor lists them, fills `connections` and `fields` from the
 // form, and saves the result like any workflow. Pure: shared by the page and the demo.
 
-type TemplateField = { key: string; label: string; placeholder: string; hint?: string };
+type TemplateField = {
+  key: string;
+  label: string;
+  placeholder: string;
+  hint?: string;
+  /** A number: a string that is exactly its `<<key>>` becomes the number (a condition's threshold). */
+  numeric?: true;
+};
 export type WorkflowTemplate = {
   id: string;
   name: string;
@@ -14,7 +21,10 @@ export type WorkflowTemplate = {
   /** Connections the team picks, by the slot's key; `types` it may be. */
   connections: { key: string; label: string; types: string[] }[];
   fields: TemplateField[];
-  /** Nodes with `connection_id` naming a slot key, and `<<field>>` where a field's value goes. */
+  /**
+   * Nodes with `connection_id` naming a slot key, and `<<field>>` where a field's value goes (in
+   * `input` and `when`).
+   */
   nodes: WorkflowNode[];
 };
 
@@ -307,6 +317,121 @@ export const WORKFLOW_TEMPLATES: WorkflowTemplate[] = [
       },
     ],
   },
+  // The three below rehearse, on the sandbox alone, what issue 48's conditions, loops, stop and
+  // approval step are for. The sandbox has one account, a daily report and a note, and no
+  // campaigns, Slack or sheet: each says what stands in for what, in its description and labels.
+  {
+    id: "sandbox_days_over_threshold_with_approval",
+    name: "Pause each campaign over a threshold, with approval (sandbox)",
+    description:
+      "Rehearses “pause each campaign whose cost passed a threshold, with a manager's yes” on the sandbox, which has days, not campaigns: every Monday at 08:00, each day of last week whose revenue is over your threshold asks a person to approve a write, one request at a time, and only a yes writes it (the account's note, where an ads platform would pause the campaign). Days under the threshold are skipped. In the editor, swap in your ads platform's campaign report and its pause operation.",
+    schedule: "0 8 * * 1",
+    timezone: "UTC",
+    connections: [
+      { key: "sandbox", label: "Sandbox connection", types: ["sandbox_oauth", "sandbox_whitelabel", "sandbox_key"] },
+    ],
+    fields: [
+      {
+        key: "threshold",
+        label: "Revenue threshold (USD)",
+        placeholder: "25000",
+        hint: "A day whose revenue is over this asks for an approval.",
+        numeric: true,
+      },
+    ],
+    nodes: [
+      {
+        id: "report",
+        label: "Revenue per day, last 7 days",
+        operation_id: "sandbox.report",
+        connection_id: "sandbox",
+        input: { metric: "revenue", days: 7, end_date: "{{run.date.yesterday}}" },
+      },
+      {
+        id: "flag",
+        label: "Flag the day in the note, once approved",
+        operation_id: "sandbox.set_note",
+        connection_id: "sandbox",
+        for_each: "{{nodes.report.output.rows}}",
+        when: { left: "{{item.value}}", op: "gt", right: "<<threshold>>" },
+        approval: "required",
+        input: {
+          note: "Over the threshold on {{item.date}}: {{item.value}} USD of revenue (threshold <<threshold>> USD)",
+        },
+      },
+    ],
+  },
+  {
+    id: "sandbox_alert_when_metric_drops",
+    name: "Alert only when a metric drops (sandbox)",
+    description:
+      "Rehearses “a Slack alert only when a metric drops” on the sandbox: every day at 08:00, yesterday's sessions against the day before's. When they did not drop, the run stops with “nothing to report” and writes nothing; when they did, the alert is written as the account's note (where a team would post to Slack: swap the note for slack.post_message in the editor).",
+    schedule: "0 8 * * *",
+    timezone: "UTC",
+    connections: [
+      { key: "sandbox", label: "Sandbox connection", types: ["sandbox_oauth", "sandbox_whitelabel", "sandbox_key"] },
+    ],
+    fields: [],
+    nodes: [
+      {
+        id: "report",
+        label: "Sessions, yesterday and the day before",
+        operation_id: "sandbox.report",
+        connection_id: "sandbox",
+        input: { metric: "sessions", days: 2, end_date: "{{run.date.yesterday}}" },
+      },
+      {
+        id: "no_drop",
+        label: "Stop when sessions did not drop",
+        operation_id: "flow.stop",
+        when: {
+          left: "{{nodes.report.output.rows.1.value}}",
+          op: "gte",
+          right: "{{nodes.report.output.rows.0.value}}",
+        },
+        input: { reason: "Sessions did not drop: nothing to report." },
+      },
+      {
+        id: "alert",
+        label: "Write the alert as the account's note",
+        operation_id: "sandbox.set_note",
+        connection_id: "sandbox",
+        input: {
+          note: "Sessions dropped on {{nodes.report.output.rows.1.date}}: {{nodes.report.output.rows.1.value}}, down from {{nodes.report.output.rows.0.value}} the day before.",
+        },
+      },
+    ],
+  },
+  {
+    id: "sandbox_weekly_row_per_day",
+    name: "A weekly row per client account (sandbox)",
+    description:
+      "Rehearses “a weekly sheet row per client account” on the sandbox, which has one account and no sheet: every Monday at 07:00, one write for each row of last week's sessions report (a day each, 7 writes), each the account's note (so the note ends on the last day's row). A row that fails is logged and the others are still written. In the editor, loop over your client accounts' report rows and swap the note for google_sheets.values.append.",
+    schedule: "0 7 * * 1",
+    timezone: "UTC",
+    connections: [
+      { key: "sandbox", label: "Sandbox connection", types: ["sandbox_oauth", "sandbox_whitelabel", "sandbox_key"] },
+    ],
+    fields: [],
+    nodes: [
+      {
+        id: "week",
+        label: "Sessions per day, last 7 days",
+        operation_id: "sandbox.report",
+        connection_id: "sandbox",
+        input: { metric: "sessions", days: 7, end_date: "{{run.date.yesterday}}" },
+      },
+      {
+        id: "row",
+        label: "Write each day's row as the note",
+        operation_id: "sandbox.set_note",
+        connection_id: "sandbox",
+        for_each: "{{nodes.week.output.rows}}",
+        continue_on_error: true,
+        input: { note: "Week to {{run.date.yesterday}} · {{item.date}} · {{item.value}} sessions" },
+      },
+    ],
+  },
 ];
 
 export const findWorkflowTemplate = (id: string) => WORKFLOW_TEMPLATES.find((t) => t.id === id);
@@ -317,8 +442,15 @@ export function instantiateTemplate(
   connections: Record<string, string>,
   fields: Record<string, string>,
 ): WorkflowNode[] {
+  const numeric = new Set(template.fields.filter((f) => f.numeric).map((f) => f.key));
   const fill = (value: unknown): unknown => {
-    if (typeof value === "string") return value.replace(/<<([a-z_]+)>>/g, (_, key: string) => fields[key] ?? "");
+    if (typeof value === "string") {
+      // A threshold compared with gt/lt stays a number (the editor's condition shows 25000, not "25000").
+      const whole = /^<<([a-z_]+)>>$/.exec(value)?.[1];
+      const given = whole !== undefined ? fields[whole]?.trim() : undefined;
+      if (whole && numeric.has(whole) && given && Number.isFinite(Number(given))) return Number(given);
+      return value.replace(/<<([a-z_]+)>>/g, (_, key: string) => fields[key] ?? "");
+    }
     if (Array.isArray(value)) return value.map(fill);
     if (value && typeof value === "object")
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
@@ -328,5 +460,6 @@ export function instantiateTemplate(
     ...n,
     ...(n.connection_id && { connection_id: connections[n.connection_id] ?? "" }),
     input: fill(n.input) as Record<string, unknown>,
+    ...(n.when !== undefined && { when: fill(n.when) as Condition }),
   }));
 }

@@ -3,16 +3,26 @@ import { findOperation, OPERATIONS } from "@/lib/operations/registry";
 import { operationJson } from "@/lib/operations/operation-json";
 import { findConnectionType } from "@/lib/platforms/registry";
 import { TEAM_HEADER } from "@/lib/auth/authenticate-session";
-import { NODE_ID, type WorkflowNode } from "@/lib/schemas/workflows";
-import { workflowMaxNodes } from "@/lib/config/limits";
+import {
+  CONDITION_MAX_DEPTH,
+  CONDITION_OPS,
+  NODE_ID,
+  nodeControls,
+  type Condition,
+  type WorkflowNode,
+} from "@/lib/schemas/workflows";
+import { workflowMaxIterations, workflowMaxNodes } from "@/lib/config/limits";
 import { MAX_RETRIES, POLL_MS } from "@/lib/workflows/config";
 import {
   resolveInput,
+  resolveList,
   RUN_VARIABLES,
   TemplateError,
   templateProblems,
   type RunContext,
 } from "@/lib/workflows/templates";
+import { evaluateCondition } from "@/lib/workflows/conditions";
+import { FLOW_STOP } from "@/lib/platforms/utility/utility-operations";
 import { WORKFLOW_TEMPLATES } from "@/lib/workflows/workflow-templates";
 import { C, H3, link, Pre, Section, Table } from "@/components/docs/doc-parts";
 import Link from "next/link";
@@ -36,6 +46,12 @@ const typeName = (type: string) => findConnectionType(type)?.name ?? type;
 const CONTENTS: [string, string][] = [
   ["nodes", "Nodes"],
   ["references", "References in node inputs"],
+  ["conditions", "Conditions"],
+  ["loops", "Loops"],
+  ["stop", "Stopping a run"],
+  ["errors", "When a node fails"],
+  ["credit-holds", "Credits a run holds"],
+  ["approval-step", "The approval step"],
   ["schedules", "Schedules"],
   ["runs", "Runs, logs and credits"],
   ["reliability", "Reliability across instances"],
@@ -137,6 +153,277 @@ async function workedExample() {
 const kindOf = (value: unknown) =>
   Array.isArray(value) ? "list" : value === null ? "null" : typeof value === "object" ? "object" : typeof value;
 
+// ---- Deciding, looping, stopping, recovering, holding credits, asking (CONTRACT §13) ----
+// Each example's conditions, lists and inputs are evaluated by the runner's own functions
+// (lib/workflows/conditions.ts, templates.ts) on the worked example's report; the logs are
+// written out as a run writes them.
+
+const oneLine = (value: unknown) => JSON.stringify(value, null, 1).replace(/\n\s*/g, " ");
+
+/**
+ * A log as the Logs page and GET /v1/logs show it, with the fields these examples are about (an
+ * output they are not about, such as the report's, which is the worked example's above, is left out).
+ */
+function shownLog(
+  node: WorkflowNode,
+  status: "start" | "success" | "error" | "skipped" | "stop",
+  at: {
+    input?: unknown;
+    output?: unknown;
+    credits?: number;
+    iteration?: [number, number];
+    approval?: { id: string; by?: string };
+  } = {},
+) {
+  // Spaced like prose, so a narrow screen wraps it between fields.
+  return oneLine({
+    status,
+    ...(at.input !== undefined && { input: at.input }),
+    ...(at.output !== undefined && { output: at.output }),
+    credits_used: status === "success" ? (at.credits ?? findOperation(node.operation_id)?.credits ?? 0) : 0,
+    metadata: {
+      node_id: node.id,
+      node_label: node.label,
+      retry_attempts: 0,
+      ...(node.connection_id && { connection_id: node.connection_id }),
+      ...(at.iteration && { iteration: at.iteration[0], iterations: at.iteration[1] }),
+      ...(at.approval && { approval_id: at.approval.id }),
+      ...(at.approval?.by && { approved_by: at.approval.by }),
+    },
+  });
+}
+
+const REPORT_NODE = EXAMPLE_NODES[0];
+const creditsOf = (id: string) => findOperation(id)?.credits ?? 0;
+const reportLog = () => shownLog(REPORT_NODE, "success");
+const withReport = (extra: Partial<RunContext> = {}): RunContext => ({
+  ...exampleContext({ report: EXAMPLE_REPORT_OUTPUT }),
+  ...extra,
+});
+
+/** Leaves of conditions on the report above, each with what it comes to. */
+const CONDITION_CASES: [Condition, string][] = [
+  [{ left: "{{nodes.report.output.total}}", op: "gte", right: 2815 }, "numbers compare as numbers"],
+  [
+    { left: "{{nodes.report.output.total}}", op: "gt", right: " 2000 " },
+    "a string that is a number (spaces allowed) counts as its number",
+  ],
+  [
+    { left: "{{nodes.report.output.total}}", op: "eq", right: "2815" },
+    'eq and ne compare types too: 2815 is not "2815"',
+  ],
+  [
+    { left: "{{nodes.report.output.metric}}", op: "gt", right: 5 },
+    "a value that is not a number makes gt, gte, lt, lte false",
+  ],
+  [{ left: "{{nodes.report.output.metric}}", op: "contains", right: "sess" }, "a string containing a string"],
+  [
+    { left: "{{nodes.report.output.rows}}", op: "contains", right: { value: 1064, date: "2026-03-08" } },
+    "a list with a member equal to it (key order ignored)",
+  ],
+  [{ left: "{{nodes.report.output.note}}", op: "not_exists" }, "null counts as not existing"],
+  [{ left: "{{nodes.report.output.channel}}", op: "exists" }, "a field the output lacks is missing, never an error"],
+  [
+    {
+      any: [
+        { left: "{{nodes.report.output.total}}", op: "lt", right: 1000 },
+        { not: { left: "{{nodes.report.output.unit}}", op: "eq", right: "USD" } },
+      ],
+    },
+    "any, all and not combine conditions",
+  ],
+];
+
+const CONDITION_NODE: WorkflowNode = {
+  id: "note",
+  label: "Note a quiet stretch",
+  operation_id: "sandbox.set_note",
+  connection_id: "conn_sandbox",
+  when: {
+    all: [
+      { left: "{{nodes.report.output.total}}", op: "lt", right: 2500 },
+      { left: "{{nodes.report.output.note}}", op: "not_exists" },
+    ],
+  },
+  input: { note: "Only {{nodes.report.output.total}} sessions in 3 days" },
+};
+
+const LOOP_NODE: WorkflowNode = {
+  id: "busy",
+  label: "Note each busy day",
+  operation_id: "sandbox.set_note",
+  connection_id: "conn_sandbox",
+  for_each: "{{nodes.report.output.rows}}",
+  when: { left: "{{item.value}}", op: "gt", right: 1000 },
+  input: { note: "Busy day {{item_index}}: {{item.date}} had {{item.value}} sessions" },
+};
+
+const STOP_NODE: WorkflowNode = {
+  id: "quiet",
+  label: "Stop when the days were quiet",
+  operation_id: FLOW_STOP,
+  when: { left: "{{nodes.report.output.total}}", op: "lt", right: 5000 },
+  input: { reason: "Fewer than 5000 sessions: nothing worth a note." },
+};
+
+const ERRORS_NODE: WorkflowNode = {
+  id: "lines",
+  label: "Note each client's line",
+  operation_id: "sandbox.set_note",
+  connection_id: "conn_sandbox",
+  for_each: "{{trigger.input.clients}}",
+  continue_on_error: true,
+  input: { note: "{{item.name}}: {{item.line}}" },
+};
+const ERRORS_INPUT = {
+  clients: [{ name: "Acme", line: "Renewal in May" }, { name: "Beta" }, { name: "Cyan", line: "New brief on Monday" }],
+};
+
+const APPROVAL_NODE: WorkflowNode = { ...LOOP_NODE, approval: "required" };
+
+/** One node of a loop, item by item: its `when` and input as the runner fills them in. */
+function iterate(node: WorkflowNode, ctx: RunContext) {
+  const list = resolveList(node.for_each!, ctx) as unknown[];
+  return list.map((value, index) => {
+    const itemCtx = { ...ctx, item: { value, index } };
+    if (node.when !== undefined && !evaluateCondition(node.when, itemCtx)) return { index, runs: false as const };
+    try {
+      return { index, runs: true as const, input: resolveInput(node.input, itemCtx) as { note: string } };
+    } catch (e) {
+      if (!(e instanceof TemplateError)) throw e;
+      return { index, runs: true as const, error: e.message };
+    }
+  });
+}
+
+function decisionExamples() {
+  const ctx = withReport();
+  const conditions = CONDITION_CASES.map(([condition, why]) => ({
+    condition,
+    why,
+    holds: evaluateCondition(condition, ctx),
+  }));
+  const conditionHolds = evaluateCondition(CONDITION_NODE.when!, ctx);
+  const conditionLogs = [
+    reportLog(),
+    conditionHolds
+      ? shownLog(CONDITION_NODE, "success", { input: resolveInput(CONDITION_NODE.input, ctx) })
+      : shownLog(CONDITION_NODE, "skipped", { output: { reason: "condition" } }),
+  ];
+
+  const loopItems = iterate(LOOP_NODE, ctx);
+  let previous: string | null = null;
+  const loopOutputs: unknown[] = [];
+  const loopLogs = [reportLog()];
+  for (const it of loopItems) {
+    const iteration: [number, number] = [it.index, loopItems.length];
+    if (!it.runs) {
+      loopOutputs.push(null);
+      loopLogs.push(shownLog(LOOP_NODE, "skipped", { output: { reason: "condition" }, iteration }));
+      continue;
+    }
+    const output = { note: it.input!.note, previous_note: previous };
+    previous = it.input!.note;
+    loopOutputs.push(output);
+    loopLogs.push(shownLog(LOOP_NODE, "success", { input: it.input, output, iteration }));
+  }
+  const loopCredits =
+    1 + creditsOf("sandbox.report") + loopItems.filter((i) => i.runs).length * creditsOf("sandbox.set_note");
+
+  const stops = evaluateCondition(STOP_NODE.when!, ctx);
+  const stopLogs = [
+    reportLog(),
+    stops
+      ? shownLog(STOP_NODE, "stop", { input: STOP_NODE.input, output: { reason: STOP_NODE.input.reason } })
+      : shownLog(STOP_NODE, "skipped", { output: { reason: "condition" } }),
+    ...EXAMPLE_NODES.slice(1).map((n) => shownLog(n, stops ? "skipped" : "success", { output: null })),
+  ];
+  const stopCredits = 1 + creditsOf("sandbox.report");
+
+  const errorsCtx = withReport({ trigger: { input: ERRORS_INPUT } });
+  const errorItems = iterate(ERRORS_NODE, errorsCtx);
+  let before: string | null = null;
+  const errorOutputs: unknown[] = [];
+  const errorLogs = errorItems.map((it) => {
+    const iteration: [number, number] = [it.index, errorItems.length];
+    if (it.error) {
+      const error = `The input could not be filled in: ${it.error}.`;
+      errorOutputs.push({ error });
+      return shownLog(ERRORS_NODE, "error", { input: ERRORS_NODE.input, output: { error }, iteration });
+    }
+    const output = { note: it.input!.note, previous_note: before };
+    before = it.input!.note;
+    errorOutputs.push(output);
+    return shownLog(ERRORS_NODE, "success", { input: it.input, output, iteration });
+  });
+
+  // Holds: one run of report → note on a team with 3 credits left, nothing else running.
+  const remaining = 3;
+  let held = 1;
+  const holdSteps = EXAMPLE_NODES.map((node) => {
+    const price = creditsOf(node.operation_id);
+    if (price === 0) return { node, price, left: null, runs: true, holds: held };
+    const left = remaining - held;
+    const runs = left > 0;
+    if (runs) held += price;
+    return { node, price, left, runs, holds: held };
+  });
+  const holdLogs = holdSteps.map(({ node, runs }) =>
+    runs
+      ? shownLog(node, "success")
+      : shownLog(node, "error", {
+          output: {
+            error: `Out of credits: this team has ${remaining} credits left this period, and running workflow runs and agent turns hold ${held} of them (this run's spending so far included), so this operation was not run. …`,
+          },
+        }),
+  );
+
+  const busy = loopItems.filter((i) => i.runs);
+  const approvalLogs = {
+    waiting: shownLog(APPROVAL_NODE, "start", {
+      input: busy[0]?.input,
+      iteration: [busy[0]?.index ?? 0, loopItems.length],
+      approval: { id: "apr_…" },
+    }),
+    approved: shownLog(APPROVAL_NODE, "success", {
+      input: busy[0]?.input,
+      output: { note: busy[0]?.input?.note, previous_note: null },
+      iteration: [busy[0]?.index ?? 0, loopItems.length],
+      approval: { id: "apr_…", by: "user_…" },
+    }),
+    rejected: shownLog(APPROVAL_NODE, "stop", {
+      input: busy[0]?.input,
+      output: { reason: "rejected" },
+      iteration: [busy[0]?.index ?? 0, loopItems.length],
+      approval: { id: "apr_…" },
+    }),
+  };
+
+  let notAList = "";
+  try {
+    notAList = JSON.stringify(resolveList("{{nodes.report.output.total}}", ctx));
+  } catch (e) {
+    notAList = String(e);
+  }
+  return {
+    conditions,
+    conditionLogs,
+    loopLogs,
+    loopOutputs,
+    loopCredits,
+    stopLogs,
+    stopCredits,
+    stops,
+    errorLogs,
+    errorOutputs,
+    holdSteps,
+    holdLogs,
+    held,
+    approvalLogs,
+    notAList,
+  };
+}
+
 // ---- Command line ----
 
 const CLI_CREATE = `npm run --silent cli -- workflow create --team team_… --user user_… \\
@@ -162,10 +449,18 @@ const CLI_REBIND = `npm run --silent cli -- workflow rebind --id wf_… --from c
 const RUN_STATUS: [string, string][] = [
   ["queued", "Waiting for an instance: a due slot of its schedule, or Run now / workflow run."],
   ["running", "An instance claimed it and runs its nodes, in order."],
-  ["success", "Every node succeeded."],
+  [
+    "waiting_approval",
+    "A write with an approval step waits for a person's decision; the run holds no worker meanwhile and goes on once it is decided.",
+  ],
+  ["success", "Every node succeeded (or failed with continue_on_error, or was skipped by its condition)."],
+  [
+    "stopped",
+    "A flow.stop node ran, or an approval step was rejected, expired or cancelled: the later nodes were skipped. Not a failure.",
+  ],
   [
     "error",
-    "A node failed after its retries; the nodes after it were logged skipped. error and failed_node_id say which and why.",
+    "A node failed after its retries (or ran out of credits); the nodes after it were logged skipped. error and failed_node_id say which and why.",
   ],
   [
     "refused",
@@ -228,6 +523,7 @@ export default async function WorkflowsDocsPage() {
   const repeatable = writes.filter((op) => op.idempotent === true);
   const notRepeatable = writes.filter((op) => op.idempotent !== true);
   const example = await workedExample();
+  const decisions = decisionExamples();
   const runVariables = Object.entries(RUN_VARIABLES);
 
   return (
@@ -310,6 +606,46 @@ export default async function WorkflowsDocsPage() {
                 to earlier nodes&apos; outputs and to the run.
               </>,
             ],
+            [
+              <C key="f">when</C>,
+              <>
+                Optional: a{" "}
+                <a className={link} href="#conditions">
+                  condition
+                </a>
+                ; the node runs only when it holds.
+              </>,
+            ],
+            [
+              <C key="f">for_each</C>,
+              <>
+                Optional: one reference to a list; the node{" "}
+                <a className={link} href="#loops">
+                  runs once per item
+                </a>
+                .
+              </>,
+            ],
+            [
+              <C key="f">continue_on_error</C>,
+              <>
+                Optional, <C>true</C>: when the node fails, the run{" "}
+                <a className={link} href="#errors">
+                  goes on
+                </a>
+                .
+              </>,
+            ],
+            [
+              <C key="f">approval</C>,
+              <>
+                Optional, <C>&quot;required&quot;</C> on a write: each write waits for{" "}
+                <a className={link} href="#approval-step">
+                  a person&apos;s yes
+                </a>
+                .
+              </>,
+            ],
           ]}
         />
         <p>
@@ -352,8 +688,8 @@ export default async function WorkflowsDocsPage() {
 
       <Section id="references" title="References in node inputs">
         <p>
-          Any string in a node&apos;s input may hold references between <C>{"{{"}</C> and <C>{"}}"}</C>, filled in just
-          before the node runs:
+          Any string in a node&apos;s input (and in its <C>when</C> and <C>for_each</C>) may hold references between{" "}
+          <C>{"{{"}</C> and <C>{"}}"}</C>, filled in just before the node runs:
         </p>
         <Table
           head={["Reference", "Its value"]}
@@ -367,6 +703,20 @@ export default async function WorkflowsDocsPage() {
               </>,
             ],
             ...runVariables.map(([name, meaning]) => [<C key="r">{`{{${name}}}`}</C>, meaning]),
+            [
+              <C key="r">{"{{trigger.body…}} {{trigger.input…}} {{trigger.event…}}"}</C>,
+              "What started the run: a webhook's body, the API's input, an event's type and data; null when the run has none.",
+            ],
+            [
+              <C key="r">{"{{item}} {{item.<path>}} {{item_index}}"}</C>,
+              <>
+                In a node with <C>for_each</C> only: the{" "}
+                <a className={link} href="#loops">
+                  loop&apos;s
+                </a>{" "}
+                current item, a field of it, its position from 0.
+              </>,
+            ],
           ]}
         />
         <ul className="list-disc space-y-1 pl-5">
@@ -389,7 +739,8 @@ export default async function WorkflowsDocsPage() {
           </li>
           <li>
             <strong>Filled in when the node runs</strong>: a field the earlier output does not have fails the node, with
-            the reason in its log and in the run; the nodes after it are skipped.
+            the reason in its log and in the run; the nodes after it are skipped. A skipped node&apos;s output, and any
+            path inside it, reads <C>null</C>.
           </li>
         </ul>
         <H3 id="example">A worked example</H3>
@@ -439,6 +790,278 @@ export default async function WorkflowsDocsPage() {
         </Pre>
       </Section>
 
+      <Section id="conditions" title="Conditions">
+        <p>
+          Any node may carry <C>when</C>, a condition: the node runs only when it holds. Otherwise its log is{" "}
+          <C>skipped</C> with <C>{'{"reason": "condition"}'}</C> as its output, it costs nothing, and the nodes after it
+          still run (a later node reading its output reads <C>null</C>).
+        </p>
+        <Table
+          head={["Condition", "Holds when"]}
+          rows={[
+            [
+              <C key="c">{'{"left", "op", "right"}'}</C>,
+              <>
+                <C>left</C> compared with <C>right</C> by <C>op</C>, one of{" "}
+                {CONDITION_OPS.map((op, i) => (
+                  <span key={op}>
+                    {i > 0 && ", "}
+                    <C>{op}</C>
+                  </span>
+                ))}
+                ; <C>exists</C> and <C>not_exists</C> take no <C>right</C>. Either side may be a value or a reference.
+              </>,
+            ],
+            [<C key="c">{'{"all": [conditions]}'}</C>, "every one of them holds"],
+            [<C key="c">{'{"any": [conditions]}'}</C>, "at least one of them holds"],
+            [<C key="c">{'{"not": condition}'}</C>, "it does not hold"],
+          ]}
+        />
+        <ul className="list-disc space-y-1 pl-5">
+          <li>
+            <C>eq</C> and <C>ne</C> compare JSON values exactly, types included (<C>1</C> is not <C>&quot;1&quot;</C>),
+            object keys in any order.
+          </li>
+          <li>
+            <C>gt</C>, <C>gte</C>, <C>lt</C>, <C>lte</C> compare numbers; a string that is a number counts as that
+            number; anything else makes the comparison false.
+          </li>
+          <li>
+            <C>contains</C>: a string containing the string <C>right</C>, or a list with a member equal to it;{" "}
+            <C>not_contains</C>: a string or a list that does not; both are false for anything else.
+          </li>
+          <li>
+            <C>exists</C>: <C>left</C> is there and not null; <C>not_exists</C>: null or missing. A field an output
+            lacks is never an error in a condition, as it would be in an input.
+          </li>
+          <li>
+            At most {CONDITION_MAX_DEPTH} levels of <C>all</C>/<C>any</C>/<C>not</C> above a comparison. A malformed
+            condition is refused when the workflow is saved, naming where.
+          </li>
+        </ul>
+        <H3 id="conditions-example">Worked example</H3>
+        <p>With the report of the worked example above, these conditions come to:</p>
+        <Table
+          head={["Condition", "Comes to", "Why"]}
+          rows={decisions.conditions.map(({ condition, why, holds }) => [
+            <code key="c" className="block min-w-48 whitespace-normal break-all font-mono text-xs">
+              {oneLine(condition)}
+            </code>,
+            <C key="h">{String(holds)}</C>,
+            <span key="w" className="block min-w-40">
+              {why}
+            </span>,
+          ])}
+        />
+        <p>A node that notes a quiet stretch only when the total is under 2500 and no note is set yet:</p>
+        <Pre label="A node with a condition">{pretty(CONDITION_NODE)}</Pre>
+        <p>
+          The total is {EXAMPLE_REPORT_OUTPUT.total}, so the run logs the following, one line per log (here and below,
+          the report&apos;s output is left out: it is the one above):
+        </p>
+        <Pre label="What the run logs" wrap>
+          {decisions.conditionLogs.join("\n")}
+        </Pre>
+      </Section>
+
+      <Section id="loops" title="Loops">
+        <p>
+          A node with <C>for_each</C>, exactly one reference to a list (an earlier node&apos;s output, or the
+          trigger&apos;s body, input or event), runs once per item, in order. In its <C>input</C> and <C>when</C>,{" "}
+          <C>{"{{item}}"}</C> is the item, <C>{"{{item.<path>}}"}</C> a field of it and <C>{"{{item_index}}"}</C> its
+          position from 0. A <C>when</C> filters items: an item it does not hold for is logged <C>skipped</C> with{" "}
+          <C>{'{"reason": "condition"}'}</C>.
+        </p>
+        <ul className="list-disc space-y-1 pl-5">
+          <li>
+            One log per item, in item order, its <C>metadata</C> adding <C>iteration</C> (from 0) and <C>iterations</C>{" "}
+            (the list&apos;s length). Each item that succeeds costs the operation&apos;s credits.
+          </li>
+          <li>
+            Later nodes read the node&apos;s output as the list of its items&apos; outputs, <C>null</C> for a skipped
+            item.
+          </li>
+          <li>
+            An empty list writes one <C>skipped</C> log with <C>{'{"reason": "empty"}'}</C> and outputs <C>[]</C>.
+          </li>
+          <li>
+            A list longer than {workflowMaxIterations()} items (<C>WORKFLOW_MAX_ITERATIONS</C>), or a reference that is
+            not a list (<C>{"{{nodes.report.output.total}}"}</C> is the number {decisions.notAList}), fails the node
+            before any item runs: one <C>error</C> log, without <C>iteration</C>, saying the length or the type.
+          </li>
+        </ul>
+        <H3 id="loops-example">Worked example</H3>
+        <p>A note for each day of the report with more than 1000 sessions:</p>
+        <Pre label="A loop node">{pretty(LOOP_NODE)}</Pre>
+        <p>The run logs the report, then one log per day:</p>
+        <Pre label="What the run logs" wrap>
+          {decisions.loopLogs.join("\n")}
+        </Pre>
+        <p>
+          A later node reading <C>{"{{nodes.busy.output}}"}</C> gets <C>{JSON.stringify(decisions.loopOutputs)}</C>. The
+          run costs {decisions.loopCredits} credits: 1, the report&apos;s {creditsOf("sandbox.report")} and{" "}
+          {creditsOf("sandbox.set_note")} for the one day noted.
+        </p>
+      </Section>
+
+      <Section id="stop" title="Stopping a run">
+        <p>
+          The built-in operation {opLink(FLOW_STOP)} (input <C>{'{"reason"}'}</C>, no connection, 0 credits) ends a run
+          where it stands, usually with a <C>when</C>. When it runs, its log reads <C>stop</C> with{" "}
+          <C>{'{"reason"}'}</C> as its output, every later node is logged <C>skipped</C> with a <C>null</C> output, and
+          the run ends <C>stopped</C>: not a failure, so no <C>workflow.run_failed</C> webhook. It is charged 1 plus the
+          nodes that succeeded. In a loop, a stop ends the whole run at that item.
+        </p>
+        <H3 id="stop-example">Worked example</H3>
+        <p>
+          Between the worked example&apos;s report and its message, a node that stops the run when the days were quiet:
+        </p>
+        <Pre label="A stop node">{pretty(STOP_NODE)}</Pre>
+        <p>
+          The total is {EXAMPLE_REPORT_OUTPUT.total}, so the run {decisions.stops ? "stops" : "goes on"}; it logs:
+        </p>
+        <Pre label="What the run logs" wrap>
+          {decisions.stopLogs.join("\n")}
+        </Pre>
+        <p>
+          The run&apos;s status is <C>stopped</C> and it costs {decisions.stopCredits} credits (1 and the report).
+        </p>
+      </Section>
+
+      <Section id="errors" title="When a node fails">
+        <p>
+          A node that fails (after its{" "}
+          <a className={link} href="#runs">
+            retries
+          </a>
+          ) ends the run: the nodes after it are logged <C>skipped</C> and the run is <C>error</C>; in a loop, the
+          remaining items write no log. With <C>&quot;continue_on_error&quot;: true</C>, a node that fails is logged{" "}
+          <C>error</C> and the run goes on: later nodes read <C>{'{"error": "<the sentence>"}'}</C> as its output, and
+          in a loop the other items go on too, the failed item&apos;s entry in the output list being that{" "}
+          <C>{'{"error"}'}</C>. The run then ends <C>success</C>, unless a node without the flag failed. Running out of
+          credits fails a node whatever the flag says (see{" "}
+          <a className={link} href="#credit-holds">
+            credits a run holds
+          </a>
+          ).
+        </p>
+        <H3 id="errors-example">Worked example</H3>
+        <p>
+          A workflow started through the API with <C>{JSON.stringify({ input: ERRORS_INPUT })}</C> notes each
+          client&apos;s line; Beta has none:
+        </p>
+        <Pre label="A node that goes on after a failure">{pretty(ERRORS_NODE)}</Pre>
+        <Pre label="What the run logs" wrap>
+          {decisions.errorLogs.join("\n")}
+        </Pre>
+        <p>
+          The run ends <C>success</C>, and a later node reading <C>{"{{nodes.lines.output}}"}</C> gets:
+        </p>
+        <Pre label="The loop's output" wrap>
+          {JSON.stringify(decisions.errorOutputs)}
+        </Pre>
+      </Section>
+
+      <Section id="credit-holds" title="Credits a run holds">
+        <p>
+          While a run is running or waiting for an approval it <strong>holds</strong> 1 credit plus the credits of its
+          nodes that succeeded. Before each node or loop item that costs credits, the runner takes the team&apos;s{" "}
+          <C>credits_remaining</C> less what every running run holds, this one included: if that is 0 or less, the node
+          fails with <strong>out of credits</strong> (whatever <C>continue_on_error</C> says), the later nodes are
+          skipped and the run ends <C>error</C>. So a team ends at most one operation&apos;s price below zero for each
+          run going at once, never a whole run&apos;s. When the run ends, its ledger entry replaces its hold.
+        </p>
+        <H3 id="credit-holds-example">Worked example</H3>
+        <p>
+          The worked example&apos;s workflow, run by a team with 3 credits left and nothing else running. The run holds
+          1 as it starts:
+        </p>
+        <Table
+          head={["Before", "Price", "Left (remaining − holds)", "Then"]}
+          rows={decisions.holdSteps.map(({ node, price, left, runs, holds }) => [
+            <C key="n">{node.id}</C>,
+            String(price),
+            left === null ? "not counted (it costs nothing)" : String(left),
+            !runs ? (
+              <span key="t">
+                fails with out of credits (<C>error</C>); a later node would be <C>skipped</C>
+              </span>
+            ) : price ? (
+              `runs; the run now holds ${holds}`
+            ) : (
+              "runs"
+            ),
+          ])}
+        />
+        <p>It logs:</p>
+        <Pre label="What the run logs" wrap>
+          {decisions.holdLogs.join("\n")}
+        </Pre>
+        <p>
+          The run ends <C>error</C> and is charged {decisions.held} credits (1 and the report), leaving the team at{" "}
+          {3 - decisions.held}.
+        </p>
+      </Section>
+
+      <Section id="approval-step" title="The approval step">
+        <p>
+          A write node may carry <C>&quot;approval&quot;: &quot;required&quot;</C> (a read with it is refused when
+          saved). When the run reaches it, an{" "}
+          <Link className={link} href="/docs/operations#approvals">
+            approval request
+          </Link>{" "}
+          is filed with the write as it would be sent (its input filled in, with the run&apos;s <C>workflow_id</C> and{" "}
+          <C>run_id</C>), and the run waits without holding a worker: status <C>waiting_approval</C>, the node&apos;s
+          log <C>start</C>. The request is in the Approvals page, <C>approval list</C> and the{" "}
+          <Link className={link} href="/docs/webhooks#approval.requested">
+            <C>approval.requested</C>
+          </Link>{" "}
+          webhook, like an agent&apos;s.
+        </p>
+        <ul className="list-disc space-y-1 pl-5">
+          <li>
+            <strong>Approved</strong>: the write runs, the node&apos;s log becomes its final one with <C>approval_id</C>{" "}
+            and <C>approved_by</C> in its metadata, and the rest of the run goes on, in any instance, within 15 seconds.
+          </li>
+          <li>
+            <strong>Rejected, expired or cancelled</strong> (cancelled: the workflow was deactivated or deleted, or the
+            connection deleted, while it waited): the node&apos;s log reads <C>stop</C> with{" "}
+            <C>{'{"reason": "rejected"}'}</C> (or <C>expired</C>, <C>cancelled</C>), later nodes are skipped, the
+            remaining items of a loop write no log, and the run ends <C>stopped</C>, charged 1 plus what succeeded.
+          </li>
+          <li>
+            In a loop, each item is its own request, filed after the previous one is decided: the approver sees the item
+            the write is for.
+          </li>
+          <li>
+            A member may build, activate and run a workflow whose every write has an approval step: nothing is written
+            without a person&apos;s yes. A write without one still needs an owner to activate the workflow (see{" "}
+            <a className={link} href="#writes">
+              writes and owners
+            </a>
+            ).
+          </li>
+        </ul>
+        <H3 id="approval-step-example">Worked example</H3>
+        <p>The loop above, each note waiting for a person:</p>
+        <Pre label="A write node with an approval step">{pretty(APPROVAL_NODE)}</Pre>
+        <p>The run reaches the first busy day, files its request and waits; the day&apos;s log reads:</p>
+        <Pre label="While it waits" wrap>
+          {decisions.approvalLogs.waiting}
+        </Pre>
+        <p>Approved, the same log becomes:</p>
+        <Pre label="Once approved" wrap>
+          {decisions.approvalLogs.approved}
+        </Pre>
+        <p>
+          and the run goes on to the next day. Rejected instead, it becomes the following, and the run ends{" "}
+          <C>stopped</C>:
+        </p>
+        <Pre label="Once rejected" wrap>
+          {decisions.approvalLogs.rejected}
+        </Pre>
+      </Section>
+
       <Section id="schedules" title="Schedules">
         <p>
           A workflow runs by hand (<strong>Run now</strong>, <C>workflow run</C>), and on a schedule when it has one and
@@ -477,14 +1100,20 @@ export default async function WorkflowsDocsPage() {
           <C>WORKFLOW_RETRY_BASE_MS</C> (1 s by default), each next one three times longer, each lengthened by up to 20
           % of jitter. Any other failure (a refusal by the provider, a connection that needs re-authorization, bad
           input) is not retried. A node that still fails ends the run: the nodes after it are logged <C>skipped</C> and
-          the run is <C>error</C>.
+          the run is <C>error</C>, unless the node{" "}
+          <a className={link} href="#errors">
+            goes on after an error
+          </a>
+          .
         </p>
         <H3 id="logs">Logs</H3>
         <p>
           Every node is one operation log, written in node order (each node&apos;s <C>started_at</C> no earlier than the
-          one before); the Logs page filtered by <C>source_run_id</C> shows a run. A node still running reads{" "}
-          <C>start</C>; then <C>success</C>, <C>error</C> (after its retries) or <C>skipped</C>. The log holds the input
-          as filled in and the output (or the error).
+          one before), and a loop one per item; the Logs page filtered by <C>source_run_id</C> shows a run. A node still
+          running (or waiting for an approval) reads <C>start</C>; then <C>success</C>, <C>error</C> (after its
+          retries), <C>skipped</C> (after a failure or a stop, by its condition, or for an empty list) or <C>stop</C> (a{" "}
+          <C>{FLOW_STOP}</C> that ran, an approval step that was not approved). The log holds the input as filled in and
+          the output (or the error).
         </p>
         <Table
           head={["Field", "Value"]}
@@ -494,8 +1123,9 @@ export default async function WorkflowsDocsPage() {
             [
               <C key="f">metadata</C>,
               <>
-                <C>{'{"node_id", "node_label", "retry_attempts"}'}</C>, plus <C>connection_id</C> when the node has one;{" "}
-                <C>retry_attempts</C> counts the retries (0 to {MAX_RETRIES}).
+                <C>{'{"node_id", "node_label", "retry_attempts"}'}</C>, plus <C>connection_id</C> when the node has one,{" "}
+                <C>iteration</C> and <C>iterations</C> in a loop, <C>approval_id</C> and <C>approved_by</C> after an
+                approval step; <C>retry_attempts</C> counts the retries (0 to {MAX_RETRIES}).
               </>,
             ],
             [
@@ -519,8 +1149,11 @@ export default async function WorkflowsDocsPage() {
         </p>
         <p>
           A run that starts while the team&apos;s <C>credits_remaining</C> is 0 or less is <C>refused</C>: it writes no
-          log and no ledger entry, and shows as refused in the run history. A run that started goes to its end, even if
-          it uses the last credits on the way.
+          log and no ledger entry, and shows as refused in the run history. A run that started{" "}
+          <a className={link} href="#credit-holds">
+            holds credits
+          </a>{" "}
+          as it goes: a node it cannot pay for fails with out of credits.
         </p>
         <p>
           A run that ends in <C>error</C> sends the{" "}
@@ -582,7 +1215,12 @@ export default async function WorkflowsDocsPage() {
           — create it active, switch it on, or change the nodes of an active one; a member who tries is told which nodes
           write and can save it inactive for an owner to activate. An inactive workflow with write nodes can be run by
           hand (Run now) only by an owner; the operator&apos;s <C>workflow run</C> is not limited. A workflow with reads
-          and utilities only can be activated and run by any member. (Agents&apos; writes through MCP follow the{" "}
+          and utilities only, or whose every write node has an{" "}
+          <a className={link} href="#approval-step">
+            approval step
+          </a>
+          , can be activated and run by any member: each of its writes waits for a person&apos;s yes. (Agents&apos;
+          writes through MCP follow the{" "}
           <Link className={link} href="/docs/operations#write-policies">
             write policies
           </Link>{" "}
@@ -654,7 +1292,7 @@ export default async function WorkflowsDocsPage() {
               )}
             </p>
             <Table
-              head={["Node", "Operation", "Connection", "Input"]}
+              head={["Node", "Operation", "Connection", "Input", "when, for_each, …"]}
               rows={t.nodes.map((n) => [
                 <span key="n">
                   <C>{n.id}</C>
@@ -665,6 +1303,13 @@ export default async function WorkflowsDocsPage() {
                 <code key="i" className="block min-w-72 break-all font-mono text-xs">
                   {JSON.stringify(n.input)}
                 </code>,
+                Object.keys(nodeControls(n)).length ? (
+                  <code key="w" className="block min-w-56 break-all font-mono text-xs">
+                    {JSON.stringify(nodeControls(n))}
+                  </code>
+                ) : (
+                  "—"
+                ),
               ])}
             />
           </div>
@@ -692,9 +1337,10 @@ export default async function WorkflowsDocsPage() {
         <p>
           <C>workflow run --id ID [--wait]</C> queues a run and prints <C>{'{"run_id"}'}</C>. With <C>--wait</C> it
           waits for the end (running the run itself when no instance has taken it, so it works with no server up) and
-          prints <C>{'{"run_id", "status", "logs", "credits"}'}</C>: status <C>success</C>, <C>error</C> or{" "}
-          <C>refused</C>, <C>logs</C> the number of logs the run wrote, <C>credits</C> its ledger entry&apos;s credits
-          (0 when refused).
+          prints <C>{'{"run_id", "status", "logs", "credits"}'}</C>: status <C>success</C>, <C>error</C>, <C>stopped</C>{" "}
+          or <C>refused</C>, <C>logs</C> the number of logs the run wrote, <C>credits</C> its ledger entry&apos;s
+          credits (0 when refused). A run that parks at an approval step returns at once with{" "}
+          <C>&quot;status&quot;: &quot;waiting_approval&quot;</C>.
         </p>
         <Pre label="workflow run">{CLI_RUN}</Pre>
         <H3 id="cli-list">workflow list</H3>
@@ -731,6 +1377,11 @@ export default async function WorkflowsDocsPage() {
           head={["Variable", "Default", "Meaning"]}
           rows={[
             [<C key="v">WORKFLOW_CONCURRENCY</C>, "16", "Runs one instance executes at once."],
+            [
+              <C key="v">WORKFLOW_MAX_ITERATIONS</C>,
+              "500",
+              "The most items a for_each node runs; a longer list fails the node before any item runs.",
+            ],
             [
               <C key="v">WORKFLOW_MISSED_SLOTS</C>,
               "run_once",

@@ -18,6 +18,7 @@ import { dateRangeOrThrow, isObject, isoDate, rowLimit } from "@/lib/platforms/k
 import { providerFetch } from "@/lib/platforms/kit/provider-fetch";
 import { ProviderUnavailable } from "@/lib/platforms/kit/types";
 import type { Operation } from "@/lib/platforms/kit/operation-types";
+import { reportedDates } from "@/lib/platforms/kit/output-parts";
 
 // Amazon Ads reads: the advertising profiles of each region, the Sponsored Products campaigns of
 // a profile (v3 list), and a Sponsored Products campaign report (reporting v3: create, poll,
@@ -38,6 +39,19 @@ export const profileInput = {
     .describe(
       "The profile's region: na (US, CA, MX, BR), eu (UK, DE, FR, …, IN) or fe (JP, AU, SG); found from the profiles when left out.",
     ),
+};
+
+/** campaignView's answer. */
+const campaignShape = {
+  campaign_id: z.string().describe("Campaign ID"),
+  name: z.string().nullable().describe("Campaign"),
+  state: z.string().nullable().describe("State, e.g. ENABLED or PAUSED"),
+  targeting_type: z.string().nullable().describe("Targeting, MANUAL or AUTO"),
+  daily_budget: z.number().nullable().describe("Daily budget (marketplace currency)"),
+  budget_type: z.string().nullable().describe("Budget type, e.g. DAILY"),
+  start_date: z.string().nullable().describe("Start date"),
+  end_date: z.string().nullable().describe("End date"),
+  portfolio_id: z.string().nullable().describe("Portfolio ID"),
 };
 
 /** An SP campaign as the operations return it. */
@@ -69,6 +83,27 @@ const amazonProfilesList = defineRead({
   example: {},
   input: {
     region: z.enum(["na", "eu", "fe"]).optional().describe("Only this region: na, eu or fe (default: all three)."),
+  },
+  output: {
+    profiles: z
+      .array(
+        z.object({
+          profile_id: z.string().describe("Profile ID"),
+          region: z.enum(["na", "eu", "fe"]).describe("Region: na, eu or fe"),
+          country_code: z.string().nullable().describe("Marketplace country, e.g. US"),
+          currency_code: z.string().nullable().describe("Currency, e.g. USD"),
+          timezone: z.string().nullable().describe("Time zone"),
+          account: z
+            .object({
+              id: z.string().nullable().describe("Account ID"),
+              type: z.string().nullable().describe("Account type: seller, vendor or agency"),
+              name: z.string().nullable().describe("Account name"),
+              marketplace_id: z.string().nullable().describe("Marketplace ID"),
+            })
+            .describe("Advertiser account"),
+        }),
+      )
+      .describe("Profiles: one advertiser account per marketplace"),
   },
   async run({ connection, credentials }, args) {
     const token = accessTokenOf(credentials);
@@ -104,6 +139,13 @@ const amazonSpCampaignsList = defineRead({
       "How many campaigns to return at most (1-1000, Amazon's page limit; default 100).",
     ),
     next_token: z.string().max(2000).optional().describe("next_token of the previous page, to continue."),
+  },
+  output: {
+    profile_id: z.string().describe("Profile ID"),
+    region: z.enum(["na", "eu", "fe"]).describe("Region: na, eu or fe"),
+    total: z.number().optional().describe("Campaigns matching"),
+    campaigns: z.array(z.object(campaignShape)).describe("Sponsored Products campaigns"),
+    next_token: z.string().nullable().describe("Next page token (null on the last page)"),
   },
   async run({ connection, credentials }, args) {
     const token = accessTokenOf(credentials);
@@ -147,6 +189,23 @@ const METRICS = [
   "roasClicks7d",
 ] as const;
 const DEFAULT_METRICS = ["impressions", "clicks", "cost", "purchases7d", "sales7d"] as const;
+const METRIC_LABELS: Record<(typeof METRICS)[number], string> = {
+  impressions: "Impressions",
+  clicks: "Clicks",
+  cost: "Spend",
+  clickThroughRate: "Click-through rate",
+  costPerClick: "Cost per click",
+  purchases7d: "Purchases (7 days)",
+  sales7d: "Sales (7 days)",
+  purchases14d: "Purchases (14 days)",
+  sales14d: "Sales (14 days)",
+  unitsSoldClicks7d: "Units sold (7 days)",
+  acosClicks7d: "ACOS (7 days)",
+  roasClicks7d: "ROAS (7 days)",
+};
+const metricFields = Object.fromEntries(
+  METRICS.map((m) => [m, z.number().nullable().optional().describe(`${METRIC_LABELS[m]} (when asked for)`)]),
+);
 const POLL_WAITS_MS = [0, 1000, 2000, 3000, 4000, 5000];
 
 const amazonSpCampaignReport = defineRead({
@@ -172,6 +231,26 @@ const amazonSpCampaignReport = defineRead({
       .default([...DEFAULT_METRICS])
       .describe(`Metrics to return (default ${DEFAULT_METRICS.join(", ")}).`),
     limit: rowLimit(200, 5000),
+  },
+  output: {
+    profile_id: z.string().describe("Profile ID"),
+    region: z.enum(["na", "eu", "fe"]).describe("Region: na, eu or fe"),
+    report_id: z.string().describe("Report ID"),
+    date_range: reportedDates(),
+    total_rows: z.number().describe("Total rows of the report (may be more than the rows returned)"),
+    rows: z
+      .array(
+        z.object({
+          campaignId: z.string().nullable().describe("Campaign ID"),
+          campaignName: z.string().nullable().optional().describe("Campaign"),
+          campaignStatus: z.string().nullable().optional().describe("Campaign status, e.g. ENABLED"),
+          date: z.string().nullable().optional().describe("Day (daily rows)"),
+          startDate: z.string().nullable().optional().describe("First day (summary rows)"),
+          endDate: z.string().nullable().optional().describe("Last day (summary rows)"),
+          ...metricFields,
+        }),
+      )
+      .describe("Report rows: one per campaign (and day), with the metrics asked for"),
   },
   async run({ connection, credentials }, args) {
     const range = dateRangeOrThrow(args.start_date, args.end_date, { defaultDays: 7, maxDays: 31 });

@@ -118,6 +118,13 @@ const amazonSpCampaignSetState = defineWrite({
     return `${verb} Amazon Sponsored Products campaign ${input.campaign_id}${b.name}${b.state ? ` (now ${b.state})` : ""} of profile ${input.profile_id}.`;
   },
   before: (ctx, input) => campaignOf(ctx, input),
+  output: {
+    profile_id: z.string().describe("Profile ID"),
+    campaign_id: z.string().describe("Campaign ID"),
+    name: z.string().nullable().describe("Campaign"),
+    previous_state: z.string().nullable().describe("Previous state"),
+    state: z.string().describe("State now, e.g. PAUSED or ENABLED"),
+  },
   async run(ctx, input) {
     const { campaign, region } = await campaignOf(ctx, input);
     const after = await updateCampaign(ctx, input, region, { state: input.state });
@@ -159,6 +166,13 @@ const amazonSpCampaignSetBudget = defineWrite({
     return `Change the daily budget of Amazon Sponsored Products campaign ${input.campaign_id}${b.name} in profile ${input.profile_id}${from} to ${input.daily_budget}.`;
   },
   before: (ctx, input) => campaignOf(ctx, input),
+  output: {
+    profile_id: z.string().describe("Profile ID"),
+    campaign_id: z.string().describe("Campaign ID"),
+    name: z.string().nullable().describe("Campaign"),
+    previous_daily_budget: z.number().nullable().describe("Previous daily budget (marketplace currency)"),
+    daily_budget: z.number().describe("New daily budget (marketplace currency)"),
+  },
   async run(ctx, input) {
     const { campaign, region } = await campaignOf(ctx, input);
     const after = await updateCampaign(ctx, input, region, {

@@ -36,6 +36,17 @@ const openaiListModels = defineRead({
   cacheTtlSeconds: 3600,
   example: {},
   input: {},
+  output: {
+    models: z
+      .array(
+        z.object({
+          id: z.string().nullable().describe("Model ID, e.g. gpt-4o"),
+          owned_by: z.string().nullable().describe("Owner"),
+          created: z.string().nullable().describe("Created on"),
+        }),
+      )
+      .describe("Models, by ID"),
+  },
   async run(ctx) {
     const res = await providerFetch("OpenAI", hosted(ctx.connection.type), "https://api.openai.com/v1/models", {
       headers: apiKeyHeaders.openai(keyOf(ctx, "api_key")),
@@ -71,6 +82,18 @@ const anthropicListModels = defineRead({
       .max(1000)
       .default(100)
       .describe("How many models to return at most (1-1000, default 100)."),
+  },
+  output: {
+    models: z
+      .array(
+        z.object({
+          id: z.string().nullable().describe("Model ID"),
+          display_name: z.string().nullable().describe("Model name"),
+          created_at: z.string().nullable().describe("Released at"),
+        }),
+      )
+      .describe("Models, newest first"),
+    has_more: z.boolean().describe("More models than were returned"),
   },
   async run(ctx, args) {
     const res = await providerFetch(
@@ -110,6 +133,23 @@ const klaviyoListCampaigns = defineRead({
       .default("email")
       .describe("Which campaigns: email (default), sms or mobile_push; Klaviyo requires one channel per call."),
     cursor: z.string().max(500).optional().describe("next_cursor of the previous page, to continue."),
+  },
+  output: {
+    campaigns: z
+      .array(
+        z.object({
+          id: z.string().nullable().describe("Campaign ID"),
+          name: z.string().nullable().describe("Campaign"),
+          status: z.string().nullable().describe("Status, e.g. Sent, Scheduled or Draft"),
+          archived: z.boolean().nullable().describe("Archived"),
+          send_time: z.string().nullable().describe("Sent at"),
+          scheduled_at: z.string().nullable().describe("Scheduled at"),
+          created_at: z.string().nullable().describe("Created at"),
+          updated_at: z.string().nullable().describe("Updated at"),
+        }),
+      )
+      .describe("Campaigns, newest first"),
+    next_cursor: z.string().nullable().describe("Cursor of the next page (null on the last page)"),
   },
   async run(ctx, args) {
     const url = urlWith("https://a.klaviyo.com/api/campaigns/", {
@@ -184,6 +224,18 @@ const semrushDomainOverview = defineRead({
       .default("us")
       .describe("The regional database: us (default), uk, de, fr, ca, au …"),
   },
+  output: {
+    found: z.boolean().describe("Semrush has data on the domain"),
+    domain: z.string().optional().describe("Domain"),
+    database: z.string().optional().describe("Database (country), e.g. us"),
+    rank: z.number().optional().describe("Semrush rank"),
+    organic_keywords: z.number().optional().describe("Organic keywords"),
+    organic_traffic: z.number().optional().describe("Organic traffic (visits a month)"),
+    organic_cost_usd: z.number().optional().describe("Organic traffic value (USD)"),
+    adwords_keywords: z.number().optional().describe("Paid keywords"),
+    adwords_traffic: z.number().optional().describe("Paid traffic (visits a month)"),
+    adwords_cost_usd: z.number().optional().describe("Paid traffic cost (USD)"),
+  },
   async run(ctx, args) {
     const url = urlWith("https://api.semrush.com/", {
       type: "domain_rank",
@@ -232,6 +284,13 @@ const ZERO_DECIMAL = new Set([
   "xpf",
 ]);
 
+/** stripeAmounts' answer, one per currency. */
+const stripeAmount = z.object({
+  currency: z.string().describe("Currency, e.g. usd"),
+  amount: z.number().describe("Amount"),
+  amount_minor: z.number().describe("Amount in the currency's smallest unit (cents)"),
+});
+
 function stripeAmounts(v: unknown) {
   return (Array.isArray(v) ? v : []).filter(isObject).map((b) => {
     const currency = String(b.currency ?? "");
@@ -252,6 +311,11 @@ const stripeGetBalance = defineRead({
   cacheTtlSeconds: 60,
   example: {},
   input: {},
+  output: {
+    available: z.array(stripeAmount).describe("Available balance, per currency"),
+    pending: z.array(stripeAmount).describe("Pending balance, per currency"),
+    livemode: z.boolean().describe("Live mode (not test mode)"),
+  },
   async run(ctx) {
     const res = await providerFetch("Stripe", hosted(ctx.connection.type), "https://api.stripe.com/v1/balance", {
       headers: apiKeyHeaders.stripe(keyOf(ctx, "secret_key")),

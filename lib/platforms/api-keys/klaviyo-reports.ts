@@ -69,6 +69,22 @@ const STATISTICS = [
   "bounce_rate",
   "spam_complaints",
 ] as const;
+const STATISTIC_LABELS: Record<(typeof STATISTICS)[number], string> = {
+  recipients: "Recipients",
+  delivered: "Delivered",
+  opens_unique: "Unique opens",
+  open_rate: "Open rate (0-1)",
+  clicks_unique: "Unique clicks",
+  click_rate: "Click rate (0-1)",
+  conversions: "Conversions",
+  conversion_rate: "Conversion rate (0-1)",
+  conversion_value: "Conversion value",
+  revenue_per_recipient: "Revenue per recipient",
+  unsubscribes: "Unsubscribes",
+  unsubscribe_rate: "Unsubscribe rate (0-1)",
+  bounce_rate: "Bounce rate (0-1)",
+  spam_complaints: "Spam complaints",
+};
 const TIMEFRAMES = [
   "today",
   "yesterday",
@@ -114,6 +130,24 @@ const campaignReport = defineRead({
       .regex(/^[A-Za-z0-9]{1,64}$/, "must be a Klaviyo campaign ID")
       .optional()
       .describe("Only this campaign."),
+  },
+  output: {
+    timeframe: z.enum(TIMEFRAMES).describe("Period reported"),
+    campaigns: z
+      .array(
+        z.object({
+          campaign_id: z.string().nullable().describe("Campaign ID"),
+          channel: z.string().nullable().describe("Channel, e.g. email or sms"),
+          message_id: z.string().nullable().describe("Campaign message ID"),
+          ...Object.fromEntries(
+            STATISTICS.map((s) => [
+              s,
+              z.number().nullable().optional().describe(`${STATISTIC_LABELS[s]} (when asked for)`),
+            ]),
+          ),
+        }),
+      )
+      .describe("One row per campaign message, with the statistics asked for"),
   },
   async run(ctx, args) {
     // https://developers.klaviyo.com/en/reference/query_campaign_values
@@ -171,6 +205,29 @@ function audienceRead(kind: "lists" | "segments") {
         .optional()
         .describe(`Only ${kind} whose name contains this text.`),
       cursor: z.string().max(500).optional().describe("next_cursor of the previous page, to continue."),
+    },
+    output: {
+      [kind]: z
+        .array(
+          z.object({
+            id: z
+              .string()
+              .nullable()
+              .describe(`${kind === "lists" ? "List" : "Segment"} ID`),
+            name: z
+              .string()
+              .nullable()
+              .describe(kind === "lists" ? "List" : "Segment"),
+            ...(kind === "segments" && {
+              active: z.boolean().nullable().describe("Active"),
+              starred: z.boolean().nullable().describe("Starred"),
+            }),
+            created: z.string().nullable().describe("Created at"),
+            updated: z.string().nullable().describe("Updated at"),
+          }),
+        )
+        .describe(kind === "lists" ? "Lists" : "Segments"),
+      next_cursor: z.string().nullable().describe("Cursor of the next page (null on the last page)"),
     },
     async run(ctx, args) {
       // https://developers.klaviyo.com/en/reference/get_lists, https://developers.klaviyo.com/en/reference/get_segments
@@ -256,6 +313,11 @@ const unsubscribe = defineWrite({
       listName = isObject(data.attributes) ? data.attributes.name : undefined;
     }
     return { email: input.email, profile_id: profile ? String(profile.id) : null, list_name: listName ?? null };
+  },
+  output: {
+    email: z.string().describe("Email"),
+    list_id: z.string().nullable().describe("List unsubscribed from (null: all email marketing)"),
+    unsubscribed: z.literal(true).describe("Klaviyo accepted the unsubscribe"),
   },
   async run(ctx, input) {
     // https://developers.klaviyo.com/en/reference/unsubscribe_profiles (revision 2024-10-15 body)

@@ -78,6 +78,13 @@ const klaviyoListAddProfile = defineWrite({
     return `Add ${input.email} to Klaviyo list ${input.list_id}${list} in account ${connection.name ?? connection.externalId ?? connection.id}.`;
   },
   before: (ctx, input) => listOf(ctx, input.list_id),
+  output: {
+    list_id: z.string().describe("List ID"),
+    list_name: z.string().nullable().describe("List"),
+    profile_id: z.string().describe("Profile ID"),
+    email: z.string().describe("Email"),
+    profile_created: z.boolean().describe("A new profile was created"),
+  },
   async run(ctx, input) {
     // The list first: a mistyped list ID is refused before any profile is created or changed.
     const list = await listOf(ctx, input.list_id);

@@ -6,6 +6,7 @@ import { ProviderRejection, ProviderUnavailable } from "@/lib/platforms/kit/type
 import { defineRead, defineWrite } from "@/lib/platforms/kit/define-operation";
 import { dateRangeOrThrow, isoDate, numeric, rowLimit } from "@/lib/platforms/kit/input-parts";
 import type { Operation, OperationContext } from "@/lib/platforms/kit/operation-types";
+import { reportedDates } from "@/lib/platforms/kit/output-parts";
 
 // Google Ads reports marketers read every week (search terms, keywords) and the changes they make
 // from them: negative keywords on a campaign (CampaignCriterionService) and pausing or enabling an
@@ -67,6 +68,21 @@ const metricsOf = (row: Json) => {
   };
 };
 
+/** metricsOf's fields, as the reports return them. */
+const metricsShape = {
+  impressions: z.number().describe("Impressions"),
+  clicks: z.number().describe("Clicks"),
+  ctr: z.number().nullable().describe("Click-through rate (0-1)"),
+  cost: z.number().nullable().describe("Cost (account currency)"),
+  conversions: z.number().describe("Conversions"),
+};
+const campaignAndAdGroup = {
+  campaign_id: z.string().nullable().describe("Campaign ID"),
+  campaign_name: z.string().nullable().describe("Campaign"),
+  ad_group_id: z.string().nullable().describe("Ad group ID"),
+  ad_group_name: z.string().nullable().describe("Ad group"),
+};
+
 const searchTermsReport = defineRead({
   id: "google_ads.search_terms.report",
   title: "Google Ads search terms report (the search queries behind your ads)",
@@ -83,6 +99,20 @@ const searchTermsReport = defineRead({
     campaign_id: numericId("campaign").optional().describe("Only the search terms of this campaign (campaign.id)."),
     ...period,
     limit: rowLimit(100),
+  },
+  output: {
+    customer_id: z.string().describe("Google Ads customer ID (10 digits)"),
+    date_range: reportedDates(),
+    search_terms: z
+      .array(
+        z.object({
+          search_term: z.string().nullable().describe("Search term"),
+          status: z.string().nullable().describe("Keyword status of the term, e.g. ADDED, EXCLUDED or NONE"),
+          ...campaignAndAdGroup,
+          ...metricsShape,
+        }),
+      )
+      .describe("Search terms, most impressions first"),
   },
   async run(ctx, args) {
     const range = dateRangeOrThrow(args.start_date, args.end_date, { defaultDays: 30, maxDays: 400 });
@@ -125,6 +155,23 @@ const keywordsReport = defineRead({
     campaign_id: numericId("campaign").optional().describe("Only the keywords of this campaign (campaign.id)."),
     ...period,
     limit: rowLimit(100),
+  },
+  output: {
+    customer_id: z.string().describe("Google Ads customer ID (10 digits)"),
+    date_range: reportedDates(),
+    keywords: z
+      .array(
+        z.object({
+          criterion_id: z.string().nullable().describe("Keyword ID"),
+          keyword: z.string().nullable().describe("Keyword"),
+          match_type: z.string().nullable().describe("Match type, e.g. EXACT, PHRASE or BROAD"),
+          status: z.string().nullable().describe("Keyword status, e.g. ENABLED or PAUSED"),
+          quality_score: z.number().nullable().describe("Quality score (1-10)"),
+          ...campaignAndAdGroup,
+          ...metricsShape,
+        }),
+      )
+      .describe("Keywords, most clicks first"),
   },
   async run(ctx, args) {
     const range = dateRangeOrThrow(args.start_date, args.end_date, { defaultDays: 30, maxDays: 400 });
@@ -209,6 +256,20 @@ const addNegativeKeywords = defineWrite({
     const state = await campaignState(ctx, args);
     return { campaign_id: state.campaign_id, name: state.name, status: state.status };
   },
+  output: {
+    customer_id: z.string().describe("Google Ads customer ID (10 digits)"),
+    campaign_id: z.string().describe("Campaign ID"),
+    added: z
+      .array(
+        z.object({
+          resource_name: z.string().nullable().describe("Resource name of the new criterion"),
+          criterion_id: z.string().nullable().describe("Negative keyword ID"),
+          keyword: z.string().describe("Negative keyword"),
+          match_type: z.string().describe("Match type, e.g. PHRASE"),
+        }),
+      )
+      .describe("Negative keywords added"),
+  },
   async run(ctx, args) {
     const what = "the campaignCriteria:mutate call";
     const campaign = `customers/${args.customer_id}/campaigns/${args.campaign_id}`;
@@ -290,6 +351,13 @@ function adGroupStatusWrite(status: "PAUSED" | "ENABLED") {
       const campaign = typeof s.campaign_name === "string" ? ` of campaign '${s.campaign_name}'` : "";
       const now = typeof s.status === "string" ? ` (now ${s.status})` : "";
       return `${pausing ? "Pause" : "Enable"} Google Ads ad group ${args.ad_group_id}${name}${campaign} in account ${dashed(args.customer_id)}${now}`;
+    },
+    output: {
+      customer_id: z.string().describe("Google Ads customer ID (10 digits)"),
+      ad_group_id: z.string().describe("Ad group ID"),
+      resource_name: z.string().describe("Resource name of the ad group"),
+      name: z.string().nullable().describe("Ad group"),
+      status: z.string().describe("New status (PAUSED or ENABLED)"),
     },
     before: (ctx, args) => adGroupState(ctx, args),
     async run(ctx, args) {

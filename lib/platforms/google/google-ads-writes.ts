@@ -163,6 +163,13 @@ function statusWrite(status: "PAUSED" | "ENABLED") {
     summarize: (args, _connection, before) =>
       `${pausing ? "Pause" : "Enable"} Google Ads campaign ${named(args.campaign_id, before)} in account ${dashed(args.customer_id)}` +
       (asState(before).status ? ` (now ${asState(before).status})` : ""),
+    output: {
+      customer_id: z.string().describe("Google Ads customer ID (10 digits)"),
+      campaign_id: z.string().describe("Campaign ID"),
+      resource_name: z.string().describe("Resource name of the campaign"),
+      name: z.string().nullable().describe("Campaign"),
+      status: z.string().describe("New status (PAUSED or ENABLED)"),
+    },
     before: async (ctx, args) => shownState(await campaignState(ctx, args)),
     async run(ctx, args) {
       const what = "the campaigns:mutate call";
@@ -215,6 +222,16 @@ const updateCampaignBudget = defineWrite({
     return `Change the daily budget of Google Ads campaign ${named(args.campaign_id, before)} in account ${dashed(args.customer_id)}${from} to ${money(args.daily_budget, currency)}${shared}`;
   },
   before: async (ctx, args) => shownState(await campaignState(ctx, args)),
+  output: {
+    customer_id: z.string().describe("Google Ads customer ID (10 digits)"),
+    campaign_id: z.string().describe("Campaign ID"),
+    name: z.string().nullable().describe("Campaign"),
+    budget_resource_name: z.string().describe("Resource name of the campaign budget"),
+    currency: z.string().nullable().describe("Account currency, e.g. USD"),
+    previous_daily_budget: z.number().nullable().describe("Previous daily budget (account currency)"),
+    daily_budget: z.number().describe("New daily budget (account currency)"),
+    shared_budget: z.boolean().describe("A shared budget (other campaigns changed too)"),
+  },
   async run(ctx, args) {
     const state = await campaignState(ctx, args);
     if (!state.budget_resource_name)

@@ -4,6 +4,7 @@ import { googleAccessToken, googleApiCall, isObject, listOf } from "@/lib/platfo
 import { defineRead } from "@/lib/platforms/kit/define-operation";
 import { numeric, rowLimit } from "@/lib/platforms/kit/input-parts";
 import type { Operation } from "@/lib/platforms/kit/operation-types";
+import { chosenColumnRows } from "@/lib/platforms/kit/output-parts";
 
 // Google Analytics 4 realtime and metadata (Data API) and Search Console's URL inspection and
 // sitemaps: the reads beside the reports of google-operations.ts.
@@ -34,6 +35,15 @@ const siteUrl = z
   .describe(
     "The Search Console property exactly as Search Console names it: https://www.example.com/ (URL-prefix) or sc-domain:example.com (domain).",
   );
+
+/** A dimension or metric of getMetadata's answer, as ga4.metadata returns it. */
+const ga4Field = z.object({
+  api_name: z.string().nullable().describe("API name, e.g. totalRevenue"),
+  name: z.string().nullable().describe("Display name"),
+  category: z.string().nullable().describe("Category"),
+  description: z.string().nullable().describe("What it measures"),
+  custom: z.boolean().describe("A custom definition of the property"),
+});
 
 const names = (body: Json, key: string) =>
   Array.isArray(body[key]) ? (body[key] as unknown[]).map((h) => String(isObject(h) ? h.name : "")) : [];
@@ -70,6 +80,12 @@ const ga4Realtime = defineRead({
       .default(30)
       .describe("How many of the last minutes to count, 1-30 (up to 60 on Analytics 360; default 30)."),
     limit: rowLimit(50),
+  },
+  output: {
+    property_id: z.string().describe("GA4 property ID"),
+    minutes: z.number().describe("Minutes counted (the last N)"),
+    row_count: z.number().describe("Total rows of the report (may be more than the rows returned)"),
+    rows: chosenColumnRows("Realtime rows"),
   },
   async run({ connection, credentials }, args) {
     const accessToken = await googleAccessToken(connection.type, credentials);
@@ -125,6 +141,13 @@ const ga4Metadata = defineRead({
       .optional()
       .describe("Only fields whose API name, display name or description contains this text (case-insensitive)."),
     custom_only: z.boolean().default(false).describe("Only the property's custom dimensions and metrics."),
+  },
+  output: {
+    property_id: z.string().describe("GA4 property ID"),
+    dimensions: z.array(ga4Field).describe("Dimensions the property can report"),
+    metrics: z
+      .array(ga4Field.extend({ type: z.string().nullable().describe("Metric type, e.g. TYPE_CURRENCY") }))
+      .describe("Metrics the property can report"),
   },
   async run({ connection, credentials }, args) {
     const accessToken = await googleAccessToken(connection.type, credentials);
@@ -186,6 +209,24 @@ const urlInspection = defineRead({
       .default("en-US")
       .describe("The language of translated issue messages (default en-US)."),
   },
+  output: {
+    site_url: z.string().describe("Search Console property"),
+    url: z.string().describe("Page inspected"),
+    verdict: z.string().nullable().describe("Verdict, e.g. PASS, FAIL or NEUTRAL"),
+    coverage_state: z.string().nullable().describe("Coverage, e.g. Submitted and indexed"),
+    indexing_state: z.string().nullable().describe("Indexing allowed, e.g. INDEXING_ALLOWED"),
+    robots_txt_state: z.string().nullable().describe("robots.txt, e.g. ALLOWED"),
+    page_fetch_state: z.string().nullable().describe("Page fetch, e.g. SUCCESSFUL"),
+    last_crawl_time: z.string().nullable().describe("Last crawled at"),
+    crawled_as: z.string().nullable().describe("Crawled as (MOBILE or DESKTOP)"),
+    google_canonical: z.string().nullable().describe("Google's canonical URL"),
+    user_canonical: z.string().nullable().describe("The page's own canonical URL"),
+    sitemaps: z.array(z.string()).describe("Sitemaps listing the page"),
+    referring_urls: z.array(z.string()).describe("Pages linking to it"),
+    mobile_usability_verdict: z.string().nullable().describe("Mobile usability verdict"),
+    rich_results_verdict: z.string().nullable().describe("Rich results verdict"),
+    inspection_link: z.string().nullable().describe("Link to the report in Search Console"),
+  },
   async run({ connection, credentials }, args) {
     const accessToken = await googleAccessToken(connection.type, credentials);
     // https://developers.google.com/webmaster-tools/v1/urlInspection.index/inspect
@@ -234,6 +275,31 @@ const listSitemaps = defineRead({
   input: {
     site_url: siteUrl,
     sitemap_index: z.url().max(2048).optional().describe("Only the sitemaps listed in this sitemap index file."),
+  },
+  output: {
+    site_url: z.string().describe("Search Console property"),
+    sitemaps: z
+      .array(
+        z.object({
+          path: z.string().nullable().describe("Sitemap URL"),
+          type: z.string().nullable().describe("Sitemap type, e.g. sitemap"),
+          last_submitted: z.string().nullable().describe("Last submitted at"),
+          last_downloaded: z.string().nullable().describe("Last downloaded at"),
+          is_pending: z.boolean().describe("Waiting to be processed"),
+          is_index: z.boolean().describe("Is a sitemap index"),
+          errors: z.number().describe("Errors"),
+          warnings: z.number().describe("Warnings"),
+          contents: z
+            .array(
+              z.object({
+                type: z.string().nullable().describe("Content type, e.g. web"),
+                submitted: z.number().describe("URLs submitted"),
+              }),
+            )
+            .describe("URLs listed, by type"),
+        }),
+      )
+      .describe("Submitted sitemaps"),
   },
   async run({ connection, credentials }, args) {
     const accessToken = await googleAccessToken(connection.type, credentials);

@@ -12,6 +12,7 @@ import { ProviderRejection } from "@/lib/platforms/kit/types";
 import { defineRead } from "@/lib/platforms/kit/define-operation";
 import { dateRangeOrThrow, isoDate, numeric, rowLimit } from "@/lib/platforms/kit/input-parts";
 import { OperationInputError, type Operation } from "@/lib/platforms/kit/operation-types";
+import { chosenColumnRows, reportedDates } from "@/lib/platforms/kit/output-parts";
 
 // Google Analytics 4 (Data API), Google Ads (GAQL search) and Search Console (search analytics).
 
@@ -88,6 +89,14 @@ const ga4RunReport = defineRead({
       .describe("A metric or dimension of the report to sort by, descending for metrics and ascending for dimensions."),
     limit: rowLimit(100),
   },
+  output: {
+    property_id: z.string().describe("GA4 property ID"),
+    date_range: reportedDates("Date range (as asked: a date, today, yesterday or NdaysAgo)"),
+    row_count: z.number().describe("Total rows of the report (may be more than the rows returned)"),
+    currency_code: z.string().nullable().describe("Currency of revenue metrics, e.g. USD"),
+    time_zone: z.string().nullable().describe("The property's time zone"),
+    rows: chosenColumnRows("Report rows"),
+  },
   async run({ connection, credentials }, args) {
     const propertyId = args.property_id.replace(/^properties\//, "");
     if (args.order_by && ![...args.metrics, ...args.dimensions].includes(args.order_by))
@@ -137,6 +146,24 @@ const ga4ListProperties = defineRead({
   cacheTtlSeconds: 300,
   example: {},
   input: { limit: rowLimit(50, 200) },
+  output: {
+    accounts: z
+      .array(
+        z.object({
+          account_id: z.string().describe("Analytics account ID"),
+          name: z.string().nullable().describe("Account name"),
+          properties: z
+            .array(
+              z.object({
+                property_id: z.string().describe("GA4 property ID"),
+                name: z.string().nullable().describe("Property name"),
+              }),
+            )
+            .describe("The account's GA4 properties"),
+        }),
+      )
+      .describe("Analytics accounts"),
+  },
   async run({ connection, credentials }, args) {
     const accessToken = await googleAccessToken(connection.type, credentials);
     const what = "the accountSummaries call";
@@ -207,6 +234,16 @@ const googleAdsSearch = defineRead({
       ),
     limit: rowLimit(100),
   },
+  output: {
+    customer_id: z.string().describe("Google Ads customer ID (10 digits)"),
+    row_count: z.number().describe("Rows returned"),
+    truncated: z.boolean().describe("More rows matched than were returned"),
+    rows: z
+      .array(z.record(z.string(), z.unknown()))
+      .describe(
+        'Result rows: one flat object per row, keyed by the fields the query selects, e.g. "campaign.name", "metrics.clicks" (the columns depend on the query).',
+      ),
+  },
   async run({ connection, credentials }, args) {
     const developerToken = googleAdsDeveloperToken(credentials);
     if (!developerToken)
@@ -251,6 +288,9 @@ const googleAdsListCustomers = defineRead({
   cacheTtlSeconds: 300,
   example: {},
   input: {},
+  output: {
+    customer_ids: z.array(z.string()).describe("Google Ads customer IDs this connection can access"),
+  },
   async run({ connection, credentials }) {
     const developerToken = googleAdsDeveloperToken(credentials);
     if (!developerToken)
@@ -321,6 +361,31 @@ const searchConsoleQuery = defineRead({
       .default(0)
       .describe("Zero-based index of the first row, for paging (default 0)."),
   },
+  output: {
+    site_url: z.string().describe("Search Console property"),
+    date_range: reportedDates(),
+    search_type: z.string().describe("Search type reported, e.g. web"),
+    rows: z
+      .array(
+        z.object({
+          query: z.string().nullable().optional().describe("Search query (when split by query)"),
+          page: z.string().nullable().optional().describe("Page URL (when split by page)"),
+          country: z.string().nullable().optional().describe("Country code (when split by country)"),
+          device: z.string().nullable().optional().describe("Device (when split by device)"),
+          date: z.string().nullable().optional().describe("Day (when split by date)"),
+          searchAppearance: z
+            .string()
+            .nullable()
+            .optional()
+            .describe("Search appearance (when split by searchAppearance)"),
+          clicks: z.number().describe("Clicks"),
+          impressions: z.number().describe("Impressions"),
+          ctr: z.number().nullable().describe("Click-through rate (0-1)"),
+          position: z.number().nullable().describe("Average position"),
+        }),
+      )
+      .describe("Performance rows, sorted by clicks: one per combination of the chosen dimensions"),
+  },
   async run({ connection, credentials }, args) {
     const range = dateRangeOrThrow(args.start_date, args.end_date, { defaultDays: 28, maxDays: 16 * 31 });
     const filters = [
@@ -376,6 +441,16 @@ const searchConsoleListSites = defineRead({
   cacheTtlSeconds: 300,
   example: {},
   input: {},
+  output: {
+    sites: z
+      .array(
+        z.object({
+          site_url: z.string().nullable().describe("Property (site URL)"),
+          permission_level: z.string().nullable().describe("Permission level, e.g. siteOwner"),
+        }),
+      )
+      .describe("Search Console properties"),
+  },
   async run({ connection, credentials }) {
     const accessToken = await googleAccessToken(connection.type, credentials);
     const what = "the sites.list call";

@@ -123,6 +123,28 @@ const listDeals = defineRead({
     limit,
     after,
   },
+  output: {
+    total: z.number().optional().describe("Deals matching (searches and filters only)"),
+    deals: z
+      .array(
+        z
+          .object({
+            id: z.string().nullable().describe("Deal ID"),
+            dealname: z.string().nullable().optional().describe("Deal name"),
+            amount: z.string().nullable().optional().describe("Amount"),
+            dealstage: z.string().nullable().optional().describe("Deal stage, e.g. closedwon"),
+            pipeline: z.string().nullable().optional().describe("Pipeline"),
+            closedate: z.string().nullable().optional().describe("Close date"),
+            hubspot_owner_id: z.string().nullable().optional().describe("Owner ID"),
+            createdate: z.string().nullable().optional().describe("Created at"),
+          })
+          .catchall(z.string().nullable()),
+      )
+      .describe(
+        "Deals: the ID and the properties asked for, by internal name (the default properties unless others are asked for)",
+      ),
+    next_after: z.string().nullable().describe("Cursor of the next page (null on the last page)"),
+  },
   async run({ connection, credentials }, args) {
     const filters: Json[] = [];
     if (args.dealstage) filters.push({ propertyName: "dealstage", operator: "EQ", value: args.dealstage });
@@ -161,6 +183,28 @@ const listCompanies = defineRead({
       .describe(`Company properties to return (internal names; default ${COMPANY_PROPERTIES.join(", ")}).`),
     limit,
     after,
+  },
+  output: {
+    total: z.number().optional().describe("Companies matching (searches only)"),
+    companies: z
+      .array(
+        z
+          .object({
+            id: z.string().nullable().describe("Company ID"),
+            name: z.string().nullable().optional().describe("Company name"),
+            domain: z.string().nullable().optional().describe("Domain"),
+            industry: z.string().nullable().optional().describe("Industry"),
+            city: z.string().nullable().optional().describe("City"),
+            country: z.string().nullable().optional().describe("Country"),
+            numberofemployees: z.string().nullable().optional().describe("Employees"),
+            lifecyclestage: z.string().nullable().optional().describe("Lifecycle stage"),
+          })
+          .catchall(z.string().nullable()),
+      )
+      .describe(
+        "Companies: the ID and the properties asked for, by internal name (the default properties unless others are asked for)",
+      ),
+    next_after: z.string().nullable().describe("Cursor of the next page (null on the last page)"),
   },
   async run({ connection, credentials }, args) {
     const filters = args.domain ? [{ propertyName: "domain", operator: "EQ", value: args.domain }] : [];
@@ -224,6 +268,15 @@ const moveDeal = defineWrite({
       amount: p.amount ?? null,
       closedate: p.closedate ?? null,
     };
+  },
+  output: {
+    deal_id: z.string().describe("Deal ID"),
+    dealname: z.string().nullable().describe("Deal name"),
+    dealstage: z.string().describe("Deal stage now"),
+    pipeline: z.string().nullable().describe("Pipeline"),
+    amount: z.string().nullable().describe("Amount"),
+    closedate: z.string().nullable().describe("Close date"),
+    updated_at: z.string().nullable().describe("Updated at"),
   },
   async run({ connection, credentials }, args) {
     const properties = {
@@ -311,6 +364,15 @@ const createCompany = defineWrite({
     });
     const [first] = records(body, ["name", "domain"]).results;
     return { existing: first ?? null };
+  },
+  output: {
+    id: z.string().describe("Company ID"),
+    name: z.string().describe("Company name"),
+    domain: z.string().nullable().describe("Domain"),
+    properties: z
+      .record(z.string(), z.string().nullable())
+      .describe("The other properties written, by internal name, as HubSpot now holds them"),
+    created_at: z.string().nullable().describe("Created at"),
   },
   async run({ connection, credentials }, args) {
     // https://developers.hubspot.com/docs/api-reference/crm-companies-v3/basic/post-crm-v3-objects-companies

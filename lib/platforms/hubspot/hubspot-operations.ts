@@ -59,6 +59,30 @@ const hubspotListContacts = defineRead({
       .describe("How many contacts to return at most (1-100, HubSpot's page limit; default 50)."),
     after: z.string().max(200).optional().describe("next_after of the previous page, to continue."),
   },
+  output: {
+    total: z.number().optional().describe("Contacts matching the search (searches only)"),
+    contacts: z
+      .array(
+        z
+          .object({
+            id: z.string().nullable().describe("Contact ID"),
+            email: z.string().nullable().optional().describe("Email"),
+            firstname: z.string().nullable().optional().describe("First name"),
+            lastname: z.string().nullable().optional().describe("Last name"),
+            company: z.string().nullable().optional().describe("Company"),
+            jobtitle: z.string().nullable().optional().describe("Job title"),
+            phone: z.string().nullable().optional().describe("Phone"),
+            lifecyclestage: z.string().nullable().optional().describe("Lifecycle stage, e.g. lead"),
+            createdate: z.string().nullable().optional().describe("Created at"),
+            lastmodifieddate: z.string().nullable().optional().describe("Last modified at"),
+          })
+          .catchall(z.string().nullable()),
+      )
+      .describe(
+        "Contacts: the ID and the properties asked for, by internal name (the default properties unless others are asked for)",
+      ),
+    next_after: z.string().nullable().describe("Cursor of the next page (null on the last page)"),
+  },
   async run({ connection, credentials }, args) {
     const body = args.query
       ? await hubspotApiCall(connection.type, `${CONTACTS_URL}/search`, credentials, "the contacts search", {

@@ -81,6 +81,15 @@ const hubspotContactUpsert = defineWrite({
       contact: { id: String(found.id ?? ""), properties: Object.fromEntries(asked.map((p) => [p, props[p] ?? null])) },
     };
   },
+  output: {
+    id: z.string().describe("Contact ID"),
+    new: z.boolean().describe("A new contact was created"),
+    email: z.string().describe("Email"),
+    properties: z
+      .record(z.string(), z.string().nullable())
+      .describe("The properties written, by internal name, as HubSpot now holds them (email included)"),
+    updated_at: z.string().nullable().describe("Updated at"),
+  },
   async run({ connection, credentials }, input) {
     // https://developers.hubspot.com/docs/api-reference/legacy/crm/objects/contacts/batch/upsert-contacts
     const body = await hubspotApiCall(

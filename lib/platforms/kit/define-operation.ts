@@ -10,6 +10,11 @@ type Common<S extends z.ZodRawShape> = Omit<
 > & {
   operationVersion?: number;
   input: S;
+  /**
+   * Required here, though optional on Operation: every operation of the catalogue says what it
+   * returns (the editor's field picker and the direct MCP tool's outputSchema read it).
+   */
+  output: z.ZodRawShape;
   example: Input<S> extends infer T ? Partial<{ [K in keyof T]: unknown }> & Record<string, unknown> : never;
   run(ctx: OperationContext, input: Input<S>): Promise<unknown>;
 };

@@ -4,6 +4,7 @@ import { linkedinRestGet } from "@/lib/platforms/linkedin/linkedin-provider";
 import { defineRead } from "@/lib/platforms/kit/define-operation";
 import { dateRangeOrThrow, isoDate, numeric, rowLimit, isObject } from "@/lib/platforms/kit/input-parts";
 import type { Operation } from "@/lib/platforms/kit/operation-types";
+import { reportedDates } from "@/lib/platforms/kit/output-parts";
 
 // LinkedIn Marketing API (versioned REST, Rest.li 2.0 query syntax: List(…) and (key:value)
 // stay literal, URNs inside them are percent-encoded).
@@ -25,6 +26,26 @@ const METRICS = [
   "videoViews",
 ] as const;
 const DEFAULT_METRICS = ["impressions", "clicks", "costInLocalCurrency", "externalWebsiteConversions"] as const;
+
+/** Each metric's label, as a row of the analytics carries it when asked for. */
+const METRIC_LABELS: Record<(typeof METRICS)[number], string> = {
+  impressions: "Impressions",
+  clicks: "Clicks",
+  costInLocalCurrency: "Spend (account currency)",
+  costInUsd: "Spend (USD)",
+  landingPageClicks: "Landing page clicks",
+  externalWebsiteConversions: "Website conversions",
+  oneClickLeads: "Leads (lead gen forms)",
+  totalEngagements: "Engagements",
+  likes: "Likes",
+  comments: "Comments",
+  shares: "Shares",
+  follows: "Follows",
+  videoViews: "Video views",
+};
+const metricFields = Object.fromEntries(
+  METRICS.map((m) => [m, z.number().optional().describe(`${METRIC_LABELS[m]} (when asked for)`)]),
+);
 
 /** 2025-01-31 → (year:2025,month:1,day:31) */
 const restliDate = (d: string) => {
@@ -74,6 +95,22 @@ const linkedinAdsAnalytics = defineRead({
       .default([...DEFAULT_METRICS])
       .describe(`Metrics to return (default ${DEFAULT_METRICS.join(", ")}).`),
     limit: rowLimit(100),
+  },
+  output: {
+    ad_account_id: z.string().describe("Ad account ID"),
+    pivot: z.enum(["ACCOUNT", "CAMPAIGN_GROUP", "CAMPAIGN", "CREATIVE"]).describe("What each row is about"),
+    date_range: reportedDates(),
+    truncated: z.boolean().describe("More rows than were returned"),
+    rows: z
+      .array(
+        z.object({
+          pivot: z.string().nullable().describe("Account, campaign group, campaign or creative (URN)"),
+          start_date: z.string().nullable().describe("First day"),
+          end_date: z.string().nullable().describe("Last day"),
+          ...metricFields,
+        }),
+      )
+      .describe("Analytics rows: one per pivot value (and period), with the metrics asked for"),
   },
   async run({ connection, credentials }, args) {
     const range = dateRangeOrThrow(args.start_date, args.end_date, { defaultDays: 30, maxDays: 3 * 366 });
@@ -125,6 +162,19 @@ const linkedinAdsListAccounts = defineRead({
   cacheTtlSeconds: 300,
   example: {},
   input: { limit: rowLimit(50, 1000) },
+  output: {
+    ad_accounts: z
+      .array(
+        z.object({
+          ad_account_id: z.string().describe("Ad account ID"),
+          name: z.string().nullable().describe("Ad account name"),
+          status: z.string().nullable().describe("Status, e.g. ACTIVE"),
+          type: z.string().nullable().describe("Type, e.g. BUSINESS"),
+          currency: z.string().nullable().describe("Currency, e.g. USD"),
+        }),
+      )
+      .describe("Ad accounts"),
+  },
   async run({ connection, credentials }, args) {
     const body = await linkedinRestGet(
       connection.type,

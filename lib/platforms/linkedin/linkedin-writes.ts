@@ -59,6 +59,13 @@ const linkedinCampaignSetStatus = defineWrite({
     );
     return { campaign_id: input.campaign_id, name: campaign.name ?? null, status: campaign.status ?? null };
   },
+  output: {
+    ad_account_id: z.string().describe("Ad account ID"),
+    campaign_id: z.string().describe("Campaign ID"),
+    name: z.string().nullable().describe("Campaign"),
+    previous_status: z.string().nullable().describe("Previous status"),
+    status: z.enum(SETTABLE).describe("Status now (ACTIVE, PAUSED or ARCHIVED)"),
+  },
   async run({ connection, credentials }, input) {
     const url = campaignUrl(input.ad_account_id, input.campaign_id);
     // https://learn.microsoft.com/en-us/linkedin/marketing/integrations/ads/account-structure/create-and-manage-campaigns#get-a-campaign

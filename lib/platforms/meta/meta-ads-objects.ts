@@ -61,6 +61,24 @@ const metaAdsCampaigns = defineRead({
     ad_account_id: adAccountId.describe("The ad account ID, e.g. 1234567890 or act_1234567890."),
     limit: rowLimit(50, 500),
   },
+  output: {
+    ad_account_id: z.string().describe("Ad account ID"),
+    currency: z.string().describe("Account currency, e.g. USD"),
+    campaigns: z
+      .array(
+        z.object({
+          campaign_id: z.string().describe("Campaign ID"),
+          name: z.string().nullable().describe("Campaign"),
+          status: z.string().nullable().describe("Status, e.g. ACTIVE or PAUSED"),
+          effective_status: z.string().nullable().describe("Effective status"),
+          objective: z.string().nullable().describe("Objective"),
+          daily_budget: z.number().nullable().describe("Daily budget (account currency; null when set on its ad sets)"),
+          lifetime_budget: z.number().nullable().describe("Lifetime budget (account currency)"),
+        }),
+      )
+      .describe("Campaigns"),
+    has_more: z.boolean().describe("More campaigns than were returned"),
+  },
   async run(ctx, args) {
     const currency = await accountCurrency(ctx, args.ad_account_id);
     const { accessToken, proof } = graphAuth(ctx.credentials);
@@ -106,6 +124,23 @@ const metaAdsAds = defineRead({
   input: {
     ad_account_id: adAccountId.describe("The ad account ID, e.g. 1234567890 or act_1234567890."),
     limit: rowLimit(50, 500),
+  },
+  output: {
+    ad_account_id: z.string().describe("Ad account ID"),
+    ads: z
+      .array(
+        z.object({
+          ad_id: z.string().describe("Ad ID"),
+          name: z.string().nullable().describe("Ad"),
+          status: z.string().nullable().describe("Status, e.g. ACTIVE or PAUSED"),
+          effective_status: z.string().nullable().describe("Effective status"),
+          adset_id: z.string().nullable().describe("Ad set ID"),
+          campaign_id: z.string().nullable().describe("Campaign ID"),
+          creative_id: z.string().nullable().describe("Creative ID"),
+        }),
+      )
+      .describe("Ads"),
+    has_more: z.boolean().describe("More ads than were returned"),
   },
   async run({ connection, credentials }, args) {
     const { accessToken, proof } = graphAuth(credentials);
@@ -167,6 +202,27 @@ const metaAdsCreatives = defineRead({
       .describe("The ad account whose creatives to list, e.g. act_1234567890 (or give ad_id)."),
     ad_id: numericId("ad").optional().describe('One ad whose creatives to list, e.g. "120210000000000003".'),
     limit: rowLimit(25, 200),
+  },
+  output: {
+    ad_account_id: z.string().optional().describe("Ad account ID (when listed by account)"),
+    ad_id: z.string().optional().describe("Ad ID (when listed for one ad)"),
+    creatives: z
+      .array(
+        z.object({
+          creative_id: z.string().describe("Creative ID"),
+          name: z.string().nullable().describe("Creative name"),
+          status: z.string().nullable().describe("Status"),
+          object_type: z.string().nullable().describe("Creative type, e.g. SHARE or VIDEO"),
+          title: z.string().nullable().describe("Headline"),
+          body: z.string().nullable().describe("Primary text"),
+          call_to_action_type: z.string().nullable().describe("Call to action, e.g. SHOP_NOW"),
+          link_url: z.string().nullable().describe("Link"),
+          image_url: z.string().nullable().describe("Image"),
+          thumbnail_url: z.string().nullable().describe("Thumbnail"),
+        }),
+      )
+      .describe("Ad creatives"),
+    has_more: z.boolean().describe("More creatives than were returned"),
   },
   async run({ connection, credentials }, args) {
     if (!args.ad_account_id === !args.ad_id) throw new OperationInputError("Give either ad_account_id or ad_id.");

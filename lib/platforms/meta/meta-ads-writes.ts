@@ -31,6 +31,9 @@ const KINDS = {
 const OFFSET_ONE = new Set(["CLP", "COP", "CRC", "HUF", "ISK", "IDR", "JPY", "KRW", "PYG", "TWD", "VND"]);
 export const offsetOf = (currency: string) => (OFFSET_ONE.has(currency) ? 1 : 100);
 
+/** "Campaign", "Ad set", "Ad": a field's label in the editor. */
+const labelOf = (kind: Kind) => `${KINDS[kind].label[0].toUpperCase()}${KINDS[kind].label.slice(1)}`;
+
 /** "50.00 USD", "5000 JPY"; an unknown currency says so. */
 const money = (amount: number, currency: string | null) =>
   currency
@@ -203,6 +206,13 @@ function statusWrite(kind: Kind, status: "PAUSED" | "ACTIVE") {
       const now = asShown(before).status;
       return `${pausing ? "Pause" : "Activate"} ${described(kind, idOf(kind, args), before)}${now ? ` (now ${now})` : ""}`;
     },
+    output: {
+      [k.idField]: z.string().describe(`${labelOf(kind)} ID`),
+      name: z.string().nullable().describe(labelOf(kind)),
+      previous_status: z.string().nullable().describe("Previous status"),
+      status: z.enum(["PAUSED", "ACTIVE"]).describe("Status now"),
+      success: z.literal(true).describe("Meta confirmed the change"),
+    },
     before: async (ctx, args) => shown(kind, await readNode(ctx, kind, idOf(kind, args), { currency: kind !== "ad" })),
     async run(ctx, args) {
       const id = idOf(kind, args);
@@ -250,6 +260,14 @@ function budgetWrite(kind: BudgetKind) {
       const currency = s.currency ?? null;
       const from = typeof s.daily_budget === "number" ? ` from ${money(s.daily_budget, currency)}` : "";
       return `Change the daily budget of ${described(kind, id, before)}${from} to ${money(args.daily_budget, currency)}`;
+    },
+    output: {
+      [k.idField]: z.string().describe(`${labelOf(kind)} ID`),
+      name: z.string().nullable().describe(labelOf(kind)),
+      currency: z.string().describe("Account currency, e.g. USD"),
+      previous_daily_budget: z.number().describe("Previous daily budget (account currency)"),
+      daily_budget: z.number().describe("New daily budget (account currency)"),
+      success: z.literal(true).describe("Meta confirmed the change"),
     },
     before: async (ctx, args) => shown(kind, await readNode(ctx, kind, idOf(kind, args), { currency: true })),
     async run(ctx, args) {

@@ -57,6 +57,9 @@ function actionsObject(v: unknown): unknown {
   return Object.fromEntries(v.filter(isObject).map((a) => [String(a.action_type), numeric(a.value)]));
 }
 
+/** actionsObject's answer: a number per action type. */
+const actionCounts = z.record(z.string(), z.number());
+
 const metaAdsInsights = defineRead({
   toolName: "meta_ads_insights",
   title: "Meta Ads insights",
@@ -94,6 +97,44 @@ const metaAdsInsights = defineRead({
       .default("all_days")
       .describe("Split rows by period: all_days (one row per object, default), 1 (daily), 7 (weekly) or monthly."),
     limit: rowLimit(100, 500),
+  },
+  output: {
+    ad_account_id: z.string().describe("Ad account ID"),
+    level: z.enum(["account", "campaign", "adset", "ad"]).describe("One row per account, campaign, ad set or ad"),
+    rows: z
+      .array(
+        z
+          .object({
+            account_id: z.string().optional().describe("Ad account ID (level account)"),
+            account_name: z.string().optional().describe("Ad account (level account)"),
+            campaign_id: z.string().optional().describe("Campaign ID (level campaign)"),
+            campaign_name: z.string().optional().describe("Campaign (level campaign)"),
+            adset_id: z.string().optional().describe("Ad set ID (level adset)"),
+            adset_name: z.string().optional().describe("Ad set (level adset)"),
+            ad_id: z.string().optional().describe("Ad ID (level ad)"),
+            ad_name: z.string().optional().describe("Ad (level ad)"),
+            impressions: z.number().optional().describe("Impressions"),
+            reach: z.number().optional().describe("Reach"),
+            frequency: z.number().optional().describe("Frequency"),
+            clicks: z.number().optional().describe("Clicks"),
+            inline_link_clicks: z.number().optional().describe("Link clicks"),
+            spend: z.number().optional().describe("Amount spent (account currency)"),
+            ctr: z.number().optional().describe("Click-through rate (%)"),
+            cpc: z.number().optional().describe("Cost per click"),
+            cpm: z.number().optional().describe("Cost per 1,000 impressions"),
+            actions: actionCounts.optional().describe("Actions by type, e.g. link_click, purchase"),
+            action_values: actionCounts.optional().describe("Action values by type, e.g. purchase"),
+            purchase_roas: actionCounts.optional().describe("Purchase return on ad spend, by type"),
+            conversions: actionCounts.optional().describe("Conversions by type"),
+            date_start: z.string().optional().describe("First day"),
+            date_stop: z.string().optional().describe("Last day"),
+          })
+          .catchall(z.unknown()),
+      )
+      .describe(
+        "Insights rows: the level's ID and name, then the metrics asked for (the columns depend on the input), per period",
+      ),
+    has_more: z.boolean().describe("More rows than were returned"),
   },
   async run({ connection, credentials }, args) {
     if (args.date_preset && (args.since || args.until))
@@ -142,6 +183,22 @@ const metaAdsListAdAccounts = defineRead({
   cacheTtlSeconds: 300,
   example: {},
   input: { limit: rowLimit(50, 500) },
+  output: {
+    ad_accounts: z
+      .array(
+        z.object({
+          ad_account_id: z.string().describe("Ad account ID"),
+          name: z.string().nullable().describe("Ad account name"),
+          status: z
+            .union([z.string(), z.number()])
+            .nullable()
+            .describe("Account status, e.g. ACTIVE or DISABLED (a code Meta has not documented as its number)"),
+          currency: z.string().nullable().describe("Currency, e.g. USD"),
+          time_zone: z.string().nullable().describe("Time zone"),
+        }),
+      )
+      .describe("Ad accounts"),
+  },
   async run({ connection, credentials }, args) {
     const { accessToken, proof } = graphAuth(credentials);
     const url = urlWith(`${GRAPH}/me/adaccounts`, {

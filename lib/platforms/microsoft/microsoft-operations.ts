@@ -16,6 +16,7 @@ import { dateRangeOrThrow, isObject, isoDate, numeric, rowLimit } from "@/lib/pl
 import { hostedType, providerFetch, providerReason } from "@/lib/platforms/kit/provider-fetch";
 import { ProviderUnavailable } from "@/lib/platforms/kit/types";
 import type { Operation } from "@/lib/platforms/kit/operation-types";
+import { reportedDates } from "@/lib/platforms/kit/output-parts";
 import { microsoftTypes } from "@/lib/platforms/microsoft/microsoft-provider";
 
 // Microsoft Advertising reads: the user's customers and ad accounts (Customer Management), the
@@ -39,6 +40,17 @@ export const accountInput = {
 
 /** Every campaign type, as the CampaignType flags of GetCampaignsByAccountId / GetCampaignsByIds take them. */
 export const ALL_CAMPAIGN_TYPES = "Search,Shopping,DynamicSearchAds,Audience,PerformanceMax,Hotel,App";
+
+/** campaignView's answer. */
+const campaignShape = {
+  id: z.string().describe("Campaign ID"),
+  name: z.string().nullable().describe("Campaign"),
+  status: z.string().nullable().describe("Status, e.g. Active or Paused"),
+  campaign_type: z.string().nullable().describe("Campaign type, e.g. Search"),
+  daily_budget: z.number().nullable().describe("Daily budget (account currency)"),
+  budget_type: z.string().nullable().describe("Budget type, e.g. DailyBudgetStandard"),
+  shared_budget_id: z.string().nullable().describe("Shared budget ID (null: its own budget)"),
+};
 
 /** A campaign as the operations return it. */
 export function campaignView(c: Record<string, unknown>) {
@@ -69,6 +81,32 @@ const microsoftAccountsList = defineRead({
     customer_id: id("customer")
       .optional()
       .describe("Only this customer's ad accounts (default: every customer you have a role in)."),
+  },
+  output: {
+    user: z
+      .object({
+        id: z.string().describe("User ID"),
+        user_name: z.string().nullable().describe("User name"),
+      })
+      .describe("Signed-in user"),
+    customers: z
+      .array(
+        z.object({
+          customer_id: z.string().describe("Customer ID"),
+          accounts: z
+            .array(
+              z.object({
+                id: z.string().describe("Account ID"),
+                name: z.string().nullable().describe("Account name"),
+                number: z.string().nullable().describe("Account number"),
+                status: z.string().nullable().describe("Status, e.g. Active"),
+                pause_reason: z.number().nullable().describe("Pause reason code"),
+              }),
+            )
+            .describe("Its ad accounts"),
+        }),
+      )
+      .describe("Customers"),
   },
   async run({ connection, credentials }, args) {
     const token = accessTokenOf(credentials);
@@ -122,6 +160,11 @@ const microsoftCampaignsList = defineRead({
       .optional()
       .describe("Campaign types to return (default: all)."),
   },
+  output: {
+    account_id: z.string().describe("Account ID"),
+    customer_id: z.string().describe("Customer ID"),
+    campaigns: z.array(z.object(campaignShape)).describe("Campaigns"),
+  },
   async run({ connection, credentials }, args) {
     const token = accessTokenOf(credentials);
     const customerId = await customerOf(connection.type, token, args.account_id, args.customer_id);
@@ -152,6 +195,21 @@ const METRICS = [
   "ReturnOnAdSpend",
 ] as const;
 const DEFAULT_METRICS = ["Impressions", "Clicks", "Spend", "Conversions"] as const;
+const METRIC_LABELS: Record<(typeof METRICS)[number], string> = {
+  Impressions: "Impressions",
+  Clicks: "Clicks",
+  Ctr: "Click-through rate (%)",
+  AverageCpc: "Average cost per click",
+  Spend: "Spend",
+  Conversions: "Conversions",
+  ConversionRate: "Conversion rate (%)",
+  CostPerConversion: "Cost per conversion",
+  Revenue: "Revenue",
+  ReturnOnAdSpend: "Return on ad spend",
+};
+const metricFields = Object.fromEntries(
+  METRICS.map((m) => [m, z.number().optional().describe(`${METRIC_LABELS[m]} (when asked for)`)]),
+);
 const POLL_WAITS_MS = [0, 1000, 2000, 3000, 4000, 5000];
 
 const dateOf = (iso: string) => {
@@ -182,6 +240,24 @@ const microsoftCampaignReport = defineRead({
       .default([...DEFAULT_METRICS])
       .describe(`Metrics to return (default ${DEFAULT_METRICS.join(", ")}).`),
     limit: rowLimit(200, 5000),
+  },
+  output: {
+    account_id: z.string().describe("Account ID"),
+    date_range: reportedDates(),
+    report_request_id: z.string().describe("Report request ID"),
+    total_rows: z.number().describe("Total rows of the report (may be more than the rows returned)"),
+    rows: z
+      .array(
+        z.object({
+          TimePeriod: z.string().optional().describe("Day (daily rows)"),
+          AccountId: z.string().optional().describe("Account ID"),
+          CampaignId: z.string().optional().describe("Campaign ID"),
+          CampaignName: z.string().optional().describe("Campaign"),
+          CampaignStatus: z.string().optional().describe("Campaign status, e.g. Active"),
+          ...metricFields,
+        }),
+      )
+      .describe("Report rows: one per campaign (and day), with the metrics asked for"),
   },
   async run({ connection, credentials }, args) {
     const range = dateRangeOrThrow(args.start_date, args.end_date, { defaultDays: 7, maxDays: args.daily ? 90 : 366 });

@@ -92,6 +92,13 @@ const microsoftCampaignSetStatus = defineWrite({
     return `${verb} Microsoft Advertising campaign ${input.campaign_id}${b.name}${b.status ? ` (now ${b.status})` : ""} of account ${input.account_id}.`;
   },
   before: (ctx, input) => campaignOf(ctx, input),
+  output: {
+    account_id: z.string().describe("Account ID"),
+    campaign_id: z.string().describe("Campaign ID"),
+    name: z.string().nullable().describe("Campaign"),
+    previous_status: z.string().nullable().describe("Previous status"),
+    status: z.enum(["Paused", "Active"]).describe("Status now: Paused or Active"),
+  },
   async run(ctx, input) {
     const { campaign, customerId } = await campaignOf(ctx, input);
     await updateCampaign(ctx, input, customerId, { Status: input.status });
@@ -131,6 +138,13 @@ const microsoftCampaignSetBudget = defineWrite({
     return `Change the daily budget of Microsoft Advertising campaign ${input.campaign_id}${b.name} in account ${input.account_id}${from} to ${input.daily_budget}.`;
   },
   before: (ctx, input) => campaignOf(ctx, input),
+  output: {
+    account_id: z.string().describe("Account ID"),
+    campaign_id: z.string().describe("Campaign ID"),
+    name: z.string().nullable().describe("Campaign"),
+    previous_daily_budget: z.number().nullable().describe("Previous daily budget (account currency)"),
+    daily_budget: z.number().describe("New daily budget (account currency)"),
+  },
   async run(ctx, input) {
     const { campaign, customerId } = await campaignOf(ctx, input);
     await updateCampaign(ctx, input, customerId, { DailyBudget: input.daily_budget });

@@ -21,6 +21,19 @@ export const campaignId = z
   .regex(/^\d{1,18}$/, "must be a numeric Pinterest campaign ID")
   .describe("The campaign ID, e.g. 626736533506 (pinterest_ads.list_campaigns lists them).");
 
+/** campaignOut's answer. */
+const campaignShape = {
+  id: z.string().describe("Campaign ID"),
+  name: z.string().nullable().describe("Campaign"),
+  status: z.string().nullable().describe("Status, e.g. ACTIVE or PAUSED"),
+  summary_status: z.string().nullable().describe("Delivery status, e.g. RUNNING"),
+  objective_type: z.string().nullable().describe("Objective, e.g. CONVERSIONS"),
+  daily_spend_cap: z.number().nullable().describe("Daily budget in micro-units of the account currency"),
+  lifetime_spend_cap: z.number().nullable().describe("Lifetime budget in micro-units of the account currency"),
+  start_time: z.number().nullable().describe("Starts at (Unix seconds)"),
+  end_time: z.number().nullable().describe("Ends at (Unix seconds)"),
+};
+
 /** The fields of a campaign Patchbay returns, from Pinterest's CampaignResponse. */
 export function campaignOut(c: Record<string, unknown>) {
   return {
@@ -73,6 +86,20 @@ const pinterestListAdAccounts = defineRead({
     page_size: z.number().int().min(1).max(250).default(25).describe("Ad accounts per page (1-250, default 25)."),
     bookmark: z.string().max(500).optional().describe("The bookmark of the previous page, to continue."),
   },
+  output: {
+    ad_accounts: z
+      .array(
+        z.object({
+          id: z.string().describe("Ad account ID"),
+          name: z.string().nullable().describe("Ad account name"),
+          currency: z.string().nullable().describe("Currency, e.g. USD"),
+          country: z.string().nullable().describe("Country"),
+          owner: z.string().nullable().describe("Owner's username"),
+        }),
+      )
+      .describe("Ad accounts"),
+    bookmark: z.string().nullable().describe("Bookmark of the next page (null on the last page)"),
+  },
   async run({ connection, credentials }, args) {
     // https://developers.pinterest.com/docs/api/v5/ad_accounts-list
     const body = await pinterestApi(
@@ -123,6 +150,11 @@ const pinterestListCampaigns = defineRead({
     page_size: z.number().int().min(1).max(250).default(25).describe("Campaigns per page (1-250, default 25)."),
     bookmark: z.string().max(500).optional().describe("The bookmark of the previous page, to continue."),
   },
+  output: {
+    ad_account_id: z.string().describe("Ad account ID"),
+    campaigns: z.array(z.object(campaignShape)).describe("Campaigns"),
+    bookmark: z.string().nullable().describe("Bookmark of the next page (null on the last page)"),
+  },
   async run(ctx, args) {
     const page = await listCampaigns(ctx, args.ad_account_id, {
       entity_statuses: args.statuses.join(","),
@@ -148,6 +180,19 @@ const COLUMNS = [
   "CLICKTHROUGH_1",
   "OUTBOUND_CLICK_1",
 ] as const;
+const COLUMN_LABELS: Record<(typeof COLUMNS)[number], string> = {
+  SPEND_IN_MICRO_DOLLAR: "Spend (micro-dollars)",
+  SPEND_IN_DOLLAR: "Spend (USD)",
+  TOTAL_IMPRESSION: "Impressions",
+  TOTAL_CLICKTHROUGH: "Clicks",
+  CTR: "Click-through rate (0-1)",
+  ECPC_IN_DOLLAR: "Cost per click (USD)",
+  CPC_IN_MICRO_DOLLAR: "Cost per click (micro-dollars)",
+  TOTAL_CONVERSIONS: "Conversions",
+  IMPRESSION_1: "Paid impressions",
+  CLICKTHROUGH_1: "Paid clicks",
+  OUTBOUND_CLICK_1: "Outbound clicks",
+};
 const DEFAULT_COLUMNS: (typeof COLUMNS)[number][] = [
   "SPEND_IN_DOLLAR",
   "TOTAL_IMPRESSION",
@@ -187,6 +232,33 @@ const pinterestAnalytics = defineRead({
       .enum(["TOTAL", "DAY", "WEEK", "MONTH"])
       .default("TOTAL")
       .describe("TOTAL = one row per campaign over the range; DAY, WEEK, MONTH = one row per campaign and period."),
+  },
+  output: {
+    ad_account_id: z.string().describe("Ad account ID"),
+    start: z.string().describe("First day"),
+    end: z.string().describe("Last day"),
+    granularity: z
+      .enum(["TOTAL", "DAY", "WEEK", "MONTH"])
+      .describe("Rows per campaign: TOTAL, or per DAY, WEEK or MONTH"),
+    rows: z
+      .array(
+        z.object({
+          campaign_id: z.string().describe("Campaign ID"),
+          campaign_name: z.string().nullable().optional().describe("Campaign (when the campaigns were not named)"),
+          date: z.string().optional().describe("Period (per day, week or month)"),
+          metrics: z
+            .object(
+              Object.fromEntries(
+                COLUMNS.map((c) => [
+                  c,
+                  z.number().nullable().optional().describe(`${COLUMN_LABELS[c]} (when asked for)`),
+                ]),
+              ),
+            )
+            .describe("The metrics asked for"),
+        }),
+      )
+      .describe("Analytics rows: one per campaign (and period)"),
   },
   async run(ctx, args) {
     const range = dateRangeOrThrow(args.start_date, args.end_date, { maxDays: 91 });

@@ -69,6 +69,13 @@ const pinterestCampaignSetStatus = defineWrite({
     const campaign = await campaignState(ctx, input.ad_account_id, input.campaign_id);
     return { campaign_id: input.campaign_id, name: campaign?.name ?? null, status: campaign?.status ?? null };
   },
+  output: {
+    ad_account_id: z.string().describe("Ad account ID"),
+    campaign_id: z.string().describe("Campaign ID"),
+    name: z.string().nullable().describe("Campaign"),
+    previous_status: z.string().nullable().describe("Previous status"),
+    status: z.string().describe("Status now, e.g. PAUSED or ACTIVE"),
+  },
   async run(ctx, input) {
     const previous = await campaignState(ctx, input.ad_account_id, input.campaign_id);
     const updated = await updateCampaign(ctx, input.ad_account_id, input.campaign_id, { status: input.status });
@@ -117,6 +124,14 @@ const pinterestCampaignSetDailyBudget = defineWrite({
       name: campaign?.name ?? null,
       daily_spend_cap: campaign?.daily_spend_cap ?? null,
     };
+  },
+  output: {
+    ad_account_id: z.string().describe("Ad account ID"),
+    campaign_id: z.string().describe("Campaign ID"),
+    name: z.string().nullable().describe("Campaign"),
+    previous_daily_budget: z.number().nullable().describe("Previous daily budget (account currency)"),
+    daily_budget: z.number().describe("New daily budget (account currency)"),
+    daily_spend_cap_micro: z.number().describe("New daily budget in micro-units"),
   },
   async run(ctx, input) {
     const previous = await campaignState(ctx, input.ad_account_id, input.campaign_id);

@@ -23,6 +23,21 @@ export const campaignId = z
   .regex(ID, "is not a Reddit campaign ID")
   .describe("The campaign ID (reddit_ads.list_campaigns lists them).");
 
+/** campaignOut's answer. */
+const campaignShape = {
+  id: z.string().describe("Campaign ID"),
+  name: z.string().nullable().describe("Campaign"),
+  ad_account_id: z.string().nullable().describe("Ad account ID"),
+  configured_status: z.string().nullable().describe("Status set, e.g. ACTIVE or PAUSED"),
+  effective_status: z.string().nullable().describe("Effective status"),
+  objective: z.string().nullable().describe("Objective"),
+  goal_type: z.string().nullable().describe("Goal type, e.g. DAILY_SPEND"),
+  goal_value: z.number().nullable().describe("Goal value (budgets in micro-units of the account currency)"),
+  spend_cap: z.number().nullable().describe("Spend cap in micro-units of the account currency"),
+  start_time: z.string().nullable().describe("Starts at"),
+  end_time: z.string().nullable().describe("Ends at"),
+};
+
 /** The fields of a campaign Patchbay returns, from Reddit's campaign object. */
 export function campaignOut(c: Record<string, unknown>) {
   return {
@@ -66,6 +81,27 @@ const redditListAdAccounts = defineRead({
   cacheTtlSeconds: 300,
   example: {},
   input: {},
+  output: {
+    businesses: z
+      .array(
+        z.object({
+          id: z.string().describe("Business ID"),
+          name: z.string().nullable().describe("Business"),
+          ad_accounts: z
+            .array(
+              z.object({
+                id: z.string().describe("Ad account ID"),
+                name: z.string().nullable().describe("Ad account name"),
+                currency: z.string().nullable().describe("Currency, e.g. USD"),
+                time_zone_id: z.string().nullable().describe("Time zone"),
+                status: z.string().nullable().describe("Approval status, e.g. APPROVED"),
+              }),
+            )
+            .describe("Its ad accounts"),
+        }),
+      )
+      .describe("Businesses"),
+  },
   async run({ connection, credentials }) {
     // https://ads-api.reddit.com/docs/v3/ (List my businesses)
     const businesses = list(
@@ -114,6 +150,11 @@ const redditListCampaigns = defineRead({
     ad_account_id: adAccountId,
     page_size: z.number().int().min(1).max(1000).default(100).describe("Campaigns per page (1-1000, default 100)."),
     page_token: z.string().max(1000).optional().describe("next_page_token of the previous page, to continue."),
+  },
+  output: {
+    ad_account_id: z.string().describe("Ad account ID"),
+    campaigns: z.array(z.object(campaignShape)).describe("Campaigns"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
   },
   async run({ connection, credentials }, args) {
     // https://ads-api.reddit.com/docs/v3/ (List campaigns: GET /ad_accounts/{ad_account_id}/campaigns)
@@ -170,6 +211,37 @@ const redditReport = defineRead({
       .max(FIELDS.length)
       .default(DEFAULT_FIELDS)
       .describe(`Metrics to return (default ${DEFAULT_FIELDS.join(", ")}).`),
+  },
+  output: {
+    ad_account_id: z.string().describe("Ad account ID"),
+    start: z.string().describe("First day"),
+    end: z.string().describe("Last day"),
+    breakdowns: z.array(z.enum(BREAKDOWNS)).describe("How the rows are split"),
+    rows: z
+      .array(
+        z.object({
+          campaign_id: z.string().nullable().optional().describe("Campaign ID (split by CAMPAIGN_ID)"),
+          ad_group_id: z.string().nullable().optional().describe("Ad group ID (split by AD_GROUP_ID)"),
+          ad_id: z.string().nullable().optional().describe("Ad ID (split by AD_ID)"),
+          date: z.string().nullable().optional().describe("Day (split by DATE)"),
+          country: z.string().nullable().optional().describe("Country (split by COUNTRY)"),
+          community: z.string().nullable().optional().describe("Community (split by COMMUNITY)"),
+          placement: z.string().nullable().optional().describe("Placement (split by PLACEMENT)"),
+          impressions: z.number().nullable().optional().describe("Impressions (when asked for)"),
+          clicks: z.number().nullable().optional().describe("Clicks (when asked for)"),
+          ctr: z.number().nullable().optional().describe("Click-through rate (when asked for)"),
+          spend: z
+            .number()
+            .nullable()
+            .optional()
+            .describe("Spend in micro-units of the account currency (when asked for)"),
+          cpc: z.number().nullable().optional().describe("Cost per click in micro-units (when asked for)"),
+          ecpm: z.number().nullable().optional().describe("Cost per 1,000 impressions in micro-units (when asked for)"),
+          reach: z.number().nullable().optional().describe("Reach (when asked for)"),
+        }),
+      )
+      .describe("Report rows: the breakdowns, then the metrics asked for, in lower case"),
+    more_rows: z.boolean().describe("More rows than were returned"),
   },
   async run({ connection, credentials }, args) {
     const range = dateRangeOrThrow(args.start_date, args.end_date);

@@ -53,6 +53,14 @@ const redditCampaignSetStatus = defineWrite({
       configured_status: c.configured_status,
     };
   },
+  output: {
+    ad_account_id: z.string().nullable().describe("Ad account ID"),
+    campaign_id: z.string().describe("Campaign ID"),
+    name: z.string().nullable().describe("Campaign"),
+    previous_configured_status: z.string().nullable().describe("Previous status"),
+    configured_status: z.string().describe("Status now, e.g. PAUSED or ACTIVE"),
+    effective_status: z.string().nullable().describe("Effective status"),
+  },
   async run(ctx, input) {
     const previous = await readCampaign(ctx, input.campaign_id);
     // https://ads-api.reddit.com/docs/v3/ (Update a campaign: PATCH /campaigns/{campaign_id})

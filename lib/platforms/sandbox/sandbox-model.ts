@@ -3,6 +3,7 @@ import { randomToken } from "@/lib/security/ids";
 import { readBoundedText } from "@/lib/http/parse";
 import { timeZonesNamed } from "@/lib/text/time-zones-named";
 import { COPILOT_CURRENT_PREFIX } from "@/lib/schemas/workflows";
+import { FLOW_STOP } from "@/lib/platforms/utility/utility-operations";
 
 // The sandbox model (CONTRACT §11): a model inside Patchbay that speaks OpenAI's Chat Completions
 // format, streaming or not, and follows a fixed script, so a conversation runs through the real
@@ -114,7 +115,29 @@ const HOURLY = /\bhourly\b|\bevery hour\b/i;
 const WEEKDAYS = /\bweekdays?\b|\bmonday (to|through|-) friday\b/i;
 const DAY_NAME = new RegExp(`\\b(?:every|on|each) (${DAYS.join("|")})s?\\b|\\b(${DAYS.join("|")})s\\b`, "i");
 const TIME = /\bat (\d{1,2})(?::(\d{2}))?\s*(am|pm)?\b|\b(\d{1,2}):(\d{2})\b|\b(\d{1,2})\s*(am|pm)\b/i;
+const WEEKLY = /\bweekly\b|\b(?:every|each|once a) week\b/i;
 const BY_HAND = /\bwhen i run it\b|\bby hand\b|\bmanually\b|\bon demand\b/i;
+// The shapes of CONTRACT §13 the script builds (issue 48): act on each row over a threshold, stop
+// unless a metric dropped, a write per row; and an approval on every write when asked for one.
+const DROP =
+  /\b(?:drops?|dropped|dropping|falls?|fell|falling|declines?|declined|decreases?|decreased|goes down|went down)\b/i;
+const OVER =
+  /\boverspend\w*|\bover-?budget\b|\bover (?:a |the |its |their |my |our )?(?:cost |spend |revenue |budget )?(?:threshold|limit|target|cap|budget)\b|\bexceed\w*|\bcost(?:s|ing)? (?:more|too much|over|above)\b|\b(?:above|over|more than|passed|past|beyond) [€$£]?\s?\d/i;
+const PER_ROW =
+  /\b(?:per|for each|for every)\s+(?:client|account|customer|campaign|row|item|day)s?\b|\beach\s+(?:client|account|customer|campaign|row|item)s?\b/i;
+const APPROVAL = /\bapprov\w*|\bmy (?:yes|ok|okay)\b|\bsign[- ]?off\b|\bconfirm\w*/i;
+const AMOUNT = /\b(?:over|above|more than|exceeds?|exceeding|passed|past|beyond)\s*(?:[€$£]\s*)?(\d+(?:[.,]\d+)?)/i;
+const PERCENT = /(\d+(?:\.\d+)?)\s*(?:%|percent\b)/i;
+const SLACK = /\bslack\b/i;
+const PAUSE = /\bpause\w*/i;
+const SHEET = /\b(?:google )?sheets?\b|\bspreadsheets?\b/i;
+/** The threshold of "over a threshold" when the member names no amount: about a sandbox day's median revenue. */
+const DEFAULT_THRESHOLD = 25000;
+
+type Shape =
+  | { kind: "over_threshold"; threshold: number; chosen: boolean }
+  | { kind: "alert_on_drop"; percent: string | null }
+  | { kind: "row_per_item" };
 const ACTIVATE =
   /\bactivate\b|\bturn (?:it )?on\b|\bswitch (?:it )?on\b|\benable\b|\bmake it live\b|\bstart (?:it|running)\b/i;
 /** Words that ask for nothing by themselves ("create a workflow that…", "please"). */
@@ -124,23 +147,53 @@ const FILLER = new Set(
   ),
 );
 
+type CurrentNode = {
+  operation_id?: unknown;
+  input?: { metric?: unknown };
+  when?: { right?: unknown };
+  for_each?: unknown;
+  approval?: unknown;
+};
 type Current = {
   name?: string;
-  nodes?: { operation_id?: unknown; input?: { metric?: unknown } }[];
+  nodes?: CurrentNode[];
   schedule?: string | null;
   timezone?: string | null;
 };
+
+/** The shape the member's words ask for; else the one the editor's draft has (a later message keeps it). */
+function shapeOf(message: string, nodes: CurrentNode[]): Shape | null {
+  if (DROP.test(message)) return { kind: "alert_on_drop", percent: PERCENT.exec(message)?.[1] ?? null };
+  const amount = AMOUNT.exec(message)?.[1];
+  if (OVER.test(message))
+    return amount
+      ? { kind: "over_threshold", threshold: Number(amount.replace(",", ".")), chosen: false }
+      : { kind: "over_threshold", threshold: DEFAULT_THRESHOLD, chosen: true };
+  if (PER_ROW.test(message)) return { kind: "row_per_item" };
+  if (nodes.some((n) => n?.operation_id === FLOW_STOP)) return { kind: "alert_on_drop", percent: null };
+  const loop = nodes.find((n) => typeof n?.for_each === "string");
+  if (loop?.when) {
+    const right = Number(loop.when.right);
+    return { kind: "over_threshold", threshold: Number.isFinite(right) ? right : DEFAULT_THRESHOLD, chosen: false };
+  }
+  if (loop) return { kind: "row_per_item" };
+  return null;
+}
 
 /** What the member asked for, read from their words; what the script cannot build is in `leftOut`. */
 function readRequest(message: string, current: Current | null, zones: string[]) {
   // What the member's words do not name stays as the editor has it ("change what the member asks, keep the rest").
   const nodes = Array.isArray(current?.nodes) ? current.nodes : [];
+  const shape = shapeOf(message, nodes);
   const currentMetric = nodes.find((n) => n?.operation_id === "sandbox.report")?.input?.metric;
   const metric: Metric =
     METRICS.find((m) => new RegExp(`\\b${m === "signups" ? "sign-?ups?" : m}\\b`, "i").test(message)) ??
     METRICS.find((m) => m === currentMetric) ??
-    "sessions";
-  const note = NOTE_WORDS.test(message) || nodes.some((n) => n?.operation_id === "sandbox.set_note");
+    // Money is what overspends: of the sandbox's metrics, revenue (USD).
+    (shape?.kind === "over_threshold" ? "revenue" : "sessions");
+  // Every shape writes (the note stands in for the pause, the Slack post, the sheet row).
+  const note = !!shape || NOTE_WORDS.test(message) || nodes.some((n) => n?.operation_id === "sandbox.set_note");
+  const approval = APPROVAL.test(message) || nodes.some((n) => n?.approval === "required");
   const time = TIME.exec(message);
   let hour = 9;
   let minute = 0;
@@ -164,6 +217,7 @@ function readRequest(message: string, current: Current | null, zones: string[]) 
   if (BY_HAND.test(message)) [schedule, when] = [null, "when you run it"];
   else if (HOURLY.test(message)) [schedule, when] = [`${minute} * * * *`, "every hour"];
   else if (WEEKDAYS.test(message)) [schedule, when] = [`${minute} ${hour} * * 1-5`, `every weekday at ${at}`];
+  else if (day < 0 && WEEKLY.test(message)) [schedule, when] = [`${minute} ${hour} * * 1`, `every Monday at ${at}`];
   else if (day >= 0)
     [schedule, when] = [
       `${minute} ${hour} * * ${day}`,
@@ -180,9 +234,20 @@ function readRequest(message: string, current: Current | null, zones: string[]) 
     .filter((part) => {
       if (!part) return false;
       const covered =
-        [REPORT_WORDS, NOTE_WORDS, DAILY, HOURLY, WEEKDAYS, DAY_NAME, TIME, BY_HAND, ACTIVATE].some((re) =>
-          re.test(part),
-        ) || timeZonesNamed(part).length > 0;
+        [
+          REPORT_WORDS,
+          NOTE_WORDS,
+          DAILY,
+          HOURLY,
+          WEEKDAYS,
+          WEEKLY,
+          DAY_NAME,
+          TIME,
+          BY_HAND,
+          ACTIVATE,
+          APPROVAL,
+          ...(shape ? [DROP, OVER, PER_ROW] : []),
+        ].some((re) => re.test(part)) || timeZonesNamed(part).length > 0;
       if (covered || (note && SUMMARY_WORDS.test(part))) return false;
       return part
         .toLowerCase()
@@ -198,11 +263,22 @@ function readRequest(message: string, current: Current | null, zones: string[]) 
         ? "Weekday "
         : day >= 0
           ? `${DAYS[day][0].toUpperCase()}${DAYS[day].slice(1)} `
-          : "Daily ";
-  const named = `${cadence}${metric} report${note ? " to a note" : ""}`;
+          : WEEKLY.test(message)
+            ? "Weekly "
+            : "Daily ";
+  const named =
+    shape?.kind === "over_threshold"
+      ? `${cadence}${metric} over ${shape.threshold}${approval ? ", each with approval" : ""}`
+      : shape?.kind === "alert_on_drop"
+        ? `${cadence}alert when ${metric} drop`
+        : shape?.kind === "row_per_item"
+          ? `${cadence}${metric} row per day`
+          : `${cadence}${metric} report${note ? " to a note" : ""}`;
   return {
+    shape,
     metric,
     note,
+    approval,
     schedule,
     timezone,
     when: schedule && timezone ? `${when} (${timezone})` : when,
@@ -224,13 +300,146 @@ function currentOf(messages: ChatMessage[]): Current | null {
   return current.name?.trim() || current.nodes?.length ? current : null;
 }
 
+type Ask = ReturnType<typeof readRequest>;
+type DraftNode = Record<string, unknown> & { id: string; operation_id: string };
+
+const capital = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}`;
+
+/**
+ * The nodes of the draft: the metric's report, then what the shape does with it (each write with
+ * an approval step when the member asked to approve), the write left out when no connection of
+ * the member writes a note.
+ */
+function draftNodes(ask: Ask, report: string, noteConnection: string | undefined): DraftNode[] {
+  const metric = ask.metric;
+  const approval = ask.approval ? { approval: "required" } : {};
+  // In the order the editor shows a node's fields: what it is, where it writes, then how it runs.
+  const write = ({ id, label, ...rest }: { id: string; label: string } & Record<string, unknown>): DraftNode[] =>
+    noteConnection
+      ? [{ id, label, operation_id: "sandbox.set_note", connection_id: noteConnection, ...rest, ...approval }]
+      : [];
+  const shape = ask.shape;
+  if (shape?.kind === "alert_on_drop")
+    return [
+      {
+        id: "report",
+        label: `${capital(metric)}, yesterday and the day before`,
+        operation_id: "sandbox.report",
+        connection_id: report,
+        input: { metric, days: 2, end_date: "{{run.date.yesterday}}" },
+      },
+      {
+        id: "no_drop",
+        label: `Stop unless ${metric} dropped`,
+        operation_id: FLOW_STOP,
+        when: {
+          left: "{{nodes.report.output.rows.1.value}}",
+          op: "gte",
+          right: "{{nodes.report.output.rows.0.value}}",
+        },
+        input: { reason: `${capital(metric)} did not drop: nothing to report.` },
+      },
+      ...write({
+        id: "alert",
+        label: "Write the alert as the account's note",
+        input: {
+          note: `${capital(metric)} dropped on {{nodes.report.output.rows.1.date}}: {{nodes.report.output.rows.1.value}}, down from {{nodes.report.output.rows.0.value}} the day before.`,
+        },
+      }),
+    ];
+  const reportNode: DraftNode = {
+    id: "report",
+    label: `${capital(metric)} report`,
+    operation_id: "sandbox.report",
+    connection_id: report,
+    input: { metric, days: 7 },
+  };
+  if (shape?.kind === "over_threshold")
+    return [
+      reportNode,
+      ...write({
+        id: "flag",
+        label: `Note each day over ${shape.threshold}`,
+        for_each: "{{nodes.report.output.rows}}",
+        when: { left: "{{item.value}}", op: "gt", right: shape.threshold },
+        input: { note: `{{item.date}}: {{item.value}} ${metric}, over ${shape.threshold}` },
+      }),
+    ];
+  if (shape?.kind === "row_per_item")
+    return [
+      reportNode,
+      ...write({
+        id: "row",
+        label: "Write each day's row as the note",
+        for_each: "{{nodes.report.output.rows}}",
+        continue_on_error: true,
+        input: { note: `{{item.date}}: {{item.value}} ${metric}` },
+      }),
+    ];
+  return [
+    reportNode,
+    ...write({
+      id: "note",
+      label: "Save it as the account's note",
+      input: { note: `{{nodes.report.output.total}} ${metric} in the last 7 days` },
+    }),
+  ];
+}
+
+/** What the draft runs, in words, for the reply. */
+function describeSteps(ask: Ask, writes: boolean): string {
+  const approved = ask.approval ? ", each write waiting for your approval" : "";
+  const shape = ask.shape;
+  if (shape?.kind === "alert_on_drop")
+    return `sandbox.report (${ask.metric} yesterday and the day before), then stops with “nothing to report” unless ${ask.metric} dropped${writes ? `, then sandbox.set_note (writes the alert as the account's note${approved})` : ""}`;
+  const report = `sandbox.report (${ask.metric} over the last 7 days)`;
+  if (!writes) return report;
+  if (shape?.kind === "over_threshold")
+    return `${report}, then sandbox.set_note for each day whose ${ask.metric} is over ${shape.threshold} (notes it on the account${approved})`;
+  if (shape?.kind === "row_per_item")
+    return `${report}, then sandbox.set_note for each day (its row as the account's note; a row that fails does not stop the others${approved})`;
+  return `${report}, then sandbox.set_note (saves the total as the account's note${approved})`;
+}
+
+/**
+ * What stands in for what the member asked, where the sandbox has no such thing (campaigns, a
+ * pause, Slack, a sheet), and what a condition cannot do: said, never left out silently.
+ */
+function standIns(ask: Ask, message: string, writes: boolean): string[] {
+  const said: string[] = [];
+  const shape = ask.shape;
+  if (shape?.kind === "over_threshold") {
+    if (/\bcampaigns?\b/i.test(message) || PAUSE.test(message))
+      said.push(
+        `No operation you can use lists or pauses campaigns: in the draft each day of the sandbox's ${ask.metric} report stands for a campaign${writes ? ", and a note on the account for pausing it" : ""}.`,
+      );
+    if (shape.chosen)
+      said.push(`You named no amount, so the threshold is ${shape.threshold}: change it in the node's condition.`);
+  }
+  if (shape?.kind === "alert_on_drop") {
+    if (SLACK.test(message) && writes)
+      said.push("No operation you can use posts to Slack: the alert is written as the account's note instead.");
+    if (shape.percent)
+      said.push(
+        `I left out “by more than ${shape.percent}%”: a condition compares two values and no operation computes a percentage, so the draft alerts on any drop from the day before.`,
+      );
+  }
+  if (shape?.kind === "row_per_item" && (SHEET.test(message) || /\b(?:client|customer|account)s?\b/i.test(message)))
+    said.push(
+      `No operation you can use lists client accounts or appends to a sheet: each day of the sandbox's ${ask.metric} report stands for a row${writes ? ", written as the account's note" : ""}.`,
+    );
+  return said;
+}
+
 /**
  * The Copilot script, for a request that offers propose_workflow: search the catalogue with the
  * member's words (then the whole catalogue in scope, if they did not find every operation
  * needed), propose a workflow of what it can build from them (the metric's report; saving it as
- * the account's note when asked; the schedule and time zone asked for, 09:00 UTC when a schedule
- * names no time or zone), active only when asked to switch it on, named for what it does; then
- * say what the draft does and what it left out.
+ * the account's note when asked; acting on each day over a threshold, stopping unless the metric
+ * dropped, or a write per day, with an approval step on the writes when asked; the schedule and
+ * time zone asked for, 09:00 UTC when a schedule names no time or zone), active only when asked
+ * to switch it on, named for what it does; then say what the draft does, what stands in for what
+ * the sandbox lacks, and what it left out.
  */
 function sandboxCopilotMove(messages: ChatMessage[]): Move {
   let lastUser = -1;
@@ -258,16 +467,18 @@ function sandboxCopilotMove(messages: ChatMessage[]): Move {
     };
     if (result.valid === true) {
       const writesNote = draft.nodes?.some((n) => n.operation_id === "sandbox.set_note") ?? false;
-      const steps = `sandbox.report (${ask.metric} over the last 7 days)${writesNote ? ", then sandbox.set_note (saves the total as the account's note)" : ""}`;
       const state =
         draft.active === true
           ? " It is active: once saved, it runs on its own."
           : ask.schedule
             ? " It is not active: switch Active on when it should run on its schedule."
             : "";
+      const said = standIns(ask, message, writesNote)
+        .map((s) => ` ${s}`)
+        .join("");
       const missedNote = ask.note && !writesNote ? ["saving it as a note (no connection you can use writes one)"] : [];
       return {
-        text: `Here is a draft: “${String(draft.name)}” runs ${steps} ${ask.when}.${state}${leftOutText(missedNote)}`,
+        text: `Here is a draft: “${String(draft.name)}” runs ${describeSteps(ask, writesNote)} ${ask.when}.${state}${said}${leftOutText(missedNote)}`,
       };
     }
     const problems = Array.isArray(result.problems) ? result.problems.map(String).join("; ") : String(result.error);
@@ -291,32 +502,12 @@ function sandboxCopilotMove(messages: ChatMessage[]): Move {
   const report = found.get("sandbox.report");
   if (!report)
     return { text: "No connection you can use runs sandbox.report: connect a sandbox account and ask again." };
-  const noteConnection = ask.note ? found.get("sandbox.set_note") : undefined;
   return {
     call: {
       name: "propose_workflow",
       arguments: {
         name: ask.name,
-        nodes: [
-          {
-            id: "report",
-            label: `${ask.metric[0].toUpperCase()}${ask.metric.slice(1)} report`,
-            operation_id: "sandbox.report",
-            connection_id: report,
-            input: { metric: ask.metric, days: 7 },
-          },
-          ...(noteConnection
-            ? [
-                {
-                  id: "note",
-                  label: "Save it as the account's note",
-                  operation_id: "sandbox.set_note",
-                  connection_id: noteConnection,
-                  input: { note: `{{nodes.report.output.total}} ${ask.metric} in the last 7 days` },
-                },
-              ]
-            : []),
-        ],
+        nodes: draftNodes(ask, report, ask.note ? found.get("sandbox.set_note") : undefined),
         schedule: ask.schedule,
         timezone: ask.timezone,
         // Left out unless asked: the Copilot's default keeps a new workflow inactive.

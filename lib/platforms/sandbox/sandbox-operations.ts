@@ -25,6 +25,20 @@ const sandboxReport = defineRead({
     days: z.number().int().min(1).max(366).default(7).describe("How many days, ending on end_date (1-366, default 7)."),
     end_date: isoDate.optional().describe("The last day, YYYY-MM-DD (default: today, UTC)."),
   },
+  output: {
+    metric: z.enum(SANDBOX_REPORT_METRICS).describe("Metric reported"),
+    unit: z.enum(["count", "USD"]).describe("Unit: count, or USD for revenue"),
+    total: z.number().describe("Total over the days"),
+    rows: z
+      .array(
+        z.object({
+          date: z.string().describe("Day (YYYY-MM-DD)"),
+          value: z.number().describe("Value of the day"),
+        }),
+      )
+      .describe("One row per day, oldest first"),
+    note: z.string().nullable().describe("The account's note (null until one is set)"),
+  },
   async run({ connection, credentials }, args) {
     const query = new URLSearchParams({
       metric: args.metric,
@@ -66,6 +80,10 @@ const sandboxSetNote = defineWrite({
       "the report call",
     );
     return { note: body.note ?? null };
+  },
+  output: {
+    note: z.string().describe("Note now"),
+    previous_note: z.string().nullable().describe("Note it replaced (null when there was none)"),
   },
   async run({ connection, credentials }, input) {
     const headers = await sandboxAuthHeaders(connection.type, credentials);

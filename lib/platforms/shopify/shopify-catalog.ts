@@ -17,6 +17,11 @@ const nodes = (v: unknown): Json[] =>
 const nextCursor = (connection: unknown) =>
   get(connection, "pageInfo", "hasNextPage") === true ? (get(connection, "pageInfo", "endCursor") ?? null) : null;
 const money = (v: unknown) => ({ amount: numeric(get(v, "amount")) ?? null, currency: get(v, "currencyCode") ?? null });
+/** money()'s answer. */
+const moneyShape = z.object({
+  amount: z.number().nullable().describe("Amount"),
+  currency: z.string().nullable().describe("Currency, e.g. USD"),
+});
 const store = (c: OperationConnection) => c.name ?? c.externalId ?? c.id;
 
 const page = {
@@ -76,6 +81,38 @@ const listProducts = defineRead({
       .optional()
       .describe('Extra Shopify product search syntax, e.g. "title:shirt", "vendor:Acme" or "inventory_total:<5".'),
     ...page,
+  },
+  output: {
+    products: z
+      .array(
+        z.object({
+          id: z.string().describe("Product ID"),
+          title: z.string().nullable().describe("Product"),
+          handle: z.string().nullable().describe("Handle (URL name)"),
+          status: z.string().nullable().describe("Status: ACTIVE, DRAFT or ARCHIVED"),
+          vendor: z.string().nullable().describe("Vendor"),
+          product_type: z.string().nullable().describe("Product type"),
+          tags: z.array(z.string()).describe("Tags"),
+          total_inventory: z.number().nullable().describe("Inventory"),
+          min_price: moneyShape.describe("Lowest variant price"),
+          max_price: moneyShape.describe("Highest variant price"),
+          created_at: z.string().nullable().describe("Created at"),
+          updated_at: z.string().nullable().describe("Updated at"),
+          variants: z
+            .array(
+              z.object({
+                id: z.string().describe("Variant ID"),
+                title: z.string().nullable().describe("Variant"),
+                sku: z.string().nullable().describe("SKU"),
+                price: z.number().nullable().describe("Price"),
+                inventory_quantity: z.number().nullable().describe("Inventory"),
+              }),
+            )
+            .describe("First ten variants"),
+        }),
+      )
+      .describe("Products, most recently updated first"),
+    next_cursor: z.string().nullable().describe("Cursor of the next page (null on the last page)"),
   },
   async run({ connection, credentials }, args) {
     const query = [args.status && `status:${args.status}`, args.search].filter(Boolean).join(" ");
@@ -151,6 +188,25 @@ const listCustomers = defineRead({
       .describe('Shopify customer search syntax, e.g. "orders_count:>3", "tag:vip" or "email:jane@example.com".'),
     ...page,
   },
+  output: {
+    customers: z
+      .array(
+        z.object({
+          id: z.string().describe("Customer ID"),
+          name: z.string().nullable().describe("Customer"),
+          email: z.string().nullable().describe("Email"),
+          state: z.string().nullable().describe("Account state, e.g. ENABLED"),
+          tags: z.array(z.string()).describe("Tags"),
+          orders: z.number().nullable().describe("Orders"),
+          amount_spent: moneyShape.describe("Amount spent"),
+          email_marketing: z.string().nullable().describe("Email marketing, e.g. SUBSCRIBED"),
+          created_at: z.string().nullable().describe("Customer since"),
+          updated_at: z.string().nullable().describe("Updated at"),
+        }),
+      )
+      .describe("Customers, most recently updated first"),
+    next_cursor: z.string().nullable().describe("Cursor of the next page (null on the last page)"),
+  },
   async run({ connection, credentials }, args) {
     const data = await shopifyGraphql(
       connection.type,
@@ -222,6 +278,12 @@ const updateProductStatus = defineWrite({
       status: data.product.status ?? null,
       total_inventory: data.product.totalInventory ?? null,
     };
+  },
+  output: {
+    product_id: z.string().describe("Product ID"),
+    title: z.string().nullable().describe("Product"),
+    status: z.string().describe("Status now: ACTIVE, DRAFT or ARCHIVED"),
+    updated_at: z.string().nullable().describe("Updated at"),
   },
   async run({ connection, credentials }, args) {
     const data = await shopifyGraphql(
@@ -335,6 +397,15 @@ const createDiscountCode = defineWrite({
           }
         : null,
     };
+  },
+  output: {
+    id: z.string().describe("Discount ID"),
+    code: z.string().describe("Discount code"),
+    title: z.string().nullable().describe("Discount name"),
+    status: z.string().nullable().describe("Status, e.g. ACTIVE or SCHEDULED"),
+    starts_at: z.string().nullable().describe("Starts at"),
+    ends_at: z.string().nullable().describe("Ends at (null: never)"),
+    usage_limit: z.number().nullable().describe("Usage limit (null: none)"),
   },
   async run({ connection, credentials }, args) {
     if ((args.percent_off === undefined) === (args.amount_off === undefined))

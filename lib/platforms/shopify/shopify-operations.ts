@@ -68,6 +68,34 @@ const shopifyListOrders = defineRead({
       .describe("How many orders to return at most (1-250, Shopify's page limit; default 50)."),
     after: z.string().max(500).optional().describe("next_cursor of the previous page, to continue."),
   },
+  output: {
+    orders: z
+      .array(
+        z.object({
+          id: z.string().describe("Order ID"),
+          name: z.string().nullable().describe("Order number, e.g. #1001"),
+          created_at: z.string().nullable().describe("Ordered at"),
+          cancelled_at: z.string().nullable().describe("Cancelled at"),
+          financial_status: z.string().nullable().describe("Payment status, e.g. PAID"),
+          fulfillment_status: z.string().nullable().describe("Fulfillment status, e.g. FULFILLED"),
+          total: z.number().describe("Order total"),
+          currency: z.string().nullable().describe("Currency, e.g. USD"),
+          items: z.number().nullable().describe("Items ordered"),
+          customer: z.string().nullable().describe("Customer"),
+          line_items: z
+            .array(
+              z.object({
+                title: z.string().nullable().describe("Product"),
+                quantity: z.number().nullable().describe("Quantity"),
+                sku: z.string().nullable().describe("SKU"),
+              }),
+            )
+            .describe("First five line items"),
+        }),
+      )
+      .describe("Orders, newest first"),
+    next_cursor: z.string().nullable().describe("Cursor of the next page (null on the last page)"),
+  },
   async run({ connection, credentials }, args) {
     const query = [
       args.created_at_min && `created_at:>=${args.created_at_min}`,

@@ -35,6 +35,24 @@ const slackListChannels = defineRead({
       .describe("How many channels to return at most (1-1000, default 200)."),
     cursor: z.string().max(500).optional().describe("next_cursor of the previous page, to continue."),
   },
+  output: {
+    channels: z
+      .array(
+        z.object({
+          id: z.string().nullable().describe("Channel ID"),
+          name: z.string().nullable().describe("Channel name"),
+          is_private: z.boolean().describe("Private channel"),
+          is_archived: z.boolean().describe("Archived"),
+          is_member: z.boolean().describe("The app's bot is a member"),
+          num_members: z.number().nullable().describe("Members"),
+          topic: z.string().nullable().describe("Topic"),
+          purpose: z.string().nullable().describe("Purpose"),
+          created: z.string().nullable().describe("Created at"),
+        }),
+      )
+      .describe("Channels"),
+    next_cursor: z.string().nullable().describe("Cursor of the next page (null on the last page)"),
+  },
   async run({ connection, credentials }, args) {
     const body = await callWithToken(connection.type, "conversations.list", slackBotToken(credentials), {
       types: args.types.join(","),

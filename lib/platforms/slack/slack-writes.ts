@@ -70,6 +70,20 @@ const slackPostMessage = defineWrite({
   },
   summarize: (input, connection) =>
     `Post a message to Slack channel ${channelLabel(input.channel)}${input.thread_ts ? ` (in the thread of ${input.thread_ts})` : ""} in workspace ${connection.name ?? connection.externalId ?? connection.id}: “${quote(input.text)}”`,
+  output: {
+    ok: z.literal(true).describe("Slack accepted the message"),
+    channel: z.string().nullable().describe("Channel ID"),
+    ts: z.string().nullable().describe("Message timestamp (its ID)"),
+    message: z
+      .object({
+        text: z.string().describe("Message text"),
+        ts: z.string().nullable().describe("Message timestamp (its ID)"),
+        thread_ts: z.string().nullable().describe("Thread it was posted in"),
+        bot_id: z.string().nullable().describe("Bot that posted it"),
+        user: z.string().nullable().describe("User ID that posted it"),
+      })
+      .describe("Message posted"),
+  },
   async run({ connection, credentials }, input) {
     // https://docs.slack.dev/reference/methods/chat.postMessage
     const body = await postJsonWithToken(connection.type, "chat.postMessage", slackBotToken(credentials), {

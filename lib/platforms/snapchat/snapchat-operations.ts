@@ -22,6 +22,20 @@ export const campaignId = z
   .regex(UUID, "must be a Snapchat campaign ID (a UUID)")
   .describe("The campaign ID, a UUID (snapchat_ads.list_campaigns lists them).");
 
+/** campaignOut's answer. */
+const campaignShape = {
+  id: z.string().describe("Campaign ID"),
+  name: z.string().nullable().describe("Campaign"),
+  ad_account_id: z.string().nullable().describe("Ad account ID"),
+  status: z.string().nullable().describe("Status, e.g. ACTIVE or PAUSED"),
+  objective: z.string().nullable().describe("Objective"),
+  daily_budget_micro: z.number().nullable().describe("Daily budget in micro-units of the account currency"),
+  lifetime_spend_cap_micro: z.number().nullable().describe("Lifetime budget in micro-units of the account currency"),
+  start_time: z.string().nullable().describe("Starts at"),
+  end_time: z.string().nullable().describe("Ends at"),
+  delivery_status: z.array(z.string()).nullable().describe("Delivery status, e.g. VALID"),
+};
+
 /** The fields of a campaign Patchbay returns, from Snapchat's campaign entity. */
 export function campaignOut(c: Record<string, unknown>) {
   return {
@@ -50,6 +64,27 @@ const snapchatListAdAccounts = defineRead({
   cacheTtlSeconds: 300,
   example: {},
   input: {},
+  output: {
+    organizations: z
+      .array(
+        z.object({
+          id: z.string().describe("Organization ID"),
+          name: z.string().nullable().describe("Organization"),
+          ad_accounts: z
+            .array(
+              z.object({
+                id: z.string().describe("Ad account ID"),
+                name: z.string().nullable().describe("Ad account name"),
+                status: z.string().nullable().describe("Status, e.g. ACTIVE"),
+                currency: z.string().nullable().describe("Currency, e.g. USD"),
+                timezone: z.string().nullable().describe("Time zone"),
+              }),
+            )
+            .describe("Its ad accounts"),
+        }),
+      )
+      .describe("Organizations"),
+  },
   async run({ connection, credentials }) {
     // https://developers.snap.com/api/marketing-api/Ads-API/organizations (Get All Organizations)
     const body = await snapchatApi(
@@ -89,6 +124,11 @@ const snapchatListCampaigns = defineRead({
     ad_account_id: adAccountId,
     limit: z.number().int().min(50).max(1000).default(50).describe("Campaigns per page (50-1000, default 50)."),
     cursor: z.string().max(1000).optional().describe("next_cursor of the previous page, to continue."),
+  },
+  output: {
+    ad_account_id: z.string().describe("Ad account ID"),
+    campaigns: z.array(z.object(campaignShape)).describe("Campaigns"),
+    next_cursor: z.string().nullable().describe("Cursor of the next page (null on the last page)"),
   },
   async run({ connection, credentials }, args) {
     // https://developers.snap.com/api/marketing-api/Ads-API/campaigns (Get all campaigns)
@@ -130,6 +170,24 @@ const FIELDS = [
   "conversion_purchases",
 ] as const;
 const DEFAULT_FIELDS: (typeof FIELDS)[number][] = ["impressions", "swipes", "spend"];
+const FIELD_LABELS: Record<(typeof FIELDS)[number], string> = {
+  impressions: "Impressions",
+  swipes: "Swipe-ups",
+  spend: "Spend (micro-units of the account currency)",
+  quartile_1: "Video views to 25 %",
+  quartile_2: "Video views to 50 %",
+  quartile_3: "Video views to 75 %",
+  view_completion: "Video views to the end",
+  screen_time_millis: "Screen time (milliseconds)",
+  video_views: "Video views",
+  conversion_purchases: "Purchases",
+};
+/** pick()'s answer: the stats asked for (null when Snapchat has none). */
+const statsShape = z.object(
+  Object.fromEntries(
+    FIELDS.map((f) => [f, z.number().nullable().optional().describe(`${FIELD_LABELS[f]} (when asked for)`)]),
+  ),
+);
 
 const snapchatCampaignStats = defineRead({
   id: "snapchat_ads.campaign_stats",
@@ -156,6 +214,22 @@ const snapchatCampaignStats = defineRead({
       .max(FIELDS.length)
       .default(DEFAULT_FIELDS)
       .describe(`Stats to return (default ${DEFAULT_FIELDS.join(", ")}).`),
+  },
+  output: {
+    campaign_id: z.string().describe("Campaign ID"),
+    start: z.string().describe("First day"),
+    end: z.string().describe("Last day"),
+    granularity: z.enum(["TOTAL", "DAY"]).describe("TOTAL, or one entry per DAY"),
+    total: statsShape.nullable().describe("Totals over the range (granularity TOTAL)"),
+    days: z
+      .array(
+        z.object({
+          start_time: z.string().nullable().describe("Day start"),
+          end_time: z.string().nullable().describe("Day end"),
+          stats: statsShape.describe("Stats of the day"),
+        }),
+      )
+      .describe("One entry per day (granularity DAY)"),
   },
   async run({ connection, credentials }, args) {
     const range = dateRangeOrThrow(args.start_date, args.end_date, {

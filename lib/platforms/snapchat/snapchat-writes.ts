@@ -96,6 +96,13 @@ const snapchatCampaignSetStatus = defineWrite({
       status: c.status ?? null,
     };
   },
+  output: {
+    ad_account_id: z.string().nullable().describe("Ad account ID"),
+    campaign_id: z.string().describe("Campaign ID"),
+    name: z.string().nullable().describe("Campaign"),
+    previous_status: z.string().nullable().describe("Previous status"),
+    status: z.string().describe("Status now, e.g. PAUSED or ACTIVE"),
+  },
   async run(ctx, input) {
     const current = await readCampaign(ctx, input.campaign_id);
     const updated = await putCampaign(ctx, current, { status: input.status });
@@ -144,6 +151,14 @@ const snapchatCampaignSetDailyBudget = defineWrite({
       ad_account_id: c.ad_account_id ?? null,
       daily_budget_micro: c.daily_budget_micro ?? null,
     };
+  },
+  output: {
+    ad_account_id: z.string().nullable().describe("Ad account ID"),
+    campaign_id: z.string().describe("Campaign ID"),
+    name: z.string().nullable().describe("Campaign"),
+    previous_daily_budget: z.number().nullable().describe("Previous daily budget (account currency)"),
+    daily_budget: z.number().describe("New daily budget (account currency)"),
+    daily_budget_micro: z.number().describe("New daily budget in micro-units"),
   },
   async run(ctx, input) {
     const current = await readCampaign(ctx, input.campaign_id);

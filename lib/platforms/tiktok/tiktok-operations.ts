@@ -4,6 +4,7 @@ import { tiktokAdvertiserIds, tiktokApiGet } from "@/lib/platforms/tiktok/tiktok
 import { defineRead } from "@/lib/platforms/kit/define-operation";
 import { dateRangeOrThrow, isoDate, numeric, rowLimit, isObject } from "@/lib/platforms/kit/input-parts";
 import { OperationInputError, type Operation } from "@/lib/platforms/kit/operation-types";
+import { reportedDates } from "@/lib/platforms/kit/output-parts";
 
 // TikTok API for Business: the synchronous integrated report (BASIC report type).
 
@@ -26,6 +27,27 @@ const METRICS = [
   "follows",
 ] as const;
 const DEFAULT_METRICS = ["spend", "impressions", "clicks", "ctr", "conversion"] as const;
+/** Each metric's label, as a row of the report carries it when asked for. */
+const METRIC_LABELS: Record<(typeof METRICS)[number], string> = {
+  spend: "Spend",
+  impressions: "Impressions",
+  clicks: "Clicks",
+  ctr: "Click-through rate (%)",
+  cpc: "Cost per click",
+  cpm: "Cost per 1,000 impressions",
+  reach: "Reach",
+  conversion: "Conversions",
+  cost_per_conversion: "Cost per conversion",
+  conversion_rate: "Conversion rate (%)",
+  video_play_actions: "Video views",
+  likes: "Likes",
+  comments: "Comments",
+  shares: "Shares",
+  follows: "Follows",
+};
+const metricFields = Object.fromEntries(
+  METRICS.map((m) => [m, z.number().optional().describe(`${METRIC_LABELS[m]} (when asked for)`)]),
+);
 /** The ID dimension and the name metric of each level. */
 const LEVELS = {
   AUCTION_ADVERTISER: { id: "advertiser_id", name: "advertiser_name" },
@@ -71,6 +93,32 @@ const tiktokAdsReport = defineRead({
       .describe("First day, YYYY-MM-DD, in the advertiser's time zone (default: 7 days before end_date)."),
     end_date: isoDate.optional().describe("Last day, inclusive, YYYY-MM-DD (default: yesterday)."),
     limit: rowLimit(100),
+  },
+  output: {
+    advertiser_id: z.string().describe("Advertiser ID"),
+    data_level: z
+      .enum(["AUCTION_ADVERTISER", "AUCTION_CAMPAIGN", "AUCTION_ADGROUP", "AUCTION_AD"])
+      .describe("One row per advertiser, campaign, ad group or ad"),
+    date_range: reportedDates(),
+    total_rows: z.number().describe("Total rows of the report (may be more than the rows returned)"),
+    rows: z
+      .array(
+        z
+          .object({
+            advertiser_id: z.string().nullable().optional().describe("Advertiser ID (level advertiser)"),
+            advertiser_name: z.string().optional().describe("Advertiser (level advertiser)"),
+            campaign_id: z.string().nullable().optional().describe("Campaign ID (level campaign)"),
+            campaign_name: z.string().optional().describe("Campaign (level campaign)"),
+            adgroup_id: z.string().nullable().optional().describe("Ad group ID (level ad group)"),
+            adgroup_name: z.string().optional().describe("Ad group (level ad group)"),
+            ad_id: z.string().nullable().optional().describe("Ad ID (level ad)"),
+            ad_name: z.string().optional().describe("Ad (level ad)"),
+            date: z.string().optional().describe("Day (daily rows)"),
+            ...metricFields,
+          })
+          .catchall(z.unknown()),
+      )
+      .describe("Report rows: the level's ID and name, then the metrics asked for (the columns depend on the input)"),
   },
   async run({ connection, credentials }, args) {
     const range = dateRangeOrThrow(args.start_date, args.end_date, { defaultDays: 7, maxDays: args.daily ? 30 : 365 });

@@ -90,6 +90,14 @@ const tiktokCampaignSetStatus = defineWrite({
       ...(campaign ?? { name: null, operation_status: null, secondary_status: null }),
     };
   },
+  output: {
+    advertiser_id: z.string().describe("Advertiser ID"),
+    campaign_id: z.string().describe("Campaign ID"),
+    name: z.string().nullable().describe("Campaign"),
+    previous_operation_status: z.string().nullable().describe("Previous status (ENABLE or DISABLE)"),
+    operation_status: z.enum(["ENABLE", "DISABLE"]).describe("Status now: ENABLE (running) or DISABLE (paused)"),
+    updated_campaign_ids: z.array(z.string()).describe("Campaigns TikTok updated"),
+  },
   async run(ctx, input) {
     const advertiserId = advertiserOf(ctx, input.advertiser_id);
     const previous = await campaignOf(ctx, advertiserId, input.campaign_id);

@@ -35,6 +35,9 @@ const formatText = defineUtility({
       .optional()
       .describe("Named values for the template's {name} placeholders; nested fields as {a.b}."),
   },
+  output: {
+    text: z.string().describe("The text"),
+  },
   run: ({ template, values }) => {
     if (!values) return { text: template };
     // Counted as it grows: a short template that repeats a large value stops at the cap instead of being built.
@@ -82,6 +85,11 @@ const filterRows = defineUtility({
     field: z.string().min(1, "must not be empty").max(200).describe("The field compared in each row."),
     equals: scalar.describe("The value the field must equal (string, number, true/false or null)."),
   },
+  output: {
+    rows: z
+      .array(z.record(z.string(), z.unknown()))
+      .describe("The rows kept, as given (their fields are those of the input rows)"),
+  },
   run: ({ rows, field, equals }) => {
     const kept = rows.filter(
       (row) =>
@@ -108,6 +116,11 @@ const pickFields = defineUtility({
       .min(1, "must name at least one field")
       .max(100)
       .describe("The fields to keep."),
+  },
+  output: {
+    rows: z
+      .array(z.record(z.string(), z.unknown()))
+      .describe("The rows with only the fields asked for, in that order (a missing field is null)"),
   },
   run: ({ rows, fields }) => {
     // 10,000 rows × 100 long field names make far more than they take: counted row by row.
@@ -139,6 +152,9 @@ const flowStop = defineUtility({
       .min(1, "must not be empty")
       .max(500, "must be at most 500 characters")
       .describe("Why the run stops, as its log and run view show it."),
+  },
+  output: {
+    reason: z.string().describe("Why the run stopped"),
   },
   run: ({ reason }) => ({ reason }),
 });

@@ -104,6 +104,18 @@ const listProjects = defineRead({
   cacheTtlSeconds: 300,
   example: {},
   input: { max_results: pageSize(100), page_token: pageToken },
+  output: {
+    projects: z
+      .array(
+        z.object({
+          project_id: z.string().nullable().describe("Project ID"),
+          name: z.string().nullable().describe("Project name"),
+          numeric_id: z.number().nullable().describe("Project number"),
+        }),
+      )
+      .describe("Projects"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     const what = "the BigQuery projects.list call";
     // https://cloud.google.com/bigquery/docs/reference/rest/v2/projects/list
@@ -134,6 +146,19 @@ const listDatasets = defineRead({
   cacheTtlSeconds: 300,
   example: { project_id: "my-project-123" },
   input: { project_id: projectId, max_results: pageSize(100), page_token: pageToken },
+  output: {
+    project_id: z.string().describe("Project ID"),
+    datasets: z
+      .array(
+        z.object({
+          dataset_id: z.string().nullable().describe("Dataset ID"),
+          name: z.string().nullable().describe("Dataset name"),
+          location: z.string().nullable().describe("Location, e.g. US or EU"),
+        }),
+      )
+      .describe("Datasets"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     const what = "the BigQuery datasets.list call";
     // https://cloud.google.com/bigquery/docs/reference/rest/v2/datasets/list
@@ -165,6 +190,22 @@ const listTables = defineRead({
   cacheTtlSeconds: 300,
   example: { project_id: "my-project-123", dataset_id: "analytics_123" },
   input: { project_id: projectId, dataset_id: datasetId, max_results: pageSize(100), page_token: pageToken },
+  output: {
+    project_id: z.string().describe("Project ID"),
+    dataset_id: z.string().describe("Dataset ID"),
+    total_tables: z.number().nullable().describe("Tables in the dataset"),
+    tables: z
+      .array(
+        z.object({
+          table_id: z.string().nullable().describe("Table ID"),
+          type: z.string().nullable().describe("Table type, e.g. TABLE or VIEW"),
+          name: z.string().nullable().describe("Table name"),
+          created_time: z.string().nullable().describe("Created at"),
+        }),
+      )
+      .describe("Tables and views"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     const what = "the BigQuery tables.list call";
     // https://cloud.google.com/bigquery/docs/reference/rest/v2/tables/list
@@ -285,6 +326,29 @@ const runQuery = defineRead({
       .regex(/^[A-Za-z0-9-]{2,40}$/, "must be a BigQuery location such as US, EU or europe-west1")
       .optional()
       .describe("The location of the datasets (US, EU, europe-west1 …); default: where BigQuery finds them."),
+  },
+  output: {
+    project_id: z.string().describe("Project ID"),
+    dry_run: z.boolean().describe("Only checked, not run"),
+    job_complete: z.boolean().describe("Query finished"),
+    job_id: z.string().nullable().describe("Query job ID"),
+    location: z.string().nullable().describe("Location, e.g. US or EU"),
+    total_bytes_processed: z.number().nullable().describe("Bytes processed"),
+    cache_hit: z.boolean().describe("Answered from BigQuery's cache"),
+    total_rows: z.number().nullable().describe("Total result rows (may be more than the rows returned)"),
+    schema: z
+      .array(
+        z.object({
+          name: z.string().describe("Column"),
+          type: z.string().describe("Column type, e.g. STRING or INTEGER"),
+          mode: z.string().describe("Mode, e.g. NULLABLE or REPEATED"),
+        }),
+      )
+      .describe("Result columns"),
+    rows: z
+      .array(z.record(z.string(), z.unknown()))
+      .describe("Result rows: one object per row, keyed by column name (the columns depend on the query)"),
+    more_rows: z.boolean().describe("More rows than were returned"),
   },
   async run(ctx, args) {
     // The text check refuses the plain cases with a sentence; BigQuery's dry run decides.
@@ -426,6 +490,27 @@ const insertRows = defineWrite({
       rows: count(body.numRows),
       columns: fieldsOf(body.schema).map((f) => `${f.name} ${f.type}`),
     };
+  },
+  output: {
+    table: z.string().describe("Table (project.dataset.table)"),
+    inserted_rows: z.number().describe("Rows inserted"),
+    insert_ids: z.array(z.string()).describe("Insert IDs, one per row sent"),
+    errors: z
+      .array(
+        z.object({
+          row: z.number().describe("Row number (0 = first)"),
+          errors: z
+            .array(
+              z.object({
+                reason: z.string().nullable().describe("Reason, e.g. invalid"),
+                location: z.string().nullable().describe("Column"),
+                message: z.string().nullable().describe("Message"),
+              }),
+            )
+            .describe("Why it was refused"),
+        }),
+      )
+      .describe("Rows BigQuery refused (with skip_invalid_rows)"),
   },
   async run(ctx, args) {
     if (args.insert_ids && args.insert_ids.length !== args.rows.length)

@@ -35,6 +35,23 @@ const reviewId = z
   .regex(/^[A-Za-z0-9_-]{1,200}$/, "must be a review ID as google_business_profile.reviews.list returns it")
   .describe("The review's ID (review_id in google_business_profile.reviews.list).");
 
+/** shownReview's answer. */
+const reviewShape = {
+  review_id: z.string().nullable().describe("Review ID"),
+  reviewer: z.string().nullable().describe("Reviewer"),
+  star_rating: z.number().nullable().describe("Star rating (1-5)"),
+  comment: z.string().nullable().describe("Review text"),
+  create_time: z.string().nullable().describe("Reviewed at"),
+  update_time: z.string().nullable().describe("Updated at"),
+  reply: z
+    .object({
+      comment: z.string().nullable().describe("Reply text"),
+      update_time: z.string().nullable().describe("Replied at"),
+    })
+    .nullable()
+    .describe("Your reply (none yet: null)"),
+};
+
 function shownReview(r: Record<string, unknown>) {
   const reviewer = isObject(r.reviewer) ? r.reviewer : {};
   const reply = isObject(r.reviewReply) ? r.reviewReply : null;
@@ -78,6 +95,20 @@ const listAccounts = defineRead({
     page_token: z.string().max(2000).optional().describe("next_page_token of a previous call, for the next page."),
   },
   example: { limit: 20 },
+  output: {
+    accounts: z
+      .array(
+        z.object({
+          account_id: z.string().nullable().describe("Business Profile account ID"),
+          name: z.string().nullable().describe("Account name"),
+          type: z.string().nullable().describe("Account type, e.g. PERSONAL or LOCATION_GROUP"),
+          role: z.string().nullable().describe("Your role, e.g. OWNER"),
+          verification_state: z.string().nullable().describe("Verification state"),
+        }),
+      )
+      .describe("Business Profile accounts"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     const what = "the accounts.list call";
     // https://developers.google.com/my-business/reference/accountmanagement/rest/v1/accounts/list
@@ -119,6 +150,25 @@ const listLocations = defineRead({
     page_token: z.string().max(2000).optional().describe("next_page_token of a previous call, for the next page."),
   },
   example: { account_id: "112233445566778899" },
+  output: {
+    account_id: z.string().describe("Business Profile account ID"),
+    locations: z
+      .array(
+        z.object({
+          location_id: z.string().nullable().describe("Location ID"),
+          title: z.string().nullable().describe("Business name"),
+          address: z.string().nullable().describe("Address"),
+          website: z.string().nullable().describe("Website"),
+          phone: z.string().nullable().describe("Phone"),
+          primary_category: z.string().nullable().describe("Primary category"),
+          maps_uri: z.string().nullable().describe("Google Maps link"),
+          place_id: z.string().nullable().describe("Google place ID"),
+        }),
+      )
+      .describe("Locations"),
+    total: z.number().nullable().describe("Locations in the account"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     const what = "the locations.list call";
     // https://developers.google.com/my-business/reference/businessinformation/rest/v1/accounts.locations/list
@@ -178,6 +228,14 @@ const listReviews = defineRead({
     page_token: z.string().max(2000).optional().describe("next_page_token of a previous call, for the next page."),
   },
   example: { account_id: "112233445566778899", location_id: "1234567890123456789" },
+  output: {
+    account_id: z.string().describe("Business Profile account ID"),
+    location_id: z.string().describe("Location ID"),
+    average_rating: z.number().nullable().describe("Average star rating"),
+    total_review_count: z.number().nullable().describe("Total reviews"),
+    reviews: z.array(z.object(reviewShape)).describe("Reviews"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     const what = "the reviews.list call";
     // https://developers.google.com/my-business/reference/rest/v4/accounts.locations.reviews/list
@@ -237,6 +295,20 @@ const replyToReview = defineWrite({
     return `Reply to the${stars} review ${args.review_id}${by} of location ${args.location_id} in Business Profile account ${args.account_id}${replaces}: "${short(args.comment)}"`;
   },
   before: (ctx, args) => reviewState(ctx, args),
+  output: {
+    account_id: z.string().describe("Business Profile account ID"),
+    location_id: z.string().describe("Location ID"),
+    review_id: z.string().describe("Review ID"),
+    reviewer: reviewShape.reviewer,
+    star_rating: reviewShape.star_rating,
+    previous_reply: z.string().nullable().describe("Previous reply"),
+    reply: z
+      .object({
+        comment: z.string().describe("Reply text"),
+        update_time: z.string().nullable().describe("Replied at"),
+      })
+      .describe("Reply posted"),
+  },
   async run(ctx, args) {
     const previous = await reviewState(ctx, args);
     // https://developers.google.com/my-business/reference/rest/v4/accounts.locations.reviews/updateReply

@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import { stringOr, type ApiCheck } from "@/lib/platforms/google/google-provider";
 import { count, text, workspaceApiCall } from "@/lib/platforms/google/workspace-common";
 
@@ -13,6 +14,22 @@ export const FOLDER_MIME = "application/vnd.google-apps.folder";
 /** The file fields every answer asks for (Drive v3 returns only id, name and mimeType unless told). */
 export const FILE_FIELDS =
   "id,name,mimeType,description,parents,webViewLink,createdTime,modifiedTime,size,driveId,trashed,owners(displayName,emailAddress)";
+
+/** fileOf's answer: a Drive file or folder. */
+export const driveFileShape = {
+  id: z.string().nullable().describe("File ID"),
+  name: z.string().nullable().describe("File name"),
+  mime_type: z.string().nullable().describe("File type (MIME type)"),
+  description: z.string().nullable().describe("Description"),
+  url: z.string().nullable().describe("File link"),
+  parents: z.array(z.string()).describe("Parent folder IDs"),
+  created_time: z.string().nullable().describe("Created at"),
+  modified_time: z.string().nullable().describe("Last modified at"),
+  size_bytes: z.number().nullable().describe("Size in bytes (none for Google Docs files and folders)"),
+  drive_id: z.string().nullable().describe("Shared drive ID (none in My Drive)"),
+  trashed: z.boolean().describe("In the trash"),
+  owners: z.array(z.string()).describe("Owners' email addresses"),
+};
 
 /** A Drive File resource in our words. */
 export function fileOf(f: Record<string, unknown>) {

@@ -19,6 +19,7 @@ import {
   checkDrive,
   copyDriveFile,
   driveFile,
+  driveFileShape,
   fileOf,
 } from "@/lib/platforms/google/drive/drive-calls";
 import { driveDocs } from "@/lib/platforms/google/drive/drive-docs";
@@ -118,6 +119,12 @@ const searchFiles = defineRead({
     page_size: z.number().int().min(1).max(100).default(25).describe("How many files to return (1-100, default 25)."),
     page_token: z.string().max(2000).optional().describe("next_page_token of the previous answer, for the next page."),
   },
+  output: {
+    query: z.string().nullable().describe("Drive search query sent"),
+    files: z.array(z.object(driveFileShape)).describe("Files found"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+    incomplete_search: z.boolean().describe("Google did not search every drive"),
+  },
   async run(ctx, args) {
     const conditions = [
       ...(args.include_trashed ? [] : ["trashed = false"]),
@@ -162,6 +169,7 @@ const getFile = defineRead({
   cacheTtlSeconds: 60,
   example: { file_id: "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms" },
   input: { file_id: fileId("Drive file").describe("The file's ID or URL.") },
+  output: driveFileShape,
   run: async (ctx, args) => driveFile(ctx.connection.type, await token(ctx), args.file_id),
 });
 
@@ -195,6 +203,13 @@ const exportFile = defineRead({
       .describe(
         "The text format: text/plain (default), text/markdown (documents), text/csv (spreadsheets), text/html.",
       ),
+  },
+  output: {
+    file_id: z.string().describe("File ID"),
+    mime_type: z.string().describe("Text format, e.g. text/plain"),
+    characters: z.number().describe("Length of the whole export (characters)"),
+    truncated: z.boolean().describe("Cut after 200,000 characters"),
+    text: z.string().describe("File content as text"),
   },
   async run(ctx, args) {
     // https://developers.google.com/workspace/drive/api/reference/rest/v3/files/export
@@ -251,6 +266,7 @@ const createFolder = defineWrite({
     args.parent_id
       ? { parent: await driveFile(ctx.connection.type, await token(ctx), args.parent_id) }
       : { parent: null },
+  output: driveFileShape,
   async run(ctx, args) {
     // https://developers.google.com/workspace/drive/api/reference/rest/v3/files/create (folders: https://developers.google.com/workspace/drive/api/guides/folder)
     const body = await workspaceApiCall(
@@ -303,6 +319,7 @@ const copyFile = defineWrite({
       parent: args.parent_id ? await driveFile(ctx.connection.type, accessToken, args.parent_id) : null,
     };
   },
+  output: driveFileShape,
   run: async (ctx, args) =>
     copyDriveFile(ctx.connection.type, await token(ctx), args.file_id, { name: args.name, parentId: args.parent_id }),
 });

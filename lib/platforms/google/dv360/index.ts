@@ -69,6 +69,18 @@ const partners = defineRead({
   cacheTtlSeconds: 300,
   input: pageInput(200, 100),
   example: { limit: 100 },
+  output: {
+    partners: z
+      .array(
+        z.object({
+          partner_id: z.string().nullable().describe("Partner ID"),
+          name: z.string().nullable().describe("Partner name"),
+          status: z.string().nullable().describe("Status, e.g. ENTITY_STATUS_ACTIVE"),
+        }),
+      )
+      .describe("Partners"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     // https://developers.google.com/display-video/api/reference/rest/v4/partners/list
     const p = await page(ctx, "/partners", "partners", { pageSize: String(args.limit), pageToken: args.page_token });
@@ -94,6 +106,21 @@ const advertisers = defineRead({
   cacheTtlSeconds: 300,
   input: { partner_id: partnerId, status: statusFilter, ...pageInput(200, 100) },
   example: { partner_id: "1234567" },
+  output: {
+    partner_id: z.string().describe("Partner ID"),
+    advertisers: z
+      .array(
+        z.object({
+          advertiser_id: z.string().nullable().describe("Advertiser ID"),
+          name: z.string().nullable().describe("Advertiser name"),
+          status: z.string().nullable().describe("Status, e.g. ENTITY_STATUS_ACTIVE"),
+          currency: z.string().nullable().describe("Currency, e.g. USD"),
+          domain: z.string().nullable().describe("Advertiser website"),
+        }),
+      )
+      .describe("Advertisers"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     // https://developers.google.com/display-video/api/reference/rest/v4/advertisers/list
     const p = await page(ctx, "/advertisers", "advertisers", {
@@ -130,6 +157,22 @@ const campaigns = defineRead({
   cacheTtlSeconds: 300,
   input: { advertiser_id: advertiserId, status: statusFilter, ...pageInput(200, 100) },
   example: { advertiser_id: "7654321" },
+  output: {
+    advertiser_id: z.string().describe("Advertiser ID"),
+    campaigns: z
+      .array(
+        z.object({
+          campaign_id: z.string().nullable().describe("Campaign ID"),
+          name: z.string().nullable().describe("Campaign name"),
+          status: z.string().nullable().describe("Status, e.g. ENTITY_STATUS_ACTIVE"),
+          goal: z.string().nullable().describe("Campaign goal"),
+          start_date: z.string().nullable().describe("Flight start date"),
+          end_date: z.string().nullable().describe("Flight end date"),
+        }),
+      )
+      .describe("Campaigns"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     // https://developers.google.com/display-video/api/reference/rest/v4/advertisers.campaigns/list
     const p = await page(ctx, `/advertisers/${args.advertiser_id}/campaigns`, "campaigns", {
@@ -177,6 +220,21 @@ const insertionOrders = defineRead({
     ...pageInput(200, 100),
   },
   example: { advertiser_id: "7654321" },
+  output: {
+    advertiser_id: z.string().describe("Advertiser ID"),
+    insertion_orders: z
+      .array(
+        z.object({
+          insertion_order_id: z.string().nullable().describe("Insertion order ID"),
+          campaign_id: z.string().nullable().describe("Campaign ID"),
+          name: z.string().nullable().describe("Insertion order name"),
+          status: z.string().nullable().describe("Status, e.g. ENTITY_STATUS_ACTIVE"),
+          pacing: z.string().nullable().describe("Pacing, e.g. PACING_TYPE_EVEN"),
+        }),
+      )
+      .describe("Insertion orders"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     // https://developers.google.com/display-video/api/reference/rest/v4/advertisers.insertionOrders/list
     const p = await page(ctx, `/advertisers/${args.advertiser_id}/insertionOrders`, "insertionOrders", {
@@ -231,6 +289,22 @@ const lineItems = defineRead({
     ...pageInput(200, 100),
   },
   example: { advertiser_id: "7654321" },
+  output: {
+    advertiser_id: z.string().describe("Advertiser ID"),
+    line_items: z
+      .array(
+        z.object({
+          line_item_id: z.string().nullable().describe("Line item ID"),
+          insertion_order_id: z.string().nullable().describe("Insertion order ID"),
+          campaign_id: z.string().nullable().describe("Campaign ID"),
+          name: z.string().nullable().describe("Line item name"),
+          type: z.string().nullable().describe("Line item type"),
+          status: z.string().nullable().describe("Status, e.g. ENTITY_STATUS_ACTIVE"),
+        }),
+      )
+      .describe("Line items"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     // https://developers.google.com/display-video/api/reference/rest/v4/advertisers.lineItems/list
     const p = await page(ctx, `/advertisers/${args.advertiser_id}/lineItems`, "lineItems", {
@@ -273,6 +347,13 @@ const setLineItemStatus = defineWrite({
   },
   // https://developers.google.com/display-video/api/reference/rest/v4/advertisers.lineItems/get
   before: async (ctx, args) => shownLineItem(await marketingCall(ctx, lineItemUrl(args), "the lineItems.get call")),
+  output: {
+    advertiser_id: z.string().describe("Advertiser ID"),
+    line_item_id: z.string().describe("Line item ID"),
+    name: z.string().nullable().describe("Line item name"),
+    previous_status: z.string().nullable().describe("Previous status"),
+    status: z.string().describe("Status now, e.g. ENTITY_STATUS_PAUSED"),
+  },
   async run(ctx, args) {
     const previous = shownLineItem(await marketingCall(ctx, lineItemUrl(args), "the lineItems.get call"));
     // https://developers.google.com/display-video/api/reference/rest/v4/advertisers.lineItems/patch

@@ -56,6 +56,30 @@ function money(v: unknown) {
   return { amount: micros === null ? null : micros / 1e6, currency: text(v.currencyCode) };
 }
 
+/** money()'s answer. */
+const priceShape = z
+  .object({
+    amount: z.number().nullable().describe("Amount (currency units)"),
+    currency: z.string().nullable().describe("Currency, e.g. USD"),
+  })
+  .nullable();
+
+/** shownProduct's answer. */
+const productShape = {
+  product_id: z.string().nullable().describe("Product ID (language~feed label~offer ID)"),
+  offer_id: z.string().nullable().describe("Offer ID (your SKU)"),
+  title: z.string().nullable().describe("Product title"),
+  price: priceShape.describe("Price"),
+  sale_price: priceShape.describe("Sale price"),
+  availability: z.string().nullable().describe("Availability, e.g. IN_STOCK or OUT_OF_STOCK"),
+  link: z.string().nullable().describe("Product page"),
+  content_language: z.string().nullable().describe("Language"),
+  feed_label: z.string().nullable().describe("Feed label"),
+  data_source: z.string().nullable().describe("Data source"),
+  disapproved: z.boolean().describe("Disapproved by Google"),
+  issue_count: z.number().describe("Issues"),
+};
+
 /** What the tools return of a processed product. */
 function shownProduct(p: Record<string, unknown>) {
   const attributes = isObject(p.productAttributes) ? p.productAttributes : {};
@@ -145,6 +169,20 @@ const listAccounts = defineRead({
     page_token: z.string().max(2000).optional().describe("next_page_token of a previous call, for the next page."),
   },
   example: { limit: 50 },
+  output: {
+    accounts: z
+      .array(
+        z.object({
+          account_id: z.string().nullable().describe("Merchant Center account ID"),
+          name: z.string().nullable().describe("Account name"),
+          time_zone: z.string().nullable().describe("Time zone"),
+          language_code: z.string().nullable().describe("Language"),
+          test_account: z.boolean().describe("A test account"),
+        }),
+      )
+      .describe("Merchant Center accounts"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     const what = "the accounts.list call";
     // https://developers.google.com/merchant/api/reference/rest/accounts_v1/accounts/list
@@ -186,6 +224,11 @@ const listProducts = defineRead({
     page_token: z.string().max(2000).optional().describe("next_page_token of a previous call, for the next page."),
   },
   example: { account_id: "123456789", limit: 25 },
+  output: {
+    account_id: z.string().describe("Merchant Center account ID"),
+    products: z.array(z.object(productShape)).describe("Products"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     const page = await productsPage(ctx, args.account_id, args.limit, args.page_token);
     return { account_id: args.account_id, products: page.products.map(shownProduct), next_page_token: page.next };
@@ -209,6 +252,46 @@ const listStatuses = defineRead({
     page_token: z.string().max(2000).optional().describe("next_page_token of a previous call, for the next page."),
   },
   example: { account_id: "123456789", only_problems: true },
+  output: {
+    account_id: z.string().describe("Merchant Center account ID"),
+    products_read: z.number().describe("Products read"),
+    disapproved: z.number().describe("Disapproved products"),
+    statuses: z
+      .array(
+        z.object({
+          product_id: z.string().nullable().describe("Product ID (language~feed label~offer ID)"),
+          title: z.string().nullable().describe("Product title"),
+          destinations: z
+            .array(
+              z.object({
+                reporting_context: z.string().nullable().describe("Destination, e.g. SHOPPING_ADS"),
+                approved_countries: z.array(z.string()).describe("Approved in countries"),
+                pending_countries: z.array(z.string()).describe("Pending in countries"),
+                disapproved_countries: z.array(z.string()).describe("Disapproved in countries"),
+              }),
+            )
+            .describe("Status per destination"),
+          issues: z
+            .array(
+              z.object({
+                code: z.string().nullable().describe("Issue code"),
+                severity: z.string().nullable().describe("Severity, e.g. DISAPPROVED"),
+                reporting_context: z.string().nullable().describe("Destination, e.g. SHOPPING_ADS"),
+                attribute: z.string().nullable().describe("Attribute at fault"),
+                description: z.string().nullable().describe("Issue"),
+                detail: z.string().nullable().describe("Detail"),
+                resolution: z.string().nullable().describe("Who can fix it, e.g. merchant_action"),
+                documentation: z.string().nullable().describe("Help page"),
+                countries: z.array(z.string()).describe("Countries affected"),
+              }),
+            )
+            .describe("Item-level issues"),
+          last_update: z.string().nullable().describe("Status updated at"),
+        }),
+      )
+      .describe("Product statuses"),
+    next_page_token: z.string().nullable().describe("Next page token (null on the last page)"),
+  },
   async run(ctx, args) {
     const page = await productsPage(ctx, args.account_id, args.limit, args.page_token);
     const statuses = page.products
@@ -282,6 +365,16 @@ const updateProduct = defineWrite({
     return `Change the ${changes.join(" and the ")} of Merchant Center product ${args.product_id}${title} in account ${args.account_id}.`;
   },
   before: (ctx, args) => productState(ctx, args.account_id, args.product_id),
+  output: {
+    account_id: z.string().describe("Merchant Center account ID"),
+    product_id: z.string().describe("Product ID (language~feed label~offer ID)"),
+    title: z.string().nullable().describe("Product title"),
+    data_source: z.string().describe("Data source updated"),
+    previous_price: priceShape.describe("Previous price"),
+    previous_availability: z.string().nullable().describe("Previous availability"),
+    price: priceShape.describe("Price now"),
+    availability: z.string().nullable().describe("Availability now, e.g. IN_STOCK or OUT_OF_STOCK"),
+  },
   async run(ctx, args) {
     if (args.price === undefined && args.availability === undefined)
       throw new OperationInputError("Give price, availability or both: there is nothing to change.");

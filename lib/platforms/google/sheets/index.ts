@@ -159,6 +159,35 @@ function updated(body: Record<string, unknown>) {
   };
 }
 
+/** spreadsheetOf's answer. */
+const spreadsheetShape = {
+  spreadsheet_id: z.string().describe("Spreadsheet ID"),
+  title: z.string().nullable().describe("Spreadsheet title"),
+  url: z.string().describe("Spreadsheet link"),
+  locale: z.string().nullable().describe("Locale, e.g. en_US"),
+  time_zone: z.string().nullable().describe("Time zone"),
+  sheets: z
+    .array(
+      z.object({
+        sheet_id: z.number().nullable().describe("Sheet (tab) ID"),
+        title: z.string().nullable().describe("Tab name"),
+        index: z.number().nullable().describe("Position (0 = first tab)"),
+        type: z.string().nullable().describe("Tab type, e.g. GRID"),
+        row_count: z.number().nullable().describe("Rows"),
+        column_count: z.number().nullable().describe("Columns"),
+      }),
+    )
+    .describe("Tabs"),
+};
+
+/** updated()'s fields. */
+const updatedShape = {
+  updated_range: z.string().nullable().describe("Range written, in A1 notation"),
+  updated_rows: z.number().describe("Rows written"),
+  updated_columns: z.number().describe("Columns written"),
+  updated_cells: z.number().describe("Cells written"),
+};
+
 const title = (before: unknown) => (isObject(before) ? before.title : undefined);
 const rowsWord = (n: number) => `${n} row${n === 1 ? "" : "s"}`;
 /** Rows as a person reads them in a sentence: "92; 88", cells joined by ", ", cut after 120 characters. */
@@ -179,6 +208,7 @@ const getSpreadsheet = defineRead({
   cacheTtlSeconds: 60,
   example: { spreadsheet_id: "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms" },
   input: { spreadsheet_id: spreadsheetId },
+  output: spreadsheetShape,
   run: (ctx, args) => spreadsheetOf(ctx, args.spreadsheet_id),
 });
 
@@ -207,6 +237,18 @@ const getValues = defineRead({
       .boolean()
       .default(false)
       .describe("Treat the range's first row as column headers and also return the other rows as objects."),
+  },
+  output: {
+    spreadsheet_id: z.string().describe("Spreadsheet ID"),
+    range: z.string().describe("Range read, in A1 notation"),
+    row_count: z.number().describe("Rows read"),
+    values: z.array(z.array(z.unknown())).describe("Cell values, row by row (trailing empty cells left out)"),
+    rows: z
+      .array(z.record(z.string(), z.unknown()))
+      .optional()
+      .describe(
+        "With header_row: the rows after the first as objects keyed by the first row's headers (the columns depend on the sheet)",
+      ),
   },
   async run(ctx, args) {
     const { range, values } = await valuesOf(ctx, args.spreadsheet_id, args.range, args.value_render);
@@ -263,6 +305,11 @@ const appendRows = defineWrite({
   before: async (ctx, args) => {
     const s = await spreadsheetOf(ctx, args.spreadsheet_id);
     return { spreadsheet_id: s.spreadsheet_id, title: s.title, sheets: s.sheets.map((t) => t.title) };
+  },
+  output: {
+    spreadsheet_id: z.string().describe("Spreadsheet ID"),
+    table_range: z.string().nullable().describe("Range of the table the rows were appended to"),
+    ...updatedShape,
   },
   async run(ctx, args) {
     const query = new URLSearchParams({
@@ -321,6 +368,10 @@ const updateRange = defineWrite({
     const s = await spreadsheetOf(ctx, args.spreadsheet_id);
     const current = await valuesOf(ctx, args.spreadsheet_id, args.range);
     return { spreadsheet_id: s.spreadsheet_id, title: s.title, range: current.range, current_values: current.values };
+  },
+  output: {
+    spreadsheet_id: z.string().describe("Spreadsheet ID"),
+    ...updatedShape,
   },
   async run(ctx, args) {
     const query = new URLSearchParams({ valueInputOption: args.value_input_option, includeValuesInResponse: "false" });

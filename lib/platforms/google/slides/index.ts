@@ -121,6 +121,31 @@ const getPresentation = defineRead({
   cacheTtlSeconds: 60,
   example: { presentation_id: "1EAYk18WDjIG-zp_0vLm3CsfQh_i8eXc67Jo2O9C6Vuc" },
   input: { presentation_id: presentationId("presentation") },
+  output: {
+    presentation_id: z.string().describe("Presentation ID"),
+    title: z.string().nullable().describe("Presentation title"),
+    url: z.string().describe("Presentation link"),
+    slide_count: z.number().describe("Slides"),
+    placeholders: z
+      .array(
+        z.object({
+          name: z.string().describe("Placeholder name, e.g. client_name"),
+          placeholder: z.string().describe("Placeholder as written, e.g. {{client_name}}"),
+          occurrences: z.number().describe("Times it appears"),
+          slides: z.array(z.number()).describe("Slide numbers it appears on"),
+        }),
+      )
+      .describe("{{Placeholders}} in the text"),
+    slides: z
+      .array(
+        z.object({
+          slide_id: z.string().nullable().describe("Slide ID"),
+          number: z.number().describe("Slide number"),
+          text: z.array(z.string()).describe("Texts on the slide"),
+        }),
+      )
+      .describe("Slides, in order"),
+  },
   run: (ctx, args) => presentationOf(ctx, args.presentation_id),
 });
 
@@ -138,6 +163,18 @@ const searchPresentations = defineRead({
   input: {
     name_contains: z.string().trim().min(1).max(200).optional().describe("Words the presentation's name contains."),
     page_size: z.number().int().min(1).max(100).default(25).describe("How many to return (1-100, default 25)."),
+  },
+  output: {
+    presentations: z
+      .array(
+        z.object({
+          presentation_id: z.string().nullable().describe("Presentation ID"),
+          name: z.string().nullable().describe("Presentation name"),
+          url: z.string().nullable().describe("Presentation link"),
+          modified_time: z.string().nullable().describe("Last modified at"),
+        }),
+      )
+      .describe("Presentations, newest first"),
   },
   async run(ctx, args) {
     const q = [
@@ -244,6 +281,20 @@ const fromTemplate = defineWrite({
       slide_count: template.slide_count,
       placeholders: template.placeholders.map((p) => p.placeholder),
     };
+  },
+  output: {
+    presentation_id: z.string().describe("New presentation ID"),
+    url: z.string().describe("New presentation link"),
+    title: z.string().describe("New presentation title"),
+    template_id: z.string().describe("Template presentation ID"),
+    replacements: z
+      .array(
+        z.object({
+          placeholder: z.string().describe("Placeholder, e.g. {{client_name}}"),
+          occurrences_changed: z.number().describe("Times replaced"),
+        }),
+      )
+      .describe("Placeholders replaced"),
   },
   async run(ctx, args) {
     const replacements = replacementsOf(args.replacements);

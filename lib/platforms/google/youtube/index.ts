@@ -8,6 +8,7 @@ import { defineRead, defineWrite } from "@/lib/platforms/kit/define-operation";
 import { dateRangeOrThrow, isoDate } from "@/lib/platforms/kit/input-parts";
 import { monogramLogo } from "@/lib/platforms/kit/monogram-logo";
 import { OperationInputError, type OperationContext } from "@/lib/platforms/kit/operation-types";
+import { chosenColumnRows, reportedDates } from "@/lib/platforms/kit/output-parts";
 import { ProviderRejection } from "@/lib/platforms/kit/types";
 
 // YouTube through the YouTube Data API v3 (channels, uploads, video statistics, videos.update) and
@@ -57,6 +58,22 @@ const listChannels = defineRead({
   cacheTtlSeconds: 300,
   input: {},
   example: {},
+  output: {
+    channels: z
+      .array(
+        z.object({
+          channel_id: z.string().nullable().describe("Channel ID"),
+          title: z.string().nullable().describe("Channel name"),
+          handle: z.string().nullable().describe("Handle, e.g. @brand"),
+          published_at: z.string().nullable().describe("Created at"),
+          subscribers: z.number().nullable().describe("Subscribers (null when hidden)"),
+          views: z.number().nullable().describe("Total views"),
+          videos: z.number().nullable().describe("Videos"),
+          uploads_playlist_id: z.string().nullable().describe("Uploads playlist ID"),
+        }),
+      )
+      .describe("Your channels"),
+  },
   async run(ctx) {
     const items = await myChannels(ctx);
     return {
@@ -99,6 +116,22 @@ const recentVideos = defineRead({
     limit: z.number().int().min(1).max(50).default(10).describe("How many recent videos (1-50, default 10)."),
   },
   example: { limit: 10 },
+  output: {
+    channel_id: z.string().describe("Channel ID"),
+    videos: z
+      .array(
+        z.object({
+          video_id: z.string().nullable().describe("Video ID"),
+          title: z.string().nullable().describe("Video title"),
+          published_at: z.string().nullable().describe("Published at"),
+          privacy_status: z.string().nullable().describe("Privacy, e.g. public or unlisted"),
+          views: z.number().nullable().describe("Views"),
+          likes: z.number().nullable().describe("Likes"),
+          comments: z.number().nullable().describe("Comments"),
+        }),
+      )
+      .describe("Recent uploads, newest first"),
+  },
   async run(ctx, args) {
     const channels = await myChannels(ctx);
     const channel = args.channel_id ? channels.find((c) => c.id === args.channel_id) : channels[0];
@@ -196,6 +229,12 @@ const analyticsReport = defineRead({
     limit: z.number().int().min(1).max(200).default(50).describe("How many rows at most (1-200, default 50)."),
   },
   example: { metrics: ["views", "estimatedMinutesWatched"], dimension: "day" },
+  output: {
+    date_range: reportedDates(),
+    video_id: z.string().nullable().describe("Video reported (null: the whole channel)"),
+    columns: z.array(z.string()).describe("Columns: the dimension, then the metrics"),
+    rows: chosenColumnRows("Report rows"),
+  },
   async run(ctx, args) {
     const range = dateRangeOrThrow(args.start_date, args.end_date, { defaultDays: 28, maxDays: 3660 });
     if (args.dimension === "video" && args.video_id)
@@ -294,6 +333,14 @@ const updateVideo = defineWrite({
       description: short(snippet.description, 200) || null,
       category_id: text(snippet.categoryId),
     };
+  },
+  output: {
+    video_id: z.string().describe("Video ID"),
+    previous_title: z.string().nullable().describe("Previous title"),
+    title: z.string().nullable().describe("Title now"),
+    previous_description: z.string().nullable().describe("Previous description"),
+    description: z.string().nullable().describe("Description now"),
+    category_id: z.string().nullable().describe("Category ID"),
   },
   async run(ctx, args) {
     if (args.title === undefined && args.description === undefined)

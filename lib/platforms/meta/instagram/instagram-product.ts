@@ -87,6 +87,21 @@ const listAccounts = defineRead({
   cacheTtlSeconds: 300,
   example: {},
   input: { limit: rowLimit(25, 100) },
+  output: {
+    accounts: z
+      .array(
+        z.object({
+          ig_user_id: z.string().describe("Instagram account ID"),
+          username: z.string().nullable().describe("Username"),
+          name: z.string().nullable().describe("Account name"),
+          followers_count: z.number().nullable().describe("Followers"),
+          media_count: z.number().nullable().describe("Posts"),
+          page_id: z.string().describe("Linked Facebook Page ID"),
+          page_name: z.string().nullable().describe("Linked Facebook Page"),
+        }),
+      )
+      .describe("Instagram business accounts"),
+  },
   async run(ctx, args) {
     // https://developers.facebook.com/docs/instagram-platform/instagram-api-with-facebook-login/get-started
     // (GET /me/accounts?fields=instagram_business_account)
@@ -160,6 +175,30 @@ const accountInsights = defineRead({
     since: isoDate.optional().describe("First day, YYYY-MM-DD (default 7 days before until)."),
     until: isoDate.optional().describe("Last day, YYYY-MM-DD (default yesterday)."),
   },
+  output: {
+    ig_user_id: z.string().describe("Instagram account ID"),
+    since: z.string().describe("First day"),
+    until: z.string().describe("Last day"),
+    metrics: z
+      .array(
+        z.object({
+          name: z.string().nullable().describe("Metric, e.g. reach"),
+          title: z.string().nullable().describe("Metric title"),
+          period: z.string().nullable().describe("Period, e.g. day"),
+          total_value: z.number().optional().describe("Total over the days (metric_type total_value)"),
+          values: z
+            .array(
+              z.object({
+                end_time: z.string().nullable().describe("Day end"),
+                value: z.number().optional().describe("Value"),
+              }),
+            )
+            .optional()
+            .describe("One value per day (metric_type time_series)"),
+        }),
+      )
+      .describe("Metrics asked for, one entry each"),
+  },
   async run(ctx, args) {
     const range = dateRangeOrThrow(args.since, args.until, { defaultDays: 7, maxDays: 30 });
     // https://developers.facebook.com/docs/instagram-platform/api-reference/instagram-user/insights
@@ -209,6 +248,24 @@ const listMedia = defineRead({
   cacheTtlSeconds: 300,
   example: { ig_user_id: "17841400000000001", limit: 10 },
   input: { ig_user_id: igUserId, limit: rowLimit(10, 100) },
+  output: {
+    ig_user_id: z.string().describe("Instagram account ID"),
+    media: z
+      .array(
+        z.object({
+          media_id: z.string().describe("Post ID"),
+          caption: z.string().nullable().describe("Caption"),
+          media_type: z.string().nullable().describe("Type, e.g. IMAGE, VIDEO or CAROUSEL_ALBUM"),
+          media_product_type: z.string().nullable().describe("Surface, e.g. FEED or REELS"),
+          permalink: z.string().nullable().describe("Post link"),
+          timestamp: z.string().nullable().describe("Posted at"),
+          like_count: z.number().nullable().describe("Likes"),
+          comments_count: z.number().nullable().describe("Comments"),
+        }),
+      )
+      .describe("Recent posts, newest first"),
+    has_more: z.boolean().describe("More posts than were returned"),
+  },
   async run(ctx, args) {
     // https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media#reading
     const body = await get(
@@ -257,6 +314,20 @@ const mediaInsights = defineRead({
       .max(7)
       .default([...MEDIA_METRICS])
       .describe("Metrics to return (default all of reach, views, likes, comments, saved, shares, total_interactions)."),
+  },
+  output: {
+    media_id: z.string().describe("Post ID"),
+    metrics: z
+      .object({
+        reach: z.number().optional().describe("Reach"),
+        views: z.number().optional().describe("Views"),
+        likes: z.number().optional().describe("Likes"),
+        comments: z.number().optional().describe("Comments"),
+        saved: z.number().optional().describe("Saves"),
+        shares: z.number().optional().describe("Shares"),
+        total_interactions: z.number().optional().describe("Total interactions"),
+      })
+      .describe("The metrics asked for, by name"),
   },
   async run(ctx, args) {
     // https://developers.facebook.com/docs/instagram-platform/reference/instagram-media/insights
@@ -314,6 +385,11 @@ const publishPhoto = defineWrite({
     // https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user#reading
     const account = await get(ctx, args.ig_user_id, { fields: "id,username,name" }, "the Instagram account read");
     return { ig_user_id: args.ig_user_id, username: text(account.username), name: text(account.name) };
+  },
+  output: {
+    ig_user_id: z.string().describe("Instagram account ID"),
+    container_id: z.string().describe("Media container ID"),
+    media_id: z.string().describe("New post ID"),
   },
   async run(ctx, args) {
     const { accessToken, proof } = graphAuth(ctx.credentials);

@@ -88,6 +88,20 @@ const listPages = defineRead({
   cacheTtlSeconds: 300,
   example: {},
   input: { limit: rowLimit(25, 100) },
+  output: {
+    pages: z
+      .array(
+        z.object({
+          page_id: z.string().describe("Page ID"),
+          name: z.string().nullable().describe("Page name"),
+          category: z.string().nullable().describe("Category"),
+          followers_count: z.number().nullable().describe("Followers"),
+          tasks: z.array(z.string()).describe("What you may do on it, e.g. CREATE_CONTENT"),
+        }),
+      )
+      .describe("Pages you manage"),
+    has_more: z.boolean().describe("More Pages than were returned"),
+  },
   async run({ connection, credentials }, args) {
     const { accessToken, proof } = graphAuth(credentials);
     // https://developers.facebook.com/docs/pages-api/getting-started (GET /{user-id}/accounts); the
@@ -141,6 +155,32 @@ const pageInsights = defineRead({
     since: isoDate.optional().describe("First day, YYYY-MM-DD (default 28 days before until)."),
     until: isoDate.optional().describe("Last day, YYYY-MM-DD (default yesterday)."),
   },
+  output: {
+    page_id: z.string().describe("Page ID"),
+    page_name: z.string().nullable().describe("Page name"),
+    since: z.string().describe("First day"),
+    until: z.string().describe("Last day"),
+    metrics: z
+      .array(
+        z.object({
+          name: z.string().nullable().describe("Metric, e.g. page_post_engagements"),
+          period: z.string().nullable().describe("Period, e.g. day"),
+          title: z.string().nullable().describe("Metric title"),
+          values: z
+            .array(
+              z.object({
+                end_time: z.string().nullable().describe("Period end"),
+                value: z
+                  .union([z.number(), z.record(z.string(), z.unknown())])
+                  .optional()
+                  .describe("Value (a breakdown object for metrics split by country, city …)"),
+              }),
+            )
+            .describe("One value per period"),
+        }),
+      )
+      .describe("Metrics asked for, one entry each"),
+  },
   async run(ctx, args) {
     const range = dateRangeOrThrow(args.since, args.until, { maxDays: 90 });
     const page = await pageAccess(ctx, args.page_id);
@@ -188,6 +228,22 @@ const recentPosts = defineRead({
   cacheTtlSeconds: 300,
   example: { page_id: "104000000000001", limit: 10 },
   input: { page_id: pageId, limit: rowLimit(10, 100) },
+  output: {
+    page_id: z.string().describe("Page ID"),
+    page_name: z.string().nullable().describe("Page name"),
+    posts: z
+      .array(
+        z.object({
+          post_id: z.string().describe("Post ID"),
+          message: z.string().nullable().describe("Post text"),
+          created_time: z.string().nullable().describe("Posted at"),
+          permalink_url: z.string().nullable().describe("Post link"),
+          shares: z.number().describe("Shares"),
+        }),
+      )
+      .describe("Recent posts, newest first"),
+    has_more: z.boolean().describe("More posts than were returned"),
+  },
   async run(ctx, args) {
     const page = await pageAccess(ctx, args.page_id);
     // https://developers.facebook.com/docs/graph-api/reference/page/feed#Reading (/{page-id}/posts:
@@ -248,6 +304,11 @@ const publishPost = defineWrite({
   async before(ctx, args) {
     const page = await pageAccess(ctx, args.page_id);
     return { page_id: args.page_id, page_name: page.name };
+  },
+  output: {
+    page_id: z.string().describe("Page ID"),
+    page_name: z.string().nullable().describe("Page name"),
+    post_id: z.string().describe("New post ID"),
   },
   async run(ctx, args) {
     const page = await pageAccess(ctx, args.page_id);

@@ -96,6 +96,17 @@ const getPhoneNumber = defineRead({
   cacheTtlSeconds: 300,
   example: {},
   input: {},
+  output: {
+    phone_number_id: z.string().describe("Phone number ID"),
+    display_phone_number: z.string().nullable().describe("Phone number"),
+    verified_name: z.string().nullable().describe("Display name"),
+    quality_rating: z.string().nullable().describe("Quality rating (GREEN, YELLOW or RED)"),
+    messaging_limit_tier: z.string().nullable().describe("Messaging limit, e.g. TIER_1K"),
+    name_status: z.string().nullable().describe("Display name status"),
+    code_verification_status: z.string().nullable().describe("Verification status"),
+    platform_type: z.string().nullable().describe("Platform, e.g. CLOUD_API"),
+    throughput_level: z.string().nullable().describe("Throughput level"),
+  },
   async run({ connection, credentials }) {
     const { accessToken, phoneNumberId } = credentialsOf(credentials);
     const n = await phoneNumber(connection.type, accessToken, phoneNumberId, PHONE_FIELDS);
@@ -124,6 +135,16 @@ const getBusinessProfile = defineRead({
   cacheTtlSeconds: 600,
   example: {},
   input: {},
+  output: {
+    phone_number_id: z.string().describe("Phone number ID"),
+    about: z.string().nullable().describe("About"),
+    address: z.string().nullable().describe("Address"),
+    description: z.string().nullable().describe("Description"),
+    email: z.string().nullable().describe("Email"),
+    websites: z.array(z.string()).describe("Websites"),
+    vertical: z.string().nullable().describe("Industry"),
+    profile_picture_url: z.string().nullable().describe("Profile picture"),
+  },
   async run({ connection, credentials }) {
     const { accessToken, phoneNumberId } = credentialsOf(credentials);
     // https://developers.facebook.com/documentation/business-messaging/whatsapp/business-phone-numbers/business-profiles
@@ -171,6 +192,24 @@ const listTemplates = defineRead({
       .optional()
       .describe("Only templates with this status (default all)."),
     limit: rowLimit(50, 250),
+  },
+  output: {
+    waba_id: z.string().describe("WhatsApp Business Account ID"),
+    templates: z
+      .array(
+        z.object({
+          template_id: z.string().nullable().describe("Template ID"),
+          name: z.string().nullable().describe("Template name"),
+          language: z.string().nullable().describe("Language, e.g. en_US"),
+          status: z.string().nullable().describe("Status, e.g. APPROVED"),
+          category: z.string().nullable().describe("Category, e.g. MARKETING or UTILITY"),
+          components: z
+            .array(z.record(z.string(), z.unknown()))
+            .describe("Components (header, body, buttons) as Meta describes them"),
+        }),
+      )
+      .describe("Message templates"),
+    has_more: z.boolean().describe("More templates than were returned"),
   },
   async run({ connection, credentials }, args) {
     const { accessToken } = credentialsOf(credentials);
@@ -279,6 +318,13 @@ const sendTemplate = defineWrite({
       verified_name: text(n.verified_name),
       quality_rating: text(n.quality_rating),
     };
+  },
+  output: {
+    phone_number_id: z.string().describe("Phone number ID sent from"),
+    to: z.string().describe("Recipient"),
+    wa_id: z.string().nullable().describe("Recipient's WhatsApp ID"),
+    message_id: z.string().describe("Message ID"),
+    message_status: z.string().nullable().describe("Message status, e.g. accepted"),
   },
   async run({ connection, credentials }, args) {
     const { accessToken, phoneNumberId } = credentialsOf(credentials);
