@@ -13,6 +13,7 @@ import { LiveCountdown } from "@/components/auth-links/live-countdown";
 import { ApprovalStatusBadge } from "@/components/approvals/approval-status-badge";
 import { requestedVia } from "@/components/approvals/requested-via";
 import { BeforeChanged } from "@/components/approvals/before-changed";
+import { WorkflowOriginNote, workflowOf } from "@/components/approvals/workflow-origin";
 import {
   approvalDetailOptions,
   useDecideApproval,
@@ -151,6 +152,7 @@ function ApprovalBody({
       >
         {summary}
       </p>
+      {workflowOf(a) && <WorkflowOriginNote team={team} origin={workflowOf(a)!} status={status} />}
       {status === "pending" && <BeforeChanged approval={a} testId="approval-changed" />}
 
       {decide.isError && (
@@ -201,7 +203,7 @@ function ApprovalBody({
         </dd>
         <dt className={term}>Requested by</dt>
         <dd className="min-w-0 wrap-anywhere">
-          {a.requested_by_email ?? "an unknown user"}
+          {a.requested_by_email ?? (workflowOf(a) ? "the workflow's schedule or trigger" : "an unknown user")}
           <span className={term}> via {requestedVia(a)}</span>
         </dd>
         <dt className={term}>Requested</dt>

@@ -134,7 +134,7 @@ export function ApprovalsExplorer({ teamId }: { teamId: string }) {
                 >
                   Settings → MCP servers
                 </Link>
-                ).
+                ), and from workflow steps that ask for approval before they write.
               </p>
             </EmptyState>
           )

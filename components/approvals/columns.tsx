@@ -5,6 +5,7 @@ import { LiveCountdown } from "@/components/auth-links/live-countdown";
 import { LocalTime } from "@/components/time/local-time";
 import { ApprovalStatusBadge } from "@/components/approvals/approval-status-badge";
 import { requestedVia } from "@/components/approvals/requested-via";
+import { itemWords, workflowOf } from "@/components/approvals/workflow-origin";
 import type { ApprovalDetail } from "@/lib/queries/approvals";
 
 const col = createColumnHelper<ApprovalDetail>();
@@ -56,12 +57,24 @@ export function approvalColumns(typeName: (type: string) => string) {
     col.accessor((a) => a.requested_by_email ?? "", {
       id: "requested_by",
       header: "Requested by",
-      cell: (c) => (
-        <TwoLines
-          first={c.getValue() || <span className={muted}>an agent</span>}
-          second={`via ${requestedVia(c.row.original)}`}
-        />
-      ),
+      cell: (c) => {
+        const workflow = workflowOf(c.row.original);
+        const item = workflow?.item ? ` · ${itemWords(workflow.item)}` : "";
+        // A workflow's run that no person started (its schedule, a trigger, the CLI) names the workflow first.
+        if (workflow && !c.getValue())
+          return (
+            <TwoLines
+              first={requestedVia(c.row.original).replace(/^the /, "")}
+              second={`a run no person started${item}`}
+            />
+          );
+        return (
+          <TwoLines
+            first={c.getValue() || <span className={muted}>an agent</span>}
+            second={`via ${requestedVia(c.row.original)}${item}`}
+          />
+        );
+      },
     }),
     col.accessor("expires_at", {
       header: "Expiry",

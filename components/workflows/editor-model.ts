@@ -1,5 +1,20 @@
 import type { CatalogueOperation } from "@/lib/queries/operations";
 import type { WorkflowNode } from "@/lib/queries/workflows";
+import {
+  conditionDraftOf,
+  conditionOf,
+  conditionProblemField,
+  noCondition,
+  type ConditionDraft,
+} from "@/components/workflows/condition-model";
+import {
+  itemFields,
+  kindOf,
+  nodeOutputFields,
+  referenceOf,
+  type PickableField,
+  type ValueKind,
+} from "@/components/workflows/output-fields";
 
 // The editor's form state and its conversion to and from the nodes the API saves. A node's input
 // is edited field by field, each as text: the text becomes the field's type when saved, and a
@@ -21,6 +36,13 @@ export type NodeDraft = {
   values: Record<string, string>;
   /** Input keys that are not fields of the operation: kept as they are (saving reports them). */
   extra: Record<string, unknown>;
+  /** "Run only when…": no rows, the node always runs. */
+  condition: ConditionDraft;
+  /** "For each row of…": the list's {{reference}}, or null when the node runs once. */
+  forEach: string | null;
+  continueOnError: boolean;
+  /** A write that waits for a person's approval before it writes (each row apart). */
+  approval: boolean;
 };
 
 const LONG_TEXT_FIELDS = new Set(["template", "query", "text", "note", "body", "message", "description"]);
@@ -72,6 +94,10 @@ export function draftOf(node: WorkflowNode, op: CatalogueOperation | undefined):
     connection_id: node.connection_id ?? "",
     values,
     extra,
+    condition: conditionDraftOf(node.when),
+    forEach: node.for_each ?? null,
+    continueOnError: node.continue_on_error === true,
+    approval: node.approval === "required",
   };
 }
 
@@ -79,7 +105,19 @@ export function draftOf(node: WorkflowNode, op: CatalogueOperation | undefined):
 export function blankDraft(taken: string[]): NodeDraft {
   let n = taken.length + 1;
   while (taken.includes(`node_${n}`)) n++;
-  return { key: newKey(), id: `node_${n}`, label: "", operation_id: "", connection_id: "", values: {}, extra: {} };
+  return {
+    key: newKey(),
+    id: `node_${n}`,
+    label: "",
+    operation_id: "",
+    connection_id: "",
+    values: {},
+    extra: {},
+    condition: noCondition(),
+    forEach: null,
+    continueOnError: false,
+    approval: false,
+  };
 }
 
 /**
@@ -96,7 +134,58 @@ export function withOperation(draft: NodeDraft, op: CatalogueOperation | undefin
       : connections.some((c) => c.id === draft.connection_id)
         ? draft.connection_id
         : (connections[0]?.id ?? "");
-  return { ...draft, operation_id: op?.id ?? "", connection_id, values, extra: {} };
+  // Only a write asks for approval: a read keeps no such setting.
+  const approval = op?.kind === "write" ? draft.approval : false;
+  return { ...draft, operation_id: op?.id ?? "", connection_id, values, extra: {}, approval };
+}
+
+/**
+ * What a node's condition, loop and references can use: the fields of the earlier nodes' outputs
+ * (from their operations' output schemas), the lists among them, and, when the node loops over a
+ * list whose rows' shape is known, the row's fields.
+ */
+export type NodeFields = {
+  earlier: PickableField[];
+  lists: PickableField[];
+  /** The current row's fields ({{item…}}); empty when the node does not loop. */
+  item: PickableField[];
+  byRef: (ref: string) => PickableField | undefined;
+  /** A value's kind for a comparison with the field `left` ({{reference}} text): a list's rows' kind for contains. */
+  compareKind: (left: string) => ValueKind;
+};
+
+export function nodeFields(
+  drafts: Pick<NodeDraft, "id" | "label" | "operation_id" | "forEach">[],
+  index: number,
+  operation: (id: string) => CatalogueOperation | undefined,
+): NodeFields {
+  const earlier = drafts
+    .slice(0, index)
+    .flatMap((d) =>
+      nodeOutputFields(
+        { id: d.id, label: d.label, operation_id: d.operation_id, loops: d.forEach !== null },
+        operation(d.operation_id),
+      ),
+    );
+  const lists = earlier.filter((f) => f.kind === "list");
+  const draft = drafts[index];
+  const loopRef = draft?.forEach === null || draft === undefined ? null : referenceOf(draft.forEach);
+  const list = loopRef === null ? undefined : lists.find((f) => f.ref === loopRef);
+  const item = draft?.forEach != null ? itemFields(list?.items) : [];
+  const all = new Map([...earlier, ...item].map((f) => [f.ref, f]));
+  const byRef = (ref: string) => all.get(ref);
+  return {
+    earlier,
+    lists,
+    item,
+    byRef,
+    compareKind: (left) => {
+      const ref = referenceOf(left);
+      const f = ref === null ? undefined : byRef(ref);
+      if (!f) return "any";
+      return f.kind === "list" ? kindOf(f.items) : f.kind;
+    },
+  };
 }
 
 const NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
@@ -126,6 +215,7 @@ export function nodeOf(
   draft: NodeDraft,
   op: CatalogueOperation | undefined,
   index: number,
+  compareKind: (left: string) => ValueKind = () => "any",
 ): { node: WorkflowNode; problems: string[] } {
   const input: Record<string, unknown> = { ...draft.extra };
   const problems: string[] = [];
@@ -148,6 +238,10 @@ export function nodeOf(
   for (const field of op?.fields ?? [])
     if (field.required && !(draft.values[field.name] ?? "").trim())
       problems.push(`nodes[${index}].input.${field.name}: is required`);
+  const condition = conditionOf(draft.condition, `nodes[${index}].when`, compareKind);
+  problems.push(...condition.problems);
+  if (draft.forEach !== null && !draft.forEach.trim())
+    problems.push(`nodes[${index}].for_each: is required: choose the list to go through, or run the node once`);
   const needsConnection = op ? op.connection_types.length > 0 : draft.connection_id !== "";
   const node: WorkflowNode = {
     id: draft.id.trim(),
@@ -155,6 +249,10 @@ export function nodeOf(
     operation_id: draft.operation_id,
     ...(needsConnection && draft.connection_id && { connection_id: draft.connection_id }),
     input,
+    ...(condition.when !== undefined && { when: condition.when }),
+    ...(draft.forEach !== null && draft.forEach.trim() && { for_each: draft.forEach.trim() }),
+    ...(draft.continueOnError && { continue_on_error: true }),
+    ...(draft.approval && (!op || op.kind === "write") && { approval: "required" as const }),
   };
   return { node, problems };
 }
@@ -172,7 +270,20 @@ const FIELD_WORDS: Record<string, string> = {
   label: "Label",
   operation_id: "Operation",
   connection_id: "Connection",
+  when: "Run only when",
+  for_each: "For each row of",
+  continue_on_error: "Continue if this step fails",
+  approval: "Ask for approval",
 };
+
+const CONDITION_PART: Record<string, string> = { left: "field", op: "operator", right: "value" };
+
+/** A field's words: "Label", "input.template", "Run only when, condition 2 · value". */
+function fieldWords(field: string): string {
+  const row = /^when\.(\d+)\.(left|op|right)$/.exec(field);
+  if (row) return `Run only when, condition ${Number(row[1]) + 1} · ${CONDITION_PART[row[2]]}`;
+  return FIELD_WORDS[field] ?? field;
+}
 
 /**
  * Where a problem of the API's 400 (or of the form) belongs: "nodes[1].input.template: …" (the
@@ -181,13 +292,17 @@ const FIELD_WORDS: Record<string, string> = {
  * belongs to the form.
  */
 function problemPlace(problem: string): ProblemPlace {
-  const m = /^(?:nodes(?:\[(\d+)\]|\.(\d+))\.?)?([A-Za-z_][\w]*(?:\.[\w]+)*|\(input\))?: ([\s\S]*)$/.exec(problem);
+  const m = /^(?:nodes(?:\[(\d+)\]|\.(\d+))\.?)?([A-Za-z_][\w]*(?:\.[\w]+|\[\d+\])*|\(input\))?: ([\s\S]*)$/.exec(
+    problem,
+  );
   if (!m || (m[1] === undefined && m[2] === undefined && !m[3])) return { node: null, field: null, message: problem };
   const node = m[1] ?? m[2];
   let field = m[3] ?? null;
   // An input's problem is its field's, however deep inside the field's value it lies.
-  if (field?.startsWith("input.")) field = `input.${field.split(".")[1]}`;
+  if (field?.startsWith("input.")) field = `input.${field.split(".")[1].replace(/\[.*$/, "")}`;
   if (field === "(input)") field = "input";
+  // A condition's problem is its row's field (when.0.right), or the condition's as a whole.
+  if (field === "when" || field?.startsWith("when.")) field = conditionProblemField(field);
   return { node: node === undefined ? null : Number(node), field, message: m[4] };
 }
 
@@ -203,7 +318,7 @@ const problemKey = (p: ProblemPlace) =>
 export function readableProblem(problem: string, ids: string[]): string {
   const p = problemPlace(problem);
   if (p.field === null && p.node === null) return problem;
-  const field = p.field === null ? "" : `${FIELD_WORDS[p.field] ?? p.field}: `;
+  const field = p.field === null ? "" : `${fieldWords(p.field)}: `;
   if (p.node === null) return `${field}${p.message}`;
   return `Node ${p.node + 1}${ids[p.node] ? ` (${ids[p.node]})` : ""} · ${field}${p.message}`;
 }

@@ -6,8 +6,11 @@ import { KindBadge } from "@/components/operations/kind-badge";
 import { isBuiltIn, type CatalogueIndex } from "@/components/workflows/catalogue";
 import { OperationPicker } from "@/components/workflows/operation-picker";
 import { InputField } from "@/components/workflows/input-field";
-import { withOperation, type NodeDraft } from "@/components/workflows/editor-model";
+import { withOperation, type NodeDraft, type NodeFields } from "@/components/workflows/editor-model";
 import { FieldProblem, RequiredMark } from "@/components/workflows/field-problem";
+import { ConditionBuilder } from "@/components/workflows/condition-builder";
+import { LoopField } from "@/components/workflows/loop-field";
+import { referenceText, type PickableField } from "@/components/workflows/output-fields";
 import { connectionLabel } from "@/lib/queries/operations";
 import { RUN_VARIABLES } from "@/lib/workflows/templates";
 import { plural } from "@/lib/text/plural";
@@ -23,6 +26,8 @@ type Props = {
   draft: NodeDraft;
   /** The nodes before this one: the only ones whose output it can use. */
   earlier: NodeDraft[];
+  /** The fields its condition, loop and input can use: earlier outputs, and the loop's row. */
+  fields: NodeFields;
   catalogue: CatalogueIndex;
   /** What is wrong with the connection this node had when the editor opened (deleted, needs re-authorization). */
   connectionProblem: string | null;
@@ -40,6 +45,7 @@ export function NodeCard({
   count,
   draft,
   earlier,
+  fields,
   catalogue,
   connectionProblem,
   problems,
@@ -170,9 +176,24 @@ export function NodeCard({
               </div>
             )}
             {op?.kind === "write" && (
-              <p className="mt-1 text-xs font-medium text-amber-800 dark:text-amber-200">
-                This node writes: each run makes this change without asking anyone.
-              </p>
+              <div className="mt-2 space-y-2">
+                <p className="text-xs font-medium text-amber-800 dark:text-amber-200">
+                  {draft.approval
+                    ? `This node writes: each write waits for a person's approval${draft.forEach !== null ? " (each row apart)" : ""}.`
+                    : "This node writes: each run makes this change without asking anyone."}
+                </p>
+                <Toggle
+                  id={`${id}-approval`}
+                  label="Ask for approval before writing"
+                  checked={draft.approval}
+                  onChange={(approval) => set({ approval })}
+                  problem={problems.approval}
+                >
+                  When a run reaches this node, it files a request on the Approvals page and waits; the write runs only
+                  when a team member approves it{draft.forEach !== null ? ", one row after another" : ""}. A workflow
+                  whose every write asks first can be activated by any member, not only an owner.
+                </Toggle>
+              </div>
             )}
           </div>
 
@@ -230,6 +251,40 @@ export function NodeCard({
           )}
           {op && isBuiltIn(op) && <p className={`${help} md:col-span-2`}>Built-in: needs no connection.</p>}
 
+          <div
+            className="space-y-4 rounded-lg border border-zinc-200 p-3 md:col-span-2 dark:border-zinc-800"
+            role="group"
+            aria-labelledby={`${id}-flow-title`}
+          >
+            <h4 id={`${id}-flow-title`} className="text-sm font-semibold">
+              When it runs
+            </h4>
+            <LoopField
+              value={draft.forEach}
+              lists={fields.lists}
+              problem={problems.for_each}
+              onChange={(forEach) => set({ forEach })}
+            />
+            <ConditionBuilder
+              value={draft.condition}
+              fields={fields}
+              loops={draft.forEach !== null}
+              problems={problems}
+              onChange={(condition) => set({ condition })}
+            />
+            <Toggle
+              id={`${id}-continue`}
+              label="Continue if this step fails"
+              checked={draft.continueOnError}
+              onChange={(continueOnError) => set({ continueOnError })}
+              problem={problems.continue_on_error}
+            >
+              {draft.forEach !== null
+                ? "A failed row does not stop the others or the run; later nodes read its error in its place."
+                : "The run goes on after a failure; later nodes read the error as this node's output."}
+            </Toggle>
+          </div>
+
           <div className="md:col-span-2">
             <h4 className="mb-2 text-sm font-semibold">Input</h4>
             {!draft.operation_id ? (
@@ -268,7 +323,7 @@ export function NodeCard({
                 </button>
               </p>
             )}
-            <References earlier={earlier} />
+            <References earlier={earlier} fields={fields} loops={draft.forEach !== null} />
           </div>
         </div>
       </div>
@@ -276,8 +331,60 @@ export function NodeCard({
   );
 }
 
-/** The references this node's input may hold: the run's variables and the outputs of the nodes before it. */
-function References({ earlier }: { earlier: NodeDraft[] }) {
+/** A checkbox with its label and what it does; the last Save's problem with it beside it. */
+function Toggle({
+  id,
+  label,
+  checked,
+  onChange,
+  problem,
+  children,
+}: {
+  id: string;
+  label: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  problem?: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="flex items-start gap-2">
+      <input
+        id={id}
+        type="checkbox"
+        className="mt-0.5 size-4 shrink-0 accent-indigo-600"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+        aria-describedby={[`${id}-help`, problem && `${id}-problem`].filter(Boolean).join(" ")}
+        aria-invalid={problem ? true : undefined}
+      />
+      <div className="min-w-0 text-sm">
+        <label htmlFor={id} className="font-medium">
+          {label}
+        </label>
+        <p id={`${id}-help`} className="text-xs text-zinc-600 dark:text-zinc-400">
+          {children}
+        </p>
+        <FieldProblem id={`${id}-problem`} problem={problem} />
+      </div>
+    </div>
+  );
+}
+
+function FieldReference({ field }: { field: PickableField }) {
+  return (
+    <li className="flex flex-wrap gap-x-2">
+      <code className="font-mono text-xs text-indigo-700 dark:text-indigo-300">{referenceText(field.ref)}</code>
+      <span className="text-xs text-zinc-600 dark:text-zinc-400">{field.name}</span>
+    </li>
+  );
+}
+
+/**
+ * The references this node's input may hold: the run's variables, the outputs of the nodes
+ * before it (their fields, when their operation describes them), and in a loop the row's fields.
+ */
+function References({ earlier, fields, loops }: { earlier: NodeDraft[]; fields: NodeFields; loops: boolean }) {
   const ids = earlier.map((n) => n.id).filter(Boolean);
   return (
     <details
@@ -290,6 +397,7 @@ function References({ earlier }: { earlier: NodeDraft[] }) {
           {" "}
           · {Object.keys(RUN_VARIABLES).length} run variables ·{" "}
           {ids.length ? `outputs of ${ids.join(", ")}` : "no earlier nodes"}
+          {loops ? " · the row's fields" : ""}
         </span>
       </summary>
       <div className="space-y-2 border-t border-zinc-200 px-3 py-2 dark:border-zinc-800">
@@ -297,6 +405,16 @@ function References({ earlier }: { earlier: NodeDraft[] }) {
           Write them inside any text of the input. A field that is exactly one reference takes its value as it is (a
           list of rows stays a list).
         </p>
+        {loops && (
+          <div data-testid="node-references-item">
+            <p className="text-xs font-semibold">Each row of the loop</p>
+            <ul className="space-y-1">
+              {fields.item.map((f) => (
+                <FieldReference key={f.ref} field={f} />
+              ))}
+            </ul>
+          </div>
+        )}
         <ul className="space-y-1">
           {Object.entries(RUN_VARIABLES).map(([name, description]) => (
             <li key={name} className="flex flex-wrap gap-x-2">
@@ -306,13 +424,24 @@ function References({ earlier }: { earlier: NodeDraft[] }) {
           ))}
           {earlier.map((n) =>
             n.id ? (
-              <li key={n.key} className="flex flex-wrap gap-x-2">
-                <code className="font-mono text-xs text-indigo-700 dark:text-indigo-300">{`{{nodes.${n.id}.output}}`}</code>
-                <span className="text-xs text-zinc-600 dark:text-zinc-400">
-                  the output of {n.label || n.id}
-                  {n.operation_id ? ` (${n.operation_id})` : ""}; one field of it as{" "}
-                  <code className="font-mono">{`{{nodes.${n.id}.output.field}}`}</code>
-                </span>
+              <li key={n.key}>
+                <div className="flex flex-wrap gap-x-2">
+                  <code className="font-mono text-xs text-indigo-700 dark:text-indigo-300">{`{{nodes.${n.id}.output}}`}</code>
+                  <span className="text-xs text-zinc-600 dark:text-zinc-400">
+                    the output of {n.label || n.id}
+                    {n.operation_id ? ` (${n.operation_id})` : ""}; one field of it as{" "}
+                    <code className="font-mono">{`{{nodes.${n.id}.output.field}}`}</code>
+                  </span>
+                </div>
+                {fields.earlier.some((f) => f.ref.startsWith(`nodes.${n.id}.output.`)) && (
+                  <ul className="mt-1 space-y-1 border-l border-zinc-200 pl-3 dark:border-zinc-800">
+                    {fields.earlier
+                      .filter((f) => f.ref.startsWith(`nodes.${n.id}.output.`))
+                      .map((f) => (
+                        <FieldReference key={f.ref} field={f} />
+                      ))}
+                  </ul>
+                )}
               </li>
             ) : null,
           )}

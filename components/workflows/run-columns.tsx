@@ -5,12 +5,25 @@ import { RunStatusBadge } from "@/components/workflows/badges";
 import { RunWhen } from "@/components/workflows/relative-time";
 import { formatDuration, runTime, startedBy, triggerLabel } from "@/components/workflows/format";
 import type { WorkflowRun } from "@/lib/queries/workflows";
+import { stepName, stopStep, waitingStep } from "@/components/workflows/run-steps";
 
 const col = createColumnHelper<WorkflowRun>();
 
-export const RUN_COLUMNS_TEMPLATE = "minmax(11rem,1.3fr) 7rem minmax(10rem,1.3fr) minmax(7rem,0.9fr) 6rem 5rem";
+// Status fits "Waiting for approval" on one line.
+export const RUN_COLUMNS_TEMPLATE = "minmax(11rem,1.3fr) 7rem minmax(10rem,1.3fr) minmax(10rem,1fr) 6rem 5rem";
 
 const muted = "text-zinc-600 dark:text-zinc-400";
+
+/** Where a run stopped or waits: the node, and the row of its loop. */
+function At({ step }: { step: WorkflowRun["nodes"][number] | undefined }) {
+  if (!step) return null;
+  const name = stepName({ ...step, label: step.node_id });
+  return (
+    <div className={`truncate text-xs ${muted}`} title={stepName(step)}>
+      at {name}
+    </div>
+  );
+}
 
 export const runColumns = [
   col.accessor((r) => runTime(r), {
@@ -37,6 +50,8 @@ export const runColumns = [
         {c.getValue() === "error" && c.row.original.failed_node_id && (
           <div className={`truncate text-xs ${muted}`}>at {c.row.original.failed_node_id}</div>
         )}
+        {c.getValue() === "stopped" && <At step={stopStep(c.row.original.nodes)} />}
+        {c.getValue() === "waiting_approval" && <At step={waitingStep(c.row.original.nodes)} />}
       </div>
     ),
   }),

@@ -8,11 +8,19 @@ import { ScheduleField, type ScheduleValue } from "@/components/workflows/schedu
 import { ActiveSwitch, WriteNote, type WriteNode } from "@/components/workflows/write-note";
 import { SaveProblems } from "@/components/workflows/save-problems";
 import { CopilotPanel } from "@/components/workflows/copilot-panel";
-import { blankDraft, draftOf, nodeOf, problemsByField, type NodeDraft } from "@/components/workflows/editor-model";
+import {
+  blankDraft,
+  draftOf,
+  nodeFields,
+  nodeOf,
+  problemsByField,
+  type NodeDraft,
+} from "@/components/workflows/editor-model";
 import { FieldProblem, RequiredMark } from "@/components/workflows/field-problem";
 import { ApiRequestError } from "@/lib/queries/api-client";
 import type { CatalogueIndex } from "@/components/workflows/catalogue";
 import { useSaveWorkflow, type WorkflowDraft, type WorkflowNode } from "@/lib/queries/workflows";
+import { nodeControls } from "@/lib/schemas/workflows";
 
 type EditorInitial = {
   name: string;
@@ -53,6 +61,12 @@ const normalized = (nodes: WorkflowNode[]) =>
     operation_id: n.operation_id,
     ...(n.connection_id && { connection_id: n.connection_id }),
     input: n.input ?? {},
+    // As the form writes them back: a list's reference trimmed, `continue_on_error: false` left out.
+    ...nodeControls({
+      ...n,
+      for_each: n.for_each?.trim(),
+      continue_on_error: n.continue_on_error || undefined,
+    }),
   }));
 
 /**
@@ -100,9 +114,13 @@ export function WorkflowEditor({
     (el ?? addRef.current)?.focus();
   }, [drafts]);
 
-  const built = useMemo(
-    () => drafts.map((d, i) => nodeOf(d, catalogue.byId.get(d.operation_id), i)),
+  const fields = useMemo(
+    () => drafts.map((_, i) => nodeFields(drafts, i, (id) => catalogue.byId.get(id))),
     [drafts, catalogue],
+  );
+  const built = useMemo(
+    () => drafts.map((d, i) => nodeOf(d, catalogue.byId.get(d.operation_id), i, fields[i].compareKind)),
+    [drafts, catalogue, fields],
   );
   const nodes = built.map((b) => b.node);
   const nodesChanged = !workflowId || !sameNodes(normalized(nodes), normalized(initial.nodes));
@@ -115,18 +133,22 @@ export function WorkflowEditor({
             label: d.label.trim() || d.id,
             operation: op.id,
             connection: d.connection_id ? catalogue.describeConnection(d.connection_id) : null,
+            approval: d.approval,
           },
         ]
       : [];
   });
+  // Writes that wait for a person's approval run on that person's yes, not on an owner's
+  // activation: a member may activate a workflow whose every write asks first (CONTRACT §13).
+  const unapproved = writes.filter((w) => !w.approval);
   const lockedReason =
-    isOwner || writes.length === 0
+    isOwner || unapproved.length === 0
       ? null
       : workflowId && initial.active && !nodesChanged
         ? null
         : workflowId && initial.active
-          ? "Only a team owner can activate a workflow with write nodes: changing its nodes makes it inactive when you save, until an owner activates it again."
-          : "Only a team owner can activate a workflow with write nodes: save it inactive and ask an owner to activate it.";
+          ? "Only a team owner can activate a workflow with write nodes: changing its nodes makes it inactive when you save, until an owner activates it again. A workflow whose every write asks for approval first is any member's to activate."
+          : "Only a team owner can activate a workflow with write nodes: save it inactive and ask an owner to activate it. A workflow whose every write asks for approval first is any member's to activate.";
 
   const update = (key: string, next: NodeDraft) => setDrafts((all) => all.map((d) => (d.key === key ? next : d)));
   const move = (index: number, by: -1 | 1) => {
@@ -269,7 +291,9 @@ export function WorkflowEditor({
               Nodes
             </h2>
             <p className="text-sm text-zinc-600 dark:text-zinc-400">
-              They run in this order. A node that fails ends the run: the nodes after it are skipped.
+              They run in this order. A node may run only when a condition holds, once per row of a list, or wait for a
+              person&apos;s approval before it writes. A node that fails ends the run (the nodes after it are skipped)
+              unless it is set to continue.
             </p>
           </div>
           <ol className="space-y-3">
@@ -281,6 +305,7 @@ export function WorkflowEditor({
                 count={drafts.length}
                 draft={d}
                 earlier={drafts.slice(0, i)}
+                fields={fields[i]}
                 catalogue={catalogue}
                 connectionProblem={(d.connection_id && connectionProblems?.get(d.connection_id)) || null}
                 problems={nodeProblems(i)}
@@ -322,6 +347,7 @@ export function WorkflowEditor({
             lockedReason={lockedReason}
             manual={schedule.mode === "manual"}
             writes={writes.length > 0}
+            approvedOnly={writes.length > 0 && unapproved.length === 0}
           />
         </section>
 

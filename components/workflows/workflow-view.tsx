@@ -21,6 +21,8 @@ import { RUN_COLUMNS_TEMPLATE, runColumns } from "@/components/workflows/run-col
 import { describeSchedule } from "@/components/workflows/schedule-words";
 import { useDetailParam } from "@/components/ui/use-detail-param";
 import { WriteNote, type WriteNode } from "@/components/workflows/write-note";
+import { NodeControlsSummary } from "@/components/workflows/node-controls-summary";
+import { nodeFields } from "@/components/workflows/editor-model";
 import { ApiRequestError } from "@/lib/queries/api-client";
 import {
   isUnderway,
@@ -102,13 +104,20 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
             connection: n.connection
               ? (n.connection.display_name ?? n.connection.external_id ?? n.connection.id)
               : (n.connection_id ?? null),
+            approval: n.approval === "required",
           },
         ]
       : [],
   );
+  // A write that asks for approval runs on a person's yes: only the others need an owner's activation.
+  const unapproved = writes.filter((x) => !x.approval);
   const problems = w.nodes.filter((n) => n.connection_problem);
-  const mayActivate = isOwner || writes.length === 0;
-  const mayRunNow = w.active || isOwner || writes.length === 0;
+  const mayActivate = isOwner || unapproved.length === 0;
+  const mayRunNow = w.active || isOwner || unapproved.length === 0;
+  const fieldsOf = useMemo(() => {
+    const shapes = w.nodes.map((n) => ({ ...n, forEach: n.for_each ?? null }));
+    return shapes.map((_, i) => nodeFields(shapes, i, (id) => catalogue?.byId.get(id)));
+  }, [w.nodes, catalogue]);
   const underway = rows.some((r) => isUnderway(r.status));
   // Run now queues the run: it has not started until a worker takes it, so it never reads "started".
   const ranNow = runNow.data ? rows.find((r) => r.id === runNow.data.run_id) : undefined;
@@ -117,7 +126,9 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
       ? "is queued: it starts in a moment"
       : isUnderway(ranNow.status)
         ? "is running"
-        : "has ended";
+        : ranNow.status === "waiting_approval"
+          ? "waits for an approval"
+          : "has ended";
   const hasConnections = w.nodes.some((n) => n.connection_id);
   const actionError = runNow.error ?? setActive.error ?? remove.error;
 
@@ -135,7 +146,7 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
             <div className="flex flex-wrap items-center gap-2">
               <h1 className="wrap-anywhere text-2xl font-semibold tracking-tight">{w.name}</h1>
               <ActiveBadge state={workflowState(w)} />
-              {writes.length > 0 && <WritesBadge />}
+              {writes.length > 0 && <WritesBadge approved={unapproved.length === 0} />}
             </div>
             <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid="workflow-schedule">
               {w.schedule ? (
@@ -210,7 +221,8 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
           {!w.active && !mayActivate && (
             <p id="activate-locked" className="text-zinc-600 dark:text-zinc-400">
               Only a team owner can activate a workflow with write nodes
-              {!mayRunNow && <span id="run-now-locked">, or run it by hand while it is inactive</span>}.
+              {!mayRunNow && <span id="run-now-locked">, or run it by hand while it is inactive</span>}. A workflow
+              whose every write asks for approval first is any member&apos;s to activate and run.
             </p>
           )}
           {actionError && (
@@ -274,7 +286,7 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
           Nodes
         </h2>
         <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">
-          They run in this order; a node that fails ends the run.
+          They run in this order; a node that fails ends the run unless it is set to continue.
         </p>
         <ol className="divide-y divide-zinc-100 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
           {w.nodes.map((n, i) => (
@@ -288,6 +300,7 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
                   <span className={term}>{i + 1}.</span> {n.label}
                 </p>
                 <p className={`break-all font-mono text-xs ${term}`}>{n.id}</p>
+                {fieldsOf[i] && <NodeControlsSummary node={n} fields={fieldsOf[i]} />}
               </div>
               <div className="min-w-0">
                 <p className="flex flex-wrap items-center gap-2">

@@ -3,24 +3,69 @@
 import { useId } from "react";
 import { plural } from "@/lib/text/plural";
 
-/** One write node: what it is and where it writes. */
-export type WriteNode = { id: string; label: string; operation: string; connection: string | null };
+/** One write node: what it is, where it writes, and whether each write waits for a person's approval. */
+export type WriteNode = {
+  id: string;
+  label: string;
+  operation: string;
+  connection: string | null;
+  /** Each write waits for a person's approval (`approval: "required"`). */
+  approval?: boolean;
+};
 
 /**
- * Which nodes write and where, and what that means: a run makes those changes without an
- * approval, so only a team owner can activate (or, while inactive, run) such a workflow.
+ * Which nodes write and where, and what that means: a run makes the changes of the writes that do
+ * not ask for approval without anyone's yes, so only a team owner can activate (or, while
+ * inactive, run) such a workflow; a write that asks first runs only on a person's approval, so a
+ * workflow whose every write asks is any member's to activate (CONTRACT §13).
  */
 export function WriteNote({ writes, isOwner }: { writes: WriteNode[]; isOwner: boolean }) {
   if (!writes.length) return null;
+  const unapproved = writes.filter((w) => !w.approval);
+  const asking = writes.filter((w) => w.approval);
   return (
     <div
       role="note"
       data-testid="write-note"
-      className="rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-100"
+      className={`rounded-lg border p-3 text-sm ${
+        unapproved.length
+          ? "border-amber-200 bg-amber-50 text-amber-950 dark:border-amber-900/60 dark:bg-amber-950/40 dark:text-amber-100"
+          : "border-sky-200 bg-sky-50 text-sky-950 dark:border-sky-900/60 dark:bg-sky-950/40 dark:text-sky-100"
+      }`}
     >
-      <p className="font-semibold">
-        {plural(writes.length, "node writes", "nodes write")} to a provider, without an approval:
+      {unapproved.length > 0 && (
+        <WriteList
+          title={`${plural(unapproved.length, "node writes", "nodes write")} to a provider, without an approval:`}
+          writes={unapproved}
+        />
+      )}
+      {asking.length > 0 && (
+        <WriteList
+          title={`${plural(asking.length, "node writes", "nodes write")} only after a person's approval (each write waits on the Approvals page):`}
+          writes={asking}
+          className={unapproved.length ? "mt-2" : undefined}
+        />
+      )}
+      <p className="mt-2">
+        {unapproved.length ? (
+          <>
+            Only a team owner can activate a workflow with write nodes that do not ask for approval.{" "}
+            {isOwner
+              ? "You are an owner of this team."
+              : "You are a member: save it inactive and ask an owner to activate it."}
+          </>
+        ) : (
+          "Every write asks for approval first, so any member of the team can activate and run it."
+        )}
       </p>
+    </div>
+  );
+}
+
+function WriteList({ title, writes, className }: { title: string; writes: WriteNode[]; className?: string }) {
+  return (
+    <div className={className}>
+      <p className="font-semibold">{title}</p>
       <ul className="mt-1 list-disc space-y-0.5 pl-5">
         {writes.map((w) => (
           <li key={w.id}>
@@ -30,12 +75,6 @@ export function WriteNote({ writes, isOwner }: { writes: WriteNode[]; isOwner: b
           </li>
         ))}
       </ul>
-      <p className="mt-2">
-        Only a team owner can activate a workflow with write nodes.{" "}
-        {isOwner
-          ? "You are an owner of this team."
-          : "You are a member: save it inactive and ask an owner to activate it."}
-      </p>
     </div>
   );
 }
@@ -51,12 +90,15 @@ export function ActiveSwitch({
   lockedReason,
   manual,
   writes,
+  approvedOnly = false,
 }: {
   checked: boolean;
   onChange: (v: boolean) => void;
   lockedReason: string | null;
   manual: boolean;
   writes: boolean;
+  /** Every write asks for approval: anyone in the team may start it, active or not. */
+  approvedOnly?: boolean;
 }) {
   const id = useId();
   const locked = lockedReason !== null;
@@ -66,9 +108,11 @@ export function ActiveSwitch({
         Only when started: nothing runs it on its own, and anyone in the team can start it.
       </p>
     );
-  const help = manual
-    ? "On: anyone in the team may start it, its writes included. Off: only an owner may start it."
-    : "On: its schedule runs it. Off: it runs only when someone starts it.";
+  const help = !manual
+    ? "On: its schedule runs it. Off: it runs only when someone starts it."
+    : approvedOnly
+      ? "On: it can also be started through the API. Anyone in the team may start it here either way: each write waits for a person's approval."
+      : "On: anyone in the team may start it, its writes included. Off: only an owner may start it.";
   return (
     <div className="flex items-start gap-3">
       <span className="relative mt-0.5 inline-flex">

@@ -316,6 +316,22 @@ export const PAGES: PageEntry[] = [
           await expect(p.getByTestId("save-problems")).toBeVisible();
         },
       },
+      {
+        name: "a loop, a condition and an approval step",
+        reach: async (p) => {
+          const node = p.getByRole("group", { name: /^Node 3/ });
+          await node.getByLabel("Ask for approval before writing").check();
+          await node.getByLabel("For each row of…").selectOption({ label: "Another list: type its reference…" });
+          await node.getByLabel("The list's reference").fill("{{nodes.report.output.rows}}");
+          await node.getByRole("button", { name: "Add a condition" }).click();
+          const row = node.getByRole("group", { name: "Condition 1" });
+          await row.getByLabel("Field").selectOption({ label: "Another value: type a reference…" });
+          await row.getByLabel("Condition 1: the reference to compare").fill("{{item.value}}");
+          await row.getByLabel("Operator").selectOption("gte");
+          await row.getByLabel("Value").fill("500");
+          await expect(node.getByTestId("condition-preview")).toContainText("Only the rows where");
+        },
+      },
     ],
   },
   {

@@ -9,11 +9,20 @@ export type { WorkflowNode };
 
 // The shapes of /api/dashboard/workflows*, workflow-runs and workflow-schedule as the pages read them.
 
-export type RunStatus = "queued" | "running" | "success" | "error" | "refused";
+/**
+ * `waiting_approval`: parked at an approval step; `stopped`: ended by flow.stop or an approval
+ * rejected, expired or cancelled (CONTRACT §13).
+ */
+export type RunStatus = "queued" | "running" | "waiting_approval" | "success" | "error" | "stopped" | "refused";
 export type RunTrigger = "schedule" | "manual" | "simulated";
-export type RunNodeStatus = "start" | "success" | "error" | "skipped";
+/** `stop`: a flow.stop that ran, or an approval step that was not approved. */
+export type RunNodeStatus = "start" | "success" | "error" | "skipped" | "stop";
 
-type RunNode = {
+/**
+ * One step of a run: a node, or one row of a node that loops (`iteration` 0-based of
+ * `iterations`; null on a loop's `empty` step or its list's error, and on a node that does not loop).
+ */
+export type RunNode = {
   node_id: string;
   label: string;
   operation_id: string | null;
@@ -27,6 +36,15 @@ type RunNode = {
   credits: number;
   cache_hit: boolean;
   error: string | null;
+  iteration: number | null;
+  iterations: number | null;
+  /**
+   * Why it was skipped (`condition`, `empty`) or stopped (`rejected`, `expired`, `cancelled`, or
+   * flow.stop's reason).
+   */
+  reason: string | null;
+  /** An approval step's request: the Approvals page shows it. */
+  approval_id: string | null;
 };
 
 /** One run; times are Unix milliseconds. */
@@ -109,6 +127,8 @@ export type WorkflowDraft = {
 const RUNS_PAGE_SIZE = 25;
 /** How often a run that is queued or running is looked at again. */
 const RUN_POLL_MS = 2_000;
+/** A run parked for an approval moves when a person decides: looked at less often. */
+const WAITING_POLL_MS = 5_000;
 // The list's next and last runs move on their own (schedules run): refreshed now and then.
 const LIST_REFRESH_MS = 30_000;
 
@@ -128,6 +148,9 @@ const workflowKeys = {
 
 const path = (id: string) => `/api/dashboard/workflows/${encodeURIComponent(id)}`;
 export const isUnderway = (status: RunStatus | undefined) => status === "queued" || status === "running";
+/** How often a run in this status is looked at again, or false once it has ended. */
+const pollEvery = (status: RunStatus | undefined) =>
+  isUnderway(status) ? RUN_POLL_MS : status === "waiting_approval" ? WAITING_POLL_MS : false;
 
 export const workflowsQuery = (teamId: string) =>
   queryOptions({
@@ -147,7 +170,10 @@ export const workflowQuery = (teamId: string, id: string) =>
     retry: retryUnlessClientError,
   });
 
-/** The run history, newest first; looked at every 2 s while a run in it is queued or running. */
+/**
+ * The run history, newest first; looked at every 2 s while a run in it is queued or running, every
+ * 5 s while one waits for an approval.
+ */
 export function workflowRunsOptions(teamId: string, id: string) {
   return infiniteQueryOptions({
     queryKey: workflowKeys.runs(teamId, id),
@@ -162,8 +188,14 @@ export function workflowRunsOptions(teamId: string, id: string) {
     getNextPageParam: (last) => last.next_cursor,
     staleTime: 0,
     retry: retryUnlessClientError,
-    refetchInterval: (query) =>
-      query.state.data?.pages.some((p) => p.runs.some((r) => isUnderway(r.status))) ? RUN_POLL_MS : false,
+    refetchInterval: (query) => {
+      const runs = query.state.data?.pages.flatMap((p) => p.runs) ?? [];
+      return runs.some((r) => isUnderway(r.status))
+        ? RUN_POLL_MS
+        : runs.some((r) => r.status === "waiting_approval")
+          ? WAITING_POLL_MS
+          : false;
+    },
   });
 }
 
@@ -174,7 +206,7 @@ export const workflowRunQuery = (teamId: string, runId: string) =>
       apiFetch<WorkflowRunDetail>(teamId, `/api/dashboard/workflow-runs/${encodeURIComponent(runId)}`, { signal }),
     staleTime: 0,
     retry: retryUnlessClientError,
-    refetchInterval: (query) => (isUnderway(query.state.data?.status) ? RUN_POLL_MS : false),
+    refetchInterval: (query) => pollEvery(query.state.data?.status),
   });
 
 /** The next five runs of a cron expression in a time zone (Unix ms), or the 400 that says what is wrong with it. */

@@ -11,8 +11,9 @@ export default async function ApprovalsPage({ params }: { params: Promise<{ team
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Approvals</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Writes agents asked to make that wait for a person. Select a request to see exactly what would be written
-          where, then approve and run it, or reject it.
+          Writes that wait for a person: asked for by agents, or by workflow steps that ask for approval. Select a
+          request to see exactly what would be written where (and, for a workflow, the run and the item it is for), then
+          approve and run it, or reject it.
         </p>
       </div>
       <Suspense>
