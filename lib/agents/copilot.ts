@@ -65,7 +65,8 @@ function system(current: unknown, connections: { id: string; type: string; name:
       .join(
         ", ",
       )}. A string that is exactly one reference takes the value as it is (a number stays a number, a list a list); inside a longer text it is written in.`,
-    // What a node may add to decide, loop, stop, recover and ask (CONTRACT §13); the schema's descriptions say the same in brief.
+    // What a node may add to decide, loop, stop, recover and ask (CONTRACT §13); the schema's
+    // descriptions say the same in brief.
     `A node may also carry: when, a condition ({left, op, right} with op one of ${CONDITION_OPS.join(", ")}; right left out for exists and not_exists; or {all: [conditions]}, {any: [conditions]}, {not: condition}): the node runs only when it holds, otherwise it is logged skipped and later nodes still run. gt/gte/lt/lte compare numbers (a string holding a number counts as it); a missing field never fails a condition.`,
     'for_each: exactly one reference to a list, e.g. {{nodes.report.output.rows}}: the node runs once per item, in order, with {{item}}, {{item.<field>}} and {{item_index}} in its input and its when (a when then filters items). Later nodes read its output as the list of its items\' outputs. Use it for "each row", "each campaign", "per account".',
     `To end a run early, e.g. "only when…" or "nothing to report", add a node with operation_id ${FLOW_STOP} (no connection), input {reason}, and a when: when it runs, the run ends stopped (not failed) and later nodes are skipped.`,

@@ -18,7 +18,7 @@ export const CONDITION_OPS = [
   "exists",
   "not_exists",
 ] as const;
-type ConditionOp = (typeof CONDITION_OPS)[number];
+export type ConditionOp = (typeof CONDITION_OPS)[number];
 
 /** Levels of `all` / `any` / `not` a condition may have above a leaf. */
 export const CONDITION_MAX_DEPTH = 5;

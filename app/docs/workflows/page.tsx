@@ -874,7 +874,7 @@ export default async function WorkflowsDocsPage() {
         </p>
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            One log per item, in item order, its <C>metadata</C> adding <C>iteration</C> (from 0) and <C>iterations</C>{" "}
+            One log per item, in item order; its <C>metadata</C> adds <C>iteration</C> (from 0) and <C>iterations</C>{" "}
             (the list&apos;s length). Each item that succeeds costs the operation&apos;s credits.
           </li>
           <li>
@@ -1020,8 +1020,8 @@ export default async function WorkflowsDocsPage() {
         </p>
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            <strong>Approved</strong>: the write runs, the node&apos;s log becomes its final one with <C>approval_id</C>{" "}
-            and <C>approved_by</C> in its metadata, and the rest of the run goes on, in any instance, within 15 seconds.
+            <strong>Approved</strong>: the write runs; the node&apos;s log is completed with <C>approval_id</C> and{" "}
+            <C>approved_by</C> in its metadata, and the rest of the run goes on, in any instance, within 15 seconds.
           </li>
           <li>
             <strong>Rejected, expired or cancelled</strong> (cancelled: the workflow was deactivated or deleted, or the
@@ -1111,9 +1111,9 @@ export default async function WorkflowsDocsPage() {
           Every node is one operation log, written in node order (each node&apos;s <C>started_at</C> no earlier than the
           one before), and a loop one per item; the Logs page filtered by <C>source_run_id</C> shows a run. A node still
           running (or waiting for an approval) reads <C>start</C>; then <C>success</C>, <C>error</C> (after its
-          retries), <C>skipped</C> (after a failure or a stop, by its condition, or for an empty list) or <C>stop</C> (a{" "}
-          <C>{FLOW_STOP}</C> that ran, an approval step that was not approved). The log holds the input as filled in and
-          the output (or the error).
+          retries), <C>skipped</C> (after a failure or a stop, by its condition, or for an empty list) or
+          <C>stop</C> (a <C>{FLOW_STOP}</C> that ran, an approval step that was not approved). The log holds the input
+          as filled in and the output (or the error).
         </p>
         <Table
           head={["Field", "Value"]}
