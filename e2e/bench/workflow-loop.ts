@@ -415,7 +415,8 @@ export async function loopCase(deps: LoopCaseDeps): Promise<{ text: string; prob
   const f2 = (v: number) => v.toFixed(2);
 
   let probeText: string[] = [];
-  if (probe && deps.probeDir) probeText = await probeRuns(deps.probeDir, deps.serverPid, workerPid, probe, runOnce);
+  if (probe && deps.probeDir)
+    probeText = await probeRuns({ ...deps, probeDir: deps.probeDir }, workerPid, probe, runOnce);
 
   const pass = (ratio: number) => (ratio <= 2 ? "PASS" : "FAIL");
   const apiRow = (name: string, v: number[], errors: number | string) =>
@@ -475,8 +476,7 @@ type Probed = { loop: string; plain: string; floor: string };
  * worker sent, per iteration or node, by verb and table; and the loop's CPU profile when asked.
  */
 async function probeRuns(
-  dir: string,
-  serverPid: number | null,
+  { probeDir: dir, serverPid, teamId, connectionId }: LoopCaseDeps & { probeDir: string },
   workerPid: number | null,
   wf: Probed,
   runOnce: (id: string, unit: string | null) => Promise<RunFigures>,
@@ -533,7 +533,7 @@ async function probeRuns(
     "",
     `(per run, not per unit: the loop's fixed statements are spread over ${ITEMS} iterations, a plain run's over ${PLAIN_NODES} nodes; the server process sent ${total(loop.server)} statements during the loop run.)`,
   ];
-  out.push("", ...(await stateWriteCost(loop.figures.runId)));
+  out.push("", ...(await stateWriteCost(loop.figures.runId)), "", ...(await iterationPieces(teamId, connectionId)));
   if (process.env.BENCH_PROBE_CPU === "1") {
     const file = join(dir, `worker-${workerPid}-${loop.profileMark}.cpuprofile`);
     for (let i = 0; !existsSync(file) && i < 200; i++) await new Promise((r) => setTimeout(r, 50));
@@ -615,6 +615,48 @@ async function stateWriteCost(runId: string): Promise<string[]> {
     }),
     "",
     `Two saves per iteration at the loop's mean state (${mid} steps) against two at a plain node's (1 step, no literal): ${(2 * (at(mid, true).cpu - at(1, false).cpu)).toFixed(2)} CPU ms (${(2 * (at(mid, true).ms - at(1, false).ms)).toFixed(2)} ms wall) more per iteration, of which the bench's literal ${(2 * (at(1, true).cpu - at(1, false).cpu)).toFixed(2)} CPU ms.`,
+  ];
+}
+
+/**
+ * The other work of every costly iteration and plain node beside its two saves, piece by piece, by
+ * the lib functions the runner calls (lib/workflows/run-workflow.ts runUnit and runNode), in this
+ * process: the credit check before it, the connection's row, and its credentials read and opened.
+ */
+async function iterationPieces(teamId: string, connectionId: string): Promise<string[]> {
+  const { outOfCredits } = await import("@/lib/workflows/credit-reservation");
+  const { connectionForRun } = await import("@/lib/operations/run-operation");
+  const { freshCredentials } = await import("@/lib/connections/fresh-credentials");
+  const pieces: [string, () => Promise<unknown>][] = [
+    [
+      "outOfCredits (the balance, then every running run's and agent turn's hold in a transaction)",
+      () => outOfCredits(teamId),
+    ],
+    ["connectionForRun (the connection's row)", () => connectionForRun(teamId, connectionId)],
+    ["freshCredentials (the row again, credentials decrypted)", () => freshCredentials(teamId, connectionId)],
+  ];
+  const best = new Map<string, { ms: number; cpu: number }>();
+  for (let pass = 0; pass < 3; pass++)
+    for (const [name, piece] of pieces) {
+      for (let i = 0; i < 5; i++) await piece();
+      const n = 60;
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) await piece();
+      const ms = (performance.now() - t0) / n;
+      const u = process.cpuUsage(c0);
+      const was = best.get(name);
+      best.set(name, {
+        ms: Math.min(ms, was?.ms ?? Infinity),
+        cpu: Math.min((u.user + u.system) / 1000 / n, was?.cpu ?? Infinity),
+      });
+    }
+  return [
+    "### Probe: the rest of an iteration's (and a plain sandbox node's) own work, by the runner's lib functions, in this process, best of 3 passes of 60",
+    "",
+    "| piece | ms (wall) | CPU ms |",
+    "|---|---|---|",
+    ...pieces.map(([name]) => `| ${name} | ${best.get(name)!.ms.toFixed(2)} | ${best.get(name)!.cpu.toFixed(2)} |`),
   ];
 }
 

@@ -17,7 +17,7 @@
 // BENCH_PROBE=1 (and BENCH_PROBE_CPU=1) adds the loop's SQL statement counts (and CPU profile).
 //
 // Embedded SQLite by default; DATABASE_URL=postgresql://… runs it on a fresh PostgreSQL database
-// (dropped afterwards). Writes e2e/.artifacts/bench-workflows-<engine>.md.
+// (dropped afterwards). Writes e2e/.artifacts/bench-workflows-<engine>.md (-probe.md with BENCH_PROBE).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
@@ -277,7 +277,13 @@ async function main() {
     const text = sections.join("\n\n");
     console.log(`\n${text}\n`);
     writeFileSync(
-      join(root, "e2e", ".artifacts", `bench-workflows-${postgres ? "postgresql" : "sqlite"}.md`),
+      // A probed run (its counters and profiler loaded) keeps its own file beside the plain figures.
+      join(
+        root,
+        "e2e",
+        ".artifacts",
+        `bench-workflows-${postgres ? "postgresql" : "sqlite"}${probeDir ? "-probe" : ""}.md`,
+      ),
       `${text}\n`,
     );
     process.exitCode = problems.length ? 1 : 0;
