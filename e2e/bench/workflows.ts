@@ -11,16 +11,24 @@
 // scheduling lag (due time → first node started) p50/p99, and that every workflow ran exactly
 // once (one run, three logs, one ledger entry) with nothing lost or stuck.
 //
+// Then the loop case (e2e/bench/workflow-loop.ts, issue 48): one run of a 500-item loop over a
+// sandbox read against the same reads bare and against a plain run's nodes, while another team's
+// API is watched. BENCH_CASE=runs or BENCH_CASE=loop runs only one of the two (both by default);
+// BENCH_PROBE=1 (and BENCH_PROBE_CPU=1) adds the loop's SQL statement counts (and CPU profile).
+//
 // Embedded SQLite by default; DATABASE_URL=postgresql://… runs it on a fresh PostgreSQL database
-// (dropped afterwards). Writes e2e/.artifacts/bench-workflows-<engine>.md.
-import { writeFileSync } from "node:fs";
+// (dropped afterwards). Writes e2e/.artifacts/bench-workflows-<engine>.md (-probe.md with BENCH_PROBE).
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
 import { benchWorkspace } from "./workspace";
 import { cpuSeconds, pidListeningOn } from "./process-cpu";
+import { loopCase } from "./workflow-loop";
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 1000);
 const CONCURRENCY = 32;
+const CASE = process.env.BENCH_CASE ?? "all";
+if (!["all", "runs", "loop"].includes(CASE)) throw new Error(`BENCH_CASE is runs, loop or unset (both), not ${CASE}`);
 
 const p = (values: number[], q: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -34,7 +42,10 @@ async function main() {
   const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
   const pg = postgres ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_bench") : undefined;
   process.env.WORKFLOW_MAX_ACTIVE_SCHEDULES = String(10 * WORKFLOWS); // one team holds them all, saved here
-  const { env } = benchWorkspace("bench-workflows", pg?.url);
+  const { env, dir } = benchWorkspace("bench-workflows", pg?.url);
+  // The loop case's probe (worker-probe.cjs) rides in every process of the server, its worker included.
+  const probeDir = process.env.BENCH_PROBE === "1" ? join(dir, "probe") : undefined;
+  if (probeDir) mkdirSync(probeDir, { recursive: true });
   const engine = postgres ? "PostgreSQL" : "SQLite";
   migrateWith(env);
   const port = await freePort();
@@ -55,6 +66,11 @@ async function main() {
     APP_URL: baseUrl,
     WORKFLOW_CONCURRENCY: String(CONCURRENCY),
     WORKFLOW_TEAM_CONCURRENCY: String(CONCURRENCY),
+    ...(probeDir && {
+      BENCH_PROBE_DIR: probeDir,
+      NODE_OPTIONS:
+        `${process.env.NODE_OPTIONS ?? ""} --require ${join(root, "e2e", "bench", "worker-probe.cjs")}`.trim(),
+    }),
   });
   const serverPid = pidListeningOn(port);
   try {
@@ -67,54 +83,7 @@ async function main() {
     if (res.status !== 200) throw new Error(`creating the connection: HTTP ${res.status} ${await res.text()}`);
     const connection = (await res.json()) as { id: string; external_id: string; name: string };
     const actor = { teamId: team.id, userId: user.id };
-
-    // Every workflow asks for other dates: no node is answered from the response cache.
-    const sandboxNodes = (n: number) => [
-      {
-        id: "sessions",
-        label: "Sessions",
-        operation_id: "sandbox.report",
-        connection_id: connection.id,
-        input: { metric: "sessions", days: 7, end_date: dateOf(2 * n) },
-      },
-      {
-        id: "users",
-        label: "Users",
-        operation_id: "sandbox.report",
-        connection_id: connection.id,
-        input: { metric: "users", days: 7, end_date: dateOf(2 * n + 1) },
-      },
-      {
-        id: "note",
-        label: "Note",
-        operation_id: "sandbox.set_note",
-        connection_id: connection.id,
-        input: { note: "{{nodes.sessions.output.total}} sessions, {{nodes.users.output.total}} users" },
-      },
-    ];
-    const utilityNodes = () => [
-      { id: "a", label: "A", operation_id: "utility.format_text", input: { template: "{{run.date.today}}" } },
-      { id: "b", label: "B", operation_id: "utility.format_text", input: { template: "{{nodes.a.output.text}} b" } },
-      { id: "c", label: "C", operation_id: "utility.format_text", input: { template: "{{nodes.b.output.text}} c" } },
-    ];
-    // Saved through the same checks as any workflow, with a schedule far away; then all made due at one instant.
-    const create = async (prefix: string, nodes: (n: number) => object[]) => {
-      for (let n = 0; n < WORKFLOWS; n++)
-        await createWorkflow(actor, {
-          name: `${prefix} ${n}`,
-          nodes: nodes(n) as never,
-          schedule: "0 0 1 1 *",
-          timezone: null,
-          active: true,
-        });
-      return prefix;
-    };
-    process.stdout.write(`[bench] creating ${2 * WORKFLOWS} workflows… `);
-    const floorSet = await create("floor", utilityNodes);
-    const runSet = await create("run", sandboxNodes);
-    console.log("done");
-
-    // bare: the operations of WORKFLOWS runs in this process, CONCURRENCY runs at a time.
+    // The bare sides' operations: each one's own `run`, with the connection and credentials the runner passes.
     const report = findOperation("sandbox.report")!;
     const setNote = findOperation("sandbox.set_note")!;
     const ctx = {
@@ -127,112 +96,196 @@ async function main() {
       },
       credentials: { kind: "manual" as const, credentials: { api_key: apiKey } },
     };
-    let bareN = 10_000;
-    const bare = async () => {
-      const t0 = performance.now();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next < WORKFLOWS) {
-            next++;
-            const n = bareN++;
-            const s = (await report.run(ctx, { metric: "sessions", days: 7, end_date: dateOf(2 * n) })) as {
-              total: number;
-            };
-            const u = (await report.run(ctx, { metric: "users", days: 7, end_date: dateOf(2 * n + 1) })) as {
-              total: number;
-            };
-            await setNote.run(ctx, { note: `${s.total} sessions, ${u.total} users` });
-          }
-        }),
-      );
-      return WORKFLOWS / ((performance.now() - t0) / 1000);
-    };
 
-    /** Makes the set's workflows due in 2 s, waits for all their runs, and measures. */
-    const fire = async (prefix: string) => {
-      const mine = { teamId: team.id, name: { startsWith: `${prefix} ` } };
-      const due = Date.now() + 2000;
-      await db.workflow.updateMany({ where: mine, data: { nextRunAt: BigInt(due) } });
-      const cpu0 = cpuSeconds(serverPid);
-      for (;;) {
-        const open = await db.workflowRun.count({ where: { workflow: mine, status: { in: ["queued", "running"] } } });
-        const all = await db.workflowRun.count({ where: { workflow: mine } });
-        if (all >= WORKFLOWS && open === 0) break;
-        if (Date.now() - due > 15 * 60_000)
-          throw new Error(`runs not done after 15 minutes: ${all} created, ${open} open`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      const cpu = cpuSeconds(serverPid) - cpu0;
-      const runs = await db.workflowRun.findMany({
-        where: { workflow: mine },
-        select: {
-          id: true,
-          workflowId: true,
-          slotAt: true,
-          status: true,
-          completedAt: true,
-          state: true,
-          credits: true,
+    /** The existing case: 1,000 three-node workflows due at once, against the bare operations and the floor. */
+    const runsCase = async () => {
+      // Every workflow asks for other dates: no node is answered from the response cache.
+      const sandboxNodes = (n: number) => [
+        {
+          id: "sessions",
+          label: "Sessions",
+          operation_id: "sandbox.report",
+          connection_id: connection.id,
+          input: { metric: "sessions", days: 7, end_date: dateOf(2 * n) },
         },
-      });
-      const lags = runs.map(
-        (r) => (JSON.parse(r.state) as { steps: { started_ms: number }[] }).steps[0].started_ms - Number(r.slotAt),
-      );
-      const end = Math.max(...runs.map((r) => Number(r.completedAt)));
-      const logs = await db.operationLog.groupBy({
-        by: ["sourceRunId"],
-        where: { teamId: team.id, sourceType: "workflow", sourceName: { startsWith: `${prefix} ` } },
-        _count: { _all: true },
-      });
-      const ledger = await db.creditLedgerEntry.count({
-        where: { teamId: team.id, serviceType: "workflow", serviceName: { startsWith: `${prefix} ` } },
-      });
-      const problems: string[] = [];
-      if (runs.length !== WORKFLOWS || new Set(runs.map((r) => r.workflowId)).size !== WORKFLOWS)
-        problems.push(`${runs.length} runs for ${WORKFLOWS} workflows`);
-      const failed = runs.filter((r) => r.status !== "success");
-      if (failed.length) problems.push(`${failed.length} runs did not succeed (${failed[0].status})`);
-      if (logs.length !== runs.length || logs.some((l) => l._count._all !== 3))
-        problems.push("a run without exactly three logs");
-      if (ledger !== runs.length) problems.push(`${ledger} ledger entries for ${runs.length} runs`);
-      return {
-        perSecond: runs.length / ((end - due) / 1000),
-        p50: p(lags, 0.5),
-        p99: p(lags, 0.99),
-        cpu,
-        runs: runs.length,
-        credits: runs.reduce((s, r) => s + (r.credits ?? 0), 0),
-        problems,
+        {
+          id: "users",
+          label: "Users",
+          operation_id: "sandbox.report",
+          connection_id: connection.id,
+          input: { metric: "users", days: 7, end_date: dateOf(2 * n + 1) },
+        },
+        {
+          id: "note",
+          label: "Note",
+          operation_id: "sandbox.set_note",
+          connection_id: connection.id,
+          input: { note: "{{nodes.sessions.output.total}} sessions, {{nodes.users.output.total}} users" },
+        },
+      ];
+      const utilityNodes = () => [
+        { id: "a", label: "A", operation_id: "utility.format_text", input: { template: "{{run.date.today}}" } },
+        { id: "b", label: "B", operation_id: "utility.format_text", input: { template: "{{nodes.a.output.text}} b" } },
+        { id: "c", label: "C", operation_id: "utility.format_text", input: { template: "{{nodes.b.output.text}} c" } },
+      ];
+      // Saved through the same checks as any workflow, with a schedule far away; then all made due at one instant.
+      const create = async (prefix: string, nodes: (n: number) => object[]) => {
+        for (let n = 0; n < WORKFLOWS; n++)
+          await createWorkflow(actor, {
+            name: `${prefix} ${n}`,
+            nodes: nodes(n) as never,
+            schedule: "0 0 1 1 *",
+            timezone: null,
+            active: true,
+          });
+        return prefix;
       };
+      process.stdout.write(`[bench] creating ${2 * WORKFLOWS} workflows… `);
+      const floorSet = await create("floor", utilityNodes);
+      const runSet = await create("run", sandboxNodes);
+      console.log("done");
+
+      // bare: the operations of WORKFLOWS runs in this process, CONCURRENCY runs at a time.
+      let bareN = 10_000;
+      const bare = async () => {
+        const t0 = performance.now();
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: CONCURRENCY }, async () => {
+            while (next < WORKFLOWS) {
+              next++;
+              const n = bareN++;
+              const s = (await report.run(ctx, { metric: "sessions", days: 7, end_date: dateOf(2 * n) })) as {
+                total: number;
+              };
+              const u = (await report.run(ctx, { metric: "users", days: 7, end_date: dateOf(2 * n + 1) })) as {
+                total: number;
+              };
+              await setNote.run(ctx, { note: `${s.total} sessions, ${u.total} users` });
+            }
+          }),
+        );
+        return WORKFLOWS / ((performance.now() - t0) / 1000);
+      };
+
+      /** Makes the set's workflows due in 2 s, waits for all their runs, and measures. */
+      const fire = async (prefix: string) => {
+        const mine = { teamId: team.id, name: { startsWith: `${prefix} ` } };
+        const due = Date.now() + 2000;
+        await db.workflow.updateMany({ where: mine, data: { nextRunAt: BigInt(due) } });
+        const cpu0 = cpuSeconds(serverPid);
+        for (;;) {
+          const open = await db.workflowRun.count({ where: { workflow: mine, status: { in: ["queued", "running"] } } });
+          const all = await db.workflowRun.count({ where: { workflow: mine } });
+          if (all >= WORKFLOWS && open === 0) break;
+          if (Date.now() - due > 15 * 60_000)
+            throw new Error(`runs not done after 15 minutes: ${all} created, ${open} open`);
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        const cpu = cpuSeconds(serverPid) - cpu0;
+        const runs = await db.workflowRun.findMany({
+          where: { workflow: mine },
+          select: {
+            id: true,
+            workflowId: true,
+            slotAt: true,
+            status: true,
+            completedAt: true,
+            state: true,
+            credits: true,
+          },
+        });
+        const lags = runs.map(
+          (r) => (JSON.parse(r.state) as { steps: { started_ms: number }[] }).steps[0].started_ms - Number(r.slotAt),
+        );
+        const end = Math.max(...runs.map((r) => Number(r.completedAt)));
+        const logs = await db.operationLog.groupBy({
+          by: ["sourceRunId"],
+          where: { teamId: team.id, sourceType: "workflow", sourceName: { startsWith: `${prefix} ` } },
+          _count: { _all: true },
+        });
+        const ledger = await db.creditLedgerEntry.count({
+          where: { teamId: team.id, serviceType: "workflow", serviceName: { startsWith: `${prefix} ` } },
+        });
+        const problems: string[] = [];
+        if (runs.length !== WORKFLOWS || new Set(runs.map((r) => r.workflowId)).size !== WORKFLOWS)
+          problems.push(`${runs.length} runs for ${WORKFLOWS} workflows`);
+        const failed = runs.filter((r) => r.status !== "success");
+        if (failed.length) problems.push(`${failed.length} runs did not succeed (${failed[0].status})`);
+        if (logs.length !== runs.length || logs.some((l) => l._count._all !== 3))
+          problems.push("a run without exactly three logs");
+        if (ledger !== runs.length) problems.push(`${ledger} ledger entries for ${runs.length} runs`);
+        return {
+          perSecond: runs.length / ((end - due) / 1000),
+          p50: p(lags, 0.5),
+          p99: p(lags, 0.99),
+          cpu,
+          runs: runs.length,
+          credits: runs.reduce((s, r) => s + (r.credits ?? 0), 0),
+          problems,
+        };
+      };
+
+      await bare(); // warm-up of the provider path and this process
+      const bareBefore = await bare();
+      const floor = await fire(floorSet);
+      const run = await fire(runSet);
+      const bareAfter = await bare();
+      const bareRate = (bareBefore + bareAfter) / 2;
+      const problems = [...floor.problems.map((x) => `floor: ${x}`), ...run.problems.map((x) => `run: ${x}`)];
+      const f = (v: number) => v.toFixed(1);
+      const text = [
+        `# bench:workflows — ${engine}, ${WORKFLOWS} workflows due at once, ${CONCURRENCY} runs at a time`,
+        "",
+        "| side | runs/s | lag p50 ms | lag p99 ms | server CPU s |",
+        "|---|---|---|---|---|",
+        `| bare: the 3 sandbox operations of each run, in process (before / after) | ${f(bareBefore)} / ${f(bareAfter)} | | | |`,
+        `| floor: 3 utility nodes per run (no provider) | ${f(floor.perSecond)} | ${f(floor.p50)} | ${f(floor.p99)} | ${f(floor.cpu)} |`,
+        `| run: 3 sandbox nodes per run (2 reports, 1 note) | ${f(run.perSecond)} | ${f(run.p50)} | ${f(run.p99)} | ${f(run.cpu)} |`,
+        "",
+        `run / bare: ${(run.perSecond / bareRate).toFixed(2)} (runs per second through the scheduler and runner, against the same provider calls in a loop).`,
+        `Each sandbox run wrote 3 logs and 1 ledger entry (${run.credits} credits for ${run.runs} runs: 1 + 2 + 2 + 1 each).`,
+        "",
+        problems.length
+          ? `- FAIL: ${problems.join("; ")}`
+          : `- PASS: every workflow ran exactly once (${floor.runs + run.runs} runs, 3 logs and 1 ledger entry each), none lost, none left running`,
+      ].join("\n");
+      return { text, problems };
     };
 
-    await bare(); // warm-up of the provider path and this process
-    const bareBefore = await bare();
-    const floor = await fire(floorSet);
-    const run = await fire(runSet);
-    const bareAfter = await bare();
-    const bareRate = (bareBefore + bareAfter) / 2;
-    const problems = [...floor.problems.map((x) => `floor: ${x}`), ...run.problems.map((x) => `run: ${x}`)];
-    const f = (v: number) => v.toFixed(1);
-    const text = [
-      `# bench:workflows — ${engine}, ${WORKFLOWS} workflows due at once, ${CONCURRENCY} runs at a time`,
-      "",
-      "| side | runs/s | lag p50 ms | lag p99 ms | server CPU s |",
-      "|---|---|---|---|---|",
-      `| bare: the 3 sandbox operations of each run, in process (before / after) | ${f(bareBefore)} / ${f(bareAfter)} | | | |`,
-      `| floor: 3 utility nodes per run (no provider) | ${f(floor.perSecond)} | ${f(floor.p50)} | ${f(floor.p99)} | ${f(floor.cpu)} |`,
-      `| run: 3 sandbox nodes per run (2 reports, 1 note) | ${f(run.perSecond)} | ${f(run.p50)} | ${f(run.p99)} | ${f(run.cpu)} |`,
-      "",
-      `run / bare: ${(run.perSecond / bareRate).toFixed(2)} (runs per second through the scheduler and runner, against the same provider calls in a loop).`,
-      `Each sandbox run wrote 3 logs and 1 ledger entry (${run.credits} credits for ${run.runs} runs: 1 + 2 + 2 + 1 each).`,
-      "",
-      problems.length
-        ? `- FAIL: ${problems.join("; ")}`
-        : `- PASS: every workflow ran exactly once (${floor.runs + run.runs} runs, 3 logs and 1 ledger entry each), none lost, none left running`,
-    ].join("\n");
+    const sections: string[] = [];
+    const problems: string[] = [];
+    if (CASE !== "loop") {
+      const runs = await runsCase();
+      sections.push(runs.text);
+      problems.push(...runs.problems);
+    }
+    if (CASE !== "runs") {
+      const loop = await loopCase({
+        baseUrl,
+        teamId: team.id,
+        userId: user.id,
+        connectionId: connection.id,
+        bareCtx: ctx,
+        serverPid,
+        probeDir,
+      });
+      if (CASE === "loop") sections.push(`# bench:workflows — ${engine}, the loop case`);
+      sections.push(loop.text);
+      problems.push(...loop.problems);
+    }
+    const text = sections.join("\n\n");
     console.log(`\n${text}\n`);
-    writeFileSync(join(root, "e2e", ".artifacts", `bench-workflows-${postgres ? "postgresql" : "sqlite"}.md`), text);
+    writeFileSync(
+      // A probed run (its counters and profiler loaded) keeps its own file beside the plain figures.
+      join(
+        root,
+        "e2e",
+        ".artifacts",
+        `bench-workflows-${postgres ? "postgresql" : "sqlite"}${probeDir ? "-probe" : ""}.md`,
+      ),
+      `${text}\n`,
+    );
     process.exitCode = problems.length ? 1 : 0;
   } finally {
     await server.stop();
