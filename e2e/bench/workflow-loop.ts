@@ -624,7 +624,7 @@ async function stateWriteCost(runId: string): Promise<string[]> {
  * process: the credit check before it, the connection's row, and its credentials read and opened.
  */
 async function iterationPieces(teamId: string, connectionId: string): Promise<string[]> {
-  const { outOfCredits } = await import("@/lib/workflows/credit-reservation");
+  const { outOfCredits } = await import("@/lib/credits/out-of-credits");
   const { connectionForRun } = await import("@/lib/operations/run-operation");
   const { freshCredentials } = await import("@/lib/connections/fresh-credentials");
   const pieces: [string, () => Promise<unknown>][] = [
