@@ -52,8 +52,7 @@ export type ConditionRow = {
 
 /** `group`: written as all/any even with one row (it was saved so). */
 export type ConditionDraft =
-  | { mode: "rows"; join: "all" | "any"; rows: ConditionRow[]; group?: boolean }
-  | { mode: "json"; text: string };
+  { mode: "rows"; join: "all" | "any"; rows: ConditionRow[]; group?: boolean } | { mode: "json"; text: string };
 
 let counter = 0;
 const newRowKey = () => `c${Date.now().toString(36)}${(counter++).toString(36)}`;
