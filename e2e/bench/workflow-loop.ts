@@ -8,14 +8,18 @@
 //            iteration costs its 2 credits); timed from the run's start to its end, per iteration;
 //   - bare:  the same 500 reads (other dates, same shape) one after another in this process, at
 //            the worker's CPU priority (nice), so both sides are scheduled alike on a busy machine;
-//   - plain: one run of 20 sandbox.report nodes (no loop) and one of 20 utility nodes (the floor:
-//            the runner's own cost per node), each node timed from its start to the next one's;
-//   - watched: the loop again while another team reads its API (GET /v1/logs and GET /v1/credits
-//            with its own key, one request at a time): its p50/p99 against the fairness bar.
-// Reported: the loop's overhead per iteration beyond the operation, (loop − bare) / 500, against
-// 2 × one plain node's cost, with the worker's CPU per iteration and node beside the wall times.
+//   - plain: runs of 20 sandbox.report nodes (no loop) and runs of 20 utility nodes (the floor:
+//            the runner's own cost per node), BENCH_PLAIN_RUNS (10) of each, every node timed from
+//            its start to the next one's;
+//   - watched: 5 s of another team's API with nothing running, then the loop again while that team
+//            reads its API (GET /v1/logs and GET /v1/credits with its own key, one request at a
+//            time): its p50/p99 against the fairness bar.
+// BENCH_LOOP_ROUNDS (3) rounds, BENCH_LOOP_ITEMS (500) items. Reported: the loop's overhead per
+// iteration beyond the operation, (loop − bare) / 500, against 2 × one plain node's cost, per round
+// and as medians, with the worker's CPU per iteration and node beside the wall times.
 // BENCH_PROBE=1 adds one more loop and plain run with the SQL statements of each counted by table
-// (e2e/bench/worker-probe.cjs), and with BENCH_PROBE_CPU=1 the worker's CPU profile of the loop.
+// (e2e/bench/worker-probe.cjs), a save's cost as the run's state grows and the other pieces of an
+// iteration measured apart; with BENCH_PROBE_CPU=1 also the worker's CPU profile of the loop.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpus, getPriority, setPriority } from "node:os";
