@@ -47,8 +47,11 @@ function operationFields(op: Operation): OperationField[] {
 }
 
 /** One catalogue entry as the Operations page and the docs show it. */
-/** An operation's result as JSON Schema, from its `output` shape. */
-function outputJsonSchema(op: Operation): Record<string, unknown> | null {
+/**
+ * An operation's result as JSON Schema, from its `output` shape (also read by the MCP tests).
+ * @public
+ */
+export function outputJsonSchema(op: Operation): Record<string, unknown> | null {
   if (!op.output) return null;
   const { $schema: _, ...schema } = z.toJSONSchema(z.object(op.output), { io: "output", unrepresentable: "any" });
   return schema;
