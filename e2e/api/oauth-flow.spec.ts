@@ -415,7 +415,12 @@ test.describe("OAuth apps come from configuration", () => {
     const env = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !/^OAUTH_/.test(k)),
     ) as NodeJS.ProcessEnv;
-    const server = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` });
+    const server = await startServer(port, {
+      ...env,
+      PORT: String(port),
+      APP_URL: `http://127.0.0.1:${port}`,
+      WORKFLOW_RUNNER: "off",
+    });
     try {
       const key = (await seedTeam()).users[0].key;
       const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };

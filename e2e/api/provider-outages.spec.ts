@@ -35,6 +35,8 @@ test.beforeAll(async () => {
     APP_URL: `http://127.0.0.1:${port}`,
     PROVIDER_BASE_URLS: JSON.stringify(baseUrls),
     PROVIDER_TIMEOUT_MS: "1500",
+    // Its unreachable providers are for its own requests: it must not run other tests' workflows.
+    WORKFLOW_RUNNER: "off",
   });
   headers = { authorization: `Bearer ${(await seedTeam()).users[0].key}`, "content-type": "application/json" };
 });

@@ -17,7 +17,14 @@ test("no key, token or credential appears in any response or in the server's out
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   // Its own APP_URL, so the OAuth flow's redirects and callback come back to this server.
-  const server = await startServer(port, { ...process.env, APP_URL: appUrl, BASE_URL: appUrl, PORT: String(port) });
+  // No workflow runner: it would claim other tests' runs and call its own sandbox after it stops.
+  const server = await startServer(port, {
+    ...process.env,
+    APP_URL: appUrl,
+    BASE_URL: appUrl,
+    PORT: String(port),
+    WORKFLOW_RUNNER: "off",
+  });
   const exchanges: Exchange[] = [];
   const secrets = new Map<string, string>();
   const secret = (what: string, value: string) => (secrets.set(what, value), value);

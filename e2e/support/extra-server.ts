@@ -15,14 +15,15 @@ export const withoutOAuthApps = (...providers: string[]) =>
 export async function startExtraServer(env: Record<string, string | undefined>): Promise<ExtraServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  // Workflows run in the server's own process (WORKFLOW_RUNNER=inline, a product setting): no
-  // second Node with tsx per extra server, about 2 s of CPU each. The run's server and
+  // It runs no workflows (WORKFLOW_RUNNER=off, a product setting): no second Node with tsx per
+  // extra server, and no run of another test claimed by a server with its own APP_URL that then
+  // stops under it (its sandbox calls would find the port closed). The run's server and
   // startInstance's keep the worker process, as production does.
   return startServer(port, {
     ...process.env,
     APP_URL: baseUrl,
     PORT: String(port),
-    WORKFLOW_RUNNER: "inline",
+    WORKFLOW_RUNNER: "off",
     ...env,
   });
 }

@@ -6,7 +6,8 @@ import { logger } from "@/lib/observability/logger";
 // running: a worker that exits is started again after a pause that grows while it keeps failing.
 // The worker leaves when this process does, even by kill -9 (its IPC channel closes). Runs it had
 // claimed are taken over by the next claim once their lease lapses, as after any crash.
-// WORKFLOW_RUNNER=inline runs the runner in this process instead (one event loop for all). The
+// WORKFLOW_RUNNER=inline runs the runner in this process instead (one event loop for all), =off
+// none at all (a web-only instance). The
 // worker runs at a lower CPU priority (nice WORKFLOW_WORKER_NICE, 10 by default).
 
 let child: ChildProcess | null = null;
@@ -20,6 +21,8 @@ const workerNice = () => {
 const workerEntry = () => [process.cwd(), "lib", "workflows", "worker.ts"].join("/");
 
 export function startWorkflowWorker() {
+  // A web-only instance: other instances run the team's workflows.
+  if (process.env.WORKFLOW_RUNNER === "off") return;
   if (process.env.WORKFLOW_RUNNER === "inline") {
     void import("@/lib/workflows/runner").then((m) => m.startWorkflowRunner());
     return;
