@@ -8,6 +8,7 @@ import { recordOperations } from "@/lib/logs/record-operations";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { noCreditsLeft } from "@/lib/credits/no-credits-left";
 import { findOperation } from "@/lib/operations/registry";
+import type { Operation } from "@/lib/platforms/kit/operation-types";
 import {
   connectionForRun,
   describeFailure,
@@ -255,11 +256,16 @@ export async function approveApproval(d: Decider, id: string, noteText?: string,
   return approvalViewJson(await runApproved(row, d.userId), owner, d.userId, forbidSelfApproval);
 }
 
-async function runApproved(row: Approval, approvedBy: string): Promise<Approval> {
-  if (row.workflowRunId) return runApprovedStep(row);
-  const startedAt = seconds();
-  const input = JSON.parse(row.input) as Record<string, unknown>;
-  let outcome: { ok: true; run: RunResult } | { ok: false; error: string };
+type WriteOutcome = { ok: true; run: RunResult } | { ok: false; error: string };
+
+/**
+ * Runs an approved request's write once, here and now: its operation and connection must still
+ * exist, and `creditsProblem` (the check that fits who is charged) must find credits left.
+ */
+async function runWrite(
+  row: Approval,
+  creditsProblem: (op: Operation) => Promise<string | null>,
+): Promise<WriteOutcome> {
   try {
     const op = findOperation(row.operationId);
     if (!op)
@@ -270,12 +276,19 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
         `Connection ${row.connectionId} was deleted after the request was filed; nothing was written.`,
         "connection_gone",
       );
-    const refusal = await noCreditsLeft(row.teamId);
+    const refusal = await creditsProblem(op);
     if (refusal) throw new OperationRefusal(refusal, "no_credits");
-    outcome = { ok: true, run: await executeOperation(row.teamId, op, connection, input) };
+    const input = JSON.parse(row.input) as Record<string, unknown>;
+    return { ok: true, run: await executeOperation(row.teamId, op, connection, input) };
   } catch (e) {
-    outcome = { ok: false, error: describeFailure(e) };
+    return { ok: false, error: describeFailure(e) };
   }
+}
+
+async function runApproved(row: Approval, approvedBy: string): Promise<Approval> {
+  if (row.workflowRunId) return runApprovedStep(row);
+  const startedAt = seconds();
+  const outcome = await runWrite(row, () => noCreditsLeft(row.teamId));
   const credits = outcome.ok ? outcome.run.credits : 0;
   // An agent's write is logged under its conversation; its credits are charged with the turn's
   // one ledger entry when the turn ends (CONTRACT §11), not here.
@@ -300,7 +313,11 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
         startedAt,
         completedAt: seconds(),
         creditsUsed: credits,
-        input: { operation_id: row.operationId, connection_id: row.connectionId, input },
+        input: {
+          operation_id: row.operationId,
+          connection_id: row.connectionId,
+          input: JSON.parse(row.input) as unknown,
+        },
         output: outcome.ok ? outcome.run.result : { error: { message: outcome.error } },
         metadata: {
           tool_name: "run_write_operation",
@@ -337,25 +354,8 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
  * with the run's one ledger entry.
  */
 async function runApprovedStep(row: Approval): Promise<Approval> {
-  const input = JSON.parse(row.input) as Record<string, unknown>;
-  let outcome: { ok: true; run: RunResult } | { ok: false; error: string };
-  try {
-    const op = findOperation(row.operationId);
-    if (!op)
-      throw new OperationRefusal(`Operation ${row.operationId} is no longer in the catalogue.`, "unknown_operation");
-    const connection = await connectionForRun(row.teamId, row.connectionId);
-    if (!connection)
-      throw new OperationRefusal(
-        `Connection ${row.connectionId} was deleted after the request was filed; nothing was written.`,
-        "connection_gone",
-      );
-    // The run's own hold (1 + what it spent) counts, as before any node that costs credits.
-    const refusal = op.credits > 0 ? await outOfCredits(row.teamId) : null;
-    if (refusal) throw new OperationRefusal(refusal, "no_credits");
-    outcome = { ok: true, run: await executeOperation(row.teamId, op, connection, input) };
-  } catch (e) {
-    outcome = { ok: false, error: describeFailure(e) };
-  }
+  // The run's own hold (1 + what it spent) counts, as before any node that costs credits.
+  const outcome = await runWrite(row, (op) => (op.credits > 0 ? outOfCredits(row.teamId) : Promise.resolve(null)));
   return transaction(async (tx) => {
     await tx.approval.update({
       where: { id: row.id },
