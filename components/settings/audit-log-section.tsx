@@ -47,6 +47,8 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "workflow.update": "Workflow changed",
   "workflow.delete": "Workflow deleted",
   "workflow.rebind": "Workflow rebound to a connection",
+  "workflow.rotate_webhook": "Workflow webhook URL rotated",
+  "workflow.replay": "Workflow run replayed",
   "workflow.deactivate": "Workflow stopped by Patchbay",
 };
 

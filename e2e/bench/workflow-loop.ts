@@ -104,7 +104,7 @@ export async function loopCase(deps: LoopCaseDeps): Promise<{ text: string; prob
   const { createUser } = await import("@/lib/users/create-user");
   const { createApiKey } = await import("@/lib/api-keys/create-api-key");
   const { createWorkflow } = await import("@/lib/workflows/save-workflow");
-  const { enqueueRun } = await import("@/lib/workflows/run-workflow");
+  const { enqueueRun } = await import("@/lib/workflows/queue-run");
   const { recordOperations } = await import("@/lib/logs/record-operations");
   const { findOperation } = await import("@/lib/operations/registry");
   const { db } = await import("@/lib/db/client");

@@ -14,7 +14,7 @@ import { transaction } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import type { Db } from "@/lib/db/client";
 import { saveConnection } from "@/lib/connection-changes/save-connection";
-import { runSnapshot } from "@/lib/workflows/run-workflow";
+import { runSnapshot } from "@/lib/workflows/queue-run";
 import { teamConcurrency } from "@/lib/workflows/config";
 import { createMcpToken, downgradeAllowedServersUsing, revokeMcpToken } from "@/lib/mcp-servers/mcp-servers";
 import { removeMember } from "@/lib/members/remove-member";

@@ -25,7 +25,10 @@ import { createWorkflow, rebindWorkflow } from "@/lib/workflows/save-workflow";
 import { listWorkflowsForCli, teamOfWorkflow } from "@/lib/workflows/list-workflows";
 import { workflowSummaryJson } from "@/lib/workflows/workflow-json";
 import { WORKFLOW_STATES, workflowState } from "@/lib/workflows/workflow-state";
-import { enqueueRun } from "@/lib/workflows/run-workflow";
+import { enqueueRun } from "@/lib/workflows/queue-run";
+import { replayRun } from "@/lib/workflows/replay";
+import { listVersions } from "@/lib/workflows/versions";
+import { TRIGGER_EVENT_TYPES, webhookUrl } from "@/lib/workflows/triggers";
 import { runAndWait } from "@/lib/workflows/runner";
 import { availableOperations } from "@/lib/operations/operation-json";
 import { listTeams } from "@/lib/teams/list-teams";
@@ -320,6 +323,10 @@ const commands: Record<string, Command> = {
         nodes: str(),
         schedule: z.string().optional(),
         timezone: z.string().optional(),
+        trigger: z
+          .enum(["webhook", "event"], { error: "must be webhook or event (a schedule: --schedule)" })
+          .optional(),
+        events: z.string().optional(),
         inactive: z.enum(["true", "false"], { error: "takes no value (or true/false)" }).optional(),
       })
       .strict(),
@@ -334,6 +341,11 @@ const commands: Record<string, Command> = {
       if (!nodes.success) throw new Error(`--nodes: ${describeZodError(nodes.error)}`);
       if (f.timezone !== undefined && f.schedule === undefined)
         throw new Error("--timezone goes with --schedule; a manual workflow's dates are in UTC.");
+      if (f.trigger !== undefined && f.schedule !== undefined)
+        throw new Error("--schedule is the schedule trigger; give it or --trigger, not both.");
+      if (f.events !== undefined && f.trigger !== "event") throw new Error("--events goes with --trigger event.");
+      if (f.trigger === "event" && !f.events?.trim())
+        throw new Error(`--trigger event needs --events TYPE,… (of ${TRIGGER_EVENT_TYPES.join(", ")}).`);
       const row = await createWorkflow(
         { teamId: f.team, userId: f.user },
         {
@@ -342,15 +354,61 @@ const commands: Record<string, Command> = {
           schedule: f.schedule ?? null,
           timezone: f.timezone ?? null,
           active: f.inactive !== "true",
+          trigger: f.trigger,
+          events: f.events
+            ?.split(",")
+            .map((e) => e.trim())
+            .filter(Boolean),
         },
+        { cli: true },
       );
-      const { id, name, active, next_run_at } = workflowSummaryJson(row);
-      return { id, name, active, next_run_at };
+      const { id, name, active, next_run_at, version, trigger } = workflowSummaryJson(row);
+      return {
+        id,
+        name,
+        active,
+        next_run_at,
+        version,
+        trigger,
+        ...(row.webhookToken && { webhook_url: webhookUrl(row.webhookToken) }),
+      };
+    },
+  }),
+  "workflow versions": command({
+    summary: "List a workflow's versions, newest first.",
+    details:
+      'Prints {"versions": [{"version", "created_at", "created_by", "nodes"}]}: created_at in Unix seconds, created_by the user id (null for the CLI), nodes the count.',
+    schema: z.object({ id: str() }).strict(),
+    run: async (f) => ({
+      versions: (await listVersions(await teamOfWorkflow(f.id), f.id)).map((v) => ({
+        version: v.version,
+        created_at: v.created_at,
+        created_by: v.created_by,
+        nodes: v.nodes.length,
+      })),
+    }),
+  }),
+  "workflow replay": command({
+    summary: "Run a failed or stopped run again from its failed node (--from: another), on the definition it ran.",
+    details: `The nodes before --from are not run again: their outputs come from the original run. A write that
+succeeded is never sent twice, so --from must come after the last node whose write succeeded. Each run
+is replayed at most once. Prints {"run_id", "replay_of"}; with --wait, the object of \`workflow run --wait\`
+plus "replay_of".`,
+    schema: z
+      .object({
+        run: str(),
+        from: z.string().max(40, "must be at most 40 characters").optional(),
+        wait: z.enum(["true", "false"], { error: "takes no value (or true/false)" }).optional(),
+      })
+      .strict(),
+    run: async (f) => {
+      const replay = await replayRun(f.run, { from: f.from });
+      return f.wait === "true" ? { ...(await runAndWait(replay.run_id)), replay_of: replay.replay_of } : replay;
     },
   }),
   "workflow list": command({
     summary: "List a team's workflows (--status: those of one of the dashboard's badges).",
-    details: `Prints {"workflows": [{"id", "name", "active", "schedule", "timezone", "next_run_at"}]}.\n${ACTIVE_HELP}`,
+    details: `Prints {"workflows": [{"id", "name", "active", "schedule", "timezone", "next_run_at", "version", "trigger"}]}.\n${ACTIVE_HELP}`,
     schema: z
       .object({
         team: str(),

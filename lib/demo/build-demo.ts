@@ -7,7 +7,7 @@ import type { Principal } from "@/lib/api-keys/authenticate-api-key";
 import { createWorkflow } from "@/lib/workflows/save-workflow";
 import { findWorkflowTemplate, instantiateTemplate } from "@/lib/workflows/workflow-templates";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
-import { enqueueRun } from "@/lib/workflows/run-workflow";
+import { enqueueRun } from "@/lib/workflows/queue-run";
 import { runAndWait, scheduleDueWorkflows } from "@/lib/workflows/runner";
 import { createMcpServer, createMcpToken } from "@/lib/mcp-servers/mcp-servers";
 import { authenticateMcpToken } from "@/lib/mcp-tokens/authenticate-mcp-token";

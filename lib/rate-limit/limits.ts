@@ -41,6 +41,13 @@ function readRules() {
       windowMs: 60_000,
       per: "client address",
     },
+    // Webhook triggers (CONTRACT §13): runs a workflow's URL may start a minute.
+    workflowWebhook: {
+      name: "workflow-webhook",
+      limit: envInt("WORKFLOW_WEBHOOK_PER_MINUTE", 60),
+      windowMs: 60_000,
+      per: "workflow",
+    },
     // Per account and address pair: wrong passwords before each further attempt waits a growing
     // delay (lib/auth/sign-in-with-password.ts). Per client address: trying many accounts.
     signInAccount: {

@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   "workflow.update",
   "workflow.delete",
   "workflow.rebind",
+  "workflow.rotate_webhook",
+  "workflow.replay",
   "workflow.deactivate",
 ] as const;
 

@@ -99,6 +99,16 @@ const name = z
   .max(200, "must be at most 200 characters");
 const schedule = z.string({ error: "must be a string" }).max(200, "must be at most 200 characters").nullable();
 const timezone = z.string({ error: "must be a string" }).max(100, "must be at most 100 characters").nullable();
+const trigger = z
+  .enum(["manual", "schedule", "webhook", "event"], { error: "must be one of manual, schedule, webhook, event" })
+  .describe("What starts it; a schedule when schedule is set.");
+const events = z
+  .array(z.string({ error: "must be an event type" }).max(100, "must be at most 100 characters"), {
+    error: "must be a list of event types",
+  })
+  .max(20, "must hold at most 20 event types")
+  .nullable()
+  .describe("An event trigger's event types.");
 
 export const createWorkflowBodySchema = z
   .object({
@@ -106,6 +116,8 @@ export const createWorkflowBodySchema = z
     nodes: workflowNodesSchema,
     schedule: schedule.optional(),
     timezone: timezone.optional(),
+    trigger: trigger.optional(),
+    events: events.optional(),
     active: z.boolean({ error: "must be true or false" }).optional(),
   })
   .strict();
@@ -149,10 +161,15 @@ export const updateWorkflowBodySchema = z
     nodes: workflowNodesSchema.optional(),
     schedule: schedule.optional(),
     timezone: timezone.optional(),
+    trigger: trigger.optional(),
+    events: events.optional(),
     active: z.boolean({ error: "must be true or false" }).optional(),
   })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, "send at least one of name, nodes, schedule, timezone, active");
+  .refine(
+    (b) => Object.keys(b).length > 0,
+    "send at least one of name, nodes, schedule, timezone, trigger, events, active",
+  );
 
 export const rebindWorkflowBodySchema = z
   .object({
@@ -211,5 +228,57 @@ export const copilotBodySchema = z
       })
       .strict()
       .optional(),
+  })
+  .strict();
+
+/** `POST /v1/workflows/{id}/runs` (CONTRACT §13): `input` is `{{trigger.input…}}` in every node. */
+export const startWorkflowRunBodySchema = z
+  .object({
+    input: z
+      .record(z.string(), z.unknown(), { error: "must be a JSON object" })
+      .optional()
+      .describe("What the run's nodes read as {{trigger.input…}}."),
+  })
+  .strict();
+
+export const RUN_STATUSES = [
+  "queued",
+  "running",
+  "waiting_approval",
+  "success",
+  "error",
+  "stopped",
+  "refused",
+] as const;
+export const RUN_TRIGGER_TYPES = ["manual", "schedule", "webhook", "event", "api", "replay"] as const;
+
+export const StartedWorkflowRunSchema = z
+  .object({ run_id: z.string().describe("The run's ID (`run_…`)."), status: z.literal("queued") })
+  .meta({ id: "StartedWorkflowRun" });
+
+export const WorkflowRunStatusSchema = z
+  .object({
+    run_id: z.string(),
+    workflow_id: z.string(),
+    version: z.number().int().nullable().describe("The workflow version the run executes."),
+    status: z.enum(RUN_STATUSES),
+    trigger: z.object({ type: z.enum(RUN_TRIGGER_TYPES) }).describe("What started the run."),
+    started_at: z.number().int().nullable().describe("Unix seconds; null while queued."),
+    completed_at: z.number().int().nullable().describe("Unix seconds; null until it ends."),
+    credits: z.number().int().nullable().describe("Its ledger entry's credits; null until it ends."),
+    replay_of: z.string().nullable().describe("The run this one replays, if any."),
+  })
+  .meta({ id: "WorkflowRun" });
+
+/** Retry from this step: the node to start at (default: the failed or stopped one). */
+export const replayRunBodySchema = z
+  .object({ from: z.string({ error: "must be a node id" }).regex(NODE_ID, "must be a node id").optional() })
+  .strict();
+
+/** Replay the failed runs of one workflow that were queued in [from, to) (Unix ms). */
+export const bulkReplayBodySchema = z
+  .object({
+    from: z.number({ error: "must be Unix milliseconds" }).int().min(0),
+    to: z.number({ error: "must be Unix milliseconds" }).int().min(0),
   })
   .strict();

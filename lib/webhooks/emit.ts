@@ -4,6 +4,7 @@ import { newId } from "@/lib/security/ids";
 import { jobSignal } from "@/lib/db/commit-signals";
 import { subscribes } from "@/lib/schemas/webhook-event-types";
 import type { WebhookEventData, WebhookEventName } from "@/lib/schemas/webhook-events";
+import { startEventWorkflows } from "@/lib/workflows/event-triggers";
 
 // The outbox: an event and its deliveries are rows written with the transaction of the change
 // that caused it, so they exist exactly when the change committed. The dispatcher
@@ -11,8 +12,8 @@ import type { WebhookEventData, WebhookEventName } from "@/lib/schemas/webhook-e
 
 /**
  * Writes one event for `teamId` and a pending delivery to each enabled endpoint subscribed to
- * `type` (or to the one `endpointId` given: a test event, a resend). No subscriber, no rows.
- * Returns the event id, or null when nothing was written.
+ * `type` (or to the one `endpointId` given: a test event, a resend), and a run of each workflow
+ * it triggers. No subscriber, no rows. Returns the event id, or null when nothing was written.
  */
 export async function emitWebhookEvent<T extends WebhookEventName>(
   tx: Tx,
@@ -26,9 +27,11 @@ export async function emitWebhookEvent<T extends WebhookEventName>(
     : (
         await tx.webhookEndpoint.findMany({ where: { teamId, enabled: true }, select: { id: true, events: true } })
       ).filter((e) => subscribes(e.events, type));
-  if (endpoints.length === 0) return null;
   const id = newId("msg");
   const createdAt = Math.floor(Date.now() / 1000);
+  // The team's workflows triggered by this event start with it (a test event or a resend starts none).
+  const runs = endpointId ? 0 : await startEventWorkflows(tx, teamId, { id, type, created_at: createdAt, data });
+  if (endpoints.length === 0) return runs ? id : null;
   // Key order is the contract's; these bytes are what every attempt sends.
   const payload = JSON.stringify({ id, type, created_at: createdAt, team_id: teamId, data });
   await tx.webhookEvent.create({ data: { id, teamId, type, createdAt: BigInt(createdAt), payload } });

@@ -1,4 +1,5 @@
 import { parseRunState } from "@/lib/workflows/run-records";
+import { replayChoices } from "@/lib/workflows/replay-choices";
 
 // A run as the dashboard shows it: its status, trigger, who started it, when, how long, its
 // credits, and per node the status, duration, retries and log id (the log holds the input and
@@ -20,6 +21,8 @@ type RunRow = {
   failedNodeId: string | null;
   claims: number;
   state: string;
+  version: number | null;
+  replayOf: string | null;
 };
 
 const ms = (v: bigint | null) => (v === null ? null : Number(v));
@@ -27,6 +30,8 @@ const ms = (v: bigint | null) => (v === null ? null : Number(v));
 function runJson(row: RunRow) {
   const state = parseRunState(row.state);
   return {
+    /** Where Retry from this step may start, when the run ended error or stopped (the server checks again). */
+    replay: ["error", "stopped"].includes(row.status) ? replayChoices(state) : null,
     id: row.id,
     workflow_id: row.workflowId,
     workflow_name: row.workflowName,
@@ -42,6 +47,12 @@ function runJson(row: RunRow) {
     error: row.error,
     failed_node_id: row.failedNodeId,
     taken_over: row.claims > 1,
+    version: row.version,
+    replay_of: row.replayOf,
+    /** What started it: a webhook's body, an API call's input, an event (CONTRACT §13). */
+    trigger_data: state.trigger ?? null,
+    /** The nodes whose outputs a replay took from the run it replays (not run again, no log). */
+    replayed_nodes: Object.keys(state.given ?? {}),
     nodes: state.steps.map((s) => {
       const node = state.nodes?.find((n) => n.id === s.node_id);
       return {

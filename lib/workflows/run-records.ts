@@ -62,6 +62,18 @@ export type RunState = {
   /** What started the run (`{{trigger.…}}`): a webhook's body, an API call's input, an event. */
   trigger?: TriggerData;
   /**
+   * An event-started run's chain (lib/workflows/trigger-chain.ts): the workflows whose runs led to
+   * it, its own last.
+   */
+  chain?: string[];
+  /**
+   * A replay's outputs of the nodes before the one it starts at, taken from the run it replays
+   * (those nodes neither run nor log again), and the nodes whose writes succeeded in any run it
+   * continues (never run again).
+   */
+  given?: Record<string, unknown>;
+  written?: string[];
+  /**
    * Every step so far, in the order they ran: one per node, or one per item of a loop node
    * (`iteration`), or one for a loop whose list was empty or could not be read.
    */

@@ -1,12 +1,11 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { transaction, type Tx } from "@/lib/db/transaction";
-import { ApiError, forbidden, notFound } from "@/lib/errors/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { newId, newOrderedId } from "@/lib/security/ids";
 import { toLogRow } from "@/lib/logs/record-operations";
 import { chargeCredits } from "@/lib/credits/charge-credits";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
-import { jobSignal } from "@/lib/db/commit-signals";
 import { keepLease } from "@/lib/jobs/job-loop";
 import { WORKFLOW_RUNS_JOB } from "@/lib/jobs/job-names";
 import { findOperation } from "@/lib/operations/registry";
@@ -21,7 +20,6 @@ import { FLOW_STOP } from "@/lib/platforms/kit/flow-stop";
 import { workflowMaxIterations } from "@/lib/config/limits";
 import { fileApproval } from "@/lib/approvals/file-approval";
 import { effectiveStatus, parseStored } from "@/lib/approvals/approval-json";
-import { parseNodes } from "@/lib/workflows/workflow-json";
 import {
   nodeLogRecord,
   parseRunState,
@@ -32,16 +30,12 @@ import {
   type StepState,
 } from "@/lib/workflows/run-records";
 import { leaseMs, MAX_RETRIES, retryBaseMs } from "@/lib/workflows/config";
-import {
-  othersPrivateConnections,
-  privateConnectionProblem,
-  privateOwnersOfNodes,
-  writesWithoutApproval,
-} from "@/lib/workflows/workflow-consent";
+import { privateConnectionProblem, privateOwnersOfNodes } from "@/lib/workflows/workflow-consent";
 import { releaseCredits, reserveCredits } from "@/lib/workflows/credit-reservation";
 import { outOfCredits } from "@/lib/credits/out-of-credits";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
-import { connectionProblems } from "@/lib/workflows/connection-problems";
+import { runSnapshot } from "@/lib/workflows/queue-run";
+import { withChain } from "@/lib/workflows/trigger-chain";
 
 // One workflow run, from its claim to its ledger entry (CONTRACT §9). Nodes run in order; each
 // is one operation log, written `start` before its operation runs and completed after, in the
@@ -53,124 +47,6 @@ import { connectionProblems } from "@/lib/workflows/connection-problems";
 // instance that lost its lease cannot write over the one that took over.
 
 export const RUNS = WORKFLOW_RUNS_JOB;
-
-/**
- * The definition a run executes, taken when it is queued: an edit after that never changes what
- * it does. With it, who allowed its writes (`writesBy`) and the owners of the private
- * connections it uses, so its logs and details stay theirs.
- */
-export async function runSnapshot(
-  teamId: string,
-  workflow: { nodes: unknown; schedule: string | null; timezone: string | null; createdByUserId: string | null },
-  writesBy: string | null,
-): Promise<string> {
-  const nodes = parseNodes(workflow.nodes);
-  const ids = [...new Set(nodes.map((n) => n.connection_id).filter((c): c is string => !!c))];
-  const owned = ids.length
-    ? await db.connection.findMany({
-        where: { teamId, id: { in: ids }, ownerUserId: { not: null } },
-        select: { id: true, type: true, ownerUserId: true },
-      })
-    : [];
-  const state: RunState = {
-    nodes,
-    timezone: workflow.schedule ? workflow.timezone : null,
-    owner_user_id: workflow.createdByUserId,
-    writes_by: writesBy,
-    private_owners: Object.fromEntries(owned.map((c) => [c.id, { owner: c.ownerUserId!, type: c.type }])),
-    steps: [],
-  };
-  return JSON.stringify(state);
-}
-
-/** Queues a run of a workflow now (Run now, `workflow run`); the runner of some instance starts it. */
-export async function enqueueRun(teamId: string, workflowId: string, by: { userId: string | null; viaCli?: boolean }) {
-  const workflow = await db.workflow.findFirst({
-    where: { id: workflowId, teamId },
-    select: {
-      id: true,
-      name: true,
-      active: true,
-      nodes: true,
-      schedule: true,
-      timezone: true,
-      createdByUserId: true,
-      activatedByUserId: true,
-    },
-  });
-  if (!workflow) throw notFound(`No workflow ${workflowId.slice(0, 255)} in this team.`);
-  const user = by.userId
-    ? await db.user.findUnique({ where: { id: by.userId }, select: { id: true, email: true } })
-    : null;
-  const nodes = parseNodes(workflow.nodes);
-  if (!by.viaCli) {
-    // A private connection is its owner's alone: a workflow on one is run by hand by that owner only.
-    const others = await othersPrivateConnections(
-      teamId,
-      nodes.map((n) => n.connection_id ?? ""),
-      by.userId,
-    );
-    if (others.length)
-      throw forbidden(
-        `This workflow runs on a teammate's private connection (${others.map((c) => c.type).join(", ")}), which is theirs alone: only its owner can run it by hand or read its runs.`,
-      );
-  }
-  // A node whose connection is known to fail (deleted, or waiting for re-authorization) would only
-  // charge the run to fail at once: a person's Run now is refused first, saying which and why. The
-  // command line and the schedule run it, and the run records the failure.
-  if (!by.viaCli) {
-    const problems = await connectionProblems(
-      teamId,
-      nodes.flatMap((n) => (n.connection_id ? [n.connection_id] : [])),
-      by.userId ?? "",
-    );
-    if (problems.size) {
-      const which = nodes
-        .filter((n) => n.connection_id && problems.has(n.connection_id))
-        .map((n) => `${n.label || n.id}: ${problems.get(n.connection_id!)}`);
-      throw new ApiError(409, `Not started, nothing charged: ${which.join("; ")}.`);
-    }
-  }
-  // An active workflow's writes were allowed by the owner who activated it; an inactive one's
-  // (or one no owner activated, such as a simulated one) need an owner to run it by hand.
-  const writes = writesWithoutApproval(nodes).length > 0;
-  let writesBy: string | null = workflow.active ? workflow.activatedByUserId : null;
-  if (by.viaCli) writesBy = "operator";
-  else if (writes && !writesBy) {
-    const member = await db.membership.findUnique({
-      where: { teamId_userId: { teamId, userId: by.userId ?? "" } },
-      select: { role: true },
-    });
-    if (member?.role !== "owner") {
-      throw forbidden(
-        `This workflow ${workflow.active ? "has write nodes that no team owner has activated" : "is inactive and has write nodes"}: only a team owner can run it by hand. Ask an owner to run or activate it.`,
-      );
-    }
-    writesBy = by.userId;
-  }
-  const now = Date.now();
-  const id = newId("run");
-  const state = await runSnapshot(teamId, workflow, writesBy);
-  await transaction(async (tx) => {
-    await tx.workflowRun.create({
-      data: {
-        id,
-        teamId,
-        workflowId,
-        workflowName: workflow.name,
-        trigger: "manual",
-        userId: user?.id ?? null,
-        userEmail: user?.email ?? null,
-        status: "queued",
-        dueAt: BigInt(now),
-        createdAt: BigInt(now),
-        state,
-      },
-    });
-    jobSignal(RUNS).wanted = true;
-  });
-  return { run_id: id };
-}
 
 class LostClaim extends Error {}
 
@@ -283,7 +159,7 @@ async function writeConsentProblem(
 const safeToRepeat = (op: Operation | undefined) => !op || op.kind === "read" || op.idempotent === true;
 
 /** The outputs of the steps that succeeded, by log id, from their logs (a run taken over or resumed). */
-async function successOutputs(state: RunState): Promise<Map<string, unknown>> {
+export async function successOutputs(state: RunState): Promise<Map<string, unknown>> {
   const done = state.steps.filter((s) => s.status === "success");
   if (!done.length) return new Map();
   const logs = await db.operationLog.findMany({
@@ -308,7 +184,7 @@ const stepValue = (step: StepState, values: Map<string, unknown>) =>
  * A node's output for later nodes, from its steps: a loop's is the list of its iterations' values
  * ([] for an empty list, `{"error"}` when its list could not be read).
  */
-function nodeOutput(node: WorkflowNode, steps: StepState[], values: Map<string, unknown>): unknown {
+export function nodeOutput(node: WorkflowNode, steps: StepState[], values: Map<string, unknown>): unknown {
   const own = steps.filter((s) => s.node_id === node.id);
   if (node.for_each === undefined) return own[0] ? stepValue(own[0], values) : null;
   const whole = own.find((s) => s.iteration === undefined);
@@ -349,7 +225,9 @@ export async function executeRun(claim: Claim): Promise<void> {
     leaseMs() / 3,
   );
   try {
-    await execute(claim, run);
+    // Events the run causes carry its chain, so they start no workflow already in it (CONTRACT §13).
+    const chain = parseRunState(run.state).chain ?? [];
+    await withChain([...chain, run.workflowId], () => execute(claim, run));
   } catch (e) {
     if (!(e instanceof LostClaim)) logger.error("workflow run failed inside Patchbay", { run_id: claim.id, error: e });
   } finally {
@@ -385,7 +263,7 @@ async function execute(claim: Claim, run: RunRow) {
     if (!workflow) return; // deleted meanwhile: its runs went with it
     state = parseRunState(await runSnapshot(run.teamId, workflow, workflow.active ? workflow.activatedByUserId : null));
   }
-  if (!state.steps.length && run.nodeIndex === 0 && run.reservedCredits === 0) {
+  if (!state.steps.length && (run.nodeIndex === 0 || state.given) && run.reservedCredits === 0) {
     // First claim: the run holds 1 credit against the team's balance (and later what it spends),
     // or is refused when nothing is left once the other running runs' holds are counted.
     const refusal = await reserveCredits(run.teamId, { id: claim.id, claims: claim.claims }, 1);
@@ -412,7 +290,9 @@ async function execute(claim: Claim, run: RunRow) {
     outputs: {},
     trigger: state.trigger,
   };
-  for (const node of nodes.slice(0, run.nodeIndex)) ctx.outputs[node.id] = nodeOutput(node, state.steps, values);
+  const given = state.given ?? {};
+  for (const node of nodes.slice(0, run.nodeIndex))
+    ctx.outputs[node.id] = node.id in given ? given[node.id] : nodeOutput(node, state.steps, values);
 
   /** Saves the run's progress (and the step's log) while this instance's claim holds. */
   const save = (i: number, write: (tx: Tx) => Promise<unknown>, more: Parameters<typeof own>[2] = {}) =>

@@ -7,7 +7,8 @@ import { startJobLoop } from "@/lib/jobs/job-loop";
 import { jobSignal } from "@/lib/db/commit-signals";
 import { planDueSlot } from "@/lib/workflows/schedule";
 import { logger } from "@/lib/observability/logger";
-import { executeRun, RUNS, runSnapshot, type Claim } from "@/lib/workflows/run-workflow";
+import { executeRun, RUNS, type Claim } from "@/lib/workflows/run-workflow";
+import { runSnapshot } from "@/lib/workflows/queue-run";
 import {
   concurrency,
   leaseMs,
@@ -51,6 +52,7 @@ export async function scheduleDueWorkflows(now = Date.now(), teamId?: string): P
       nextRunAt: true,
       updatedAt: true,
       nodes: true,
+      version: true,
       createdByUserId: true,
       activatedByUserId: true,
     },
@@ -83,6 +85,7 @@ export async function scheduleDueWorkflows(now = Date.now(), teamId?: string): P
           workflowId: wf.id,
           workflowName: wf.name,
           trigger: "schedule",
+          version: wf.version,
           slotAt: wf.nextRunAt,
           status: "queued",
           dueAt: wf.nextRunAt!,

@@ -17,6 +17,16 @@ import { checkScheduleRoom, nodeCountProblem } from "@/lib/workflows/check-workf
 import { nodeControls, type WorkflowNode } from "@/lib/schemas/workflows";
 import { conditionProblems } from "@/lib/workflows/conditions";
 import { holdOwnerRole } from "@/lib/teams/hold-owner-role";
+import {
+  definitionOf,
+  eventsSince,
+  newWebhookToken,
+  parseEvents,
+  sameDefinition,
+  triggerProblems,
+  type TriggerType,
+} from "@/lib/workflows/triggers";
+import { recordVersion } from "@/lib/workflows/record-version";
 
 // Saving a workflow (dashboard, CLI): everything a run could trip over that is known now is
 // checked now, all of it in one answer: each node's operation, its connection (this team's, of a
@@ -30,6 +40,10 @@ export type WorkflowDraft = {
   schedule: string | null;
   timezone: string | null;
   active: boolean;
+  /** What starts it (CONTRACT §13); a schedule when `schedule` is set, else manual when left out. */
+  trigger?: TriggerType;
+  /** An event trigger's event types. */
+  events?: string[] | null;
 };
 export type Actor = { teamId: string; userId: string };
 
@@ -106,6 +120,7 @@ async function checkDraft(actor: Actor, ownerUserId: string | null, draft: Workf
     };
   });
   problems.push(...templateProblems(draft.nodes));
+  problems.push(...triggerProblems(draft));
   if (draft.schedule !== null) {
     const p = scheduleProblem(draft.schedule);
     if (p) problems.push(p);
@@ -173,11 +188,14 @@ async function checkNew(actor: Actor, draft: WorkflowDraft) {
   return checked;
 }
 
-export async function createWorkflow(actor: Actor, draft: WorkflowDraft) {
+export async function createWorkflow(actor: Actor, draft: WorkflowDraft, by: { cli?: boolean } = {}) {
   const checked = await checkNew(actor, draft);
   const id = newId("wf");
   const activatedBy = draft.active && checked.writes.length ? actor.userId : null;
-  return transaction(async (tx) => {
+  const definition = definitionOf({ ...draft, nodes: checked.nodes });
+  const token = definition.triggerType === "webhook" ? newWebhookToken() : null;
+  const now = Date.now();
+  const created = await transaction(async (tx) => {
     if (activatedBy) await checkStillOwner(tx, actor, checked.writes);
     const row = await tx.workflow.create({
       data: {
@@ -186,14 +204,20 @@ export async function createWorkflow(actor: Actor, draft: WorkflowDraft) {
         name: draft.name,
         active: draft.active,
         nodes: checked.nodes as Prisma.InputJsonValue,
-        schedule: draft.schedule,
-        timezone: draft.schedule ? draft.timezone : null,
+        schedule: definition.schedule,
+        timezone: definition.timezone,
+        triggerType: definition.triggerType,
+        events: definition.events,
+        eventsSince: eventsSince(null, { ...definition, active: draft.active }, now),
+        webhookTokenHash: token?.hash ?? null,
+        version: 1,
         nextRunAt: nextRunAt(draft),
         createdByUserId: actor.userId,
         activatedByUserId: activatedBy,
         connections: { create: checked.connectionIds.map((connectionId) => ({ connectionId })) },
       },
     });
+    await recordVersion(tx, row, by.cli ? null : actor.userId, now);
     await recordAuditEvent(tx, {
       teamId: actor.teamId,
       action: "workflow.create",
@@ -202,6 +226,7 @@ export async function createWorkflow(actor: Actor, draft: WorkflowDraft) {
     });
     return row;
   });
+  return Object.assign(created, { webhookToken: token?.token ?? null });
 }
 
 async function findWorkflow(teamId: string, id: string) {
@@ -245,18 +270,37 @@ type WorkflowRow = Awaited<ReturnType<typeof findWorkflow>>;
 
 /** Every check a change of what a workflow runs (or its activation) passes before it is written. */
 async function checkChange(actor: Actor, row: WorkflowRow, patch: Partial<WorkflowDraft>, changesDefinition: boolean) {
-  const schedule = patch.schedule !== undefined ? patch.schedule : row.schedule;
+  const rowTrigger = row.triggerType as TriggerType;
+  // A schedule set or cleared says the trigger too; another trigger clears the schedule.
+  const trigger: TriggerType =
+    patch.trigger ??
+    (patch.schedule === undefined
+      ? rowTrigger
+      : patch.schedule !== null
+        ? "schedule"
+        : rowTrigger === "schedule"
+          ? "manual"
+          : rowTrigger);
+  const schedule =
+    patch.schedule !== undefined
+      ? patch.schedule
+      : trigger === "schedule" || patch.trigger === undefined
+        ? row.schedule
+        : null;
   const draft: WorkflowDraft = {
     name: patch.name ?? row.name,
     nodes: patch.nodes ?? parseNodes(row.nodes),
     schedule,
     timezone: patch.timezone !== undefined ? patch.timezone : schedule === null ? null : row.timezone,
     active: patch.active ?? row.active,
+    trigger,
+    events: patch.events !== undefined ? patch.events : trigger === rowTrigger ? parseEvents(row.events) : null,
   };
   const what = [
     patch.nodes !== undefined && "nodes",
     patch.schedule !== undefined && "schedule",
     patch.timezone !== undefined && "time zone",
+    (patch.trigger !== undefined || patch.events !== undefined) && "trigger",
   ]
     .filter(Boolean)
     .join(", ");
@@ -294,7 +338,12 @@ const refuseScheduledRuns = (tx: Tx, teamId: string, id: string) =>
 export async function updateWorkflow(actor: Actor, id: string, patch: Partial<WorkflowDraft>) {
   const row = await findWorkflow(actor.teamId, id);
   await roleOf(actor);
-  const changesDefinition = patch.nodes !== undefined || patch.schedule !== undefined || patch.timezone !== undefined;
+  const changesDefinition =
+    patch.nodes !== undefined ||
+    patch.schedule !== undefined ||
+    patch.timezone !== undefined ||
+    patch.trigger !== undefined ||
+    patch.events !== undefined;
   const activating = patch.active === true && !row.active;
   if (!changesDefinition && !activating) {
     // A rename or a stop: nothing new runs, so anyone in the team may, an owner always (even when
@@ -324,7 +373,17 @@ export async function updateWorkflow(actor: Actor, id: string, patch: Partial<Wo
   const { draft, checked } = await checkChange(actor, row, patch, changesDefinition);
   // This save (re)activates it on the actor's consent when it sets it running or changes what it runs.
   const activates = draft.active && (changesDefinition || !row.active);
-  return transaction(async (tx) => {
+  const definition = definitionOf({ ...draft, nodes: checked.nodes });
+  const newVersion = !sameDefinition(
+    definitionOf({ ...row, trigger: row.triggerType, events: parseEvents(row.events), nodes: parseNodes(row.nodes) }),
+    definition,
+  );
+  const token =
+    definition.triggerType === "webhook" && (row.triggerType !== "webhook" || !row.webhookTokenHash)
+      ? newWebhookToken()
+      : null;
+  const now = Date.now();
+  const saved = await transaction(async (tx) => {
     await unchangedSince(tx, row, "saving");
     if (activates && checked.writes.length) await checkStillOwner(tx, actor, checked.writes);
     const updated = await tx.workflow.update({
@@ -333,8 +392,13 @@ export async function updateWorkflow(actor: Actor, id: string, patch: Partial<Wo
         name: draft.name,
         active: draft.active,
         nodes: checked.nodes as Prisma.InputJsonValue,
-        schedule: draft.schedule,
-        timezone: draft.schedule ? draft.timezone : null,
+        schedule: definition.schedule,
+        timezone: definition.timezone,
+        triggerType: definition.triggerType,
+        events: definition.events,
+        eventsSince: eventsSince(row, { ...definition, active: draft.active }, now),
+        webhookTokenHash: definition.triggerType === "webhook" ? (token?.hash ?? row.webhookTokenHash) : null,
+        version: newVersion ? row.version + 1 : row.version,
         // A new schedule or a reactivation starts from now; an unchanged one keeps its next slot.
         nextRunAt:
           draft.active &&
@@ -355,15 +419,17 @@ export async function updateWorkflow(actor: Actor, id: string, patch: Partial<Wo
     if (!draft.active) await refuseScheduledRuns(tx, actor.teamId, id);
     if (!draft.active && row.active)
       await cancelWaitingApprovals(tx, actor.teamId, [id], "the workflow was deactivated");
+    if (newVersion) await recordVersion(tx, updated, actor.userId, now);
     const changed = (Object.keys(patch) as (keyof WorkflowDraft)[]).filter((k) => patch[k] !== undefined);
     await recordAuditEvent(tx, {
       teamId: actor.teamId,
       action: "workflow.update",
       target: { type: "workflow", id },
-      details: { name: draft.name, changed: changed.join(", "), active: draft.active },
+      details: { name: draft.name, changed: changed.join(", "), active: draft.active, version: updated.version },
     });
     return updated;
   });
+  return Object.assign(saved, { webhookToken: token?.token ?? null });
 }
 
 export async function deleteWorkflow(actor: Actor, id: string) {
@@ -430,9 +496,11 @@ export async function rebindWorkflow(
       where: { id },
       data: {
         nodes: next as Prisma.InputJsonValue,
+        version: row.version + 1,
         connections: { deleteMany: {}, create: kept.map((connectionId) => ({ connectionId })) },
       },
     });
+    await recordVersion(tx, saved, by.userId, Date.now());
     await recordAuditEvent(tx, {
       teamId: actor.teamId,
       action: "workflow.rebind",
@@ -442,4 +510,28 @@ export async function rebindWorkflow(
     return saved;
   });
   return { row: updated, nodesRebound: rebound.length };
+}
+
+/**
+ * A new URL for a webhook-triggered workflow: the old token stops matching at once (its hash is
+ * replaced in one update). Anyone in the team may, as anyone may stop it. Returns the new token.
+ */
+export async function rotateWebhookToken(actor: Actor, id: string) {
+  const row = await findWorkflow(actor.teamId, id);
+  await roleOf(actor);
+  if (row.triggerType !== "webhook")
+    throw badRequest(
+      `Workflow ${id} is started by ${row.triggerType === "event" ? "events" : `its ${row.triggerType} trigger`}, not a webhook: it has no URL to rotate.`,
+    );
+  const token = newWebhookToken();
+  await transaction(async (tx) => {
+    await tx.workflow.update({ where: { id }, data: { webhookTokenHash: token.hash } });
+    await recordAuditEvent(tx, {
+      teamId: actor.teamId,
+      action: "workflow.rotate_webhook",
+      target: { type: "workflow", id },
+      details: { name: row.name },
+    });
+  });
+  return token.token;
 }

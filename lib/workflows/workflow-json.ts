@@ -1,4 +1,5 @@
 import { nodeControls, type Condition, type WorkflowNode } from "@/lib/schemas/workflows";
+import { triggerJson, webhookUrl } from "@/lib/workflows/triggers";
 
 // How workflows and their runs read outside: the CLI of CONTRACT §9 and the dashboard API.
 
@@ -32,11 +33,14 @@ type WorkflowRow = {
   schedule: string | null;
   timezone: string | null;
   nextRunAt: bigint | null;
+  version: number;
+  triggerType: string;
+  events: string | null;
 };
 
 /**
- * `workflow create` / `workflow list` (CONTRACT §9): next_run_at in Unix seconds, null for a manual
- * or inactive workflow.
+ * `workflow create` / `workflow list` (CONTRACT §9, §13): next_run_at in Unix seconds, null for a
+ * manual or inactive workflow; its version and trigger (never a webhook's URL).
  */
 export function workflowSummaryJson(row: WorkflowRow) {
   return {
@@ -46,6 +50,8 @@ export function workflowSummaryJson(row: WorkflowRow) {
     schedule: row.schedule,
     timezone: row.schedule ? row.timezone : null,
     next_run_at: row.active ? seconds(row.nextRunAt) : null,
+    version: row.version,
+    trigger: triggerJson(row),
   };
 }
 
@@ -56,10 +62,13 @@ export function workflowJson(
     deactivatedReason: string | null;
     createdAt: Date;
     updatedAt: Date;
+    /** A webhook trigger's token when this save made one: its URL is shown this once. */
+    webhookToken?: string | null;
   },
 ) {
   return {
     ...workflowSummaryJson(row),
+    ...(row.webhookToken && { webhook_url: webhookUrl(row.webhookToken) }),
     nodes: parseNodes(row.nodes),
     created_by_user_id: row.createdByUserId,
     deactivated_reason: row.deactivatedReason,

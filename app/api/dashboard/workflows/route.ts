@@ -25,6 +25,8 @@ export const POST = withSession(async ({ team, user, req, searchParams }) => {
       schedule: body.schedule ?? null,
       timezone: body.timezone ?? null,
       active: body.active ?? true,
+      trigger: body.trigger,
+      events: body.events,
     },
   );
   return workflowJson(row);

@@ -3,7 +3,7 @@ import { parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { listRunsQuerySchema } from "@/lib/schemas/workflows";
 import { listRuns } from "@/lib/workflows/list-runs";
-import { enqueueRun } from "@/lib/workflows/run-workflow";
+import { enqueueRun } from "@/lib/workflows/queue-run";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
 /** The workflow's runs, newest first: status, trigger, duration, credits and each node. */
@@ -15,7 +15,8 @@ export const GET = withSession<{ id: string }>(async ({ team, user, params, sear
 /** Run now: queues a run, which an instance starts within a second; answers {run_id}. */
 export const POST = withSession<{ id: string }>(async ({ team, user, params, searchParams }) => {
   parseQuery(noParamsSchema, searchParams);
-  return enqueueRun(team.id, params.id, { userId: user.id });
+  const { run_id } = await enqueueRun(team.id, params.id, { userId: user.id });
+  return { run_id };
 });
 
 const notAllowed = methodNotAllowed("GET, POST");
