@@ -15,6 +15,16 @@ const parseCursor = (cursor: string | undefined) => {
   return { createdAt: BigInt(m[1]), id: m[2] };
 };
 
+/** The replay of each of these runs that has one (a run is replayed at most once). */
+async function replaysOf(ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.workflowRun.findMany({
+    where: { replayOf: { in: ids } },
+    select: { id: true, replayOf: true },
+  });
+  return new Map(rows.map((r) => [r.replayOf!, r.id]));
+}
+
 export async function listRuns(
   teamId: string,
   workflowId: string,
@@ -38,8 +48,9 @@ export async function listRuns(
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
+  const replays = await replaysOf(page.map((r) => r.id));
   return {
-    runs: page.map((r) => runJsonFor(r, viewerUserId)),
+    runs: page.map((r) => ({ ...runJsonFor(r, viewerUserId), replayed_by: replays.get(r.id) ?? null })),
     next_cursor: rows.length > limit && last ? `${last.createdAt}_${last.id}` : null,
   };
 }
@@ -51,7 +62,7 @@ export async function listRuns(
 export async function getRun(teamId: string, runId: string, viewerUserId: string) {
   const row = await db.workflowRun.findFirst({ where: { id: runId, teamId } });
   if (!row) throw notFound(`No workflow run ${runId.slice(0, 255)} in this team.`);
-  const run = runJsonFor(row, viewerUserId);
+  const run = { ...runJsonFor(row, viewerUserId), replayed_by: (await replaysOf([runId])).get(runId) ?? null };
   // Runs queued before the snapshot named private owners: the connections as they are now.
   const snapshot = parseRunState(row.state);
   const legacy =
