@@ -74,6 +74,8 @@ export default async function globalSetup() {
     // Workflow runs: a dead instance's run is taken over after 4 s, retries wait 0.1 s then 0.3 s.
     WORKFLOW_LEASE_SECONDS: "4",
     WORKFLOW_RETRY_BASE_MS: "100",
+    // Webhook triggers: the per-workflow rate is reached in a few requests (default 60 a minute).
+    WORKFLOW_WEBHOOK_PER_MINUTE: "20",
     // MCP clients' metadata documents are served over https by the tests (e2e/support/tls, a
     // test-only certificate for 127.0.0.1): the servers trust it as they would a public CA.
     NODE_EXTRA_CA_CERTS: join(root, "e2e", "support", "tls", "cert.pem"),

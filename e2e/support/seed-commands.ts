@@ -240,6 +240,11 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
         failedNodeId: true,
         leaseUntil: true,
         reservedCredits: true,
+        trigger: true,
+        triggerKey: true,
+        userId: true,
+        version: true,
+        replayOf: true,
       },
     });
     return run && { ...run, leaseUntil: run.leaseUntil === null ? null : Number(run.leaseUntil) };
@@ -248,7 +253,7 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
   async workflowRuns(a) {
     return db.workflowRun.findMany({
       where: { workflowId: a.workflow },
-      select: { id: true, status: true, claims: true },
+      select: { id: true, status: true, claims: true, trigger: true, triggerKey: true, state: true },
       orderBy: { createdAt: "desc" },
     });
   },
