@@ -2,6 +2,8 @@ import { test, expect, seedTeam, seed, apiAs, cli, expectError, type SeededTeam 
 import { sessionAs } from "../support/session";
 import { waitForRun } from "../support/runs";
 import { startInstance } from "../support/instances";
+import { createLink, connect as connectThroughLink } from "../support/oauth-flow";
+import { WORKFLOW_TEMPLATES, instantiateTemplate } from "@/lib/workflows/workflow-templates";
 
 // Issue 49: workflows that react and recover (CONTRACT §13, rows triggers, webhook trigger, API
 // trigger, event trigger, replay and versions), over real HTTP, the CLI and the provider
@@ -557,4 +559,106 @@ test("versions: each save that changes what runs is the next version, a rename i
   await expectError(await member.post(`/api/dashboard/workflows/${wf.id}/versions/8/restore`), 403, "owner");
   await expectError(await member.post(`/api/dashboard/workflows/${wf.id}/versions/99/restore`), 404, "no version 99");
   await expectError(await member.post(`/api/dashboard/workflows/${wf.id}/versions/zero/restore`), 400);
+});
+
+test("kill -9 during a webhook burst: every accepted request has its run, a client's retry with the same key starts none twice, and each run writes once", async () => {
+  test.setTimeout(180_000);
+  const team = await seedTeam();
+  const wf = await create(team, "Burst", [echo("#{{trigger.body.n}}")], "--trigger", "webhook");
+  const path = new URL(wf.webhook_url as string).pathname;
+  const doomed = await startInstance();
+  const keys = Array.from({ length: 16 }, (_, n) => ({ n, key: `burst-${n}-${unique()}` }));
+  const accepted = new Map<string, string>();
+  const send = async (base: string, { n, key }: { n: number; key: string }) => {
+    try {
+      const r = await post(`${base}${path}`, JSON.stringify({ n }), { "idempotency-key": key });
+      if (r.status === 202) accepted.set(key, r.json.run_id);
+      return r.status;
+    } catch {
+      return 0; // the instance died under it: the client retries
+    }
+  };
+  // Half the burst lands, then the instance is killed while the rest is in flight.
+  const first = await Promise.all(keys.slice(0, 8).map((k) => send(doomed.baseUrl, k)));
+  expect(first.every((s) => s === 202)).toBe(true);
+  const inFlight = Promise.all(keys.slice(8).map((k) => send(doomed.baseUrl, k)));
+  await doomed.kill();
+  await inFlight;
+  const before = new Map(accepted);
+  // The client retries every request with its key on the instance that lives.
+  for (const k of keys) {
+    const status = await send(process.env.APP_URL!, k);
+    expect(status).toBe(202);
+  }
+  for (const [key, run] of before) expect(accepted.get(key), "an accepted key keeps its run").toBe(run);
+  const runs = await until(
+    "every run to end",
+    async () => {
+      const all = await runsOf(wf.id);
+      return all.length === keys.length && all.every((r) => r.status === "success") ? all : null;
+    },
+    60_000,
+  );
+  expect(new Set(runs.map((r) => r.triggerKey))).toEqual(new Set(keys.map((k) => `webhook:${k.key}`)));
+  for (const r of runs) expect((await logsOfRun(team, r.id)).length).toBe(1);
+});
+
+test("template: when a client's connection needs re-authorization, a new auth link for that platform and client is posted to Slack", async () => {
+  const team = await seedTeam({ password: PASSWORD });
+  const owner = await sessionAs(team.users[0].email, PASSWORD, team.id);
+  const api = await apiAs(team.users[0]);
+  const token = `xoxb-reauth-${unique()}`;
+  const slackId = await slack(team, token);
+  const template = WORKFLOW_TEMPLATES.find((t) => t.id === "reauth_link_to_slack")!;
+  const made = await owner.post("/api/dashboard/workflows", {
+    data: {
+      name: template.name,
+      nodes: instantiateTemplate(template, { slack: slackId }, { channel: "general" }),
+      trigger: "event",
+      events: template.events,
+      active: true,
+    },
+  });
+  expect(made.status(), await made.text()).toBe(200);
+  const wf = await made.json();
+
+  const link = await createLink(api, { connection_type: "sandbox_oauth", external_id: "acme" });
+  await connectThroughLink(link, "sandbox_oauth", { account: `acct-reauth-${unique()}` });
+  const connId = (await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json()).connection_id as string;
+  expect((await cli("sandbox", "revoke", "--connection", connId)).code).toBe(0);
+  // A workflow that reads the revoked connection finds out: connection.needs_reauth, once.
+  const reader = await create(team, "Reader", [
+    {
+      id: "r",
+      label: "Report",
+      operation_id: "sandbox.report",
+      connection_id: connId,
+      input: { metric: "users", days: 1 },
+    },
+  ]);
+  expect((await cli("workflow", "run", "--id", reader.id, "--wait")).json.status).toBe("error");
+
+  const [run] = await until("the template's run", async () => {
+    const runs = await runsOf(wf.id);
+    return runs.length && runs[0].status !== "queued" && runs[0].status !== "running" ? runs : null;
+  });
+  const logs = await logsOfRun(team, run.id);
+  expect(run, JSON.stringify(logs.map((l) => l.output))).toMatchObject({ status: "success", trigger: "event" });
+  expect(logs.map((l) => [l.operation_id, l.status, l.credits_used])).toEqual([
+    ["patchbay.create_auth_link", "success", 0],
+    ["slack.post_message", "success", expect.any(Number)],
+  ]);
+  const url = logs[0].output.url as string;
+  expect(url).toMatch(new RegExp(`^${process.env.APP_URL}/connect/`));
+  const status = await (await api.get(`/v1/connections/auth-links/${logs[0].output.id}/status`)).json();
+  expect(status).toMatchObject({ status: "pending", connection_type: "sandbox_oauth", external_id: "acme" });
+  const base = JSON.parse(process.env.PROVIDER_BASE_URLS ?? "{}").slack as string;
+  const journal = (await (await fetch(`${base}/__stand-in/requests?method=POST`)).json()) as { requests: Json[] };
+  const posted = journal.requests.filter(
+    (r) => r.path === "/api/chat.postMessage" && r.headers.authorization === `Bearer ${token}`,
+  );
+  expect(posted).toHaveLength(1);
+  expect(posted[0].json.channel).toBe("general");
+  expect(posted[0].json.text).toContain(url);
+  expect(posted[0].json.text).toContain("client acme");
 });

@@ -12,6 +12,7 @@ import { findOperation } from "@/lib/operations/registry";
 import { connectionForRun, describeFailure, executeOperation, inputSchema } from "@/lib/operations/run-operation";
 import { ProviderUnavailable } from "@/lib/platforms/kit/types";
 import type { Operation } from "@/lib/platforms/kit/operation-types";
+import type { BuiltinScope } from "@/lib/platforms/kit/define-operation";
 import { describeZodError } from "@/lib/errors/api-error";
 import { logger } from "@/lib/observability/logger";
 import { resolveInput, resolveList, TemplateError, type RunContext } from "@/lib/workflows/templates";
@@ -111,7 +112,12 @@ async function runNode(
   for (let attempt = 0; ; attempt++) {
     try {
       if (!connection)
-        return { ok: true, output: await op.run(null as never, parsed.data), credits: 0, cacheHit: false };
+        return {
+          ok: true,
+          output: await op.run({ teamId, userId: ownerUserId } satisfies BuiltinScope as never, parsed.data),
+          credits: 0,
+          cacheHit: false,
+        };
       const r = await executeOperation(teamId, op, connection, parsed.data);
       return { ok: true, output: r.result, credits: r.credits, cacheHit: r.cacheHit };
     } catch (e) {

@@ -18,6 +18,8 @@ export type WorkflowTemplate = {
   description: string;
   schedule: string | null;
   timezone: string | null;
+  /** Events that start it (CONTRACT §13), for a template that is not on a schedule. */
+  events?: string[];
   /** Connections the team picks, by the slot's key; `types` it may be. */
   connections: { key: string; label: string; types: string[] }[];
   fields: TemplateField[];
@@ -429,6 +431,45 @@ export const WORKFLOW_TEMPLATES: WorkflowTemplate[] = [
         for_each: "{{nodes.week.output.rows}}",
         continue_on_error: true,
         input: { note: "Week to {{run.date.yesterday}} · {{item.date}} · {{item.value}} sessions" },
+      },
+    ],
+  },
+  {
+    id: "reauth_link_to_slack",
+    name: "Re-authorization link to Slack",
+    description:
+      "When one of your clients' connections needs re-authorization (the provider refused its access), makes a new auth link for that platform and that client (the connection's external_id) and posts it to a Slack channel, so someone can send it to the client at once.",
+    schedule: null,
+    timezone: null,
+    events: ["connection.needs_reauth"],
+    connections: [{ key: "slack", label: "Slack connection", types: ["slack"] }],
+    fields: [
+      {
+        key: "channel",
+        label: "Slack channel",
+        placeholder: "client-success",
+        hint: "A channel the Patchbay app's bot is a member of.",
+      },
+    ],
+    nodes: [
+      {
+        id: "link",
+        label: "A new auth link for the same platform and client",
+        operation_id: "patchbay.create_auth_link",
+        input: {
+          connection_type: "{{trigger.event.data.connection.type}}",
+          external_id: "{{trigger.event.data.connection.external_id}}",
+        },
+      },
+      {
+        id: "post",
+        label: "Post it to Slack",
+        operation_id: "slack.post_message",
+        connection_id: "slack",
+        input: {
+          channel: "<<channel>>",
+          text: "{{trigger.event.data.connection.display_name}} ({{trigger.event.data.connection.type}}, client {{trigger.event.data.connection.external_id}}) needs re-authorization: {{trigger.event.data.reason}}. Send them this link (valid 24 h): {{nodes.link.output.url}}",
+        },
       },
     ],
   },

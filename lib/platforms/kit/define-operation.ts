@@ -64,8 +64,11 @@ export function defineWrite<S extends z.ZodRawShape>(def: WriteDefinition<S>): O
   };
 }
 
+/** Whose run a built-in serves: the workflow's team and the user it runs for (its creator). */
+export type BuiltinScope = { teamId: string; userId: string | null };
+
 export type UtilityDefinition<S extends z.ZodRawShape> = Omit<Common<S>, "types" | "credits" | "run" | "consent"> & {
-  run(input: Input<S>): unknown; /* the result, or a promise of it */
+  run(input: Input<S>, scope: BuiltinScope): unknown; /* the result, or a promise of it */
 };
 
 /**
@@ -74,8 +77,8 @@ export type UtilityDefinition<S extends z.ZodRawShape> = Omit<Common<S>, "types"
  */
 export function defineUtility<S extends z.ZodRawShape>(def: UtilityDefinition<S>): Operation {
   const schema = z.object(def.input);
-  const run = async (input: unknown) => {
-    const output = await def.run(schema.parse(input));
+  const run = async (input: unknown, scope: BuiltinScope) => {
+    const output = await def.run(schema.parse(input), scope);
     // A utility that can multiply its input (format_text, pick_fields) also counts while it builds.
     const limit = utilityMaxOutputBytes();
     const size = jsonBytesWithin(output, limit);
@@ -90,7 +93,8 @@ export function defineUtility<S extends z.ZodRawShape>(def: UtilityDefinition<S>
     cacheTtlSeconds: 0,
     kind: "read",
     requiresApproval: false,
-    run: (_ctx, input) => run(input),
+    // A built-in's context is its run's scope (lib/workflows/run-workflow.ts), not a connection.
+    run: (ctx, input) => run(input, ctx as unknown as BuiltinScope),
   };
 }
 
