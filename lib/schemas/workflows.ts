@@ -241,7 +241,7 @@ export const startWorkflowRunBodySchema = z
   })
   .strict();
 
-export const RUN_STATUSES = [
+const RUN_STATUSES = [
   "queued",
   "running",
   "waiting_approval",

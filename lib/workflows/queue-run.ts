@@ -19,7 +19,7 @@ import { connectionProblems } from "@/lib/workflows/connection-problems";
 /** How long an Idempotency-Key answers with its first run. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-export type RunTrigger = "manual" | "schedule" | "webhook" | "event" | "api" | "replay";
+type RunTrigger = "manual" | "schedule" | "webhook" | "event" | "api" | "replay";
 
 type SnapshotSource = {
   nodes: unknown;

@@ -9,7 +9,7 @@ import type { WorkflowNode } from "@/lib/schemas/workflows";
 // its webhook URL, or events of its team. Any workflow can also be run by hand and through
 // `POST /v1/workflows/{id}/runs`. The definition a version records is its nodes and its trigger.
 
-export const TRIGGER_TYPES = ["manual", "schedule", "webhook", "event"] as const;
+const TRIGGER_TYPES = ["manual", "schedule", "webhook", "event"] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
 /** The events a workflow can start on: every event of the webhook catalogue (§6, §8, §9). */

@@ -14,7 +14,7 @@ import { hashWebhookToken } from "@/lib/workflows/triggers";
 // counting toward the rate, then the per-workflow rate (429). The run is the creator's.
 
 /** The largest body a webhook trigger takes. */
-export const WEBHOOK_TRIGGER_MAX_BYTES = 262_144;
+const WEBHOOK_TRIGGER_MAX_BYTES = 262_144;
 const KEY_MAX = 255;
 
 /** Answers one webhook trigger request: the run it started (or the key's earlier one). */
