@@ -92,6 +92,15 @@ export default async function globalSetup() {
     await standIns.stop();
     if (/unhandled error/.test(server.log()))
       console.log(`[e2e] the server logged unhandled errors:\n${server.log().slice(-6000)}`);
+    // Next's own plain-text 500s (outside the app's handlers) say why only in the server's output.
+    const framework = server
+      .log()
+      .split("\n")
+      .map((line, i, lines) =>
+        /Failed to handle request|Internal Server Error|⨯ /.test(line) ? lines.slice(i, i + 12) : [],
+      )
+      .flat();
+    if (framework.length) console.log(`[e2e] the framework logged errors:\n${framework.join("\n").slice(0, 8000)}`);
     await dropDatabase?.();
     if (process.env.KEEP_TEST_DATA !== "1") rmSync(dataDir, { recursive: true, force: true });
   };

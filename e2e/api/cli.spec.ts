@@ -524,7 +524,7 @@ test.describe("commands and flags", () => {
     expect(one.code).toBe(0);
     expect(one.stdout).toContain(
       "npm run --silent cli -- workflow create --team TEAM_ID --user USER_ID --name NAME --nodes JSON " +
-        "[--schedule CRON] [--timezone IANA_ZONE] [--inactive]",
+        "[--schedule CRON] [--timezone IANA_ZONE] [--trigger webhook|event] [--events TYPE,…] [--inactive]",
     );
     expect(one.stdout).not.toContain("team create");
     // --help wins over every other flag, even ones that would be refused, and changes nothing.
@@ -677,6 +677,8 @@ test.describe("workflow create --help, workflow list --status", () => {
       name: "Example",
       active: true,
       next_run_at: expect.any(Number),
+      version: 1,
+      trigger: { type: "schedule", schedule, timezone: zone },
     });
     const manual = await given("workflow", "create", ...owner, "--name", "By hand", "--nodes", nodes);
     expect(manual).toMatchObject({ active: true, next_run_at: null });

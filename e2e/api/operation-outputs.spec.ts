@@ -205,15 +205,19 @@ test("the built-in utilities' results, run with their examples, fit their output
   const ops = (await catalogue()).filter((op) => op.connection_types.length === 0);
   expect(ops.map((op) => op.id).sort()).toEqual([
     "flow.stop",
+    "patchbay.create_auth_link",
     "utility.filter_rows",
     "utility.format_text",
     "utility.pick_fields",
   ]);
-  // No connection, no provider: run in a process of the product's modules, as a workflow node runs them.
+  // No connection, no provider: run in a process of the product's modules, as a workflow node runs
+  // them, in a run's scope (patchbay.* act on the team).
+  const team = await seedTeam({ name: "Built-ins" });
+  const scope = JSON.stringify({ teamId: team.id, userId: team.users[0].id });
   const results = await inDatabase<Record<string, unknown>>(`
     const OPERATIONS = pick(await import("./lib/operations/registry.ts"), "OPERATIONS");
     const out = {};
-    for (const op of OPERATIONS.filter((o) => o.types.length === 0)) out[op.id] = await op.run({}, op.example);
+    for (const op of OPERATIONS.filter((o) => o.types.length === 0)) out[op.id] = await op.run(${scope}, op.example);
     return out;
   `);
   for (const op of ops) expect(mismatch(op, results[op.id]), `${op.id}: ${JSON.stringify(results[op.id])}`).toBe("");

@@ -110,6 +110,8 @@ test("a three-node run writes three logs with the spec's metadata, in node order
     name: "Sessions to a note",
     active: true,
     next_run_at: null,
+    version: 1,
+    trigger: { type: "manual" },
   });
 
   const done = await cli("workflow", "run", "--id", wf.id, "--wait");
@@ -426,6 +428,8 @@ test("deleting a connection deactivates the workflows that use it, and says why;
     schedule: "0 * * * *",
     timezone: null,
     next_run_at: null,
+    version: 1,
+    trigger: { type: "schedule", schedule: "0 * * * *", timezone: null },
   });
   const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
   const page = await (await session.get(`/api/dashboard/workflows/${left.id}`)).json();
