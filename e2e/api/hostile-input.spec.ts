@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { test, expect } from "../fixtures";
+import { test, expect, cli } from "../fixtures";
 import {
   contentType,
   encodedNasty,
@@ -367,6 +367,13 @@ test.describe("/api/dashboard", () => {
     { method: "DELETE", path: (id) => `/api/dashboard/mcp-servers/${id}/tokens/tok_1` },
     { method: "DELETE", path: (id) => `/api/dashboard/mcp-servers/${w.mcpServer}/tokens/${id}` },
     { method: "GET", path: (id) => `/api/dashboard/connections/${id}/workflows` },
+    { method: "POST", path: (id) => `/api/dashboard/workflows/${id}/webhook-token` },
+    { method: "GET", path: (id) => `/api/dashboard/workflows/${id}/versions` },
+    { method: "POST", path: (id) => `/api/dashboard/workflows/${id}/versions/1/restore` },
+    { method: "POST", path: (id) => `/api/dashboard/workflows/wf_1/versions/${id}/restore` },
+    { method: "POST", path: (id) => `/api/dashboard/workflows/${id}/replays`, body: { from: 0, to: 1 } },
+    { method: "POST", path: (id) => `/api/dashboard/workflow-runs/${id}/replay`, body: {} },
+    { method: "POST", path: (id) => `/hooks/workflows/${id}`, body: { a: 1 } },
   ];
 
   test("path parameters of every dashboard endpoint with an id", async () => {
@@ -433,6 +440,44 @@ test.describe("/api/dashboard", () => {
           what: `${op.method} ${path} team=${team?.slice(0, 40)} ${body?.slice(0, 200) ?? ""}`,
         };
       },
+    );
+  });
+});
+
+test.describe("webhook triggers", () => {
+  let hookPath = "";
+  test.beforeAll(async () => {
+    const made = await cli(
+      ...["workflow", "create", "--team", w.team.id, "--user", w.owner.id, "--name", "Hostile hook"],
+      ...[
+        "--trigger",
+        "webhook",
+        "--nodes",
+        JSON.stringify([
+          { id: "t", label: "T", operation_id: "utility.format_text", input: { template: "{{trigger.body.a}}" } },
+        ]),
+      ],
+    );
+    hookPath = new URL(made.json.webhook_url as string).pathname;
+  });
+
+  test("any body, content type and Idempotency-Key is a 202 or a JSON error, never a 5xx", async () => {
+    await holds(
+      fc.record({ whole: nastyJson, type: contentType, key: fc.option(nastyString, { freq: 2 }) }),
+      async ({ whole, type, key }) => {
+        const body = JSON.stringify(whole) ?? "";
+        const headers: Record<string, string> = { ...(type && { "content-type": type }) };
+        if (key !== null)
+          headers["idempotency-key"] = Buffer.from(key)
+            .toString("latin1")
+            .replace(/[^\x20-\x7e]/g, "?")
+            .slice(0, 300);
+        return {
+          res: await raw("POST", hookPath, { headers, body }),
+          what: `POST hook [${type}] ${body.slice(0, 200)}`,
+        };
+      },
+      Math.ceil(RUNS / 3),
     );
   });
 });
