@@ -118,6 +118,7 @@ type Sent = {
   slipMs: number; // how late this process sent it
   requestMs: number; // send → answer (the 202, or enqueueRun's return)
   status: number; // HTTP status; 0 for a network error; 202 for an enqueueRun that returned
+  error?: string; // a network error's code (its cause's), or an enqueueRun's message
   runId: string | null;
 };
 type RunRow = {
@@ -291,8 +292,9 @@ async function main() {
                 const answer = (await res.json()) as { run_id?: string };
                 s.runId = res.status === 202 ? (answer.run_id ?? null) : null;
               })
-              .catch(() => {
+              .catch((e: Error & { cause?: { code?: string; message?: string } }) => {
                 s.status = 0;
+                s.error = e.cause?.code ?? e.cause?.message ?? e.message;
               })
           : enqueueRun(busy.team.id, workflow.id, { userId: busy.user.id, viaCli: true }, { triggerData: { body } })
               .then(({ run_id }) => {
@@ -301,6 +303,7 @@ async function main() {
               })
               .catch((e) => {
                 s.status = 0;
+                s.error = (e as Error).message.slice(0, 80);
                 console.error(`enqueueRun failed: ${(e as Error).message}`);
               });
       pending.push(call.then(() => void (s.requestMs = performance.now() - t)));
@@ -406,15 +409,19 @@ async function main() {
       const accepted = mine.filter((s) => s.status === 202 && s.runId);
       const rows = accepted.map((s) => runs.get(s.runId!)).filter((r): r is RunRow => !!r);
       const started = rows.filter((r) => r.firstNodeMs !== null && r.startedAt !== null);
-      const statuses = new Map<number, number>();
-      for (const s of mine) statuses.set(s.status, (statuses.get(s.status) ?? 0) + 1);
+      // Answers by kind: the HTTP status, or the network error's code.
+      const statuses = new Map<string, number>();
+      for (const s of mine) {
+        const kind = s.status ? String(s.status) : `network error ${s.error ?? ""}`.trim();
+        statuses.set(kind, (statuses.get(kind) ?? 0) + 1);
+      }
       const ok = rows.filter((r) => r.status === "success").length;
       if (rows.length !== accepted.length)
         problems.push(`${side} ${phase}: ${accepted.length - rows.length} accepted runs not found`);
       if (ok !== rows.length) problems.push(`${side} ${phase}: ${rows.length - ok} runs did not succeed`);
       if (accepted.length !== mine.length)
         problems.push(
-          `${side} ${phase}: ${mine.length - accepted.length} not accepted (${[...statuses].map(([k, v]) => `${k || "network error"}: ${v}`).join(", ")})`,
+          `${side} ${phase}: ${mine.length - accepted.length} not accepted (${[...statuses].map(([k, v]) => `${k}: ${v}`).join(", ")})`,
         );
       const firstNode = started.map((r) => r.firstNodeMs! - r.createdAt);
       const queue = started.map((r) => r.startedAt! - r.createdAt);
@@ -446,22 +453,26 @@ async function main() {
     const all = [...bW.rows, ...bE.rows];
     const windows: string[] = [];
     const lastEnd = Math.max(...all.map((r) => r.completedAt ?? 0));
-    for (let t = burstStart; t < lastEnd; t += WINDOW_MS) {
-      const inWindow = (s: Sent) => s.scheduledMs >= t && s.scheduledMs < t + WINDOW_MS;
+    // 5 s windows over the firing and 30 s after it; the rest of the drain in one row.
+    const windowEnds: number[] = [];
+    for (let t = burstStart + WINDOW_MS; t < Math.min(lastEnd, burstEnd + 30_000); t += WINDOW_MS) windowEnds.push(t);
+    windowEnds.push(Math.max(lastEnd + 1, burstStart + WINDOW_MS));
+    for (const [k, end] of windowEnds.entries()) {
+      const t = k ? windowEnds[k - 1] : burstStart;
+      const span = end - t;
+      const inWindow = (s: Sent) => s.scheduledMs >= t && s.scheduledMs < end;
       const lag = (f: Figures) =>
         sent
           .filter((s) => s.phase === "burst" && s.side === f.side && inWindow(s) && s.runId)
           .map((s) => runs.get(s.runId!))
           .filter((r): r is RunRow => !!r?.firstNodeMs)
           .map((r) => r.firstNodeMs! - r.createdAt);
-      const claimed = all.filter((r) => r.startedAt !== null && r.startedAt >= t && r.startedAt < t + WINDOW_MS).length;
-      const queued = all.filter(
-        (r) => r.createdAt < t + WINDOW_MS && (r.startedAt ?? Infinity) >= t + WINDOW_MS,
-      ).length;
+      const claimed = all.filter((r) => r.startedAt !== null && r.startedAt >= t && r.startedAt < end).length;
+      const queued = all.filter((r) => r.createdAt < end && (r.startedAt ?? Infinity) >= end).length;
       const w = lag(bW);
       const e = lag(bE);
       windows.push(
-        `| ${((t - burstStart) / 1000).toFixed(0)}–${((t + WINDOW_MS - burstStart) / 1000).toFixed(0)} s | ${w.length} / ${e.length} | ${f0(q(w, 0.5))} | ${f0(q(e, 0.5))} | ${(claimed / (WINDOW_MS / 1000)).toFixed(1)} | ${queued} |`,
+        `| ${((t - burstStart) / 1000).toFixed(0)}–${((end - burstStart) / 1000).toFixed(0)} s | ${w.length} / ${e.length} | ${f0(q(w, 0.5))} | ${f0(q(e, 0.5))} | ${(claimed / (span / 1000)).toFixed(1)} | ${queued} |`,
       );
     }
     const firstCreated = Math.min(...all.map((r) => r.createdAt));
@@ -496,9 +507,9 @@ async function main() {
       `The runner: ${f1(throughput)} runs/s from the burst's first accepted run to its last run's end (${all.length} runs); ${claimedDuringFire} of them claimed while the burst was still firing (${f1(claimedDuringFire / fireSeconds)}/s against ${RATE}/s arriving).`,
       `CPU during the firing: ${cpuLine("server", cpu0.server, cpuFire.server, fireSeconds)}, ${cpuLine("worker", cpu0.worker, cpuFire.worker, fireSeconds)}; firing and drain: server and its children ${f1(cpu1.all - cpu0.all)} s over ${f1(fireSeconds + drainSeconds)} s, of which the worker ${f1(cpu1.worker - cpu0.worker)} s.`,
       "",
-      "The burst by send time (5 s windows): sends webhook / enqueueRun, their accepted → first node p50, the runs the worker claimed per second in the window (either side), and the queue (accepted, not yet claimed) at the window's end:",
+      "The burst by send time (5 s windows through the firing and 30 s after, then the rest of the drain): the sends of the window that were accepted, webhook / enqueueRun, their accepted → first node p50, the runs the worker claimed per second in the window (either side), and the queue (accepted, not yet claimed) at the window's end:",
       "",
-      "| window | sends W / E | webhook p50 | enqueueRun p50 | claimed per s | queued at end |",
+      "| window | accepted W / E | webhook p50 | enqueueRun p50 | claimed per s | queued at end |",
       "|---|---|---|---|---|---|",
       ...windows,
       "",
@@ -511,7 +522,7 @@ async function main() {
       watchRow("burst (firing)", w("burst")),
       watchRow("drain (the queue running out)", w("drain")),
       "",
-      `- ${share === 100 ? "PASS" : "FAIL"} the webhook answered 202 to ${bW.accepted} of ${bW.sent} requests (${share.toFixed(2)} %)${share === 100 ? "" : `: ${[...bW.statuses].map(([k, v]) => `${k || "network error"} × ${v}`).join(", ")}`}`,
+      `- ${share === 100 ? "PASS" : "FAIL"} the webhook answered 202 to ${bW.accepted} of ${bW.sent} requests (${share.toFixed(2)} %)${share === 100 ? "" : `: ${[...bW.statuses].map(([k, v]) => `${k} × ${v}`).join(", ")}`}`,
       `- webhook / enqueueRun, accepted → first node during the burst: p50 ${f0(q(bW.firstNode, 0.5))} / ${f0(q(bE.firstNode, 0.5))} ms (× ${(q(bW.firstNode, 0.5) / q(bE.firstNode, 0.5)).toFixed(2)}), p99 ${f0(q(bW.firstNode, 0.99))} / ${f0(q(bE.firstNode, 0.99))} ms (× ${(q(bW.firstNode, 0.99) / q(bE.firstNode, 0.99)).toFixed(2)}); with an empty queue p50 ${f0(q(tW.firstNode, 0.5))} / ${f0(q(tE.firstNode, 0.5))} ms`,
       `- ${apiBurst < BAR_MS ? "PASS" : "FAIL"} another team's API p99 under ${BAR_MS} ms while the triggers fired: ${f1(apiBurst)} ms (floor ${f1(q(w("burst").floor, 0.99))} ms, bare ${f1(q(w("burst").bare, 0.99))} ms)`,
       `- ${apiDrain < BAR_MS ? "PASS" : "FAIL"} another team's API p99 under ${BAR_MS} ms while the queue drained: ${f1(apiDrain)} ms`,
