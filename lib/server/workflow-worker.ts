@@ -1,6 +1,8 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { setPriority } from "node:os";
 import { logger } from "@/lib/observability/logger";
+import { jobSignal } from "@/lib/db/commit-signals";
+import { WORKFLOW_RUNS_JOB } from "@/lib/jobs/job-names";
 
 // Starts this instance's workflow worker (lib/workflows/worker.ts) as a child process and keeps it
 // running: a worker that exits is started again after a pause that grows while it keeps failing.
@@ -55,4 +57,12 @@ export function startWorkflowWorker() {
     });
   };
   spawnWorker();
+  // A run this process queues (Run now, an API call, a webhook, an event) wakes the worker at
+  // once, not at its next poll: the commit's signal becomes one IPC message.
+  jobSignal(WORKFLOW_RUNS_JOB).kick = () => {
+    if (child?.connected) child.send(WAKE, () => {});
+  };
 }
+
+/** The message that tells the worker runs are waiting (lib/workflows/worker.ts). */
+const WAKE = "workflow-runs:wake";

@@ -14,6 +14,12 @@ async function main() {
   process.on("disconnect", () => process.exit(0));
   const { startWorkflowRunner } = await import("@/lib/workflows/runner");
   startWorkflowRunner();
+  // The server queued a run: claim it now rather than at the next poll.
+  const { jobSignal } = await import("@/lib/db/commit-signals");
+  const { WORKFLOW_RUNS_JOB } = await import("@/lib/jobs/job-names");
+  process.on("message", (m) => {
+    if (m === "workflow-runs:wake") jobSignal(WORKFLOW_RUNS_JOB).kick?.();
+  });
   const { startWebhookDispatcher } = await import("@/lib/webhooks/dispatcher");
   startWebhookDispatcher();
   process.send?.({ ready: true });
