@@ -662,3 +662,48 @@ test("template: when a client's connection needs re-authorization, a new auth li
   expect(posted[0].json.text).toContain(url);
   expect(posted[0].json.text).toContain("client acme");
 });
+
+test("bulk replay: the failed runs of one workflow in a time range, each at most once (a failed replay is retried, not its original); runs outside the range or that succeeded are left", async () => {
+  const team = await seedTeam();
+  const s = await sandbox(team, `bulk-${unique()}`);
+  const wf = await create(team, "Fails on bad input", [
+    echo("start"),
+    {
+      id: "report",
+      label: "Report",
+      operation_id: "sandbox.report",
+      connection_id: s,
+      input: { metric: "{{trigger.input.metric}}", days: 1, end_date: "2026-11-30" },
+    },
+  ]);
+  const api = await apiAs(team.users[0]);
+  const start = async (metric: string) => {
+    const r = await api.post(`/v1/workflows/${wf.id}/runs`, { data: { input: { metric } } });
+    return waitForRun((await r.json()).run_id);
+  };
+  const old = await start("nope");
+  await new Promise((r) => setTimeout(r, 1100));
+  const from = Math.floor(Date.now() / 1000);
+  const [a, b, ok] = [await start("nope"), await start("nope"), await start("users")];
+  expect([old.status, a.status, b.status, ok.status]).toEqual(["error", "error", "error", "success"]);
+  const to = Math.floor(Date.now() / 1000) + 1;
+  const first = await cli("workflow", "replay-failed", "--id", wf.id, "--from", String(from), "--to", String(to));
+  expect(first.code, JSON.stringify(first.json)).toBe(0);
+  expect(first.json.replayed.map((r: Json) => r.replay_of).sort()).toEqual([a.id, b.id].sort());
+  expect(first.json.skipped).toEqual([]);
+  const replays = await Promise.all(first.json.replayed.map((r: Json) => waitForRun(r.run_id)));
+  // The replays start at the failed node: the first node is not run again.
+  for (const r of replays) {
+    expect(r).toMatchObject({ trigger: "replay", status: "error" });
+    expect((await logsOfRun(team, r.id)).map((l) => l.metadata.node_id)).toEqual(["report"]);
+  }
+  // Again: the replayed runs are skipped; their replays, which failed in turn, are the ones retried.
+  const again = await cli("workflow", "replay-failed", "--id", wf.id, "--from", String(from), "--to", String(to));
+  expect(again.json.replayed.map((r: Json) => r.replay_of).sort()).toEqual(replays.map((r) => r.id).sort());
+  expect(again.json.skipped.map((r: Json) => r.run_id).sort()).toEqual([a.id, b.id].sort());
+  for (const skip of again.json.skipped) expect(skip.reason).toContain("already replayed");
+  await Promise.all(again.json.replayed.map((r: Json) => waitForRun(r.run_id)));
+  const bad = await cli("workflow", "replay-failed", "--id", wf.id, "--from", String(to), "--to", String(from));
+  expect(bad.code).toBe(1);
+  expect(bad.json.error).toContain("from: must be before to");
+});

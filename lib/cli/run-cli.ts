@@ -26,7 +26,7 @@ import { listWorkflowsForCli, teamOfWorkflow } from "@/lib/workflows/list-workfl
 import { workflowSummaryJson } from "@/lib/workflows/workflow-json";
 import { WORKFLOW_STATES, workflowState } from "@/lib/workflows/workflow-state";
 import { enqueueRun } from "@/lib/workflows/queue-run";
-import { replayRun } from "@/lib/workflows/replay";
+import { replayFailedRuns, replayRun } from "@/lib/workflows/replay";
 import { listVersions } from "@/lib/workflows/versions";
 import { TRIGGER_EVENT_TYPES, webhookUrl } from "@/lib/workflows/triggers";
 import { runAndWait } from "@/lib/workflows/runner";
@@ -405,6 +405,21 @@ plus "replay_of".`,
       const replay = await replayRun(f.run, { from: f.from });
       return f.wait === "true" ? { ...(await runAndWait(replay.run_id)), replay_of: replay.replay_of } : replay;
     },
+  }),
+  "workflow replay-failed": command({
+    summary:
+      "Replay every failed or stopped run of a workflow queued in [--from, --to) (Unix seconds), each at most once.",
+    details:
+      'Each from its failed node, as `workflow replay` does. Prints {"replayed": [{"run_id", "replay_of"}], "skipped": [{"run_id", "reason"}]}: a run already replayed, or one whose replay would send a write again, is skipped with the reason.',
+    schema: z
+      .object({
+        id: str(),
+        from: z.coerce.number({ error: "must be Unix seconds" }).int("must be Unix seconds").min(0),
+        to: z.coerce.number({ error: "must be Unix seconds" }).int("must be Unix seconds").min(0),
+      })
+      .strict(),
+    run: async (f) =>
+      replayFailedRuns(await teamOfWorkflow(f.id), f.id, { from: f.from * 1000, to: f.to * 1000 }, null),
   }),
   "workflow list": command({
     summary: "List a team's workflows (--status: those of one of the dashboard's badges).",
