@@ -156,15 +156,20 @@ export async function enqueueRun(
   // (or one no owner activated, such as a simulated one) need an owner to run it by hand.
   const writes = writesWithoutApproval(nodes).length > 0;
   let writesBy: string | null = workflow.active ? workflow.activatedByUserId : null;
+  const isOwner = async (userId: string | null) =>
+    (
+      await db.membership.findUnique({
+        where: { teamId_userId: { teamId, userId: userId ?? "" } },
+        select: { role: true },
+      })
+    )?.role === "owner";
+  // The owner who activated it may have stopped being one: their consent went with the role.
+  if (writes && writesBy && byPerson && !(await isOwner(writesBy))) writesBy = null;
   if (by.viaCli) writesBy = "operator";
   else if (writes && !writesBy && byPerson) {
-    const member = await db.membership.findUnique({
-      where: { teamId_userId: { teamId, userId: by.userId ?? "" } },
-      select: { role: true },
-    });
-    if (member?.role !== "owner") {
+    if (!(await isOwner(by.userId))) {
       throw forbidden(
-        `This workflow ${workflow.active ? "has write nodes that no team owner has activated" : "is inactive and has write nodes"}: only a team owner can run it by hand. Ask an owner to run or activate it.`,
+        `This workflow ${workflow.active ? "has write nodes that no team owner has activated (or whose activating owner is no longer one)" : "is inactive and has write nodes"}: only a team owner can run it by hand. Ask an owner to run or activate it.`,
       );
     }
     writesBy = by.userId;
