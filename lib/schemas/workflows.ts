@@ -241,15 +241,7 @@ export const startWorkflowRunBodySchema = z
   })
   .strict();
 
-const RUN_STATUSES = [
-  "queued",
-  "running",
-  "waiting_approval",
-  "success",
-  "error",
-  "stopped",
-  "refused",
-] as const;
+const RUN_STATUSES = ["queued", "running", "waiting_approval", "success", "error", "stopped", "refused"] as const;
 export const RUN_TRIGGER_TYPES = ["manual", "schedule", "webhook", "event", "api", "replay"] as const;
 
 export const StartedWorkflowRunSchema = z
