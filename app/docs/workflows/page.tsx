@@ -1651,10 +1651,17 @@ export default async function WorkflowsDocsPage() {
         <H3 id="cli-create">workflow create</H3>
         <p>
           Saves a workflow as that user (the owner rules above apply):{" "}
-          <C>workflow create --team ID --user ID --name N --nodes JSON [--schedule CRON --timezone TZ] [--inactive]</C>.
-          It prints <C>{'{"id", "name", "active", "next_run_at"}'}</C>, <C>next_run_at</C> in Unix seconds or null.{" "}
-          <C>--nodes</C> is a JSON array of <C>{'{"id", "label", "operation_id", "connection_id"?, "input"}'}</C>. The
-          worked example:
+          <C>
+            workflow create --team ID --user ID --name N --nodes JSON [--schedule CRON --timezone TZ | --trigger webhook
+            | --trigger event --events TYPE,…] [--inactive]
+          </C>
+          . It prints <C>{'{"id", "name", "active", "next_run_at", "version", "trigger"}'}</C> (plus <C>webhook_url</C>,
+          once, for a webhook trigger: see{" "}
+          <a className={link} href="#triggers">
+            Triggers
+          </a>
+          ), <C>next_run_at</C> in Unix seconds or null. <C>--nodes</C> is a JSON array of{" "}
+          <C>{'{"id", "label", "operation_id", "connection_id"?, "input"}'}</C>. The worked example:
         </p>
         <Pre label="workflow create" wrap>
           {CLI_CREATE}
