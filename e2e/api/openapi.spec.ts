@@ -162,14 +162,20 @@ test("the bearer scheme says who has API keys as the server decides it: the dash
   expect((await res.json()).tier).toBe("free");
 });
 
-/** The extensions beyond the spec, each under its own "(extension)" tag: the agent (CONTRACT §11). */
-const EXTENSIONS = [
-  "GET /v1/agent/conversations",
-  "POST /v1/agent/conversations",
-  "GET /v1/agent/conversations/{conversation_id}",
-  "PATCH /v1/agent/conversations/{conversation_id}",
-  "POST /v1/agent/conversations/{conversation_id}/messages",
-];
+/**
+ * The extensions beyond the spec, each under its own "(extension)" tag: the agent (CONTRACT §11)
+ * and workflow runs (§13, the API trigger).
+ */
+const EXTENSION_TAGS: Record<string, string> = {
+  "GET /v1/agent/conversations": "Agent (extension)",
+  "POST /v1/agent/conversations": "Agent (extension)",
+  "GET /v1/agent/conversations/{conversation_id}": "Agent (extension)",
+  "PATCH /v1/agent/conversations/{conversation_id}": "Agent (extension)",
+  "POST /v1/agent/conversations/{conversation_id}/messages": "Agent (extension)",
+  "POST /v1/workflows/{workflow_id}/runs": "Workflows (extension)",
+  "GET /v1/workflows/{workflow_id}/runs/{run_id}": "Workflows (extension)",
+};
+const EXTENSIONS = Object.keys(EXTENSION_TAGS);
 
 test("it has exactly the operations of spec §4.1–4.11, and the extensions tagged as such", async () => {
   const listed = Object.entries(doc.paths as Json).flatMap(([path, methods]) =>
@@ -183,10 +189,17 @@ test("it has exactly the operations of spec §4.1–4.11, and the extensions tag
   expect(listed.filter((o) => EXTENSIONS.includes(o)).sort()).toEqual([...EXTENSIONS].sort());
   for (const op of EXTENSIONS) {
     const [method, path] = op.split(" ");
-    expect(doc.paths[path][method.toLowerCase()].tags, op).toEqual(["Agent (extension)"]);
+    expect(doc.paths[path][method.toLowerCase()].tags, op).toEqual([EXTENSION_TAGS[op]]);
   }
   const start = doc.paths["/v1/agent/conversations"].post.responses["201"].content;
   expect(Object.keys(start).sort()).toEqual(["application/json", "text/event-stream"]);
+  // Starting a run: an optional body and an optional Idempotency-Key header.
+  const runs = doc.paths["/v1/workflows/{workflow_id}/runs"].post;
+  expect(runs.requestBody.required).toBe(false);
+  expect(runs.parameters).toContainEqual(
+    expect.objectContaining({ name: "Idempotency-Key", in: "header", required: false, schema: expect.anything() }),
+  );
+  expect(Object.keys(runs.responses)).toEqual(expect.arrayContaining(["201", "403", "404", "409", "413"]));
 });
 
 for (const op of OPERATIONS) {

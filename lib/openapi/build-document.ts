@@ -199,6 +199,15 @@ export function buildOpenApiDocument(baseUrl: string) {
       if (fallback !== undefined) schema.default = fallback;
       parameters.push({ name, in: "query", required: false, ...(description && { description }), schema });
     }
+    for (const [name, { description, maxLength }] of Object.entries(op.headers ?? {})) {
+      parameters.push({
+        name,
+        in: "header",
+        required: false,
+        description,
+        schema: { type: "string", ...(maxLength && { maxLength }) },
+      });
+    }
     const responses: Json = {
       [op.status ?? 200]: {
         description: op.responseDescription ?? (op.status === 201 ? "Created" : "OK"),
@@ -226,7 +235,10 @@ export function buildOpenApiDocument(baseUrl: string) {
       operationId: `${op.method}${op.path.replace(/\{(\w+)\}/g, "By_$1").replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
       ...(parameters.length && { parameters }),
       ...(op.body && {
-        requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.body, "input") } } },
+        requestBody: {
+          required: !op.bodyOptional,
+          content: { "application/json": { schema: schemaOf(op.body, "input") } },
+        },
       }),
       responses,
       "x-codeSamples": codeSamples(op, baseUrl),

@@ -8,14 +8,18 @@ import type { Operation } from "@/lib/openapi/operations";
 export type CodeSample = { lang: "TypeScript"; label: "@patchbay/client"; source: string };
 
 type Example = {
-  /** The path parameter's value, for a path that has one. */
-  id?: string;
+  /** The path parameters' values, in the path's order, for a path that has them. */
+  id?: string | string[];
   /** The query or body, checked against the operation's own schema at build time. */
   args?: Record<string, unknown>;
+  /** The call's options (the client's last argument): only the operation's own headers, by their client name. */
+  options?: Record<string, string>;
   /** What the result is called in the sample. */
   result: string;
   /** A line said before the call, when the operation has more than one example. */
   comment?: string;
+  /** Lines of what a reader does next with the result (the client's helpers beside the call). */
+  then?: string[];
 };
 
 // The one thing that cannot be derived from an operation: which client method calls it, and
@@ -81,6 +85,27 @@ const CLIENT_CALLS: Record<string, { method: string; examples: Example[] }> = {
   },
   "get /v1/logs": { method: "logs.list", examples: [{ args: { status: "error", limit: 50 }, result: "page" }] },
   "get /v1/logs/{log_id}": { method: "logs.get", examples: [{ id: "log_2hR6sN9wK4bT1vX7mQ3d", result: "log" }] },
+  "post /v1/workflows/{workflow_id}/runs": {
+    method: "workflows.run",
+    examples: [
+      {
+        id: "wf_8mK2pX7rT4nB9vL1qW3s",
+        args: { input: { order_id: "ord_1042", amount: 129.5 } },
+        options: { idempotencyKey: "order-ord_1042" },
+        result: "started",
+        comment: "The same idempotencyKey within 24 h answers the first run and starts nothing.",
+        then: [
+          "// Polls the run (250 ms, doubling up to 5 s) until it ends or waits for an approval.",
+          'const run = await patchbay.workflows.waitForRun("wf_8mK2pX7rT4nB9vL1qW3s", started.run_id);',
+          "console.log(run.status, run.credits);",
+        ],
+      },
+    ],
+  },
+  "get /v1/workflows/{workflow_id}/runs/{run_id}": {
+    method: "workflows.getRun",
+    examples: [{ id: ["wf_8mK2pX7rT4nB9vL1qW3s", "run_5tQ9wL2mR8xK4bN7vP1c"], result: "run" }],
+  },
   "get /v1/agent/conversations": {
     method: "agent.list",
     examples: [{ args: { q: "sessions" }, result: "conversations" }],
@@ -148,8 +173,11 @@ function typescriptSample(op: Operation, baseUrl: string): string {
   const key = `${op.method} ${op.path}`;
   const call = CLIENT_CALLS[key] ?? fail(key, "the operation has no client method in the table");
   const pathParams = Object.keys(op.pathParams ?? {});
-  if (pathParams.length > 1) fail(key, "the client takes one path parameter");
   const argsSchema = op.query ?? op.body;
+  // The client's name of each header the operation reads: Idempotency-Key → idempotencyKey.
+  const headerOptions = Object.keys(op.headers ?? {}).map((h) =>
+    h.toLowerCase().replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
+  );
 
   const lines = [
     `import { Patchbay } from "@patchbay/client";`,
@@ -160,11 +188,14 @@ function typescriptSample(op: Operation, baseUrl: string): string {
     "});",
   ];
   for (const example of call.examples) {
-    if (Boolean(example.id) !== (pathParams.length === 1))
+    const ids = example.id === undefined ? [] : [example.id].flat();
+    if (ids.length !== pathParams.length)
       fail(
         key,
-        `the path has ${pathParams.length ? pathParams[0] : "no parameter"}, the example ${example.id ? "an id" : "none"}`,
+        `the path has ${pathParams.length ? pathParams.join(", ") : "no parameter"}, the example ${ids.length} value${ids.length === 1 ? "" : "s"}`,
       );
+    for (const name of Object.keys(example.options ?? {}))
+      if (!headerOptions.includes(name)) fail(key, `the option ${name} is none of the operation's headers`);
     if (example.args) {
       if (!argsSchema) fail(key, "the operation takes no query or body");
       const parsed = argsSchema.safeParse(op.query ? asQuery(example.args) : example.args);
@@ -175,16 +206,20 @@ function typescriptSample(op: Operation, baseUrl: string): string {
         );
     }
     const params = [
-      ...(example.id ? [JSON.stringify(example.id)] : []),
-      ...(example.args ? [literal(example.args)] : []),
+      ...ids.map((id) => JSON.stringify(id)),
+      ...(example.args ? [literal(example.args, example.options ? "  " : "")] : example.options ? ["{}"] : []),
+      ...(example.options ? [literal(example.options, "  ")] : []),
     ];
+    // Beside the body, the options read best one argument a line.
+    const args = example.options ? `\n${params.map((p) => `  ${p},`).join("\n")}\n` : params.join(", ");
     const comment =
       example.comment ??
       (op.query?.shape.cursor ? "One page; pass its next_cursor as `cursor` for the next." : undefined);
     lines.push(
       "",
       ...(comment ? [`// ${comment}`] : []),
-      `const ${example.result} = await patchbay.${call.method}(${params.join(", ")});`,
+      `const ${example.result} = await patchbay.${call.method}(${args});`,
+      ...(example.then ?? []),
     );
   }
 

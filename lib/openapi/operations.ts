@@ -18,6 +18,7 @@ import {
   patchConversationBodySchema,
   postMessageBodySchema,
 } from "@/lib/schemas/agents";
+import { StartedWorkflowRunSchema, WorkflowRunStatusSchema, startWorkflowRunBodySchema } from "@/lib/schemas/workflows";
 
 /** Every /v1 operation, described by the same zod schemas the handlers parse with. */
 export type Operation = {
@@ -28,7 +29,11 @@ export type Operation = {
   description?: string;
   pathParams?: Record<string, string>;
   query?: z.ZodObject;
+  /** Request headers the operation reads (beside Authorization), each optional: name → what it does. */
+  headers?: Record<string, { description: string; maxLength?: number }>;
   body?: z.ZodType;
+  /** The body may be left out altogether (an empty POST), not only sent with optional fields. */
+  bodyOptional?: true;
   response: z.ZodType;
   responseDescription?: string;
   /** The success status, when not 200. */
@@ -179,6 +184,7 @@ export const operations: Operation[] = [
     },
   },
   ...agentOperations(),
+  ...workflowOperations(),
 ];
 
 function agentOperations(): Operation[] {
@@ -250,6 +256,55 @@ function agentOperations(): Operation[] {
         404: unseen,
         409: "The conversation's last turn is still running or waits for an approval.",
         ...tooLarge,
+      },
+    },
+  ];
+}
+
+function workflowOperations(): Operation[] {
+  const tag = "Workflows (extension)";
+  const workflow = "Workflow ID (`wf_…`).";
+  return [
+    {
+      method: "post",
+      path: "/v1/workflows/{workflow_id}/runs",
+      tag,
+      summary: "Start a workflow run",
+      description:
+        "Queues a run of an active workflow of the team (the API trigger), as the API key's user and under the same rules as Run now in the dashboard; any instance's runner starts it within seconds. The body is optional: `input` is what the run's nodes read as `{{trigger.input…}}` (`{}` when left out). Follow the run with GET /v1/workflows/{workflow_id}/runs/{run_id}. With an `Idempotency-Key`, the same key for the same workflow within 24 hours answers the same 201 and body (the first run's id) and starts nothing, so a request retried after a lost answer runs the workflow once.",
+      pathParams: { workflow_id: workflow },
+      headers: {
+        "Idempotency-Key": {
+          description:
+            "Any string of at most 255 characters you choose per intended run (a UUID, or your own order id): repeating the request with it within 24 hours answers the first run and starts nothing.",
+          maxLength: 255,
+        },
+      },
+      body: startWorkflowRunBodySchema,
+      bodyOptional: true,
+      status: 201,
+      response: StartedWorkflowRunSchema,
+      responseDescription: "Queued (or, for a repeated Idempotency-Key, the run that key already started).",
+      errors: {
+        400: "The body is not valid JSON, not an object, or has a field other than input (input must be an object); an unknown query parameter; an Idempotency-Key longer than 255 characters.",
+        403: "The consent rules refuse this run to the key's user: a node uses another member's private connection, or the workflow has write nodes no owner activated and the user is not an owner. Nothing was started or charged.",
+        404: "No such workflow in the API key's team.",
+        409: "The workflow is inactive (activate it to start runs this way), or a node's connection was deleted or needs re-authorization. Nothing was started or charged.",
+        ...tooLarge,
+      },
+    },
+    {
+      method: "get",
+      path: "/v1/workflows/{workflow_id}/runs/{run_id}",
+      tag,
+      summary: "Get a workflow run",
+      description:
+        "A run's progress, whatever started it (by hand, schedule, webhook, event, API or replay). `status` is `queued` or `running` while it goes, `waiting_approval` while an approval step waits for a person, then `success`, `error`, `stopped` or `refused`; `completed_at` and `credits` are null until it ends. `version` is the workflow version it executes; `replay_of` the run it replays. Times in Unix seconds. Its logs: GET /v1/logs?source_run_id={run_id}.",
+      pathParams: { workflow_id: workflow, run_id: "Run ID (`run_…`), as the start answered it." },
+      response: WorkflowRunStatusSchema,
+      errors: {
+        400: noParams,
+        404: "No such workflow in the API key's team, or the workflow has no run with that ID.",
       },
     },
   ];

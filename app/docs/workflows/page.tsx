@@ -27,6 +27,13 @@ import { WORKFLOW_TEMPLATES } from "@/lib/workflows/workflow-templates";
 import { C, H3, link, Pre, Section, Table } from "@/components/docs/doc-parts";
 import Link from "next/link";
 import { DocsBar } from "@/components/docs/docs-bar";
+import { CopyButton } from "@/components/ui/copy-button";
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES } from "@/lib/schemas/webhook-event-types";
+import { MAX_CHAIN } from "@/lib/workflows/trigger-chain";
+import { signatureHeader } from "@/lib/webhooks/signature";
+import { operations } from "@/lib/openapi/operations";
+import { codeSamples } from "@/lib/openapi/code-samples";
+import { EXAMPLE_EVENTS, EXAMPLE_SECRET } from "@/app/docs/webhooks/examples";
 
 export const metadata: Metadata = { title: "Workflows guide · Docs · Patchbay" };
 
@@ -53,6 +60,9 @@ const CONTENTS: [string, string][] = [
   ["credit-holds", "Credits a run holds"],
   ["approval-step", "The approval step"],
   ["schedules", "Schedules"],
+  ["triggers", "Triggers: webhook, API, events"],
+  ["replay", "Replaying a failed run"],
+  ["versions", "Versions"],
   ["runs", "Runs, logs and credits"],
   ["reliability", "Reliability across instances"],
   ["writes", "Writes and owners"],
@@ -424,6 +434,107 @@ function decisionExamples() {
   };
 }
 
+// ---- Triggers, replay and versions (CONTRACT §13) ----
+// The limits below are the server's (lib/workflows/webhook-trigger.ts, queue-run.ts, the rate
+// limit's default in lib/rate-limit/limits.ts), written out: those modules open the database.
+
+const WEBHOOK_MAX_BYTES = 262_144;
+const WEBHOOK_PER_MINUTE_DEFAULT = 60;
+const EXAMPLE_BASE = "https://patchbay.example.com";
+const EXAMPLE_HOOK = `${EXAMPLE_BASE}/hooks/workflows/pbwh_Qm8Rk2…`;
+
+/** What a webhook or an API call hands the nodes, and how a node reads it (filled in by the runner's own code). */
+const TRIGGER_EXAMPLE_BODY = { order: { id: "ord_1042", total: 129.5, email: "ada@example.com" } };
+const TRIGGER_NODE: WorkflowNode = {
+  id: "thanks",
+  label: "Thank the customer",
+  operation_id: "utility.format_text",
+  input: {
+    template: "Order {{trigger.body.order.id}} ({{trigger.body.order.total}} €) from {{trigger.body.order.email}}",
+  },
+};
+
+const WEBHOOK_CURL = `curl -X POST '${EXAMPLE_HOOK}' \\
+  -H 'content-type: application/json' \\
+  -H 'Idempotency-Key: order-ord_1042' \\
+  -d '${JSON.stringify(TRIGGER_EXAMPLE_BODY)}'
+# 202 {"run_id": "run_…"}`;
+
+/** A Standard Webhooks sender's request (Svix, a Patchbay webhook endpoint, any library), signed with its secret. */
+function standardWebhooksRequest() {
+  const id = "msg_2vXzQ7pLk4Rt9BnW1cYs";
+  const timestamp = 1795529112;
+  const body = JSON.stringify(TRIGGER_EXAMPLE_BODY);
+  return `POST /hooks/workflows/pbwh_Qm8Rk2… HTTP/1.1
+content-type: application/json
+webhook-id: ${id}
+webhook-timestamp: ${timestamp}
+webhook-signature: ${signatureHeader([EXAMPLE_SECRET], id, timestamp, body)}
+
+${body}`;
+}
+
+const WEBHOOK_CHECKS: [string, string][] = [
+  ["404", "The token is unknown, or was rotated: the old URL stops at once."],
+  ["409", "The workflow is inactive: its URL starts nothing until it is switched on."],
+  ["413", `The body is larger than ${WEBHOOK_MAX_BYTES.toLocaleString("en")} bytes (256 KiB).`],
+  ["400", "The body is not a JSON object (a list, a string, bad JSON). An empty body is {}."],
+  [
+    "429",
+    `More than WORKFLOW_WEBHOOK_PER_MINUTE (default ${WEBHOOK_PER_MINUTE_DEFAULT}) runs of this workflow in a minute, whoever sends them: wait Retry-After seconds.`,
+  ],
+];
+
+const RUNS_OPERATION = operations.find((op) => op.method === "post" && op.path === "/v1/workflows/{workflow_id}/runs")!;
+const API_CURL = `curl -X POST ${EXAMPLE_BASE}/v1/workflows/wf_…/runs \\
+  -H "Authorization: Bearer $PATCHBAY_API_KEY" \\
+  -H 'content-type: application/json' \\
+  -H 'Idempotency-Key: order-ord_1042' \\
+  -d '{"input": {"order_id": "ord_1042", "amount": 129.5}}'
+# 201 {"run_id": "run_…", "status": "queued"}
+
+curl ${EXAMPLE_BASE}/v1/workflows/wf_…/runs/run_… \\
+  -H "Authorization: Bearer $PATCHBAY_API_KEY"
+# {"run_id": "run_…", "workflow_id": "wf_…", "version": 3, "status": "success", "trigger": {"type": "api"},
+#  "started_at": 1795529113, "completed_at": 1795529114, "credits": 1, "replay_of": null}`;
+
+const EVENT_EXAMPLE = EXAMPLE_EVENTS["workflow.run_failed"];
+const EVENT_NODE: WorkflowNode = {
+  id: "alert",
+  label: "Say which run failed",
+  operation_id: "utility.format_text",
+  input: {
+    template:
+      "{{trigger.event.type}}: {{trigger.event.data.workflow.name}} stopped at {{trigger.event.data.failed_node_id}} ({{trigger.event.data.error}})",
+  },
+};
+
+const CLI_TRIGGERS = `npm run --silent cli -- workflow create --team team_… --user user_… --name "Order hook" \\
+  --trigger webhook --nodes '[…]'
+# {"id": "wf_…", "name": "Order hook", "active": true, "next_run_at": null, "version": 1,
+#  "trigger": {"type": "webhook"}, "webhook_url": "${EXAMPLE_HOOK}"}
+npm run --silent cli -- workflow create --team team_… --user user_… --name "Failure alert" \\
+  --trigger event --events workflow.run_failed,connection.needs_reauth --nodes '[…]'
+# {"id": "wf_…", …, "trigger": {"type": "event", "events": ["workflow.run_failed", "connection.needs_reauth"]}}`;
+
+const CLI_REPLAY = `npm run --silent cli -- workflow replay --run run_…
+# {"run_id": "run_…", "replay_of": "run_…"}
+npm run --silent cli -- workflow replay --run run_… --from message --wait
+# {"run_id": "run_…", "status": "success", "logs": 2, "credits": ${1 + creditsOf("utility.format_text") + creditsOf("sandbox.set_note")}, "replay_of": "run_…"}`;
+
+const CLI_VERSIONS = `npm run --silent cli -- workflow versions --id wf_…
+# {"versions": [{"version": 3, "created_at": 1795529112, "created_by": "user_…", "nodes": 3},
+#               {"version": 2, "created_at": 1795442712, "created_by": null, "nodes": 3},
+#               {"version": 1, "created_at": 1795356312, "created_by": "user_…", "nodes": 2}]}`;
+
+function triggerExamples() {
+  const at = { startedAt: EXAMPLE_STARTED_AT, timezone: null, outputs: {} };
+  const webhook = resolveInput(TRIGGER_NODE.input, { ...at, trigger: { body: TRIGGER_EXAMPLE_BODY } });
+  const event = resolveInput(EVENT_NODE.input, { ...at, trigger: { event: EVENT_EXAMPLE } });
+  const client = codeSamples(RUNS_OPERATION, EXAMPLE_BASE)[0].source;
+  return { webhook, event, client, standard: standardWebhooksRequest() };
+}
+
 // ---- Command line ----
 
 const CLI_CREATE = `npm run --silent cli -- workflow create --team team_… --user user_… \\
@@ -477,7 +588,7 @@ const DASHBOARD_ROUTES: [string, string, string][] = [
   [
     "POST",
     "/api/dashboard/workflows",
-    "Saves a new workflow: {name, nodes, schedule?, timezone?, active?} (active defaults to true). Every problem is named in one 400.",
+    "Saves a new workflow: {name, nodes, schedule?, timezone?, trigger?, events?, active?} (active defaults to true; trigger manual, schedule, webhook or event). A webhook workflow's answer carries its webhook_url, once. Every problem is named in one 400.",
   ],
   [
     "GET",
@@ -511,6 +622,31 @@ const DASHBOARD_ROUTES: [string, string, string][] = [
     "One run: each node's status, duration, retry_attempts, credits, cache_hit, error, and the input and output of its log.",
   ],
   [
+    "POST",
+    "/api/dashboard/workflows/{id}/webhook-token",
+    "A webhook workflow's new URL: answers {webhook_url} once; the old URL is 404 from then on.",
+  ],
+  [
+    "GET",
+    "/api/dashboard/workflows/{id}/versions",
+    "Its versions, newest first: each with who saved it and when, and its whole definition (nodes, trigger).",
+  ],
+  [
+    "POST",
+    "/api/dashboard/workflows/{id}/versions/{n}/restore",
+    "Saves version n's nodes and trigger as the next version, under the rules of any save.",
+  ],
+  [
+    "POST",
+    "/api/dashboard/workflow-runs/{id}/replay",
+    "{from?}: replays a run that ended error or stopped, from node from (default: the failed one); answers {run_id, replay_of}.",
+  ],
+  [
+    "POST",
+    "/api/dashboard/workflows/{id}/replays",
+    "{from, to} (Unix ms): replays each failed or stopped run queued in [from, to), once; answers {replayed, skipped}, each skipped run with the reason.",
+  ],
+  [
     "GET",
     "/api/dashboard/workflow-schedule",
     "?schedule=…&timezone=…: the next five runs (Unix ms) as {next_runs}, or a 400 saying what is wrong. The editor's preview.",
@@ -524,6 +660,7 @@ export default async function WorkflowsDocsPage() {
   const notRepeatable = writes.filter((op) => op.idempotent !== true);
   const example = await workedExample();
   const decisions = decisionExamples();
+  const triggers = triggerExamples();
   const runVariables = Object.entries(RUN_VARIABLES);
 
   return (
@@ -1092,6 +1229,195 @@ export default async function WorkflowsDocsPage() {
         </p>
       </Section>
 
+      <Section id="triggers" title="Triggers: webhook, API, events">
+        <p>
+          A workflow&apos;s <strong>trigger</strong> says what starts it: <C>manual</C> (by hand only), a{" "}
+          <C>schedule</C> (above), a <C>webhook</C> or an <C>event</C>. Whatever its trigger, any workflow can also be
+          run by hand and through the API. Each run records what started it (<C>trigger.type</C>: <C>manual</C>,{" "}
+          <C>schedule</C>, <C>webhook</C>, <C>event</C>, <C>api</C> or <C>replay</C>), and its nodes read what the
+          trigger brought: <C>{"{{trigger.body…}}"}</C> (a webhook&apos;s body), <C>{"{{trigger.input…}}"}</C> (an API
+          call&apos;s input) and <C>{"{{trigger.event…}}"}</C> (an event). These references are accepted in any workflow
+          and read <C>null</C> when the run has none, so one workflow can be run by hand and by its trigger.
+        </p>
+
+        <H3 id="webhook-trigger">Webhook</H3>
+        <p>
+          <C>workflow create … --trigger webhook</C> (or a dashboard save with <C>{'"trigger": "webhook"'}</C>) gives
+          the workflow a URL under <C>APP_URL</C> that carries an unguessable token; it is shown <strong>once</strong>,
+          when it is made. The token is the secret: anyone holding the URL can start the workflow, so keep it where you
+          keep API keys. Rotating it in the dashboard (<C>POST …/webhook-token</C>, below) makes a new URL, and the old
+          one answers 404 at once.
+        </p>
+        <p>
+          A <C>POST</C> with a JSON object body (empty means <C>{"{}"}</C>) starts a run of the active workflow and
+          answers <C>202 {'{"run_id"}'}</C> at once. The body is <C>{"{{trigger.body…}}"}</C> in every node. The run is
+          the workflow creator&apos;s (its logs&apos; <C>user</C> too). The checks, in this order, each answering{" "}
+          <C>{'{"detail"}'}</C>:
+        </p>
+        <Table
+          head={["Status", "When"]}
+          rows={WEBHOOK_CHECKS.map(([status, when]) => [<C key="s">{status}</C>, when])}
+        />
+        <p>
+          An <C>Idempotency-Key</C> header, or a Standard Webhooks <C>webhook-id</C>, seen again for the same workflow
+          within 24 hours answers <C>202</C> with the first run&apos;s id, starts nothing and does not count toward the
+          rate limit: a sender&apos;s retries of one delivery run the workflow once.
+        </p>
+        <div>
+          <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+            <span className="font-medium text-zinc-900 dark:text-zinc-100">Start a run with curl</span>
+            <CopyButton text={WEBHOOK_CURL} what="the webhook curl example" />
+          </div>
+          <Pre label="Start a run with curl">{WEBHOOK_CURL}</Pre>
+        </div>
+        <p>
+          A node reading that body, <C className="break-all">{JSON.stringify(TRIGGER_NODE.input)}</C>, is filled in as{" "}
+          <C className="break-all">{JSON.stringify(triggers.webhook)}</C>.
+        </p>
+        <p>
+          A <strong>Standard Webhooks</strong> sender (Svix, another Patchbay&apos;s webhook endpoints, any library of{" "}
+          <a className={link} href="https://www.standardwebhooks.com">
+            standardwebhooks.com
+          </a>
+          ) can post to the URL as it is. It signs with its own secret, which Patchbay does not check: the URL&apos;s
+          token is what authenticates. Its <C>webhook-id</C> stays the same at every retry of a delivery, so its retries
+          start one run; <C>webhook-timestamp</C> and <C>webhook-signature</C> are accepted and ignored.
+        </p>
+        <Pre label="A Standard Webhooks delivery to a webhook trigger">{triggers.standard}</Pre>
+
+        <H3 id="api-trigger">API</H3>
+        <p>
+          <C>POST /v1/workflows/{"{workflow_id}"}/runs</C> with an API key starts a run of an active workflow of the
+          key&apos;s team as the key&apos;s user, under the same rules as <strong>Run now</strong>. The body is
+          optional: <C>{'{"input": {…}}'}</C>, read as <C>{"{{trigger.input…}}"}</C>. It answers{" "}
+          <C>{'201 {"run_id", "status": "queued"}'}</C>; an instance starts the run within seconds. With an{" "}
+          <C>Idempotency-Key</C> header (at most 255 characters), the same key for the same workflow within 24 hours
+          answers the same 201 and body and starts nothing, so a request retried after a lost answer runs the workflow
+          once. Errors: 404 for another team&apos;s workflow, 409 for an inactive one (or a node&apos;s connection
+          deleted or waiting for re-authorization), 403 when the consent rules refuse the run to the key&apos;s user (a
+          teammate&apos;s private connection; writes no owner activated).
+        </p>
+        <p>
+          <C>
+            GET /v1/workflows/{"{workflow_id}"}/runs/{"{run_id}"}
+          </C>{" "}
+          reads any run of the workflow:{" "}
+          <C>
+            {
+              '{"run_id", "workflow_id", "version", "status", "trigger", "started_at", "completed_at", "credits", "replay_of"}'
+            }
+          </C>
+          , <C>completed_at</C> and <C>credits</C> null until it ends, times in Unix seconds. Both are in the{" "}
+          <Link className={link} href="/docs/api">
+            API reference
+          </Link>{" "}
+          under <em>Workflows (extension)</em>.
+        </p>
+        <Pre label="Start and read a run with curl">{API_CURL}</Pre>
+        <p>
+          With <C>@patchbay/client</C>, <C>workflows.run</C> takes the input and the key, and{" "}
+          <C>workflows.waitForRun</C> polls the run (after 250 ms, then twice as long each time, at most 5 s apart)
+          until it ends, or until it waits for an approval (<C>waiting_approval</C>, which can take hours, so it returns
+          then too). Its <C>timeoutMs</C> (default 300 000) bounds the whole wait and its <C>signal</C> cancels it.
+        </p>
+        <Pre label="Start a run with @patchbay/client">{triggers.client}</Pre>
+
+        <H3 id="event-trigger">Events</H3>
+        <p>
+          <C>--trigger event --events TYPE,…</C> runs the workflow once per matching event of its team: the event types
+          are those of the{" "}
+          <Link className={link} href="/docs/webhooks">
+            webhook catalogue
+          </Link>
+          , below. An event counts when it happened after the workflow was saved active on that type; each one starts
+          the workflow exactly once across instances, within 15 seconds. A node reads <C>{"{{trigger.event.type}}"}</C>{" "}
+          and <C>{"{{trigger.event.data…}}"}</C>, the event&apos;s <C>data</C> as its webhook carries it (also{" "}
+          <C>{"{{trigger.event.id}}"}</C> and <C>{"{{trigger.event.created_at}}"}</C>).
+        </p>
+        <Table
+          head={["Event type", "When"]}
+          rows={WEBHOOK_EVENT_TYPES.map((type) => [
+            <Link key="t" className={`${link} font-mono text-[0.9em]`} href={`/docs/webhooks#${type}`}>
+              {type}
+            </Link>,
+            WEBHOOK_EVENT_DESCRIPTIONS[type],
+          ])}
+        />
+        <p>
+          On the <C>workflow.run_failed</C> event of the webhooks guide, the node{" "}
+          <C className="break-all">{JSON.stringify(EVENT_NODE.input)}</C> is filled in as{" "}
+          <C className="break-all">{JSON.stringify(triggers.event)}</C>.
+        </p>
+        <p>
+          <strong>Chains stop.</strong> A run started by an event carries its chain: the workflows whose runs led to it.
+          An event that run causes (its own <C>workflow.run_failed</C>, an approval it files, a connection it finds
+          broken) starts no workflow already in the chain, and none at all once the chain holds {MAX_CHAIN} runs. So a
+          workflow that reacts to failures cannot set itself off, and two workflows cannot feed each other forever.
+        </p>
+        <Pre label="Create a webhook and an event workflow" wrap>
+          {CLI_TRIGGERS}
+        </Pre>
+      </Section>
+
+      <Section id="replay" title="Replaying a failed run">
+        <p>
+          A run that ended <C>error</C> or <C>stopped</C> can be <strong>replayed</strong>: from the dashboard on the
+          failed run (<em>Retry from this step</em>, <C>POST …/workflow-runs/{"{id}"}/replay</C>), or with{" "}
+          <C>workflow replay --run RUN_ID [--from NODE_ID] [--wait]</C>. A replay is a new run (trigger <C>replay</C>,{" "}
+          <C>replay_of</C> the original) of the definition the original ran (its snapshot and version, not
+          today&apos;s), with its trigger data and its user. It starts at the node that failed or stopped (or at{" "}
+          <C>--from</C>): the nodes before it are not run or logged again, their outputs are taken from the original
+          run; the rest runs and is logged as usual. It is charged 1 + what it ran.
+        </p>
+        <ul className="list-disc space-y-1 pl-5">
+          <li>
+            <strong>A write is never sent twice.</strong> A replay may start only after the last node whose write
+            succeeded in the original run; a loop replays whole, so a loop with a succeeded write iteration cannot be
+            replayed from it or before it. The refusal names the node and where a replay may start.
+          </li>
+          <li>
+            <strong>Each run once.</strong> A run is replayed at most once; a second replay, concurrent or later, is
+            refused (the CLI prints <C>{'{"error"}'}</C> and exits 1). Replay the replay if it fails too.
+          </li>
+          <li>
+            A node whose stored output was cut to <C>LOG_BODY_MAX_BYTES</C> cannot be handed on: replay from it or an
+            earlier node.
+          </li>
+          <li>
+            <strong>Bulk replay</strong>: the dashboard&apos;s <C>POST …/workflows/{"{id}"}/replays</C> with a period (
+            <C>{'{"from", "to"}'}</C>, Unix ms) replays every run of the workflow queued in it that ended <C>error</C>{" "}
+            or <C>stopped</C>, each once from its failed node, and lists the runs it could not replay with the reason.
+          </li>
+        </ul>
+        <p>
+          <C>workflow replay</C> prints <C>{'{"run_id", "replay_of"}'}</C>; with <C>--wait</C> the object of{" "}
+          <C>workflow run --wait</C> plus <C>replay_of</C>.
+        </p>
+        <Pre label="workflow replay">{CLI_REPLAY}</Pre>
+      </Section>
+
+      <Section id="versions" title="Versions">
+        <p>
+          Every save that changes what a workflow runs — its nodes, its trigger, its schedule or time zone, a{" "}
+          <strong>Rebind</strong> included — makes the next <strong>version</strong> (from 1); a rename or switching it
+          on or off does not. Each run records the version it executed (<C>version</C> in the run and its API), so a
+          run&apos;s page shows what it ran even after later edits.
+        </p>
+        <p>
+          The dashboard lists a workflow&apos;s versions, newest first, with who saved each and when, and shows a
+          version&apos;s definition and its difference from the current one. <strong>Restore</strong> saves that version
+          as a new version, under the same rules as any save: a member cannot restore write nodes into an active
+          workflow without an owner (see{" "}
+          <a className={link} href="#writes">
+            Writes and owners
+          </a>
+          ), and every check of a save applies.
+        </p>
+        <Pre label="workflow versions" wrap>
+          {CLI_VERSIONS}
+        </Pre>
+      </Section>
+
       <Section id="runs" title="Runs, logs and credits">
         <Table head={["Status", "Meaning"]} rows={RUN_STATUS.map(([s, meaning]) => [<C key="s">{s}</C>, meaning])} />
         <p>
@@ -1325,10 +1651,17 @@ export default async function WorkflowsDocsPage() {
         <H3 id="cli-create">workflow create</H3>
         <p>
           Saves a workflow as that user (the owner rules above apply):{" "}
-          <C>workflow create --team ID --user ID --name N --nodes JSON [--schedule CRON --timezone TZ] [--inactive]</C>.
-          It prints <C>{'{"id", "name", "active", "next_run_at"}'}</C>, <C>next_run_at</C> in Unix seconds or null.{" "}
-          <C>--nodes</C> is a JSON array of <C>{'{"id", "label", "operation_id", "connection_id"?, "input"}'}</C>. The
-          worked example:
+          <C>
+            workflow create --team ID --user ID --name N --nodes JSON [--schedule CRON --timezone TZ | --trigger webhook
+            | --trigger event --events TYPE,…] [--inactive]
+          </C>
+          . It prints <C>{'{"id", "name", "active", "next_run_at", "version", "trigger"}'}</C> (plus <C>webhook_url</C>,
+          once, for a webhook trigger: see{" "}
+          <a className={link} href="#triggers">
+            Triggers
+          </a>
+          ), <C>next_run_at</C> in Unix seconds or null. <C>--nodes</C> is a JSON array of{" "}
+          <C>{'{"id", "label", "operation_id", "connection_id"?, "input"}'}</C>. The worked example:
         </p>
         <Pre label="workflow create" wrap>
           {CLI_CREATE}
@@ -1377,6 +1710,11 @@ export default async function WorkflowsDocsPage() {
           head={["Variable", "Default", "Meaning"]}
           rows={[
             [<C key="v">WORKFLOW_CONCURRENCY</C>, "16", "Runs one instance executes at once."],
+            [
+              <C key="v">WORKFLOW_WEBHOOK_PER_MINUTE</C>,
+              String(WEBHOOK_PER_MINUTE_DEFAULT),
+              "Runs one workflow's webhook URL may start a minute; past it, 429 with Retry-After. 0: no limit.",
+            ],
             [
               <C key="v">WORKFLOW_MAX_ITERATIONS</C>,
               "500",

@@ -1,7 +1,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { components, operations, paths } from "./generated/openapi.js";
 import { PatchbayError } from "./errors.js";
-import { retryingFetch, type TransportOptions } from "./transport.js";
+import { retryingFetch, sleep, type TransportOptions } from "./transport.js";
 
 type Schemas = components["schemas"];
 export type Connection = Schemas["Connection"];
@@ -17,6 +17,8 @@ export type AgentTurn = Schemas["AgentTurn"];
 export type AgentStep = Schemas["AgentStep"];
 export type AgentConversation = Schemas["AgentConversation"];
 export type AgentConversationSummary = Schemas["AgentConversationSummary"];
+export type WorkflowRun = Schemas["WorkflowRun"];
+export type StartedWorkflowRun = Schemas["StartedWorkflowRun"];
 
 type QueryOf<O extends keyof operations> = NonNullable<operations[O]["parameters"]["query"]>;
 type BodyOf<O extends keyof operations> = NonNullable<operations[O]["requestBody"]>["content"]["application/json"];
@@ -31,12 +33,34 @@ export type ListConversationsQuery = QueryOf<"getV1AgentConversations">;
 export type StartConversationBody = BodyOf<"postV1AgentConversations">;
 export type ShareConversationBody = BodyOf<"patchV1AgentConversationsByConversationId">;
 export type SendMessageBody = BodyOf<"postV1AgentConversationsByConversationIdMessages">;
+export type StartWorkflowRunBody = BodyOf<"postV1WorkflowsByWorkflowIdRuns">;
 /** The filters of a walk through every page: the cursor is the iterator's. */
 export type IterateLogsQuery = Omit<ListLogsQuery, "cursor">;
 export type IterateCreditLogsQuery = Omit<ListCreditLogsQuery, "cursor">;
 
 /** Per call: cancel it, or give it its own timeout. */
 export type CallOptions = { signal?: AbortSignal; timeoutMs?: number };
+
+export type RunWorkflowOptions = CallOptions & {
+  /**
+   * Sent as `Idempotency-Key` (at most 255 characters): the same key for the same workflow within
+   * 24 hours answers the first run and starts nothing, so a start that failed without an answer
+   * (a timeout, a dropped connection) can be sent again with it safely.
+   */
+  idempotencyKey?: string;
+};
+
+export type WaitForRunOptions = {
+  /** How long to wait in all, in ms (default 300 000); then a PatchbayError with code `timeout`. */
+  timeoutMs?: number;
+  /** Stops waiting: the call rejects with the signal's reason. */
+  signal?: AbortSignal;
+};
+
+/** A run in one of these goes on by itself: waitForRun polls until it is in none of them. */
+const RUN_IN_PROGRESS: readonly string[] = ["queued", "running"];
+const FIRST_POLL_MS = 250;
+const MAX_POLL_MS = 5_000;
 
 export type PatchbayOptions = TransportOptions & {
   /** The server's base URL, e.g. `https://patchbay.example.com`. */
@@ -145,6 +169,59 @@ export class Patchbay {
           signal: call?.signal,
         }),
       ) as Promise<Schemas["AgentTurnResult"]>,
+  };
+
+  /** Workflow runs (an extension, CONTRACT §13): start one through the API trigger, follow any. */
+  readonly workflows = {
+    /**
+     * Queues a run of an active workflow as the key's user; `input` is `{{trigger.input…}}` in its
+     * nodes. Resolves to `{run_id, status: "queued"}`; follow it with `getRun` or `waitForRun`.
+     */
+    run: (workflowId: string, body?: StartWorkflowRunBody, options?: RunWorkflowOptions) =>
+      unwrap(
+        "POST",
+        this.#for(options).POST("/v1/workflows/{workflow_id}/runs", {
+          params: {
+            path: { workflow_id: workflowId },
+            ...(options?.idempotencyKey !== undefined && { header: { "Idempotency-Key": options.idempotencyKey } }),
+          },
+          body,
+          signal: options?.signal,
+        }),
+      ),
+    /** A run's status, trigger, version, times and credits, whatever started it. */
+    getRun: (workflowId: string, runId: string, call?: CallOptions) =>
+      unwrap(
+        "GET",
+        this.#for(call).GET("/v1/workflows/{workflow_id}/runs/{run_id}", {
+          params: { path: { workflow_id: workflowId, run_id: runId } },
+          signal: call?.signal,
+        }),
+      ),
+    /**
+     * Polls `getRun` (after 250 ms, then twice as long each time, at most 5 s apart) until the run
+     * is no longer queued or running: it ended (`success`, `error`, `stopped`, `refused`) or waits
+     * for a person's approval (`waiting_approval`), which can take hours, so it returns then too.
+     */
+    waitForRun: async (workflowId: string, runId: string, options: WaitForRunOptions = {}): Promise<WorkflowRun> => {
+      const timeoutMs = options.timeoutMs ?? 300_000;
+      const deadline = Date.now() + timeoutMs;
+      const signal = options.signal ?? new AbortController().signal;
+      for (let delay = FIRST_POLL_MS; ; delay = Math.min(delay * 2, MAX_POLL_MS)) {
+        const run = await this.workflows.getRun(workflowId, runId, { signal: options.signal });
+        if (!RUN_IN_PROGRESS.includes(run.status)) return run;
+        const left = deadline - Date.now();
+        if (left <= 0)
+          throw new PatchbayError({
+            status: 0,
+            code: "timeout",
+            detail: `Run ${runId} is still ${run.status} after ${timeoutMs} ms.`,
+            method: "GET",
+            url: `${this.#options.baseUrl.replace(/\/+$/, "")}/v1/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`,
+          });
+        await sleep(Math.min(delay, left), signal);
+      }
+    },
   };
 
   readonly authLinks = {

@@ -27,6 +27,11 @@ export type {
   StartConversationBody,
   ShareConversationBody,
   SendMessageBody,
+  WorkflowRun,
+  StartedWorkflowRun,
+  StartWorkflowRunBody,
+  RunWorkflowOptions,
+  WaitForRunOptions,
 } from "./client.js";
 export { PatchbayError, type PatchbayErrorCode } from "./errors.js";
 export { retryAfterMs, type RetryOptions, type TransportOptions } from "./transport.js";

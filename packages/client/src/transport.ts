@@ -123,7 +123,8 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 /** 0.5 s, 1 s, 2 s … with up to 25 % jitter, when the server said nothing. */
 const backoff = (attempt: number) => Math.round(500 * 2 ** attempt * (1 + Math.random() * 0.25));
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort reason as fetch rejects with it (a DOMException, or whatever the caller passed to abort())
     if (signal.aborted) return reject(signal.reason);

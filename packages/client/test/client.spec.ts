@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Patchbay, type Log } from "@patchbay/client";
-import { test, expect, seed, seedTeam, baseURL } from "../../../e2e/fixtures";
+import { test, expect, cli, seed, seedTeam, baseURL } from "../../../e2e/fixtures";
 import { clientFor, failure } from "./support";
 
 // @patchbay/client against the run's real server: every /v1 operation, typed bodies back,
@@ -91,6 +91,28 @@ test("every /v1 operation of the document, once, through the client", async () =
   expect((await patchbay.agent.get(started.id)).shared).toBe(true);
   expect((await patchbay.agent.list({ q: "sessions" })).data.map((c) => c.id)).toEqual([started.id]);
 
+  // Workflow runs (an extension): the API trigger starts one, getRun reads it.
+  const workflow = await cli(
+    "workflow",
+    "create",
+    "--team",
+    team.id,
+    "--user",
+    team.users[0].id,
+    "--name",
+    "Client workflow",
+    "--nodes",
+    JSON.stringify([{ id: "hi", label: "Hi", operation_id: "utility.format_text", input: { template: "Hi" } }]),
+  );
+  expect(workflow.code, JSON.stringify(workflow.json)).toBe(0);
+  const run = await patchbay.workflows.run(workflow.json.id, { input: { from: "client" } });
+  expect(run).toEqual({ run_id: expect.stringMatching(/^run_/), status: "queued" });
+  expect(await patchbay.workflows.getRun(workflow.json.id, run.run_id)).toMatchObject({
+    run_id: run.run_id,
+    workflow_id: workflow.json.id,
+    trigger: { type: "api" },
+  });
+
   const deleted = await patchbay.connections.delete(created.id!);
   expect(deleted.id).toBe(created.id);
   const gone = await failure(patchbay.connections.get(created.id!));
@@ -101,7 +123,7 @@ test("every /v1 operation of the document, once, through the client", async () =
   const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
     Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })),
   );
-  expect(operations).toHaveLength(16);
+  expect(operations).toHaveLength(18);
   for (const op of operations) {
     const pattern = new RegExp(`^${op.method} ${op.path.replace(/\{\w+\}/g, "[^/]+")}$`);
     expect(
