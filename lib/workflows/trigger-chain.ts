@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 // workflow.run_failed, an approval it files, a connection it finds broken) carries the chain, and
 // that event starts no workflow already in it, nor any once it holds MAX_CHAIN runs.
 
-const MAX_CHAIN = 3;
+export const MAX_CHAIN = 3;
 
 const storage = new AsyncLocalStorage<string[]>();
 
