@@ -122,8 +122,9 @@ export function RetryFromStep({
         className={isDefault ? "btn-primary px-3 py-1.5" : "btn-secondary px-3 py-1.5"}
         onClick={() => setOpen(true)}
         data-testid="retry-from-step"
+        aria-label={`Retry from this step: ${label}`}
       >
-        Retry from this step<span className="sr-only">: {label}</span>
+        Retry from this step
       </button>
       <Dialog open={open} onClose={close} title={`Retry from “${label}”?`} className="max-w-md">
         <div className="space-y-3 text-sm text-zinc-700 dark:text-zinc-300">

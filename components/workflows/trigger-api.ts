@@ -2,6 +2,7 @@
 
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/queries/api-client";
+import { workflowState } from "@/lib/workflows/workflow-state";
 import { retryUnlessClientError } from "@/lib/queries/retry";
 import type { Workflow, WorkflowDetail, WorkflowNode, WorkflowRun, WorkflowRunDetail } from "@/lib/queries/workflows";
 
@@ -22,6 +23,10 @@ export type WorkflowTrigger = {
 export type WorkflowTriggerFields = { version: number; trigger: WorkflowTrigger; webhook_url?: string };
 export type SavedWorkflow = Workflow & WorkflowTriggerFields;
 export type TriggeredWorkflowDetail = WorkflowDetail & WorkflowTriggerFields;
+
+/** The badge's state of a workflow as the API answers it: a webhook or events start it on their own too. */
+export const stateOf = (w: { active: boolean; schedule: string | null; trigger?: WorkflowTrigger }) =>
+  workflowState({ ...w, triggerType: w.trigger?.type });
 
 export type RunTriggerType = "manual" | "schedule" | "webhook" | "event" | "api" | "replay" | "simulated";
 

@@ -11,7 +11,6 @@ import { ErrorNote } from "@/components/ui/error-note";
 import { KindBadge } from "@/components/operations/kind-badge";
 import { LocalTime } from "@/components/time/local-time";
 import { ActiveBadge, WritesBadge } from "@/components/workflows/badges";
-import { workflowState } from "@/lib/workflows/workflow-state";
 import { useDocumentTitle } from "@/components/ui/use-document-title";
 import { useCatalogue } from "@/components/workflows/catalogue";
 import { When } from "@/components/workflows/relative-time";
@@ -28,6 +27,7 @@ import { WebhookUrlDialog } from "@/components/workflows/webhook-url-dialog";
 import { BulkReplayDialog } from "@/components/workflows/bulk-replay-dialog";
 import { VersionHistory } from "@/components/workflows/version-history";
 import {
+  stateOf,
   useRotateWebhookUrl,
   type TriggeredRun,
   type TriggeredWorkflowDetail,
@@ -166,7 +166,7 @@ function Loaded({
           <div className="min-w-0">
             <div className="flex flex-wrap items-center gap-2">
               <h1 className="wrap-anywhere text-2xl font-semibold tracking-tight">{w.name}</h1>
-              <ActiveBadge state={workflowState(w)} />
+              <ActiveBadge state={stateOf(w)} />
               {writes.length > 0 && <WritesBadge approved={unapproved.length === 0} />}
             </div>
             <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid="workflow-schedule">
