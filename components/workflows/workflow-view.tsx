@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { DataTable } from "@/components/data-table/data-table";
@@ -140,6 +140,16 @@ function Loaded({
   const underway = rows.some((r) => isUnderway(r.status));
   // Run now queues the run: it has not started until a worker takes it, so it never reads "started".
   const ranNow = runNow.data ? rows.find((r) => r.id === runNow.data.run_id) : undefined;
+  // A Run now pressed while the history's first load is still under way is not in that answer
+  // (an invalidation joins a first fetch rather than restarting it): look again once it settles.
+  const missingRun = runNow.data && !ranNow && !runs.isFetching ? runNow.data.run_id : null;
+  const { refetch: refetchRuns } = runs;
+  const lookedAgain = useRef<string | null>(null);
+  useEffect(() => {
+    if (!missingRun || lookedAgain.current === missingRun) return;
+    lookedAgain.current = missingRun;
+    void refetchRuns();
+  }, [missingRun, refetchRuns]);
   const runNowState =
     !ranNow || ranNow.status === "queued"
       ? "is queued: it starts in a moment"
