@@ -49,10 +49,19 @@ export function BulkReplayDialog({
     if (range === "day") return { from: now - 24 * HOUR, to: now };
     if (range === "week") return { from: now - 7 * 24 * HOUR, to: now };
     const f = Date.parse(from);
-    const t = Date.parse(to);
+    // The inputs name minutes: the end's minute is counted whole.
+    const t = Date.parse(to) + 60_000;
     if (Number.isNaN(f) || Number.isNaN(t)) return "Give both the start and the end of the range.";
     if (f >= t) return "The start of the range must come before its end.";
     return { from: f, to: t };
+  };
+  const choose = (value: Range) => {
+    setRange(value);
+    // A custom range starts as the last 24 hours up to now, not up to when the page loaded.
+    if (value === "custom") {
+      setFrom(localInput(Date.now() - 24 * HOUR));
+      setTo(localInput(Date.now()));
+    }
   };
   const [problem, setProblem] = useState<string | null>(null);
   const submit = (e: React.FormEvent) => {
@@ -70,7 +79,9 @@ export function BulkReplayDialog({
           <p className="font-medium">
             {answer.replayed.length
               ? `${plural(answer.replayed.length, "run")} replayed from ${answer.replayed.length === 1 ? "its" : "their"} failed step.`
-              : "No run was replayed."}{" "}
+              : answer.skipped.length
+                ? "No run was replayed."
+                : "No run failed or stopped in that range without being replayed already."}{" "}
             {answer.skipped.length ? `${plural(answer.skipped.length, "run")} skipped:` : ""}
           </p>
           {answer.skipped.length > 0 && (
@@ -103,7 +114,7 @@ export function BulkReplayDialog({
             <div className="flex flex-col gap-2 sm:flex-row sm:gap-5">
               {RANGES.map(([value, words]) => (
                 <label key={value} className="flex cursor-pointer items-center gap-2">
-                  <input type="radio" name={`${id}-range`} checked={range === value} onChange={() => setRange(value)} />
+                  <input type="radio" name={`${id}-range`} checked={range === value} onChange={() => choose(value)} />
                   {words}
                 </label>
               ))}

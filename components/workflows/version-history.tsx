@@ -93,7 +93,7 @@ export function VersionHistory({ teamId, workflow }: { teamId: string; workflow:
                     <span className="font-medium tabular-nums">{v.version}</span>
                     {v.version === current?.version && <span className={`ml-2 text-xs ${term}`}>current</span>}
                   </td>
-                  <td className="px-3 py-2 whitespace-nowrap">
+                  <td className="px-3 py-2 sm:whitespace-nowrap">
                     <LocalTime seconds={v.created_at} />
                   </td>
                   <td className="hidden max-w-[14rem] truncate px-3 py-2 sm:table-cell" title={author(v)}>
@@ -102,7 +102,7 @@ export function VersionHistory({ teamId, workflow }: { teamId: string; workflow:
                   <td className="hidden max-w-[16rem] truncate px-3 py-2 md:table-cell">
                     {triggerWords(v.trigger)} · {plural(v.nodes.length, "node")}
                   </td>
-                  <td className="px-3 py-2 text-right">
+                  <td className="py-2 pr-3 pl-1 text-right">
                     <button type="button" className="btn-secondary px-3 py-1" onClick={() => setOpenVersion(v.version)}>
                       View<span className="sr-only"> version {v.version}</span>
                     </button>
