@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
+import { stateOf, type WorkflowTrigger } from "@/components/workflows/trigger-api";
 import { createColumnHelper } from "@tanstack/react-table";
 import { ActiveBadge, RunStatusBadge, WritesBadge } from "@/components/workflows/badges";
-import { workflowState } from "@/lib/workflows/workflow-state";
 import { runWhen, useNow, When } from "@/components/workflows/relative-time";
 import { LocalTime } from "@/components/time/local-time";
 import { scheduleSummary } from "@/components/workflows/schedule-words";
@@ -71,7 +71,7 @@ export function workflowColumns(team: string) {
         return (
           <div className="min-w-0 leading-tight" title={w.deactivated_reason ?? undefined}>
             <div className="flex items-center gap-1">
-              <ActiveBadge state={workflowState(w)} />
+              <ActiveBadge state={stateOf(w)} />
               {w.writes && <WritesBadge />}
             </div>
             {!w.active && w.deactivated_reason && (
@@ -86,6 +86,16 @@ export function workflowColumns(team: string) {
       header: "Schedule",
       cell: (c) => {
         const s = scheduleSummary(c.row.original.schedule, c.row.original.timezone);
+        const trigger = (c.row.original as WorkflowListItem & { trigger?: WorkflowTrigger }).trigger;
+        if (trigger?.type === "webhook") return <TwoLines first="Webhook" second="A POST to its URL" />;
+        if (trigger?.type === "event")
+          return (
+            <TwoLines
+              first="Events"
+              second={(trigger.events ?? []).join(", ")}
+              title={(trigger.events ?? []).join(", ")}
+            />
+          );
         return (
           <TwoLines
             first={s.words}

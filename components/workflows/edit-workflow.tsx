@@ -7,6 +7,7 @@ import { useCatalogue } from "@/components/workflows/catalogue";
 import { EditorSkeleton } from "@/components/workflows/editor-skeleton";
 import { WorkflowEditor } from "@/components/workflows/workflow-editor";
 import { workflowQuery, type WorkflowDetail } from "@/lib/queries/workflows";
+import type { TriggeredWorkflowDetail } from "@/components/workflows/trigger-api";
 import { workflowBody } from "@/lib/schemas/workflows";
 
 /** /workflows/{id}/edit: the editor over the saved workflow, once it and the catalogue are loaded. */
@@ -46,7 +47,7 @@ export function EditWorkflow({
       isOwner={isOwner}
       catalogue={index}
       workflowId={saved.id}
-      initial={workflowBody(saved)}
+      initial={{ ...workflowBody(saved), trigger: (saved as TriggeredWorkflowDetail).trigger }}
       connectionProblems={problems}
       cancelHref={`/${teamId}/workflows/${saved.id}`}
     />

@@ -67,7 +67,9 @@ export function exampleOf(op: CatalogueOperation, field: Field): string {
 
 function toText(value: unknown, kind: FieldKind): string {
   if (value === undefined || value === null) return value === null && kind === "json" ? "null" : "";
-  if (typeof value === "string") return value;
+  // A text saved in a JSON field reads back in quotes, or it would not parse as JSON when saved
+  // again; a {{reference}} stays as typed.
+  if (typeof value === "string") return kind === "json" && !value.includes("{{") ? JSON.stringify(value) : value;
   if (kind === "json") return JSON.stringify(value, null, 2);
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }

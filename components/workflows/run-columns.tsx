@@ -3,19 +3,21 @@
 import { createColumnHelper } from "@tanstack/react-table";
 import { RunStatusBadge } from "@/components/workflows/badges";
 import { RunWhen } from "@/components/workflows/relative-time";
-import { formatDuration, runTime, startedBy, triggerLabel } from "@/components/workflows/format";
-import type { WorkflowRun } from "@/lib/queries/workflows";
+import { formatDuration, runTime, runTriggerWords, startedBy } from "@/components/workflows/format";
+import type { TriggeredRun } from "@/components/workflows/trigger-api";
 import { stepName, stopStep, waitingStep } from "@/components/workflows/run-steps";
 
-const col = createColumnHelper<WorkflowRun>();
+const col = createColumnHelper<TriggeredRun>();
 
 // Status fits "Waiting for approval" on one line.
-export const RUN_COLUMNS_TEMPLATE = "minmax(11rem,1.3fr) 7rem minmax(10rem,1.3fr) minmax(10rem,1fr) 6rem 5rem";
+// Trigger fits "Event connection.needs_reauth" over two lines.
+export const RUN_COLUMNS_TEMPLATE =
+  "minmax(11rem,1.3fr) minmax(9rem,1fr) minmax(10rem,1.3fr) minmax(10rem,1fr) 6rem 5rem";
 
 const muted = "text-zinc-600 dark:text-zinc-400";
 
 /** Where a run stopped or waits: the node, and the row of its loop. */
-function At({ step }: { step: WorkflowRun["nodes"][number] | undefined }) {
+function At({ step }: { step: TriggeredRun["nodes"][number] | undefined }) {
   if (!step) return null;
   const name = stepName({ ...step, label: step.node_id });
   return (
@@ -31,7 +33,23 @@ export const runColumns = [
     header: "Started",
     cell: (c) => <RunWhen run={c.row.original} />,
   }),
-  col.accessor("trigger", { header: "Trigger", cell: (c) => triggerLabel(c.getValue()) }),
+  col.accessor((r) => runTriggerWords(r), {
+    id: "trigger",
+    header: "Trigger",
+    cell: (c) => (
+      <div className="min-w-0 leading-tight" data-testid="run-trigger">
+        <div className="truncate" title={c.getValue()}>
+          {c.getValue()}
+        </div>
+        {c.row.original.version !== null && (
+          <div className={`truncate text-xs ${muted}`}>
+            version {c.row.original.version}
+            {c.row.original.replayed_by ? " · replayed" : ""}
+          </div>
+        )}
+      </div>
+    ),
+  }),
   col.accessor((r) => startedBy(r), {
     id: "started_by",
     header: "Started by",

@@ -10,7 +10,9 @@ import { JsonView } from "@/components/logs/json-view";
 import { LocalTime } from "@/components/time/local-time";
 import { NodeStatusBadge, RunStatusBadge } from "@/components/workflows/badges";
 import { formatDuration, startedBy, triggerLabel } from "@/components/workflows/format";
-import { workflowRunQuery, type WorkflowRunDetail } from "@/lib/queries/workflows";
+import { workflowRunQuery } from "@/lib/queries/workflows";
+import type { TriggeredRunDetail } from "@/components/workflows/trigger-api";
+import { ReplayedNodes, RetryFromStep } from "@/components/workflows/run-replay";
 import {
   groupSteps,
   isWaiting,
@@ -33,8 +35,22 @@ const ROWS_SHOWN = 50;
  * One run in full, in a side panel like the approvals' detail: what happened, then each node with
  * its input and output.
  */
-export function RunDetailPanel({ team, runId, onClose }: { team: string; runId: string; onClose: () => void }) {
-  const { data: run, error, isPending } = useQuery(workflowRunQuery(team, runId));
+export function RunDetailPanel({
+  team,
+  runId,
+  onClose,
+  onOpenRun,
+}: {
+  team: string;
+  runId: string;
+  onClose: () => void;
+  /** Opens another run of the workflow in this panel (a replay, or the run it replays). */
+  onOpenRun: (id: string) => void;
+}) {
+  const query = useQuery(workflowRunQuery(team, runId));
+  const { error, isPending } = query;
+  // The server's run carries §13's fields (trigger data, version, replay links) beyond the older type.
+  const run = query.data as TriggeredRunDetail | undefined;
   const closeRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLElement>(null);
   usePanelKeyboard(panelRef, closeRef, onClose, runId);
@@ -75,7 +91,7 @@ export function RunDetailPanel({ team, runId, onClose }: { team: string; runId: 
         ) : error ? (
           <ErrorNote error={error} title="This run could not be loaded." />
         ) : run ? (
-          <RunBody team={team} run={run} />
+          <RunBody team={team} run={run} onOpenRun={onOpenRun} />
         ) : null}
       </div>
     </aside>
@@ -89,7 +105,8 @@ const BOX = {
   ended: "border-zinc-300 bg-zinc-50 text-zinc-900 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100",
 };
 
-type Step = WorkflowRunDetail["nodes"][number];
+type Step = TriggeredRunDetail["nodes"][number];
+type WorkflowRunDetail = TriggeredRunDetail;
 
 /** Where a run's approval request is decided: the Approvals page with it open. */
 const approvalHref = (team: string, id: string) => `/${team}/approvals?approval=${encodeURIComponent(id)}`;
@@ -169,8 +186,49 @@ const succeededNode = (g: RunNodeGroup) =>
   g.steps.some((s) => s.status === "success") &&
   g.steps.every((s) => s.status === "success" || (s.status === "skipped" && s.reason === "condition"));
 
-function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
+/** What started the run: a webhook's body, an API call's input or an event, collapsed at first. */
+function TriggerData({ run }: { run: WorkflowRunDetail }) {
+  const data = run.trigger_data;
+  if (!data) return null;
+  const [title, value] =
+    "body" in data
+      ? ["What started it: the webhook's body", data.body]
+      : "input" in data
+        ? ["What started it: the API call's input", data.input]
+        : ["What started it: the event", data.event];
+  return (
+    <div data-testid="run-trigger-data">
+      <JsonSection title={title} name={`run ${run.id}`} value={value} empty="an empty object" open={false} />
+    </div>
+  );
+}
+
+/** A link that opens another run in this panel (a history entry, as a row does). */
+function RunLink({ id, onOpenRun }: { id: string; onOpenRun: (id: string) => void }) {
+  return (
+    <a
+      href={`?run=${encodeURIComponent(id)}`}
+      className={`${link} font-mono text-xs`}
+      onClick={(e) => {
+        if (e.metaKey || e.ctrlKey || e.shiftKey) return;
+        e.preventDefault();
+        onOpenRun(id);
+      }}
+    >
+      {id}
+    </a>
+  );
+}
+
+function RunBody({ team, run, onOpenRun }: { team: string; run: WorkflowRunDetail; onOpenRun: (id: string) => void }) {
   const groups = groupSteps(run.nodes);
+  const replayed = run.replay_of ? run.replayed_nodes : [];
+  // Where Retry from this step is offered: the failed (or stopped) node, and every node a replay may start at.
+  const retryAt = new Set(
+    run.replay && !run.replayed_by && (run.status === "error" || run.status === "stopped")
+      ? [run.failed_node_id ?? run.replay.default_from, ...run.replay.from].filter((x): x is string => !!x)
+      : [],
+  );
   const succeeded = groups.filter(succeededNode).length;
   return (
     <div className="space-y-4">
@@ -185,8 +243,19 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
         <dt className={term}>Workflow</dt>
         <dd className="min-w-0 wrap-anywhere">{run.workflow_name}</dd>
         <dt className={term}>Trigger</dt>
-        <dd>
-          {triggerLabel(run.trigger)}
+        <dd data-testid="run-detail-trigger">
+          {run.trigger === "replay" && run.replay_of ? (
+            <>
+              Replay of <RunLink id={run.replay_of} onOpenRun={onOpenRun} />
+            </>
+          ) : run.trigger === "event" && run.trigger_data && "event" in run.trigger_data ? (
+            <>
+              Event <code className="font-mono text-xs">{run.trigger_data.event.type}</code>
+            </>
+          ) : (
+            triggerLabel(run.trigger)
+          )}
+          {run.version !== null && <span className={term}> · version {run.version}</span>}
           {run.slot_at !== null && (
             <span className={term}>
               {" "}
@@ -194,6 +263,14 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
             </span>
           )}
         </dd>
+        {run.replayed_by && (
+          <>
+            <dt className={term}>Replayed by</dt>
+            <dd data-testid="run-replayed-by">
+              <RunLink id={run.replayed_by} onOpenRun={onOpenRun} />
+            </dd>
+          </>
+        )}
         <dt className={term}>Started by</dt>
         <dd className="min-w-0 wrap-anywhere">{startedBy(run)}</dd>
         <dt className={term}>{run.started_at !== null ? "Started" : "Due"}</dt>
@@ -227,6 +304,8 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
           ))}
       </dl>
 
+      <TriggerData run={run} />
+
       <div className="flex flex-col gap-2 sm:flex-row">
         <Link href={`/${team}/logs?source_run_id=${encodeURIComponent(run.id)}`} className="btn-secondary flex-1">
           Open in Logs
@@ -248,10 +327,13 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
             {run.redacted}
           </p>
         )}
-        {run.nodes.length === 0 ? (
+        {run.nodes.length === 0 && replayed.length === 0 ? (
           <p className={term}>{run.status === "refused" ? "None ran." : "None has started yet."}</p>
         ) : (
           <ol className="space-y-3">
+            {run.replay_of && replayed.length > 0 && (
+              <ReplayedNodes team={team} originalId={run.replay_of} nodeIds={replayed} onOpenRun={onOpenRun} />
+            )}
             {groups.map((g, i) => (
               <li
                 key={g.node_id}
@@ -259,9 +341,12 @@ function RunBody({ team, run }: { team: string; run: WorkflowRunDetail }) {
                 className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
               >
                 {g.loops ? (
-                  <LoopNode team={team} run={run} group={g} index={i} />
+                  <LoopNode team={team} run={run} group={g} index={i + replayed.length} />
                 ) : (
-                  <PlainNode team={team} run={run} step={g.steps[0]} index={i} />
+                  <PlainNode team={team} run={run} step={g.steps[0]} index={i + replayed.length} />
+                )}
+                {retryAt.has(g.node_id) && (
+                  <RetryFromStep team={team} run={run} nodeId={g.node_id} label={g.label} onOpenRun={onOpenRun} />
                 )}
               </li>
             ))}

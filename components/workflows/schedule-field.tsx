@@ -86,12 +86,15 @@ export function ScheduleField({
   value,
   onChange,
   problems = {},
+  showMode = true,
 }: {
   teamId: string;
   value: ScheduleValue;
   onChange: (next: ScheduleValue) => void;
   /** What the last Save found wrong with the expression or the zone, shown beside each. */
   problems?: { schedule?: string; timezone?: string };
+  /** False when a trigger picker beside it already says whether it runs on a schedule. */
+  showMode?: boolean;
 }) {
   const id = useId();
   const zones = useZones();
@@ -108,39 +111,41 @@ export function ScheduleField({
 
   return (
     <div className="space-y-4">
-      <fieldset>
-        <legend className={label}>When it runs</legend>
-        <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
-          {(
-            [
-              ["manual", "Only when started", "Run now, or the command line."],
-              ["cron", "On a schedule", "A cron expression in a time zone."],
-            ] as const
-          ).map(([mode, title, description]) => (
-            <div key={mode} className="flex items-start gap-2 text-sm">
-              <input
-                id={`${id}-mode-${mode}`}
-                type="radio"
-                name={`${id}-mode`}
-                className="mt-1 cursor-pointer"
-                checked={value.mode === mode}
-                aria-describedby={`${id}-mode-${mode}-help`}
-                onChange={() =>
-                  onChange({ ...value, mode, cron: mode === "cron" && !value.cron.trim() ? "0 9 * * 1" : value.cron })
-                }
-              />
-              <span>
-                <label htmlFor={`${id}-mode-${mode}`} className="cursor-pointer font-medium">
-                  {title}
-                </label>
-                <span id={`${id}-mode-${mode}-help`} className="block text-xs text-zinc-600 dark:text-zinc-400">
-                  {description}
+      {showMode && (
+        <fieldset>
+          <legend className={label}>When it runs</legend>
+          <div className="flex flex-col gap-2 sm:flex-row sm:gap-6">
+            {(
+              [
+                ["manual", "Only when started", "Run now, or the command line."],
+                ["cron", "On a schedule", "A cron expression in a time zone."],
+              ] as const
+            ).map(([mode, title, description]) => (
+              <div key={mode} className="flex items-start gap-2 text-sm">
+                <input
+                  id={`${id}-mode-${mode}`}
+                  type="radio"
+                  name={`${id}-mode`}
+                  className="mt-1 cursor-pointer"
+                  checked={value.mode === mode}
+                  aria-describedby={`${id}-mode-${mode}-help`}
+                  onChange={() =>
+                    onChange({ ...value, mode, cron: mode === "cron" && !value.cron.trim() ? "0 9 * * 1" : value.cron })
+                  }
+                />
+                <span>
+                  <label htmlFor={`${id}-mode-${mode}`} className="cursor-pointer font-medium">
+                    {title}
+                  </label>
+                  <span id={`${id}-mode-${mode}-help`} className="block text-xs text-zinc-600 dark:text-zinc-400">
+                    {description}
+                  </span>
                 </span>
-              </span>
-            </div>
-          ))}
-        </div>
-      </fieldset>
+              </div>
+            ))}
+          </div>
+        </fieldset>
+      )}
 
       {value.mode === "cron" && (
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2">

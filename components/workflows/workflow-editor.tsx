@@ -4,7 +4,9 @@ import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { NodeCard } from "@/components/workflows/node-card";
-import { ScheduleField, type ScheduleValue } from "@/components/workflows/schedule-field";
+import { TriggerField, type TriggerValue } from "@/components/workflows/trigger-field";
+import { WebhookUrlDialog } from "@/components/workflows/webhook-url-dialog";
+import type { SavedWorkflow, WorkflowTrigger } from "@/components/workflows/trigger-api";
 import { ActiveSwitch, WriteNote, type WriteNode } from "@/components/workflows/write-note";
 import { SaveProblems } from "@/components/workflows/save-problems";
 import { CopilotPanel } from "@/components/workflows/copilot-panel";
@@ -28,6 +30,8 @@ type EditorInitial = {
   schedule: string | null;
   timezone: string | null;
   active: boolean;
+  /** What starts it (CONTRACT §13); absent reads as its schedule, or manual. */
+  trigger?: WorkflowTrigger;
 };
 
 type Props = {
@@ -87,11 +91,18 @@ export function WorkflowEditor({
   const [drafts, setDrafts] = useState<NodeDraft[]>(() =>
     initial.nodes.length ? initial.nodes.map((n) => draftOf(n, catalogue.byId.get(n.operation_id))) : [blankDraft([])],
   );
-  const [schedule, setSchedule] = useState<ScheduleValue>(() => ({
-    mode: initial.schedule ? "cron" : "manual",
-    cron: initial.schedule ?? "",
-    timezone: initial.timezone || browserZone(),
+  const [trigger, setTrigger] = useState<TriggerValue>(() => ({
+    type: initial.trigger?.type ?? (initial.schedule ? "schedule" : "manual"),
+    schedule: {
+      mode: initial.schedule ? "cron" : "manual",
+      cron: initial.schedule ?? "",
+      timezone: initial.timezone || browserZone(),
+    },
+    events: initial.trigger?.events ?? [],
   }));
+  const schedule = trigger.schedule;
+  // The URL a save just made: shown once, then the workflow's page.
+  const [webhookUrl, setWebhookUrl] = useState<{ url: string; id: string } | null>(null);
   const [active, setActive] = useState(initial.active);
   const [formProblems, setFormProblems] = useState<string[]>([]);
   const save = useSaveWorkflow(teamId, workflowId);
@@ -178,7 +189,10 @@ export function WorkflowEditor({
       ...(name.trim() ? [] : ["name: is required: give the workflow a name"]),
       ...built.flatMap((b) => b.problems),
       ...(schedule.mode === "cron" && !schedule.cron.trim()
-        ? ["schedule: is required: type a cron expression, or choose Only when started"]
+        ? ["schedule: is required: type a cron expression, or choose Manual"]
+        : []),
+      ...(trigger.type === "event" && trigger.events.length === 0
+        ? ["events: is required: choose at least one event type, or another trigger"]
         : []),
     ];
     setFormProblems(problems);
@@ -187,18 +201,25 @@ export function WorkflowEditor({
       requestAnimationFrame(() => problemsRef.current?.focus());
       return;
     }
-    const draft: WorkflowDraft = {
+    const draft: WorkflowDraft & Pick<WorkflowTrigger, "type"> = {
       name: name.trim(),
       nodes,
       schedule: schedule.mode === "cron" ? schedule.cron.trim() : null,
       timezone: schedule.mode === "cron" ? schedule.timezone : null,
       active: lockedReason ? false : active,
+      type: trigger.type,
     };
     // A change that leaves the nodes as they were does not send them: a member may then rename
     // or reschedule an active workflow that writes without it needing an owner again.
-    const body = workflowId && !nodesChanged ? (({ nodes: _, ...rest }) => rest)(draft) : draft;
-    save.mutate(body as WorkflowDraft, {
-      onSuccess: (saved) => router.push(`/${teamId}/workflows/${saved.id}`),
+    const { type, ...fields } = draft;
+    const withTrigger = { ...fields, trigger: type, events: type === "event" ? trigger.events : null };
+    const body = workflowId && !nodesChanged ? (({ nodes: _, ...rest }) => rest)(withTrigger) : withTrigger;
+    save.mutate(body as unknown as WorkflowDraft, {
+      onSuccess: (saved) => {
+        const url = (saved as SavedWorkflow).webhook_url;
+        if (url) setWebhookUrl({ url, id: saved.id });
+        else router.push(`/${teamId}/workflows/${saved.id}`);
+      },
       onError: () => requestAnimationFrame(() => problemsRef.current?.focus()),
     });
   };
@@ -209,10 +230,15 @@ export function WorkflowEditor({
     setDrafts(
       draft.nodes.length ? draft.nodes.map((n) => draftOf(n, catalogue.byId.get(n.operation_id))) : [blankDraft([])],
     );
-    setSchedule((was) => ({
-      mode: draft.schedule ? "cron" : "manual",
-      cron: draft.schedule ?? "",
-      timezone: draft.timezone || was.timezone,
+    // The Copilot speaks of schedules only: another trigger is kept unless it drafts a schedule.
+    setTrigger((was) => ({
+      ...was,
+      type: draft.schedule ? "schedule" : was.type === "schedule" ? "manual" : was.type,
+      schedule: {
+        mode: draft.schedule ? "cron" : "manual",
+        cron: draft.schedule ?? "",
+        timezone: draft.timezone || was.schedule.timezone,
+      },
     }));
     setActive(draft.active);
     setFormProblems([]);
@@ -322,13 +348,19 @@ export function WorkflowEditor({
 
         <section className="card p-4 sm:p-5" aria-labelledby="editor-schedule-heading">
           <h2 id="editor-schedule-heading" className="mb-3 text-base font-semibold">
-            Schedule
+            Trigger
           </h2>
-          <ScheduleField
+          <TriggerField
             teamId={teamId}
-            value={schedule}
-            onChange={setSchedule}
-            problems={{ schedule: fieldProblems.get("schedule"), timezone: fieldProblems.get("timezone") }}
+            value={trigger}
+            onChange={setTrigger}
+            hasWebhookUrl={!!workflowId && initial.trigger?.type === "webhook"}
+            problems={{
+              schedule: fieldProblems.get("schedule"),
+              timezone: fieldProblems.get("timezone"),
+              trigger: fieldProblems.get("trigger"),
+              events: fieldProblems.get("events"),
+            }}
           />
         </section>
 
@@ -345,7 +377,14 @@ export function WorkflowEditor({
             checked={active}
             onChange={setActive}
             lockedReason={lockedReason}
-            manual={schedule.mode === "manual"}
+            manual={trigger.type === "manual"}
+            startedBy={
+              trigger.type === "webhook"
+                ? "a POST to its URL"
+                : trigger.type === "event"
+                  ? "each event"
+                  : "its schedule"
+            }
             writes={writes.length > 0}
             approvedOnly={writes.length > 0 && unapproved.length === 0}
           />
@@ -369,6 +408,12 @@ export function WorkflowEditor({
           </div>
         </div>
       </form>
+      <WebhookUrlDialog
+        url={webhookUrl?.url ?? null}
+        title="Saved: its webhook URL"
+        closeLabel="I have copied it: open the workflow"
+        onClose={() => webhookUrl && router.push(`/${teamId}/workflows/${webhookUrl.id}`)}
+      />
     </div>
   );
 }

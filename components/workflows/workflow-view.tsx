@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useRouter } from "next/navigation";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { DataTable } from "@/components/data-table/data-table";
@@ -11,7 +11,6 @@ import { ErrorNote } from "@/components/ui/error-note";
 import { KindBadge } from "@/components/operations/kind-badge";
 import { LocalTime } from "@/components/time/local-time";
 import { ActiveBadge, WritesBadge } from "@/components/workflows/badges";
-import { workflowState } from "@/lib/workflows/workflow-state";
 import { useDocumentTitle } from "@/components/ui/use-document-title";
 import { useCatalogue } from "@/components/workflows/catalogue";
 import { When } from "@/components/workflows/relative-time";
@@ -24,6 +23,15 @@ import { WriteNote, type WriteNode } from "@/components/workflows/write-note";
 import { NodeControlsSummary } from "@/components/workflows/node-controls-summary";
 import { nodeFields } from "@/components/workflows/editor-model";
 import { ApiRequestError } from "@/lib/queries/api-client";
+import { WebhookUrlDialog } from "@/components/workflows/webhook-url-dialog";
+import { BulkReplayDialog } from "@/components/workflows/bulk-replay-dialog";
+import { VersionHistory } from "@/components/workflows/version-history";
+import {
+  stateOf,
+  useRotateWebhookUrl,
+  type TriggeredRun,
+  type TriggeredWorkflowDetail,
+} from "@/components/workflows/trigger-api";
 import {
   isUnderway,
   RUN_PARAM,
@@ -32,8 +40,6 @@ import {
   useSetWorkflowActive,
   workflowQuery,
   workflowRunsOptions,
-  type WorkflowDetail,
-  type WorkflowRun,
 } from "@/lib/queries/workflows";
 
 const term = "text-zinc-500 dark:text-zinc-400";
@@ -77,10 +83,18 @@ export function WorkflowView({
       </div>
     );
   }
-  return <Loaded teamId={teamId} workflow={query.data} isOwner={isOwner} />;
+  return <Loaded teamId={teamId} workflow={query.data as TriggeredWorkflowDetail} isOwner={isOwner} />;
 }
 
-function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: WorkflowDetail; isOwner: boolean }) {
+function Loaded({
+  teamId,
+  workflow: w,
+  isOwner,
+}: {
+  teamId: string;
+  workflow: TriggeredWorkflowDetail;
+  isOwner: boolean;
+}) {
   const router = useRouter();
   const { index: catalogue } = useCatalogue(teamId);
   const runNow = useRunWorkflow(teamId, w.id);
@@ -88,10 +102,15 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
   const remove = useDeleteWorkflow(teamId, w.id);
   const [deleting, setDeleting] = useState(false);
   const [rebinding, setRebinding] = useState(false);
+  const rotate = useRotateWebhookUrl(teamId, w.id);
+  const [rotating, setRotating] = useState(false);
+  const [newUrl, setNewUrl] = useState<string | null>(null);
+  const [replaying, setReplaying] = useState(false);
   useDocumentTitle(`${w.name} · Workflows · Patchbay`);
 
   const runs = useInfiniteQuery(workflowRunsOptions(teamId, w.id));
-  const rows = useMemo(() => runs.data?.pages.flatMap((p) => p.runs) ?? [], [runs.data]);
+  // The server's runs carry §13's fields (trigger data, version, replay links) beyond the older type.
+  const rows = useMemo(() => (runs.data?.pages.flatMap((p) => p.runs) ?? []) as unknown as TriggeredRun[], [runs.data]);
   const { openId, open, close, returnFocus } = useDetailParam(RUN_PARAM, rows);
 
   const writes: WriteNode[] = w.nodes.flatMap((n) =>
@@ -121,6 +140,16 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
   const underway = rows.some((r) => isUnderway(r.status));
   // Run now queues the run: it has not started until a worker takes it, so it never reads "started".
   const ranNow = runNow.data ? rows.find((r) => r.id === runNow.data.run_id) : undefined;
+  // A Run now pressed while the history's first load is still under way is not in that answer
+  // (an invalidation joins a first fetch rather than restarting it): look again once it settles.
+  const missingRun = runNow.data && !ranNow && !runs.isFetching ? runNow.data.run_id : null;
+  const { refetch: refetchRuns } = runs;
+  const lookedAgain = useRef<string | null>(null);
+  useEffect(() => {
+    if (!missingRun || lookedAgain.current === missingRun) return;
+    lookedAgain.current = missingRun;
+    void refetchRuns();
+  }, [missingRun, refetchRuns]);
   const runNowState =
     !ranNow || ranNow.status === "queued"
       ? "is queued: it starts in a moment"
@@ -130,7 +159,9 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
           ? "waits for an approval"
           : "has ended";
   const hasConnections = w.nodes.some((n) => n.connection_id);
-  const actionError = runNow.error ?? setActive.error ?? remove.error;
+  const actionError = runNow.error ?? setActive.error ?? remove.error ?? rotate.error;
+  const webhook = w.trigger?.type === "webhook";
+  const events = w.trigger?.type === "event" ? (w.trigger.events ?? []) : [];
 
   return (
     <div className="space-y-6">
@@ -145,7 +176,7 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
           <div className="min-w-0">
             <div className="flex flex-wrap items-center gap-2">
               <h1 className="wrap-anywhere text-2xl font-semibold tracking-tight">{w.name}</h1>
-              <ActiveBadge state={workflowState(w)} />
+              <ActiveBadge state={stateOf(w)} />
               {writes.length > 0 && <WritesBadge approved={unapproved.length === 0} />}
             </div>
             <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid="workflow-schedule">
@@ -154,9 +185,23 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
                   {describeSchedule(w.schedule)} ({w.timezone ?? "UTC"}) ·{" "}
                   <code className="font-mono text-xs">{w.schedule}</code>
                 </>
+              ) : webhook ? (
+                <>Webhook: a POST to its URL starts a run{w.active ? "" : " (not while inactive)"}</>
+              ) : events.length ? (
+                <>
+                  Events:{" "}
+                  {events.map((e, i) => (
+                    <span key={e}>
+                      {i > 0 && ", "}
+                      <code className="font-mono text-xs">{e}</code>
+                    </span>
+                  ))}
+                  {w.active ? "" : " (not while inactive)"}
+                </>
               ) : (
                 "Manual: runs only when started"
               )}
+              {typeof w.version === "number" && <span data-testid="workflow-version"> · version {w.version}</span>}
               {w.next_run_at !== null ? (
                 <>
                   {" "}
@@ -181,7 +226,7 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
               Edit
             </Link>
             {/* A manual workflow that only reads has nothing to deactivate: anyone may start it. */}
-            {(w.schedule || writes.length > 0 || !w.active) && (
+            {(w.schedule || webhook || events.length > 0 || writes.length > 0 || !w.active) && (
               <button
                 type="button"
                 className="btn-secondary"
@@ -195,6 +240,11 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
             {hasConnections && (
               <button type="button" className="btn-secondary" onClick={() => setRebinding(true)}>
                 Rebind
+              </button>
+            )}
+            {webhook && (
+              <button type="button" className="btn-secondary" onClick={() => setRotating(true)}>
+                Rotate URL
               </button>
             )}
             <button
@@ -228,7 +278,15 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
           {actionError && (
             <ErrorNote
               error={actionError}
-              title={runNow.error ? "Not started" : remove.error ? "Not deleted" : "Not changed"}
+              title={
+                runNow.error
+                  ? "Not started"
+                  : remove.error
+                    ? "Not deleted"
+                    : rotate.error
+                      ? "The URL was not rotated"
+                      : "Not changed"
+              }
             />
           )}
         </div>
@@ -367,15 +425,20 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
       </section>
 
       <section aria-labelledby="workflow-runs-heading" className="space-y-3">
-        <div>
-          <h2 id="workflow-runs-heading" className="text-base font-semibold">
-            Run history
-          </h2>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            Newest first. Select a run for each node&apos;s input, output and errors.
-          </p>
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <div>
+            <h2 id="workflow-runs-heading" className="text-base font-semibold">
+              Run history
+            </h2>
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">
+              Newest first. Select a run for each node&apos;s input, output and errors.
+            </p>
+          </div>
+          <button type="button" className="btn-secondary" onClick={() => setReplaying(true)}>
+            Replay failed runs…
+          </button>
         </div>
-        <DataTable<WorkflowRun>
+        <DataTable<TriggeredRun>
           label="Runs"
           data={rows}
           columns={runColumns}
@@ -412,7 +475,31 @@ function Loaded({ teamId, workflow: w, isOwner }: { teamId: string; workflow: Wo
         />
       </section>
 
-      {openId && <RunDetailPanel key={openId} team={teamId} runId={openId} onClose={close} />}
+      <VersionHistory teamId={teamId} workflow={w} />
+
+      {openId && (
+        <RunDetailPanel key={openId} team={teamId} runId={openId} onClose={close} onOpenRun={(id) => open({ id })} />
+      )}
+      <BulkReplayDialog teamId={teamId} workflowId={w.id} open={replaying} onClose={() => setReplaying(false)} />
+      <ConfirmDialog
+        open={rotating}
+        title="Rotate the webhook URL?"
+        confirmLabel="Rotate URL"
+        pending={rotate.isPending}
+        onCancel={() => setRotating(false)}
+        onConfirm={() =>
+          rotate.mutate(undefined, {
+            onSuccess: (r) => setNewUrl(r.webhook_url),
+            onSettled: () => setRotating(false),
+          })
+        }
+      >
+        <p>
+          A new URL replaces the current one, which answers 404 at once: whatever posts to it must be given the new one.
+          The new URL is shown once.
+        </p>
+      </ConfirmDialog>
+      <WebhookUrlDialog url={newUrl} title="The new webhook URL" onClose={() => setNewUrl(null)} />
       <RebindDialog
         teamId={teamId}
         workflow={w}

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { stateOf } from "@/components/workflows/trigger-api";
 import { useMemo } from "react";
 import { useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
@@ -10,7 +11,7 @@ import { WORKFLOW_COLUMNS_TEMPLATE, workflowColumns } from "@/components/workflo
 import { workflowsQuery, type WorkflowListItem } from "@/lib/queries/workflows";
 import { WORKFLOW_TEMPLATES } from "@/lib/workflows/workflow-templates";
 import { plural } from "@/lib/text/plural";
-import { WORKFLOW_STATES, workflowState } from "@/lib/workflows/workflow-state";
+import { WORKFLOW_STATES } from "@/lib/workflows/workflow-state";
 
 const link = "font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300";
 
@@ -23,7 +24,7 @@ export function WorkflowsExplorer({ teamId }: { teamId: string }) {
   // The same words as the rows' badges: "3 active · 2 manual · 1 inactive".
   const byState = WORKFLOW_STATES.map((state) => ({
     state,
-    n: workflows.filter((w) => workflowState(w) === state).length,
+    n: workflows.filter((w) => stateOf(w) === state).length,
   }))
     .filter((s) => s.n > 0)
     .map((s) => `${s.n.toLocaleString("en")} ${s.state}`);

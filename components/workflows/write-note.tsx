@@ -91,6 +91,7 @@ export function ActiveSwitch({
   manual,
   writes,
   approvedOnly = false,
+  startedBy = "its schedule",
 }: {
   checked: boolean;
   onChange: (v: boolean) => void;
@@ -99,6 +100,8 @@ export function ActiveSwitch({
   writes: boolean;
   /** Every write asks for approval: anyone in the team may start it, active or not. */
   approvedOnly?: boolean;
+  /** What runs it on its own while it is on (not manual): its schedule, a POST to its URL, its events. */
+  startedBy?: string;
 }) {
   const id = useId();
   const locked = lockedReason !== null;
@@ -109,7 +112,7 @@ export function ActiveSwitch({
       </p>
     );
   const help = !manual
-    ? "On: its schedule runs it. Off: it runs only when someone starts it."
+    ? `On: ${startedBy} runs it. Off: it runs only when someone starts it.`
     : approvedOnly
       ? "On: it can also be started through the API. Anyone in the team may start it here either way: each write waits for a person's approval."
       : "On: anyone in the team may start it, its writes included. Off: only an owner may start it.";
