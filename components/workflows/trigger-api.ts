@@ -20,7 +20,7 @@ export type WorkflowTrigger = {
 };
 
 /** What a §13 workflow adds: its version and trigger, and (once, on the save that made it) its webhook URL. */
-export type WorkflowTriggerFields = { version: number; trigger: WorkflowTrigger; webhook_url?: string };
+type WorkflowTriggerFields = { version: number; trigger: WorkflowTrigger; webhook_url?: string };
 export type SavedWorkflow = Workflow & WorkflowTriggerFields;
 export type TriggeredWorkflowDetail = WorkflowDetail & WorkflowTriggerFields;
 
@@ -31,7 +31,7 @@ export const stateOf = (w: { active: boolean; schedule: string | null; trigger?:
 export type RunTriggerType = "manual" | "schedule" | "webhook" | "event" | "api" | "replay" | "simulated";
 
 /** What started a run: a webhook's body, an API call's input, or an event. */
-export type TriggerData =
+type TriggerData =
   | { body: unknown }
   | { input: unknown }
   | { event: { id: string; type: string; created_at: number; data: unknown } }

@@ -5,7 +5,7 @@ import { CopyField } from "@/components/ui/copy-field";
 import { CopyButton } from "@/components/ui/copy-button";
 
 /** A shell command that starts a run through the URL, with a key that makes a retried POST start nothing new. */
-export const curlExample = (url: string) =>
+const curlExample = (url: string) =>
   [
     `curl -X POST '${url}' \\`,
     `  -H 'content-type: application/json' \\`,

@@ -14,7 +14,7 @@ export type { WorkflowNode };
  * rejected, expired or cancelled (CONTRACT §13).
  */
 export type RunStatus = "queued" | "running" | "waiting_approval" | "success" | "error" | "stopped" | "refused";
-export type RunTrigger = "schedule" | "manual" | "simulated";
+type RunTrigger = "schedule" | "manual" | "simulated";
 /** `stop`: a flow.stop that ran, or an approval step that was not approved. */
 export type RunNodeStatus = "start" | "success" | "error" | "skipped" | "stop";
 
