@@ -216,6 +216,7 @@ test("the built-in utilities' results, run with their examples, fit their output
   const scope = JSON.stringify({ teamId: team.id, userId: team.users[0].id });
   const results = await inDatabase<Record<string, unknown>>(`
     const OPERATIONS = pick(await import("./lib/operations/registry.ts"), "OPERATIONS");
+    pick(await import("./lib/auth-links/provide-builtins.ts"), "provideWorkflowBuiltins")();
     const out = {};
     for (const op of OPERATIONS.filter((o) => o.types.length === 0)) out[op.id] = await op.run(${scope}, op.example);
     return out;

@@ -243,7 +243,7 @@ async function main() {
       },
     );
     const hookUrl = `${baseUrl}/hooks/workflows/${workflow.webhookToken}`;
-    const workerPid = childPid(serverPid, "lib/workflows/worker.ts");
+    const workerPid = childPid(serverPid, "lib/server/workflow-worker-main.ts");
 
     // The watcher: its own process, its own clock.
     watcher = fork(__filename, ["--watch"], {

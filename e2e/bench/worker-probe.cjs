@@ -57,7 +57,7 @@ try {
   /* no pg in this process */
 }
 
-const isWorker = process.argv.some((a) => a.endsWith("lib/workflows/worker.ts"));
+const isWorker = process.argv.some((a) => a.endsWith("lib/server/workflow-worker-main.ts"));
 let session = null;
 let marks = 0;
 if (dir)

@@ -53,13 +53,13 @@ function cpuMs(pid: number | null): number {
   }
 }
 
-/** The server's workflow worker (lib/server/workflow-worker.ts forks lib/workflows/worker.ts), or null. */
+/** The server's workflow worker (lib/server/workflow-worker.ts forks lib/server/workflow-worker-main.ts), or null. */
 function workerPidOf(serverPid: number | null): number | null {
   if (serverPid === null) return null;
   for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
     try {
       const ppid = Number(readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1].split(" ")[1]);
-      if (ppid === serverPid && readFileSync(`/proc/${d}/cmdline`, "utf8").includes("lib/workflows/worker.ts"))
+      if (ppid === serverPid && readFileSync(`/proc/${d}/cmdline`, "utf8").includes("lib/server/workflow-worker-main.ts"))
         return Number(d);
     } catch {
       /* gone */

@@ -26,6 +26,8 @@ export type DoorWorld = {
   conversationId: string;
   linkTokens: string[];
   inviteTokens: string[];
+  /** Webhook-trigger URL tokens of a workflow of the team (`pbwh_…`), when the world has one. */
+  hookTokens?: string[];
   /** Real ids by the path segment before them; ids nothing may delete are left out. */
   ids: Record<string, string[]>;
   /** Every id above, and ids of the neighbour team. */
@@ -157,6 +159,13 @@ export async function seedDoors(
     if (server.id) await tryMake(`/api/dashboard/mcp-servers/${server.id}/tokens`, { name: `fuzz token ${n}` });
     made.push(String(server.id ?? ""));
   }
+  // A webhook-triggered workflow: its URL's token is shown once, when it is saved.
+  const hook = await tryMake("/api/dashboard/workflows", {
+    name: "fuzz hook",
+    trigger: "webhook",
+    nodes: [{ id: "t", label: "T", operation_id: "utility.format_text", input: { template: "{{trigger.body.a}}" } }],
+  });
+  const hookTokens = typeof hook.webhook_url === "string" ? [hook.webhook_url.split("/").pop() ?? ""] : [];
   const links: string[] = [];
   for (let n = 0; n < 3; n++) {
     const link = await must(bearer, "POST", "/v1/connections/auth-link", { connection_type: "sandbox_oauth" });
@@ -215,6 +224,7 @@ export async function seedDoors(
     conversationId: String(conversation.id),
     linkTokens: links.filter(Boolean),
     inviteTokens: [...inviteTokens],
+    hookTokens,
     ids: Object.fromEntries(Object.entries(ids).map(([k, v]) => [k, [...v]])),
     anyIds,
     kept: [...kept].filter(Boolean),

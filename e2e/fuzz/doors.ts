@@ -835,6 +835,35 @@ function plainDoors(w: DoorWorld): Door[] {
         ),
       ),
   });
+  // A workflow's webhook trigger (CONTRACT §13): any token, body, content type and Idempotency-Key.
+  doors.push({
+    template: "/hooks/workflows/{token}",
+    methods: ["POST"],
+    protocol: "detail",
+    how: "own",
+    arbitrary: fc
+      .record({
+        token: fc.oneof(fc.constantFrom(...(w.hookTokens ?? []), "pbwh_x"), pathSegment),
+        body: fc.oneof(
+          nastyJson.map((v) => JSON.stringify(v) ?? ""),
+          fc.string({ maxLength: 50 }),
+        ),
+        type: fc.constantFrom("application/json", "text/plain", ""),
+        key: fc.option(
+          fc.string({ maxLength: 300 }).map((k) => k.replace(/[^\x20-\x7e]/g, "?")),
+          { freq: 2 },
+        ),
+      })
+      .map(({ token, body, type, key }) =>
+        req(
+          "/hooks/workflows/{token}",
+          "POST",
+          `/hooks/workflows/${token}`,
+          { ...(type && { "content-type": type }), ...(key !== null && { "idempotency-key": key }) },
+          body,
+        ),
+      ),
+  });
   // next-auth's own endpoints (its protocol, not ours): sign-in forms with hostile fields, unknown actions.
   doors.push({
     template: "/api/auth/{...nextauth}",

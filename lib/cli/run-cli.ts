@@ -27,6 +27,7 @@ import { workflowSummaryJson } from "@/lib/workflows/workflow-json";
 import { WORKFLOW_STATES, workflowState } from "@/lib/workflows/workflow-state";
 import { enqueueRun } from "@/lib/workflows/queue-run";
 import { replayFailedRuns, replayRun } from "@/lib/workflows/replay";
+import { provideWorkflowBuiltins } from "@/lib/auth-links/provide-builtins";
 import { listVersions } from "@/lib/workflows/versions";
 import { TRIGGER_EVENT_TYPES, webhookUrl } from "@/lib/workflows/triggers";
 import { runAndWait } from "@/lib/workflows/runner";
@@ -588,6 +589,8 @@ async function main(argv: string[]) {
  * process; the test suite calls this in its own process (one Node per worker, not per command).
  */
 export async function runCli(argv: string[]): Promise<{ code: 0 | 1; stdout: string }> {
+  // `workflow run --wait` and `workflow replay --wait` may run the workflow here.
+  provideWorkflowBuiltins();
   // `help` asks for help only as the first word (a team may be named "help"); --help and -h anywhere.
   if (argv[0] === "help" || argv.some((a) => HELP_FLAGS.has(a)))
     return { code: 0, stdout: helpText(argv.filter((a, i) => !HELP_FLAGS.has(a) && !(i === 0 && a === "help"))) };

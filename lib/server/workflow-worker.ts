@@ -4,7 +4,7 @@ import { logger } from "@/lib/observability/logger";
 import { jobSignal } from "@/lib/db/commit-signals";
 import { WORKFLOW_RUNS_JOB } from "@/lib/jobs/job-names";
 
-// Starts this instance's workflow worker (lib/workflows/worker.ts) as a child process and keeps it
+// Starts this instance's workflow worker (lib/server/workflow-worker-main.ts) as a child process and keeps it
 // running: a worker that exits is started again after a pause that grows while it keeps failing.
 // The worker leaves when this process does, even by kill -9 (its IPC channel closes). Runs it had
 // claimed are taken over by the next claim once their lease lapses, as after any crash.
@@ -20,12 +20,13 @@ const workerNice = () => {
 };
 
 // Joined at run time: the bundler must not take the worker's path for a module of the server.
-const workerEntry = () => [process.cwd(), "lib", "workflows", "worker.ts"].join("/");
+const workerEntry = () => [process.cwd(), "lib", "server", "workflow-worker-main.ts"].join("/");
 
 export function startWorkflowWorker() {
   // A web-only instance: other instances run the team's workflows.
   if (process.env.WORKFLOW_RUNNER === "off") return;
   if (process.env.WORKFLOW_RUNNER === "inline") {
+    void import("@/lib/auth-links/provide-builtins").then((m) => m.provideWorkflowBuiltins());
     void import("@/lib/workflows/runner").then((m) => m.startWorkflowRunner());
     return;
   }
@@ -64,5 +65,5 @@ export function startWorkflowWorker() {
   };
 }
 
-/** The message that tells the worker runs are waiting (lib/workflows/worker.ts). */
+/** The message that tells the worker runs are waiting (lib/server/workflow-worker-main.ts). */
 const WAKE = "workflow-runs:wake";

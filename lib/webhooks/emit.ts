@@ -4,7 +4,8 @@ import { newId } from "@/lib/security/ids";
 import { jobSignal } from "@/lib/db/commit-signals";
 import { subscribes } from "@/lib/schemas/webhook-event-types";
 import type { WebhookEventData, WebhookEventName } from "@/lib/schemas/webhook-events";
-import { startEventWorkflows } from "@/lib/workflows/event-triggers";
+import { WORKFLOW_RUNS_JOB } from "@/lib/jobs/job-names";
+import { currentChain } from "@/lib/webhooks/event-chain";
 
 // The outbox: an event and its deliveries are rows written with the transaction of the change
 // that caused it, so they exist exactly when the change committed. The dispatcher
@@ -27,14 +28,32 @@ export async function emitWebhookEvent<T extends WebhookEventName>(
     : (
         await tx.webhookEndpoint.findMany({ where: { teamId, enabled: true }, select: { id: true, events: true } })
       ).filter((e) => subscribes(e.events, type));
+  // Workflows of the team that this event starts (CONTRACT §13): the runner starts them from the
+  // event row, once (lib/workflows/event-triggers.ts). A test event or a resend starts none.
+  const listening = endpointId
+    ? 0
+    : await tx.workflow.count({
+        where: { teamId, active: true, triggerType: "event", events: { contains: JSON.stringify(type) } },
+      });
+  if (endpoints.length === 0 && listening === 0) return null;
   const id = newId("msg");
   const createdAt = Math.floor(Date.now() / 1000);
-  // The team's workflows triggered by this event start with it (a test event or a resend starts none).
-  const runs = endpointId ? 0 : await startEventWorkflows(tx, teamId, { id, type, created_at: createdAt, data });
-  if (endpoints.length === 0) return runs ? id : null;
   // Key order is the contract's; these bytes are what every attempt sends.
   const payload = JSON.stringify({ id, type, created_at: createdAt, team_id: teamId, data });
-  await tx.webhookEvent.create({ data: { id, teamId, type, createdAt: BigInt(createdAt), payload } });
+  const chain = currentChain();
+  await tx.webhookEvent.create({
+    data: {
+      id,
+      teamId,
+      type,
+      createdAt: BigInt(createdAt),
+      payload,
+      triggersPending: listening > 0,
+      chain: chain.length ? JSON.stringify(chain) : null,
+    },
+  });
+  if (listening) jobSignal(WORKFLOW_RUNS_JOB).wanted = true;
+  if (endpoints.length === 0) return id;
   const now = BigInt(monotonicNow());
   await tx.webhookDelivery.createMany({
     data: endpoints.map((e) => ({

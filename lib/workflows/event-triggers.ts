@@ -1,24 +1,50 @@
 import "server-only";
-import type { Tx } from "@/lib/db/transaction";
+import { db } from "@/lib/db/client";
+import { transaction, type Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
-import { jobSignal } from "@/lib/db/commit-signals";
-import { WORKFLOW_RUNS_JOB } from "@/lib/jobs/job-names";
 import { runSnapshot } from "@/lib/workflows/queue-run";
 import { parseEvents } from "@/lib/workflows/triggers";
-import { chainAllows, currentChain } from "@/lib/workflows/trigger-chain";
+import { chainAllows } from "@/lib/workflows/trigger-chain";
 
 // Event triggers (CONTRACT §13): an event of the team starts each active workflow that listens
-// for its type, once. The runs are written in the transaction that writes the event (the outbox
-// of lib/webhooks/emit.ts), so they exist exactly when the change that caused it committed, and
-// each carries the event's id as its trigger key (unique per workflow): however many instances
-// see the change, a workflow runs once per event. The job module's runner then starts them.
+// for its type, once. The event is a row of the webhook outbox (lib/webhooks/emit.ts), written
+// with the change that caused it and marked `triggersPending` when workflows listen; each turn of
+// the runner's job loop (lib/workflows/runner.ts) takes the pending events and, in one
+// transaction per event, clears the mark (only the instance whose update matched goes on) and
+// queues the runs, each keyed by the event's id (unique per workflow). So however many instances
+// run, a workflow runs once per event.
 
-export type TriggerEvent = { id: string; type: string; created_at: number; data: unknown };
+const BATCH = 100;
 
-/** Queues a run of every active workflow of `teamId` triggered by `event.type`; how many. */
-export async function startEventWorkflows(tx: Tx, teamId: string, event: TriggerEvent): Promise<number> {
+type PendingEvent = {
+  id: string;
+  teamId: string;
+  type: string;
+  createdAt: bigint;
+  payload: string;
+  chain: string | null;
+};
+
+/** Starts the runs of the pending events; whether more may be waiting. */
+export async function startEventTriggeredRuns(): Promise<boolean> {
+  const pending = await db.webhookEvent.findMany({
+    where: { triggersPending: true },
+    select: { id: true, teamId: true, type: true, createdAt: true, payload: true, chain: true },
+    orderBy: { createdAt: "asc" },
+    take: BATCH,
+  });
+  for (const event of pending) await transaction((tx) => startRunsOf(tx, event));
+  return pending.length === BATCH;
+}
+
+async function startRunsOf(tx: Tx, event: PendingEvent) {
+  const claimed = await tx.webhookEvent.updateMany({
+    where: { id: event.id, triggersPending: true },
+    data: { triggersPending: false },
+  });
+  if (claimed.count === 0) return; // another instance took it
   const candidates = await tx.workflow.findMany({
-    where: { teamId, active: true, triggerType: "event" },
+    where: { teamId: event.teamId, active: true, triggerType: "event" },
     select: {
       id: true,
       name: true,
@@ -32,27 +58,29 @@ export async function startEventWorkflows(tx: Tx, teamId: string, event: Trigger
       activatedByUserId: true,
     },
   });
-  if (!candidates.length) return 0;
-  const chain = currentChain();
-  const now = Date.now();
+  const chain = parseChain(event.chain);
+  const at = Number(event.createdAt) * 1000;
+  // Saved active on these events before the event was emitted (both to the second).
   const matching = candidates.filter(
     (w) =>
       parseEvents(w.events)?.includes(event.type) &&
       w.eventsSince !== null &&
-      Number(w.eventsSince) <= now &&
+      Math.floor(Number(w.eventsSince) / 1000) * 1000 <= at &&
       chainAllows(chain, w.id),
   );
-  // The event's data as its webhook carries it (JSON: dates as numbers, no undefined).
-  const trigger = { event: JSON.parse(JSON.stringify(event)) as TriggerEvent };
+  if (!matching.length) return;
+  const body = JSON.parse(event.payload) as { data: unknown };
+  // `{{trigger.event…}}`: the event as its webhook carries it.
+  const trigger = { event: { id: event.id, type: event.type, created_at: Number(event.createdAt), data: body.data } };
+  const now = Date.now();
   for (const w of matching) {
     const user = w.createdByUserId
       ? await tx.user.findUnique({ where: { id: w.createdByUserId }, select: { id: true, email: true } })
       : null;
-    const state = await runSnapshot(teamId, w, w.activatedByUserId, { trigger, chain, client: tx });
     await tx.workflowRun.create({
       data: {
         id: newId("run"),
-        teamId,
+        teamId: event.teamId,
         workflowId: w.id,
         workflowName: w.name,
         trigger: "event",
@@ -63,10 +91,18 @@ export async function startEventWorkflows(tx: Tx, teamId: string, event: Trigger
         status: "queued",
         dueAt: BigInt(now),
         createdAt: BigInt(now),
-        state,
+        state: await runSnapshot(event.teamId, w, w.activatedByUserId, { trigger, chain, client: tx }),
       },
     });
   }
-  if (matching.length) jobSignal(WORKFLOW_RUNS_JOB).wanted = true;
-  return matching.length;
 }
+
+const parseChain = (stored: string | null): string[] => {
+  if (!stored) return [];
+  try {
+    const list: unknown = JSON.parse(stored);
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
+};

@@ -36,7 +36,7 @@ import { releaseCredits, reserveCredits } from "@/lib/workflows/credit-reservati
 import { outOfCredits } from "@/lib/credits/out-of-credits";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
 import { runSnapshot } from "@/lib/workflows/queue-run";
-import { withChain } from "@/lib/workflows/trigger-chain";
+import { withChain } from "@/lib/webhooks/event-chain";
 
 // One workflow run, from its claim to its ledger entry (CONTRACT §9). Nodes run in order; each
 // is one operation log, written `start` before its operation runs and completed after, in the

@@ -9,6 +9,7 @@ import { planDueSlot } from "@/lib/workflows/schedule";
 import { logger } from "@/lib/observability/logger";
 import { executeRun, RUNS, type Claim } from "@/lib/workflows/run-workflow";
 import { runSnapshot } from "@/lib/workflows/queue-run";
+import { startEventTriggeredRuns } from "@/lib/workflows/event-triggers";
 import {
   concurrency,
   leaseMs,
@@ -18,7 +19,7 @@ import {
   teamConcurrency,
 } from "@/lib/workflows/config";
 
-// Every instance runs workflows in a worker process of its own (lib/workflows/worker.ts, started
+// Every instance runs workflows in a worker process of its own (lib/server/workflow-worker-main.ts, started
 // by instrumentation.ts), so runs never share an event loop or a SQLite connection with the
 // requests the instance serves. Each turn of its job loop (lib/jobs) it starts the runs of due
 // schedules, then claims queued runs and runs whose lease lapsed (their instance died) up to its
@@ -170,7 +171,8 @@ class Runner {
   private loop = startJobLoop({ name: RUNS, pollMs: POLL_MS, work: () => this.work() });
 
   private async work(): Promise<boolean> {
-    const moreScheduled = await scheduleDueWorkflows();
+    const moreEvents = await startEventTriggeredRuns();
+    const moreScheduled = (await scheduleDueWorkflows()) || moreEvents;
     const free = concurrency() - this.inFlight;
     if (free <= 0) return moreScheduled;
     const claimed = await claimRuns(free);

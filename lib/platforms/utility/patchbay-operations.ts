@@ -2,9 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { defineUtility } from "@/lib/platforms/kit/define-operation";
 import type { Operation } from "@/lib/platforms/kit/operation-types";
-import { createAuthLink } from "@/lib/auth-links/create-auth-link";
+import { builtinService } from "@/lib/platforms/kit/builtin-services";
 import { createAuthLinkBodySchema } from "@/lib/schemas/auth-links";
-import type { Principal } from "@/lib/api-keys/authenticate-api-key";
 
 // Built-ins that act on Patchbay itself, for workflows: no connection, no provider, 0 credits.
 
@@ -34,13 +33,14 @@ const createAuthLinkOperation = defineUtility({
   run: async (input, scope) => {
     if (!scope?.teamId || !scope.userId)
       throw new Error("patchbay.create_auth_link runs in a workflow of a team, for the workflow's creator.");
-    const principal = { team: { id: scope.teamId }, user: { id: scope.userId } } as Principal;
-    return createAuthLink(principal, {
-      connection_type: input.connection_type,
-      external_id: input.external_id ?? undefined,
-      redirect_url: input.redirect_url ?? undefined,
-      is_private: false,
-    });
+    return builtinService("createAuthLink")(
+      { teamId: scope.teamId, userId: scope.userId },
+      {
+        connection_type: input.connection_type,
+        external_id: input.external_id ?? undefined,
+        redirect_url: input.redirect_url ?? undefined,
+      },
+    );
   },
 });
 

@@ -9,9 +9,11 @@ import { logger } from "@/lib/observability/logger";
 async function main() {
   if (!process.connected)
     throw new Error(
-      "lib/workflows/worker.ts is started by the server (lib/server/workflow-worker.ts), with an IPC channel.",
+      "lib/server/workflow-worker-main.ts is started by the server (lib/server/workflow-worker.ts), with an IPC channel.",
     );
   process.on("disconnect", () => process.exit(0));
+  const { provideWorkflowBuiltins } = await import("@/lib/auth-links/provide-builtins");
+  provideWorkflowBuiltins();
   const { startWorkflowRunner } = await import("@/lib/workflows/runner");
   startWorkflowRunner();
   // The server queued a run: claim it now rather than at the next poll.
