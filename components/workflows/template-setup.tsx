@@ -83,6 +83,7 @@ export function TemplateSetup({
           schedule: template.schedule,
           timezone: template.timezone,
           active: lockedReason ? false : active,
+          ...(template.events && { trigger: { type: "event", events: template.events } }),
         }}
         cancelHref={`/${teamId}/workflows/templates`}
       />
@@ -107,6 +108,7 @@ export function TemplateSetup({
         schedule: template.schedule,
         timezone: template.schedule ? timezone : null,
         active: lockedReason ? false : active,
+        ...(template.events && { trigger: "event" as const, events: template.events }),
       },
       {
         onSuccess: (saved) => router.push(`/${teamId}/workflows/${saved.id}`),
@@ -147,7 +149,11 @@ export function TemplateSetup({
         </ol>
         <p className="text-sm">
           <span className="text-zinc-600 dark:text-zinc-400">Runs: </span>
-          {template.schedule ? `${describeSchedule(template.schedule)} (${timezone})` : "when started"}{" "}
+          {template.schedule
+            ? `${describeSchedule(template.schedule)} (${timezone})`
+            : template.events
+              ? `on each ${template.events.join(" or ")} event`
+              : "when started"}{" "}
           <span className="text-zinc-600 dark:text-zinc-400">(change it in the editor)</span>
         </p>
       </section>
@@ -236,7 +242,7 @@ export function TemplateSetup({
           checked={active}
           onChange={setActive}
           lockedReason={lockedReason}
-          manual={!template.schedule}
+          manual={!template.schedule && !template.events}
           writes={writes.length > 0}
         />
       </section>

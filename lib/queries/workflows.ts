@@ -122,6 +122,9 @@ export type WorkflowDraft = {
   schedule: string | null;
   timezone: string | null;
   active: boolean;
+  /** What starts it (CONTRACT §13); left out, a schedule when `schedule` is set, else manual. */
+  trigger?: "manual" | "schedule" | "webhook" | "event";
+  events?: string[] | null;
 };
 
 const RUNS_PAGE_SIZE = 25;
