@@ -59,7 +59,10 @@ function workerPidOf(serverPid: number | null): number | null {
   for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
     try {
       const ppid = Number(readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1].split(" ")[1]);
-      if (ppid === serverPid && readFileSync(`/proc/${d}/cmdline`, "utf8").includes("lib/server/workflow-worker-main.ts"))
+      if (
+        ppid === serverPid &&
+        readFileSync(`/proc/${d}/cmdline`, "utf8").includes("lib/server/workflow-worker-main.ts")
+      )
         return Number(d);
     } catch {
       /* gone */
