@@ -83,7 +83,7 @@ test("every operation's @patchbay/client sample in the live document (x-codeSamp
       })),
     ),
   );
-  expect(samples).toHaveLength(16);
+  expect(samples).toHaveLength(18);
   const dir = join(process.env.DATA_DIR!, `samples-${Date.now()}`);
   mkdirSync(dir);
   const files = samples.map((s, i) => {
