@@ -17,7 +17,7 @@ import { connectionProblems } from "@/lib/workflows/connection-problems";
 // per workflow, so of two requests with the same key one creates the run and the other reads it.
 
 /** How long an Idempotency-Key answers with its first run. */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 type RunTrigger = "manual" | "schedule" | "webhook" | "event" | "api" | "replay";
 
@@ -68,7 +68,7 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === "P2
  * The run an earlier request with this trigger key started within the idempotency window, or
  * null; a key older than the window is released so that it starts a new run.
  */
-async function runOfKey(workflowId: string, triggerKey: string): Promise<string | null> {
+export async function runOfKey(workflowId: string, triggerKey: string): Promise<string | null> {
   const row = await db.workflowRun.findUnique({
     where: { workflowId_triggerKey: { workflowId, triggerKey } },
     select: { id: true, createdAt: true },

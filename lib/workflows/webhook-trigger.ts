@@ -4,7 +4,7 @@ import { ApiError, badRequest, notFound } from "@/lib/errors/api-error";
 import { findNul, readBoundedText } from "@/lib/http/parse";
 import { enforceRateLimit } from "@/lib/rate-limit/hit-rate-limit";
 import { rateLimits } from "@/lib/rate-limit/limits";
-import { enqueueRun, IDEMPOTENCY_WINDOW_MS } from "@/lib/workflows/queue-run";
+import { enqueueRun, runOfKey } from "@/lib/workflows/queue-run";
 import { hashWebhookToken } from "@/lib/workflows/triggers";
 
 // A webhook trigger (CONTRACT §13): `POST <webhook_url>` with a JSON object starts a run of the
@@ -48,14 +48,9 @@ export async function receiveWebhookTrigger(token: string, req: Request): Promis
   const key = (req.headers.get("idempotency-key") ?? req.headers.get("webhook-id"))?.trim() || null;
   if (key !== null && key.length > KEY_MAX) throw badRequest(`Idempotency-Key: must be at most ${KEY_MAX} characters`);
   const triggerKey = key === null ? undefined : `webhook:${key}`;
-  if (triggerKey) {
-    // A retry of a delivery already accepted: its run, counted once.
-    const earlier = await db.workflowRun.findUnique({
-      where: { workflowId_triggerKey: { workflowId: workflow.id, triggerKey } },
-      select: { id: true, createdAt: true },
-    });
-    if (earlier && Number(earlier.createdAt) > Date.now() - IDEMPOTENCY_WINDOW_MS) return { run_id: earlier.id };
-  }
+  // A retry of a delivery already accepted: its run, counted once.
+  const earlier = triggerKey ? await runOfKey(workflow.id, triggerKey) : null;
+  if (earlier) return { run_id: earlier };
   await enforceRateLimit(rateLimits().workflowWebhook, workflow.id);
   const { run_id } = await enqueueRun(
     workflow.teamId,
