@@ -1,7 +1,8 @@
 // Next.js runs register() once when a server instance starts, before it serves: every request
 // is stamped with its TCP peer's address (lib/observability/peer-address.ts), and every instance runs a
 // webhook dispatcher over the shared outbox (lib/webhooks/dispatcher.ts), the expiry of
-// approval requests (lib/approvals/expire-approvals.ts), the agent turns that continue once their
+// approval requests (lib/approvals/expire-approvals.ts), the connections' health checks and token
+// refreshes ahead of expiry (lib/connections/connection-jobs.ts), the agent turns that continue once their
 // approval is decided (lib/agents/resume-turns.ts), each on the instance's job loop
 // (lib/jobs), and starts its workflow worker: the runner and scheduler in a process of their own
 // (lib/server/workflow-worker.ts), off the requests' event loop.
@@ -16,6 +17,8 @@ export async function register() {
   startWebhookDispatcher();
   const { startApprovalSweeper } = await import("@/lib/approvals/expire-approvals");
   startApprovalSweeper();
+  const { startConnectionJobs } = await import("@/lib/connections/connection-jobs");
+  startConnectionJobs();
   const { startAgentTurns } = await import("@/lib/agents/resume-turns");
   startAgentTurns();
   const { startWorkflowWorker } = await import("@/lib/server/workflow-worker");

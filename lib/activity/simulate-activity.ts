@@ -167,6 +167,8 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
     const credits = failed || cacheHit ? 0 : tool.credits;
     const user = someUser();
     const source = { type: "mcp" as const, id: mcpServer.id, name: mcpServer.name };
+    // The team's own connection of the tool's type when it has one, as a real call would name.
+    const connectionId = tool.types.length ? (connections.find((c) => tool.types.includes(c.type))?.id ?? null) : null;
     const write = () =>
       recordOperations(
         teamId,
@@ -181,10 +183,7 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
             completedAt: Math.min(now, t + rand.int(0, 5)),
             creditsUsed: credits,
             cacheHit,
-            // The team's own connection of the tool's type when it has one, as a real call would name.
-            input: tool.types.length
-              ? { connection_id: connections.find((c) => tool.types.includes(c.type))?.id ?? null, days: 7 }
-              : {},
+            input: tool.types.length ? { connection_id: connectionId, days: 7 } : {},
             output: failed
               ? {
                   error: {
@@ -193,9 +192,10 @@ export async function simulateActivity(teamId: string, options: SimulateOptions 
                 }
               : { rows: rand.int(1, 200) },
             metadata: { tool_name: tool.name },
+            connectionId,
           },
         ],
-        { credits, service: source, user, at: t },
+        { credits, service: source, user, at: t, attribution: [{ connectionId, credits }] },
       );
     events.push({ at: t, write: async () => (await write(), { logs: 1, ledger: 1 }) });
   }

@@ -208,6 +208,7 @@ async function runAndLog(
       output: outcome.ok ? outcome.result : { error: { message: outcome.error } },
       metadata: { tool_name: tool, connection_id: connection.id, turn_id: ctx.turnId },
       privateTo,
+      connectionId: connection.id,
     },
   ]);
   const step: AgentStep = {

@@ -284,6 +284,11 @@ async function finish(
     });
     if (count === 0) return; // another instance ended it (a lease that ran out)
     await tx.agentConversation.update({ where: { id: conversation.id }, data: { updatedAt: BigInt(Date.now()) } });
+    const steps = JSON.parse(progress.steps ?? turn.steps) as AgentStep[];
+    const logs = await tx.operationLog.findMany({
+      where: { id: { in: steps.flatMap((s) => (s.log_id ? [s.log_id] : [])) } },
+      select: { connectionId: true, creditsUsed: true },
+    });
     await chargeCredits(tx, {
       teamId: conversation.teamId,
       credits,
@@ -291,6 +296,11 @@ async function finish(
       user: { id: turn.userId, email: turn.userEmail },
       at,
       turnId: turn.id,
+      // CONTRACT §12: the turn's own credit to its first operation's connection, each operation's to its own.
+      attribution: [
+        { connectionId: steps[0]?.connection_id ?? null, credits: 1 },
+        ...logs.map((l) => ({ connectionId: l.connectionId, credits: l.creditsUsed })),
+      ],
     });
   });
 }

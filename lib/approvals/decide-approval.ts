@@ -326,9 +326,18 @@ async function runApproved(row: Approval, approvedBy: string): Promise<Approval>
           approved_by: approvedBy,
         },
         privateTo: row.connectionOwnerId,
+        connectionId: row.connectionId,
       },
     ],
-    row.conversationId ? undefined : { credits, service: source, user, at: startedAt },
+    row.conversationId
+      ? undefined
+      : {
+          credits,
+          service: source,
+          user,
+          at: startedAt,
+          attribution: [{ connectionId: row.connectionId, credits }],
+        },
     async (tx, { logIds }) => {
       await tx.approval.update({
         where: { id: row.id },

@@ -160,6 +160,7 @@ async function completeAttempt(attempt: Attempt, query: URLSearchParams): Promis
       actingUserId: link.createdByUserId,
       credentials: { oauth: tokens },
       rotationKey: account.rotationKey,
+      accountId: account.accountId ?? null,
       externalId: link.externalId,
       // The end user holding the link acts on behalf of whoever created it.
       via: { kind: "auth_link", authLinkId: link.id, actor: { kind: "auth_link", userId: link.createdByUserId } },

@@ -12,6 +12,8 @@ import { renewBillingPeriod } from "@/lib/credits/renew-billing-period";
 import { ensureDemo } from "@/lib/demo/ensure-demo";
 import { createMcpServer, createMcpToken } from "@/lib/mcp-servers/mcp-servers";
 import { revokeSandboxConnection } from "@/lib/platforms/sandbox/revoke-sandbox-connection";
+import { sandboxOutage } from "@/lib/platforms/sandbox/sandbox-outage";
+import { checkConnection } from "@/lib/connections/health";
 import { runWithContext } from "@/lib/observability/request-context";
 import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/endpoints";
 import { setLowCreditsPercent } from "@/lib/teams/set-low-credits";
@@ -41,7 +43,7 @@ import { runningServerUrl } from "@/lib/server/running-server";
 // stdout and exits 0; bad input prints {"error": "..."} and exits 1.
 
 /** Flags that are switches: present means true (`--private`). */
-const SWITCHES = new Set(["private", "inactive", "wait"]);
+const SWITCHES = new Set(["private", "inactive", "wait", "end"]);
 
 const count = z
   .string()
@@ -211,6 +213,15 @@ const commands: Record<string, Command> = {
     schema: z.object({ team: str() }).strict(),
     run: async (f) => ({ connections: await listTeamConnections(f.team) }),
   }),
+  "connection check": command({
+    summary: "Run a connection's identity call now and store its health (CONTRACT §12).",
+    details:
+      'Prints {"id", "health", "checked_at", "error"}: health is healthy, needs_reauth (the provider refused ' +
+      "the credential) or unreachable (a timeout, a 5xx or a network error; error says which); checked_at in " +
+      "Unix seconds. A change of health sends connection.health_changed.",
+    schema: z.object({ id: str() }).strict(),
+    run: (f) => checkConnection(null, f.id),
+  }),
   "apikey create": command({
     summary: "Create an API key for a user; prints the key once.",
     schema: z.object({ team: str(), user: str(), name: z.string().optional() }).strict(),
@@ -225,6 +236,19 @@ const commands: Record<string, Command> = {
     summary: "Revoke a sandbox connection at the sandbox provider.",
     schema: z.object({ connection: str() }).strict(),
     run: (f) => revokeSandboxConnection(f.connection),
+  }),
+  "sandbox outage": command({
+    summary: "Take the sandbox provider down (or, with --end, back up) for a sandbox connection's account.",
+    details:
+      'Prints {"connection_id", "account", "down"}. While down, the sandbox API answers that account 503 ' +
+      "temporarily_unavailable, as a real provider's outage: checks find the connection unreachable.",
+    schema: z
+      .object({
+        connection: str(),
+        end: z.enum(["true", "false"], { error: "takes no value (or true/false)" }).optional(),
+      })
+      .strict(),
+    run: (f) => sandboxOutage(f.connection, f.end === "true"),
   }),
   "activity simulate": command({
     summary: "Write simulated logs and ledger entries, for load tests (not the demo).",

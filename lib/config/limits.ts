@@ -114,3 +114,19 @@ export function jsonBytesWithin(value: unknown, limit: number): number {
   }
   return total;
 }
+
+/** A positive number of the environment (fractions allowed), else the default. */
+function positive(name: string, fallback: number): number {
+  const raw = typeof process === "undefined" ? undefined : process.env?.[name];
+  const v = Number(raw);
+  return raw !== undefined && raw !== "" && Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/** CONTRACT §12: how often the scheduler runs each connection's identity check (jittered ±10 %). */
+export const connectionCheckIntervalMs = () => positive("CONNECTION_CHECK_INTERVAL_HOURS", 24) * 3_600_000;
+
+/** CONTRACT §12: an OAuth access token this close to its expiry is refreshed (by the job, or before a call). */
+export const tokenRefreshAheadMs = () => positive("TOKEN_REFRESH_AHEAD_SECONDS", 600) * 1000;
+
+/** A connection no operation used for this long is stale. */
+export const staleConnectionDays = () => positive("STALE_CONNECTION_DAYS", 30);

@@ -35,6 +35,7 @@ export async function createConnectionFromCredentials(principal: Principal, body
     actingUserId: principal.user.id,
     credentials: body.credentials,
     rotationKey: account.rotationKey,
+    accountId: account.accountId ?? null,
     via: { kind: "credentials" },
   });
   return connectionToJson(row, "s");

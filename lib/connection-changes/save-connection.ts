@@ -11,6 +11,7 @@ import type { Actor } from "@/lib/observability/request-context";
 import { deactivateWorkflows, writeNodes } from "@/lib/workflows/workflow-consent";
 import { downgradeAllowedServersUsing } from "@/lib/mcp-servers/mcp-servers";
 import { parseNodes } from "@/lib/workflows/workflow-json";
+import { nextCheckAt, tokenExpiry } from "@/lib/connections/health";
 
 export type ConnectionToSave = {
   teamId: string;
@@ -26,6 +27,8 @@ export type ConnectionToSave = {
   credentials: unknown;
   /** Spec §4.2: the connection a save of the same account replaces; null always creates. */
   rotationKey: string | null;
+  /** The provider account its identity call named (null: none): duplicates share it. */
+  accountId?: string | null;
   /** Set on a new connection, and on the replaced one when given (auth links). */
   externalId?: string | null;
   /** How it came: posted credentials, or an auth link's OAuth flow (whose holder is the actor). */
@@ -51,7 +54,7 @@ export async function saveConnection<T = void>(
             ? null
             : await tx.connection.findUnique({
                 where: { teamId_type_rotationKey: { teamId: c.teamId, type: c.type, rotationKey: c.rotationKey } },
-                select: { id: true, ownerUserId: true },
+                select: { id: true, ownerUserId: true, health: true },
               });
         if (existing && existing.ownerUserId !== null && existing.ownerUserId !== c.actingUserId) {
           throw badRequest(
@@ -61,6 +64,15 @@ export async function saveConnection<T = void>(
         if (existing) await keepConsentOfOthers(tx, c, existing);
         const id = existing?.id ?? newId("conn");
         const credentials = encryptJson(c.credentials, `connection:${id}`);
+        // Freshly verified: healthy, checked now, next checked by the scheduler after an interval.
+        const fresh = {
+          accountId: c.accountId ?? null,
+          tokenExpiresAt: tokenExpiry(c.credentials),
+          health: "healthy",
+          healthError: null,
+          checkedAt: BigInt(Date.now()),
+          nextCheckAt: nextCheckAt(),
+        };
         const row = existing
           ? await tx.connection.update({
               where: { id: existing.id },
@@ -68,6 +80,8 @@ export async function saveConnection<T = void>(
                 credentials,
                 displayName: c.displayName,
                 needsReauthAt: null,
+                refreshingUntil: null,
+                ...fresh,
                 updatedAt: new Date(),
                 ...(c.ownerUserId !== undefined && { ownerUserId: c.ownerUserId }),
                 ...(c.externalId != null && { externalId: c.externalId }),
@@ -84,6 +98,7 @@ export async function saveConnection<T = void>(
                 credentials,
                 rotationKey: c.rotationKey,
                 externalId: c.externalId ?? null,
+                ...fresh,
               },
               select: connectionPublicSelect,
             });
@@ -103,6 +118,13 @@ export async function saveConnection<T = void>(
           actor: c.via.kind === "auth_link" ? c.via.actor : undefined,
         });
         await emitWebhookEvent(tx, c.teamId, existing ? "connection.updated" : "connection.created", { connection });
+        if (existing && existing.health !== "healthy")
+          await emitWebhookEvent(tx, c.teamId, "connection.health_changed", {
+            connection,
+            health: "healthy",
+            previous: existing.health as "needs_reauth" | "unreachable",
+            error: null,
+          });
         return { row, replaced: existing !== null, extra };
       });
     } catch (e) {

@@ -9,6 +9,7 @@ import { decryptJson, encryptJson, UnreadableEnvelope } from "@/lib/security/enc
 import { logger } from "@/lib/observability/logger";
 import { findConnectionType, oauthClientFor } from "@/lib/platforms/registry";
 import { oauthRedirectUri } from "@/lib/config/env";
+import { tokenRefreshAheadMs } from "@/lib/config/limits";
 import {
   ProviderRejection,
   ProviderUnavailable,
@@ -16,15 +17,18 @@ import {
   type TokenSet,
 } from "@/lib/platforms/kit/types";
 
-/** Refresh this long before the access token expires, so a call never starts on a dying token. */
-const REFRESH_MARGIN_MS = 5 * 60 * 1000;
+/** How long one instance may hold a connection's refresh before another may take it over. */
+const REFRESH_LEASE_MS = 30_000;
+/** How often a call waiting for another's refresh looks whether it ended. */
+const REFRESH_WAIT_POLL_MS = 50;
 
 /**
- * A connection's credentials, ready to call its provider with: an OAuth access token near its
- * expiry is refreshed first (and the new tokens stored); after the provider refused the token
- * (`rejected`), it is refreshed whatever its expiry. A refresh the provider rejects, or one that
- * is impossible after such a refusal, marks the connection as needing re-authorization and fails
- * with 409, instead of failing silently.
+ * A connection's credentials, ready to call its provider with: an OAuth access token within
+ * TOKEN_REFRESH_AHEAD_SECONDS of its expiry is refreshed first (and the new tokens stored); after
+ * the provider refused the token (`rejected`), it is refreshed whatever its expiry. One refresh per
+ * connection runs at a time across instances: a call that finds one under way waits for it and
+ * takes its tokens. A refresh the provider rejects, or one that is impossible after such a refusal,
+ * marks the connection as needing re-authorization and fails with 409, instead of failing silently.
  */
 export async function freshCredentials(
   teamId: string,
@@ -40,16 +44,73 @@ export async function freshCredentials(
   if (!stored.oauth) return { kind: "manual", credentials: stored as Record<string, string> };
   const tokens = stored.oauth as TokenSet;
   if (row.needsReauthAt) throw needsReauth(row.type);
-  const expiring = tokens.expiresAt != null && tokens.expiresAt - Date.now() < REFRESH_MARGIN_MS;
   const def = findConnectionType(row.type);
-  const { refreshToken } = tokens;
-  if (!def?.oauth?.refresh || !refreshToken) {
+  if (!def?.oauth?.refresh || !tokens.refreshToken) {
     // Nothing to renew it with: a refused token is the end of this grant.
     if (options.rejected) throw await markNeedsReauth(row.id, options.rejected);
     return { kind: "oauth", tokens };
   }
-  if (!expiring && !options.rejected) return { kind: "oauth", tokens };
+  if (!expiring(tokens) && !options.rejected) return { kind: "oauth", tokens };
+  return { kind: "oauth", tokens: await refreshOnce(row, tokens, def) };
+}
 
+const expiring = (tokens: TokenSet) =>
+  tokens.expiresAt != null && tokens.expiresAt - Date.now() < tokenRefreshAheadMs();
+
+type RefreshDefinition = NonNullable<ReturnType<typeof findConnectionType>>;
+
+/**
+ * Refreshes `seen` (the tokens the caller read) under the connection's refresh lease: the instance
+ * that takes the lease refreshes; any other waits until it ends and uses the tokens it stored. A
+ * lease whose holder died runs out after REFRESH_LEASE_MS and is taken over.
+ */
+async function refreshOnce(row: { id: string; type: string }, seen: TokenSet, def: RefreshDefinition) {
+  for (let attempt = 0; ; attempt++) {
+    const now = Date.now();
+    const claimed = await db.connection.updateMany({
+      where: { id: row.id, OR: [{ refreshingUntil: null }, { refreshingUntil: { lt: BigInt(now) } }] },
+      data: { refreshingUntil: BigInt(now + REFRESH_LEASE_MS) },
+    });
+    if (claimed.count === 1) {
+      try {
+        // Another instance may have refreshed between the caller's read and this claim.
+        const current = await currentTokens(row);
+        if (current.accessToken !== seen.accessToken && !expiring(current)) return current;
+        return await refresh(row, current, def);
+      } finally {
+        await db.connection.updateMany({ where: { id: row.id }, data: { refreshingUntil: null } });
+      }
+    }
+    await refreshEnded(row.id);
+    const current = await currentTokens(row);
+    if (current.accessToken !== seen.accessToken) return current;
+    // The other refresh ended without new tokens (the provider was unreachable): try it here, a few times at most.
+    if (attempt >= 2)
+      throw new ApiError(502, `${def.name} could not refresh this connection's token; try again in a moment.`);
+  }
+}
+
+/** Waits until no instance holds the connection's refresh (or its lease ran out). */
+async function refreshEnded(connectionId: string) {
+  const deadline = Date.now() + REFRESH_LEASE_MS + 1000;
+  while (Date.now() < deadline) {
+    const row = await db.connection.findUnique({ where: { id: connectionId }, select: { refreshingUntil: true } });
+    if (!row?.refreshingUntil || Number(row.refreshingUntil) < Date.now()) return;
+    await new Promise((r) => setTimeout(r, REFRESH_WAIT_POLL_MS));
+  }
+}
+
+async function currentTokens(row: { id: string; type: string }): Promise<TokenSet> {
+  const current = await db.connection.findUnique({
+    where: { id: row.id },
+    select: { credentials: true, needsReauthAt: true },
+  });
+  if (!current) throw new ApiError(404, `Connection ${row.id} was deleted.`);
+  if (current.needsReauthAt) throw needsReauth(row.type);
+  return openCredentials(row.id, current.credentials).oauth as TokenSet;
+}
+
+async function refresh(row: { id: string }, tokens: TokenSet, def: RefreshDefinition): Promise<TokenSet> {
   const configured = oauthClientFor(def);
   if (!("client" in configured))
     throw new ApiError(
@@ -57,9 +118,9 @@ export async function freshCredentials(
       `${def.name} sign-in is not configured on this server (${configured.missing.join(", ")}), so its token cannot be refreshed.`,
     );
   try {
-    const next = await def.oauth.refresh(
+    const next = await def.oauth!.refresh!(
       { type: def.type, client: configured.client, redirectUri: oauthRedirectUri() },
-      refreshToken,
+      tokens.refreshToken!,
     );
     // Providers that do not rotate refresh tokens send none back: keep the one we have.
     const merged: TokenSet = {
@@ -70,9 +131,12 @@ export async function freshCredentials(
     };
     await db.connection.update({
       where: { id: row.id },
-      data: { credentials: encryptJson({ oauth: merged }, `connection:${row.id}`) },
+      data: {
+        credentials: encryptJson({ oauth: merged }, `connection:${row.id}`),
+        tokenExpiresAt: merged.expiresAt != null ? BigInt(Math.round(merged.expiresAt)) : null,
+      },
     });
-    return { kind: "oauth", tokens: merged };
+    return merged;
   } catch (e) {
     if (e instanceof ProviderRejection) throw await markNeedsReauth(row.id, e);
     if (e instanceof ProviderUnavailable) throw new ApiError(502, e.reason);
@@ -89,19 +153,33 @@ export async function freshCredentials(
 export async function markNeedsReauth(connectionId: string, rejection: ProviderRejection): Promise<ApiError> {
   await transaction(async (tx) => {
     // Only the first refusal stamps the time: the dashboard says since when.
+    const before = await tx.connection.findUnique({ where: { id: connectionId }, select: { health: true } });
+    const reason = redactString(rejection.reason);
     const entered = await tx.connection.updateMany({
       where: { id: connectionId, needsReauthAt: null },
-      data: { needsReauthAt: new Date() },
+      data: {
+        needsReauthAt: new Date(),
+        health: "needs_reauth",
+        healthError: redactString(`${rejection.provider} refused its access: ${rejection.reason}`),
+      },
     });
     if (entered.count === 0) return;
     const row = await tx.connection.findUniqueOrThrow({
       where: { id: connectionId },
-      select: { ...connectionPublicSelect, teamId: true },
+      select: { ...connectionPublicSelect, teamId: true, healthError: true },
     });
+    const { healthError, ...connection } = row;
     await emitWebhookEvent(tx, row.teamId, "connection.needs_reauth", {
-      connection: connectionToJson(row),
-      reason: redactString(rejection.reason),
+      connection: connectionToJson(connection),
+      reason,
     });
+    if (before && before.health !== "needs_reauth")
+      await emitWebhookEvent(tx, row.teamId, "connection.health_changed", {
+        connection: connectionToJson(connection),
+        health: "needs_reauth",
+        previous: before.health as "healthy" | "unreachable",
+        error: healthError,
+      });
   });
   return new ApiError(
     409,

@@ -17,7 +17,28 @@ export type Charge = {
   runId?: string | null;
   logId?: string | null;
   turnId?: string | null;
+  /**
+   * Which connections the credits paid for (CONTRACT §12): stored with the entry, summing to its
+   * credits exactly; what no portion names (or everything, when absent) goes to no connection.
+   */
+  attribution?: Portion[];
 };
+
+/** Credits of a charge that one connection (or none: null) used. */
+export type Portion = { connectionId: string | null; credits: number };
+
+/**
+ * The rows of one entry: portions of the same connection merged, zero ones dropped, and the sum
+ * made exactly the entry's credits (a shortfall or excess lands on no connection), so usage per
+ * connection always adds up to the ledger.
+ */
+export function attributionRows(credits: number, portions: Portion[] = []): Portion[] {
+  const by = new Map<string | null, number>();
+  for (const p of portions) by.set(p.connectionId, (by.get(p.connectionId) ?? 0) + p.credits);
+  const rest = credits - [...by.values()].reduce((a, b) => a + b, 0);
+  if (rest !== 0) by.set(null, (by.get(null) ?? 0) + rest);
+  return [...by].filter(([, c]) => c !== 0).map(([connectionId, c]) => ({ connectionId, credits: c }));
+}
 
 /**
  * Adds one ledger entry and moves the period's usage in the same transaction. The increment's
@@ -47,7 +68,7 @@ export async function chargeCredits(tx: Tx, charge: Charge) {
   if (await rollBillingPeriodIfEnded(tx, { id: charge.teamId, billingPeriodEnd: team.billingPeriodEnd }))
     team = await increment();
   await emitCreditEvents(tx, charge.teamId, team);
-  return tx.creditLedgerEntry.create({
+  const entry = await tx.creditLedgerEntry.create({
     data: {
       teamId: charge.teamId,
       creditsUsed: charge.credits,
@@ -63,6 +84,12 @@ export async function chargeCredits(tx: Tx, charge: Charge) {
       turnId: charge.turnId ?? null,
     },
   });
+  const rows = attributionRows(charge.credits, charge.attribution);
+  if (rows.length)
+    await tx.usageAttribution.createMany({
+      data: rows.map((r) => ({ ...r, teamId: charge.teamId, ledgerEntryId: entry.id, createdAt: entry.createdAt })),
+    });
+  return entry;
 }
 
 type TeamAfterCharge = {

@@ -21,6 +21,8 @@ export type OperationRecord = {
   metadata?: Record<string, unknown>;
   /** The member whose private connection it ran on: only they read its input and output. */
   privateTo?: string | null;
+  /** The connection it ran on (CONTRACT §12: a connection's operations and errors, its last use). */
+  connectionId?: string | null;
 };
 
 // Every producer's input and output are stored through here, each at most LOG_BODY_MAX_BYTES
@@ -48,6 +50,7 @@ export async function recordOperations(
         return toLogRow(teamId, id, log);
       });
       await (tx as unknown as Db).operationLog.createMany({ data: rows });
+      await markConnectionsUsed(tx, logs);
     }
     // A charge for a single call (an MCP tool call, an approved write) points at its log.
     const logId = charge && !charge.runId && ids.length === 1 ? ids[0] : null;
@@ -78,5 +81,24 @@ export function toLogRow(teamId: string, id: string, log: OperationRecord) {
     output: toText(log.output),
     metadata: JSON.stringify(log.metadata ?? {}),
     privateToUserId: log.privateTo ?? null,
+    connectionId: log.connectionId ?? null,
   };
+}
+
+/** Once a minute at most per connection, so a busy connection's row is not a hot spot. */
+const LAST_USED_STEP_S = 60;
+
+/**
+ * Moves `lastUsedAt` of the connections these logs ran on (a connection's "last used", and what
+ * makes it stale after STALE_CONNECTION_DAYS). Written only when it moves by a minute or more.
+ */
+export async function markConnectionsUsed(tx: Tx, logs: Pick<OperationRecord, "connectionId" | "startedAt">[]) {
+  const latest = new Map<string, number>();
+  for (const log of logs)
+    if (log.connectionId) latest.set(log.connectionId, Math.max(latest.get(log.connectionId) ?? 0, log.startedAt));
+  for (const [id, at] of latest)
+    await tx.connection.updateMany({
+      where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: BigInt(at - LAST_USED_STEP_S) } }] },
+      data: { lastUsedAt: BigInt(at) },
+    });
 }

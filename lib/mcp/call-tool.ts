@@ -91,9 +91,16 @@ export async function callTool(
           ...outcome.metadata,
         },
         privateTo,
+        connectionId: named?.id ?? null,
       },
     ],
-    { credits, service: source, user: principal.user, at: startedAt },
+    {
+      credits,
+      service: source,
+      user: principal.user,
+      at: startedAt,
+      attribution: [{ connectionId: named?.id ?? null, credits }],
+    },
   );
   if (!outcome.ok) return { isError: true, content: [{ type: "text", text: outcome.error }] };
   const result = outcome.result;

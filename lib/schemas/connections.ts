@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { idParam, int64 } from "@/lib/schemas/common";
 
+/** CONTRACT §12: what the last identity check (or use) found. */
+export const CONNECTION_HEALTHS = ["healthy", "needs_reauth", "unreachable"] as const;
+export type ConnectionHealth = (typeof CONNECTION_HEALTHS)[number];
+
 export const ConnectionSchema = z
   .object({
     id: z.string().nullable().describe("Public connection ID; safe to store."),

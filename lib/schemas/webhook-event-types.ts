@@ -6,6 +6,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "connection.updated",
   "connection.deleted",
   "connection.needs_reauth",
+  "connection.health_changed",
   "auth_link.connected",
   "auth_link.failed",
   "credits.low",
@@ -30,6 +31,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   "connection.deleted": "A connection was deleted; carries the workflows its deletion deactivated.",
   "connection.needs_reauth":
     "The provider refused a connection's access (revoked, or a refresh was refused); sent once when it enters that state.",
+  "connection.health_changed":
+    "A connection's health changed (healthy, needs_reauth, unreachable): found by its scheduled identity check, Check now, a refused use, or a re-authorization.",
   "auth_link.connected": "An auth link was used to connect an account.",
   "auth_link.failed":
     "An auth link's sign-in was denied or failed at the provider, or Patchbay refused to save the account it returned; the link stays pending and can be retried.",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConnectionSchema } from "@/lib/schemas/connections";
+import { CONNECTION_HEALTHS, ConnectionSchema } from "@/lib/schemas/connections";
 import { AuthLinkStatusSchema } from "@/lib/schemas/auth-links";
 import { CreditBalanceSchema } from "@/lib/schemas/credits";
 import { ApprovalSchema } from "@/lib/schemas/approvals";
@@ -28,6 +28,12 @@ const webhookEventDataSchemas = {
   "connection.needs_reauth": z.object({
     connection: ConnectionSchema,
     reason: z.string().describe("What the provider answered."),
+  }),
+  "connection.health_changed": z.object({
+    connection: ConnectionSchema,
+    health: z.enum(CONNECTION_HEALTHS).describe("What the connection's health is now."),
+    previous: z.enum(CONNECTION_HEALTHS).describe("What it was."),
+    error: z.string().nullable().describe("Why it is unreachable, or what the provider answered; null when healthy."),
   }),
   "auth_link.connected": z.object({ auth_link: AuthLinkStatusSchema, connection: ConnectionSchema }),
   "auth_link.failed": z.object({

@@ -103,6 +103,7 @@ export function nodeLogRecord(
 ): OperationRecord {
   return {
     privateTo: io.privateTo ?? null,
+    connectionId: node.connection_id ?? null,
     operationId: node.operation_id,
     operationVersion: io.operationVersion,
     status: step.status,
@@ -130,10 +131,26 @@ export function nodeLogRecord(
 const runCredits = (steps: StepState[]) =>
   1 + steps.reduce((sum, s) => sum + (s.status === "success" ? s.credits : 0), 0);
 
-/** The run's single ledger entry (service workflow), dated when it started. */
-export function runCharge(run: RunIdentity, steps: StepState[], startedMs: number): Omit<Charge, "teamId"> {
+/**
+ * The run's single ledger entry (service workflow), dated when it started; attributed (CONTRACT §12)
+ * by its nodes: each step's credits (a loop's per iteration) to its node's connection, the run's own
+ * credit to its first node's.
+ */
+export function runCharge(
+  run: RunIdentity,
+  nodes: WorkflowNode[],
+  steps: StepState[],
+  startedMs: number,
+): Omit<Charge, "teamId"> {
+  const connectionOf = new Map(nodes.map((n) => [n.id, n.connection_id ?? null]));
   return {
     credits: runCredits(steps),
+    attribution: [
+      { connectionId: nodes[0]?.connection_id ?? null, credits: 1 },
+      ...steps
+        .filter((s) => s.status === "success" && s.credits)
+        .map((s) => ({ connectionId: connectionOf.get(s.node_id) ?? null, credits: s.credits })),
+    ],
     service: { type: "workflow", id: run.workflowId, name: run.workflowName },
     user: run.user,
     at: seconds(startedMs),
@@ -171,7 +188,7 @@ export async function recordFinishedRun(
   const startedMs = steps[0].started_ms;
   const logs = steps.map((step, i) => nodeLogRecord(run, nodes[i], step, io[i]));
   const running = steps[steps.length - 1].status === "start";
-  const charge = runCharge(run, steps, startedMs);
+  const charge = runCharge(run, nodes, steps, startedMs);
   return recordOperations(run.teamId, logs, charge, async (tx, written) => {
     steps.forEach((s, i) => (s.log_id = written.logIds[i]));
     await tx.workflowRun.create({

@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { ApiError } from "@/lib/errors/api-error";
 import { newId, newOrderedId } from "@/lib/security/ids";
-import { toLogRow } from "@/lib/logs/record-operations";
+import { markConnectionsUsed, toLogRow } from "@/lib/logs/record-operations";
 import { chargeCredits } from "@/lib/credits/charge-credits";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { keepLease } from "@/lib/jobs/job-loop";
@@ -419,7 +419,10 @@ async function execute(claim: Claim, run: RunRow) {
     if (!resumed) {
       const record = nodeLogRecord(identity, node, step, io);
       const logId = step.log_id;
-      await save(i, (tx) => tx.operationLog.create({ data: toLogRow(run.teamId, logId, record) }));
+      await save(i, async (tx) => {
+        await tx.operationLog.create({ data: toLogRow(run.teamId, logId, record) });
+        await markConnectionsUsed(tx, [record]);
+      });
     }
     if (op?.kind === "write" && node.approval === "required" && !templateError) {
       const refused = await fileStep(i, node, op, input, step, iteration);
@@ -698,7 +701,7 @@ async function finish(
     ? skippedSteps(nodes, end.at + 1, Math.max(now, last?.completed_ms ?? 0), () => newOrderedId("log"))
     : [];
   state.steps.push(...skipped);
-  const charge = runCharge(identity, state.steps, startedMs);
+  const charge = runCharge(identity, nodes, state.steps, startedMs);
   const failedNode = end?.status === "error" ? nodes[end.at] : null;
   await transaction(async (tx) => {
     await own(tx, claim, {

@@ -113,6 +113,12 @@ export const EXAMPLE_EVENTS: { [T in ExampleEventType]: WebhookEventBody<T> } = 
     connection: { ...ga4Connection, updated_at: ms(3 * 86400) },
     reason: "invalid_grant: Token has been expired or revoked.",
   }),
+  "connection.health_changed": event("msg_Hq3zVd1XKc7RtLw9PyNe", "connection.health_changed", 2 * 86400, {
+    connection: { ...ga4Connection, updated_at: ms(2 * 86400) },
+    health: "unreachable",
+    previous: "healthy",
+    error: "Google did not answer within 10 s.",
+  }),
   "auth_link.connected": event("msg_sjCvtVgjIK3fAbfwSDui", "auth_link.connected", 1, {
     auth_link: {
       id: "al_YNQGmgxWkz7I4Bk2Ws5x",

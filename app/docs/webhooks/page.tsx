@@ -72,6 +72,15 @@ const WHEN: Record<WebhookEventType, React.ReactNode> = {
       <C>{"{connection, reason}"}</C>.
     </>
   ),
+  "connection.health_changed": (
+    <>
+      Sent when a connection&apos;s health changes: its scheduled identity check (every{" "}
+      <C>CONNECTION_CHECK_INTERVAL_HOURS</C>, default 24), <em>Check now</em>, a refused use, or a re-authorization
+      found it <C>healthy</C>, <C>needs_reauth</C> (the provider refused the credential) or <C>unreachable</C> (a
+      timeout, a 5xx or a network error; <C>error</C> says which). <C>data</C>:{" "}
+      <C>{"{connection, health, previous, error}"}</C>.
+    </>
+  ),
   "auth_link.connected": (
     <>
       Sent when the OAuth callback has stored the connection and consumed the link. <C>auth_link</C> is what{" "}

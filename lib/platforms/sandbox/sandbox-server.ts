@@ -5,6 +5,7 @@ import { readBoundedForm, readBoundedText } from "@/lib/http/parse";
 import { db } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
 import { grantOf, grantOfRefreshToken, isRevoked, issueRefreshToken } from "@/lib/platforms/sandbox/sandbox-grants";
+import { isDown } from "@/lib/platforms/sandbox/sandbox-outage";
 import { SANDBOX_SCOPES, type SandboxScope } from "@/lib/platforms/sandbox/sandbox-scopes";
 
 // Server side of the sandbox provider (mounted under /sandbox). It behaves like a real OAuth
@@ -15,6 +16,9 @@ import { SANDBOX_SCOPES, type SandboxScope } from "@/lib/platforms/sandbox/sandb
 
 const oauthError = (status: number, error: string, description: string) =>
   Response.json({ error, error_description: description }, { status, headers: { "cache-control": "no-store" } });
+
+/** An outage (`sandbox outage`): what a provider's API answers while it is down. */
+const down = () => oauthError(503, "temporarily_unavailable", "the sandbox provider is down; try again later");
 
 const digest = (v: string) => createHash("sha256").update(v).digest("base64url");
 
@@ -95,7 +99,9 @@ async function authenticate(
   const apiKey = req.headers.get("x-api-key");
   if (apiKey !== null) {
     if (!apiKey || apiKey.startsWith("bad")) return oauthError(401, "invalid_api_key", "api_key is not valid");
-    return { account: `acct_${digest(apiKey).slice(0, 12)}`, via: "api_key" };
+    const account = `acct_${digest(apiKey).slice(0, 12)}`;
+    if (await isDown(account)) return down();
+    return { account, via: "api_key" };
   }
   const bearer = /^Bearer (.+)$/.exec(req.headers.get("authorization") ?? "")?.[1];
   const token = bearer ? readAccessToken(bearer) : null;
@@ -105,6 +111,7 @@ async function authenticate(
   const granted = token.scope ?? ["sandbox.read"];
   if (!granted.includes(needs))
     return oauthError(403, "insufficient_scope", `the grant lacks the scope ${needs}: connect again to allow it`);
+  if (await isDown(token.account)) return down();
   return { account: token.account, via: "token" };
 }
 
