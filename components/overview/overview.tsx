@@ -8,6 +8,7 @@ import { UsageChart } from "@/components/overview/usage-chart";
 import { BurnForecastCard } from "@/components/overview/burn-forecast-card";
 import { RecentErrors } from "@/components/overview/recent-errors";
 import { ErrorNote, SkeletonBlock } from "@/components/overview/section-states";
+import { ConnectionsAttention } from "@/components/overview/connections-attention";
 
 function Section({
   title,
@@ -42,6 +43,21 @@ export function Overview({ team }: { team: string }) {
   const now = usage.data?.now ?? Math.floor(Date.now() / 1000);
   return (
     <div className="grid gap-4 lg:grid-cols-3">
+      <Section
+        title="Connections"
+        id="connections-heading"
+        className="lg:col-span-3"
+        action={
+          <Link
+            href={`/${team}/connections`}
+            className="text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+          >
+            All connections
+          </Link>
+        }
+      >
+        <ConnectionsAttention team={team} />
+      </Section>
       <Section title="Credits this period" id="credits-heading" className="lg:col-span-2">
         {balance.isPending ? (
           <SkeletonBlock className="h-32" />

@@ -18,6 +18,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "connection.create": "Connection created",
   "connection.replace": "Connection replaced",
   "connection.delete": "Connection deleted",
+  "connection.rename": "Connection renamed",
   "auth_link.create": "Auth link created",
   "invite.create": "Invite sent",
   "invite.revoke": "Invite withdrawn",

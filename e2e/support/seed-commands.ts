@@ -91,6 +91,8 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
       type: "workflow" | "agent" | "copilot" | "mcp";
       ago?: number;
       name?: string;
+      /** Which connections the charge paid for (CONTRACT §12). */
+      attribution?: { connectionId: string | null; credits: number }[];
     }[]) {
       await transaction((tx) =>
         chargeCredits(tx, {
@@ -99,6 +101,7 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
           service: { type: c.type, id: null, name: c.name ?? `Test ${c.type}` },
           user: null,
           at: now - (c.ago ?? 0),
+          attribution: c.attribution,
         }),
       );
     }
@@ -257,6 +260,22 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
       orderBy: { createdAt: "desc" },
     });
   },
+  /** Sets a connection's facts as time and checks would have: `externalId`, `lastUsedAgo` / `createdAgo` (seconds), `health`, `healthError`. */
+  async connectionState(a) {
+    const now = Date.now();
+    await db.connection.update({
+      where: { id: a.connection },
+      data: {
+        ...(a.externalId !== undefined && { externalId: a.externalId }),
+        ...(a.lastUsedAgo !== undefined && {
+          lastUsedAt: a.lastUsedAgo === null ? null : BigInt(Math.floor(now / 1000) - a.lastUsedAgo),
+        }),
+        ...(a.createdAgo !== undefined && { createdAt: new Date(now - a.createdAgo * 1000) }),
+        ...(a.health !== undefined && { health: a.health, healthError: a.healthError ?? null }),
+      },
+    });
+    return {};
+  },
   /** Marks a connection as needing re-authorization, as a refused refresh does. */
   async needsReauth(a) {
     await db.connection.update({ where: { id: a.connection }, data: { needsReauthAt: new Date() } });
@@ -369,6 +388,7 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
           user: null,
           startedAt: now - ago,
           completedAt: now - ago + 1,
+          connectionId: a.connectionId ?? null,
           input: a.input,
           output: a.output,
           metadata: {},

@@ -4,16 +4,28 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { apiFetch } from "@/lib/queries/api-client";
 import type { ConnectionJson } from "@/lib/schemas/connections";
 import type { DashboardConnectionType } from "@/lib/schemas/dashboard";
+import type {
+  BulkDeletePreviewJson,
+  BulkDeleteResultJson,
+  ConnectionErrorsJson,
+  ConnectionFactsJson,
+  ConnectionPageJson,
+  ConnectionSpendJson,
+} from "@/lib/schemas/connection-page";
 
 export type ConnectionFilters = { type?: string; external_id?: string };
-export type ActiveWorkflow = { id: string; name: string };
 export type NeedsReauth = { id: string; needs_reauth_at: number };
 
 export const connectionKeys = {
   all: (teamId: string) => [teamId, "connections"] as const,
   list: (teamId: string, filters: ConnectionFilters) => [teamId, "connections", "list", filters] as const,
   needsReauth: (teamId: string) => [teamId, "connections", "needs-reauth"] as const,
-  workflows: (teamId: string, connectionId: string) => [teamId, "connections", "workflows", connectionId] as const,
+  facts: (teamId: string) => [teamId, "connections", "facts"] as const,
+  page: (teamId: string, connectionId: string) => [teamId, "connections", "page", connectionId] as const,
+  spend: (teamId: string, connectionId: string) => [teamId, "connections", "spend", connectionId] as const,
+  errors: (teamId: string, connectionId: string) => [teamId, "connections", "errors", connectionId] as const,
+  deletePreview: (teamId: string, connectionIds: string[]) =>
+    [teamId, "connections", "delete-preview", connectionIds] as const,
   types: (teamId: string) => [teamId, "connection-types"] as const,
 };
 
@@ -55,21 +67,85 @@ export const useConnectionsNeedingReauth = (teamId: string) =>
     refetchInterval: 30_000,
   });
 
-/** The active workflows a delete would deactivate; always fresh, since the dialog asks for consent on it. */
-export const useActiveWorkflowsOf = (teamId: string, connectionId: string | null) =>
+/** Health, last use, stale and duplicates of every connection the user sees (the list's columns and filters, the Overview's count). */
+export const useConnectionFacts = (teamId: string) =>
   useQuery({
-    queryKey: connectionKeys.workflows(teamId, connectionId ?? ""),
-    queryFn: () =>
-      apiFetch<ActiveWorkflow[]>(teamId, `/api/dashboard/connections/${encodeURIComponent(connectionId!)}/workflows`),
-    enabled: connectionId !== null,
-    staleTime: 0,
+    queryKey: connectionKeys.facts(teamId),
+    queryFn: () => apiFetch<ConnectionFactsJson[]>(teamId, "/api/dashboard/connections/facts"),
   });
 
-export function useDeleteConnection(teamId: string) {
+const path = (connectionId: string, rest = "") =>
+  `/api/dashboard/connections/${encodeURIComponent(connectionId)}${rest}`;
+
+export const useConnectionPage = (teamId: string, connectionId: string) =>
+  useQuery({
+    queryKey: connectionKeys.page(teamId, connectionId),
+    queryFn: () => apiFetch<ConnectionPageJson>(teamId, path(connectionId)),
+  });
+
+export const useConnectionSpend = (teamId: string, connectionId: string) =>
+  useQuery({
+    queryKey: connectionKeys.spend(teamId, connectionId),
+    queryFn: () => apiFetch<ConnectionSpendJson>(teamId, path(connectionId, "/spend")),
+  });
+
+export const useConnectionErrors = (teamId: string, connectionId: string) =>
+  useQuery({
+    queryKey: connectionKeys.errors(teamId, connectionId),
+    queryFn: () => apiFetch<ConnectionErrorsJson>(teamId, path(connectionId, "/errors")),
+  });
+
+/** *Check now*: the identity call, then every view of the connection's health reads again. */
+export function useCheckConnection(teamId: string, connectionId: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (connectionId: string) =>
-      apiFetch<ConnectionJson>(teamId, `/v1/connections/${encodeURIComponent(connectionId)}`, { method: "DELETE" }),
+    mutationFn: () =>
+      apiFetch<{ id: string; health: string; checked_at: number; error: string | null }>(
+        teamId,
+        path(connectionId, "/check"),
+        { method: "POST" },
+      ),
+    onSettled: () => client.invalidateQueries({ queryKey: connectionKeys.all(teamId) }),
+  });
+}
+
+export function useRenameConnection(teamId: string, connectionId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (displayName: string) =>
+      apiFetch<ConnectionPageJson>(teamId, path(connectionId), {
+        method: "PATCH",
+        body: JSON.stringify({ display_name: displayName }),
+      }),
+    onSuccess: (page) => {
+      client.setQueryData(connectionKeys.page(teamId, connectionId), page);
+      return client.invalidateQueries({ queryKey: connectionKeys.all(teamId) });
+    },
+  });
+}
+
+/** What deleting these connections would deactivate; always fresh, since the dialog asks for consent on it. */
+export const useDeletePreview = (teamId: string, connectionIds: string[]) =>
+  useQuery({
+    queryKey: connectionKeys.deletePreview(teamId, connectionIds),
+    queryFn: () =>
+      apiFetch<BulkDeletePreviewJson>(teamId, "/api/dashboard/connections/bulk-delete/preview", {
+        method: "POST",
+        body: JSON.stringify({ connection_ids: connectionIds }),
+      }),
+    enabled: connectionIds.length > 0,
+    staleTime: 0,
+    gcTime: 0,
+  });
+
+export function useDeleteConnections(teamId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (connectionIds: string[]) =>
+      apiFetch<BulkDeleteResultJson>(teamId, "/api/dashboard/connections/bulk-delete", {
+        method: "POST",
+        body: JSON.stringify({ connection_ids: connectionIds }),
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: connectionKeys.all(teamId) }),
   });
 }

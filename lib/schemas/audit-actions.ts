@@ -5,6 +5,7 @@ export const AUDIT_ACTIONS = [
   "connection.create",
   "connection.replace",
   "connection.delete",
+  "connection.rename",
   "auth_link.create",
   "invite.create",
   "invite.revoke",
