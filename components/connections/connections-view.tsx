@@ -241,13 +241,13 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
                 <th scope="col" className="hidden px-3 py-2 font-medium sm:table-cell">
                   Health
                 </th>
-                <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">
+                <th scope="col" className="hidden px-3 py-2 font-medium lg:table-cell">
                   External ID
                 </th>
-                <th scope="col" className="hidden px-3 py-2 font-medium md:table-cell">
+                <th scope="col" className="hidden px-3 py-2 font-medium xl:table-cell">
                   Last used
                 </th>
-                <th scope="col" className="hidden px-3 py-2 font-medium lg:table-cell">
+                <th scope="col" className="hidden px-3 py-2 font-medium 2xl:table-cell">
                   Created
                 </th>
                 <th scope="col" className="px-3 py-2 font-medium">
@@ -307,11 +307,16 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
                                 {f?.stale && <Pill tone="zinc">Stale</Pill>}
                               </div>
                               <div className="wrap-anywhere text-xs text-zinc-500 dark:text-zinc-400">
-                                {type?.name ?? c.type} · <span className="font-mono">{c.id}</span>
+                                {type?.name ?? c.type} · <span className="break-all font-mono">{c.id}</span>
                               </div>
-                              <div className="text-xs text-zinc-500 md:hidden dark:text-zinc-400">
+                              <div className="text-xs text-zinc-500 lg:hidden dark:text-zinc-400">
                                 {c.external_id ? `external_id ${c.external_id}` : null}
                               </div>
+                              {f && (
+                                <div className="text-xs text-zinc-500 xl:hidden dark:text-zinc-400">
+                                  Last used {f.last_used_at ? <LocalTime seconds={f.last_used_at} /> : "never"}
+                                </div>
+                              )}
                               {f && (
                                 <div className="mt-1 sm:hidden">
                                   <HealthBadge health={f.health} error={f.health_error} />
@@ -329,23 +334,23 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
                             "—"
                           )}
                         </td>
-                        <td className="hidden px-3 py-2 font-mono text-xs md:table-cell">
+                        <td className="hidden px-3 py-2 font-mono text-xs lg:table-cell">
                           {c.external_id ?? <span className="text-zinc-500 dark:text-zinc-400">—</span>}
                         </td>
                         <td
                           data-testid="last-used"
-                          className="hidden whitespace-nowrap px-3 py-2 text-zinc-600 md:table-cell dark:text-zinc-400"
+                          className="hidden whitespace-nowrap px-3 py-2 text-zinc-600 xl:table-cell dark:text-zinc-400"
                         >
                           {f?.last_used_at ? <LocalTime seconds={f.last_used_at} /> : f ? "Never" : "—"}
                         </td>
-                        <td className="hidden whitespace-nowrap px-3 py-2 text-zinc-600 lg:table-cell dark:text-zinc-400">
+                        <td className="hidden whitespace-nowrap px-3 py-2 text-zinc-600 2xl:table-cell dark:text-zinc-400">
                           {c.created_at ? <LocalTime seconds={c.created_at / 1000} /> : "—"}
                         </td>
                         <td className="whitespace-nowrap px-3 py-2 text-right">
                           {f?.health === "needs_reauth" && (
                             <Link
                               href={`/${teamId}/auth-links?type=${encodeURIComponent(c.type)}${c.external_id ? `&external_id=${encodeURIComponent(c.external_id)}` : ""}`}
-                              className="mr-2 text-sm font-medium text-indigo-600 underline hover:text-indigo-500 dark:text-indigo-400"
+                              className="mb-1 block text-sm font-medium text-indigo-600 underline hover:text-indigo-500 sm:mb-0 sm:mr-2 sm:inline dark:text-indigo-400"
                             >
                               Re-authorize
                             </Link>

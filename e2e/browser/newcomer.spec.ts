@@ -7,10 +7,11 @@ import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 // what it shows and names itself in the tab; the docs are one click away and lead back.
 
 // Every page a signed-in person can open, and the docs; {workflow} is a workflow whose name is
-// 200 characters without a space.
+// 200 characters without a space, {connection} the connection its nodes use.
 const DASHBOARD = [
   "",
   "connections",
+  "connections/{connection}",
   "auth-links",
   "workflows",
   "workflows/templates",
@@ -189,7 +190,12 @@ test("every dashboard and docs page fits a 390 px phone and a 1440 px screen: no
 
   const problems: string[] = [];
   const titles = new Map<string, string>();
-  const paths = [...DASHBOARD.map((d) => `/${team.id}${d ? `/${d.replace("{workflow}", long)}` : ""}`), ...DOCS];
+  const paths = [
+    ...DASHBOARD.map(
+      (d) => `/${team.id}${d ? `/${d.replace("{workflow}", long).replace("{connection}", connectionId)}` : ""}`,
+    ),
+    ...DOCS,
+  ];
   for (const [width, height] of [
     [390, 844],
     [1440, 900],
@@ -209,7 +215,7 @@ test("every dashboard and docs page fits a 390 px phone and a 1440 px screen: no
         titles.set(title, name);
       }
       if (width === 390 && !path.startsWith("/docs"))
-        await screenshot(page, `phone-${(DASHBOARD[i] || "overview").replace(/\//g, "-").replace("{workflow}", "id")}`);
+        await screenshot(page, `phone-${(DASHBOARD[i] || "overview").replace(/\//g, "-").replace(/\{\w+\}/, "id")}`);
     }
   }
   expect(problems).toEqual([]);

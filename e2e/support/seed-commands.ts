@@ -276,6 +276,26 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
     });
     return {};
   },
+  /** An agent conversation row (no turns): what logs of `source: agent` name, for pages that list them. */
+  async agentConversation(a) {
+    const now = BigInt(Date.now());
+    const row = await db.agentConversation.create({
+      data: {
+        id: newId("conv"),
+        teamId: a.team,
+        userId: a.user,
+        userEmail: a.email ?? "agent@test.patchbay.dev",
+        title: a.title ?? "A conversation",
+        modelConnectionId: a.modelConnection ?? "conn_none",
+        model: "sandbox-model",
+        connectionIds: JSON.stringify(a.connections ?? []),
+        shared: a.shared ?? false,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    return { id: row.id };
+  },
   /** Marks a connection as needing re-authorization, as a refused refresh does. */
   async needsReauth(a) {
     await db.connection.update({ where: { id: a.connection }, data: { needsReauthAt: new Date() } });

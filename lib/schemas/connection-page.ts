@@ -8,7 +8,7 @@ import type { OAuthScope } from "@/lib/platforms/kit/types";
 // bodies the routes parse, and the shapes they answer with.
 
 /** Bulk deletes stay a size one confirmation can name. */
-export const MAX_BULK_DELETE = 100;
+const MAX_BULK_DELETE = 100;
 
 export const renameConnectionBodySchema = z
   .object({
@@ -45,7 +45,7 @@ export type ConnectionFactsJson = {
 };
 
 /** A connection named by id with the label a person reads. */
-export type NamedConnection = { id: string; type: string; display_name: string | null; external_id: string | null };
+type NamedConnection = { id: string; type: string; display_name: string | null; external_id: string | null };
 
 export type ConnectionPageJson = ConnectionFactsJson & {
   type_name: string;
