@@ -17,6 +17,7 @@ import { DeleteConnectionDialog } from "@/components/connections/delete-connecti
 import { NewConnectionDialog } from "@/components/connections/new-connection-dialog";
 import { LocalTime } from "@/components/time/local-time";
 import { ScrollRegion } from "@/components/ui/scroll-region";
+import { plural } from "@/lib/text/plural";
 import { HEALTH_WORDS, HealthBadge } from "@/components/connections/health-badge";
 import { Pill } from "@/components/connections/connection-page";
 
@@ -204,7 +205,7 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
           aria-label="Selection"
           className="card flex flex-wrap items-center justify-between gap-2 px-3 py-2 text-sm"
         >
-          <span>{chosen.length === 1 ? "1 connection selected" : `${chosen.length} connections selected`}</span>
+          <span>{plural(chosen.length, "connection")} selected</span>
           <span className="flex gap-2">
             <button type="button" className="btn-secondary px-3 py-1.5" onClick={() => setSelected(new Set())}>
               Clear selection

@@ -123,7 +123,7 @@ const LAYERS: [string, string[]][] = [
       "health",
     ],
   ],
-  ["use cases", ["connection-changes", "auth-links", "members", "activity", "clients"]],
+  ["use cases", ["connection-changes", "connection-pages", "auth-links", "members", "activity", "clients"]],
   ["edges", ["api", "mcp", "server", "cli", "openapi", "queries", "demo"]],
 ];
 const layerOf = new Map(LAYERS.flatMap(([, folders], rank) => folders.map((f) => [f, rank] as const)));

@@ -67,7 +67,10 @@ export const useConnectionsNeedingReauth = (teamId: string) =>
     refetchInterval: 30_000,
   });
 
-/** Health, last use, stale and duplicates of every connection the user sees (the list's columns and filters, the Overview's count). */
+/**
+ * Health, last use, stale and duplicates of every connection the user sees: the list's columns
+ * and filters, and the Overview's count.
+ */
 export const useConnectionFacts = (teamId: string) =>
   useQuery({
     queryKey: connectionKeys.facts(teamId),

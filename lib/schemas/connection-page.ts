@@ -2,7 +2,6 @@ import { z } from "zod";
 import { idParam } from "@/lib/schemas/common";
 import type { ConnectionHealth } from "@/lib/schemas/connections";
 import type { LogJson } from "@/lib/schemas/logs";
-import type { OAuthScope } from "@/lib/platforms/kit/types";
 
 // The dashboard's connection page and the Connections list's bulk delete (issue 50): request
 // bodies the routes parse, and the shapes they answer with.
@@ -57,7 +56,8 @@ export type ConnectionPageJson = ConnectionFactsJson & {
     provider_name: string;
     reads: string[];
     writes: string[];
-    scopes: readonly OAuthScope[];
+    /** The scopes asked of the provider, each with what it allows (the type's catalogue entry). */
+    scopes: readonly { name: string; allows: string; changes?: boolean }[];
     scopes_set_on_app: boolean;
   };
   uses: {

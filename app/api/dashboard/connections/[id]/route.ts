@@ -2,7 +2,7 @@ import { withSession } from "@/lib/api/with-auth";
 import { parseJsonBody, parseQuery } from "@/lib/http/parse";
 import { noParamsSchema } from "@/lib/schemas/common";
 import { renameConnectionBodySchema } from "@/lib/schemas/connection-page";
-import { getConnectionPage } from "@/lib/connections/get-connection-page";
+import { getConnectionPage } from "@/lib/connection-pages/get-connection-page";
 import { renameConnection } from "@/lib/connection-changes/rename-connection";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 
