@@ -284,7 +284,9 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
                         </td>
                         <td className="px-3 py-2">
                           <div className="flex items-center gap-3">
-                            <TypeLogo logo={type?.logo} size={28} />
+                            <span className="hidden sm:contents">
+                              <TypeLogo logo={type?.logo} size={28} />
+                            </span>
                             <div className="min-w-0">
                               <div className="flex flex-wrap items-center gap-1.5">
                                 {c.id ? (
@@ -347,7 +349,7 @@ export function ConnectionsView({ teamId }: { teamId: string }) {
                         <td className="hidden whitespace-nowrap px-3 py-2 text-zinc-600 2xl:table-cell dark:text-zinc-400">
                           {c.created_at ? <LocalTime seconds={c.created_at / 1000} /> : "—"}
                         </td>
-                        <td className="whitespace-nowrap px-3 py-2 text-right">
+                        <td className="whitespace-nowrap px-2 py-2 text-right sm:px-3">
                           {f?.health === "needs_reauth" && (
                             <Link
                               href={`/${teamId}/auth-links?type=${encodeURIComponent(c.type)}${c.external_id ? `&external_id=${encodeURIComponent(c.external_id)}` : ""}`}
