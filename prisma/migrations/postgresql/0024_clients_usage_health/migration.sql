@@ -31,6 +31,14 @@ CREATE TABLE "SandboxOutage" (
     CONSTRAINT "SandboxOutage_pkey" PRIMARY KEY ("account")
 );
 
+-- CreateTable
+CREATE TABLE "SandboxRefresh" (
+    "grant" TEXT NOT NULL,
+    "count" INTEGER NOT NULL DEFAULT 0,
+
+    CONSTRAINT "SandboxRefresh_pkey" PRIMARY KEY ("grant")
+);
+
 -- CreateIndex
 CREATE INDEX "UsageAttribution_teamId_createdAt_idx" ON "UsageAttribution"("teamId", "createdAt");
 
