@@ -264,14 +264,21 @@ test("health: a check finds a revoked grant needs_reauth (one needs_reauth event
 
     await waitFor(() => receiver.received.length >= 4, 15_000, "four events");
     await new Promise((r) => setTimeout(r, 1500)); // nothing more comes
-    const got = events(receiver).map((e) => [e.type, e.data.connection.id, e.data.health ?? null, e.data.previous ?? null]); // prettier-ignore
-    expect(got).toEqual([
-      ["connection.needs_reauth", granted, null, null],
-      ["connection.health_changed", granted, "needs_reauth", "healthy"],
-      ["connection.health_changed", key, "unreachable", "healthy"],
-      ["connection.health_changed", key, "healthy", "unreachable"],
-    ]);
-    const changed = events(receiver)[2];
+    // Deliveries run concurrently, so the order they arrive in is not the order they were written in.
+    const got = events(receiver)
+      .map((e) => JSON.stringify([e.type, e.data.connection.id, e.data.health ?? null, e.data.previous ?? null]))
+      .sort();
+    expect(got).toEqual(
+      [
+        ["connection.needs_reauth", granted, null, null],
+        ["connection.health_changed", granted, "needs_reauth", "healthy"],
+        ["connection.health_changed", key, "unreachable", "healthy"],
+        ["connection.health_changed", key, "healthy", "unreachable"],
+      ]
+        .map((e) => JSON.stringify(e))
+        .sort(),
+    );
+    const changed = events(receiver).find((e) => e.data.health === "unreachable")!;
     expect(changed.data.error).toBe(down.json.error);
     // Spec §4.3 answers a list (one connection by id).
     expect([changed.data.connection]).toEqual(await (await api.get(`/v1/connections/${key}`)).json());
