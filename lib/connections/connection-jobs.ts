@@ -20,7 +20,7 @@ const pollMs = () => Number(process.env.CONNECTION_JOBS_POLL_MS) || 15_000;
 const triedAt = new Map<string, number>();
 
 /** One turn: the tokens about to expire, then the checks that are due. True when a batch was full. */
-export async function runConnectionJobs(now = Date.now()): Promise<boolean> {
+async function runConnectionJobs(now = Date.now()): Promise<boolean> {
   for (const [id, at] of triedAt) if (now - at > RETRY_MS) triedAt.delete(id);
   const expiring = await db.connection.findMany({
     where: {

@@ -107,7 +107,7 @@ async function probe(row: {
  * Stores a check's result (when, what, the next scheduled check) and, when the health changed,
  * sends connection.health_changed in the same transaction.
  */
-export async function recordHealth(connectionId: string, probed: Probed): Promise<HealthCheck> {
+async function recordHealth(connectionId: string, probed: Probed): Promise<HealthCheck> {
   const now = Date.now();
   return transaction(async (tx) => {
     const before = await tx.connection.findUnique({ where: { id: connectionId }, select: { health: true } });
