@@ -6,6 +6,7 @@ import { ErrorNote } from "@/components/ui/error-note";
 import { AuthLinkResult } from "@/components/auth-links/auth-link-result";
 import { useConnectionTypes } from "@/lib/queries/connections";
 import { useCreateAuthLink, type CreatedAuthLink } from "@/lib/queries/auth-links";
+import { useRefreshClients } from "@/lib/queries/clients";
 
 /**
  * *Connect another platform*: an auth link for this client's external_id (none for the No client
@@ -27,6 +28,7 @@ export function ConnectPlatformDialog({
 }) {
   const types = useConnectionTypes(teamId);
   const create = useCreateAuthLink(teamId);
+  const refreshClients = useRefreshClients(teamId);
   const [result, setResult] = useState<{ link: CreatedAuthLink; type: string } | null>(null);
   const [chosen, setChosen] = useState("");
   const { lacking, has } = useMemo(() => {
@@ -77,7 +79,12 @@ export function ConnectPlatformDialog({
             e.preventDefault();
             create.mutate(
               { connection_type: selected, ...(externalId !== null && { external_id: externalId }) },
-              { onSuccess: (link) => setResult({ link, type: selected }) },
+              {
+                onSuccess: (link) => {
+                  setResult({ link, type: selected });
+                  refreshClients();
+                },
+              },
             );
           }}
         >

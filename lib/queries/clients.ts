@@ -64,3 +64,9 @@ export function useCheckClient(teamId: string, key: string) {
 /** The CSV download's address: the team goes in the query, since a link sends no header. */
 export const clientUsageCsvUrl = (teamId: string, key: string, from: number, to: number) =>
   `${clientPath(key)}/usage.csv?${new URLSearchParams({ from: String(from), to: String(to), team: teamId })}`;
+
+/** A new auth link or connection changes a client's counts: its page and the list load again. */
+export function useRefreshClients(teamId: string) {
+  const client = useQueryClient();
+  return () => void client.invalidateQueries({ queryKey: clientKeys.all(teamId) });
+}
