@@ -10,6 +10,8 @@ import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 // 200 characters without a space.
 const DASHBOARD = [
   "",
+  "clients",
+  "clients/~none",
   "connections",
   "auth-links",
   "workflows",
