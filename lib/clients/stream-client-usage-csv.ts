@@ -1,18 +1,6 @@
 import "server-only";
+import { textCell } from "@/lib/text/csv-cell";
 import { db } from "@/lib/db/client";
-
-// The same defence as the ledger's export (lib/credits/stream-credit-logs-csv.ts): connection
-// names are typed by people, and a spreadsheet must read them as text, never as a formula.
-const FORMULA_SIGN = "[\\s\\u3000]*[=+\\-@\\uFF1D\\uFF0B\\uFF0D\\uFF20]";
-const FORMULA_AFTER_SEPARATOR = new RegExp(`([,;\\t\\r\\n])(?=${FORMULA_SIGN})`, "g");
-const FORMULA_AT_START = new RegExp(`^${FORMULA_SIGN}`);
-
-function textCell(value: string | null) {
-  if (value === null) return "";
-  const parts = value.replace(FORMULA_AFTER_SEPARATOR, "$1'");
-  const safe = FORMULA_AT_START.test(parts) ? `'${parts}` : parts;
-  return /[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 const HEADER = [
   "day",

@@ -6,7 +6,7 @@ import { cursorParam, limitParam, unixSecondsParam } from "@/lib/schemas/common"
 const USAGE_GROUPS = ["external_id", "connection_id"] as const;
 
 /** The longest range one request may ask for. */
-const USAGE_MAX_DAYS = 400;
+export const USAGE_MAX_DAYS = 400;
 
 const UsageRowSchema = z
   .object({
