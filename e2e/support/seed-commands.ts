@@ -490,6 +490,61 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
     }
     return { ids };
   },
+  /**
+   * A client's connections and their calls (CONTRACT §12): `clients` [{external_id (null: none),
+   * connections}] as sandbox_key connections, then per connection `calls` MCP-like calls (credits
+   * 2, every third an error with 0), each logged on it and charged with its attribution.
+   */
+  async clientCalls(a) {
+    const now = Math.floor(Date.now() / 1000);
+    const source = { type: "mcp" as const, id: null, name: "Client calls" };
+    const made: { id: string; external_id: string | null }[] = [];
+    for (const [c, client] of (a.clients as { external_id: string | null; connections: number }[]).entries())
+      for (let i = 0; i < client.connections; i++) {
+        const { row } = await saveConnection({
+          teamId: a.team,
+          type: "sandbox_key",
+          typeName: "Sandbox key",
+          displayName: `${client.external_id ?? "No client"} ${i}`,
+          externalId: client.external_id,
+          ownerUserId: null,
+          actingUserId: null,
+          credentials: { api_key: `client-${c}-${i}` },
+          rotationKey: null,
+          via: { kind: "credentials" },
+        });
+        made.push({ id: row.id, external_id: client.external_id });
+      }
+    for (const connection of made)
+      for (let i = 0; i < (a.calls ?? 3); i++) {
+        const failed = i % 3 === 2;
+        const credits = failed ? 0 : 2;
+        await recordOperations(
+          a.team,
+          [
+            {
+              operationId: "sandbox.report",
+              operationVersion: 1,
+              status: failed ? "error" : "success",
+              source,
+              user: null,
+              startedAt: now - 60 * (i + 1),
+              completedAt: now - 60 * (i + 1),
+              creditsUsed: credits,
+              connectionId: connection.id,
+            },
+          ],
+          {
+            credits,
+            service: source,
+            user: null,
+            at: now - 60 * (i + 1),
+            attribution: [{ connectionId: connection.id, credits }],
+          },
+        );
+      }
+    return { now, connections: made };
+  },
   /** Backdates an endpoint's failing streak (the 3-day disable rule without waiting 3 days). */
   async webhookFailingSince(a) {
     await db.webhookEndpoint.update({
