@@ -40,7 +40,7 @@ CREATE TABLE "SandboxRefresh" (
 );
 
 -- CreateIndex
-CREATE INDEX "UsageAttribution_teamId_createdAt_idx" ON "UsageAttribution"("teamId", "createdAt");
+CREATE INDEX "UsageAttribution_teamId_createdAt_connectionId_credits_idx" ON "UsageAttribution"("teamId", "createdAt", "connectionId", "credits");
 
 -- CreateIndex
 CREATE INDEX "UsageAttribution_teamId_connectionId_createdAt_idx" ON "UsageAttribution"("teamId", "connectionId", "createdAt");
