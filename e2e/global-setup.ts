@@ -76,6 +76,8 @@ export default async function globalSetup() {
     WORKFLOW_RETRY_BASE_MS: "100",
     // Webhook triggers: the per-workflow rate is reached in a few requests (default 60 a minute).
     WORKFLOW_WEBHOOK_PER_MINUTE: "20",
+    // Connections' job (CONTRACT §12): due checks and tokens near expiry are found within half a second.
+    CONNECTION_JOBS_POLL_MS: "500",
     // MCP clients' metadata documents are served over https by the tests (e2e/support/tls, a
     // test-only certificate for 127.0.0.1): the servers trust it as they would a public CA.
     NODE_EXTRA_CA_CERTS: join(root, "e2e", "support", "tls", "cert.pem"),

@@ -13,6 +13,7 @@ const GROUPS: { label: string | null; items: [slug: string, label: string][] }[]
   {
     label: "Connect",
     items: [
+      ["clients", "Clients"],
       ["connections", "Connections"],
       ["auth-links", "Auth links"],
     ],

@@ -154,15 +154,16 @@ export function RetryFromStep({
             className="btn-primary"
             disabled={replay.isPending}
             onClick={() =>
-              replay.mutate(
-                { runId: run.id, from: nodeId },
-                {
-                  onSuccess: (r) => {
-                    setOpen(false);
-                    onOpenRun(r.run_id);
-                  },
-                },
-              )
+              // Awaited rather than mutate's onSuccess: the refetch the replay causes hides this
+              // button (the run is replayed now), and a per-call callback of an unmounted
+              // component never fires, so the new run would not open.
+              void replay
+                .mutateAsync({ runId: run.id, from: nodeId })
+                .then((r) => {
+                  setOpen(false);
+                  onOpenRun(r.run_id);
+                })
+                .catch(() => undefined /* shown in the dialog: replay.error */)
             }
           >
             {replay.isPending ? "Starting…" : "Retry from this step"}

@@ -163,8 +163,8 @@ test("the bearer scheme says who has API keys as the server decides it: the dash
 });
 
 /**
- * The extensions beyond the spec, each under its own "(extension)" tag: the agent (CONTRACT §11)
- * and workflow runs (§13, the API trigger).
+ * The extensions beyond the spec, each under its own "(extension)" tag: the agent (CONTRACT §11),
+ * workflow runs (§13, the API trigger) and usage per client or connection (§12).
  */
 const EXTENSION_TAGS: Record<string, string> = {
   "GET /v1/agent/conversations": "Agent (extension)",
@@ -174,6 +174,7 @@ const EXTENSION_TAGS: Record<string, string> = {
   "POST /v1/agent/conversations/{conversation_id}/messages": "Agent (extension)",
   "POST /v1/workflows/{workflow_id}/runs": "Workflows (extension)",
   "GET /v1/workflows/{workflow_id}/runs/{run_id}": "Workflows (extension)",
+  "GET /v1/usage": "Usage (extension)",
 };
 const EXTENSIONS = Object.keys(EXTENSION_TAGS);
 
@@ -200,6 +201,17 @@ test("it has exactly the operations of spec §4.1–4.11, and the extensions tag
     expect.objectContaining({ name: "Idempotency-Key", in: "header", required: false, schema: expect.anything() }),
   );
   expect(Object.keys(runs.responses)).toEqual(expect.arrayContaining(["201", "403", "404", "409", "413"]));
+  // Usage: its range and grouping are required, and it pages like the other lists.
+  const usage = doc.paths["/v1/usage"].get;
+  expect(Object.fromEntries(usage.parameters.map((p: Json) => [p.name, p.required]))).toEqual({
+    group_by: true,
+    from: true,
+    to: true,
+    limit: false,
+    cursor: false,
+  });
+  expect(usage.responses["200"].content["application/json"].schema).toEqual({ $ref: ref("UsagePage") });
+  expect(Object.keys(usage.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "429"]));
 });
 
 for (const op of OPERATIONS) {

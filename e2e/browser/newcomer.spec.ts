@@ -10,6 +10,8 @@ import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 // 200 characters without a space, {connection} the connection its nodes use.
 const DASHBOARD = [
   "",
+  "clients",
+  "clients/~none",
   "connections",
   "connections/{connection}",
   "auth-links",

@@ -20,6 +20,7 @@ import { createMcpToken, downgradeAllowedServersUsing, revokeMcpToken } from "@/
 import { removeMember } from "@/lib/members/remove-member";
 import { providerUrl } from "@/lib/platforms/kit/provider-fetch";
 import { findConnectionType } from "@/lib/platforms/registry";
+import { grantOf } from "@/lib/platforms/sandbox/sandbox-grants";
 import { hashPassword } from "@/lib/security/hashing";
 
 // A password's scrypt hash costs about 0.1 s of CPU, on purpose. The suites' users share a few
@@ -359,16 +360,79 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
   async oauthTokens(a) {
     const row = await db.connection.findUniqueOrThrow({ where: { id: a.id } });
     const stored = decryptJson<{ oauth: Record<string, unknown> }>(row.credentials, `connection:${row.id}`);
-    if (a.expire || a.refreshToken || a.accessToken) {
+    if (a.expire || a.refreshToken || a.accessToken || a.expiresInMs) {
       if (a.expire) stored.oauth.expiresAt = Date.now() - 1000;
+      if (a.expiresInMs) stored.oauth.expiresAt = Date.now() + a.expiresInMs;
       if (a.refreshToken) stored.oauth.refreshToken = a.refreshToken;
       if (a.accessToken) stored.oauth.accessToken = a.accessToken;
       await db.connection.update({
         where: { id: a.id },
-        data: { credentials: encryptJson(stored, `connection:${row.id}`) },
+        data: {
+          credentials: encryptJson(stored, `connection:${row.id}`),
+          tokenExpiresAt: typeof stored.oauth.expiresAt === "number" ? BigInt(stored.oauth.expiresAt) : null,
+        },
       });
     }
     return { ...stored.oauth, needsReauthAt: row.needsReauthAt };
+  },
+  /** What the connection's health fields hold (CONTRACT §12), times as numbers. */
+  async connectionHealth(a) {
+    const row = await db.connection.findUniqueOrThrow({
+      where: { id: a.id },
+      select: {
+        health: true,
+        healthError: true,
+        checkedAt: true,
+        nextCheckAt: true,
+        lastUsedAt: true,
+        tokenExpiresAt: true,
+      },
+    });
+    const n = (v: bigint | null) => (v === null ? null : Number(v));
+    return {
+      health: row.health,
+      healthError: row.healthError,
+      checkedAt: n(row.checkedAt),
+      nextCheckAt: n(row.nextCheckAt),
+      lastUsedAt: n(row.lastUsedAt),
+      tokenExpiresAt: n(row.tokenExpiresAt),
+    };
+  },
+  /** Makes the connection's scheduled check due now. */
+  async checkDueNow(a) {
+    await db.connection.update({ where: { id: a.id }, data: { nextCheckAt: BigInt(Date.now() - 1) } });
+    return { ok: true };
+  },
+  /** How many times the sandbox's token endpoint refreshed the grant behind an OAuth connection. */
+  async sandboxRefreshes(a) {
+    const row = await db.connection.findUniqueOrThrow({ where: { id: a.id } });
+    const stored = decryptJson<{ oauth: { refreshToken: string } }>(row.credentials, `connection:${row.id}`);
+    const counted = await db.sandboxRefresh.findUnique({ where: { grant: grantOf(stored.oauth.refreshToken) } });
+    return { count: counted?.count ?? 0 };
+  },
+  /**
+   * The plain SQL aggregation GET /v1/usage must equal: the team's attribution rows and logs in
+   * [from, to) by connection (every connection, as the operator sees them).
+   */
+  async usageByConnectionSql(a) {
+    const credits = await db.$queryRaw<{ key: string | null; credits: unknown }[]>`
+      SELECT "connectionId" AS "key", SUM("credits") AS "credits" FROM "UsageAttribution"
+      WHERE "teamId" = ${a.team} AND "createdAt" >= ${BigInt(a.from)} AND "createdAt" < ${BigInt(a.to)}
+      GROUP BY "connectionId"`;
+    const logs = await db.$queryRaw<{ key: string | null; operations: unknown; errors: unknown }[]>`
+      SELECT "connectionId" AS "key", COUNT(*) AS "operations",
+        SUM(CASE WHEN "status" = 'error' THEN 1 ELSE 0 END) AS "errors"
+      FROM "OperationLog"
+      WHERE "teamId" = ${a.team} AND "startedAt" >= ${BigInt(a.from)} AND "startedAt" < ${BigInt(a.to)}
+      GROUP BY "connectionId"`;
+    const rows: Record<string, { credits: number; operations: number; errors: number }> = {};
+    const row = (k: string | null) => (rows[k ?? "null"] ??= { credits: 0, operations: 0, errors: 0 });
+    for (const c of credits) row(c.key).credits += Number(c.credits);
+    for (const l of logs) {
+      row(l.key).operations += Number(l.operations);
+      row(l.key).errors += Number(l.errors ?? 0);
+    }
+    return rows;
   },
   /** The credentials a provider call would use now (refreshing an expiring OAuth token), or the error. */
   async freshCredentials(a) {
@@ -465,6 +529,61 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
       ids.push(row.id);
     }
     return { ids };
+  },
+  /**
+   * A client's connections and their calls (CONTRACT §12): `clients` [{external_id (null: none),
+   * connections}] as sandbox_key connections, then per connection `calls` MCP-like calls (credits
+   * 2, every third an error with 0), each logged on it and charged with its attribution.
+   */
+  async clientCalls(a) {
+    const now = Math.floor(Date.now() / 1000);
+    const source = { type: "mcp" as const, id: null, name: "Client calls" };
+    const made: { id: string; external_id: string | null }[] = [];
+    for (const [c, client] of (a.clients as { external_id: string | null; connections: number }[]).entries())
+      for (let i = 0; i < client.connections; i++) {
+        const { row } = await saveConnection({
+          teamId: a.team,
+          type: "sandbox_key",
+          typeName: "Sandbox key",
+          displayName: `${client.external_id ?? "No client"} ${i}`,
+          externalId: client.external_id,
+          ownerUserId: null,
+          actingUserId: null,
+          credentials: { api_key: `client-${c}-${i}` },
+          rotationKey: null,
+          via: { kind: "credentials" },
+        });
+        made.push({ id: row.id, external_id: client.external_id });
+      }
+    for (const connection of made)
+      for (let i = 0; i < (a.calls ?? 3); i++) {
+        const failed = i % 3 === 2;
+        const credits = failed ? 0 : 2;
+        await recordOperations(
+          a.team,
+          [
+            {
+              operationId: "sandbox.report",
+              operationVersion: 1,
+              status: failed ? "error" : "success",
+              source,
+              user: null,
+              startedAt: now - 60 * (i + 1),
+              completedAt: now - 60 * (i + 1),
+              creditsUsed: credits,
+              connectionId: connection.id,
+            },
+          ],
+          {
+            credits,
+            service: source,
+            user: null,
+            at: now - 60 * (i + 1),
+            attribution: [{ connectionId: connection.id, credits }],
+          },
+        );
+      }
+    return { now, connections: made };
   },
   /** Backdates an endpoint's failing streak (the 3-day disable rule without waiting 3 days). */
   async webhookFailingSince(a) {

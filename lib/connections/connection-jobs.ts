@@ -20,7 +20,7 @@ const pollMs = () => Number(process.env.CONNECTION_JOBS_POLL_MS) || 15_000;
 const triedAt = new Map<string, number>();
 
 /** One turn: the tokens about to expire, then the checks that are due. True when a batch was full. */
-export async function runConnectionJobs(now = Date.now()): Promise<boolean> {
+async function runConnectionJobs(now = Date.now()): Promise<boolean> {
   for (const [id, at] of triedAt) if (now - at > RETRY_MS) triedAt.delete(id);
   const expiring = await db.connection.findMany({
     where: {
@@ -41,8 +41,9 @@ export async function runConnectionJobs(now = Date.now()): Promise<boolean> {
 
   // A connection never scheduled (made before checks existed) is first checked an interval from now.
   const unscheduled = await db.connection.findMany({ where: { nextCheckAt: null }, select: { id: true }, take: 100 });
+  // Raw statements: scheduling is bookkeeping, not a change of the connection (updated_at stays).
   for (const c of unscheduled)
-    await db.connection.updateMany({ where: { id: c.id, nextCheckAt: null }, data: { nextCheckAt: nextCheckAt(now) } });
+    await db.$executeRaw`UPDATE "Connection" SET "nextCheckAt" = ${nextCheckAt(now)} WHERE "id" = ${c.id} AND "nextCheckAt" IS NULL`;
 
   const due = await db.connection.findMany({
     where: { nextCheckAt: { lte: BigInt(now) } },
@@ -52,10 +53,8 @@ export async function runConnectionJobs(now = Date.now()): Promise<boolean> {
   });
   for (const c of due) {
     // Claimed: the next check moves forward, so no other instance runs this one.
-    const { count } = await db.connection.updateMany({
-      where: { id: c.id, nextCheckAt: c.nextCheckAt },
-      data: { nextCheckAt: nextCheckAt(now) },
-    });
+    const count = await db.$executeRaw`
+      UPDATE "Connection" SET "nextCheckAt" = ${nextCheckAt(now)} WHERE "id" = ${c.id} AND "nextCheckAt" = ${c.nextCheckAt}`;
     if (count === 0) continue;
     await checkConnection(null, c.id).catch((e: unknown) =>
       logger.warn("connection check failed", { connection_id: c.id, error: e }),

@@ -51,7 +51,7 @@ export async function freshCredentials(
     return { kind: "oauth", tokens };
   }
   if (!expiring(tokens) && !options.rejected) return { kind: "oauth", tokens };
-  return { kind: "oauth", tokens: await refreshOnce(row, tokens, def) };
+  return { kind: "oauth", tokens: await refreshOnce(row, tokens, def, options.rejected !== undefined) };
 }
 
 const expiring = (tokens: TokenSet) =>
@@ -64,26 +64,35 @@ type RefreshDefinition = NonNullable<ReturnType<typeof findConnectionType>>;
  * that takes the lease refreshes; any other waits until it ends and uses the tokens it stored. A
  * lease whose holder died runs out after REFRESH_LEASE_MS and is taken over.
  */
-async function refreshOnce(row: { id: string; type: string }, seen: TokenSet, def: RefreshDefinition) {
+async function refreshOnce(
+  row: { id: string; type: string },
+  seen: TokenSet,
+  def: RefreshDefinition,
+  rejected: boolean,
+) {
+  // Renewed by someone else since the caller read `seen`: a refused token replaced, or an
+  // expiring one no longer expiring.
+  const renewed = (current: TokenSet) =>
+    rejected ? current.accessToken !== seen.accessToken || current.expiresAt !== seen.expiresAt : !expiring(current);
   for (let attempt = 0; ; attempt++) {
     const now = Date.now();
-    const claimed = await db.connection.updateMany({
-      where: { id: row.id, OR: [{ refreshingUntil: null }, { refreshingUntil: { lt: BigInt(now) } }] },
-      data: { refreshingUntil: BigInt(now + REFRESH_LEASE_MS) },
-    });
-    if (claimed.count === 1) {
+    // Raw statements: the lease is bookkeeping, not a change of the connection (updated_at stays).
+    const claimed = await db.$executeRaw`
+      UPDATE "Connection" SET "refreshingUntil" = ${BigInt(now + REFRESH_LEASE_MS)}
+      WHERE "id" = ${row.id} AND ("refreshingUntil" IS NULL OR "refreshingUntil" < ${BigInt(now)})`;
+    if (claimed === 1) {
       try {
         // Another instance may have refreshed between the caller's read and this claim.
         const current = await currentTokens(row);
-        if (current.accessToken !== seen.accessToken && !expiring(current)) return current;
+        if (renewed(current)) return current;
         return await refresh(row, current, def);
       } finally {
-        await db.connection.updateMany({ where: { id: row.id }, data: { refreshingUntil: null } });
+        await db.$executeRaw`UPDATE "Connection" SET "refreshingUntil" = NULL WHERE "id" = ${row.id}`;
       }
     }
     await refreshEnded(row.id);
     const current = await currentTokens(row);
-    if (current.accessToken !== seen.accessToken) return current;
+    if (renewed(current)) return current;
     // The other refresh ended without new tokens (the provider was unreachable): try it here, a few times at most.
     if (attempt >= 2)
       throw new ApiError(502, `${def.name} could not refresh this connection's token; try again in a moment.`);

@@ -107,14 +107,18 @@ async function probe(row: {
  * Stores a check's result (when, what, the next scheduled check) and, when the health changed,
  * sends connection.health_changed in the same transaction.
  */
-export async function recordHealth(connectionId: string, probed: Probed): Promise<HealthCheck> {
+async function recordHealth(connectionId: string, probed: Probed): Promise<HealthCheck> {
   const now = Date.now();
   return transaction(async (tx) => {
     const before = await tx.connection.findUnique({ where: { id: connectionId }, select: { health: true } });
     if (!before) throw notFound(`No connection ${connectionId}: it was deleted during the check.`);
-    const row = await tx.connection.update({
+    // A raw statement: a check is not a change of the connection, so its updated_at stays.
+    await tx.$executeRaw`
+      UPDATE "Connection" SET "health" = ${probed.health}, "healthError" = ${probed.error},
+        "checkedAt" = ${BigInt(now)}, "nextCheckAt" = ${nextCheckAt(now)}
+      WHERE "id" = ${connectionId}`;
+    const row = await tx.connection.findUniqueOrThrow({
       where: { id: connectionId },
-      data: { health: probed.health, healthError: probed.error, checkedAt: BigInt(now), nextCheckAt: nextCheckAt(now) },
       select: { ...connectionPublicSelect, teamId: true },
     });
     if (before.health !== probed.health)

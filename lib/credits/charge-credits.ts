@@ -32,7 +32,7 @@ export type Portion = { connectionId: string | null; credits: number };
  * made exactly the entry's credits (a shortfall or excess lands on no connection), so usage per
  * connection always adds up to the ledger.
  */
-export function attributionRows(credits: number, portions: Portion[] = []): Portion[] {
+function attributionRows(credits: number, portions: Portion[] = []): Portion[] {
   const by = new Map<string | null, number>();
   for (const p of portions) by.set(p.connectionId, (by.get(p.connectionId) ?? 0) + p.credits);
   const rest = credits - [...by.values()].reduce((a, b) => a + b, 0);

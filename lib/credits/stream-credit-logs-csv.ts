@@ -1,4 +1,5 @@
 import "server-only";
+import { textCell } from "@/lib/text/csv-cell";
 import { listCreditLogs } from "@/lib/credits/list-credit-logs";
 import type { CreditLogJson, ListCreditLogsQuery } from "@/lib/schemas/credits";
 
@@ -17,27 +18,6 @@ const CREDIT_LOGS_CSV_HEADER = [
 
 // Each pull reads one keyset page, so memory stays at one page however long the ledger is.
 const PAGE_SIZE = 500;
-
-const FORMULA_SIGN = "[\\s\\u3000]*[=+\\-@\\uFF1D\\uFF0B\\uFF0D\\uFF20]";
-/** A separator followed by what a spreadsheet reads as the start of a formula; and the same at the start. */
-const FORMULA_AFTER_SEPARATOR = new RegExp(`([,;\\t\\r\\n])(?=${FORMULA_SIGN})`, "g");
-const FORMULA_AT_START = new RegExp(`^${FORMULA_SIGN}`);
-
-/**
- * A text cell that no spreadsheet reads as a formula, whatever separator it splits on. A
- * spreadsheet set to split on ";" (or tabs) ignores our quotes in mid-cell and cuts
- * "Acme;=HYPERLINK(…)" into a second cell that starts a formula; so every part of the text
- * that would start a cell under any separator (the start, and after each , ; tab or line
- * break) gets an apostrophe before a formula sign (= + - @, their full-width forms, after
- * blanks), which spreadsheets read as "this is text". Then the cell is quoted when it holds a
- * separator, a quote or a line break.
- */
-function textCell(value: string | null) {
-  if (value === null) return "";
-  const parts = value.replace(FORMULA_AFTER_SEPARATOR, "$1'");
-  const safe = FORMULA_AT_START.test(parts) ? `'${parts}` : parts;
-  return /[",;\t\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 function csvLine(e: CreditLogJson) {
   return [

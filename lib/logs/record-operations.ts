@@ -96,9 +96,9 @@ export async function markConnectionsUsed(tx: Tx, logs: Pick<OperationRecord, "c
   const latest = new Map<string, number>();
   for (const log of logs)
     if (log.connectionId) latest.set(log.connectionId, Math.max(latest.get(log.connectionId) ?? 0, log.startedAt));
+  // A raw statement: a use is not a change of the connection, so its updated_at stays.
   for (const [id, at] of latest)
-    await tx.connection.updateMany({
-      where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: BigInt(at - LAST_USED_STEP_S) } }] },
-      data: { lastUsedAt: BigInt(at) },
-    });
+    await tx.$executeRaw`
+      UPDATE "Connection" SET "lastUsedAt" = ${BigInt(at)}
+      WHERE "id" = ${id} AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ${BigInt(at - LAST_USED_STEP_S)})`;
 }

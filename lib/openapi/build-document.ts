@@ -197,7 +197,9 @@ export function buildOpenApiDocument(baseUrl: string) {
       // zod leaves `default` out of input-side JSON Schema; the parameter's meta carries it.
       const fallback = z.globalRegistry.get(field as z.ZodType)?.default;
       if (fallback !== undefined) schema.default = fallback;
-      parameters.push({ name, in: "query", required: false, ...(description && { description }), schema });
+      // Required when the handler refuses the request without it (usage's group_by, from and to).
+      const required = !(field as z.ZodType).safeParse(undefined).success;
+      parameters.push({ name, in: "query", required, ...(description && { description }), schema });
     }
     for (const [name, { description, maxLength }] of Object.entries(op.headers ?? {})) {
       parameters.push({

@@ -106,6 +106,16 @@ const CLIENT_CALLS: Record<string, { method: string; examples: Example[] }> = {
     method: "workflows.getRun",
     examples: [{ id: ["wf_8mK2pX7rT4nB9vL1qW3s", "run_5tQ9wL2mR8xK4bN7vP1c"], result: "run" }],
   },
+  "get /v1/usage": {
+    method: "usage.list",
+    examples: [
+      {
+        args: { group_by: "external_id", from: 1_767_225_600, to: 1_769_904_000 },
+        result: "page",
+        comment: "January 2026 per client; pass next_cursor as `cursor` for the next page.",
+      },
+    ],
+  },
   "get /v1/agent/conversations": {
     method: "agent.list",
     examples: [{ args: { q: "sessions" }, result: "conversations" }],
@@ -137,10 +147,17 @@ const CLIENT_CALLS: Record<string, { method: string; examples: Example[] }> = {
 /** A cursor-paginated list also gets the client's iterator: these are the page-only parameters. */
 const PAGE_PARAMS = ["limit", "cursor"];
 
-/** The registered name (`Log`, `CreditLog`) of the items of a `{data, has_more, next_cursor}` page. */
-function pageItemName(schema: z.ZodType): string | undefined {
+/**
+ * The registered name (`Log`, `CreditLog`) of the items of a `{data, has_more, next_cursor}` page,
+ * and the field a sample prints of each: its `id`, or its first field when it has none (a usage
+ * row's `key`).
+ */
+function pageItem(schema: z.ZodType): { name: string; field: string } | undefined {
   const data: unknown = schema instanceof z.ZodObject ? schema.shape.data : undefined;
-  return data instanceof z.ZodArray ? z.globalRegistry.get(data.element as z.ZodType)?.id : undefined;
+  if (!(data instanceof z.ZodArray)) return undefined;
+  const name = z.globalRegistry.get(data.element as z.ZodType)?.id;
+  const fields = data.element instanceof z.ZodObject ? Object.keys(data.element.shape) : [];
+  return name ? { name, field: fields.includes("id") ? "id" : (fields[0] ?? "id") } : undefined;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -226,8 +243,8 @@ function typescriptSample(op: Operation, baseUrl: string): string {
   if (op.query?.shape.cursor) {
     if (!call.method.endsWith(".list"))
       fail(key, "a cursor-paginated operation is called through a `.list` method (with `.iterate` beside it)");
-    const item = pageItemName(op.response) ?? fail(key, "a paginated response is {data, has_more, next_cursor}");
-    const variable = item[0].toLowerCase() + item.slice(1);
+    const item = pageItem(op.response) ?? fail(key, "a paginated response is {data, has_more, next_cursor}");
+    const variable = item.name[0].toLowerCase() + item.name.slice(1);
     const filters = Object.fromEntries(
       Object.entries(call.examples[0].args ?? {}).filter(([k]) => !PAGE_PARAMS.includes(k)),
     );
@@ -236,7 +253,7 @@ function typescriptSample(op: Operation, baseUrl: string): string {
       "",
       "// Or every page, the client following next_cursor:",
       `for await (const ${variable} of patchbay.${iterator}(${Object.keys(filters).length ? literal(filters) : ""})) {`,
-      `  console.log(${variable}.id);`,
+      `  console.log(${variable}.${item.field});`,
       "}",
     );
   }

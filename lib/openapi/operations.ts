@@ -19,6 +19,7 @@ import {
   postMessageBodySchema,
 } from "@/lib/schemas/agents";
 import { StartedWorkflowRunSchema, WorkflowRunStatusSchema, startWorkflowRunBodySchema } from "@/lib/schemas/workflows";
+import { USAGE_MAX_DAYS, UsagePageSchema, usageQuerySchema } from "@/lib/schemas/usage";
 
 /** Every /v1 operation, described by the same zod schemas the handlers parse with. */
 export type Operation = {
@@ -185,6 +186,7 @@ export const operations: Operation[] = [
   },
   ...agentOperations(),
   ...workflowOperations(),
+  ...usageOperations(),
 ];
 
 function agentOperations(): Operation[] {
@@ -305,6 +307,24 @@ function workflowOperations(): Operation[] {
       errors: {
         400: noParams,
         404: "No such workflow in the API key's team, or the workflow has no run with that ID.",
+      },
+    },
+  ];
+}
+
+function usageOperations(): Operation[] {
+  return [
+    {
+      method: "get",
+      path: "/v1/usage",
+      tag: "Usage (extension)",
+      summary: "Usage per client or per connection",
+      description:
+        "Credits, operations and errors in `[from, to)` grouped by client (`group_by=external_id`: the external_id of the connections, as the auth link set it) or by connection (`group_by=connection_id`), over the connections the API key's user sees: the team's shared ones and that member's private ones. `credits` are summed from what each charge was attributed to when it was made: an MCP call's or an approved write's credits to its connection, a workflow run's split by its nodes (each loop iteration to its own connection, the run's own credit to its first node's connection), an agent turn's to its first operation's connection. The ledger's `created_at` decides the range, so for a key that sees every charged connection the groups' credits add up to the ledger's `credits_used` in the range. A portion attributed to a connection the key cannot see (a teammate's private one, a deleted one) is left out; `key` null groups what has no external_id (or no connection). `operations` counts the logs that ran on the group's connections in the range, `errors` those with status error. Groups are ordered by key (null first); times in Unix seconds.",
+      query: usageQuerySchema,
+      response: UsagePageSchema,
+      errors: {
+        400: `group_by is not external_id or connection_id, from or to is missing or not Unix seconds, from is after to, the range is longer than ${USAGE_MAX_DAYS} days, an invalid cursor (or one made for another group_by, from or to), or an unknown query parameter.`,
       },
     },
   ];

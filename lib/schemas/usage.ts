@@ -3,7 +3,7 @@ import { cursorParam, limitParam, unixSecondsParam } from "@/lib/schemas/common"
 
 // GET /v1/usage (CONTRACT §12): credits, operations and errors per client or per connection.
 
-export const USAGE_GROUPS = ["external_id", "connection_id"] as const;
+const USAGE_GROUPS = ["external_id", "connection_id"] as const;
 
 /** The longest range one request may ask for. */
 export const USAGE_MAX_DAYS = 400;

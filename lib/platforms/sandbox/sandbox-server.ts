@@ -76,6 +76,12 @@ export async function sandboxToken(req: Request): Promise<Response> {
     // Refresh tokens the sandbox issued name their account and scopes; any other is a white-label
     // test value, holding every scope (`bad_scope…` none).
     const issued = grantOfRefreshToken(refresh);
+    const counted = grantOf(refresh);
+    await db.sandboxRefresh.upsert({
+      where: { grant: counted },
+      create: { grant: counted, count: 1 },
+      update: { count: { increment: 1 } },
+    });
     const account = issued?.account ?? `acct_${digest(refresh).slice(0, 12)}`;
     const scope = !scoped ? [] : (issued?.scope ?? ALL_SCOPES);
     return Response.json({

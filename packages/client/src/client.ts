@@ -19,6 +19,8 @@ export type AgentConversation = Schemas["AgentConversation"];
 export type AgentConversationSummary = Schemas["AgentConversationSummary"];
 export type WorkflowRun = Schemas["WorkflowRun"];
 export type StartedWorkflowRun = Schemas["StartedWorkflowRun"];
+export type UsageRow = Schemas["UsageRow"];
+export type UsagePage = Schemas["UsagePage"];
 
 type QueryOf<O extends keyof operations> = NonNullable<operations[O]["parameters"]["query"]>;
 type BodyOf<O extends keyof operations> = NonNullable<operations[O]["requestBody"]>["content"]["application/json"];
@@ -34,9 +36,11 @@ export type StartConversationBody = BodyOf<"postV1AgentConversations">;
 export type ShareConversationBody = BodyOf<"patchV1AgentConversationsByConversationId">;
 export type SendMessageBody = BodyOf<"postV1AgentConversationsByConversationIdMessages">;
 export type StartWorkflowRunBody = BodyOf<"postV1WorkflowsByWorkflowIdRuns">;
+export type ListUsageQuery = QueryOf<"getV1Usage">;
 /** The filters of a walk through every page: the cursor is the iterator's. */
 export type IterateLogsQuery = Omit<ListLogsQuery, "cursor">;
 export type IterateCreditLogsQuery = Omit<ListCreditLogsQuery, "cursor">;
+export type IterateUsageQuery = Omit<ListUsageQuery, "cursor">;
 
 /** Per call: cancel it, or give it its own timeout. */
 export type CallOptions = { signal?: AbortSignal; timeoutMs?: number };
@@ -250,6 +254,19 @@ export class Patchbay {
     /** Every entry matching `query`, newest first, page after page. */
     iterate: (query: IterateCreditLogsQuery = {}, call?: CallOptions): AsyncGenerator<CreditLog, void, undefined> =>
       walk(query, (q) => this.ledger.list(q, call)),
+  };
+
+  /**
+   * Usage per client or per connection (an extension, CONTRACT §12): credits, operations and
+   * errors in `[from, to)` (Unix seconds, at most 400 days), over the connections the key's user sees.
+   */
+  readonly usage = {
+    /** One page of groups, ordered by key (the null key, what has no external_id or connection, first). */
+    list: (query: ListUsageQuery, call?: CallOptions) =>
+      unwrap("GET", this.#for(call).GET("/v1/usage", { params: { query }, signal: call?.signal })),
+    /** Every group of `query`, page after page. */
+    iterate: (query: IterateUsageQuery, call?: CallOptions): AsyncGenerator<UsageRow, void, undefined> =>
+      walk(query, (q) => this.usage.list(q, call)),
   };
 
   readonly logs = {

@@ -32,6 +32,10 @@ export type {
   StartWorkflowRunBody,
   RunWorkflowOptions,
   WaitForRunOptions,
+  UsageRow,
+  UsagePage,
+  ListUsageQuery,
+  IterateUsageQuery,
 } from "./client.js";
 export { PatchbayError, type PatchbayErrorCode } from "./errors.js";
 export { retryAfterMs, type RetryOptions, type TransportOptions } from "./transport.js";

@@ -287,6 +287,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage per client or per connection
+         * @description Credits, operations and errors in `[from, to)` grouped by client (`group_by=external_id`: the external_id of the connections, as the auth link set it) or by connection (`group_by=connection_id`), over the connections the API key's user sees: the team's shared ones and that member's private ones. `credits` are summed from what each charge was attributed to when it was made: an MCP call's or an approved write's credits to its connection, a workflow run's split by its nodes (each loop iteration to its own connection, the run's own credit to its first node's connection), an agent turn's to its first operation's connection. The ledger's `created_at` decides the range, so for a key that sees every charged connection the groups' credits add up to the ledger's `credits_used` in the range. A portion attributed to a connection the key cannot see (a teammate's private one, a deleted one) is left out; `key` null groups what has no external_id (or no connection). `operations` counts the logs that ran on the group's connections in the range, `errors` those with status error. Groups are ordered by key (null first); times in Unix seconds.
+         */
+        get: operations["getV1Usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "connection.created": {
@@ -363,6 +383,26 @@ export interface webhooks {
          * @description The provider refused a connection's access (revoked, or a refresh was refused); sent once when it enters that state.
          */
         post: operations["webhookConnectionNeedsReauth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "connection.health_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * connection.health_changed
+         * @description A connection's health changed (healthy, needs_reauth, unreachable): found by its scheduled identity check, Check now, a refused use, or a re-authorization.
+         */
+        post: operations["webhookConnectionHealthChanged"];
         delete?: never;
         options?: never;
         head?: never;
@@ -842,6 +882,21 @@ export interface components {
             /** @description The run this one replays, if any. */
             replay_of: string | null;
         };
+        UsagePage: {
+            data: components["schemas"]["UsageRow"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        UsageRow: {
+            /** @description The external_id or connection id of the group; null groups what has no external_id (or no connection). */
+            key: string | null;
+            /** @description Credits attributed to the group in [from, to): a workflow run's entry split by its nodes (the run's own credit to its first node's connection), an agent turn's credit to its first operation's connection, an MCP call's to its connection. */
+            credits: number;
+            /** @description Operation logs in [from, to) that ran on the group's connections. */
+            operations: number;
+            /** @description Those of them with status error. */
+            errors: number;
+        };
         /** @description A connection was created, from posted credentials or through an auth link. */
         ConnectionCreatedEvent: {
             /** @description The event's id (`msg_…`), equal to the `webhook-id` header: the same at every attempt and every endpoint. Deduplicate on it. */
@@ -908,6 +963,34 @@ export interface components {
                 connection: components["schemas"]["Connection"];
                 /** @description What the provider answered. */
                 reason: string;
+            };
+        };
+        /** @description A connection's health changed (healthy, needs_reauth, unreachable): found by its scheduled identity check, Check now, a refused use, or a re-authorization. */
+        ConnectionHealthChangedEvent: {
+            /** @description The event's id (`msg_…`), equal to the `webhook-id` header: the same at every attempt and every endpoint. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "connection.health_changed";
+            /**
+             * Format: int64
+             * @description Unix seconds when the event happened.
+             */
+            created_at: number;
+            team_id: string;
+            data: {
+                connection: components["schemas"]["Connection"];
+                /**
+                 * @description What the connection's health is now.
+                 * @enum {string}
+                 */
+                health: "healthy" | "needs_reauth" | "unreachable";
+                /**
+                 * @description What it was.
+                 * @enum {string}
+                 */
+                previous: "healthy" | "needs_reauth" | "unreachable";
+                /** @description Why it is unreachable, or what the provider answered; null when healthy. */
+                error: string | null;
             };
         };
         /** @description An auth link was used to connect an account. */
@@ -3349,6 +3432,111 @@ export interface operations {
             };
         };
     };
+    getV1Usage: {
+        parameters: {
+            query: {
+                /** @description external_id (one row per client) or connection_id. */
+                group_by: "external_id" | "connection_id";
+                /** @description Start of the range, Unix seconds (included). */
+                from: number;
+                /** @description End of the range, Unix seconds (excluded); at most 400 days after from. */
+                to: number;
+                /** @description 1 to 1000, default 100. */
+                limit?: number;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsagePage"];
+                };
+            };
+            /** @description group_by is not external_id or connection_id, from or to is missing or not Unix seconds, from is after to, the range is longer than 400 days, an invalid cursor (or one made for another group_by, from or to), or an unknown query parameter. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the API key's rate limit (RATE_LIMIT_API_PER_MINUTE requests per window): wait Retry-After seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error inside Patchbay; detail carries the request id it was logged under. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     webhookConnectionCreated: {
         parameters: {
             query?: never;
@@ -3453,6 +3641,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ConnectionNeedsReauthEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: the delivery is done. Anything else, a redirect or no answer within WEBHOOK_TIMEOUT_MS is retried on the schedule at /docs/webhooks. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookConnectionHealthChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, equal to the body's `id`: the same at every attempt and every endpoint. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse one more than 5 minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `id.timestamp.body`, keyed by the base64-decoded part of the endpoint's `whsec_` secret; space-separated, two of them for 24 h after a secret rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionHealthChangedEvent"];
             };
         };
         responses: {

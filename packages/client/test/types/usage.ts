@@ -13,6 +13,8 @@ export async function usage(patchbay: Patchbay) {
     redirect_url: "https://example.com/done",
   });
   link.expires_at.toFixed();
+  for await (const row of patchbay.usage.iterate({ group_by: "external_id", from: 1_767_225_600, to: 1_769_904_000 }))
+    row.credits.toFixed();
 
   // @ts-expect-error a parameter the operation does not have
   await patchbay.logs.list({ state: "error" });
@@ -26,6 +28,8 @@ export async function usage(patchbay: Patchbay) {
   await patchbay.connections.get("conn_x", { lookup_by: "name" });
   // @ts-expect-error a body without its required connection_type
   await patchbay.authLinks.create({ redirect_url: "https://example.com" });
+  // @ts-expect-error usage needs its range: from and to are required
+  await patchbay.usage.list({ group_by: "connection_id" });
   // @ts-expect-error a field the response does not have
   const _credits = page.data[0].credits;
 

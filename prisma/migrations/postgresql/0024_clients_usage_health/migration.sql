@@ -31,8 +31,16 @@ CREATE TABLE "SandboxOutage" (
     CONSTRAINT "SandboxOutage_pkey" PRIMARY KEY ("account")
 );
 
+-- CreateTable
+CREATE TABLE "SandboxRefresh" (
+    "grant" TEXT NOT NULL,
+    "count" INTEGER NOT NULL DEFAULT 0,
+
+    CONSTRAINT "SandboxRefresh_pkey" PRIMARY KEY ("grant")
+);
+
 -- CreateIndex
-CREATE INDEX "UsageAttribution_teamId_createdAt_idx" ON "UsageAttribution"("teamId", "createdAt");
+CREATE INDEX "UsageAttribution_teamId_createdAt_connectionId_credits_idx" ON "UsageAttribution"("teamId", "createdAt", "connectionId", "credits");
 
 -- CreateIndex
 CREATE INDEX "UsageAttribution_teamId_connectionId_createdAt_idx" ON "UsageAttribution"("teamId", "connectionId", "createdAt");

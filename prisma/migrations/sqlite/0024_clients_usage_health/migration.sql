@@ -18,6 +18,12 @@ CREATE TABLE "SandboxOutage" (
     "since" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
 );
 
+-- CreateTable
+CREATE TABLE "SandboxRefresh" (
+    "grant" TEXT NOT NULL PRIMARY KEY,
+    "count" INTEGER NOT NULL DEFAULT 0
+);
+
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
@@ -57,7 +63,7 @@ PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
 -- CreateIndex
-CREATE INDEX "UsageAttribution_teamId_createdAt_idx" ON "UsageAttribution"("teamId", "createdAt");
+CREATE INDEX "UsageAttribution_teamId_createdAt_connectionId_credits_idx" ON "UsageAttribution"("teamId", "createdAt", "connectionId", "credits");
 
 -- CreateIndex
 CREATE INDEX "UsageAttribution_teamId_connectionId_createdAt_idx" ON "UsageAttribution"("teamId", "connectionId", "createdAt");

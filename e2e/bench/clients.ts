@@ -1,0 +1,519 @@
+// npm run bench:clients — issue 50's benchmark. Seeds one agency team with 10,000 clients
+// (external ids), 30,000 connections, 5,000,000 attributed charges (ledger entries, each with its
+// UsageAttribution rows: one per MCP-like call, two for every fifth, a workflow run split over two
+// connections) and 1,000,000 operation logs on those connections, all in the last 29 days; starts
+// the production server and measures, sampled alternately in one run so every side sees the same
+// machine:
+//   - api:   GET /v1/usage?group_by=external_id over 30 days (the first page, limit 1000);
+//   - bare:  the same aggregation with the bare driver in this process (better-sqlite3 / pg):
+//            credits per client from the attribution rows, operations and errors from the logs,
+//            over the connections the key sees, merged, ordered and cut into the same page JSON;
+//   - floor: the same server's cheapest answer through the same wrapper (GET /v1/logs without a
+//            key: 401), as bench:api defines it.
+// Then the write path: chargeCredits in its own transaction with no attribution row (a charge of
+// 0 credits: what a charge cost before attribution), one row (an MCP call) and three rows (a run
+// split over three connections), alternately, on the same seeded database.
+//
+// Embedded SQLite by default; DATABASE_URL=postgresql://… creates a fresh database beside the one
+// named (dropped afterwards). Scale: BENCH_CLIENTS (10000), BENCH_CONNECTIONS (30000),
+// BENCH_CHARGES (5000000), BENCH_LOGS (1000000); BENCH_SAMPLES (30) HTTP/bare/floor samples each,
+// BENCH_WRITES (1000) charges per write variant.
+import http from "node:http";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
+import { benchWorkspace } from "./workspace";
+
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 10_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 30_000);
+const CHARGES = Number(process.env.BENCH_CHARGES ?? 5_000_000);
+const LOGS = Number(process.env.BENCH_LOGS ?? 1_000_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 30);
+const WRITES = Number(process.env.BENCH_WRITES ?? 1000);
+const BATCH = 50_000;
+const DAY = 86_400;
+
+type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- rows read untyped; a wrong shape fails the comparison
+type Value = string | number | null;
+
+/** The seeded world's rows, generated in batches of column values for either engine's writer. */
+function world(teamId: string, now: number) {
+  const span = 29 * DAY;
+  const pad = (n: number) => String(n).padStart(5, "0");
+  const connectionId = (i: number) => `conn_bench${String(i).padStart(10, "0")}`;
+  // Every 50th connection has no client (the null key); the others go round the clients.
+  const externalId = (i: number) => (i % 50 === 49 ? null : `client_${pad(i % CLIENTS)}`);
+  // A cheap deterministic spread of which connection each charge and log used.
+  const pick = (i: number) => (i * 7919) % CONNECTIONS;
+  const at = (i: number, n: number) => now - span + Math.floor((i * span) / n);
+  function* batches(n: number, row: (i: number) => Value[]) {
+    for (let start = 0; start < n; start += BATCH) {
+      const batch: Value[][] = [];
+      for (let i = start; i < Math.min(n, start + BATCH); i++) batch.push(row(i));
+      yield batch;
+    }
+  }
+  return {
+    connections: {
+      columns: ["id", "teamId", "type", "displayName", "externalId", "credentials", "nextCheckAt"],
+      pgTypes: ["text", "text", "text", "text", "text", "text", "int8"],
+      // Checked a month from now: the health job leaves them alone during the run.
+      batches: () =>
+        batches(CONNECTIONS, (i) => [
+          connectionId(i),
+          teamId,
+          "sandbox_key",
+          `Bench ${i}`,
+          externalId(i),
+          "v1.bench",
+          (now + 30 * DAY) * 1000,
+        ]),
+    },
+    ledger: {
+      columns: [
+        "id",
+        "teamId",
+        "creditsUsed",
+        "creditsRemaining",
+        "serviceType",
+        "serviceId",
+        "serviceName",
+        "createdAt",
+      ],
+      pgTypes: ["int4", "text", "int4", "int4", "text", "text", "text", "int8"],
+      batches: () =>
+        batches(CHARGES, (i) =>
+          i % 5 === 0
+            ? [i + 1, teamId, 4, 1_000_000_000 - i, "workflow", "wf_bench", "Bench workflow", at(i, CHARGES)]
+            : [i + 1, teamId, 2, 1_000_000_000 - i, "mcp", "mcp_bench", "Bench MCP", at(i, CHARGES)],
+        ),
+    },
+    // One row per MCP-like charge; a workflow run's 4 credits split 3 + 1 over two connections.
+    attribution: {
+      columns: ["teamId", "ledgerEntryId", "connectionId", "credits", "createdAt"],
+      pgTypes: ["text", "int4", "text", "int4", "int8"],
+      batches: function* () {
+        for (const batch of batches(CHARGES, (i) => [i])) {
+          const rows: Value[][] = [];
+          for (const [i] of batch as number[][]) {
+            const t = at(i, CHARGES);
+            if (i % 5 === 0) {
+              rows.push([teamId, i + 1, connectionId(pick(i)), 3, t]);
+              rows.push([teamId, i + 1, connectionId(pick(i + 1)), 1, t]);
+            } else rows.push([teamId, i + 1, connectionId(pick(i)), 2, t]);
+          }
+          yield rows;
+        }
+      },
+    },
+    logs: {
+      columns: [
+        "id",
+        "teamId",
+        "operationId",
+        "operationVersion",
+        "status",
+        "sourceType",
+        "sourceId",
+        "sourceName",
+        "startedAt",
+        "completedAt",
+        "creditsUsed",
+        "metadata",
+        "connectionId",
+      ],
+      pgTypes: ["text", "text", "text", "int4", "text", "text", "text", "text", "int8", "int8", "int4", "text", "text"],
+      batches: () =>
+        batches(LOGS, (i) => [
+          `log_bench${String(i).padStart(11, "0")}`,
+          teamId,
+          "sandbox.report",
+          1,
+          i % 10 === 9 ? "error" : "success",
+          "mcp",
+          "mcp_bench",
+          "Bench MCP",
+          at(i, LOGS),
+          at(i, LOGS) + 1,
+          i % 10 === 9 ? 0 : 2,
+          "{}",
+          connectionId(pick(i * 3)),
+        ]),
+    },
+  };
+}
+
+type Table = { columns: string[]; pgTypes: string[]; batches: () => Generator<Value[][]> };
+
+/**
+ * Bulk writers: each table's secondary indexes are dropped, the rows written in batches of
+ * 50,000 (prepared statements in one transaction each on SQLite, one multi-row `unnest` INSERT
+ * each on PostgreSQL), and the same indexes made again from their own definitions.
+ */
+async function bulkWriter(databaseUrl: string) {
+  if (databaseUrl.startsWith("file:")) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a SQLite database: the native driver stays unloaded on PostgreSQL
+    const Database = require("better-sqlite3") as typeof import("better-sqlite3");
+    const conn = new Database(databaseUrl.slice("file:".length));
+    conn.pragma("journal_mode = WAL");
+    conn.pragma("synchronous = OFF");
+    conn.pragma("cache_size = -524288");
+    conn.pragma("temp_store = MEMORY");
+    return {
+      async write(table: string, t: Table, extra: Record<string, string> = {}) {
+        const indexes = conn
+          .prepare(
+            `SELECT "name", "sql" FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND "sql" IS NOT NULL`,
+          )
+          .all(table) as { name: string; sql: string }[];
+        for (const i of indexes) conn.exec(`DROP INDEX "${i.name}"`);
+        const names = [...t.columns, ...Object.keys(extra)];
+        const stmt = conn.prepare(
+          `INSERT INTO "${table}" (${names.map((c) => `"${c}"`).join(", ")}) VALUES (${[...t.columns.map(() => "?"), ...Object.values(extra)].join(", ")})`,
+        );
+        const t0 = performance.now();
+        for (const batch of t.batches()) conn.transaction(() => batch.forEach((row) => stmt.run(...row)))();
+        const rows = performance.now() - t0;
+        for (const i of indexes) conn.exec(i.sql);
+        return { rowsSeconds: rows / 1000, indexSeconds: (performance.now() - t0 - rows) / 1000 };
+      },
+      async finish() {
+        conn.exec("ANALYZE");
+        conn.pragma("wal_checkpoint(TRUNCATE)");
+        conn.close();
+      },
+    };
+  }
+  const { Client } = await import("pg");
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  return {
+    async write(table: string, t: Table, extra: Record<string, string> = {}) {
+      const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
+        `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = $1 AND indexname NOT LIKE '%_pkey'`,
+        [table],
+      );
+      for (const i of indexes) await client.query(`DROP INDEX "${i.indexname}"`);
+      const names = [...t.columns, ...Object.keys(extra)];
+      const values = ["u.*", ...Object.values(extra)].join(", ");
+      const sql = `INSERT INTO "${table}" (${names.map((c) => `"${c}"`).join(", ")}) SELECT ${values} FROM unnest(${t.pgTypes.map((ty, i) => `$${i + 1}::${ty}[]`).join(", ")}) AS u`;
+      const t0 = performance.now();
+      for (const batch of t.batches())
+        await client.query(
+          sql,
+          t.columns.map((_, c) => batch.map((row) => row[c])),
+        );
+      const rows = performance.now() - t0;
+      for (const i of indexes) await client.query(i.indexdef);
+      return { rowsSeconds: rows / 1000, indexSeconds: (performance.now() - t0 - rows) / 1000 };
+    },
+    async finish() {
+      // Explicit ledger ids: the sequence continues after them for the write-path charges.
+      await client.query(
+        `SELECT setval(pg_get_serial_sequence('"CreditLedgerEntry"', 'id'), (SELECT MAX("id") FROM "CreditLedgerEntry"))`,
+      );
+      await client.query("VACUUM ANALYZE");
+      await client.end();
+    },
+  };
+}
+
+/**
+ * The bare side: the API key's lookup and the aggregation in hand-written SQL on the bare driver,
+ * the two groupings merged by key, ordered (null first) and cut into the same page JSON.
+ */
+async function bareUsage(databaseUrl: string) {
+  type Query = (sql: string, params: Value[]) => Promise<Row[]>;
+  let query: Query;
+  let close: () => Promise<void>;
+  if (databaseUrl.startsWith("file:")) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only for a SQLite database: the native driver stays unloaded on PostgreSQL
+    const Database = require("better-sqlite3") as typeof import("better-sqlite3");
+    const conn = new Database(databaseUrl.slice("file:".length), { readonly: true });
+    const statements = new Map<string, import("better-sqlite3").Statement>();
+    query = async (sql, params) => {
+      let stmt = statements.get(sql);
+      if (!stmt) statements.set(sql, (stmt = conn.prepare(sql)));
+      return stmt.all(...params) as Row[];
+    };
+    close = async () => void conn.close();
+  } else {
+    const { Client, types } = await import("pg");
+    const client = new Client({
+      connectionString: databaseUrl,
+      types: {
+        getTypeParser: (oid: number, format?: "text" | "binary") =>
+          oid === (types.builtins.INT8 as number) || oid === (types.builtins.NUMERIC as number)
+            ? Number
+            : types.getTypeParser(oid, format),
+      },
+    });
+    await client.connect();
+    const numbered = new Map<string, string>();
+    query = async (sql, params) => {
+      let text = numbered.get(sql);
+      if (text === undefined) {
+        let n = 0;
+        numbered.set(sql, (text = sql.replace(/\?/g, () => `$${++n}`)));
+      }
+      return (await client.query(text, params)).rows as Row[];
+    };
+    close = () => client.end();
+  }
+  const { encodeCursor } = await import("@/lib/db/pagination");
+  const visible = `(x."connectionId" IS NULL OR (c."id" IS NOT NULL AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ?)))`;
+  const CREDITS = `SELECT c."externalId" AS "key", SUM(x."credits") AS "credits"
+    FROM "UsageAttribution" x LEFT JOIN "Connection" c ON c."id" = x."connectionId"
+    WHERE x."teamId" = ? AND x."createdAt" >= ? AND x."createdAt" < ? AND ${visible}
+    GROUP BY c."externalId"`;
+  const LOG_COUNTS = `SELECT c."externalId" AS "key", COUNT(*) AS "operations",
+      SUM(CASE WHEN x."status" = 'error' THEN 1 ELSE 0 END) AS "errors"
+    FROM "OperationLog" x LEFT JOIN "Connection" c ON c."id" = x."connectionId"
+    WHERE x."teamId" = ? AND x."startedAt" >= ? AND x."startedAt" < ? AND ${visible}
+    GROUP BY c."externalId"`;
+  const KEY = `SELECT k."revokedAt", k."teamId", k."createdByUserId" AS "userId" FROM "ApiKey" k WHERE k."hash" = ?`;
+  return {
+    close,
+    async page(key: string, from: number, to: number, limit: number) {
+      const [principal] = await query(KEY, [createHash("sha256").update(key).digest("hex")]);
+      if (!principal || principal.revokedAt !== null) throw new Error("bench key refused");
+      const params = [principal.teamId, from, to, principal.userId];
+      const credits = await query(CREDITS, params);
+      const logs = await query(LOG_COUNTS, params);
+      const rows = new Map<
+        string | null,
+        { key: string | null; credits: number; operations: number; errors: number }
+      >();
+      const rowOf = (k: string | null) => {
+        let row = rows.get(k);
+        if (!row) rows.set(k, (row = { key: k, credits: 0, operations: 0, errors: 0 }));
+        return row;
+      };
+      for (const g of credits) rowOf(g.key).credits += Number(g.credits ?? 0);
+      for (const g of logs) {
+        const row = rowOf(g.key);
+        row.operations += Number(g.operations ?? 0);
+        row.errors += Number(g.errors ?? 0);
+      }
+      const all = [...rows.values()].sort((a, b) =>
+        a.key === b.key ? 0 : a.key === null ? -1 : b.key === null ? 1 : a.key < b.key ? -1 : 1,
+      );
+      const data = all.slice(0, limit);
+      const hasMore = limit < all.length;
+      const last = data[data.length - 1];
+      const next = hasMore
+        ? encodeCursor(
+            "usage",
+            { group_by: "external_id", from, to },
+            { at: last.key === null ? 0 : 1, id: last.key ?? "" },
+          )
+        : null;
+      return JSON.stringify({ data, has_more: hasMore, next_cursor: next });
+    },
+  };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/**
+ * One GET over the kept-alive socket (no compression): its body. A usage sample takes seconds, so
+ * the server may close the idle socket meanwhile: a request that finds it closed is sent again once.
+ */
+async function get(url: string, headers: Record<string, string>, expected: number): Promise<string> {
+  try {
+    return await getOnce(url, headers, expected);
+  } catch (e) {
+    if (!["EPIPE", "ECONNRESET"].includes((e as { code?: string }).code ?? "")) throw e;
+    return getOnce(url, headers, expected);
+  }
+}
+
+function getOnce(url: string, headers: Record<string, string>, expected: number) {
+  return new Promise<string>((ok, fail) => {
+    http
+      .get(url, { agent, headers }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => (body += d));
+        res.on("end", () =>
+          res.statusCode === expected ? ok(body) : fail(new Error(`${url}: HTTP ${res.statusCode} ${body}`)),
+        );
+      })
+      .on("error", fail);
+  });
+}
+
+const pct = (times: number[], q: number) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v.toFixed(2));
+
+async function main() {
+  await ensureBuild();
+  const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
+  const pg = postgres ? await freshPostgresDatabase(process.env.DATABASE_URL!, "patchbay_bench_clients") : undefined;
+  const { env } = benchWorkspace("bench-clients", pg?.url);
+  const engine = postgres ? "PostgreSQL" : "SQLite";
+  migrateWith(env);
+  const { createTeam } = await import("@/lib/teams/create-team");
+  const { createUser } = await import("@/lib/users/create-user");
+  const { createApiKey } = await import("@/lib/api-keys/create-api-key");
+  const { db } = await import("@/lib/db/client");
+  const team = await createTeam({ name: "Bench agency", plan: "team", creditsLimit: 2_000_000_000 });
+  const user = await createUser({ teamId: team.id, email: "bench@patchbay.dev", role: "owner" });
+  const { key } = await createApiKey({ teamId: team.id, userId: user.id, requireTeamPlan: false });
+  await db.$disconnect();
+
+  const now = Math.floor(Date.now() / 1000);
+  const w = world(team.id, now);
+  console.log(
+    `[bench] ${engine}: seeding ${CLIENTS.toLocaleString("en")} clients, ${CONNECTIONS.toLocaleString("en")} connections, ${CHARGES.toLocaleString("en")} charges, ${LOGS.toLocaleString("en")} logs…`,
+  );
+  const writer = await bulkWriter(env.DATABASE_URL);
+  const seeding: Record<string, { rowsSeconds: number; indexSeconds: number }> = {};
+  const stamp = postgres ? "now()" : `'${new Date().toISOString()}'`;
+  seeding.connections = await writer.write("Connection", w.connections, { updatedAt: stamp });
+  console.log(`[bench] connections ${JSON.stringify(seeding.connections)}`);
+  seeding.ledger = await writer.write("CreditLedgerEntry", w.ledger);
+  console.log(`[bench] ledger ${JSON.stringify(seeding.ledger)}`);
+  seeding.attribution = await writer.write("UsageAttribution", w.attribution);
+  console.log(`[bench] attribution ${JSON.stringify(seeding.attribution)}`);
+  seeding.logs = await writer.write("OperationLog", w.logs);
+  console.log(`[bench] logs ${JSON.stringify(seeding.logs)}`);
+  const t0 = performance.now();
+  await writer.finish();
+  const analyzeSeconds = (performance.now() - t0) / 1000;
+  const seedSeconds = Object.values(seeding).reduce((s, t) => s + t.rowsSeconds + t.indexSeconds, 0) + analyzeSeconds;
+  console.log(`[bench] seeded in ${seedSeconds.toFixed(0)} s (statistics ${analyzeSeconds.toFixed(0)} s)`);
+
+  const from = now - 30 * DAY;
+  const to = now + 60;
+  const limit = 1000;
+  const path = `/v1/usage?group_by=external_id&from=${from}&to=${to}&limit=${limit}`;
+  const port = await freePort();
+  const server = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` });
+  const headers = { authorization: `Bearer ${key}` };
+  const bare = await bareUsage(env.DATABASE_URL);
+  const sides = { api: [] as number[], bare: [] as number[], floor: [] as number[] };
+  try {
+    // Every side must give the same answer, or the comparison means nothing.
+    const api = await get(server.baseUrl + path, headers, 200);
+    const b = await bare.page(key, from, to, limit);
+    if (api !== b) throw new Error(`the API and the bare SQL disagree:\n${api.slice(0, 400)}\n${b.slice(0, 400)}`);
+    const page = JSON.parse(api) as { data: { credits: number }[] };
+    console.log(`[bench] first page: ${page.data.length} clients, identical from both sides; warming up…`);
+    for (let i = 0; i < 3; i++) {
+      await get(server.baseUrl + path, headers, 200);
+      await bare.page(key, from, to, limit);
+      await get(`${server.baseUrl}/v1/logs`, {}, 401);
+    }
+    const sample: Record<keyof typeof sides, () => Promise<unknown>> = {
+      api: () => get(server.baseUrl + path, headers, 200),
+      bare: () => bare.page(key, from, to, limit),
+      floor: () => get(`${server.baseUrl}/v1/logs`, {}, 401),
+    };
+    const order = Object.keys(sides) as (keyof typeof sides)[];
+    for (let round = 0; round < SAMPLES; round++) {
+      for (let i = 0; i < order.length; i++) {
+        const side = order[(round + i) % order.length];
+        const t = performance.now();
+        await sample[side]();
+        sides[side].push(performance.now() - t);
+        // An unmeasured small request after each HTTP sample, as bench:api does: a collection
+        // the big answer left due lands there.
+        if (side !== "bare") await get(`${server.baseUrl}/healthz`, {}, 200);
+      }
+      if (round % 10 === 9) console.log(`[bench] ${round + 1} rounds`);
+    }
+  } finally {
+    await server.stop();
+    await bare.close();
+  }
+
+  // The write path, on the same database with the server stopped: one charge per transaction.
+  const { transaction } = await import("@/lib/db/transaction");
+  const { chargeCredits } = await import("@/lib/credits/charge-credits");
+  const conn = (i: number) => `conn_bench${String(i).padStart(10, "0")}`;
+  const service = { type: "mcp" as const, id: "mcp_bench", name: "Bench MCP" };
+  const variants = {
+    "no attribution row (0 credits: today's charge)": () => ({ credits: 0, attribution: [] }),
+    "1 row (an MCP call)": (i: number) => ({
+      credits: 2,
+      attribution: [{ connectionId: conn(i % CONNECTIONS), credits: 2 }],
+    }),
+    "3 rows (a run over 3 connections)": (i: number) => ({
+      credits: 7,
+      attribution: [
+        { connectionId: conn(i % CONNECTIONS), credits: 1 },
+        { connectionId: conn((i + 1) % CONNECTIONS), credits: 3 },
+        { connectionId: conn((i + 2) % CONNECTIONS), credits: 2 },
+      ],
+    }),
+  };
+  const writes: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  const names = Object.keys(variants) as (keyof typeof variants)[];
+  for (let i = 0; i < WRITES + 50; i++) {
+    for (let v = 0; v < names.length; v++) {
+      const name = names[(i + v) % names.length];
+      const t = performance.now();
+      await transaction((tx) =>
+        chargeCredits(tx, {
+          teamId: team.id,
+          service,
+          user: null,
+          at: Math.floor(Date.now() / 1000),
+          ...variants[name](i),
+        }),
+      );
+      // The first 50 rounds warm the client and the statements up.
+      if (i >= 50) writes[name].push(performance.now() - t);
+    }
+  }
+  await db.$disconnect();
+  await pg?.drop();
+
+  const r = (xs: number[]) => ({ p50: pct(xs, 0.5), p99: pct(xs, 0.99) });
+  const api = r(sides.api);
+  const bareT = r(sides.bare);
+  const floor = r(sides.floor);
+  const ratio = api.p50 / bareT.p50;
+  const overFloor = (api.p50 - floor.p50) / bareT.p50;
+  const base = r(writes[names[0]]);
+  const report = [
+    `# bench:clients — ${engine}: ${CLIENTS.toLocaleString("en")} clients, ${CONNECTIONS.toLocaleString("en")} connections, ${CHARGES.toLocaleString("en")} attributed charges (${Math.round(CHARGES * 1.2).toLocaleString("en")} attribution rows), ${LOGS.toLocaleString("en")} logs`,
+    "",
+    `Seeding (rows / indexes, s): ${Object.entries(seeding)
+      .map(([k, t]) => `${k} ${t.rowsSeconds.toFixed(1)} / ${t.indexSeconds.toFixed(1)}`)
+      .join(", ")}; statistics ${analyzeSeconds.toFixed(1)}; total ${seedSeconds.toFixed(0)} s.`,
+    "",
+    `GET /v1/usage?group_by=external_id over 30 days, first page (limit ${limit}); ${SAMPLES} samples per side, one sequential client over node:http (keep-alive, no compression), sides rotating every round. ms:`,
+    "",
+    "| side | p50 | p99 |",
+    "|---|---|---|",
+    `| API | ${ms(api.p50)} | ${ms(api.p99)} |`,
+    `| bare SQL (same aggregation, bare driver) | ${ms(bareT.p50)} | ${ms(bareT.p99)} |`,
+    `| floor (GET /v1/logs without a key: 401) | ${ms(floor.p50)} | ${ms(floor.p99)} |`,
+    "",
+    `- ${ratio <= 2 ? "PASS" : "FAIL"} API p50 / bare p50 ≤ 2: ${ratio.toFixed(2)}`,
+    `- (API p50 − floor p50) / bare p50: ${overFloor.toFixed(2)}`,
+    "",
+    `Write path: chargeCredits in its own transaction, ${WRITES} charges per variant, alternating, on the seeded database. ms:`,
+    "",
+    "| charge | p50 | p99 | p50 added |",
+    "|---|---|---|---|",
+    ...names.map((n) => {
+      const t = r(writes[n]);
+      return `| ${n} | ${ms(t.p50)} | ${ms(t.p99)} | ${n === names[0] ? "–" : `+${(t.p50 - base.p50).toFixed(3)}`} |`;
+    }),
+  ].join("\n");
+  console.log(`\n${report}\n`);
+  writeFileSync(join(root, "e2e", ".artifacts", `bench-clients-${postgres ? "postgresql" : "sqlite"}.md`), report);
+  process.exitCode = ratio <= 2 ? 0 : 1;
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
