@@ -3,35 +3,18 @@ import { db } from "@/lib/db/client";
 import { visibleConnections } from "@/lib/connections/visible-connections";
 import { staleConnectionDays } from "@/lib/config/limits";
 import type { ConnectionHealth } from "@/lib/schemas/connections";
+import type { ConnectionFactsJson } from "@/lib/schemas/connection-page";
 
 // What the dashboard shows beside each connection (issue 50): its health, when it was checked and
-// last used, whether it is stale, and the other connections of the same provider account.
-
-export type ConnectionFacts = {
-  id: string;
-  type: string;
-  display_name: string | null;
-  external_id: string | null;
-  is_private: boolean;
-  health: ConnectionHealth;
-  health_error: string | null;
-  /** Unix seconds; null: never checked since it was made. */
-  checked_at: number | null;
-  /** Unix seconds of the last operation that ran on it; null: never used. */
-  last_used_at: number | null;
-  /** No operation used it for STALE_CONNECTION_DAYS (counted from its creation when never used). */
-  stale: boolean;
-  /** The other connections the caller sees of the same type and provider account (duplicates). */
-  duplicate_of: string[];
-  created_at: number;
-};
+// last used, whether it is stale (no operation for STALE_CONNECTION_DAYS, counted from its creation
+// when never used), and the other visible connections of the same type and provider account.
 
 /** Facts of every connection the user sees (optionally only those of one external id: `""` = none). */
 export async function connectionFacts(
   teamId: string,
   userId: string,
   filter: { externalId?: string | null; ids?: string[] } = {},
-): Promise<ConnectionFacts[]> {
+): Promise<ConnectionFactsJson[]> {
   const rows = await db.connection.findMany({
     where: {
       ...visibleConnections(teamId, userId),
