@@ -113,6 +113,11 @@ test("every /v1 operation of the document, once, through the client", async () =
     trigger: { type: "api" },
   });
 
+  // Usage (an extension): the workflow's run above, on no connection, is the null client.
+  const now = Math.floor(Date.now() / 1000);
+  const usage = await patchbay.usage.list({ group_by: "external_id", from: now - DAY, to: now + 60 });
+  expect(usage.data.map((r) => r.key)).toContain(null);
+
   const deleted = await patchbay.connections.delete(created.id!);
   expect(deleted.id).toBe(created.id);
   const gone = await failure(patchbay.connections.get(created.id!));
@@ -123,7 +128,7 @@ test("every /v1 operation of the document, once, through the client", async () =
   const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
     Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })),
   );
-  expect(operations).toHaveLength(18);
+  expect(operations).toHaveLength(19);
   for (const op of operations) {
     const pattern = new RegExp(`^${op.method} ${op.path.replace(/\{\w+\}/g, "[^/]+")}$`);
     expect(
