@@ -1,13 +1,24 @@
 // npm run bench:clients — issue 50's benchmark. Seeds one agency team with 10,000 clients
 // (external ids), 30,000 connections, 5,000,000 attributed charges (ledger entries, each with its
 // UsageAttribution rows: one per MCP-like call, two for every fifth, a workflow run split over two
-// connections) and 1,000,000 operation logs on those connections, all in the last 29 days; starts
-// the production server and measures, sampled alternately in one run so every side sees the same
-// machine:
+// connections) and 1,000,000 operation logs on those connections, all in the last 29 days (the
+// team's billing period began 15 days ago), and one auth link per client (half of them pending);
+// starts the production server and measures, sampled alternately in one run so every side sees
+// the same machine:
 //   - api:   GET /v1/usage?group_by=external_id over 30 days (the first page, limit 1000);
 //   - bare:  the same aggregation with the bare driver in this process (better-sqlite3 / pg):
 //            credits per client from the attribution rows, operations and errors from the logs,
 //            over the connections the key sees, merged, ordered and cut into the same page JSON;
+//   - clients: the Clients page's first screen's data, GET /api/dashboard/clients?limit=100 (what
+//            components/clients/clients-explorer.tsx asks for first: no filters, name order) in a
+//            session signed in over HTTP (next-auth's credentials callback, as e2e/support/session.ts);
+//   - clients bare: listClients's reads with the bare driver: the membership, the billing periods,
+//            the connections the user sees, credits per client in the current period and the
+//            three before, usage of the last 7 days per client, pending auth links (side by side
+//            over a pool on PostgreSQL, as listClients runs them); merged, sorted by name and cut
+//            into the same page JSON;
+//   - html:  the Clients page itself, GET /<team>/clients (the server-rendered shell, whose table
+//            then asks for the first page above; no bare counterpart);
 //   - floor: the same server's cheapest answer through the same wrapper (GET /v1/logs without a
 //            key: 401), as bench:api defines it.
 // Then the write path: chargeCredits in its own transaction with no attribution row (a charge of
@@ -282,9 +293,12 @@ async function bareSides(databaseUrl: string) {
     };
     close = async () => void conn.close();
   } else {
-    const { Client, types } = await import("pg");
-    const client = new Client({
+    const { Pool, types } = await import("pg");
+    // A pool, as the server's: the Clients page's independent reads run side by side, as
+    // listClients runs them; the usage page's two run one after the other.
+    const client = new Pool({
       connectionString: databaseUrl,
+      max: 6,
       types: {
         getTypeParser: (oid: number, format?: "text" | "binary") =>
           oid === (types.builtins.INT8 as number) || oid === (types.builtins.NUMERIC as number)
@@ -295,7 +309,6 @@ async function bareSides(databaseUrl: string) {
               : types.getTypeParser(oid, format),
       },
     });
-    await client.connect();
     const numbered = new Map<string, string>();
     query = async (sql, params) => {
       let text = numbered.get(sql);
@@ -391,12 +404,15 @@ async function bareSides(databaseUrl: string) {
         periods.unshift({ start: Math.floor(monthsBack(start, k).getTime() / 1000), end: periods[0].start });
       const now = Math.floor(Date.now() / 1000);
       const b = [...periods.map((p) => p.start), periods[3].end];
-      const connections = await query(CONNECTIONS, [teamId, userId]);
-      const credits = await query(CREDITS_BY_PERIOD, [b[1], b[1], b[2], b[2], b[3], b[3], teamId, b[0], b[4], userId]);
       const week = [teamId, now - 7 * DAY, now + 1, userId];
-      const weekCredits = await query(CREDITS, week);
-      const weekLogs = await query(LOG_COUNTS, week);
-      const pending = await query(PENDING, [teamId, dateParam(new Date()), userId]);
+      // Side by side on PostgreSQL (the pool), one after the other on SQLite (a synchronous driver).
+      const [connections, credits, weekCredits, weekLogs, pending] = await Promise.all([
+        query(CONNECTIONS, [teamId, userId]),
+        query(CREDITS_BY_PERIOD, [b[1], b[1], b[2], b[2], b[3], b[3], teamId, b[0], b[4], userId]),
+        query(CREDITS, week),
+        query(LOG_COUNTS, week),
+        query(PENDING, [teamId, dateParam(new Date()), userId]),
+      ]);
 
       type Health = "healthy" | "unreachable" | "needs_reauth";
       const rank: Record<Health, number> = { needs_reauth: 2, unreachable: 1, healthy: 0 };
