@@ -1,13 +1,24 @@
 // npm run bench:clients — issue 50's benchmark. Seeds one agency team with 10,000 clients
 // (external ids), 30,000 connections, 5,000,000 attributed charges (ledger entries, each with its
 // UsageAttribution rows: one per MCP-like call, two for every fifth, a workflow run split over two
-// connections) and 1,000,000 operation logs on those connections, all in the last 29 days; starts
-// the production server and measures, sampled alternately in one run so every side sees the same
-// machine:
+// connections) and 1,000,000 operation logs on those connections, all in the last 29 days (the
+// team's billing period began 15 days ago), and one auth link per client (half of them pending);
+// starts the production server and measures, sampled alternately in one run so every side sees
+// the same machine:
 //   - api:   GET /v1/usage?group_by=external_id over 30 days (the first page, limit 1000);
 //   - bare:  the same aggregation with the bare driver in this process (better-sqlite3 / pg):
 //            credits per client from the attribution rows, operations and errors from the logs,
 //            over the connections the key sees, merged, ordered and cut into the same page JSON;
+//   - clients: the Clients page's first screen's data, GET /api/dashboard/clients?limit=100 (what
+//            components/clients/clients-explorer.tsx asks for first: no filters, name order) in a
+//            session signed in over HTTP (next-auth's credentials callback, as e2e/support/session.ts);
+//   - clients bare: listClients's reads with the bare driver: the membership, the billing periods,
+//            the connections the user sees, credits per client in the current period and the
+//            three before, usage of the last 7 days per client, pending auth links (side by side
+//            over a pool on PostgreSQL, as listClients runs them); merged, sorted by name and cut
+//            into the same page JSON;
+//   - html:  the Clients page itself, GET /<team>/clients (the server-rendered shell, whose table
+//            then asks for the first page above; no bare counterpart);
 //   - floor: the same server's cheapest answer through the same wrapper (GET /v1/logs without a
 //            key: 401), as bench:api defines it.
 // Then the write path: chargeCredits in its own transaction with no attribution row (a charge of
@@ -16,7 +27,7 @@
 //
 // Embedded SQLite by default; DATABASE_URL=postgresql://… creates a fresh database beside the one
 // named (dropped afterwards). Scale: BENCH_CLIENTS (10000), BENCH_CONNECTIONS (30000),
-// BENCH_CHARGES (5000000), BENCH_LOGS (1000000); BENCH_SAMPLES (30) HTTP/bare/floor samples each,
+// BENCH_CHARGES (5000000), BENCH_LOGS (1000000); BENCH_SAMPLES (30) samples of each side,
 // BENCH_WRITES (1000) charges per write variant.
 import http from "node:http";
 import { writeFileSync } from "node:fs";
@@ -37,8 +48,11 @@ const DAY = 86_400;
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- rows read untyped; a wrong shape fails the comparison
 type Value = string | number | null;
 
-/** The seeded world's rows, generated in batches of column values for either engine's writer. */
-function world(teamId: string, now: number) {
+/**
+ * The seeded world's rows, generated in batches of column values for either engine's writer;
+ * `date` writes a DateTime column as the engine's Prisma stores it.
+ */
+function world(teamId: string, userId: string, now: number, date: (seconds: number) => string) {
   const span = 29 * DAY;
   const pad = (n: number) => String(n).padStart(5, "0");
   const connectionId = (i: number) => `conn_bench${String(i).padStart(10, "0")}`;
@@ -141,6 +155,34 @@ function world(teamId: string, now: number) {
           connectionId(pick(i * 3)),
         ]),
     },
+    // One auth link per client: half pending (an eighth of those private: a teammate's, hidden,
+    // or the bench user's own), a quarter consumed, a quarter expired.
+    authLinks: {
+      columns: [
+        "id",
+        "tokenHash",
+        "teamId",
+        "createdByUserId",
+        "connectionType",
+        "externalId",
+        "isPrivate",
+        "expiresAt",
+        "consumedAt",
+      ],
+      pgTypes: ["text", "text", "text", "text", "text", "text", "bool", "timestamp", "timestamp"],
+      batches: () =>
+        batches(CLIENTS, (i) => [
+          `alink_bench${pad(i)}`,
+          createHash("sha256").update(`bench link ${i}`).digest("hex"),
+          teamId,
+          i % 8 === 1 ? null : userId,
+          "sandbox_key",
+          `client_${pad(i)}`,
+          i % 8 === 1 || i % 8 === 4 ? 1 : 0,
+          date(i % 4 === 3 ? now - DAY : now + 7 * DAY),
+          i % 4 === 2 ? date(now - DAY) : null,
+        ]),
+    },
   };
 }
 
@@ -219,11 +261,23 @@ async function bulkWriter(databaseUrl: string) {
   };
 }
 
+/** `date` moved `months` calendar months back, its day clamped to the target month's last day. */
+function monthsBack(date: Date, months: number): Date {
+  const d = new Date(date);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}
+
 /**
- * The bare side: the API key's lookup and the aggregation in hand-written SQL on the bare driver,
- * the two groupings merged by key, ordered (null first) and cut into the same page JSON.
+ * The bare sides, in hand-written SQL on the bare driver. Usage: the API key's lookup and the
+ * aggregation, the two groupings merged by key, ordered (null first) and cut into the same page
+ * JSON. Clients: listClients's reads and aggregations, merged, sorted and cut into the same page JSON.
  */
-async function bareUsage(databaseUrl: string) {
+async function bareSides(databaseUrl: string) {
   type Query = (sql: string, params: Value[]) => Promise<Row[]>;
   let query: Query;
   let close: () => Promise<void>;
@@ -239,17 +293,22 @@ async function bareUsage(databaseUrl: string) {
     };
     close = async () => void conn.close();
   } else {
-    const { Client, types } = await import("pg");
-    const client = new Client({
+    const { Pool, types } = await import("pg");
+    // A pool, as the server's: the Clients page's independent reads run side by side, as
+    // listClients runs them; the usage page's two run one after the other.
+    const client = new Pool({
       connectionString: databaseUrl,
+      max: 6,
       types: {
         getTypeParser: (oid: number, format?: "text" | "binary") =>
           oid === (types.builtins.INT8 as number) || oid === (types.builtins.NUMERIC as number)
             ? Number
-            : types.getTypeParser(oid, format),
+            : // Prisma's TIMESTAMP(3) columns hold UTC.
+              oid === (types.builtins.TIMESTAMP as number)
+              ? (v: string) => new Date(`${v.replace(" ", "T")}Z`)
+              : types.getTypeParser(oid, format),
       },
     });
-    await client.connect();
     const numbered = new Map<string, string>();
     query = async (sql, params) => {
       let text = numbered.get(sql);
@@ -273,6 +332,29 @@ async function bareUsage(databaseUrl: string) {
     WHERE x."teamId" = ? AND x."startedAt" >= ? AND x."startedAt" < ? AND ${visible}
     GROUP BY c."externalId"`;
   const KEY = `SELECT k."revokedAt", k."teamId", k."createdByUserId" AS "userId" FROM "ApiKey" k WHERE k."hash" = ?`;
+  // The Clients page's reads, as listClients (and the session's membership check) make them.
+  const MEMBERSHIP = `SELECT m."role", t."name", t."plan", t."historyDays", u."email", u."sessionEpoch"
+    FROM "Membership" m INNER JOIN "Team" t ON t."id" = m."teamId" INNER JOIN "User" u ON u."id" = m."userId"
+    WHERE m."teamId" = ? AND m."userId" = ?`;
+  const TEAM_PERIOD = `SELECT "billingPeriodStart", "billingPeriodEnd" FROM "Team" WHERE "id" = ?`;
+  const CONNECTIONS = `SELECT "id", "type", "displayName", "externalId", "health", "healthError", "lastUsedAt"
+    FROM "Connection" WHERE "teamId" = ? AND ("ownerUserId" IS NULL OR "ownerUserId" = ?)
+    ORDER BY "type", "createdAt", "id"`;
+  const CREDITS_BY_PERIOD = `SELECT c."externalId" AS "key",
+      SUM(CASE WHEN x."createdAt" < ? THEN x."credits" ELSE 0 END) AS "c0",
+      SUM(CASE WHEN x."createdAt" >= ? AND x."createdAt" < ? THEN x."credits" ELSE 0 END) AS "c1",
+      SUM(CASE WHEN x."createdAt" >= ? AND x."createdAt" < ? THEN x."credits" ELSE 0 END) AS "c2",
+      SUM(CASE WHEN x."createdAt" >= ? THEN x."credits" ELSE 0 END) AS "c3"
+    FROM "UsageAttribution" x LEFT JOIN "Connection" c ON c."id" = x."connectionId"
+    WHERE x."teamId" = ? AND x."createdAt" >= ? AND x."createdAt" < ? AND ${visible}
+    GROUP BY c."externalId"`;
+  const PENDING = `SELECT "externalId" AS "key", COUNT(*) AS "n" FROM "AuthLink"
+    WHERE "teamId" = ? AND "consumedAt" IS NULL AND "expiresAt" > ? AND ("isPrivate" = false OR "createdByUserId" = ?)
+    GROUP BY "externalId"`;
+  const sqlite = databaseUrl.startsWith("file:");
+  // A DateTime parameter as Prisma's adapter writes it (SQLite: its text; PostgreSQL: cast from text).
+  const dateParam = (d: Date) => (sqlite ? d.toISOString().replace("Z", "+00:00") : d.toISOString());
+  const seconds = (v: string | Date) => Math.floor(new Date(v).getTime() / 1000);
   return {
     close,
     async page(key: string, from: number, to: number, limit: number) {
@@ -311,6 +393,128 @@ async function bareUsage(databaseUrl: string) {
         : null;
       return JSON.stringify({ data, has_more: hasMore, next_cursor: next });
     },
+    /** GET /api/dashboard/clients?limit=… (no filters, name order): the page JSON. */
+    async clients(teamId: string, userId: string, limit: number) {
+      const [member] = await query(MEMBERSHIP, [teamId, userId]);
+      if (!member) throw new Error("bench user is no member");
+      const [team] = await query(TEAM_PERIOD, [teamId]);
+      const start = new Date(team.billingPeriodStart);
+      const periods = [{ start: seconds(start), end: seconds(team.billingPeriodEnd) }];
+      for (let k = 1; k <= 3; k++)
+        periods.unshift({ start: Math.floor(monthsBack(start, k).getTime() / 1000), end: periods[0].start });
+      const now = Math.floor(Date.now() / 1000);
+      const b = [...periods.map((p) => p.start), periods[3].end];
+      const week = [teamId, now - 7 * DAY, now + 1, userId];
+      // Side by side on PostgreSQL (the pool), one after the other on SQLite (a synchronous driver).
+      const [connections, credits, weekCredits, weekLogs, pending] = await Promise.all([
+        query(CONNECTIONS, [teamId, userId]),
+        query(CREDITS_BY_PERIOD, [b[1], b[1], b[2], b[2], b[3], b[3], teamId, b[0], b[4], userId]),
+        query(CREDITS, week),
+        query(LOG_COUNTS, week),
+        query(PENDING, [teamId, dateParam(new Date()), userId]),
+      ]);
+
+      type Health = "healthy" | "unreachable" | "needs_reauth";
+      const rank: Record<Health, number> = { needs_reauth: 2, unreachable: 1, healthy: 0 };
+      type ClientRow = {
+        id: string;
+        external_id: string | null;
+        connections: {
+          id: string;
+          type: string;
+          display_name: string | null;
+          health: Health;
+          health_error: string | null;
+        }[];
+        health: Health | null;
+        credits: number;
+        trend: number[];
+        operations_7d: number;
+        errors_7d: number;
+        last_activity: number | null;
+        pending_links: number;
+      };
+      const rows = new Map<string | null, ClientRow>();
+      const rowOf = (k: string | null) => {
+        let row = rows.get(k);
+        if (!row)
+          rows.set(
+            k,
+            (row = {
+              id: k === null ? "~none" : k.startsWith("~") ? `~${k}` : k,
+              external_id: k,
+              connections: [],
+              health: null,
+              credits: 0,
+              trend: [0, 0, 0],
+              operations_7d: 0,
+              errors_7d: 0,
+              last_activity: null,
+              pending_links: 0,
+            }),
+          );
+        return row;
+      };
+      for (const c of connections) {
+        const row = rowOf(c.externalId);
+        const health = c.health as Health;
+        row.connections.push({
+          id: c.id,
+          type: c.type,
+          display_name: c.displayName,
+          health,
+          health_error: c.healthError,
+        });
+        if (row.health === null || rank[health] > rank[row.health]) row.health = health;
+        const used = c.lastUsedAt === null ? null : Number(c.lastUsedAt);
+        if (used !== null && (row.last_activity === null || used > row.last_activity)) row.last_activity = used;
+      }
+      for (const p of pending) rowOf(p.key).pending_links = Number(p.n);
+      for (const g of credits) {
+        const byPeriod = [g.c0, g.c1, g.c2, g.c3].map((v) => Number(v ?? 0));
+        if (g.key !== null && !rows.has(g.key)) continue;
+        if (g.key === null && !rows.has(null) && !byPeriod.some(Boolean)) continue;
+        const row = rowOf(g.key);
+        row.trend = byPeriod.slice(0, 3);
+        row.credits = byPeriod[3];
+      }
+      // The week's usage per key: credits and logs merged, as GET /v1/usage groups them.
+      const usage = new Map<string | null, { operations: number; errors: number }>();
+      for (const g of weekCredits) if (!usage.has(g.key)) usage.set(g.key, { operations: 0, errors: 0 });
+      for (const g of weekLogs) {
+        const u = usage.get(g.key) ?? { operations: 0, errors: 0 };
+        u.operations += Number(g.operations ?? 0);
+        u.errors += Number(g.errors ?? 0);
+        usage.set(g.key, u);
+      }
+      for (const [k, u] of usage) {
+        if (k !== null && !rows.has(k)) continue;
+        if (k === null && !rows.has(null) && !u.operations) continue;
+        const row = rowOf(k);
+        row.operations_7d = u.operations;
+        row.errors_7d = u.errors;
+      }
+      // Name order: No client first, then external ids case-insensitively, then exactly.
+      const all = [...rows.values()].sort((a, b) => {
+        const x = (a.external_id ?? "").toLowerCase();
+        const y = (b.external_id ?? "").toLowerCase();
+        if (x !== y) return x < y ? -1 : 1;
+        if (a.external_id === b.external_id) return 0;
+        if (a.external_id === null) return -1;
+        if (b.external_id === null) return 1;
+        return a.external_id < b.external_id ? -1 : 1;
+      });
+      const data = all.slice(0, limit);
+      const hasMore = data.length < all.length;
+      const filters = { q: undefined, health: undefined, sort: undefined, order: undefined };
+      return JSON.stringify({
+        data,
+        has_more: hasMore,
+        next_cursor: hasMore ? encodeCursor("clients", filters, { at: data.length, id: "" }) : null,
+        total: all.length,
+        period: periods[3],
+      });
+    },
   };
 }
 
@@ -329,19 +533,55 @@ async function get(url: string, headers: Record<string, string>, expected: numbe
   }
 }
 
-function getOnce(url: string, headers: Record<string, string>, expected: number) {
-  return new Promise<string>((ok, fail) => {
+async function getOnce(url: string, headers: Record<string, string>, expected: number) {
+  const res = await send("GET", url, headers);
+  if (res.status !== expected) throw new Error(`${url}: HTTP ${res.status} ${res.body.slice(0, 400)}`);
+  return res.body;
+}
+
+/** One request over the kept-alive socket: its status, Set-Cookie headers and body. */
+function send(method: string, url: string, headers: Record<string, string>, body?: string) {
+  return new Promise<{ status: number; cookies: string[]; body: string }>((ok, fail) => {
     http
-      .get(url, { agent, headers }, (res) => {
-        let body = "";
+      .request(url, { method, agent, headers }, (res) => {
+        let text = "";
         res.setEncoding("utf8");
-        res.on("data", (d: string) => (body += d));
-        res.on("end", () =>
-          res.statusCode === expected ? ok(body) : fail(new Error(`${url}: HTTP ${res.statusCode} ${body}`)),
-        );
+        res.on("data", (d: string) => (text += d));
+        res.on("end", () => ok({ status: res.statusCode ?? 0, cookies: res.headers["set-cookie"] ?? [], body: text }));
       })
-      .on("error", fail);
+      .on("error", fail)
+      .end(body);
   });
+}
+
+/**
+ * A dashboard session, as e2e/support/session.ts makes one over HTTP: next-auth's CSRF token, then
+ * its credentials callback; the Cookie header that carries the session (with the CSRF cookie).
+ */
+async function signIn(base: string, email: string, password: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const keep = (cookies: string[]) => {
+    for (const c of cookies) {
+      const [pair] = c.split(";");
+      const at = pair.indexOf("=");
+      jar.set(pair.slice(0, at).trim(), pair.slice(at + 1));
+    }
+  };
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  const csrf = await send("GET", `${base}/api/auth/csrf`, {});
+  keep(csrf.cookies);
+  const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+  const form = new URLSearchParams({ csrfToken, email, password, json: "true" }).toString();
+  const res = await send(
+    "POST",
+    `${base}/api/auth/callback/credentials`,
+    { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
+    form,
+  );
+  keep(res.cookies);
+  if (![200, 302].includes(res.status) || ![...jar.keys()].some((k) => k.includes("session-token")))
+    throw new Error(`sign-in refused: HTTP ${res.status} ${res.body.slice(0, 400)}`);
+  return cookie();
 }
 
 const pct = (times: number[], q: number) => {
@@ -361,13 +601,26 @@ async function main() {
   const { createUser } = await import("@/lib/users/create-user");
   const { createApiKey } = await import("@/lib/api-keys/create-api-key");
   const { db } = await import("@/lib/db/client");
+  const { periodEndFrom } = await import("@/lib/teams/plans");
   const team = await createTeam({ name: "Bench agency", plan: "team", creditsLimit: 2_000_000_000 });
-  const user = await createUser({ teamId: team.id, email: "bench@patchbay.dev", role: "owner" });
+  const email = "bench@patchbay.dev";
+  const password = "bench-clients-password";
+  const user = await createUser({ teamId: team.id, email, password, role: "owner" });
   const { key } = await createApiKey({ teamId: team.id, userId: user.id, requireTeamPlan: false });
+  const now = Math.floor(Date.now() / 1000);
+  // The billing period began 15 days ago: the seeded month falls in this period and the one before.
+  const periodStart = new Date((now - 15 * DAY) * 1000);
+  await db.team.update({
+    where: { id: team.id },
+    data: { billingPeriodStart: periodStart, billingPeriodEnd: periodEndFrom(periodStart) },
+  });
   await db.$disconnect();
 
-  const now = Math.floor(Date.now() / 1000);
-  const w = world(team.id, now);
+  const date = (seconds: number) => {
+    const iso = new Date(seconds * 1000).toISOString();
+    return postgres ? iso : iso.replace("Z", "+00:00");
+  };
+  const w = world(team.id, user.id, now, date);
   console.log(
     `[bench] ${engine}: seeding ${CLIENTS.toLocaleString("en")} clients, ${CONNECTIONS.toLocaleString("en")} connections, ${CHARGES.toLocaleString("en")} charges, ${LOGS.toLocaleString("en")} logs…`,
   );
@@ -382,6 +635,8 @@ async function main() {
   console.log(`[bench] attribution ${JSON.stringify(seeding.attribution)}`);
   seeding.logs = await writer.write("OperationLog", w.logs);
   console.log(`[bench] logs ${JSON.stringify(seeding.logs)}`);
+  seeding.authLinks = await writer.write("AuthLink", w.authLinks, { updatedAt: stamp });
+  console.log(`[bench] auth links ${JSON.stringify(seeding.authLinks)}`);
   const t0 = performance.now();
   await writer.finish();
   const analyzeSeconds = (performance.now() - t0) / 1000;
@@ -395,26 +650,58 @@ async function main() {
   const port = await freePort();
   const server = await startServer(port, { ...env, PORT: String(port), APP_URL: `http://127.0.0.1:${port}` });
   const headers = { authorization: `Bearer ${key}` };
-  const bare = await bareUsage(env.DATABASE_URL);
-  const sides = { api: [] as number[], bare: [] as number[], floor: [] as number[] };
+  // The Clients page's first request: no filters, name order, its page size (lib/queries/clients.ts).
+  const clientsLimit = 100;
+  const clientsPath = `/api/dashboard/clients?limit=${clientsLimit}`;
+  const bare = await bareSides(env.DATABASE_URL);
+  const sides = {
+    api: [] as number[],
+    bare: [] as number[],
+    clients: [] as number[],
+    clientsBare: [] as number[],
+    html: [] as number[],
+    floor: [] as number[],
+  };
   try {
+    const session = { cookie: await signIn(server.baseUrl, email, password), "x-patchbay-team": team.id };
+    const page = { cookie: session.cookie };
     // Every side must give the same answer, or the comparison means nothing.
     const api = await get(server.baseUrl + path, headers, 200);
     const b = await bare.page(key, from, to, limit);
     if (api !== b) throw new Error(`the API and the bare SQL disagree:\n${api.slice(0, 400)}\n${b.slice(0, 400)}`);
-    const page = JSON.parse(api) as { data: { credits: number }[] };
-    console.log(`[bench] first page: ${page.data.length} clients, identical from both sides; warming up…`);
-    for (let i = 0; i < 3; i++) {
-      await get(server.baseUrl + path, headers, 200);
-      await bare.page(key, from, to, limit);
-      await get(`${server.baseUrl}/v1/logs`, {}, 401);
+    const usagePage = JSON.parse(api) as { data: unknown[] };
+    // The 7 days end at the second each side reads the clock: a charge on the edge may count on
+    // one side only, so a disagreement is tried again a few times.
+    for (let attempt = 1; ; attempt++) {
+      const viaApi = await get(server.baseUrl + clientsPath, session, 200);
+      const viaBare = await bare.clients(team.id, user.id, clientsLimit);
+      if (viaApi === viaBare) {
+        const first = JSON.parse(viaApi) as { data: unknown[]; total: number };
+        console.log(
+          `[bench] usage first page: ${usagePage.data.length} clients; Clients page: ${first.data.length} of ${first.total} clients; identical from both sides`,
+        );
+        break;
+      }
+      if (attempt === 5) {
+        const at = [...viaApi].findIndex((ch, i) => ch !== viaBare[i]);
+        throw new Error(
+          `the Clients API and the bare SQL disagree at ${at}:\n${viaApi.slice(Math.max(0, at - 300), at + 300)}\n${viaBare.slice(Math.max(0, at - 300), at + 300)}`,
+        );
+      }
     }
+    const html = await get(`${server.baseUrl}/${team.id}/clients`, page, 200);
+    if (!html.includes("<h1") || !html.includes("Clients")) throw new Error("the Clients page has no heading");
+    console.log(`[bench] Clients page HTML: ${(html.length / 1024).toFixed(0)} KB; warming up…`);
     const sample: Record<keyof typeof sides, () => Promise<unknown>> = {
       api: () => get(server.baseUrl + path, headers, 200),
       bare: () => bare.page(key, from, to, limit),
+      clients: () => get(server.baseUrl + clientsPath, session, 200),
+      clientsBare: () => bare.clients(team.id, user.id, clientsLimit),
+      html: () => get(`${server.baseUrl}/${team.id}/clients`, page, 200),
       floor: () => get(`${server.baseUrl}/v1/logs`, {}, 401),
     };
     const order = Object.keys(sides) as (keyof typeof sides)[];
+    for (let i = 0; i < 3; i++) for (const side of order) await sample[side]();
     for (let round = 0; round < SAMPLES; round++) {
       for (let i = 0; i < order.length; i++) {
         const side = order[(round + i) % order.length];
@@ -423,7 +710,7 @@ async function main() {
         sides[side].push(performance.now() - t);
         // An unmeasured small request after each HTTP sample, as bench:api does: a collection
         // the big answer left due lands there.
-        if (side !== "bare") await get(`${server.baseUrl}/healthz`, {}, 200);
+        if (side !== "bare" && side !== "clientsBare") await get(`${server.baseUrl}/healthz`, {}, 200);
       }
       if (round % 10 === 9) console.log(`[bench] ${round + 1} rounds`);
     }
@@ -480,24 +767,35 @@ async function main() {
   const floor = r(sides.floor);
   const ratio = api.p50 / bareT.p50;
   const overFloor = (api.p50 - floor.p50) / bareT.p50;
+  const clients = r(sides.clients);
+  const clientsBare = r(sides.clientsBare);
+  const html = r(sides.html);
+  const clientsRatio = clients.p50 / clientsBare.p50;
+  const clientsOverFloor = (clients.p50 - floor.p50) / clientsBare.p50;
   const base = r(writes[names[0]]);
   const report = [
-    `# bench:clients — ${engine}: ${CLIENTS.toLocaleString("en")} clients, ${CONNECTIONS.toLocaleString("en")} connections, ${CHARGES.toLocaleString("en")} attributed charges (${Math.round(CHARGES * 1.2).toLocaleString("en")} attribution rows), ${LOGS.toLocaleString("en")} logs`,
+    `# bench:clients — ${engine}: ${CLIENTS.toLocaleString("en")} clients, ${CONNECTIONS.toLocaleString("en")} connections, ${CHARGES.toLocaleString("en")} attributed charges (${Math.round(CHARGES * 1.2).toLocaleString("en")} attribution rows), ${LOGS.toLocaleString("en")} logs, ${CLIENTS.toLocaleString("en")} auth links`,
     "",
     `Seeding (rows / indexes, s): ${Object.entries(seeding)
       .map(([k, t]) => `${k} ${t.rowsSeconds.toFixed(1)} / ${t.indexSeconds.toFixed(1)}`)
       .join(", ")}; statistics ${analyzeSeconds.toFixed(1)}; total ${seedSeconds.toFixed(0)} s.`,
     "",
-    `GET /v1/usage?group_by=external_id over 30 days, first page (limit ${limit}); ${SAMPLES} samples per side, one sequential client over node:http (keep-alive, no compression), sides rotating every round. ms:`,
+    `GET /v1/usage?group_by=external_id over 30 days, first page (limit ${limit}), and the Clients page's first screen: its data, GET /api/dashboard/clients?limit=${clientsLimit} (no filters, name order) in a signed-in session, and its HTML, GET /<team>/clients; ${SAMPLES} samples per side, one sequential client over node:http (keep-alive, no compression), the six sides rotating every round. ms:`,
     "",
     "| side | p50 | p99 |",
     "|---|---|---|",
-    `| API | ${ms(api.p50)} | ${ms(api.p99)} |`,
+    `| API: GET /v1/usage | ${ms(api.p50)} | ${ms(api.p99)} |`,
     `| bare SQL (same aggregation, bare driver) | ${ms(bareT.p50)} | ${ms(bareT.p99)} |`,
+    `| Clients page data: GET /api/dashboard/clients | ${ms(clients.p50)} | ${ms(clients.p99)} |`,
+    `| bare SQL (listClients's aggregations, bare driver) | ${ms(clientsBare.p50)} | ${ms(clientsBare.p99)} |`,
+    `| Clients page HTML: GET /<team>/clients (no bare counterpart) | ${ms(html.p50)} | ${ms(html.p99)} |`,
     `| floor (GET /v1/logs without a key: 401) | ${ms(floor.p50)} | ${ms(floor.p99)} |`,
     "",
-    `- ${ratio <= 2 ? "PASS" : "FAIL"} API p50 / bare p50 ≤ 2: ${ratio.toFixed(2)}`,
-    `- (API p50 − floor p50) / bare p50: ${overFloor.toFixed(2)}`,
+    `- ${ratio <= 2 ? "PASS" : "FAIL"} usage API p50 / bare p50 ≤ 2: ${ratio.toFixed(2)}`,
+    `- (usage API p50 − floor p50) / bare p50: ${overFloor.toFixed(2)}`,
+    `- ${clientsRatio <= 2 ? "PASS" : "FAIL"} Clients API p50 / bare p50 ≤ 2: ${clientsRatio.toFixed(2)}`,
+    `- (Clients API p50 − floor p50) / bare p50: ${clientsOverFloor.toFixed(2)}`,
+    `- The Clients page's first screen, HTML then its data, one after the other: ${ms(html.p50 + clients.p50)} ms (sum of the p50s).`,
     "",
     `Write path: chargeCredits in its own transaction, ${WRITES} charges per variant, alternating, on the seeded database. ms:`,
     "",
@@ -510,7 +808,7 @@ async function main() {
   ].join("\n");
   console.log(`\n${report}\n`);
   writeFileSync(join(root, "e2e", ".artifacts", `bench-clients-${postgres ? "postgresql" : "sqlite"}.md`), report);
-  process.exitCode = ratio <= 2 ? 0 : 1;
+  process.exitCode = ratio <= 2 && clientsRatio <= 2 ? 0 : 1;
 }
 
 main().catch((e) => {
