@@ -1,10 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import type { Period } from "@/lib/clients/billing-periods";
-import { SERVICE_TYPES } from "@/lib/schemas/credits";
-import type { DailyUsage, UsageDay } from "@/lib/schemas/dashboard";
-
-const DAY = 86_400;
+import { usageByDay } from "@/lib/credits/daily-usage";
+import type { DailyUsage } from "@/lib/schemas/dashboard";
 
 type Row = { day: bigint | number; type: string; credits: bigint | number | string };
 
@@ -40,20 +38,5 @@ export async function clientDailyUsage(
           WHERE a."teamId" = ${teamId} AND a."createdAt" >= ${from} AND a."createdAt" < ${to}
             AND c."externalId" = ${externalId} AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ${userId})
           GROUP BY a."createdAt" / 86400, e."serviceType"`;
-  const firstDay = Math.floor(period.start / DAY);
-  const lastDay = Math.floor((period.end - 1) / DAY);
-  const days: UsageDay[] = [];
-  for (let d = firstDay; d <= lastDay; d++)
-    days.push({ day: d * DAY, workflow: 0, agent: 0, copilot: 0, mcp: 0, total: 0 });
-  const totals = { workflow: 0, agent: 0, copilot: 0, mcp: 0 };
-  for (const row of rows) {
-    const bucket = days[Number(row.day) - firstDay];
-    const type = row.type as (typeof SERVICE_TYPES)[number];
-    if (!bucket || !SERVICE_TYPES.includes(type)) continue;
-    const credits = Number(row.credits);
-    bucket[type] += credits;
-    bucket.total += credits;
-    totals[type] += credits;
-  }
-  return { period_start: period.start, period_end: period.end, now: Math.floor(Date.now() / 1000), days, totals };
+  return usageByDay(rows, period.start, period.end);
 }

@@ -28,6 +28,20 @@ export async function getDailyUsage(teamId: string, now = new Date()): Promise<D
     WHERE "teamId" = ${teamId} AND "createdAt" >= ${BigInt(start)} AND "createdAt" < ${BigInt(end)}
     GROUP BY "createdAt" / 86400, "serviceType"`;
 
+  return usageByDay(rows, start, end, now);
+}
+
+/**
+ * Rows of (UTC day number, service type, credits) as the chart reads them: one entry per day of
+ * [start, end) (future days hold zeros) with totals per service type. Shared by the Overview and
+ * a client's page.
+ */
+export function usageByDay(
+  rows: { day: bigint | number; type: string; credits: bigint | number | string }[],
+  start: number,
+  end: number,
+  now = new Date(),
+): DailyUsage {
   const firstDay = Math.floor(start / DAY);
   const lastDay = Math.floor((end - 1) / DAY);
   const days: UsageDay[] = [];
