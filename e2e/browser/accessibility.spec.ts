@@ -10,7 +10,14 @@ import { mcpClient } from "../support/mcp";
 // 390 px, with tables full of data and in the states a person reaches (an open detail panel, an
 // open dialog). A new page joins by adding one entry to PAGES.
 
-type World = { team: string; email: string; connectPath: string; invitePath: string; consentPath: string };
+type World = {
+  team: string;
+  email: string;
+  connectPath: string;
+  invitePath: string;
+  consentPath: string;
+  connection: string;
+};
 
 type PageEntry = {
   name: string;
@@ -195,6 +202,21 @@ export const PAGES: PageEntry[] = [
             .then(() => expect(p.getByRole("dialog")).toBeVisible()),
       },
     ],
+  },
+  {
+    name: "connection page",
+    path: (w) => `/${w.team}/connections/${w.connection}`,
+    ready: (p) => expect(p.getByRole("heading", { name: "What uses it" })).toBeVisible(),
+  },
+  {
+    name: "clients",
+    path: (w) => `/${w.team}/clients`,
+    ready: (p) => expect(p.getByRole("row").nth(2)).toBeVisible(),
+  },
+  {
+    name: "client page",
+    path: (w) => `/${w.team}/clients/~none`,
+    ready: (p) => expect(p.getByRole("heading", { name: "Connections" })).toBeVisible(),
   },
   {
     name: "auth links",
@@ -559,13 +581,14 @@ test.beforeAll(async () => {
   const team = await seedTeamWithPasswords({ name: "Accessible Co", members: 2 });
   const owner = team.users[0];
   const api = await apiAs(owner);
+  const connections: string[] = [];
   for (const [type, name, credentials] of [
     ["sandbox_key", "Analytics key", { api_key: "sk-a11y" }],
     ["sandbox_whitelabel", "White-label app", { client_id: "c", client_secret: "s", refresh_token: "r" }],
   ] as const) {
-    expect((await api.post("/v1/connections", { data: { connection_type: type, name, credentials } })).status()).toBe(
-      200,
-    );
+    const made = await api.post("/v1/connections", { data: { connection_type: type, name, credentials } });
+    expect(made.status()).toBe(200);
+    connections.push(((await made.json()) as { id: string }).id);
   }
   const link = await (
     await api.post("/v1/connections/auth-link", { data: { connection_type: "sandbox_oauth", external_id: "client-7" } })
@@ -642,6 +665,7 @@ test.beforeAll(async () => {
     email: owner.email,
     connectPath: new URL(link.url).pathname,
     invitePath: new URL(invite.url).pathname,
+    connection: connections[0],
   };
 });
 
