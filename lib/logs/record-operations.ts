@@ -1,7 +1,7 @@
 import "server-only";
 import { type Db } from "@/lib/db/client";
 import { transaction, type Tx } from "@/lib/db/transaction";
-import { newId } from "@/lib/security/ids";
+import { newOrderedId } from "@/lib/security/ids";
 import { chargeCredits, type Charge } from "@/lib/credits/charge-credits";
 import { storedBodyText } from "@/lib/logs/stored-body";
 import type { LOG_SOURCE_TYPES, LOG_STATUSES } from "@/lib/schemas/logs";
@@ -45,7 +45,7 @@ export async function recordOperations(
     const ids: string[] = [];
     if (logs.length) {
       const rows = logs.map((log) => {
-        const id = newId("log");
+        const id = newOrderedId("log", log.startedAt * 1000);
         ids.push(id);
         return toLogRow(teamId, id, log);
       });

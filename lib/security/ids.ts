@@ -58,10 +58,12 @@ let sequence = 0;
 /**
  * An id that sorts (as text, lower-case only, so every collation agrees) in the order this
  * process made them, then 12 random characters: a workflow run's node logs, whose started_at
- * (seconds) often tie, list in node order by (started_at, id).
+ * (seconds) often tie, list in node order by (started_at, id). `atMs` (default now) is the instant
+ * the id carries: a log's id carries its started_at, so a lookup by id finds its time partition
+ * (lib/logs/log-id-time.ts).
  */
-export function newOrderedId(prefix: "log"): string {
-  const now = Date.now();
+export function newOrderedId(prefix: "log", atMs = Date.now()): string {
+  const now = atMs;
   sequence = now === lastMs ? sequence + 1 : 0;
   lastMs = now;
   return `${prefix}_${now.toString(36).padStart(9, "0")}${sequence.toString(36).padStart(3, "0")}${randomToken(12).toLowerCase()}`;
