@@ -4,7 +4,7 @@
 // approval requests (lib/approvals/expire-approvals.ts), the connections' health checks and token
 // refreshes ahead of expiry (lib/connections/connection-jobs.ts), the agent turns that continue once their
 // approval is decided (lib/agents/resume-turns.ts), each on the instance's job loop
-// (lib/jobs), and starts its workflow worker: the runner and scheduler in a process of their own
+// (lib/jobs), the history tables' partitions and retention (lib/history), and starts its workflow worker: the runner and scheduler in a process of their own
 // (lib/server/workflow-worker.ts), off the requests' event loop.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -21,6 +21,8 @@ export async function register() {
   startConnectionJobs();
   const { startAgentTurns } = await import("@/lib/agents/resume-turns");
   startAgentTurns();
+  const { startHistoryMaintenance } = await import("@/lib/history/history-jobs");
+  startHistoryMaintenance();
   const { startWorkflowWorker } = await import("@/lib/server/workflow-worker");
   startWorkflowWorker();
 }

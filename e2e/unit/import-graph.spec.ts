@@ -121,6 +121,7 @@ const LAYERS: [string, string[]][] = [
       "workflows",
       "agents",
       "health",
+      "history",
     ],
   ],
   ["use cases", ["connection-changes", "connection-pages", "auth-links", "members", "activity", "clients"]],

@@ -14,6 +14,7 @@ import { createMcpServer, createMcpToken } from "@/lib/mcp-servers/mcp-servers";
 import { revokeSandboxConnection } from "@/lib/platforms/sandbox/revoke-sandbox-connection";
 import { sandboxOutage } from "@/lib/platforms/sandbox/sandbox-outage";
 import { checkConnection } from "@/lib/connections/health";
+import { maintainHistory } from "@/lib/history/maintain-history";
 import { runWithContext } from "@/lib/observability/request-context";
 import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/endpoints";
 import { setLowCreditsPercent } from "@/lib/teams/set-low-credits";
@@ -221,6 +222,16 @@ const commands: Record<string, Command> = {
       "Unix seconds. A change of health sends connection.health_changed.",
     schema: z.object({ id: str() }).strict(),
     run: (f) => checkConnection(null, f.id),
+  }),
+  "history maintain": command({
+    summary: "Make the coming partitions and retire history past retention now (the hourly job's turn).",
+    details:
+      'Prints {"engine", "created", "dropped", "deleted"}: on PostgreSQL the partitions made ahead and those ' +
+      "detached and dropped whole past LOG_RETENTION_DAYS (logs) or LEDGER_RETENTION_DAYS (ledger and usage); " +
+      "deleted counts rows removed in batches (SQLite, or PostgreSQL's partition for rows older than every " +
+      'dated one). "skipped": true when another instance holds the maintenance lock.',
+    schema: z.object({}).strict(),
+    run: () => maintainHistory(),
   }),
   "apikey create": command({
     summary: "Create an API key for a user; prints the key once.",
