@@ -3,6 +3,8 @@
 // alternately so every side sees the same machine:
 //   - bare:  the same work with the bare driver in this process (e2e/bench/bare-driver.ts);
 //   - floor: the same server's cheapest answer through the same wrapper (GET /v1/logs, no key: 401);
+//   - and, beside them, the measured page's own route without a key (401): what its routing in
+//     Next costs (a dynamic segment costs more than the floor's static path) apart from its work;
 // beside the library function the route calls (plus its JSON text) and the API itself, over
 // node:http with keep-alive and no compression. Bar: (API p50 − floor p50) ≤ 2 × bare p50.
 //
@@ -51,14 +53,20 @@ const p = (times: number[], q: number) => {
 type Case = { name: string; path: string; bare: () => Promise<string>; lib: () => Promise<string> };
 
 /**
- * Rounds of the four sides — bare, library, API, floor — each once per round for 2 × SECONDS,
+ * Rounds of the five sides — bare, library, API, floor, the route's 401 — each once per round for 2 × SECONDS,
  * in an order that rotates every round, so that no side always runs right after the same other
  * one (whatever ran just before leaves the caches warm for code it shares). A small unmeasured
  * request to a route outside the wrapper (`/healthz`) follows each measured HTTP request, so a
  * garbage collection a large page left due in the server lands there and not on the next sample.
  */
 async function measure(baseUrl: string, headers: Record<string, string>, c: Case) {
-  const sides = { bare: [] as number[], lib: [] as number[], api: [] as number[], floor: [] as number[] };
+  const sides = {
+    bare: [] as number[],
+    lib: [] as number[],
+    api: [] as number[],
+    floor: [] as number[],
+    route401: [] as number[],
+  };
   const inServer: Record<string, number[]> = {};
   const small = () => get(`${baseUrl}/healthz`, {}, 200);
   const sample: Record<keyof typeof sides, () => Promise<void>> = {
@@ -69,6 +77,7 @@ async function measure(baseUrl: string, headers: Record<string, string>, c: Case
         (inServer[k] ??= []).push(v);
     },
     floor: async () => void (await get(`${baseUrl}/v1/logs`, {}, 401)),
+    route401: async () => void (await get(baseUrl + c.path, {}, 401)),
   };
   const order = Object.keys(sides) as (keyof typeof sides)[];
   const until = performance.now() + 2 * SECONDS * 1000;
@@ -78,7 +87,7 @@ async function measure(baseUrl: string, headers: Record<string, string>, c: Case
       const t = performance.now();
       await sample[side]();
       sides[side].push(performance.now() - t);
-      if (side === "api" || side === "floor") await small();
+      if (side === "api" || side === "floor" || side === "route401") await small();
     }
   }
   return {
@@ -87,6 +96,7 @@ async function measure(baseUrl: string, headers: Record<string, string>, c: Case
     api: p(sides.api, 0.5),
     apiP99: p(sides.api, 0.99),
     floor: p(sides.floor, 0.5),
+    route401: p(sides.route401, 0.5),
     samples: sides.api.length,
     server: Object.fromEntries(Object.entries(inServer).map(([k, v]) => [k, p(v, 0.5)])),
   };
@@ -241,9 +251,10 @@ async function main() {
     for (const c of cases) {
       const m = await measure(server.baseUrl, headers, c);
       const ratio = (m.api - m.floor) / m.bare;
-      results.push({ ...c, ...m, ratio });
+      const routeRatio = (m.api - m.route401) / m.bare;
+      results.push({ ...c, ...m, ratio, routeRatio });
       console.log(
-        `[bench] ${c.name}: bare ${m.bare.toFixed(2)} ms, lib ${m.lib.toFixed(2)} ms, API ${m.api.toFixed(2)} ms (p99 ${m.apiP99.toFixed(2)}), floor ${m.floor.toFixed(2)} ms → (API − floor) / bare ${ratio.toFixed(2)}`,
+        `[bench] ${c.name}: bare ${m.bare.toFixed(2)} ms, lib ${m.lib.toFixed(2)} ms, API ${m.api.toFixed(2)} ms (p99 ${m.apiP99.toFixed(2)}), floor ${m.floor.toFixed(2)} ms → (API − floor) / bare ${ratio.toFixed(2)}; this route's 401 ${m.route401.toFixed(2)} ms → (API − it) / bare ${routeRatio.toFixed(2)}`,
       );
     }
 
@@ -280,13 +291,13 @@ async function main() {
       "",
       `Seeding: logs ${seeded.logsSeconds.toFixed(1)} s, ledger ${seeded.ledgerSeconds.toFixed(1)} s.`,
       "",
-      "One sequential client over node:http (keep-alive, no compression); per round, in an order rotating every round: bare driver, library function (+ its JSON text), API, floor (GET /v1/logs without a key: 401); an unmeasured small request (GET /healthz) after each HTTP sample. p50 in ms.",
+      "One sequential client over node:http (keep-alive, no compression); per round, in an order rotating every round: bare driver, library function (+ its JSON text), API, floor (GET /v1/logs without a key: 401), the page's own route without a key (401); an unmeasured small request (GET /healthz) after each HTTP sample. p50 in ms.",
       "",
-      "| page | bare | library | API p50 | API p99 | floor | in server: auth / handler / serialize | (API − floor) / bare | samples |",
-      "|---|---|---|---|---|---|---|---|---|",
+      "| page | bare | library | API p50 | API p99 | floor | in server: auth / handler / serialize | (API − floor) / bare | this route's 401 | (API − its 401) / bare | samples |",
+      "|---|---|---|---|---|---|---|---|---|---|---|",
       ...results.map(
         (r) =>
-          `| ${r.name} | ${ms(r.bare)} | ${ms(r.lib)} | ${ms(r.api)} | ${ms(r.apiP99)} | ${ms(r.floor)} | ${["auth", "handler", "serialize"].map((k) => ms(r.server[k])).join(" / ")} | ${r.ratio.toFixed(2)} | ${r.samples} |`,
+          `| ${r.name} | ${ms(r.bare)} | ${ms(r.lib)} | ${ms(r.api)} | ${ms(r.apiP99)} | ${ms(r.floor)} | ${["auth", "handler", "serialize"].map((k) => ms(r.server[k])).join(" / ")} | ${r.ratio.toFixed(2)} | ${ms(r.route401)} | ${r.routeRatio.toFixed(2)} | ${r.samples} |`,
       ),
       "",
       ...bars.map((b) => `- ${b.ok ? "PASS" : "FAIL"} ${b.bar}: ${b.value.toFixed(2)}`),
