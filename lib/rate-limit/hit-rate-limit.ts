@@ -38,6 +38,24 @@ export async function hitRateLimit(rule: RateLimitRule, subject: string): Promis
   };
 }
 
+/** Subjects this process saw over a limit, until their window ends (key → ms). */
+const limitedUntil = new Map<string, number>();
+const MAX_LIMITED = 10_000;
+
+/**
+ * Whether this process's last count for `subject` was over `rule`'s limit in a window that has
+ * not ended: work a request would start before its count is in is better not started.
+ */
+export function seenLimited(rule: RateLimitRule, subject: string): boolean {
+  if (rule.limit === 0 || limitedUntil.size === 0) return false;
+  const key = keyFor(rule, subject);
+  const until = limitedUntil.get(key);
+  if (until === undefined) return false;
+  if (Date.now() < until) return true;
+  limitedUntil.delete(key);
+  return false;
+}
+
 /**
  * Counts one request; over the limit it throws a 429 whose `detail` names the limit, its size
  * and when to retry, with `Retry-After`. Returns the `RateLimit-*` headers for the response.
@@ -45,6 +63,9 @@ export async function hitRateLimit(rule: RateLimitRule, subject: string): Promis
 export async function enforceRateLimit(rule: RateLimitRule, subject: string): Promise<Record<string, string>> {
   const result = await hitRateLimit(rule, subject);
   if (result.allowed) return result.headers;
+  const now = Date.now();
+  if (limitedUntil.size >= MAX_LIMITED) for (const [k, until] of limitedUntil) if (now >= until) limitedUntil.delete(k);
+  if (limitedUntil.size < MAX_LIMITED) limitedUntil.set(keyFor(rule, subject), now + result.resetSeconds * 1000);
   const window =
     rule.windowMs === 60_000
       ? "minute"

@@ -1,4 +1,4 @@
-import { withAuth } from "@/lib/api/with-auth";
+import { READ_ONLY, withAuth } from "@/lib/api/with-auth";
 import { methodNotAllowed } from "@/lib/api/method-not-allowed";
 import { parseJsonBody, parseQuery } from "@/lib/http/parse";
 import { createConnectionBodySchema, listConnectionsQuerySchema } from "@/lib/schemas/connections";
@@ -9,7 +9,7 @@ import { createConnectionFromCredentials } from "@/lib/connection-changes/create
 export const GET = withAuth(async ({ team, user, searchParams }) => {
   const query = parseQuery(listConnectionsQuerySchema, searchParams);
   return listConnections(team.id, user.id, query);
-});
+}, READ_ONLY);
 
 export const POST = withAuth(async (ctx) => {
   parseQuery(noParamsSchema, ctx.searchParams);
