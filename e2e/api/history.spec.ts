@@ -92,7 +92,7 @@ async function partitionsOf(sql: Sql, table: string): Promise<Partition[]> {
   return rows
     .map((r) => {
       const m = /FROM \((MINVALUE|'?(-?\d+)'?)\) TO \('?(-?\d+)'?\)/.exec(String(r.bound));
-      if (!m) throw new Error(`${r.name}: unexpected bound ${r.bound}`);
+      if (!m) throw new Error(`${String(r.name)}: unexpected bound ${String(r.bound)}`);
       return { name: String(r.name), from: m[1] === "MINVALUE" ? null : Number(m[2]), to: Number(m[3]) };
     })
     .sort((a, b) => a.to - b.to);
@@ -133,7 +133,7 @@ async function seedHistory(sql: Sql, a: { teams: string[]; logs: number; ledger:
     `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()
         AND tablename IN ('OperationLog', 'CreditLedgerEntry', 'UsageAttribution') AND indexname NOT LIKE '%\\_pkey'`,
   );
-  for (const i of indexes) await sql.query(`DROP INDEX "${i.indexname}"`);
+  for (const i of indexes) await sql.query(`DROP INDEX "${String(i.indexname)}"`);
   await sql.query(`ALTER TABLE "OperationLog" DROP CONSTRAINT "OperationLog_pkey"`);
   // Ids as logs had them before they carried their time: "log_" and 20 characters.
   await sql.query(
