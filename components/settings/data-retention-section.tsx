@@ -9,21 +9,27 @@ const days = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "day" : "d
  */
 export async function DataRetentionSection({ team }: { team: string }) {
   const r = await retentionSummary(team);
-  const whose = r.customWindow ? "this team's history window" : `the ${r.plan} plan's history window`;
   return (
     <div className="space-y-4 text-sm">
-      <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[12rem_1fr]">
+      <dl className="grid gap-x-6 gap-y-1 sm:grid-cols-[12rem_1fr] sm:gap-y-3">
         <dt className="font-medium">Operation logs</dt>
-        <dd className="text-zinc-700 dark:text-zinc-300">
+        <dd className="mb-2 text-zinc-700 sm:mb-0 dark:text-zinc-300">
           Kept <strong data-testid="retention-log-days">{days(r.logDays)}</strong>, then deleted. The API and the
-          dashboard show the last <strong data-testid="retention-history-days">{days(r.historyDays)}</strong> ({whose}
+          dashboard show the last <strong data-testid="retention-history-days">{days(r.historyDays)}</strong> (
+          {r.customWindow ? (
+            "this team's history window"
+          ) : (
+            <>
+              the <span className="capitalize">{r.plan}</span> plan&apos;s history window
+            </>
+          )}
           ); older logs are stored but not returned.
           {r.historyDays > r.logDays && (
             <> The window is longer than the logs are kept: it shows at most {days(r.logDays)}.</>
           )}
         </dd>
         <dt className="font-medium">Credit ledger and usage</dt>
-        <dd className="text-zinc-700 dark:text-zinc-300" data-testid="retention-ledger">
+        <dd className="mb-2 text-zinc-700 sm:mb-0 dark:text-zinc-300" data-testid="retention-ledger">
           {r.ledgerDays === null ? (
             <>
               <strong>Kept for good</strong>: the ledger is the record of every charge, and the usage by connection and
@@ -37,7 +43,7 @@ export async function DataRetentionSection({ team }: { team: string }) {
           )}
         </dd>
         <dt className="font-medium">How it is deleted</dt>
-        <dd className="text-zinc-700 dark:text-zinc-300" data-testid="retention-how">
+        <dd className="mb-2 text-zinc-700 sm:mb-0 dark:text-zinc-300" data-testid="retention-how">
           {r.partition === null ? (
             <>Expired rows are deleted in small batches by the server&apos;s periodic maintenance.</>
           ) : (
