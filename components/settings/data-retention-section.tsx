@@ -1,6 +1,7 @@
 import { retentionSummary } from "@/lib/history/retention-summary";
+import { plural } from "@/lib/text/plural";
 
-const days = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "day" : "days"}`;
+const days = (n: number) => plural(n, "day");
 
 /**
  * What the team's history keeps and for how long (issue 51): read-only, for every member. The
