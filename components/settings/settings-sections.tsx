@@ -7,6 +7,7 @@ import { SessionsSection } from "@/components/settings/sessions-section";
 import { ConnectedAppsSection } from "@/components/settings/connected-apps";
 import { LowCreditsSetting } from "@/components/webhooks/low-credits-setting";
 import { SelfApprovalSetting } from "@/components/settings/self-approval-setting";
+import { DataRetentionSection } from "@/components/settings/data-retention-section";
 import { WEBHOOK_EVENT_FAMILIES } from "@/lib/schemas/webhook-event-types";
 
 // Settings' sub-pages (STYLE 14), one entry each: its URL (/<team>/settings/<slug>), its name in
@@ -110,6 +111,18 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
         title: "Audit log",
         description: "Who created, changed or removed keys, connections, members and MCP access, and when.",
         render: (v) => <AuditLogSection team={v.team} role={v.role} />,
+      },
+    ],
+  },
+  {
+    slug: "data-retention",
+    label: "Data retention",
+    cards: [
+      {
+        id: "data-retention-heading",
+        title: "Data retention",
+        description: "What this deployment keeps of the team's history, and for how long.",
+        render: (v) => <DataRetentionSection team={v.team} />,
       },
     ],
   },

@@ -437,6 +437,11 @@ export const PAGES: PageEntry[] = [
     ready: (p) => expect(p.getByRole("table", { name: "Audit log" })).toBeVisible(),
   },
   {
+    name: "settings: data retention",
+    path: (w) => `/${w.team}/settings/data-retention`,
+    ready: (p) => expect(p.getByTestId("retention-log-days")).toBeVisible(),
+  },
+  {
     name: "settings: your sessions",
     path: (w) => `/${w.team}/settings/sessions`,
     ready: async (p) => {

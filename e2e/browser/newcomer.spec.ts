@@ -32,6 +32,7 @@ const DASHBOARD = [
   "settings/webhooks",
   "settings/sessions",
   "settings/audit-log",
+  "settings/data-retention",
 ];
 const DOCS = [
   "/docs",

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { test, expect, seed, anonymous } from "../fixtures";
+import { startExtraServer } from "../support/extra-server";
 import { screenshot, seedTeamWithPasswords, signIn } from "../support/browser";
 
 test("an owner creates an API key that is shown once and works, then revokes it and it gets 401", async ({
@@ -150,6 +151,7 @@ test("Settings is sub-pages with their own URLs: /settings opens the first, each
     ["Webhooks", "webhooks", ["Webhooks", "Low-credits alert"]],
     ["Your sessions", "sessions", ["Your sessions", "Your connected apps"]],
     ["Audit log", "audit-log", ["Audit log"]],
+    ["Data retention", "data-retention", ["Data retention"]],
   ];
   expect(await nav.getByRole("link").allInnerTexts()).toEqual(pages.map(([label]) => label));
   for (const [label, slug, cards] of pages) {
@@ -172,4 +174,59 @@ test("Settings is sub-pages with their own URLs: /settings opens the first, each
   }
   const unknown = await page.request.get(`/${team.id}/settings/billing`);
   expect(unknown.status()).toBe(404);
+});
+
+test("Data retention shows every member the server's retention and the team's history window, as set", async ({
+  page,
+  browser,
+}) => {
+  const postgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
+  const team = await seedTeamWithPasswords({ name: "Retention Co", plan: "pro", members: 2 });
+  // A member (not only owners) sees it; the run's server has the defaults: logs 400 days, the ledger for good.
+  await signIn(page, team.users[1].email);
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ]) {
+    await page.setViewportSize({ width, height });
+    await page.goto(`/${team.id}/settings/data-retention`);
+    const card = page.getByRole("region", { name: "Data retention" });
+    await expect(card.getByTestId("retention-log-days")).toHaveText("400 days");
+    await expect(card.getByTestId("retention-history-days")).toHaveText("7 days");
+    await expect(card).toContainText("(the pro plan's history window)");
+    await expect(card.getByTestId("retention-ledger")).toContainText("Kept for good");
+    await expect(card.getByTestId("retention-how")).toContainText(
+      postgres ? "monthly partitions" : "deleted in small batches",
+    );
+    if (postgres)
+      await expect(card.getByTestId("retention-how")).toContainText("at least 400 days and at most one month longer");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await screenshot(page, `settings-data-retention-${width}`);
+  }
+
+  // Another server's settings, and a team window of its own longer than the logs are kept.
+  const server = await startExtraServer({
+    LOG_RETENTION_DAYS: "120",
+    LEDGER_RETENTION_DAYS: "730",
+    LOG_PARTITION_INTERVAL: "week",
+  });
+  try {
+    const wide = await seedTeamWithPasswords({ name: "Long window Co", historyDays: 200 });
+    const other = await (await browser.newContext({ baseURL: server.baseUrl })).newPage();
+    await signIn(other, wide.users[0].email);
+    await other.goto(`/${wide.id}/settings/data-retention`);
+    const card = other.getByRole("region", { name: "Data retention" });
+    await expect(card.getByTestId("retention-log-days")).toHaveText("120 days");
+    await expect(card.getByTestId("retention-history-days")).toHaveText("200 days");
+    await expect(card).toContainText("(this team's history window)");
+    await expect(card).toContainText("it shows at most 120 days");
+    await expect(card.getByTestId("retention-ledger-days")).toHaveText("730 days");
+    await expect(card.getByTestId("retention-how")).toContainText(
+      postgres ? "weekly partitions" : "deleted in small batches",
+    );
+    if (postgres) await expect(card.getByTestId("retention-how")).toContainText("at most one week longer");
+    await screenshot(other, "settings-data-retention-configured");
+  } finally {
+    await server.stop();
+  }
 });

@@ -12,7 +12,7 @@ export const logRetentionDays = () => days("LOG_RETENTION_DAYS", 400) ?? 400;
 /** Ledger entries (and their usage attribution): kept for good unless LEDGER_RETENTION_DAYS is set. */
 export const ledgerRetentionDays = () => days("LEDGER_RETENTION_DAYS", null);
 
-export const PARTITION_INTERVALS = ["month", "week", "day"] as const;
+const PARTITION_INTERVALS = ["month", "week", "day"] as const;
 export type PartitionInterval = (typeof PARTITION_INTERVALS)[number];
 
 /** PostgreSQL: the span of one partition of the history tables (LOG_PARTITION_INTERVAL, default month). */

@@ -29,10 +29,20 @@ function readMigrations(engine: DatabaseTarget["engine"]): Migration[] {
     });
 }
 
+/**
+ * MIGRATE_UNTIL=<name>: apply only the migrations whose names sort before <name> (a whole name
+ * or a prefix: `0026` stops before 0026_partitioned_history); the rest wait for a run without it.
+ * For tests and staged upgrades: e.g. a database as an older release left it, then the upgrade.
+ */
+function untilMigration(migrations: Migration[]): Migration[] {
+  const until = process.env.MIGRATE_UNTIL?.trim();
+  return until ? migrations.filter((m) => m.name < until) : migrations;
+}
+
 export type MigrateResult = { engine: DatabaseTarget["engine"]; applied: string[]; total: number };
 
 export async function migrate(target: DatabaseTarget = databaseTarget()): Promise<MigrateResult> {
-  const migrations = readMigrations(target.engine);
+  const migrations = untilMigration(readMigrations(target.engine));
   const applied =
     target.engine === "sqlite" ? migrateSqlite(target.file, migrations) : await migratePostgres(target.url, migrations);
   return { engine: target.engine, applied, total: migrations.length };

@@ -128,14 +128,18 @@ async function createAhead(
 async function retire(client: PgClient, t: HistoryTable, parts: Partition[], now: number, r: HistoryReport) {
   const cutoff = cutoffOf(t, now);
   if (cutoff === null) return;
-  for (const p of parts.filter((p) => p.to <= cutoff)) {
+  // The partition for older rows goes only with dated ones (createAhead makes it again up to the
+  // first one kept): alone, it would be dropped and made again at every turn, since its new bound
+  // is itself past the cutoff.
+  const expired = parts.filter((p) => p.from !== null && p.to <= cutoff);
+  for (const p of parts.filter((p) => p.to <= cutoff && (p.from !== null || expired.length > 0))) {
     await client.query(`ALTER TABLE ${ident(t.table)} DETACH PARTITION ${ident(p.name)}`);
     await client.query(`DROP TABLE ${ident(p.name)}`);
     r.dropped.push(p.name);
   }
   // Rows written with a time before every dated partition (an import, a backfill) are deleted as
   // SQLite's are: in batches.
-  const before = parts.find((p) => p.from === null && p.to > cutoff);
+  const before = parts.find((p) => p.from === null && !r.dropped.includes(p.name));
   if (!before) return;
   let deleted = 0;
   for (;;) {
