@@ -1,7 +1,7 @@
 -- Operation logs, ledger entries and their usage attribution become tables range-partitioned
 -- by time ("startedAt" / "createdAt", Unix seconds), one partition per calendar month (UTC),
 -- so that a page bounded by the history window reads only its months and retention drops whole
--- months (lib/db/partitions.ts keeps partitions ahead and retires them). Each table is converted
+-- months (lib/history/maintain-history.ts keeps partitions ahead and retires them). Each table is converted
 -- in place: the old table is renamed, a partitioned one with the same columns (generated ones
 -- included), defaults, indexes and foreign key takes its name, the rows are copied one month at
 -- a time, the counts are compared (a difference aborts the migration, which then changes
