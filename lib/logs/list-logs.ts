@@ -5,8 +5,9 @@ import { historyWindow, type TeamWindow } from "@/lib/logs/history-window";
 import { logJsonText, selectLogs } from "@/lib/logs/log-to-json";
 import { JsonText } from "@/lib/http/json";
 import type { ListLogsQuery } from "@/lib/schemas/logs";
+import { logSearchArgs, logSearchCondition, type LogSearchArgs } from "@/lib/logs/log-search";
 
-type PageArgs = {
+type PageArgs = Partial<LogSearchArgs> & {
   teamId: string;
   from: number;
   to?: number;
@@ -15,6 +16,8 @@ type PageArgs = {
   operationId?: string;
   sourceId?: string;
   sourceRunId?: string;
+  /** With a search (q, its texts above): the member it searches for, whose reading rights apply. */
+  viewerId?: string;
   /** The keyset position after which the page starts. */
   afterAt?: number;
   afterId?: string;
@@ -29,6 +32,7 @@ const findPage = prepared((a: PageArgs) => {
   if (a.operationId !== undefined) q = q.where("l.operationId", "=", a.operationId);
   if (a.sourceId !== undefined) q = q.where("l.sourceId", "=", a.sourceId);
   if (a.sourceRunId !== undefined) q = q.where("l.sourceRunId", "=", a.sourceRunId);
+  if (a.searchAll !== undefined) q = q.where(logSearchCondition(a as LogSearchArgs<unknown>, a.viewerId));
   if (a.afterAt !== undefined && a.afterId !== undefined) {
     const { afterAt, afterId } = a;
     // `startedAt <= at` bounds the index range; the OR only decides ties on that second.
@@ -53,6 +57,7 @@ export async function listLogs(team: TeamWindow, viewerId: string, query: ListLo
     operationId: filters.operation_id,
     sourceId: filters.source_id,
     sourceRunId: filters.source_run_id,
+    ...(filters.q !== undefined && { viewerId, ...logSearchArgs(team.id, filters.q) }),
     afterAt: after?.at,
     afterId: after === undefined ? undefined : String(after.id),
     take: limit + 1,
