@@ -489,7 +489,11 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
    */
   async rewriteLog(a) {
     if (a.delete) await db.operationLog.delete({ where: { id: a.id } });
-    else await db.operationLog.update({ where: { id: a.id }, data: { status: a.status, output: JSON.stringify(a.output) } });
+    else
+      await db.operationLog.update({
+        where: { id: a.id },
+        data: { status: a.status, output: JSON.stringify(a.output) },
+      });
     return {};
   },
   /**

@@ -34,7 +34,12 @@ export function logSearchArgs(teamId: string, q: string): LogSearchArgs {
   const words = searchWords(q);
   if (databaseTarget().engine === "postgresql") {
     const terms = words.map((w) => `${tsLexeme(w)}:*`).join(" & ");
-    return { searchAll: `${tsLexeme(`#${teamId}`)} & ${terms}`, searchOp: terms, searchOpName: terms, searchOpBody: terms };
+    return {
+      searchAll: `${tsLexeme(`#${teamId}`)} & ${terms}`,
+      searchOp: terms,
+      searchOpName: terms,
+      searchOpBody: terms,
+    };
   }
   const terms = words.map(ftsWord).join(" AND ");
   // The FTS row's team column holds the team id without '_' (one token, or a few if it held other punctuation).
