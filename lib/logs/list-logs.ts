@@ -5,7 +5,15 @@ import { historyWindow, type TeamWindow } from "@/lib/logs/history-window";
 import { logJsonText, selectLogs } from "@/lib/logs/log-to-json";
 import { JsonText } from "@/lib/http/json";
 import type { ListLogsQuery } from "@/lib/schemas/logs";
-import { logSearchArgs, logSearchCondition, type LogSearchArgs } from "@/lib/logs/log-search";
+import { sql, type Expression, type SqlBool } from "kysely";
+import { databaseTarget } from "@/lib/db/engine";
+import {
+  logSearchArgs,
+  logSearchCondition,
+  newestLogs,
+  SQLITE_SEARCH_SCAN,
+  type LogSearchArgs,
+} from "@/lib/logs/log-search";
 
 type PageArgs = Partial<LogSearchArgs> & {
   teamId: string;
@@ -22,7 +30,23 @@ type PageArgs = Partial<LogSearchArgs> & {
   afterAt?: number;
   afterId?: string;
   take: number;
+  /** SQLite search, first try: only the newest this many logs under the filters, each checked by rowid. */
+  scan?: number;
 };
+
+/** The page's conditions as SQL on `l`, for the bounded scan's subquery (the same as findPage's own). */
+function conditions(a: PageArgs): Expression<SqlBool>[] {
+  const c = [sql<SqlBool>`l."teamId" = ${a.teamId}`, sql<SqlBool>`l."startedAt" >= ${a.from}`];
+  if (a.to !== undefined) c.push(sql`l."startedAt" <= ${a.to}`);
+  if (a.sourceType !== undefined) c.push(sql`l."sourceType" = ${a.sourceType}`);
+  if (a.status !== undefined) c.push(sql`l."status" = ${a.status}`);
+  if (a.operationId !== undefined) c.push(sql`l."operationId" = ${a.operationId}`);
+  if (a.sourceId !== undefined) c.push(sql`l."sourceId" = ${a.sourceId}`);
+  if (a.sourceRunId !== undefined) c.push(sql`l."sourceRunId" = ${a.sourceRunId}`);
+  if (a.afterAt !== undefined && a.afterId !== undefined)
+    c.push(sql`l."startedAt" <= ${a.afterAt} AND (l."startedAt" < ${a.afterAt} OR l."id" < ${a.afterId})`);
+  return c;
+}
 
 const findPage = prepared((a: PageArgs) => {
   let q = selectLogs().where("l.teamId", "=", a.teamId).where("l.startedAt", ">=", a.from);
@@ -32,7 +56,9 @@ const findPage = prepared((a: PageArgs) => {
   if (a.operationId !== undefined) q = q.where("l.operationId", "=", a.operationId);
   if (a.sourceId !== undefined) q = q.where("l.sourceId", "=", a.sourceId);
   if (a.sourceRunId !== undefined) q = q.where("l.sourceRunId", "=", a.sourceRunId);
-  if (a.searchAll !== undefined) q = q.where(logSearchCondition(a as LogSearchArgs<unknown>, a.viewerId));
+  if (a.searchAll !== undefined)
+    q = q.where(logSearchCondition(a as LogSearchArgs<unknown>, a.viewerId, a.scan !== undefined));
+  if (a.scan !== undefined) q = q.where(newestLogs(conditions(a), a.scan));
   if (a.afterAt !== undefined && a.afterId !== undefined) {
     const { afterAt, afterId } = a;
     // `startedAt <= at` bounds the index range; the OR only decides ties on that second.
@@ -48,7 +74,7 @@ export async function listLogs(team: TeamWindow, viewerId: string, query: ListLo
   const { limit, cursor, ...filters } = query;
   const { cutoff } = historyWindow(team);
   const after = cursor ? decodeCursor("logs", filters, cursor) : undefined;
-  const rows = await findPage({
+  const args: PageArgs = {
     teamId: team.id,
     from: Math.max(cutoff, filters.started_after ?? 0),
     to: filters.started_before,
@@ -61,7 +87,15 @@ export async function listLogs(team: TeamWindow, viewerId: string, query: ListLo
     afterAt: after?.at,
     afterId: after === undefined ? undefined : String(after.id),
     take: limit + 1,
-  });
+  };
+  let rows: Awaited<ReturnType<typeof findPage>> | undefined;
+  // SQLite: a page that the newest logs fill is found by checking them one by one (SQLITE_SEARCH_SCAN);
+  // PostgreSQL's planner weighs the index against the ordered scan itself.
+  if (args.searchAll !== undefined && databaseTarget().engine === "sqlite") {
+    rows = await findPage({ ...args, scan: SQLITE_SEARCH_SCAN });
+    if (rows.length < args.take) rows = undefined;
+  }
+  rows ??= await findPage(args);
   const page = toPage(
     rows,
     limit,

@@ -64,10 +64,9 @@ function logsInfiniteOptions(teamId: string, filters: LogFilters) {
       const words = filters.q ? searchWords(filters.q) : [];
       return apiFetch<Page<LogJson>>(teamId, `/v1/logs?${qs}`, { signal }).then((page) => ({
         ...page,
-        data: page.data.map((log): LogRow => {
-          const { input: _input, output: _output, ...row } = log;
-          return words.length ? { ...row, match: bodySnippet(log, words) } : row;
-        }),
+        data: page.data.map(({ input: _input, output: _output, ...row }, i): LogRow =>
+          words.length ? { ...row, match: bodySnippet(page.data[i], words) } : row,
+        ),
       }));
     },
     initialPageParam: null as string | null,
