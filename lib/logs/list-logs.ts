@@ -6,14 +6,7 @@ import { logJsonText, selectLogs } from "@/lib/logs/log-to-json";
 import { JsonText } from "@/lib/http/json";
 import type { ListLogsQuery } from "@/lib/schemas/logs";
 import { sql, type Expression, type SqlBool } from "kysely";
-import { databaseTarget } from "@/lib/db/engine";
-import {
-  logSearchArgs,
-  logSearchCondition,
-  newestLogs,
-  SQLITE_SEARCH_SCAN,
-  type LogSearchArgs,
-} from "@/lib/logs/log-search";
+import { logSearchArgs, logSearchCondition, newestLogs, SEARCH_SCAN, type LogSearchArgs } from "@/lib/logs/log-search";
 
 type PageArgs = Partial<LogSearchArgs> & {
   teamId: string;
@@ -30,8 +23,10 @@ type PageArgs = Partial<LogSearchArgs> & {
   afterAt?: number;
   afterId?: string;
   take: number;
-  /** SQLite search, first try: only the newest this many logs under the filters, each checked by rowid. */
+  /** A search's first try: only the newest this many logs under the filters (SEARCH_SCAN). */
   scan?: number;
+  /** A search's second try (`1`): the index's whole answer, sorted, never a walk of the keyset index. */
+  sorted?: number;
 };
 
 /** The page's conditions as SQL on `l`, for the bounded scan's subquery (the same as findPage's own). */
@@ -66,7 +61,9 @@ const findPage = prepared((a: PageArgs) => {
       .where("l.startedAt", "<=", afterAt)
       .where((eb) => eb.or([eb("l.startedAt", "<", afterAt), eb("l.id", "<", afterId)]));
   }
-  return q.orderBy("l.startedAt", "desc").orderBy("l.id", "desc").limit(a.take);
+  // `+ 0`: the same order, read from the index's answer rather than by walking the keyset index.
+  const at = a.sorted !== undefined ? sql`l."startedAt" + 0` : sql`l."startedAt"`;
+  return q.orderBy(at, "desc").orderBy("l.id", "desc").limit(a.take);
 });
 
 /** A LogPage, newest first by (started_at, id); every filter is an index prefix of the keyset. */
@@ -89,13 +86,12 @@ export async function listLogs(team: TeamWindow, viewerId: string, query: ListLo
     take: limit + 1,
   };
   let rows: Awaited<ReturnType<typeof findPage>> | undefined;
-  // SQLite: a page that the newest logs fill is found by checking them one by one (SQLITE_SEARCH_SCAN);
-  // PostgreSQL's planner weighs the index against the ordered scan itself.
-  if (args.searchAll !== undefined && databaseTarget().engine === "sqlite") {
-    rows = await findPage({ ...args, scan: SQLITE_SEARCH_SCAN });
-    if (rows.length < args.take) rows = undefined;
-  }
-  rows ??= await findPage(args);
+  // A search: first the newest logs (a page they fill is the right page: nothing newer was
+  // skipped), else the index's whole answer, sorted (SEARCH_SCAN).
+  if (args.searchAll !== undefined) {
+    rows = await findPage({ ...args, scan: SEARCH_SCAN });
+    if (rows.length < args.take) rows = await findPage({ ...args, sorted: 1 });
+  } else rows = await findPage(args);
   const page = toPage(
     rows,
     limit,
