@@ -8,11 +8,13 @@ import { EmptyState } from "@/components/data-table/empty-state";
 import { FilterDateTime, FilterSelect, FilterText } from "@/components/data-table/filter-controls";
 import { useUrlFilters } from "@/components/data-table/use-url-filters";
 import { LocalTime } from "@/components/time/local-time";
-import { LOG_COLUMNS_TEMPLATE, logColumns } from "@/components/logs/columns";
+import { LOG_COLUMNS_TEMPLATE, logColumns, SEARCH_COLUMNS_TEMPLATE } from "@/components/logs/columns";
 import { LogDetailPanel } from "@/components/logs/log-detail-panel";
-import { LOG_FILTER_KEYS, useInfiniteLogs } from "@/lib/queries/logs";
-import { LOG_SOURCE_TYPES, LOG_STATUSES, type LogJson } from "@/lib/schemas/logs";
+import { LogSearchBox } from "@/components/logs/log-search-box";
+import { LOG_FILTER_KEYS, useInfiniteLogs, type LogRow } from "@/lib/queries/logs";
+import { LOG_SOURCE_TYPES, LOG_STATUSES } from "@/lib/schemas/logs";
 import { plural } from "@/lib/text/plural";
+import { searchWords } from "@/lib/text/search-words";
 
 /** `older`: the team has logs from before the window's start, which the window hides. */
 export type HistoryWindowInfo = { plan: string; days: number; cutoff: number; older: boolean };
@@ -27,6 +29,8 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
   const router = useRouter();
   const pathname = usePathname();
   const filtered = Object.keys(filters).length > 0;
+  const words = useMemo(() => (filters.q ? searchWords(filters.q) : []), [filters.q]);
+  const columns = useMemo(() => logColumns(words), [words]);
   // Said only when the window hides something: a team with no older logs has nothing cut off.
   const windowNote = history.older && (
     <>
@@ -39,6 +43,7 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
   return (
     <div className="space-y-4">
       <div className="card grid grid-cols-1 gap-3 p-4 sm:grid-cols-2 lg:grid-cols-4">
+        <LogSearchBox value={filters.q} onChange={(v) => setFilter("q", v)} />
         <FilterSelect
           label="Source type"
           value={filters.source_type}
@@ -91,12 +96,12 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
           </button>
         )}
       </div>
-      <DataTable<LogJson>
+      <DataTable<LogRow>
         key={JSON.stringify(filters)}
         label="Operation logs"
         data={logs}
-        columns={logColumns}
-        template={LOG_COLUMNS_TEMPLATE}
+        columns={columns}
+        template={words.length ? SEARCH_COLUMNS_TEMPLATE : LOG_COLUMNS_TEMPLATE}
         getRowId={(l) => l.id}
         isLoading={query.isPending}
         error={query.error}
@@ -108,8 +113,21 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
         isSelected={(l) => l.id === openId}
         focusRowId={returnFocus}
         empty={
-          <EmptyState title={filtered ? "No logs match these filters" : "No logs yet"}>
-            {filtered ? (
+          <EmptyState
+            title={
+              filters.q
+                ? `No logs match “${filters.q}”${Object.keys(filters).length > 1 ? " with these filters" : ""}`
+                : filtered
+                  ? "No logs match these filters"
+                  : "No logs yet"
+            }
+          >
+            {filters.q ? (
+              <p>
+                Every word must begin a word of a log&apos;s operation, source, input, output or error. Try fewer or
+                shorter words, or clear the search. {windowNote}
+              </p>
+            ) : filtered ? (
               <p>Loosen or clear the filters. {windowNote}</p>
             ) : (
               <p>Logs appear here when a workflow runs, an agent takes a step or an MCP tool is called. {windowNote}</p>

@@ -419,6 +419,8 @@ test("query parameters of /v1/logs and /v1/credits/logs are those of spec §4.10
     "cursor",
     "limit",
     "operation_id",
+    // CONTRACT §12's search, an extension of §4.10.
+    "q",
     "source_id",
     "source_run_id",
     "source_type",
@@ -442,8 +444,12 @@ test("query parameters of /v1/logs and /v1/credits/logs are those of spec §4.10
   expect(byName(logs, "source_type").enum.sort()).toEqual(["agent", "mcp", "workflow"]);
   expect(byName(logs, "status").enum.sort()).toEqual(["error", "skipped", "start", "stop", "success"]);
   expect(byName(credits, "service_type").enum.sort()).toEqual(["agent", "copilot", "mcp", "workflow"]);
-  for (const name of ["operation_id", "source_id", "source_run_id", "cursor"])
+  for (const name of ["operation_id", "source_id", "source_run_id", "cursor", "q"])
     expect(typesOf(byName(logs, name)), name).toEqual(["string"]);
+  const q = logs.find((p) => p.name === "q")!;
+  expect(byName(logs, "q").maxLength).toBe(200);
+  expect(q.description).toContain("extension");
+  expect(q.description).toContain("cursor is bound to q");
   for (const name of ["service_id", "user_id", "cursor"])
     expect(typesOf(byName(credits, name)), name).toEqual(["string"]);
 

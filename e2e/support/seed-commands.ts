@@ -476,11 +476,25 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
           input: a.input,
           output: a.output,
           metadata: {},
+          privateTo: a.privateTo ?? null,
         },
       ]);
       ids.push(...r.logIds);
     }
     return { ids, now };
+  },
+  /**
+   * A log's output replaced, as a workflow's `start` log is when its step ends (run-workflow.ts),
+   * or with `delete` the log removed, as retention does: what the search index must follow.
+   */
+  async rewriteLog(a) {
+    if (a.delete) await db.operationLog.delete({ where: { id: a.id } });
+    else
+      await db.operationLog.update({
+        where: { id: a.id },
+        data: { status: a.status, output: JSON.stringify(a.output) },
+      });
+    return {};
   },
   /**
    * `count` logs for the explorers, one "run" of 4 steps every 40 seconds going back from now:

@@ -5,10 +5,12 @@ import { historyWindow, type TeamWindow } from "@/lib/logs/history-window";
 import { logJsonText, selectLogs } from "@/lib/logs/log-to-json";
 import { JsonText } from "@/lib/http/json";
 import type { ListLogsQuery } from "@/lib/schemas/logs";
+import { sql, type Expression, type SqlBool } from "kysely";
+import { logSearchArgs, logSearchCondition, newestLogs, SEARCH_SCAN, type LogSearchArgs } from "@/lib/logs/log-search";
 
 const FUTURE_SKEW_SECONDS = 300;
 
-type PageArgs = {
+type PageArgs = Partial<LogSearchArgs> & {
   teamId: string;
   from: number;
   to: number;
@@ -17,11 +19,31 @@ type PageArgs = {
   operationId?: string;
   sourceId?: string;
   sourceRunId?: string;
+  /** With a search (q, its texts above): the member it searches for, whose reading rights apply. */
+  viewerId?: string;
   /** The keyset position after which the page starts. */
   afterAt?: number;
   afterId?: string;
   take: number;
+  /** A search's first try: only the newest this many logs under the filters (SEARCH_SCAN). */
+  scan?: number;
+  /** A search's second try (`1`): the index's whole answer, sorted, never a walk of the keyset index. */
+  sorted?: number;
 };
+
+/** The page's conditions as SQL on `l`, for the bounded scan's subquery (the same as findPage's own). */
+function conditions(a: PageArgs): Expression<SqlBool>[] {
+  const c = [sql<SqlBool>`l."teamId" = ${a.teamId}`, sql<SqlBool>`l."startedAt" >= ${a.from}`];
+  c.push(sql`l."startedAt" <= ${a.to}`);
+  if (a.sourceType !== undefined) c.push(sql`l."sourceType" = ${a.sourceType}`);
+  if (a.status !== undefined) c.push(sql`l."status" = ${a.status}`);
+  if (a.operationId !== undefined) c.push(sql`l."operationId" = ${a.operationId}`);
+  if (a.sourceId !== undefined) c.push(sql`l."sourceId" = ${a.sourceId}`);
+  if (a.sourceRunId !== undefined) c.push(sql`l."sourceRunId" = ${a.sourceRunId}`);
+  if (a.afterAt !== undefined && a.afterId !== undefined)
+    c.push(sql`l."startedAt" <= ${a.afterAt} AND (l."startedAt" < ${a.afterAt} OR l."id" < ${a.afterId})`);
+  return c;
+}
 
 const findPage = prepared((a: PageArgs) => {
   let q = selectLogs().where("l.teamId", "=", a.teamId).where("l.startedAt", ">=", a.from);
@@ -31,6 +53,9 @@ const findPage = prepared((a: PageArgs) => {
   if (a.operationId !== undefined) q = q.where("l.operationId", "=", a.operationId);
   if (a.sourceId !== undefined) q = q.where("l.sourceId", "=", a.sourceId);
   if (a.sourceRunId !== undefined) q = q.where("l.sourceRunId", "=", a.sourceRunId);
+  if (a.searchAll !== undefined)
+    q = q.where(logSearchCondition(a as LogSearchArgs<unknown>, a.viewerId, a.scan !== undefined));
+  if (a.scan !== undefined) q = q.where(newestLogs(conditions(a), a.scan));
   if (a.afterAt !== undefined && a.afterId !== undefined) {
     const { afterAt, afterId } = a;
     // `startedAt <= at` bounds the index range; the OR only decides ties on that second.
@@ -38,7 +63,9 @@ const findPage = prepared((a: PageArgs) => {
       .where("l.startedAt", "<=", afterAt)
       .where((eb) => eb.or([eb("l.startedAt", "<", afterAt), eb("l.id", "<", afterId)]));
   }
-  return q.orderBy("l.startedAt", "desc").orderBy("l.id", "desc").limit(a.take);
+  // `+ 0`: the same order, read from the index's answer rather than by walking the keyset index.
+  const at = a.sorted !== undefined ? sql`l."startedAt" + 0` : sql`l."startedAt"`;
+  return q.orderBy(at, "desc").orderBy("l.id", "desc").limit(a.take);
 });
 
 /** A LogPage, newest first by (started_at, id); every filter is an index prefix of the keyset. */
@@ -46,7 +73,7 @@ export async function listLogs(team: TeamWindow, viewerId: string, query: ListLo
   const { limit, cursor, ...filters } = query;
   const { cutoff } = historyWindow(team);
   const after = cursor ? decodeCursor("logs", filters, cursor) : undefined;
-  const rows = await findPage({
+  const args: PageArgs = {
     teamId: team.id,
     from: Math.max(cutoff, filters.started_after ?? 0),
     // Bounded above too, so that on PostgreSQL the page reads only the partitions of its window
@@ -57,10 +84,18 @@ export async function listLogs(team: TeamWindow, viewerId: string, query: ListLo
     operationId: filters.operation_id,
     sourceId: filters.source_id,
     sourceRunId: filters.source_run_id,
+    ...(filters.q !== undefined && { viewerId, ...logSearchArgs(team.id, filters.q) }),
     afterAt: after?.at,
     afterId: after === undefined ? undefined : String(after.id),
     take: limit + 1,
-  });
+  };
+  let rows: Awaited<ReturnType<typeof findPage>> | undefined;
+  // A search: first the newest logs (a page they fill is the right page: nothing newer was
+  // skipped), else the index's whole answer, sorted (SEARCH_SCAN).
+  if (args.searchAll !== undefined) {
+    rows = await findPage({ ...args, scan: SEARCH_SCAN });
+    if (rows.length < args.take) rows = await findPage({ ...args, sorted: 1 });
+  } else rows = await findPage(args);
   const page = toPage(
     rows,
     limit,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { cursorParam, idParam, limitParam, LogUserSchema, unixSecondsParam, int64 } from "@/lib/schemas/common";
+import { SEARCH_MAX_CHARS, SEARCH_MAX_WORDS, searchProblem } from "@/lib/text/search-words";
 
 export const LOG_STATUSES = ["success", "error", "skipped", "stop", "start"] as const;
 export const LOG_SOURCE_TYPES = ["mcp", "agent", "workflow"] as const;
@@ -67,6 +68,19 @@ export const listLogsQuerySchema = z
       .optional()
       .describe("Started at or after this Unix second; cannot reach past the history window."),
     started_before: unixSecondsParam.optional().describe("Started at or before this Unix second."),
+    q: z
+      .string()
+      .min(1, "q is empty; omit it to list every log")
+      // The length is checked by searchProblem, whose sentence names the limit; this only documents it.
+      .meta({ maxLength: SEARCH_MAX_CHARS })
+      .superRefine((q, ctx) => {
+        const problem = searchProblem(q);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      })
+      .optional()
+      .describe(
+        `Search (an extension, CONTRACT §12): logs whose operation id, source name (as recorded when it ran), or the first 2,000 characters of their input or output (the JSON text; an error's message is in its output) hold every word of q, each as the beginning of a word. A word is a run of letters and digits (ASCII; any other non-ASCII character belongs to a word too); spaces, punctuation, quotes and operators only separate words, so \`ga4.run_report\` is \`ga4\`, \`run\` and \`report\`. ASCII letters match without regard to case. At most ${SEARCH_MAX_CHARS} characters and ${SEARCH_MAX_WORDS} words; a q with no word is a 400. Combines with every other filter and the history window; the cursor is bound to q. The input and output of a log that ran on another member's private connection, and the title of another member's unshared agent conversation, are not searched for you.`,
+      ),
     limit: limitParam(100, 25).describe("1 to 100, default 25."),
     cursor: cursorParam.optional().describe("next_cursor of the previous page."),
   })

@@ -2292,6 +2292,8 @@ export interface operations {
                 started_after?: number;
                 /** @description Started at or before this Unix second. */
                 started_before?: number;
+                /** @description Search (an extension, CONTRACT §12): logs whose operation id, source name (as recorded when it ran), or the first 2,000 characters of their input or output (the JSON text; an error's message is in its output) hold every word of q, each as the beginning of a word. A word is a run of letters and digits (ASCII; any other non-ASCII character belongs to a word too); spaces, punctuation, quotes and operators only separate words, so `ga4.run_report` is `ga4`, `run` and `report`. ASCII letters match without regard to case. At most 200 characters and 8 words; a q with no word is a 400. Combines with every other filter and the history window; the cursor is bound to q. The input and output of a log that ran on another member's private connection, and the title of another member's unshared agent conversation, are not searched for you. */
+                q?: string;
                 /** @description 1 to 100, default 25. */
                 limit?: number;
                 /** @description next_cursor of the previous page. */
