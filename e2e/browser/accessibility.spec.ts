@@ -216,7 +216,10 @@ export const PAGES: PageEntry[] = [
   {
     name: "client page",
     path: (w) => `/${w.team}/clients/~none`,
-    ready: (p) => expect(p.getByRole("heading", { name: "Connections" })).toBeVisible(),
+    // The connections' rows, not just the heading: on a busy machine axe otherwise met the table
+    // still loading, a scrollable region with nothing in it to focus.
+    ready: (p) =>
+      expect(p.getByRole("grid", { name: "Connections of this client" }).getByRole("row").nth(1)).toBeVisible(),
   },
   {
     name: "auth links",
