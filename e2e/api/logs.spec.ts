@@ -652,3 +652,29 @@ test.describe("the plan's history window", () => {
     await api.dispose();
   });
 });
+
+test("pages across the newest partition's start have every log once, in order, with and without a search", async () => {
+  // PostgreSQL asks for the newest partition's part of a window first and for the rest after
+  // (lib/logs/list-logs.ts): logs on both sides of the current month's start (UTC), pages of 2.
+  const team = await seedTeam({ plan: "team" });
+  const nowS = Math.floor(Date.now() / 1000);
+  const d = new Date(nowS * 1000);
+  const monthStart = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
+  // Just after the month's start (only those already past), at it, and just before it.
+  const agoes = [-30, 0, 1, 2, 60, 3600].map((k) => nowS - monthStart - k).filter((ago) => ago > 0);
+  const { ids: seededIds } = await seed<{ ids: string[] }>("logs", {
+    team: team.id,
+    startedAgo: agoes,
+    operationId: "test.boundary",
+  });
+  const api = await apiAs(team.users[0]);
+  const newestFirst = [...seededIds].reverse();
+  const walked = await walk(api, { operation_id: "test.boundary" }, 2);
+  expect(ids(walked.items)).toEqual(newestFirst);
+  const searched = await walk(api, { q: "boundary" }, 2);
+  expect(ids(searched.items)).toEqual(newestFirst);
+  // A page of 3 from the newest partition's part falls short and is filled from the month before.
+  const first = await getPage(api, { operation_id: "test.boundary", limit: 5 });
+  expect(ids(first.data)).toEqual(newestFirst.slice(0, 5));
+  await api.dispose();
+});
