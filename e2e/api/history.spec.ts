@@ -399,6 +399,22 @@ test.describe("retention", () => {
           CreditLedgerEntry: { old: 0, recent: 6 },
           UsageAttribution: { old: 0, recent: 6 },
         });
+        // The day rollup of the ledger (UsageDay) follows: the old days are gone, the rest are the remaining rows' sums.
+        expect(ledger.json.deleted.UsageDay).toBeGreaterThanOrEqual(2);
+        const after = hostWith({ ...process.env, DATABASE_URL: db.url });
+        try {
+          for (const team of teams) {
+            const { rows, days } = await after.seed<{
+              rows: { at: number; credits: number }[];
+              days: { day: number; credits: number }[];
+            }>("usageDaysAndRows", { team });
+            expect(rows.map((r) => r.credits)).toEqual([2, 2, 2]);
+            expect(days.reduce((a, d) => a + d.credits, 0)).toBe(6);
+            expect(days.every((d) => d.day * DAY >= nowSeconds() - 100 * DAY - DAY)).toBe(true);
+          }
+        } finally {
+          await after.close();
+        }
         const again = await cliWith({ ...env, LEDGER_RETENTION_DAYS: "100" }, "history", "maintain");
         expect(again.json).toMatchObject({ dropped: [], deleted: {} });
       } finally {

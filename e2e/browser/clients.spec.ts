@@ -50,13 +50,16 @@ async function seedClients(teamId: string) {
     await db.connection.createMany({ data: rows });
     // Acme's charges: 5 credits on the good connection, 2 on the broken one (now: the new team's
     // billing period began when it was made, a moment ago).
+    // Through the product's charge, which keeps the ledger, its attribution and the day rollup together.
+    const charges = await import("./lib/credits/charge-credits.ts");
+    const transactions = await import("./lib/db/transaction.ts");
+    const chargeCredits = charges.chargeCredits ?? charges.default.chargeCredits;
+    const transaction = transactions.transaction ?? transactions.default.transaction;
     for (const [connectionId, credits] of [[good, 5], [broken, 2]]) {
-      const entry = await db.creditLedgerEntry.create({
-        data: { teamId, creditsUsed: credits, creditsRemaining: 1000, serviceType: "mcp", createdAt: BigInt(now) },
-      });
-      await db.usageAttribution.create({
-        data: { teamId, ledgerEntryId: entry.id, connectionId, credits, createdAt: BigInt(now) },
-      });
+      await transaction((tx) => chargeCredits(tx, {
+        teamId, credits, service: { type: "mcp", id: null, name: null }, user: null, at: now,
+        attribution: [{ connectionId, credits }],
+      }));
     }
     await db.operationLog.createMany({
       data: [

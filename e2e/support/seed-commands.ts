@@ -434,6 +434,28 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
     }
     return rows;
   },
+  /** A team's attribution rows with their entries' service types, and its day rollup (UsageDay), as stored. */
+  async usageDaysAndRows(a) {
+    const rows = await db.$queryRaw<{ at: unknown; type: string; connectionId: string | null; credits: unknown }[]>`
+      SELECT a."createdAt" AS "at", e."serviceType" AS "type", a."connectionId" AS "connectionId", a."credits" AS "credits"
+      FROM "UsageAttribution" a JOIN "CreditLedgerEntry" e ON e."id" = a."ledgerEntryId"
+      WHERE a."teamId" = ${a.team}`;
+    const days = await db.usageDay.findMany({ where: { teamId: a.team } });
+    return {
+      rows: rows.map((r) => ({
+        at: Number(r.at),
+        type: r.type,
+        connectionId: r.connectionId,
+        credits: Number(r.credits),
+      })),
+      days: days.map((d) => ({
+        day: d.day,
+        type: d.serviceType,
+        connectionId: d.connectionId,
+        credits: Number(d.credits),
+      })),
+    };
+  },
   /** The credentials a provider call would use now (refreshing an expiring OAuth token), or the error. */
   async freshCredentials(a) {
     try {

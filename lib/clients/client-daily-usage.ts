@@ -1,6 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import type { Period } from "@/lib/clients/billing-periods";
+import { usageRows } from "@/lib/credits/usage-days";
+import { placeholders } from "@/lib/jobs/claim";
 import { usageByDay } from "@/lib/credits/daily-usage";
 import type { DailyUsage } from "@/lib/schemas/dashboard";
 
@@ -8,8 +10,8 @@ type Row = { day: bigint | number; type: string; credits: bigint | number | stri
 
 /**
  * A client's credits per UTC day and service type over `period` (the Overview's chart, for one
- * client): its attribution rows joined to their ledger entries for the service type. The No
- * client group (externalId null) also holds what ran on no connection.
+ * client), from the day rollup (lib/credits/usage-days.ts). The No client group (externalId null)
+ * also holds what ran on no connection.
  */
 export async function clientDailyUsage(
   teamId: string,
@@ -17,26 +19,19 @@ export async function clientDailyUsage(
   externalId: string | null,
   period: Period,
 ): Promise<DailyUsage> {
-  const from = BigInt(period.start);
-  const to = BigInt(period.end);
-  const rows =
+  const source = usageRows(teamId, period.start, period.end);
+  // The No client group (externalId null) also holds what ran on no connection.
+  const whose =
     externalId === null
-      ? await db.$queryRaw<Row[]>`
-          SELECT a."createdAt" / 86400 AS "day", e."serviceType" AS "type", SUM(a."credits") AS "credits"
-          FROM "UsageAttribution" a
-          JOIN "CreditLedgerEntry" e ON e."id" = a."ledgerEntryId"
-          LEFT JOIN "Connection" c ON c."id" = a."connectionId"
-          WHERE a."teamId" = ${teamId} AND a."createdAt" >= ${from} AND a."createdAt" < ${to}
-            AND (a."connectionId" IS NULL OR (c."id" IS NOT NULL AND c."externalId" IS NULL
-              AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ${userId})))
-          GROUP BY a."createdAt" / 86400, e."serviceType"`
-      : await db.$queryRaw<Row[]>`
-          SELECT a."createdAt" / 86400 AS "day", e."serviceType" AS "type", SUM(a."credits") AS "credits"
-          FROM "UsageAttribution" a
-          JOIN "CreditLedgerEntry" e ON e."id" = a."ledgerEntryId"
-          JOIN "Connection" c ON c."id" = a."connectionId"
-          WHERE a."teamId" = ${teamId} AND a."createdAt" >= ${from} AND a."createdAt" < ${to}
-            AND c."externalId" = ${externalId} AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ${userId})
-          GROUP BY a."createdAt" / 86400, e."serviceType"`;
+      ? `(s."connectionId" IS NULL OR (c."id" IS NOT NULL AND c."externalId" IS NULL AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ?)))`
+      : `(c."externalId" = ? AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ?))`;
+  const rows = await db.$queryRawUnsafe<Row[]>(
+    placeholders(`SELECT s."at" / 86400 AS "day", s."type" AS "type", SUM(s."credits") AS "credits"
+      FROM ${source.sql} s LEFT JOIN "Connection" c ON c."id" = s."connectionId"
+      WHERE ${whose}
+      GROUP BY s."at" / 86400, s."type"`),
+    ...source.params,
+    ...(externalId === null ? [userId] : [externalId, userId]),
+  );
   return usageByDay(rows, period.start, period.end);
 }

@@ -1,6 +1,8 @@
 import "server-only";
 import { textCell } from "@/lib/text/csv-cell";
 import { db } from "@/lib/db/client";
+import { usageRows } from "@/lib/credits/usage-days";
+import { placeholders } from "@/lib/jobs/claim";
 
 const HEADER = [
   "day",
@@ -63,25 +65,24 @@ async function usageLines(
 ): Promise<string[]> {
   const from = BigInt(range.from);
   const to = BigInt(range.to);
+  const source = usageRows(teamId, range.from, range.to);
   const [connections, credits, logs] = await Promise.all([
     db.connection.findMany({
       where: { teamId, externalId, OR: [{ ownerUserId: null }, { ownerUserId: userId }] },
       select: { id: true, displayName: true, type: true },
     }),
-    externalId === null
-      ? db.$queryRaw<CreditRow[]>`
-          SELECT a."connectionId" AS "cid", a."createdAt" / 86400 AS "day", SUM(a."credits") AS "credits"
-          FROM "UsageAttribution" a LEFT JOIN "Connection" c ON c."id" = a."connectionId"
-          WHERE a."teamId" = ${teamId} AND a."createdAt" >= ${from} AND a."createdAt" < ${to}
-            AND (a."connectionId" IS NULL OR (c."id" IS NOT NULL AND c."externalId" IS NULL
-              AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ${userId})))
-          GROUP BY a."connectionId", a."createdAt" / 86400`
-      : db.$queryRaw<CreditRow[]>`
-          SELECT a."connectionId" AS "cid", a."createdAt" / 86400 AS "day", SUM(a."credits") AS "credits"
-          FROM "UsageAttribution" a JOIN "Connection" c ON c."id" = a."connectionId"
-          WHERE a."teamId" = ${teamId} AND a."createdAt" >= ${from} AND a."createdAt" < ${to}
-            AND c."externalId" = ${externalId} AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ${userId})
-          GROUP BY a."connectionId", a."createdAt" / 86400`,
+    db.$queryRawUnsafe<CreditRow[]>(
+      placeholders(`SELECT s."connectionId" AS "cid", s."at" / 86400 AS "day", SUM(s."credits") AS "credits"
+        FROM ${source.sql} s LEFT JOIN "Connection" c ON c."id" = s."connectionId"
+        WHERE ${
+          externalId === null
+            ? `(s."connectionId" IS NULL OR (c."id" IS NOT NULL AND c."externalId" IS NULL AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ?)))`
+            : `(c."externalId" = ? AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ?))`
+        }
+        GROUP BY s."connectionId", s."at" / 86400`),
+      ...source.params,
+      ...(externalId === null ? [userId] : [externalId, userId]),
+    ),
     externalId === null
       ? db.$queryRaw<LogRow[]>`
           SELECT l."connectionId" AS "cid", l."startedAt" / 86400 AS "day", COUNT(*) AS "operations",

@@ -2,11 +2,14 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { decodeCursor, encodeCursor } from "@/lib/db/pagination";
 import type { UsageQuery, UsageRow } from "@/lib/schemas/usage";
+import { usageRows } from "@/lib/credits/usage-days";
+import { placeholders } from "@/lib/jobs/claim";
 
 // CONTRACT §12: usage per client (external_id) or per connection, over the connections the
 // caller sees. Credits are sums of the attribution rows written with each ledger entry
-// (lib/credits/charge-credits.ts), operations and errors counts of the logs that ran on a
-// connection: both grouped in the database, then merged by key.
+// (lib/credits/charge-credits.ts), whole days read from their rollup (lib/credits/usage-days.ts);
+// operations and errors are counts of the logs that ran on a connection: both grouped in the
+// database, then merged by key.
 
 type Grouped = {
   key: string | null;
@@ -33,22 +36,18 @@ export async function usageGroups(
   // userId null: the operator (every connection of the team).
   const who = userId ?? "";
   const everyone = userId === null ? 1 : 0;
+  const source = usageRows(teamId, q.from, q.to);
   const [credits, logs] = await Promise.all([
-    byClient
-      ? db.$queryRaw<Grouped[]>`
-          SELECT c."externalId" AS "key", SUM(a."credits") AS "credits"
-          FROM "UsageAttribution" a LEFT JOIN "Connection" c ON c."id" = a."connectionId"
-          WHERE a."teamId" = ${teamId} AND a."createdAt" >= ${from} AND a."createdAt" < ${to}
-            AND (a."connectionId" IS NULL
-              OR (c."id" IS NOT NULL AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ${who} OR 1 = ${everyone})))
-          GROUP BY c."externalId"`
-      : db.$queryRaw<Grouped[]>`
-          SELECT a."connectionId" AS "key", SUM(a."credits") AS "credits"
-          FROM "UsageAttribution" a LEFT JOIN "Connection" c ON c."id" = a."connectionId"
-          WHERE a."teamId" = ${teamId} AND a."createdAt" >= ${from} AND a."createdAt" < ${to}
-            AND (a."connectionId" IS NULL
-              OR (c."id" IS NOT NULL AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ${who} OR 1 = ${everyone})))
-          GROUP BY a."connectionId"`,
+    db.$queryRawUnsafe<Grouped[]>(
+      placeholders(`SELECT ${byClient ? `c."externalId"` : `s."connectionId"`} AS "key", SUM(s."credits") AS "credits"
+        FROM ${source.sql} s LEFT JOIN "Connection" c ON c."id" = s."connectionId"
+        WHERE s."connectionId" IS NULL
+          OR (c."id" IS NOT NULL AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ? OR 1 = ?))
+        GROUP BY ${byClient ? `c."externalId"` : `s."connectionId"`}`),
+      ...source.params,
+      who,
+      everyone,
+    ),
     byClient
       ? db.$queryRaw<Grouped[]>`
           SELECT c."externalId" AS "key", COUNT(*) AS "operations",

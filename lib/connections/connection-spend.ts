@@ -1,6 +1,8 @@
 import "server-only";
 import { db } from "@/lib/db/client";
 import { notFound } from "@/lib/errors/api-error";
+import { usageRows } from "@/lib/credits/usage-days";
+import { placeholders } from "@/lib/jobs/claim";
 import { visibleConnectionOrThrow } from "@/lib/connections/visible-connection-or-throw";
 import type { ConnectionSpendJson } from "@/lib/schemas/connection-page";
 
@@ -8,9 +10,10 @@ const DAY = 86_400;
 
 /**
  * A connection's spend in the team's current billing period: the credits its attribution rows
- * carry (written with each ledger entry, CONTRACT §12), in total and per UTC day, one entry per
- * day of the period like the Overview's chart. Summed in the database (createdAt is Unix
- * seconds, so integer division by 86400 is the day on both engines).
+ * carry (written with each ledger entry, CONTRACT §12; whole days read from their rollup,
+ * lib/credits/usage-days.ts), in total and per UTC day, one entry per day of the period like the
+ * Overview's chart. Summed in the database (times are Unix seconds, so integer division by 86400
+ * is the day on both engines).
  */
 export async function connectionSpend(
   teamId: string,
@@ -25,12 +28,13 @@ export async function connectionSpend(
   if (!team) throw notFound("Team not found.");
   const start = Math.floor(team.billingPeriodStart.getTime() / 1000);
   const end = Math.floor(team.billingPeriodEnd.getTime() / 1000);
-  const rows = await db.$queryRaw<{ day: bigint | number; credits: bigint | number | string | null }[]>`
-    SELECT "createdAt" / 86400 AS "day", SUM("credits") AS "credits"
-    FROM "UsageAttribution"
-    WHERE "teamId" = ${teamId} AND "connectionId" = ${connectionId}
-      AND "createdAt" >= ${BigInt(start)} AND "createdAt" < ${BigInt(end)}
-    GROUP BY "createdAt" / 86400`;
+  const source = usageRows(teamId, start, end);
+  const rows = await db.$queryRawUnsafe<{ day: bigint | number; credits: bigint | number | string | null }[]>(
+    placeholders(`SELECT s."at" / ${DAY} AS "day", SUM(s."credits") AS "credits"
+      FROM ${source.sql} s WHERE s."connectionId" = ? GROUP BY s."at" / ${DAY}`),
+    ...source.params,
+    connectionId,
+  );
   const firstDay = Math.floor(start / DAY);
   const lastDay = Math.floor((end - 1) / DAY);
   const days: ConnectionSpendJson["days"] = [];

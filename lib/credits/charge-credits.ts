@@ -3,6 +3,7 @@ import type { Tx } from "@/lib/db/transaction";
 import type { SERVICE_TYPES } from "@/lib/schemas/credits";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { rollBillingPeriodIfEnded } from "@/lib/credits/roll-billing-period";
+import { addUsageDays } from "@/lib/credits/usage-days";
 
 export type Charge = {
   teamId: string;
@@ -89,6 +90,7 @@ export async function chargeCredits(tx: Tx, charge: Charge) {
     await tx.usageAttribution.createMany({
       data: rows.map((r) => ({ ...r, teamId: charge.teamId, ledgerEntryId: entry.id, createdAt: entry.createdAt })),
     });
+  await addUsageDays(tx, charge.teamId, charge.service.type, charge.at, rows);
   return entry;
 }
 

@@ -3,15 +3,17 @@ import { db } from "@/lib/db/client";
 import { notFound } from "@/lib/errors/api-error";
 import { rollBillingPeriodIfEnded } from "@/lib/credits/roll-billing-period";
 import { SERVICE_TYPES } from "@/lib/schemas/credits";
+import { usageRows } from "@/lib/credits/usage-days";
+import { placeholders } from "@/lib/jobs/claim";
 import type { DailyUsage, UsageDay } from "@/lib/schemas/dashboard";
 
 const DAY = 86_400;
 
 /**
  * Credits charged per UTC day and service type over the current billing period, one entry per
- * day of the period (future days hold zeros, so a chart shows how much of the period is left).
- * The ledger's createdAt is Unix seconds, so integer division by 86400 is the day bucket on
- * both SQLite and PostgreSQL and the grouping stays in the database.
+ * day of the period (future days hold zeros, so a chart shows how much of the period is left),
+ * from the day rollup (lib/credits/usage-days.ts). Times are Unix seconds, so integer division by
+ * 86400 is the day bucket on both SQLite and PostgreSQL and the grouping stays in the database.
  */
 export async function getDailyUsage(teamId: string, now = new Date()): Promise<DailyUsage> {
   const select = { id: true, billingPeriodStart: true, billingPeriodEnd: true } as const;
@@ -22,11 +24,12 @@ export async function getDailyUsage(teamId: string, now = new Date()): Promise<D
   const start = Math.floor(team.billingPeriodStart.getTime() / 1000);
   const end = Math.floor(team.billingPeriodEnd.getTime() / 1000);
 
-  const rows = await db.$queryRaw<{ day: bigint | number; type: string; credits: bigint | number | string }[]>`
-    SELECT "createdAt" / 86400 AS "day", "serviceType" AS "type", SUM("creditsUsed") AS "credits"
-    FROM "CreditLedgerEntry"
-    WHERE "teamId" = ${teamId} AND "createdAt" >= ${BigInt(start)} AND "createdAt" < ${BigInt(end)}
-    GROUP BY "createdAt" / 86400, "serviceType"`;
+  const source = usageRows(teamId, start, end);
+  const rows = await db.$queryRawUnsafe<{ day: bigint | number; type: string; credits: bigint | number | string }[]>(
+    placeholders(`SELECT s."at" / ${DAY} AS "day", s."type" AS "type", SUM(s."credits") AS "credits"
+      FROM ${source.sql} s GROUP BY s."at" / ${DAY}, s."type"`),
+    ...source.params,
+  );
 
   return usageByDay(rows, start, end, now);
 }

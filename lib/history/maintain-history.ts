@@ -20,11 +20,28 @@ export type HistoryReport = {
 /** Rows one DELETE removes: short write locks, however much has aged out. */
 const BATCH = Number(process.env.HISTORY_DELETE_BATCH ?? 5_000);
 const PG_LOCK_ID = 7_419_051;
+const DAY = 86_400;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
+// At a midnight (UTC), so that a day is retired whole: the credits rolled up per day (UsageDay)
+// then stay the ledger's sums exactly.
 const cutoffOf = (t: HistoryTable, now: number) => {
   const days = t.retentionDays();
-  return days === null ? null : now - days * 86_400;
+  return days === null ? null : Math.floor(now / DAY - days) * DAY;
+};
+
+/**
+ * The ledger's day rollup (lib/credits/usage-days.ts) follows its entries out: a team's day past
+ * the ledger's cutoff goes once the team has no entry left that day or before.
+ */
+const RETIRE_USAGE_DAYS = `DELETE FROM "UsageDay" WHERE "day" < ? AND NOT EXISTS (
+  SELECT 1 FROM "CreditLedgerEntry" e WHERE e."teamId" = "UsageDay"."teamId" AND e."createdAt" < ("UsageDay"."day" + 1) * ${86_400})`;
+const ledgerCutoffDay = (now: number) => {
+  const cutoff = cutoffOf(
+    HISTORY_TABLES.find((t) => t.table === "CreditLedgerEntry")!,
+    now,
+  );
+  return cutoff === null ? null : cutoff / DAY;
 };
 const pause = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -57,6 +74,11 @@ async function maintainPostgres(url: string, now: number): Promise<HistoryReport
       if (parts === null) continue;
       await retire(client, t, parts, now, report);
       await createAhead(client, t, await partitionsOf(client, t.table), now, report);
+    }
+    const day = ledgerCutoffDay(now);
+    if (day !== null) {
+      const res = await client.query(RETIRE_USAGE_DAYS.replace("?", "$1"), [day]);
+      if (res.rowCount) report.deleted.UsageDay = res.rowCount;
     }
     return report;
   } finally {
@@ -178,6 +200,11 @@ async function maintainSqlite(file: string, now: number): Promise<HistoryReport>
         }
       }
       if (deleted) report.deleted[t.table] = deleted;
+    }
+    const day = ledgerCutoffDay(now);
+    if (day !== null) {
+      const { changes } = db.prepare(RETIRE_USAGE_DAYS).run(day);
+      if (changes) report.deleted.UsageDay = changes;
     }
     return report;
   } finally {

@@ -1,0 +1,70 @@
+import "server-only";
+import type { Tx } from "@/lib/db/transaction";
+import { placeholders } from "@/lib/jobs/claim";
+
+// The ledger's credits rolled up per team, UTC day, service type and connection (model UsageDay),
+// kept exact in each charge's own transaction. The aggregates of the Overview, the Clients page and
+// GET /v1/usage read whole days from the rollup and only the part days at their ranges' edges
+// (and at any boundary inside, such as a billing period's start) from the attribution rows, so
+// they read a few hundred rows whatever the ledger holds, and the sums are the ledger's to the credit.
+
+const DAY = 86_400;
+
+/** One charge's portions added to its day (`at`: the entry's created_at, Unix seconds). */
+export async function addUsageDays(
+  tx: Tx,
+  teamId: string,
+  serviceType: string,
+  at: number,
+  portions: { connectionId: string | null; credits: number }[],
+) {
+  if (!portions.length) return;
+  const day = Math.floor(at / DAY);
+  // One row per connection (the portions are merged by connection already), so no key repeats.
+  await tx.$executeRawUnsafe(
+    placeholders(`INSERT INTO "UsageDay" ("teamId", "day", "serviceType", "connectionId", "credits")
+      VALUES ${portions.map(() => "(?, ?, ?, ?, ?)").join(", ")}
+      ON CONFLICT ("teamId", "day", "serviceType", "connectionId")
+      DO UPDATE SET "credits" = "UsageDay"."credits" + excluded."credits"`),
+    ...portions.flatMap((p) => [teamId, day, serviceType, p.connectionId ?? "", p.credits]),
+  );
+}
+
+/**
+ * A team's credits in [from, to) as rows of (at, type, connectionId, credits) — `at` a day's start
+ * for a rolled-up day, the entry's created_at otherwise — for a query to group (`?` placeholders,
+ * turned into the engine's by `placeholders`). A day holding `from`, `to` or one of `cuts` (a
+ * boundary the caller groups by) other than at midnight is read from the attribution rows, so
+ * that every row falls on the right side of every boundary.
+ */
+export function usageRows(teamId: string, from: number, to: number, cuts: number[] = []) {
+  const firstWhole = Math.ceil(from / DAY);
+  const endWhole = Math.floor(to / DAY);
+  // Days split by a boundary: read row by row.
+  const split = [
+    ...new Set(
+      [from, to, ...cuts]
+        .filter((t) => t % DAY !== 0 && t > from - DAY && t < to + DAY)
+        .map((t) => Math.floor(t / DAY)),
+    ),
+  ];
+  const ranges = split
+    .map((d) => [Math.max(from, d * DAY), Math.min(to, (d + 1) * DAY)] as const)
+    .filter(([a, b]) => a < b);
+  const inner = split.filter((d) => d >= firstWhole && d < endWhole);
+  const params: unknown[] = [teamId, firstWhole, endWhole, ...inner];
+  let sql = `SELECT CAST(u."day" AS BIGINT) * ${DAY} AS "at", u."serviceType" AS "type",
+      NULLIF(u."connectionId", '') AS "connectionId", u."credits" AS "credits"
+    FROM "UsageDay" u
+    WHERE u."teamId" = ? AND u."day" >= ? AND u."day" < ?${inner.length ? ` AND u."day" NOT IN (${inner.map(() => "?").join(", ")})` : ""}`;
+  if (ranges.length) {
+    sql += `
+    UNION ALL
+    SELECT a."createdAt", e."serviceType", a."connectionId", a."credits"
+    FROM "UsageAttribution" a
+    JOIN "CreditLedgerEntry" e ON e."id" = a."ledgerEntryId" AND e."createdAt" = a."createdAt"
+    WHERE a."teamId" = ? AND (${ranges.map(() => `(a."createdAt" >= ? AND a."createdAt" < ?)`).join(" OR ")})`;
+    params.push(teamId, ...ranges.flat());
+  }
+  return { sql: `(${sql})`, params };
+}
