@@ -18,7 +18,7 @@ export async function creditsPerClientByPeriod(
 ): Promise<Map<string | null, number[]>> {
   if (periods.length !== 4) throw new Error("creditsPerClientByPeriod takes four periods");
   const [b0, b1, b2, b3, b4] = [...periods.map((p) => p.start), periods[3].end];
-  const source = usageRows(teamId, b0, b4, [b1, b2, b3]);
+  const source = usageRows(teamId, b0, b4, { cuts: [b1, b2, b3], need: "connection" });
   const rows = await db.$queryRawUnsafe<Row[]>(
     placeholders(`SELECT c."externalId" AS "key",
       SUM(CASE WHEN s."at" < ? THEN s."credits" ELSE 0 END) AS "c0",

@@ -65,7 +65,7 @@ async function usageLines(
 ): Promise<string[]> {
   const from = BigInt(range.from);
   const to = BigInt(range.to);
-  const source = usageRows(teamId, range.from, range.to);
+  const source = usageRows(teamId, range.from, range.to, { need: "connection" });
   const [connections, credits, logs] = await Promise.all([
     db.connection.findMany({
       where: { teamId, externalId, OR: [{ ownerUserId: null }, { ownerUserId: userId }] },

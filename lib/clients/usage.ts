@@ -36,7 +36,7 @@ export async function usageGroups(
   // userId null: the operator (every connection of the team).
   const who = userId ?? "";
   const everyone = userId === null ? 1 : 0;
-  const source = usageRows(teamId, q.from, q.to);
+  const source = usageRows(teamId, q.from, q.to, { need: "connection" });
   const [credits, logs] = await Promise.all([
     db.$queryRawUnsafe<Grouped[]>(
       placeholders(`SELECT ${byClient ? `c."externalId"` : `s."connectionId"`} AS "key", SUM(s."credits") AS "credits"

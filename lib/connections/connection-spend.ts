@@ -28,7 +28,7 @@ export async function connectionSpend(
   if (!team) throw notFound("Team not found.");
   const start = Math.floor(team.billingPeriodStart.getTime() / 1000);
   const end = Math.floor(team.billingPeriodEnd.getTime() / 1000);
-  const source = usageRows(teamId, start, end);
+  const source = usageRows(teamId, start, end, { need: "connection" });
   const rows = await db.$queryRawUnsafe<{ day: bigint | number; credits: bigint | number | string | null }[]>(
     placeholders(`SELECT s."at" / ${DAY} AS "day", SUM(s."credits") AS "credits"
       FROM ${source.sql} s WHERE s."connectionId" = ? GROUP BY s."at" / ${DAY}`),

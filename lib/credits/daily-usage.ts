@@ -24,7 +24,7 @@ export async function getDailyUsage(teamId: string, now = new Date()): Promise<D
   const start = Math.floor(team.billingPeriodStart.getTime() / 1000);
   const end = Math.floor(team.billingPeriodEnd.getTime() / 1000);
 
-  const source = usageRows(teamId, start, end);
+  const source = usageRows(teamId, start, end, { need: "type" });
   const rows = await db.$queryRawUnsafe<{ day: bigint | number; type: string; credits: bigint | number | string }[]>(
     placeholders(`SELECT s."at" / ${DAY} AS "day", s."type" AS "type", SUM(s."credits") AS "credits"
       FROM ${source.sql} s GROUP BY s."at" / ${DAY}, s."type"`),
