@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useId } from "react";
+import { useDebouncedText } from "@/components/data-table/use-debounced-text";
 import { secondsToZonedInput, useDisplayTimeZone, zonedInputToSeconds } from "@/components/time/local-time";
 
 const labelClass = "mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400";
@@ -40,9 +41,6 @@ export function FilterSelect({
   );
 }
 
-// Long enough to finish pasting or typing an id, short enough to feel live.
-const DEBOUNCE_MS = 450;
-
 /** A text filter that updates the URL after typing pauses (or at once on Enter). */
 export function FilterText({
   label,
@@ -59,21 +57,7 @@ export function FilterText({
   mono?: boolean;
 }) {
   const id = useId();
-  const [text, setText] = useState(value ?? "");
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  // The URL is the truth: the back button or a link changes it under the input.
-  useEffect(() => setText(value ?? ""), [value]);
-  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
-  // A commit after the pause uses the filter as it is then, not as it was when typing began.
-  const latest = useRef({ value, onChange });
-  useEffect(() => {
-    latest.current = { value, onChange };
-  }, [value, onChange]);
-  const commit = (v: string) => {
-    if (timer.current) clearTimeout(timer.current);
-    const next = v.trim() || undefined;
-    if (next !== (latest.current.value || undefined)) latest.current.onChange(next);
-  };
+  const { text, type, commit } = useDebouncedText(value, onChange);
   return (
     <div>
       <label htmlFor={id} className={labelClass}>
@@ -86,12 +70,7 @@ export function FilterText({
         placeholder={placeholder}
         spellCheck={false}
         autoComplete="off"
-        onChange={(e) => {
-          const v = e.target.value;
-          setText(v);
-          if (timer.current) clearTimeout(timer.current);
-          timer.current = setTimeout(() => commit(v), DEBOUNCE_MS);
-        }}
+        onChange={(e) => type(e.target.value)}
         onKeyDown={(e) => e.key === "Enter" && commit(text)}
       />
     </div>

@@ -1,10 +1,8 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useId } from "react";
 import { searchProblem } from "@/lib/text/search-words";
-
-// Long enough to finish a word, short enough to feel live (the filters' own pause).
-const DEBOUNCE_MS = 450;
+import { useDebouncedText } from "@/components/data-table/use-debounced-text";
 
 /**
  * The Logs page's search (GET /v1/logs?q=…): the URL's `q` after typing pauses or at once on
@@ -13,27 +11,9 @@ const DEBOUNCE_MS = 450;
  */
 export function LogSearchBox({ value, onChange }: { value: string | undefined; onChange: (v?: string) => void }) {
   const id = useId();
-  const [text, setText] = useState(value ?? "");
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  // The URL is the truth: the back button or a link changes it under the input.
-  useEffect(() => setText(value ?? ""), [value]);
-  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
-  const latest = useRef({ value, onChange });
-  useEffect(() => {
-    latest.current = { value, onChange };
-  }, [value, onChange]);
+  const { text, type, commit, clear } = useDebouncedText(value, onChange, searchProblem);
   const trimmed = text.trim();
   const problem = trimmed ? searchProblem(trimmed) : null;
-  const commit = (v: string) => {
-    if (timer.current) clearTimeout(timer.current);
-    const next = v.trim() || undefined;
-    if (next && searchProblem(next)) return;
-    if (next !== (latest.current.value || undefined)) latest.current.onChange(next);
-  };
-  const clear = () => {
-    setText("");
-    commit("");
-  };
   return (
     <div className="sm:col-span-2 lg:col-span-4">
       <label htmlFor={id} className="mb-1 block text-xs font-medium text-zinc-600 dark:text-zinc-400">
@@ -51,12 +31,7 @@ export function LogSearchBox({ value, onChange }: { value: string | undefined; o
           autoComplete="off"
           aria-invalid={problem ? true : undefined}
           aria-describedby={`${id}-hint`}
-          onChange={(e) => {
-            const v = e.target.value;
-            setText(v);
-            if (timer.current) clearTimeout(timer.current);
-            timer.current = setTimeout(() => commit(v), DEBOUNCE_MS);
-          }}
+          onChange={(e) => type(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === "Enter") commit(text);
             else if (e.key === "Escape" && text) {
