@@ -138,7 +138,7 @@ export async function replayRun(
 }
 
 /**
- * Replays the failed (and stopped) runs of one workflow that ended in `[from, to)` (Unix ms), each
+ * Replays the failed (and stopped) runs of one workflow that were queued in `[from, to)` (Unix ms), each
  * at most once, from its failed node; a run that cannot be replayed is listed with the reason.
  */
 export async function replayFailedRuns(
