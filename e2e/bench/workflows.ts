@@ -226,6 +226,11 @@ async function main() {
         };
       };
 
+      // The connection above was made through this process's pooled socket, which the server
+      // closed (idle) while the workflows were made by synchronous SQLite calls: until the event
+      // loop turns, undici has not seen the close and would send the next call on it
+      // (UND_ERR_SOCKET, "other side closed").
+      await new Promise((r) => setTimeout(r, 100));
       await bare(); // warm-up of the provider path and this process
       const bareBefore = await bare();
       const floor = await fire(floorSet);
@@ -287,6 +292,10 @@ async function main() {
       `${text}\n`,
     );
     process.exitCode = problems.length ? 1 : 0;
+  } catch (e) {
+    // What the server said around a failure (a refused or dropped call names no cause of its own).
+    console.error(`[bench] the server's last lines:\n${server.log().split("\n").slice(-40).join("\n")}`);
+    throw e;
   } finally {
     await server.stop();
     await db.$disconnect();
