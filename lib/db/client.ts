@@ -17,6 +17,7 @@ import { PrismaClient as SqliteClient } from "@/lib/db/generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "@/lib/db/generated/postgresql/client";
 import { databaseTarget } from "@/lib/db/engine";
 import { oneStatementAtATime } from "@/lib/db/one-statement-at-a-time";
+import { statementsReused } from "@/lib/db/reused-statements";
 import { transactionsReleaseTheirConnection } from "@/lib/db/pg-transaction-ends";
 import { encodeParameter, utcMs } from "@/lib/db/instants";
 import type { ReadDb } from "@/lib/db/read-types";
@@ -90,7 +91,7 @@ function createClients(): Clients {
   // Past it, the database counts as unavailable (a 503 with Retry-After).
   const busyTimeout = Number(process.env.SQLITE_BUSY_TIMEOUT_MS ?? 10_000);
   const db = new SqliteClient({
-    adapter: oneStatementAtATime(new PrismaBetterSQLite3({ url: target.url, timeout: busyTimeout })),
+    adapter: oneStatementAtATime(statementsReused(new PrismaBetterSQLite3({ url: target.url, timeout: busyTimeout }))),
   });
   // The reads' own read-only connection, opened on first use (the file exists once migrated);
   // each distinct SQL text is prepared once (the hot reads are a handful of shapes).
