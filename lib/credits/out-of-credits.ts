@@ -1,7 +1,37 @@
 import "server-only";
+import { sql } from "kysely";
 import { transaction } from "@/lib/db/transaction";
+import { prepared, read } from "@/lib/db/read";
 import { getCreditBalance } from "@/lib/credits/get-credit-balance";
 import { heldCredits } from "@/lib/credits/held-credits";
+
+/**
+ * The team's balance and what its running runs and unfinished agent turns hold (held-credits.ts'
+ * rule), in one statement and so one snapshot: asked before every operation that costs credits,
+ * where two Prisma aggregates in a write transaction were a third of a workflow run's statements.
+ */
+const findRoom = prepared((a: { teamId: string }) =>
+  read
+    .selectFrom("Team as t")
+    .select(["t.creditsLimit", "t.creditsUsed", "t.billingPeriodEnd"])
+    .select((eb) => [
+      eb
+        .selectFrom("WorkflowRun as r")
+        .select(sql<number | string | null>`SUM(r."reservedCredits")`.as("v"))
+        .whereRef("r.teamId", "=", "t.id")
+        .where("r.status", "in", ["running", "waiting_approval", "queued"])
+        .where("r.reservedCredits", ">", 0)
+        .as("runs"),
+      // Each unfinished turn owes its own 1 credit beside its operations'.
+      eb
+        .selectFrom("AgentTurn as g")
+        .select(sql<number | string>`COALESCE(SUM(g."operationCredits"), 0) + COUNT(*)`.as("v"))
+        .whereRef("g.teamId", "=", "t.id")
+        .where("g.status", "in", ["running", "waiting_approval"])
+        .as("turns"),
+    ])
+    .where("t.id", "=", a.teamId),
+);
 
 /**
  * Why the next operation that costs credits may not run, or null (CONTRACT §13): the team's
@@ -10,8 +40,21 @@ import { heldCredits } from "@/lib/credits/held-credits";
  * operation's price below zero per running run.
  */
 export async function outOfCredits(teamId: string): Promise<string | null> {
-  const balance = await getCreditBalance(teamId); // rolls an ended billing period first
-  const held = await transaction((tx) => heldCredits(tx, teamId));
-  if (balance.credits_remaining - held > 0) return null;
-  return `Out of credits: this team has ${balance.credits_remaining} credits left this period, and running workflow runs and agent turns hold ${held} of them (this run's spending so far included), so this operation was not run. Usage resets when the billing period ends (${new Date(balance.billing_period_end * 1000).toISOString()}); an owner can change the plan before that.`;
+  const [room] = await findRoom({ teamId });
+  let remaining: number;
+  let held: number;
+  let periodEnd: number;
+  if (room && room.billingPeriodEnd > Date.now()) {
+    remaining = room.creditsLimit - room.creditsUsed;
+    held = Number(room.runs ?? 0) + Number(room.turns ?? 0);
+    periodEnd = Math.floor(room.billingPeriodEnd / 1000);
+  } else {
+    // The period has ended (or the team is gone): the balance rolls it first, then the holds.
+    const balance = await getCreditBalance(teamId);
+    remaining = balance.credits_remaining;
+    held = await transaction((tx) => heldCredits(tx, teamId));
+    periodEnd = balance.billing_period_end;
+  }
+  if (remaining - held > 0) return null;
+  return `Out of credits: this team has ${remaining} credits left this period, and running workflow runs and agent turns hold ${held} of them (this run's spending so far included), so this operation was not run. Usage resets when the billing period ends (${new Date(periodEnd * 1000).toISOString()}); an owner can change the plan before that.`;
 }

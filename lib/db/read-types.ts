@@ -1,5 +1,6 @@
 import type {
   AgentConversation,
+  AgentTurn,
   ApiKey,
   AuthLink,
   Connection,
@@ -12,6 +13,7 @@ import type {
   Team,
   User,
   Workflow,
+  WorkflowRun,
 } from "@/lib/db/generated/sqlite/client";
 
 /**
@@ -30,6 +32,7 @@ type Row<Model> = { [K in keyof Model]: Column<Model[K]> };
 /** The tables the hot reads use, typed from the Prisma models generated from prisma/schema.prisma. */
 export type ReadDb = {
   AgentConversation: Row<AgentConversation>;
+  AgentTurn: Row<AgentTurn>;
   ApiKey: Row<ApiKey>;
   AuthLink: Row<AuthLink>;
   Connection: Row<Connection>;
@@ -42,4 +45,5 @@ export type ReadDb = {
   Team: Row<Team>;
   User: Row<User>;
   Workflow: Row<Workflow>;
+  WorkflowRun: Row<WorkflowRun>;
 };
