@@ -69,7 +69,10 @@ const pgVisibleText = (nameShown: Expression<SqlBool>, bodyShown: Expression<Sql
 export function logSearchCondition(
   s: LogSearchArgs<unknown>,
   viewerId: unknown,
-  /** A bounded scan (newestLogs) drives the page; the index's answer is only looked in (SQLite) or not read (PostgreSQL). */
+  /**
+   * A bounded scan (newestLogs) drives the page: the index's answer is only looked in (SQLite) or
+   * not read (PostgreSQL).
+   */
   scan = false,
 ): Expression<SqlBool> {
   // Another member's private connection: input and output hidden (logJsonText).
