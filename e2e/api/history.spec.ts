@@ -201,8 +201,10 @@ async function upgradedDatabase(
     expect(unpartitioned).toHaveLength(3);
     const fingerprintBefore = await fingerprint(sql);
     const [maxEntry] = await sql.query(`SELECT max(id)::int AS id FROM "CreditLedgerEntry"`);
-    const upgrade = await migrate(url);
+    const upgrade = await migrate(url, "0027");
     expect(upgrade.applied).toEqual(["0026_partitioned_history"]);
+    const later = await migrate(url);
+    expect(later.applied.every((name) => name > "0027")).toBe(true);
     return { teamId, seedMs, upgradeMs: upgrade.ms, fingerprintBefore, maxEntryId: maxEntry.id as number };
   } finally {
     await sql.close();
