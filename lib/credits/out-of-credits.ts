@@ -37,9 +37,10 @@ const findRoom = prepared((a: { teamId: string }) =>
  * Why the next operation that costs credits may not run, or null (CONTRACT §13): the team's
  * remaining credits less what every running or waiting run holds (this one's 1 + what it spent
  * included) and what unfinished agent turns hold is used up. So a team ends at most one
- * operation's price below zero per running run.
+ * operation's price below zero per running run. `unsaved`: what the asking run holds beyond what
+ * its row says yet (a step whose end is saved with the next one: lib/workflows/run-workflow.ts).
  */
-export async function outOfCredits(teamId: string): Promise<string | null> {
+export async function outOfCredits(teamId: string, unsaved = 0): Promise<string | null> {
   const [room] = await findRoom({ teamId });
   let remaining: number;
   let held: number;
@@ -55,6 +56,7 @@ export async function outOfCredits(teamId: string): Promise<string | null> {
     held = await transaction((tx) => heldCredits(tx, teamId));
     periodEnd = balance.billing_period_end;
   }
+  held += unsaved;
   if (remaining - held > 0) return null;
   return `Out of credits: this team has ${remaining} credits left this period, and running workflow runs and agent turns hold ${held} of them (this run's spending so far included), so this operation was not run. Usage resets when the billing period ends (${new Date(periodEnd * 1000).toISOString()}); an owner can change the plan before that.`;
 }

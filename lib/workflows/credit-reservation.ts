@@ -1,5 +1,5 @@
 import "server-only";
-import { transaction, type Tx } from "@/lib/db/transaction";
+import { transaction } from "@/lib/db/transaction";
 import { getCreditBalance } from "@/lib/credits/get-credit-balance";
 import { heldCredits } from "@/lib/credits/held-credits";
 
@@ -41,9 +41,4 @@ export async function reserveCredits(
     });
     return null;
   });
-}
-
-/** The run ended (its ledger entry is written in `tx`): what it held is released. */
-export async function releaseCredits(tx: Tx, runId: string) {
-  await tx.workflowRun.update({ where: { id: runId }, data: { reservedCredits: 0 } });
 }

@@ -32,15 +32,16 @@ import {
 } from "@/lib/workflows/run-records";
 import { leaseMs, MAX_RETRIES, retryBaseMs } from "@/lib/workflows/config";
 import { privateConnectionProblem, privateOwnersOfNodes } from "@/lib/workflows/workflow-consent";
-import { releaseCredits, reserveCredits } from "@/lib/workflows/credit-reservation";
+import { reserveCredits } from "@/lib/workflows/credit-reservation";
 import { outOfCredits } from "@/lib/credits/out-of-credits";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
 import { runSnapshot } from "@/lib/workflows/queue-run";
 import { withChain } from "@/lib/webhooks/event-chain";
 
 // One workflow run, from its claim to its ledger entry (CONTRACT §9). Nodes run in order; each
-// is one operation log, written `start` before its operation runs and completed after, in the
-// same transaction as the run's progress (the node it is on), so an instance that dies mid-run
+// is one operation log, written `start` before its operation runs (a utility's: once, when it
+// ends) and completed after, in a transaction with the run's progress (a step that may run again
+// is completed with the next node's start, or the run's end), so an instance that dies mid-run
 // leaves exactly what the next one needs: the run is taken over once its lease lapses and
 // continues at that node. A node that was in flight is run again if that is safe (a read, a
 // utility, a write that sets a state); any other write may have reached its provider and is not
@@ -57,7 +58,46 @@ async function own(tx: Tx, claim: Claim, data: Parameters<Tx["workflowRun"]["upd
   if (count === 0) throw new LostClaim();
 }
 
-export type Claim = { id: string; claims: number };
+/** What a run's execution reads of its row. */
+type RunRow = {
+  id: string;
+  teamId: string;
+  workflowId: string;
+  workflowName: string;
+  userId: string | null;
+  userEmail: string | null;
+  startedAt: bigint | null;
+  state: string;
+  nodeIndex: number;
+  reservedCredits: number;
+  claims: number;
+  createdAt: bigint;
+};
+
+/** The columns of RunRow, as a claim's RETURNING list (lib/workflows/runner.ts). */
+export const RUN_COLUMNS = `"id", "teamId", "workflowId", "workflowName", "userId", "userEmail", "startedAt", "state", "nodeIndex", "reservedCredits", "claims", "createdAt"`;
+
+/** A row of RUN_COLUMNS as the driver gave it (numbers or bigints, by engine). */
+export function runRowOf(r: Record<string, unknown>): RunRow {
+  const big = (v: unknown) => (v === null || v === undefined ? null : BigInt(v as number | bigint | string));
+  return {
+    id: String(r.id),
+    teamId: String(r.teamId),
+    workflowId: String(r.workflowId),
+    workflowName: String(r.workflowName),
+    userId: (r.userId as string | null) ?? null,
+    userEmail: (r.userEmail as string | null) ?? null,
+    startedAt: big(r.startedAt),
+    state: String(r.state),
+    nodeIndex: Number(r.nodeIndex),
+    reservedCredits: Number(r.reservedCredits),
+    claims: Number(r.claims),
+    createdAt: big(r.createdAt)!,
+  };
+}
+
+/** A claim of a run: its row as the claim's UPDATE returned it, when it did (no re-read). */
+export type Claim = { id: string; claims: number; row?: RunRow };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
@@ -220,7 +260,7 @@ const heldBy = (steps: StepState[]) => 1 + steps.reduce((sum, s) => sum + (s.sta
 
 /** Executes a claimed run to its end (or until its claim is lost, or it parks waiting for an approval). */
 export async function executeRun(claim: Claim): Promise<void> {
-  const run = await db.workflowRun.findUnique({ where: { id: claim.id } });
+  const run = claim.row ?? (await db.workflowRun.findUnique({ where: { id: claim.id } }));
   if (!run || run.claims !== claim.claims) return;
   const stopLease = keepLease(
     () =>
@@ -240,8 +280,6 @@ export async function executeRun(claim: Claim): Promise<void> {
     stopLease();
   }
 }
-
-type RunRow = NonNullable<Awaited<ReturnType<typeof db.workflowRun.findUnique>>>;
 
 async function execute(claim: Claim, run: RunRow) {
   const identity: RunIdentity = {
@@ -269,6 +307,8 @@ async function execute(claim: Claim, run: RunRow) {
     if (!workflow) return; // deleted meanwhile: its runs went with it
     state = parseRunState(await runSnapshot(run.teamId, workflow, workflow.active ? workflow.activatedByUserId : null));
   }
+  // What the run's row says it holds; a step's credits not saved yet (see `later`) count on top.
+  let savedHold = run.reservedCredits;
   if (!state.steps.length && (run.nodeIndex === 0 || state.given) && run.reservedCredits === 0) {
     // First claim: the run holds 1 credit against the team's balance (and later what it spends),
     // or is refused when nothing is left once the other running runs' holds are counted.
@@ -286,6 +326,7 @@ async function execute(claim: Claim, run: RunRow) {
       );
       return;
     }
+    savedHold = 1;
   }
   const nodes = state.nodes!;
   const privateOwners = privateOwnersOfNodes(state);
@@ -300,17 +341,31 @@ async function execute(claim: Claim, run: RunRow) {
   for (const node of nodes.slice(0, run.nodeIndex))
     ctx.outputs[node.id] = node.id in given ? given[node.id] : nodeOutput(node, state.steps, values);
 
-  /** Saves the run's progress (and the step's log) while this instance's claim holds. */
-  const save = (i: number, write: (tx: Tx) => Promise<unknown>, more: Parameters<typeof own>[2] = {}) =>
-    transaction(async (tx) => {
-      await own(tx, claim, {
-        nodeIndex: i,
-        state: JSON.stringify(state),
-        reservedCredits: heldBy(state.steps),
-        ...more,
-      });
+  // A step that may run again (a read, a utility: `safeToRepeat`) is not saved on its own when it
+  // ends: its log's final write waits in `later` and goes in the next transaction of the run (the
+  // next node's start, or the run's end), with the state that records it. An instance that dies
+  // in between leaves that step `start`, and the one that takes the run over runs it again, as it
+  // would have had it died a moment earlier. A write's end is saved at once: it is never repeated.
+  let later: ((tx: Tx) => Promise<unknown>)[] = [];
+  /** The waiting log writes, inside the transaction that saves the state recording them. */
+  const flush = async (tx: Tx) => {
+    for (const write of later) await write(tx);
+  };
+  // The logs of utility nodes not written yet (lib/platforms/utility: no provider, done in
+  // microseconds): such a node is not logged `start` first; its one log is written when it ends.
+  const unwritten = new Set<string>();
+
+  /** Saves the run's progress (the step logs waiting, then `write`) while this instance's claim holds. */
+  const save = async (i: number, write: (tx: Tx) => Promise<unknown>, more: Parameters<typeof own>[2] = {}) => {
+    const hold = heldBy(state.steps);
+    await transaction(async (tx) => {
+      await own(tx, claim, { nodeIndex: i, state: JSON.stringify(state), reservedCredits: hold, ...more });
+      await flush(tx);
       await write(tx);
     });
+    later = [];
+    savedHold = hold;
+  };
 
   const newStep = (node: WorkflowNode, iteration?: { index: number; count: number }): StepState => {
     const last = state.steps[state.steps.length - 1];
@@ -401,7 +456,7 @@ async function execute(claim: Claim, run: RunRow) {
         return { kind: "stop", reason };
       }
       if (op && op.credits > 0 && !templateError) {
-        const refusal = await outOfCredits(run.teamId);
+        const refusal = await outOfCredits(run.teamId, heldBy(state.steps) - savedHold);
         if (refusal) {
           await settleAtOnce(
             i,
@@ -416,7 +471,8 @@ async function execute(claim: Claim, run: RunRow) {
       }
     }
     const io = { operationVersion: op?.operationVersion ?? null, input, privateTo };
-    if (!resumed) {
+    if (!resumed && op && !op.types.length && safeToRepeat(op) && !templateError) unwritten.add(step.log_id);
+    else if (!resumed) {
       const record = nodeLogRecord(identity, node, step, io);
       const logId = step.log_id;
       await save(i, async (tx) => {
@@ -467,20 +523,23 @@ async function execute(claim: Claim, run: RunRow) {
       step.log_id,
       nodeLogRecord(identity, node, step, { ...io, output: result.ok ? result.output : { error: result.error } }),
     );
-    await save(i, (tx) =>
-      tx.operationLog.update({
-        where: { id: step.log_id },
-        data: {
-          status: row.status,
-          completedAt: row.completedAt,
-          creditsUsed: row.creditsUsed,
-          cacheHit: row.cacheHit,
-          input: row.input,
-          output: row.output,
-          metadata: row.metadata,
-        },
-      }),
-    );
+    const write = unwritten.delete(step.log_id)
+      ? (tx: Tx) => tx.operationLog.create({ data: row })
+      : (tx: Tx) =>
+          tx.operationLog.update({
+            where: { id: step.log_id },
+            data: {
+              status: row.status,
+              completedAt: row.completedAt,
+              creditsUsed: row.creditsUsed,
+              cacheHit: row.cacheHit,
+              input: row.input,
+              output: row.output,
+              metadata: row.metadata,
+            },
+          });
+    if (safeToRepeat(findOperation(node.operation_id))) later.push(write);
+    else await save(i, write);
     return result.ok ? { kind: "success" } : { kind: "error", error: result.error };
   };
 
@@ -507,6 +566,7 @@ async function execute(claim: Claim, run: RunRow) {
     if (problem) return problem;
     const approvalId = newId("apr");
     step.approval_id = approvalId;
+    const hold = heldBy(state.steps);
     try {
       await fileApproval(
         {
@@ -526,20 +586,24 @@ async function execute(claim: Claim, run: RunRow) {
         {
           id: approvalId,
           logId: step.log_id,
-          within: (tx) =>
-            own(tx, claim, {
+          within: async (tx) => {
+            await own(tx, claim, {
               status: "waiting_approval",
               leaseUntil: null,
               nodeIndex: i,
               state: JSON.stringify(state),
-              reservedCredits: heldBy(state.steps),
-            }),
+              reservedCredits: hold,
+            });
+            await flush(tx);
+          },
         },
       );
     } catch (e) {
       step.approval_id = undefined;
       throw e;
     }
+    later = [];
+    savedHold = hold;
     return null;
   };
 
@@ -657,7 +721,7 @@ async function execute(claim: Claim, run: RunRow) {
     else if (stop) end = { status: "stopped", at: i };
     ctx.outputs[node.id] = nodeOutput(node, state.steps, values);
   }
-  await finish(claim, identity, state, startedMs, end);
+  await finish(claim, identity, state, startedMs, end, flush);
 }
 
 /** A value's kind in a sentence: "a string", "an object", "null". */
@@ -693,6 +757,7 @@ async function finish(
   state: RunState,
   startedMs: number,
   end: { status: "error" | "stopped"; at: number; error?: string } | null,
+  flush: (tx: Tx) => Promise<void>,
 ) {
   const nodes = state.nodes!;
   const now = Date.now();
@@ -713,8 +778,10 @@ async function finish(
       failedNodeId: failedNode?.id ?? null,
       completedAt: BigInt(now),
       leaseUntil: null,
+      // Its ledger entry is written below: what it held is released.
+      reservedCredits: 0,
     });
-    await releaseCredits(tx, identity.id);
+    await flush(tx);
     if (skipped.length) {
       await tx.operationLog.createMany({
         data: skipped.map((step, k) => {

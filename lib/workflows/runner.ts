@@ -1,13 +1,13 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import { transaction } from "@/lib/db/transaction";
+import { transaction, type Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import { claimRows, placeholders } from "@/lib/jobs/claim";
 import { startJobLoop } from "@/lib/jobs/job-loop";
 import { jobSignal } from "@/lib/db/commit-signals";
 import { planDueSlot } from "@/lib/workflows/schedule";
 import { logger } from "@/lib/observability/logger";
-import { executeRun, RUNS, type Claim } from "@/lib/workflows/run-workflow";
+import { executeRun, RUN_COLUMNS, RUNS, runRowOf, type Claim } from "@/lib/workflows/run-workflow";
 import { runSnapshot } from "@/lib/workflows/queue-run";
 import { startEventTriggeredRuns } from "@/lib/workflows/event-triggers";
 import {
@@ -30,6 +30,7 @@ import {
 // one team's burst of schedules queues behind itself, not in front of everyone else.
 
 const SCHEDULE_BATCH = 200;
+const SLOTS_PER_TRANSACTION = 20;
 
 /**
  * Starts one run per due slot of the active scheduled workflows: the slot moves forward with a
@@ -61,43 +62,60 @@ export async function scheduleDueWorkflows(now = Date.now(), teamId?: string): P
     take: SCHEDULE_BATCH,
   });
   const rule = missedSlotRule();
+  const slots: DueSlot[] = [];
   for (const wf of due) {
     const slot = Number(wf.nextRunAt);
     const plan = planDueSlot(wf.schedule, wf.timezone, slot, now, rule, MISSED_SLOT_AFTER_MS);
     const state = plan.run ? await runSnapshot(wf.teamId, wf, wf.activatedByUserId) : null;
-    await transaction(async (tx) => {
-      const moved = await tx.workflow.updateMany({
-        where: { id: wf.id, active: true, nextRunAt: wf.nextRunAt, updatedAt: wf.updatedAt },
-        data: { nextRunAt: plan.next ? BigInt(plan.next.getTime()) : null, updatedAt: wf.updatedAt },
-      });
-      if (moved.count === 0) return; // another instance took this slot, or someone saved it meanwhile
-      if (!state) {
-        logger.info("skipped a missed schedule slot (WORKFLOW_MISSED_SLOTS=skip)", {
-          workflow_id: wf.id,
-          slot_at: new Date(slot).toISOString(),
-          next_run_at: plan.next?.toISOString() ?? null,
-        });
-        return;
-      }
-      await tx.workflowRun.create({
-        data: {
-          id: newId("run"),
-          teamId: wf.teamId,
-          workflowId: wf.id,
-          workflowName: wf.name,
-          trigger: "schedule",
-          version: wf.version,
-          slotAt: wf.nextRunAt,
-          status: "queued",
-          dueAt: wf.nextRunAt!,
-          createdAt: BigInt(now),
-          state,
-        },
-      });
-      jobSignal(RUNS).wanted = true;
-    });
+    slots.push({ wf, slot, plan, state });
   }
+  // A few slots per transaction: at the top of the hour one commit per run was a third of the
+  // scheduler's statements; a short transaction keeps SQLite's write lock free for the runs.
+  for (let i = 0; i < slots.length; i += SLOTS_PER_TRANSACTION)
+    await transaction(async (tx) => {
+      for (const s of slots.slice(i, i + SLOTS_PER_TRANSACTION)) await startSlot(tx, s, now);
+    });
   return due.length === SCHEDULE_BATCH;
+}
+
+type DueSlot = {
+  wf: { id: string; teamId: string; name: string; nextRunAt: bigint | null; updatedAt: Date; version: number };
+  slot: number;
+  plan: ReturnType<typeof planDueSlot>;
+  state: string | null;
+};
+
+/** Moves one workflow's slot forward and starts its run, unless another instance (or a save) came first. */
+async function startSlot(tx: Tx, { wf, slot, plan, state }: DueSlot, now: number) {
+  const moved = await tx.workflow.updateMany({
+    where: { id: wf.id, active: true, nextRunAt: wf.nextRunAt, updatedAt: wf.updatedAt },
+    data: { nextRunAt: plan.next ? BigInt(plan.next.getTime()) : null, updatedAt: wf.updatedAt },
+  });
+  if (moved.count === 0) return; // another instance took this slot, or someone saved it meanwhile
+  if (!state) {
+    logger.info("skipped a missed schedule slot (WORKFLOW_MISSED_SLOTS=skip)", {
+      workflow_id: wf.id,
+      slot_at: new Date(slot).toISOString(),
+      next_run_at: plan.next?.toISOString() ?? null,
+    });
+    return;
+  }
+  await tx.workflowRun.create({
+    data: {
+      id: newId("run"),
+      teamId: wf.teamId,
+      workflowId: wf.id,
+      workflowName: wf.name,
+      trigger: "schedule",
+      version: wf.version,
+      slotAt: wf.nextRunAt,
+      status: "queued",
+      dueAt: wf.nextRunAt!,
+      createdAt: BigInt(now),
+      state,
+    },
+  });
+  jobSignal(RUNS).wanted = true;
 }
 
 /** What makes a run claimable (queued and due, or running with a lapsed lease); `t` qualifies the columns. */
@@ -130,7 +148,7 @@ async function fairCandidates(limit: number, now: number): Promise<string[]> {
 async function claimRuns(limit: number, now = Date.now(), only?: string): Promise<Claim[]> {
   const ids = only ? [only] : await fairCandidates(limit, now);
   if (!ids.length) return [];
-  const rows = await claimRows<{ id: string; claims: number | bigint }>({
+  const rows = await claimRows<Record<string, unknown>>({
     table: "WorkflowRun",
     set: `"status" = 'running', "claims" = "claims" + 1, "leaseUntil" = ?, "startedAt" = COALESCE("startedAt", ?)`,
     setParams: [now + leaseMs(), now],
@@ -138,9 +156,12 @@ async function claimRuns(limit: number, now = Date.now(), only?: string): Promis
     whereParams: [now, now, ...ids],
     orderBy: `"dueAt"`,
     limit,
-    returning: `"id", "claims"`,
+    returning: RUN_COLUMNS,
   });
-  return rows.map((r) => ({ id: r.id, claims: Number(r.claims) }));
+  return rows.map((r) => {
+    const row = runRowOf(r);
+    return { id: row.id, claims: row.claims, row };
+  });
 }
 
 /**
@@ -169,10 +190,29 @@ export async function runAndWait(runId: string, timeoutMs = 15 * 60_000) {
 class Runner {
   private inFlight = 0;
   private loop = startJobLoop({ name: RUNS, pollMs: POLL_MS, work: () => this.work() });
+  // Whether the next turn looks for pending events and due schedules, besides claiming: at every
+  // poll, on a signal (a commit or the server's wake) and while the last look found more. A run's
+  // end only frees a place, so the turn it causes only claims: at the top of the hour that was
+  // two of every run's statements.
+  private look = true;
+
+  constructor() {
+    const lookAndTick = () => {
+      this.look = true;
+      this.loop.tick();
+    };
+    setInterval(lookAndTick, POLL_MS).unref();
+    jobSignal(RUNS).kick = lookAndTick;
+  }
 
   private async work(): Promise<boolean> {
-    const moreEvents = await startEventTriggeredRuns();
-    const moreScheduled = (await scheduleDueWorkflows()) || moreEvents;
+    let moreScheduled = false;
+    if (this.look) {
+      this.look = false;
+      const moreEvents = await startEventTriggeredRuns();
+      moreScheduled = (await scheduleDueWorkflows()) || moreEvents;
+      if (moreScheduled) this.look = true;
+    }
     const free = concurrency() - this.inFlight;
     if (free <= 0) return moreScheduled;
     const claimed = await claimRuns(free);
