@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { db, type Prisma } from "@/lib/db/client";
 import { transaction } from "@/lib/db/transaction";
 import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
@@ -17,6 +17,17 @@ import {
   type TokenSet,
 } from "@/lib/platforms/kit/types";
 
+/** The columns of a connection its credentials are opened from. */
+export const CREDENTIAL_SELECT = {
+  id: true,
+  type: true,
+  credentials: true,
+  needsReauthAt: true,
+} as const satisfies Prisma.ConnectionSelect;
+
+/** A connection row of CREDENTIAL_SELECT, as the caller just read it (a workflow node: lib/operations/run-operation.ts). */
+export type CredentialRow = Prisma.ConnectionGetPayload<{ select: typeof CREDENTIAL_SELECT }>;
+
 /** How long one instance may hold a connection's refresh before another may take it over. */
 const REFRESH_LEASE_MS = 30_000;
 /** How often a call waiting for another's refresh looks whether it ended. */
@@ -33,12 +44,10 @@ const REFRESH_WAIT_POLL_MS = 50;
 export async function freshCredentials(
   teamId: string,
   connectionId: string,
-  options: { rejected?: ProviderRejection } = {},
+  options: { rejected?: ProviderRejection; read?: CredentialRow } = {},
 ): Promise<FreshCredentials> {
-  const row = await db.connection.findFirst({
-    where: { id: connectionId, teamId },
-    select: { id: true, type: true, credentials: true, needsReauthAt: true },
-  });
+  const row =
+    options.read ?? (await db.connection.findFirst({ where: { id: connectionId, teamId }, select: CREDENTIAL_SELECT }));
   if (!row) throw new ApiError(404, `No connection ${connectionId} in this team.`);
   const stored = openCredentials(row.id, row.credentials);
   if (!stored.oauth) return { kind: "manual", credentials: stored as Record<string, string> };

@@ -89,6 +89,14 @@ export function toLogRow(teamId: string, id: string, log: OperationRecord) {
 const LAST_USED_STEP_S = 60;
 
 /**
+ * What this process last wrote to a connection's `lastUsedAt` (it only grows, in steps of
+ * LAST_USED_STEP_S): a use within a step of that needs no statement. At the top of the hour that
+ * was one statement per workflow node. A write in a transaction that rolled back makes a later
+ * one wait for at most a step more.
+ */
+const lastUsedWritten = new Map<string, number>();
+
+/**
  * Moves `lastUsedAt` of the connections these logs ran on (a connection's "last used", and what
  * makes it stale after STALE_CONNECTION_DAYS). Written only when it moves by a minute or more.
  */
@@ -96,9 +104,14 @@ export async function markConnectionsUsed(tx: Tx, logs: Pick<OperationRecord, "c
   const latest = new Map<string, number>();
   for (const log of logs)
     if (log.connectionId) latest.set(log.connectionId, Math.max(latest.get(log.connectionId) ?? 0, log.startedAt));
-  // A raw statement: a use is not a change of the connection, so its updated_at stays.
-  for (const [id, at] of latest)
-    await tx.$executeRaw`
+  for (const [id, at] of latest) {
+    if ((lastUsedWritten.get(id) ?? -Infinity) >= at - LAST_USED_STEP_S) continue;
+    // A raw statement: a use is not a change of the connection, so its updated_at stays.
+    const moved = await tx.$executeRaw`
       UPDATE "Connection" SET "lastUsedAt" = ${BigInt(at)}
       WHERE "id" = ${id} AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ${BigInt(at - LAST_USED_STEP_S)})`;
+    if (!moved) continue;
+    if (lastUsedWritten.size > 10_000) lastUsedWritten.clear();
+    lastUsedWritten.set(id, at);
+  }
 }

@@ -3,6 +3,7 @@ import { z, ZodError } from "zod";
 import { db, type Prisma } from "@/lib/db/client";
 import { ApiError, describeZodError } from "@/lib/errors/api-error";
 import { callWithCredentials } from "@/lib/connections/call-with-credentials";
+import { CREDENTIAL_SELECT, type CredentialRow } from "@/lib/connections/fresh-credentials";
 import { ProviderRejection, ProviderUnavailable, UnsendableCredential } from "@/lib/platforms/kit/types";
 import { cacheKey, cached, remember } from "@/lib/operations/response-cache";
 import { closestOperationIds, findOperation } from "@/lib/operations/registry";
@@ -137,6 +138,7 @@ export async function executeOperation(
   op: Operation,
   connection: ScopedConnection,
   input: Record<string, unknown>,
+  read?: CredentialRow,
 ): Promise<RunResult> {
   const key =
     op.kind === "read" && op.cacheTtlSeconds > 0
@@ -144,8 +146,11 @@ export async function executeOperation(
       : null;
   const hit = key ? cached(key) : null;
   if (hit) return { result: hit.value, credits: 0, cacheHit: true };
-  const result = await callWithCredentials(teamId, connection.id, (credentials) =>
-    op.run({ connection, credentials }, input),
+  const result = await callWithCredentials(
+    teamId,
+    connection.id,
+    (credentials) => op.run({ connection, credentials }, input),
+    read,
   );
   if (key) remember(key, result, op.cacheTtlSeconds);
   if (op.kind === "write") await dropCachedReads(connection.id);
@@ -199,4 +204,21 @@ export async function connectionForRun(
 ): Promise<(ScopedConnection & { ownerUserId: string | null }) | null> {
   const row = await db.connection.findFirst({ where: { id: connectionId, teamId }, select: SCOPED_CONNECTION_SELECT });
   return row && { ...scopedConnection(row), ownerUserId: row.ownerUserId };
+}
+
+/**
+ * A workflow node's connection (connectionForRun's) and its stored credentials, in one read:
+ * `read` goes to executeOperation, which then does not read the row again.
+ */
+export async function connectionAndCredentialsForRun(teamId: string, connectionId: string) {
+  const row = await db.connection.findFirst({
+    where: { id: connectionId, teamId },
+    select: { ...SCOPED_CONNECTION_SELECT, ...CREDENTIAL_SELECT },
+  });
+  if (!row) return null;
+  const { credentials, needsReauthAt } = row;
+  return {
+    connection: { ...scopedConnection(row), ownerUserId: row.ownerUserId },
+    read: { id: row.id, type: row.type, credentials, needsReauthAt } satisfies CredentialRow,
+  };
 }

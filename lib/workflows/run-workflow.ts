@@ -9,7 +9,13 @@ import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { keepLease } from "@/lib/jobs/job-loop";
 import { WORKFLOW_RUNS_JOB } from "@/lib/jobs/job-names";
 import { findOperation } from "@/lib/operations/registry";
-import { connectionForRun, describeFailure, executeOperation, inputSchema } from "@/lib/operations/run-operation";
+import {
+  connectionAndCredentialsForRun,
+  connectionForRun,
+  describeFailure,
+  executeOperation,
+  inputSchema,
+} from "@/lib/operations/run-operation";
 import { ProviderUnavailable } from "@/lib/platforms/kit/types";
 import type { Operation } from "@/lib/platforms/kit/operation-types";
 import type { BuiltinScope } from "@/lib/platforms/kit/define-operation";
@@ -129,13 +135,16 @@ async function runNode(
   const parsed = inputSchema(op).safeParse(input);
   if (!parsed.success) return { ok: false, error: `Invalid input for ${op.id}: ${describeZodError(parsed.error)}.` };
   let connection = null;
+  let read;
   if (op.types.length) {
     if (!node.connection_id)
       return {
         ok: false,
         error: `Node ${node.id} has no connection: choose a ${op.types.join(" or ")} connection for it in the editor.`,
       };
-    connection = await connectionForRun(teamId, node.connection_id);
+    const found = await connectionAndCredentialsForRun(teamId, node.connection_id);
+    connection = found?.connection ?? null;
+    read = found?.read;
     if (!connection)
       return {
         ok: false,
@@ -158,7 +167,8 @@ async function runNode(
           credits: 0,
           cacheHit: false,
         };
-      const r = await executeOperation(teamId, op, connection, parsed.data);
+      // The row read above is for the first attempt; a retry reads the credentials again.
+      const r = await executeOperation(teamId, op, connection, parsed.data, attempt === 0 ? read : undefined);
       return { ok: true, output: r.result, credits: r.credits, cacheHit: r.cacheHit };
     } catch (e) {
       if (attempt < MAX_RETRIES && retryable(e, op)) {
