@@ -25,7 +25,10 @@ export const CREDENTIAL_SELECT = {
   needsReauthAt: true,
 } as const satisfies Prisma.ConnectionSelect;
 
-/** A connection row of CREDENTIAL_SELECT, as the caller just read it (a workflow node: lib/operations/run-operation.ts). */
+/**
+ * A connection row of CREDENTIAL_SELECT, as the caller just read it (a workflow node's:
+ * lib/operations/run-operation.ts).
+ */
 export type CredentialRow = Prisma.ConnectionGetPayload<{ select: typeof CREDENTIAL_SELECT }>;
 
 /** How long one instance may hold a connection's refresh before another may take it over. */
