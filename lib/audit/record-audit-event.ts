@@ -1,9 +1,12 @@
 import "server-only";
+import type { Insertable } from "kysely";
 import type { Tx } from "@/lib/db/transaction";
+import type { ReadDb } from "@/lib/db/read-types";
 import { newId } from "@/lib/security/ids";
 import { redact } from "@/lib/observability/redact";
 import { currentContext, type Actor } from "@/lib/observability/request-context";
 import type { AuditAction } from "@/lib/schemas/audit-actions";
+import { preparedInTx, write } from "@/lib/db/write";
 
 type Detail = string | number | boolean | null | string[];
 
@@ -17,6 +20,9 @@ export type AuditEventInput = {
   actor?: Actor;
 };
 
+const emailOf = preparedInTx((a: { id: string }) => write.selectFrom("User").select("email").where("id", "=", a.id));
+const insertEvent = preparedInTx((e: Insertable<ReadDb["AuditEvent"]>) => write.insertInto("AuditEvent").values(e));
+
 /**
  * Writes one audit event with the action's own transaction (`tx`), so an event exists exactly
  * when its action happened. The actor, address and request id come from the request context
@@ -26,23 +32,21 @@ export async function recordAuditEvent(tx: Tx, e: AuditEventInput) {
   const ctx = currentContext();
   const actor: Actor = e.actor ?? ctx.actor ?? { kind: "system" };
   let email = actor.email ?? null;
-  if (!email && actor.userId)
-    email = (await tx.user.findUnique({ where: { id: actor.userId }, select: { email: true } }))?.email ?? null;
+  if (!email && actor.userId) email = (await emailOf(tx, { id: actor.userId }))[0]?.email ?? null;
   const details = Object.fromEntries(Object.entries(e.details ?? {}).filter(([, v]) => v !== undefined));
-  await tx.auditEvent.create({
-    data: {
-      id: newId("aud"),
-      teamId: e.teamId,
-      actorKind: actor.kind,
-      actorUserId: actor.userId ?? null,
-      actorEmail: email,
-      actorKeyId: actor.apiKeyId ?? null,
-      action: e.action,
-      targetType: e.target.type,
-      targetId: e.target.id,
-      details: JSON.stringify(redact(details)),
-      ip: ctx.ip ?? null,
-      requestId: ctx.requestId ?? null,
-    },
+  await insertEvent(tx, {
+    id: newId("aud"),
+    teamId: e.teamId,
+    actorKind: actor.kind,
+    actorUserId: actor.userId ?? null,
+    actorEmail: email,
+    actorKeyId: actor.apiKeyId ?? null,
+    action: e.action,
+    targetType: e.target.type,
+    targetId: e.target.id,
+    details: JSON.stringify(redact(details)),
+    ip: ctx.ip ?? null,
+    requestId: ctx.requestId ?? null,
+    createdAt: new Date(),
   });
 }

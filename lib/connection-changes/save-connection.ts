@@ -1,6 +1,9 @@
 import "server-only";
 import { badRequest } from "@/lib/errors/api-error";
+import type { Insertable } from "kysely";
 import { transaction, type Tx } from "@/lib/db/transaction";
+import { preparedInTx, write } from "@/lib/db/write";
+import type { ReadDb } from "@/lib/db/read-types";
 import { newId } from "@/lib/security/ids";
 import { encryptJson } from "@/lib/security/encryption";
 import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
@@ -35,6 +38,13 @@ export type ConnectionToSave = {
   via: { kind: "credentials" } | { kind: "auth_link"; authLinkId: string; actor: Actor };
 };
 
+const insertConnection = preparedInTx((c: Insertable<ReadDb["Connection"]>) =>
+  write
+    .insertInto("Connection")
+    .values(c)
+    .returning(["id", "type", "displayName", "externalId", "ownerUserId", "createdAt", "updatedAt"]),
+);
+
 /**
  * Inserts a connection, or replaces in place the one its rotation key points at, in one
  * transaction that `within` can join (an auth link claims itself there). Two racing saves of
@@ -63,6 +73,7 @@ export async function saveConnection<T = void>(
         }
         if (existing) await keepConsentOfOthers(tx, c, existing);
         const id = existing?.id ?? newId("conn");
+        const now = new Date();
         const credentials = encryptJson(c.credentials, `connection:${id}`);
         // Freshly verified: healthy, checked now, next checked by the scheduler after an interval.
         const fresh = {
@@ -88,8 +99,8 @@ export async function saveConnection<T = void>(
               },
               select: connectionPublicSelect,
             })
-          : await tx.connection.create({
-              data: {
+          : (
+              await insertConnection(tx, {
                 id,
                 teamId: c.teamId,
                 type: c.type,
@@ -99,9 +110,14 @@ export async function saveConnection<T = void>(
                 rotationKey: c.rotationKey,
                 externalId: c.externalId ?? null,
                 ...fresh,
-              },
-              select: connectionPublicSelect,
-            });
+                tokenExpiresAt: fresh.tokenExpiresAt === null ? null : Number(fresh.tokenExpiresAt),
+                checkedAt: Number(fresh.checkedAt),
+                nextCheckAt: Number(fresh.nextCheckAt),
+                readsVersion: 0,
+                createdAt: now,
+                updatedAt: now,
+              })
+            )[0];
         const connection = connectionToJson(row);
         const extra = within ? await within(tx, connection) : (undefined as T);
         await recordAuditEvent(tx, {

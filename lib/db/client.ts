@@ -20,6 +20,7 @@ import { oneStatementAtATime } from "@/lib/db/one-statement-at-a-time";
 import { statementsReused } from "@/lib/db/reused-statements";
 import { transactionsReleaseTheirConnection } from "@/lib/db/pg-transaction-ends";
 import { encodeParameter, utcMs } from "@/lib/db/instants";
+import { sqliteRows } from "@/lib/db/sqlite-rows";
 import type { ReadDb } from "@/lib/db/read-types";
 
 // Both generated clients expose the same model API (one schema source); the SQLite client's
@@ -95,35 +96,13 @@ function createClients(): Clients {
   });
   // The reads' own read-only connection, opened on first use (the file exists once migrated);
   // each distinct SQL text is prepared once (the hot reads are a handful of shapes).
-  // Rows come from the driver as arrays and are made objects here: better-sqlite3's own row
-  // objects cost a third more on a page of logs. Columns declared DATETIME are decoded to
-  // milliseconds here, as PostgreSQL's are by its type parser.
   let conn: Database.Database | undefined;
-  const prepared = new Map<string, { stmt: Database.Statement; columns: string[]; instants: boolean[] }>();
+  const prepared = new Map<string, Database.Statement<unknown[]>>();
   const run: RunRead = async (sql, parameters) => {
     conn ??= new Database(target.file, { readonly: true, fileMustExist: true, timeout: busyTimeout });
-    let p = prepared.get(sql);
-    if (!p) {
-      const stmt = conn.prepare(sql).raw(true);
-      const described = stmt.columns();
-      prepared.set(
-        sql,
-        (p = {
-          stmt,
-          columns: described.map((c) => c.name),
-          instants: described.map((c) => c.type?.toUpperCase() === "DATETIME"),
-        }),
-      );
-    }
-    const { columns, instants } = p;
-    return (p.stmt.all(parameters) as unknown[][]).map((values) => {
-      const row: Record<string, unknown> = {};
-      for (let i = 0; i < columns.length; i++) {
-        const v = values[i];
-        row[columns[i]] = instants[i] && typeof v === "string" ? utcMs(v) : v;
-      }
-      return row;
-    });
+    let stmt = prepared.get(sql);
+    if (!stmt) prepared.set(sql, (stmt = conn.prepare<unknown[]>(sql)));
+    return sqliteRows(stmt, parameters);
   };
   return { db, builder: compilerFor("sqlite"), run };
 }

@@ -7,7 +7,10 @@ import type {
   SqlQuery,
   Transaction,
 } from "@prisma/driver-adapter-utils";
+import type Database from "better-sqlite3";
 import { wrapAdapterFactory } from "@/lib/db/wrap-adapter";
+import { openingTransaction } from "@/lib/db/tx-connection";
+import { sqliteRunner } from "@/lib/db/sqlite-rows";
 
 // SQLite's Prisma adapter runs everything on one connection, and its lock covers only
 // transactions: a query outside a transaction, made while one is open, ran inside it. Its write
@@ -62,6 +65,9 @@ const statement = (sql: string): SqlQuery => ({ sql, args: [], argTypes: [] });
 
 function oneAtATime(adapter: SqlDriverAdapter): SqlDriverAdapter {
   const lock = turnstile();
+  const client = (adapter as unknown as { client?: Database.Database }).client;
+  // The direct writes' runner (lib/db/tx-connection.ts), handed to each transaction while it is open.
+  const runner = client && typeof client.prepare === "function" ? sqliteRunner(client) : undefined;
   const alone = async <T>(query: SqlQuery, run: () => Promise<T>): Promise<T> => {
     if (lock.held && insideTransaction.getStore()) throw new QueryOutsideItsTransaction(query.sql);
     const release = await lock.acquire();
@@ -85,13 +91,19 @@ function oneAtATime(adapter: SqlDriverAdapter): SqlDriverAdapter {
       // Prisma's own transaction (an upsert through db) inside a callback would wait for itself too.
       if (lock.held && insideTransaction.getStore()) throw new QueryOutsideItsTransaction("BEGIN");
       // The turn is held from BEGIN until COMMIT or ROLLBACK, whichever way they end.
-      const release = await lock.acquire();
+      const turn = await lock.acquire();
       try {
         await adapter.executeRaw(statement("BEGIN IMMEDIATE"));
       } catch (e) {
-        release();
+        turn();
         throw e;
       }
+      const slot = openingTransaction.getStore();
+      if (slot) slot.run = runner;
+      const release = () => {
+        if (slot) slot.run = undefined;
+        turn();
+      };
       const end = async (query: SqlQuery) => {
         try {
           return await adapter.executeRaw(query);

@@ -6,7 +6,9 @@ import type {
   SqlQuery,
   Transaction,
 } from "@prisma/driver-adapter-utils";
+import type { PoolClient } from "pg";
 import { wrapAdapterFactory } from "@/lib/db/wrap-adapter";
+import { openingTransaction, UniqueViolation, type TxRunner, type TxSlot } from "@/lib/db/tx-connection";
 
 // Prisma sends a transaction's COMMIT or ROLLBACK as a statement and only then calls the
 // adapter's commit() or rollback(), which gives the pool its connection back. When that statement
@@ -20,11 +22,28 @@ import { wrapAdapterFactory } from "@/lib/db/wrap-adapter";
 
 const rollbackStatement: SqlQuery = { sql: "ROLLBACK", args: [], argTypes: [] };
 
-function releasedWhateverTheEnd(tx: Transaction): Transaction {
+/**
+ * Statements run directly on the open transaction's pooled connection (lib/db/tx-connection.ts),
+ * with the pool's type parsers (the reads' decoding); a broken unique key is reported as Prisma does.
+ */
+const pgRunner =
+  (client: PoolClient): TxRunner =>
+  async (sql, parameters) => {
+    try {
+      return (await client.query<Record<string, unknown>>({ text: sql, values: parameters as unknown[] })).rows;
+    } catch (e) {
+      throw (e as { code?: string }).code === "23505" ? new UniqueViolation(e as Error) : e;
+    }
+  };
+
+function releasedWhateverTheEnd(tx: Transaction, slot: TxSlot | undefined): Transaction {
   let released = false;
+  const client = (tx as unknown as { client?: PoolClient }).client;
+  if (slot && client && typeof client.query === "function") slot.run = pgRunner(client);
   const release = async (how: "commit" | "rollback") => {
     if (released) return;
     released = true;
+    if (slot) slot.run = undefined;
     await (how === "commit" ? tx.commit() : tx.rollback());
   };
   return {
@@ -57,8 +76,10 @@ function adapterWithEnds(adapter: SqlDriverAdapter): SqlDriverAdapter {
     executeScript: (script) => adapter.executeScript(script),
     getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
     dispose: () => adapter.dispose(),
-    startTransaction: async (isolationLevel?: IsolationLevel) =>
-      releasedWhateverTheEnd(await adapter.startTransaction(isolationLevel)),
+    async startTransaction(isolationLevel?: IsolationLevel) {
+      const slot = openingTransaction.getStore();
+      return releasedWhateverTheEnd(await adapter.startTransaction(isolationLevel), slot);
+    },
   };
 }
 

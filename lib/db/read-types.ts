@@ -1,7 +1,9 @@
+import type { ColumnType } from "kysely";
 import type {
   AgentConversation,
   AgentTurn,
   ApiKey,
+  AuditEvent,
   AuthLink,
   Connection,
   CreditLedgerEntry,
@@ -12,6 +14,9 @@ import type {
   OperationLog,
   Team,
   User,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEvent,
   Workflow,
   WorkflowRun,
 } from "@/lib/db/generated/sqlite/client";
@@ -25,15 +30,25 @@ export type Instant = number;
 /** A Boolean column: true/false on PostgreSQL, 1/0 on SQLite. */
 type Flag = boolean | number;
 
-/** A column of Prisma's model type as the drivers return it (distributes over `| null`). */
-type Column<T> = T extends bigint ? number : T extends Date ? Instant : T extends boolean ? Flag : T;
+/**
+ * A column of Prisma's model type as the drivers return it (distributes over `| null`); an instant
+ * is written as a Date (lib/db/write.ts), which the writes encode as Prisma stores it.
+ */
+type Column<T> = T extends bigint
+  ? number
+  : T extends Date
+    ? ColumnType<Instant, Date, Date>
+    : T extends boolean
+      ? Flag
+      : T;
 type Row<Model> = { [K in keyof Model]: Column<Model[K]> };
 
-/** The tables the hot reads use, typed from the Prisma models generated from prisma/schema.prisma. */
+/** The tables the hot reads and writes use, typed from the Prisma models generated from prisma/schema.prisma. */
 export type ReadDb = {
   AgentConversation: Row<AgentConversation>;
   AgentTurn: Row<AgentTurn>;
   ApiKey: Row<ApiKey>;
+  AuditEvent: Row<AuditEvent>;
   AuthLink: Row<AuthLink>;
   Connection: Row<Connection>;
   CreditLedgerEntry: Row<CreditLedgerEntry>;
@@ -44,6 +59,9 @@ export type ReadDb = {
   OperationLog: Row<OperationLog>;
   Team: Row<Team>;
   User: Row<User>;
+  WebhookDelivery: Row<WebhookDelivery>;
+  WebhookEndpoint: Row<WebhookEndpoint>;
+  WebhookEvent: Row<WebhookEvent>;
   Workflow: Row<Workflow>;
   WorkflowRun: Row<WorkflowRun>;
 };

@@ -10,14 +10,13 @@ class Slot {
 }
 
 /**
- * A read query compiled once per shape and then only bound and run: `build` receives its
- * arguments as placeholders (use them only as values in the query; test them only with
- * `!== undefined`, which decides the shape) and returns a typed Kysely query. Compiling costs
- * more than running an indexed read, so it is not repeated per request.
+ * `build` compiled once per shape of its arguments; returns the SQL and the encoded values of
+ * one call. `build` receives its arguments as placeholders (use them only as values in the
+ * query; test them only with `!== undefined`, which decides the shape).
  */
-export function prepared<Args extends Record<string, unknown>, Row>(build: (args: Args) => Compilable<Row>) {
+export function compiledByShape<Args extends Record<string, unknown>>(build: (args: Args) => Compilable<unknown>) {
   const shapes = new Map<string, { sql: string; parameters: readonly unknown[] }>();
-  return async (args: Args): Promise<Row[]> => {
+  return (args: Args): [sql: string, values: unknown[]] => {
     let shape = "";
     for (const name in args) if (args[name] !== undefined) shape += `${name},`;
     let compiled = shapes.get(shape);
@@ -28,7 +27,18 @@ export function prepared<Args extends Record<string, unknown>, Row>(build: (args
       compiled = build(slots).compile();
       shapes.set(shape, compiled);
     }
-    const values = compiled.parameters.map((v) => encodeReadParameter(v instanceof Slot ? args[v.name] : v));
-    return (await runRead(compiled.sql, values)) as Row[];
+    return [compiled.sql, compiled.parameters.map((v) => encodeReadParameter(v instanceof Slot ? args[v.name] : v))];
+  };
+}
+
+/**
+ * A read query compiled once per shape and then only bound and run (`compiledByShape`), returning
+ * typed rows. Compiling costs more than running an indexed read, so it is not repeated per request.
+ */
+export function prepared<Args extends Record<string, unknown>, Row>(build: (args: Args) => Compilable<Row>) {
+  const compiled = compiledByShape(build);
+  return async (args: Args): Promise<Row[]> => {
+    const [sql, values] = compiled(args);
+    return (await runRead(sql, values)) as Row[];
   };
 }

@@ -23,6 +23,13 @@ const bound = (stmt: Statement, args: unknown[]) => ({
   raw: () => ({ all: () => stmt.raw(true).all(args) }),
 });
 
+/** Each patched connection's cache, for statements run on it directly (lib/db/sqlite-rows.ts). */
+const caches = new WeakMap<Database.Database, (sql: string) => Statement>();
+
+/** `sql` compiled once on `client`: the statement Prisma's statements of the same text reuse. */
+export const reusedStatement = (client: Database.Database, sql: string): Statement =>
+  caches.get(client)?.(sql) ?? (client.prepare(sql) as Statement);
+
 function reuse(adapter: SqlDriverAdapter): SqlDriverAdapter {
   const client = (adapter as unknown as { client?: Database.Database }).client;
   if (!client || typeof client.prepare !== "function") return adapter;
@@ -37,6 +44,7 @@ function reuse(adapter: SqlDriverAdapter): SqlDriverAdapter {
     }
     return stmt;
   };
+  caches.set(client, statement);
   (client as unknown as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
     const stmt = statement(sql);
     return { reader: stmt.reader, bind: (args: unknown[]) => bound(stmt, args), run: () => stmt.run() };

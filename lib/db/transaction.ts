@@ -2,6 +2,7 @@ import "server-only";
 import { db, type Db } from "@/lib/db/client";
 import { afterCommit } from "@/lib/db/commit-signals";
 import { insideTransaction } from "@/lib/db/one-statement-at-a-time";
+import { bindTransaction, openingTransaction, type TxSlot } from "@/lib/db/tx-connection";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -20,10 +21,17 @@ const MAX_ATTEMPTS = 25;
 export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const result = await db.$transaction((tx) => insideTransaction.run(true, () => fn(tx)), {
-        maxWait: 10_000,
-        timeout: 30_000,
-      });
+      // The slot receives the transaction's connection for its direct writes (lib/db/tx-connection.ts).
+      const slot: TxSlot = {};
+      const result = await openingTransaction.run(slot, () =>
+        db.$transaction(
+          (tx) => {
+            bindTransaction(tx, slot);
+            return insideTransaction.run(true, () => fn(tx));
+          },
+          { maxWait: 10_000, timeout: 30_000 },
+        ),
+      );
       // Work this transaction wrote (webhook deliveries, workflow runs) is due now: wake its loop.
       afterCommit();
       return result;

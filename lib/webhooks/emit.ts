@@ -1,15 +1,42 @@
 import "server-only";
+import { sql, type Insertable } from "kysely";
 import type { Tx } from "@/lib/db/transaction";
+import type { ReadDb } from "@/lib/db/read-types";
 import { newId } from "@/lib/security/ids";
 import { jobSignal } from "@/lib/db/commit-signals";
 import { subscribes } from "@/lib/schemas/webhook-event-types";
 import type { WebhookEventData, WebhookEventName } from "@/lib/schemas/webhook-events";
 import { WORKFLOW_RUNS_JOB } from "@/lib/jobs/job-names";
 import { currentChain } from "@/lib/webhooks/event-chain";
+import { preparedInTx, write } from "@/lib/db/write";
 
 // The outbox: an event and its deliveries are rows written with the transaction of the change
 // that caused it, so they exist exactly when the change committed. The dispatcher
 // (lib/webhooks/dispatcher.ts) sends them from there.
+
+const enabledEndpoints = preparedInTx((a: { teamId: string }) =>
+  write
+    .selectFrom("WebhookEndpoint")
+    .select(["id", "events"])
+    .where("teamId", "=", a.teamId)
+    .where("enabled", "=", true),
+);
+// `events` is the JSON array of the types a workflow listens for: it holds the type's JSON string.
+const anyListening = preparedInTx((a: { teamId: string; pattern: string }) =>
+  write
+    .selectFrom("Workflow")
+    .select("id")
+    .where("teamId", "=", a.teamId)
+    .where("active", "=", true)
+    .where("triggerType", "=", "event")
+    .where(sql<boolean>`"events" LIKE ${a.pattern} ESCAPE '\\'`)
+    .limit(1),
+);
+const insertEvent = preparedInTx((e: Insertable<ReadDb["WebhookEvent"]>) => write.insertInto("WebhookEvent").values(e));
+const insertDelivery = preparedInTx((d: Insertable<ReadDb["WebhookDelivery"]>) =>
+  write.insertInto("WebhookDelivery").values(d),
+);
+const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * Writes one event for `teamId` and a pending delivery to each enabled endpoint subscribed to
@@ -25,48 +52,42 @@ export async function emitWebhookEvent<T extends WebhookEventName>(
 ): Promise<string | null> {
   const endpoints = endpointId
     ? [{ id: endpointId }]
-    : (
-        await tx.webhookEndpoint.findMany({ where: { teamId, enabled: true }, select: { id: true, events: true } })
-      ).filter((e) => subscribes(e.events, type));
+    : (await enabledEndpoints(tx, { teamId })).filter((e) => subscribes(e.events, type));
   // Workflows of the team that this event starts (CONTRACT §13): the runner starts them from the
   // event row, once (lib/workflows/event-triggers.ts). A test event or a resend starts none.
   const listening = endpointId
-    ? 0
-    : await tx.workflow.count({
-        where: { teamId, active: true, triggerType: "event", events: { contains: JSON.stringify(type) } },
-      });
-  if (endpoints.length === 0 && listening === 0) return null;
+    ? false
+    : (await anyListening(tx, { teamId, pattern: likeContaining(JSON.stringify(type)) })).length > 0;
+  if (endpoints.length === 0 && !listening) return null;
   const id = newId("msg");
   const createdAt = Math.floor(Date.now() / 1000);
   // Key order is the contract's; these bytes are what every attempt sends.
   const payload = JSON.stringify({ id, type, created_at: createdAt, team_id: teamId, data });
   const chain = currentChain();
-  await tx.webhookEvent.create({
-    data: {
-      id,
-      teamId,
-      type,
-      createdAt: BigInt(createdAt),
-      payload,
-      triggersPending: listening > 0,
-      chain: chain.length ? JSON.stringify(chain) : null,
-    },
+  await insertEvent(tx, {
+    id,
+    teamId,
+    type,
+    createdAt,
+    payload,
+    triggersPending: listening,
+    chain: chain.length ? JSON.stringify(chain) : null,
   });
   if (listening) jobSignal(WORKFLOW_RUNS_JOB).wanted = true;
   if (endpoints.length === 0) return id;
-  const now = BigInt(monotonicNow());
-  await tx.webhookDelivery.createMany({
-    data: endpoints.map((e) => ({
+  const now = monotonicNow();
+  for (const e of endpoints)
+    await insertDelivery(tx, {
       id: newId("whd"),
       eventId: id,
       endpointId: e.id,
       teamId,
       eventType: type,
       status: "pending",
+      attempts: 0,
       nextAttemptAt: now,
       createdAt: now,
-    })),
-  });
+    });
   jobSignal("webhooks").wanted = true;
   return id;
 }
