@@ -4,6 +4,9 @@ import type { SERVICE_TYPES } from "@/lib/schemas/credits";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { rollBillingPeriodIfEnded } from "@/lib/credits/roll-billing-period";
 import { addUsageDays } from "@/lib/credits/usage-days";
+import type { Insertable } from "kysely";
+import type { ReadDb } from "@/lib/db/read-types";
+import { preparedInTx, write } from "@/lib/db/write";
 
 export type Charge = {
   teamId: string;
@@ -51,48 +54,64 @@ function attributionRows(credits: number, portions: Portion[] = []): Portion[] {
  * period and the new period's events are armed.
  */
 export async function chargeCredits(tx: Tx, charge: Charge) {
-  const increment = () =>
-    tx.team.update({
-      where: { id: charge.teamId },
-      data: { creditsUsed: { increment: charge.credits } },
-      select: {
-        creditsLimit: true,
-        creditsUsed: true,
-        plan: true,
-        billingPeriodEnd: true,
-        lowCreditsPercent: true,
-        creditsLowSentFor: true,
-        creditsExhaustedSentFor: true,
-      },
-    });
+  const increment = async () => {
+    const [t] = await incrementUsage(tx, { teamId: charge.teamId, credits: charge.credits });
+    if (!t) throw new Error(`Charging team ${charge.teamId}: the team does not exist.`);
+    const at = (v: number | null) => (v === null ? null : new Date(v));
+    return {
+      ...t,
+      billingPeriodEnd: new Date(t.billingPeriodEnd),
+      creditsLowSentFor: at(t.creditsLowSentFor),
+      creditsExhaustedSentFor: at(t.creditsExhaustedSentFor),
+    };
+  };
   let team = await increment();
   if (await rollBillingPeriodIfEnded(tx, { id: charge.teamId, billingPeriodEnd: team.billingPeriodEnd }))
     team = await increment();
   await emitCreditEvents(tx, charge.teamId, team);
-  const entry = await tx.creditLedgerEntry.create({
-    data: {
-      teamId: charge.teamId,
-      creditsUsed: charge.credits,
-      creditsRemaining: team.creditsLimit - team.creditsUsed,
-      serviceType: charge.service.type,
-      serviceId: charge.service.id,
-      serviceName: charge.service.name,
-      userId: charge.user?.id ?? null,
-      userEmail: charge.user?.email ?? null,
-      createdAt: BigInt(charge.at),
-      runId: charge.runId ?? null,
-      logId: charge.logId ?? null,
-      turnId: charge.turnId ?? null,
-    },
+  const [entry] = await insertEntry(tx, {
+    teamId: charge.teamId,
+    creditsUsed: charge.credits,
+    creditsRemaining: team.creditsLimit - team.creditsUsed,
+    serviceType: charge.service.type,
+    serviceId: charge.service.id,
+    serviceName: charge.service.name,
+    userId: charge.user?.id ?? null,
+    userEmail: charge.user?.email ?? null,
+    createdAt: charge.at,
+    runId: charge.runId ?? null,
+    logId: charge.logId ?? null,
+    turnId: charge.turnId ?? null,
   });
+  const id = Number(entry.id);
   const rows = attributionRows(charge.credits, charge.attribution);
-  if (rows.length)
-    await tx.usageAttribution.createMany({
-      data: rows.map((r) => ({ ...r, teamId: charge.teamId, ledgerEntryId: entry.id, createdAt: entry.createdAt })),
-    });
+  for (const r of rows)
+    await insertPortion(tx, { ...r, teamId: charge.teamId, ledgerEntryId: id, createdAt: charge.at });
   await addUsageDays(tx, charge.teamId, charge.service.type, charge.at, rows);
-  return entry;
+  return { id };
 }
+
+const incrementUsage = preparedInTx((a: { teamId: string; credits: number }) =>
+  write
+    .updateTable("Team")
+    .set((eb) => ({ creditsUsed: eb("creditsUsed", "+", a.credits) }))
+    .where("id", "=", a.teamId)
+    .returning([
+      "creditsLimit",
+      "creditsUsed",
+      "plan",
+      "billingPeriodEnd",
+      "lowCreditsPercent",
+      "creditsLowSentFor",
+      "creditsExhaustedSentFor",
+    ]),
+);
+const insertEntry = preparedInTx((e: Insertable<ReadDb["CreditLedgerEntry"]>) =>
+  write.insertInto("CreditLedgerEntry").values(e).returning("id"),
+);
+const insertPortion = preparedInTx((p: Insertable<ReadDb["UsageAttribution"]>) =>
+  write.insertInto("UsageAttribution").values(p),
+);
 
 type TeamAfterCharge = {
   creditsLimit: number;

@@ -1,5 +1,7 @@
 import "server-only";
+import { sql } from "kysely";
 import type { Tx } from "@/lib/db/transaction";
+import { preparedInTx, write } from "@/lib/db/write";
 
 // What a team has promised but not yet charged: a workflow run holds 1 + what it spent so far
 // while it runs or waits (lib/workflows/credit-reservation.ts), and an agent turn that has not ended holds its own
@@ -7,27 +9,30 @@ import type { Tx } from "@/lib/db/transaction";
 // producers refuse new spending against the balance less these holds, so concurrent runs and
 // turns of one team overshoot by at most one operation's price.
 
+const sumHolds = preparedInTx((a: { teamId: string; runId?: string; turnId?: string }) =>
+  write.selectNoFrom((eb) => [
+    eb
+      .selectFrom("WorkflowRun")
+      .select(sql<number | string | null>`SUM("reservedCredits")`.as("v"))
+      .where("teamId", "=", a.teamId)
+      // Running, parked at an approval, or queued again after one: each holds what it spent so far.
+      .where("status", "in", ["running", "waiting_approval", "queued"])
+      .where("reservedCredits", ">", 0)
+      .$if(a.runId !== undefined, (q) => q.where("id", "!=", a.runId!))
+      .as("runs"),
+    // Each unfinished turn owes its own 1 credit beside its operations'.
+    eb
+      .selectFrom("AgentTurn")
+      .select(sql<number | string>`COALESCE(SUM("operationCredits"), 0) + COUNT(*)`.as("v"))
+      .where("teamId", "=", a.teamId)
+      .where("status", "in", ["running", "waiting_approval"])
+      .$if(a.turnId !== undefined, (q) => q.where("id", "!=", a.turnId!))
+      .as("turns"),
+  ]),
+);
+
 /** Credits held by the team's running workflow runs and unfinished agent turns, less the ones excluded. */
 export async function heldCredits(tx: Tx, teamId: string, exclude: { runId?: string; turnId?: string } = {}) {
-  const runs = await tx.workflowRun.aggregate({
-    where: {
-      teamId,
-      // Running, parked at an approval, or queued again after one: each holds what it spent so far.
-      status: { in: ["running", "waiting_approval", "queued"] },
-      reservedCredits: { gt: 0 },
-      ...(exclude.runId && { id: { not: exclude.runId } }),
-    },
-    _sum: { reservedCredits: true },
-  });
-  const turns = await tx.agentTurn.aggregate({
-    where: {
-      teamId,
-      status: { in: ["running", "waiting_approval"] },
-      ...(exclude.turnId && { id: { not: exclude.turnId } }),
-    },
-    _sum: { operationCredits: true },
-    _count: { _all: true },
-  });
-  // Each unfinished turn owes its own 1 credit beside its operations'.
-  return (runs._sum.reservedCredits ?? 0) + (turns._sum.operationCredits ?? 0) + turns._count._all;
+  const [held] = await sumHolds(tx, { teamId, runId: exclude.runId || undefined, turnId: exclude.turnId || undefined });
+  return Number(held?.runs ?? 0) + Number(held?.turns ?? 0);
 }

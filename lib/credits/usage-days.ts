@@ -1,6 +1,7 @@
 import "server-only";
 import type { Tx } from "@/lib/db/transaction";
 import { placeholders } from "@/lib/jobs/claim";
+import { runnerOf } from "@/lib/db/tx-connection";
 
 // The ledger's credits rolled up per team, UTC day, service type and connection (model UsageDay),
 // kept exact in each charge's own transaction. The aggregates of the Overview, the Clients page and
@@ -21,12 +22,12 @@ export async function addUsageDays(
   if (!portions.length) return;
   const day = Math.floor(at / DAY);
   // One row per connection (the portions are merged by connection already), so no key repeats.
-  await tx.$executeRawUnsafe(
+  await runnerOf(tx)(
     placeholders(`INSERT INTO "UsageDay" ("teamId", "day", "serviceType", "connectionId", "credits")
       VALUES ${portions.map(() => "(?, ?, ?, ?, ?)").join(", ")}
       ON CONFLICT ("teamId", "day", "serviceType", "connectionId")
       DO UPDATE SET "credits" = "UsageDay"."credits" + excluded."credits"`),
-    ...portions.flatMap((p) => [teamId, day, serviceType, p.connectionId ?? "", p.credits]),
+    portions.flatMap((p) => [teamId, day, serviceType, p.connectionId ?? "", p.credits]),
   );
 }
 

@@ -9,7 +9,7 @@ import type {
 } from "@prisma/driver-adapter-utils";
 import type Database from "better-sqlite3";
 import { wrapAdapterFactory } from "@/lib/db/wrap-adapter";
-import { openingTransaction } from "@/lib/db/tx-connection";
+import { fillSlot, openingTransaction } from "@/lib/db/tx-connection";
 import { sqliteRunner } from "@/lib/db/sqlite-rows";
 
 // SQLite's Prisma adapter runs everything on one connection, and its lock covers only
@@ -99,11 +99,17 @@ function oneAtATime(adapter: SqlDriverAdapter): SqlDriverAdapter {
         throw e;
       }
       const slot = openingTransaction.getStore();
-      if (slot) slot.run = runner;
       const release = () => {
         if (slot) slot.run = undefined;
         turn();
       };
+      try {
+        fillSlot(slot, runner);
+      } catch (e) {
+        await adapter.executeRaw(statement("ROLLBACK")).catch(() => 0);
+        turn();
+        throw e;
+      }
       const end = async (query: SqlQuery) => {
         try {
           return await adapter.executeRaw(query);

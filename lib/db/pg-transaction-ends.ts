@@ -8,7 +8,7 @@ import type {
 } from "@prisma/driver-adapter-utils";
 import type { PoolClient } from "pg";
 import { wrapAdapterFactory } from "@/lib/db/wrap-adapter";
-import { openingTransaction, UniqueViolation, type TxRunner, type TxSlot } from "@/lib/db/tx-connection";
+import { fillSlot, openingTransaction, UniqueViolation, type TxRunner, type TxSlot } from "@/lib/db/tx-connection";
 
 // Prisma sends a transaction's COMMIT or ROLLBACK as a statement and only then calls the
 // adapter's commit() or rollback(), which gives the pool its connection back. When that statement
@@ -39,7 +39,7 @@ const pgRunner =
 function releasedWhateverTheEnd(tx: Transaction, slot: TxSlot | undefined): Transaction {
   let released = false;
   const client = (tx as unknown as { client?: PoolClient }).client;
-  if (slot && client && typeof client.query === "function") slot.run = pgRunner(client);
+  if (client && typeof client.query === "function") fillSlot(slot, pgRunner(client));
   const release = async (how: "commit" | "rollback") => {
     if (released) return;
     released = true;
@@ -78,7 +78,14 @@ function adapterWithEnds(adapter: SqlDriverAdapter): SqlDriverAdapter {
     dispose: () => adapter.dispose(),
     async startTransaction(isolationLevel?: IsolationLevel) {
       const slot = openingTransaction.getStore();
-      return releasedWhateverTheEnd(await adapter.startTransaction(isolationLevel), slot);
+      const tx = await adapter.startTransaction(isolationLevel);
+      try {
+        return releasedWhateverTheEnd(tx, slot);
+      } catch (e) {
+        await tx.executeRaw(rollbackStatement).catch(() => 0);
+        await tx.rollback().catch(() => undefined);
+        throw e;
+      }
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { ColumnType } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 import type {
   AgentConversation,
   AgentTurn,
@@ -13,6 +13,7 @@ import type {
   OAuthToken,
   OperationLog,
   Team,
+  UsageAttribution,
   User,
   WebhookDelivery,
   WebhookEndpoint,
@@ -42,6 +43,8 @@ type Column<T> = T extends bigint
       ? Flag
       : T;
 type Row<Model> = { [K in keyof Model]: Column<Model[K]> };
+/** A table whose id the database assigns (autoincrement): inserts leave it out. */
+type AutoId<Model> = Omit<Row<Model>, "id"> & { id: Generated<number> };
 
 /** The tables the hot reads and writes use, typed from the Prisma models generated from prisma/schema.prisma. */
 export type ReadDb = {
@@ -51,13 +54,14 @@ export type ReadDb = {
   AuditEvent: Row<AuditEvent>;
   AuthLink: Row<AuthLink>;
   Connection: Row<Connection>;
-  CreditLedgerEntry: Row<CreditLedgerEntry>;
+  CreditLedgerEntry: AutoId<CreditLedgerEntry>;
   McpServer: Row<McpServer>;
   Membership: Row<Membership>;
   OAuthGrant: Row<OAuthGrant>;
   OAuthToken: Row<OAuthToken>;
   OperationLog: Row<OperationLog>;
   Team: Row<Team>;
+  UsageAttribution: AutoId<UsageAttribution>;
   User: Row<User>;
   WebhookDelivery: Row<WebhookDelivery>;
   WebhookEndpoint: Row<WebhookEndpoint>;

@@ -5,7 +5,7 @@ import { reusedStatement } from "@/lib/db/reused-statements";
 import { UniqueViolation, type TxRunner } from "@/lib/db/tx-connection";
 
 // Rows come from better-sqlite3 as arrays and are made objects here: its own row objects cost a
-// third more on a page of logs. Columns declared DATETIME are decoded to milliseconds, as
+// third more on a page of logs. Integers are numbers, as on PostgreSQL's read path. Columns declared DATETIME are decoded to milliseconds, as
 // PostgreSQL's are by its type parser (lib/db/instants.ts).
 
 type Statement = Database.Statement<unknown[]>;
@@ -24,7 +24,8 @@ export function sqliteRows(stmt: Statement, parameters: readonly unknown[]): Rec
     const row: Record<string, unknown> = {};
     for (let i = 0; i < columns.length; i++) {
       const v = values[i];
-      row[columns[i]] = instants[i] && typeof v === "string" ? utcMs(v) : v;
+      // Prisma's connection reads integers as BigInt (safe integers); the reads see numbers.
+      row[columns[i]] = instants[i] && typeof v === "string" ? utcMs(v) : typeof v === "bigint" ? Number(v) : v;
     }
     return row;
   });

@@ -27,6 +27,17 @@ export const openingTransaction = shared.opening;
 
 const slots = shared.slots;
 
+/**
+ * Puts an opened transaction's runner in its slot. A slot belongs to one transaction() call: one
+ * already filled means the context carried another transaction's slot, and its statements would
+ * have gone to the wrong connection, so that is refused (the transaction fails, nothing is written).
+ */
+export function fillSlot(slot: TxSlot | undefined, run: TxRunner | undefined) {
+  if (!slot || !run) return;
+  if (slot.run) throw new Error("Two transactions were opened with one slot (lib/db/tx-connection.ts).");
+  slot.run = run;
+}
+
 export function bindTransaction(tx: object, slot: TxSlot) {
   slots.set(tx, slot);
 }

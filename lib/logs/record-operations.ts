@@ -5,6 +5,9 @@ import { newOrderedId } from "@/lib/security/ids";
 import { chargeCredits, type Charge } from "@/lib/credits/charge-credits";
 import { storedBodyText } from "@/lib/logs/stored-body";
 import type { LOG_SOURCE_TYPES, LOG_STATUSES } from "@/lib/schemas/logs";
+import type { Insertable } from "kysely";
+import type { ReadDb } from "@/lib/db/read-types";
+import { preparedInTx, write } from "@/lib/db/write";
 
 export type OperationRecord = {
   operationId: string;
@@ -60,7 +63,7 @@ export async function recordOperations(
   });
 }
 
-export function toLogRow(teamId: string, id: string, log: OperationRecord) {
+export function toLogRow(teamId: string, id: string, log: OperationRecord): LogRow {
   return {
     id,
     teamId,
@@ -73,8 +76,8 @@ export function toLogRow(teamId: string, id: string, log: OperationRecord) {
     sourceName: log.source.name,
     userId: log.user?.id ?? null,
     userEmail: log.user?.email ?? null,
-    startedAt: BigInt(log.startedAt),
-    completedAt: log.completedAt === null ? null : BigInt(log.completedAt),
+    startedAt: log.startedAt,
+    completedAt: log.completedAt,
     creditsUsed: log.creditsUsed ?? 0,
     cacheHit: log.cacheHit ?? false,
     input: toText(log.input),
@@ -84,6 +87,33 @@ export function toLogRow(teamId: string, id: string, log: OperationRecord) {
     connectionId: log.connectionId ?? null,
   };
 }
+
+type LogRow = Insertable<ReadDb["OperationLog"]> & { cacheHit: boolean };
+
+const insertLog = preparedInTx((row: LogRow) => write.insertInto("OperationLog").values(row));
+
+/** Writes one operation log in `tx` (a workflow node's start, or its only write). */
+export const writeLog = (tx: Tx, row: LogRow) => insertLog(tx, row);
+
+type LogEnd = Pick<LogRow, "status" | "completedAt" | "output" | "metadata"> &
+  Partial<Pick<LogRow, "creditsUsed" | "cacheHit" | "input">>;
+
+const updateLog = preparedInTx((a: LogEnd & { id: string }) => {
+  const { id, ...set } = a;
+  return write.updateTable("OperationLog").set(set).where("id", "=", id);
+});
+
+/** Completes a log written at its start with how it ended. */
+export const completeLog = (tx: Tx, id: string, end: LogEnd) => updateLog(tx, { id, ...end });
+
+const moveLastUsed = preparedInTx((a: { id: string; at: number; before: number }) =>
+  write
+    .updateTable("Connection")
+    .set({ lastUsedAt: a.at })
+    .where("id", "=", a.id)
+    .where((eb) => eb.or([eb("lastUsedAt", "is", null), eb("lastUsedAt", "<", a.before)]))
+    .returning("id"),
+);
 
 /** Once a minute at most per connection, so a busy connection's row is not a hot spot. */
 const LAST_USED_STEP_S = 60;
@@ -107,10 +137,8 @@ export async function markConnectionsUsed(tx: Tx, logs: Pick<OperationRecord, "c
   for (const [id, at] of latest) {
     if ((lastUsedWritten.get(id) ?? -Infinity) >= at - LAST_USED_STEP_S) continue;
     // A raw statement: a use is not a change of the connection, so its updated_at stays.
-    const moved = await tx.$executeRaw`
-      UPDATE "Connection" SET "lastUsedAt" = ${BigInt(at)}
-      WHERE "id" = ${id} AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ${BigInt(at - LAST_USED_STEP_S)})`;
-    if (!moved) continue;
+    const moved = await moveLastUsed(tx, { id, at, before: at - LAST_USED_STEP_S });
+    if (!moved.length) continue;
     if (lastUsedWritten.size > 10_000) lastUsedWritten.clear();
     lastUsedWritten.set(id, at);
   }

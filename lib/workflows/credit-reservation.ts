@@ -2,12 +2,29 @@ import "server-only";
 import { transaction } from "@/lib/db/transaction";
 import { getCreditBalance } from "@/lib/credits/get-credit-balance";
 import { heldCredits } from "@/lib/credits/held-credits";
+import { preparedInTx, write } from "@/lib/db/write";
 
 // Credits held, not hoped for (CONTRACT §13). While a run is running or parked it holds 1 + the
 // credits of its succeeded nodes against its team's balance, until its ledger entry is written. A
 // run is refused when the balance less what the team's other runs hold is used up, and before
 // each node or iteration that costs credits it checks the balance less every hold (its own
 // included): so a team ends at most one operation's price below zero per running run.
+
+// A write that changes nothing, to take the team row's lock before reading the holds.
+const lockTeam = preparedInTx((a: { teamId: string }) =>
+  write
+    .updateTable("Team")
+    .set((eb) => ({ creditsUsed: eb.ref("creditsUsed") }))
+    .where("id", "=", a.teamId)
+    .returning(["creditsLimit", "creditsUsed"]),
+);
+const holdFor = preparedInTx((a: { runId: string; claims: number; credits: number }) =>
+  write
+    .updateTable("WorkflowRun")
+    .set({ reservedCredits: a.credits })
+    .where("id", "=", a.runId)
+    .where("claims", "=", a.claims),
+);
 
 /**
  * Holds `credits` for the run, or answers why it is refused. The team row is written first in
@@ -21,11 +38,8 @@ export async function reserveCredits(
 ): Promise<string | null> {
   const balance = await getCreditBalance(teamId); // rolls an ended billing period first
   return transaction(async (tx) => {
-    const team = await tx.team.update({
-      where: { id: teamId },
-      data: { creditsUsed: { increment: 0 } },
-      select: { creditsLimit: true, creditsUsed: true },
-    });
+    const [team] = await lockTeam(tx, { teamId });
+    if (!team) return "This run's team no longer exists.";
     // Other running runs' holds, and what unfinished agent turns ran or hold (lib/agents/turn-credits.ts).
     const held = await heldCredits(tx, teamId, { runId: run.id });
     const remaining = team.creditsLimit - team.creditsUsed;
@@ -35,10 +49,7 @@ export async function reserveCredits(
         : `This team's ${remaining} remaining credits are held by workflow runs and agent turns already under way (${held} credits at most); this run was refused rather than spend credits that are not there. Run it again once they end.`;
     }
     // Conditional on the claim: a run whose claim was lost holds nothing, and its next write fails.
-    await tx.workflowRun.updateMany({
-      where: { id: run.id, claims: run.claims },
-      data: { reservedCredits: Math.max(1, credits) },
-    });
+    await holdFor(tx, { runId: run.id, claims: run.claims, credits: Math.max(1, credits) });
     return null;
   });
 }

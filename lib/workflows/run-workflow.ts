@@ -3,7 +3,11 @@ import { db } from "@/lib/db/client";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { ApiError } from "@/lib/errors/api-error";
 import { newId, newOrderedId } from "@/lib/security/ids";
-import { markConnectionsUsed, toLogRow } from "@/lib/logs/record-operations";
+import { completeLog, markConnectionsUsed, toLogRow, writeLog } from "@/lib/logs/record-operations";
+import type { Updateable } from "kysely";
+import type { ReadDb } from "@/lib/db/read-types";
+import { preparedInTx, write } from "@/lib/db/write";
+import { prepared, read } from "@/lib/db/read";
 import { chargeCredits } from "@/lib/credits/charge-credits";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { keepLease } from "@/lib/jobs/job-loop";
@@ -58,10 +62,17 @@ export const RUNS = WORKFLOW_RUNS_JOB;
 
 class LostClaim extends Error {}
 
+type RunUpdate = Updateable<ReadDb["WorkflowRun"]>;
+
+const updateOwnedRun = preparedInTx((a: RunUpdate & { runId: string; claim: number }) => {
+  const { runId, claim, ...set } = a;
+  return write.updateTable("WorkflowRun").set(set).where("id", "=", runId).where("claims", "=", claim).returning("id");
+});
+
 /** Applies `data` to the run while this instance's claim holds; else the whole transaction rolls back. */
-async function own(tx: Tx, claim: Claim, data: Parameters<Tx["workflowRun"]["updateMany"]>[0]["data"]) {
-  const { count } = await tx.workflowRun.updateMany({ where: { id: claim.id, claims: claim.claims }, data });
-  if (count === 0) throw new LostClaim();
+async function own(tx: Tx, claim: Claim, data: RunUpdate) {
+  const updated = await updateOwnedRun(tx, { ...data, runId: claim.id, claim: claim.claims });
+  if (updated.length === 0) throw new LostClaim();
 }
 
 /** What a run's execution reads of its row. */
@@ -181,6 +192,18 @@ async function runNode(
   }
 }
 
+const findMember = prepared((a: { teamId: string; userId: string }) =>
+  read
+    .selectFrom("Membership as m")
+    .innerJoin("User as u", "u.id", "m.userId")
+    .select(["m.role", "u.email"])
+    .where("m.teamId", "=", a.teamId)
+    .where("m.userId", "=", a.userId),
+);
+const findWorkflowState = prepared((a: { id: string }) =>
+  read.selectFrom("Workflow").select(["active", "deactivatedReason", "updatedAt"]).where("id", "=", a.id),
+);
+
 /**
  * Why a write node may not run now, or null: nobody allowed this run's writes, the owner who did
  * is no longer a team owner (demoted, removed, or left), or Patchbay stopped the workflow after
@@ -195,18 +218,12 @@ async function writeConsentProblem(
   if ("writes_by" in state && !state.writes_by)
     return "No team owner has allowed this workflow's writes: an owner activates it, or runs it by hand.";
   if (state.writes_by && state.writes_by !== "operator") {
-    const member = await db.membership.findUnique({
-      where: { teamId_userId: { teamId: run.teamId, userId: state.writes_by } },
-      select: { role: true, user: { select: { email: true } } },
-    });
+    const [member] = await findMember({ teamId: run.teamId, userId: state.writes_by });
     if (member?.role !== "owner")
-      return `Not written: ${member ? `${member.user.email}, the team owner who allowed this run's writes, is no longer a team owner` : "the team owner who allowed this run's writes is no longer in the team"}, and a workflow writes without approval only on an owner's consent. A team owner activates it again, or runs it by hand.`;
+      return `Not written: ${member ? `${member.email}, the team owner who allowed this run's writes, is no longer a team owner` : "the team owner who allowed this run's writes is no longer in the team"}, and a workflow writes without approval only on an owner's consent. A team owner activates it again, or runs it by hand.`;
   }
-  const wf = await db.workflow.findUnique({
-    where: { id: run.workflowId },
-    select: { active: true, deactivatedReason: true, updatedAt: true },
-  });
-  if (wf && !wf.active && wf.deactivatedReason && wf.updatedAt.getTime() >= Number(run.createdAt))
+  const [wf] = await findWorkflowState({ id: run.workflowId });
+  if (wf && !wf.active && wf.deactivatedReason && wf.updatedAt >= Number(run.createdAt))
     return `Not written: Patchbay stopped this workflow after the run was queued. ${wf.deactivatedReason}`;
   return null;
 }
@@ -329,7 +346,7 @@ async function execute(claim: Claim, run: RunRow) {
           status: "refused",
           error: refusal,
           credits: 0,
-          completedAt: BigInt(Date.now()),
+          completedAt: Date.now(),
           leaseUntil: null,
           state: JSON.stringify(state),
         }),
@@ -409,7 +426,7 @@ async function execute(claim: Claim, run: RunRow) {
       operationVersion: findOperation(node.operation_id)?.operationVersion ?? null,
       ...io,
     });
-    await save(i, (tx) => tx.operationLog.create({ data: toLogRow(run.teamId, step.log_id, record) }));
+    await save(i, (tx) => writeLog(tx, toLogRow(run.teamId, step.log_id, record)));
   };
 
   /**
@@ -486,7 +503,7 @@ async function execute(claim: Claim, run: RunRow) {
       const record = nodeLogRecord(identity, node, step, io);
       const logId = step.log_id;
       await save(i, async (tx) => {
-        await tx.operationLog.create({ data: toLogRow(run.teamId, logId, record) });
+        await writeLog(tx, toLogRow(run.teamId, logId, record));
         await markConnectionsUsed(tx, [record]);
       });
     }
@@ -534,19 +551,16 @@ async function execute(claim: Claim, run: RunRow) {
       nodeLogRecord(identity, node, step, { ...io, output: result.ok ? result.output : { error: result.error } }),
     );
     const write = unwritten.delete(step.log_id)
-      ? (tx: Tx) => tx.operationLog.create({ data: row })
+      ? (tx: Tx) => writeLog(tx, row)
       : (tx: Tx) =>
-          tx.operationLog.update({
-            where: { id: step.log_id },
-            data: {
-              status: row.status,
-              completedAt: row.completedAt,
-              creditsUsed: row.creditsUsed,
-              cacheHit: row.cacheHit,
-              input: row.input,
-              output: row.output,
-              metadata: row.metadata,
-            },
+          completeLog(tx, step.log_id, {
+            status: row.status,
+            completedAt: row.completedAt,
+            creditsUsed: row.creditsUsed,
+            cacheHit: row.cacheHit,
+            input: row.input,
+            output: row.output,
+            metadata: row.metadata,
           });
     if (safeToRepeat(findOperation(node.operation_id))) later.push(write);
     else await save(i, write);
@@ -653,9 +667,11 @@ async function execute(claim: Claim, run: RunRow) {
     step.completed_ms = Math.max(Date.now(), step.started_ms);
     const row = toLogRow(run.teamId, step.log_id, nodeLogRecord(identity, node, step, { ...io, output: { reason } }));
     await save(i, (tx) =>
-      tx.operationLog.update({
-        where: { id: step.log_id },
-        data: { status: row.status, completedAt: row.completedAt, output: row.output, metadata: row.metadata },
+      completeLog(tx, step.log_id, {
+        status: row.status,
+        completedAt: row.completedAt,
+        output: row.output,
+        metadata: row.metadata,
       }),
     );
     return { kind: "stop", reason };
@@ -786,7 +802,7 @@ async function finish(
       credits: charge.credits,
       error: failedNode ? (end!.error ?? null) : null,
       failedNodeId: failedNode?.id ?? null,
-      completedAt: BigInt(now),
+      completedAt: now,
       leaseUntil: null,
       // Its ledger entry is written below: what it held is released.
       reservedCredits: 0,

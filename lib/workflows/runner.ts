@@ -2,6 +2,9 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
+import type { Insertable } from "kysely";
+import type { ReadDb } from "@/lib/db/read-types";
+import { preparedInTx, write } from "@/lib/db/write";
 import { claimRows, placeholders } from "@/lib/jobs/claim";
 import { startJobLoop } from "@/lib/jobs/job-loop";
 import { jobSignal } from "@/lib/db/commit-signals";
@@ -85,13 +88,28 @@ type DueSlot = {
   state: string | null;
 };
 
+// Bookkeeping, not an edit: `updatedAt` keeps its value (no @updatedAt outside Prisma).
+const moveSlot = preparedInTx((a: { id: string; nextRunAt: number; updatedAt: Date; next: number | null }) =>
+  write
+    .updateTable("Workflow")
+    .set({ nextRunAt: a.next })
+    .where("id", "=", a.id)
+    .where("active", "=", true)
+    .where("nextRunAt", "=", a.nextRunAt)
+    .where("updatedAt", "=", a.updatedAt as never)
+    .returning("id"),
+);
+const insertRun = preparedInTx((r: Insertable<ReadDb["WorkflowRun"]>) => write.insertInto("WorkflowRun").values(r));
+
 /** Moves one workflow's slot forward and starts its run, unless another instance (or a save) came first. */
 async function startSlot(tx: Tx, { wf, slot, plan, state }: DueSlot, now: number) {
-  const moved = await tx.workflow.updateMany({
-    where: { id: wf.id, active: true, nextRunAt: wf.nextRunAt, updatedAt: wf.updatedAt },
-    data: { nextRunAt: plan.next ? BigInt(plan.next.getTime()) : null, updatedAt: wf.updatedAt },
+  const moved = await moveSlot(tx, {
+    id: wf.id,
+    nextRunAt: Number(wf.nextRunAt),
+    updatedAt: wf.updatedAt,
+    next: plan.next ? plan.next.getTime() : null,
   });
-  if (moved.count === 0) return; // another instance took this slot, or someone saved it meanwhile
+  if (moved.length === 0) return; // another instance took this slot, or someone saved it meanwhile
   if (!state) {
     logger.info("skipped a missed schedule slot (WORKFLOW_MISSED_SLOTS=skip)", {
       workflow_id: wf.id,
@@ -100,20 +118,21 @@ async function startSlot(tx: Tx, { wf, slot, plan, state }: DueSlot, now: number
     });
     return;
   }
-  await tx.workflowRun.create({
-    data: {
-      id: newId("run"),
-      teamId: wf.teamId,
-      workflowId: wf.id,
-      workflowName: wf.name,
-      trigger: "schedule",
-      version: wf.version,
-      slotAt: wf.nextRunAt,
-      status: "queued",
-      dueAt: wf.nextRunAt!,
-      createdAt: BigInt(now),
-      state,
-    },
+  await insertRun(tx, {
+    id: newId("run"),
+    teamId: wf.teamId,
+    workflowId: wf.id,
+    workflowName: wf.name,
+    trigger: "schedule",
+    version: wf.version,
+    slotAt: slot,
+    status: "queued",
+    dueAt: slot,
+    createdAt: now,
+    state,
+    claims: 0,
+    nodeIndex: 0,
+    reservedCredits: 0,
   });
   jobSignal(RUNS).wanted = true;
 }
