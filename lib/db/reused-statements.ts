@@ -28,7 +28,7 @@ const caches = new WeakMap<Database.Database, (sql: string) => Statement>();
 
 /** `sql` compiled once on `client`: the statement Prisma's statements of the same text reuse. */
 export const reusedStatement = (client: Database.Database, sql: string): Statement =>
-  caches.get(client)?.(sql) ?? (client.prepare(sql) as Statement);
+  caches.get(client)?.(sql) ?? client.prepare(sql);
 
 function reuse(adapter: SqlDriverAdapter): SqlDriverAdapter {
   const client = (adapter as unknown as { client?: Database.Database }).client;

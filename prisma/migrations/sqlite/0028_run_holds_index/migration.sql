@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "WorkflowRun_teamId_status_idx" ON "WorkflowRun"("teamId", "status");
+
