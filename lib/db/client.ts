@@ -92,7 +92,11 @@ function createClients(): Clients {
   // Past it, the database counts as unavailable (a 503 with Retry-After).
   const busyTimeout = Number(process.env.SQLITE_BUSY_TIMEOUT_MS ?? 10_000);
   const db = new SqliteClient({
-    adapter: oneStatementAtATime(statementsReused(new PrismaBetterSQLite3({ url: target.url, timeout: busyTimeout }))),
+    // The busy wait is a timer in oneStatementAtATime, not SQLite's sleep inside the synchronous driver.
+    adapter: oneStatementAtATime(
+      statementsReused(new PrismaBetterSQLite3({ url: target.url, timeout: 0 })),
+      busyTimeout,
+    ),
   });
   // The reads' own read-only connection, opened on first use (the file exists once migrated);
   // each distinct SQL text is prepared once (the hot reads are a handful of shapes).

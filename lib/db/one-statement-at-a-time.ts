@@ -63,7 +63,31 @@ function turnstile() {
 
 const statement = (sql: string): SqlQuery => ({ sql, args: [], argTypes: [] });
 
-function oneAtATime(adapter: SqlDriverAdapter): SqlDriverAdapter {
+const isBusy = (e: unknown) => {
+  const err = e as { code?: string; cause?: { originalCode?: string } };
+  return `${err?.cause?.originalCode ?? err?.code ?? ""}`.startsWith("SQLITE_BUSY");
+};
+
+/**
+ * `run`, tried again while another process holds the database's write lock, until `busyMs` have
+ * passed (then its SQLITE_BUSY stands: the database counts as unavailable). The connection's own
+ * busy timeout is 0 (lib/db/client.ts): SQLite's busy handler sleeps inside the synchronous driver
+ * call, and so froze this process's event loop, every request and run in it, for as long as
+ * another process (a writer, the workflow worker, the CLI) held the lock. Here the wait is a timer.
+ */
+async function whenFree<T>(busyMs: number, run: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + busyMs;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 16)) {
+    try {
+      return await run();
+    } catch (e) {
+      if (!isBusy(e) || Date.now() + wait > deadline) throw e;
+      await new Promise((r) => setTimeout(r, wait * (0.5 + Math.random())));
+    }
+  }
+}
+
+function oneAtATime(adapter: SqlDriverAdapter, busyMs: number): SqlDriverAdapter {
   const lock = turnstile();
   const client = (adapter as unknown as { client?: Database.Database }).client;
   // The direct writes' runner (lib/db/tx-connection.ts), handed to each transaction while it is open.
@@ -72,7 +96,7 @@ function oneAtATime(adapter: SqlDriverAdapter): SqlDriverAdapter {
     if (lock.held && insideTransaction.getStore()) throw new QueryOutsideItsTransaction(query.sql);
     const release = await lock.acquire();
     try {
-      return await run();
+      return await whenFree(busyMs, run);
     } finally {
       release();
     }
@@ -93,7 +117,7 @@ function oneAtATime(adapter: SqlDriverAdapter): SqlDriverAdapter {
       // The turn is held from BEGIN until COMMIT or ROLLBACK, whichever way they end.
       const turn = await lock.acquire();
       try {
-        await adapter.executeRaw(statement("BEGIN IMMEDIATE"));
+        await whenFree(busyMs, () => adapter.executeRaw(statement("BEGIN IMMEDIATE")));
       } catch (e) {
         turn();
         throw e;
@@ -135,6 +159,10 @@ function oneAtATime(adapter: SqlDriverAdapter): SqlDriverAdapter {
   };
 }
 
-/** The SQLite adapter with one statement or transaction at a time on its connection. */
-export const oneStatementAtATime = (factory: SqlMigrationAwareDriverAdapterFactory) =>
-  wrapAdapterFactory(factory, oneAtATime);
+/**
+ * The SQLite adapter with one statement or transaction at a time on its connection, waiting up to
+ * `busyMs` for another process's write lock without blocking this one (the adapter's own busy
+ * timeout must be 0).
+ */
+export const oneStatementAtATime = (factory: SqlMigrationAwareDriverAdapterFactory, busyMs: number) =>
+  wrapAdapterFactory(factory, (adapter) => oneAtATime(adapter, busyMs));
