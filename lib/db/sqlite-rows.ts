@@ -5,8 +5,9 @@ import { reusedStatement } from "@/lib/db/reused-statements";
 import { UniqueViolation, type TxRunner } from "@/lib/db/tx-connection";
 
 // Rows come from better-sqlite3 as arrays and are made objects here: its own row objects cost a
-// third more on a page of logs. Integers are numbers, as on PostgreSQL's read path. Columns declared DATETIME are decoded to milliseconds, as
-// PostgreSQL's are by its type parser (lib/db/instants.ts).
+// third more on a page of logs. Integers are numbers, as on PostgreSQL's read path. Columns
+// declared DATETIME are decoded to milliseconds, as PostgreSQL's are by its type parser
+// (lib/db/instants.ts).
 
 type Statement = Database.Statement<unknown[]>;
 const described = new WeakMap<Statement, { columns: string[]; instants: boolean[] }>();
