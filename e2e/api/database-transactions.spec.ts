@@ -136,3 +136,96 @@ test("on PostgreSQL, a transaction whose connection is killed before its COMMIT 
   expect(out.after).toBe("answered");
   expect(out.ms).toBeLessThan(4_000);
 });
+
+// The hot writes run on the open transaction's own driver connection (lib/db/tx-connection.ts,
+// lib/db/write.ts), not through Prisma: each must land in its own transaction however many are
+// open at once (PostgreSQL: one pooled connection each), and roll back with it.
+test("direct writes belong to their own transaction: of 12 open at once, those that roll back leave none of theirs", async () => {
+  const team = await seedTeam({ name: "Direct Co" });
+  const out = await inDatabase<{ outcomes: string[]; targets: string[] }>(
+    `
+    const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
+    const recordAuditEvent = pick(await import("./lib/audit/record-audit-event.ts"), "recordAuditEvent");
+    const event = (id) => ({ teamId: args.team, action: "connection.create", target: { type: "test", id }, actor: { kind: "system" } });
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        transaction(async (tx) => {
+          await recordAuditEvent(tx, event("t" + i + "a"));
+          // The others write in between (on PostgreSQL, on their own connections).
+          await new Promise((r) => setTimeout(r, 20 + (i % 3) * 15));
+          await recordAuditEvent(tx, event("t" + i + "b"));
+          if (i % 2) throw new Error("rolled back " + i);
+        }).then(() => "committed " + i, (e) => e.message),
+      ),
+    );
+    const rows = await db.auditEvent.findMany({ where: { teamId: args.team, targetType: "test" }, select: { targetId: true } });
+    return { outcomes, targets: rows.map((r) => r.targetId).sort() };
+    `,
+    { team: team.id },
+  );
+  expect(out.outcomes).toEqual(Array.from({ length: 12 }, (_, i) => (i % 2 ? `rolled back ${i}` : `committed ${i}`)));
+  const even = [0, 2, 4, 6, 8, 10].flatMap((i) => [`t${i}a`, `t${i}b`]);
+  expect(out.targets).toEqual(even.sort());
+});
+
+test("a key a direct write breaks is reported as Prisma reports it (P2002), and its transaction leaves nothing", async () => {
+  const team = await seedTeam();
+  const out = await inDatabase<{ code: string | null; stored: number }>(
+    `
+    const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
+    const ops = await import("./lib/logs/record-operations.ts");
+    const [writeLog, toLogRow] = [pick(ops, "writeLog"), pick(ops, "toLogRow")];
+    const id = "log_duplicate_" + Date.now();
+    const row = toLogRow(args.team, id, {
+      operationId: "utility.format_text",
+      status: "success",
+      source: { type: "workflow", id: null, name: null },
+      user: null,
+      startedAt: Math.floor(Date.now() / 1000),
+      completedAt: null,
+    });
+    const code = await transaction(async (tx) => {
+      await writeLog(tx, row);
+      await writeLog(tx, row);
+    }).then(() => null, (e) => e.code ?? e.message);
+    return { code, stored: await db.operationLog.count({ where: { id } }) };
+    `,
+    { team: team.id },
+  );
+  expect(out).toEqual({ code: "P2002", stored: 0 });
+});
+
+test("on SQLite, a process waiting for another's write lock keeps running: the wait is a timer, not a frozen driver call", async () => {
+  test.skip(engine !== "sqlite", "PostgreSQL locks rows, and its driver does not block the process");
+  const team = await seedTeam({ name: "Busy Co" });
+  const out = await inDatabase<{ error: string | null; waited: number; ticks: number; name: string }>(
+    `
+    const Database = (await import("better-sqlite3")).default;
+    const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
+    const { file } = pick(await import("./lib/db/engine.ts"), "databaseTarget")();
+    // Another connection (as another process would) holds the write lock for 600 ms; its COMMIT
+    // is a timer of this process, which fires only if the wait below leaves the event loop free.
+    // (It may itself wait for the test server's jobs to commit first.)
+    const other = new Database(file, { timeout: 10_000 });
+    other.exec("BEGIN IMMEDIATE");
+    setTimeout(() => other.exec("COMMIT"), 600);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const started = Date.now();
+    const error = await transaction((tx) => tx.team.update({ where: { id: args.team }, data: { name: "after the lock" } }))
+      .then(() => null, (e) => e.message);
+    const waited = Date.now() - started;
+    clearInterval(timer);
+    other.close();
+    const { name } = await db.team.findUnique({ where: { id: args.team }, select: { name: true } });
+    return { error, waited, ticks, name };
+    `,
+    { team: team.id },
+  );
+  expect(out.error).toBeNull();
+  expect(out.name).toBe("after the lock");
+  expect(out.waited).toBeGreaterThanOrEqual(500);
+  // A busy handler sleeping inside the driver call would have frozen the timers (and the COMMIT above).
+  expect(out.ticks).toBeGreaterThan(20);
+  expect(out.waited).toBeLessThan(5_000);
+});
