@@ -14,23 +14,28 @@ import { preparedInTx, write } from "@/lib/db/write";
 // that caused it, so they exist exactly when the change committed. The dispatcher
 // (lib/webhooks/dispatcher.ts) sends them from there.
 
-const enabledEndpoints = preparedInTx((a: { teamId: string }) =>
+// The team's enabled endpoints (none: one row of nulls) and whether an active workflow listens for
+// the type, in one statement: `events` is the JSON array of the types a workflow listens for, so
+// it holds the type's JSON string.
+const subscribers = preparedInTx((a: { teamId: string; pattern: string }) =>
   write
-    .selectFrom("WebhookEndpoint")
-    .select(["id", "events"])
-    .where("teamId", "=", a.teamId)
-    .where("enabled", "=", true),
-);
-// `events` is the JSON array of the types a workflow listens for: it holds the type's JSON string.
-const anyListening = preparedInTx((a: { teamId: string; pattern: string }) =>
-  write
-    .selectFrom("Workflow")
-    .select("id")
-    .where("teamId", "=", a.teamId)
-    .where("active", "=", true)
-    .where("triggerType", "=", "event")
-    .where(sql<boolean>`"events" LIKE ${a.pattern} ESCAPE '\\'`)
-    .limit(1),
+    .selectFrom("Team as t")
+    .leftJoin("WebhookEndpoint as e", (j) => j.onRef("e.teamId", "=", "t.id").on("e.enabled", "=", true))
+    .select(["e.id", "e.events"])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom("Workflow as w")
+            .select("w.id")
+            .whereRef("w.teamId", "=", "t.id")
+            .where("w.active", "=", true)
+            .where("w.triggerType", "=", "event")
+            .where(sql<boolean>`"w"."events" LIKE ${a.pattern} ESCAPE '\\'`),
+        )
+        .as("listening"),
+    )
+    .where("t.id", "=", a.teamId),
 );
 const insertEvent = preparedInTx((e: Insertable<ReadDb["WebhookEvent"]>) => write.insertInto("WebhookEvent").values(e));
 const insertDelivery = preparedInTx((d: Insertable<ReadDb["WebhookDelivery"]>) =>
@@ -50,14 +55,13 @@ export async function emitWebhookEvent<T extends WebhookEventName>(
   data: WebhookEventData[T],
   endpointId?: string,
 ): Promise<string | null> {
-  const endpoints = endpointId
-    ? [{ id: endpointId }]
-    : (await enabledEndpoints(tx, { teamId })).filter((e) => subscribes(e.events, type));
   // Workflows of the team that this event starts (CONTRACT §13): the runner starts them from the
   // event row, once (lib/workflows/event-triggers.ts). A test event or a resend starts none.
-  const listening = endpointId
-    ? false
-    : (await anyListening(tx, { teamId, pattern: likeContaining(JSON.stringify(type)) })).length > 0;
+  const found = endpointId ? [] : await subscribers(tx, { teamId, pattern: likeContaining(JSON.stringify(type)) });
+  const endpoints = endpointId
+    ? [{ id: endpointId }]
+    : found.flatMap((e) => (e.id !== null && e.events !== null && subscribes(e.events, type) ? [{ id: e.id }] : []));
+  const listening = found.some((e) => Boolean(e.listening));
   if (endpoints.length === 0 && !listening) return null;
   const id = newId("msg");
   const createdAt = Math.floor(Date.now() / 1000);
