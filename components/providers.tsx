@@ -1,8 +1,9 @@
 "use client";
 
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { z } from "zod";
+import { DashboardQueryClient } from "@/lib/queries/query-client";
 
 // In the browser zod would probe for eval (its JIT) with `new Function`, which the CSP refuses
 // and Chromium reports as a violation. Only in the browser: the server keeps the JIT.
@@ -12,7 +13,7 @@ if (typeof window !== "undefined") z.config({ jitless: true });
 export function Providers({ children }: { children: React.ReactNode }) {
   const [client] = useState(
     () =>
-      new QueryClient({
+      new DashboardQueryClient({
         defaultOptions: {
           queries: {
             staleTime: 15_000,
