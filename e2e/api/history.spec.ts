@@ -177,6 +177,32 @@ async function fingerprint(sql: Sql) {
   return out;
 }
 
+/**
+ * The logs' hour counts (LogHour, migration 0029) are the logs' own per team, hour and connection
+ * (hours of nothing left out), and none is still per transaction once maintenance has run.
+ */
+async function expectHourCounts(sql: Sql) {
+  const byKey = (rows: Row[]) =>
+    Object.fromEntries(
+      rows
+        .filter((r) => Number(r.o) !== 0 || Number(r.e) !== 0)
+        .map((r) => [`${String(r.t)}|${Number(r.h)}|${String(r.c)}`, [Number(r.o), Number(r.e)]]),
+    );
+  const counted = await sql.query(
+    `SELECT "teamId" AS t, "hour" AS h, "connectionId" AS c, SUM("operations") AS o, SUM("errors") AS e
+       FROM "LogHour" GROUP BY "teamId", "hour", "connectionId"`,
+  );
+  const logs = await sql.query(
+    `SELECT "teamId" AS t, "startedAt" / 3600 AS h, COALESCE("connectionId", '') AS c, COUNT(*) AS o,
+            SUM(CASE WHEN status = 'error' THEN 1 ELSE 0 END) AS e
+       FROM "OperationLog" GROUP BY "teamId", "startedAt" / 3600, COALESCE("connectionId", '')`,
+  );
+  expect(byKey(counted)).toEqual(byKey(logs));
+  const [batches] = await sql.query(`SELECT COUNT(*) AS n FROM "LogHour" WHERE "batch" <> 0`);
+  expect(Number(batches.n)).toBe(0);
+  return logs.length;
+}
+
 /** A database as the release before 0026 left it, holding `seedArgs`' rows, then upgraded: the time the upgrade took. */
 async function upgradedDatabase(
   url: string,
@@ -392,6 +418,9 @@ test.describe("retention", () => {
           CreditLedgerEntry: { old: 20, recent: 6 },
           UsageAttribution: { old: 20, recent: 6 },
         });
+        // The logs' hour counts followed the deleted logs out (SQLite: the empty hours are gone too).
+        expect(await expectHourCounts(sql)).toBeGreaterThanOrEqual(2);
+        if (!postgres) expect(first.json.deleted.LogHour).toBeGreaterThanOrEqual(2);
         // The ledger's retention, when set, takes its usage attribution with it.
         const ledger = await cliWith({ ...env, LEDGER_RETENTION_DAYS: "100" }, "history", "maintain");
         expect(ledger.code, JSON.stringify(ledger.json)).toBe(0);
@@ -446,7 +475,10 @@ test.describe("retention", () => {
         expect(expired.length).toBeGreaterThanOrEqual(15);
         expect([...first.json.dropped].sort()).toEqual(["OperationLog_p_before", ...expired].sort());
         expect(first.json.created).toEqual(["OperationLog_p_before"]);
-        expect(first.json.deleted).toEqual({});
+        // No trigger fires for a dropped partition: its hours' counts went with it.
+        expect(Object.keys(first.json.deleted)).toEqual(["LogHour"]);
+        expect(first.json.deleted.LogHour).toBeGreaterThan(300);
+        expect(await expectHourCounts(sql)).toBeGreaterThan(100);
         // Dropped, not merely detached; the newer partitions and their rows stay.
         const gone = await sql.query(`SELECT relname FROM pg_class WHERE relname = ANY(?::text[])`, [expired]);
         expect(gone).toEqual([]);

@@ -1,7 +1,6 @@
-import { test, expect, seedTeam, apiAs, seed } from "../fixtures";
+import { test, expect, seed } from "../fixtures";
 import { sessionAs } from "../support/session";
-import { connection, unique } from "../support/agent-api";
-import { createLink, connect } from "../support/oauth-flow";
+import { teamWithClient } from "../support/usage-team";
 
 // Issue 51, item 6: the Overview's daily usage, a connection's spend, the Clients page's credits
 // and GET /v1/usage read whole days from the day rollup (UsageDay) kept with each charge, and the
@@ -16,13 +15,7 @@ type Row = { at: number; type: string; connectionId: string | null; credits: num
 
 test("every aggregate read from the day rollup is the ledger's sum, at whole days and at part days", async () => {
   test.setTimeout(120_000);
-  const team = await seedTeam({ password: PASSWORD });
-  const api = await apiAs(team.users[0]);
-  // acme's connection comes through an auth link made for it (the only way to carry an external_id).
-  const link = await createLink(api, { connection_type: "sandbox_oauth", external_id: "acme" });
-  await connect(link, "sandbox_oauth", { account: `acct-${unique()}` });
-  const acme = (await (await api.get(`/v1/connections/auth-links/${link.id}/status`)).json()).connection_id as string;
-  const loose = await connection(api, "sandbox_key", { api_key: `sk-${unique()}` });
+  const { team, api, acme, loose } = await teamWithClient(PASSWORD);
   // A period that began 12.3 days ago: its first day is a part day.
   const period = await seed<{ start: number; end: number }>("billingPeriod", { team: team.id, startedDaysAgo: 12.3 });
 

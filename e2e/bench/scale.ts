@@ -211,7 +211,10 @@ async function seed(label: string, url: string, logs: number, ledger: number): P
     // Each entry's usage attribution and the day rollup (UsageDay), as the product keeps them with
     // every charge: made here by the upgrade's own statements (migration 0027 fills both for entries
     // written before them).
-    await c.query(usageBackfill());
+    await c.query(backfill("0027_usage_days", "-- Ledger entries from before"));
+    // The logs' hour counts (LogHour), which triggers keep as logs are written; the triggers do not
+    // fire in this bulk load (session_replication_role = replica): migration 0029's own count.
+    await c.query(backfill("0029_log_hours", "-- The logs so far"));
     console.log(`[bench] ${label}: rows in ${((performance.now() - t0) / 1000).toFixed(0)} s; building indexes…`);
     for (const def of indexes) await c.query(def);
     await c.query("VACUUM ANALYZE");
@@ -226,13 +229,11 @@ async function seed(label: string, url: string, logs: number, ledger: number): P
   }
 }
 
-/** Migration 0027's backfill of usage attribution and the day rollup (PostgreSQL's). */
-function usageBackfill(): string {
-  const text = readFileSync(
-    join(root, "prisma", "migrations", "postgresql", "0027_usage_days", "migration.sql"),
-    "utf8",
-  );
-  return text.slice(text.indexOf("-- Ledger entries from before"));
+/** A PostgreSQL migration's backfill: its statements from the comment `from` on. */
+function backfill(migration: string, from: string): string {
+  const text = readFileSync(join(root, "prisma", "migrations", "postgresql", migration, "migration.sql"), "utf8");
+  if (!text.includes(from)) throw new Error(`${migration} has no "${from}"`);
+  return text.slice(text.indexOf(from));
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

@@ -434,6 +434,29 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
     }
     return rows;
   },
+  /**
+   * A team's logs counted per UTC hour and connection two ways: from the hour counts the triggers
+   * keep (LogHour, summed over its batches) and from the logs themselves; and how many rows of
+   * counts are still per transaction (batch other than 0).
+   */
+  async logHoursAndLogs(a) {
+    const counted = await db.$queryRaw<{ hour: unknown; cid: string; operations: unknown; errors: unknown }[]>`
+      SELECT "hour" AS "hour", "connectionId" AS "cid", SUM("operations") AS "operations", SUM("errors") AS "errors"
+      FROM "LogHour" WHERE "teamId" = ${a.team} GROUP BY "hour", "connectionId"`;
+    const logs = await db.$queryRaw<{ hour: unknown; cid: string; operations: unknown; errors: unknown }[]>`
+      SELECT "startedAt" / 3600 AS "hour", COALESCE("connectionId", '') AS "cid", COUNT(*) AS "operations",
+        SUM(CASE WHEN "status" = 'error' THEN 1 ELSE 0 END) AS "errors"
+      FROM "OperationLog" WHERE "teamId" = ${a.team} GROUP BY "startedAt" / 3600, COALESCE("connectionId", '')`;
+    const [batches] = await db.$queryRaw<{ n: unknown }[]>`
+      SELECT COUNT(*) AS "n" FROM "LogHour" WHERE "teamId" = ${a.team} AND "batch" <> 0`;
+    const byKey = (rows: typeof logs) =>
+      Object.fromEntries(
+        rows
+          .filter((r) => Number(r.operations) !== 0 || Number(r.errors) !== 0)
+          .map((r) => [`${Number(r.hour)}|${r.cid}`, [Number(r.operations), Number(r.errors)]]),
+      );
+    return { counted: byKey(counted), logs: byKey(logs), batches: Number(batches.n) };
+  },
   /** A team's attribution rows with their entries' service types, and its day rollup (UsageDay), as stored. */
   async usageDaysAndRows(a) {
     const rows = await db.$queryRaw<{ at: unknown; type: string; connectionId: string | null; credits: unknown }[]>`

@@ -2,6 +2,7 @@ import "server-only";
 import { textCell } from "@/lib/text/csv-cell";
 import { db } from "@/lib/db/client";
 import { usageRows } from "@/lib/credits/usage-days";
+import { logCountRows } from "@/lib/logs/log-hours";
 import { placeholders } from "@/lib/jobs/claim";
 
 const HEADER = [
@@ -26,9 +27,9 @@ const CHUNK = 500;
 /**
  * A client's usage per connection and per UTC day in [from, to) as CSV (externalId null: the No
  * client group, whose rows without a connection have an empty connection_id): credits from the
- * attribution rows by the ledger's created_at, operations and errors from the logs by started_at,
- * as GET /v1/usage counts them; days without either are left out. Aggregated in the database,
- * then written a chunk of rows at a time.
+ * attribution rows by the ledger's created_at, operations and errors from the logs by started_at
+ * (whole hours from their counts), as GET /v1/usage counts them; days without either are left
+ * out. Aggregated in the database, then written a chunk of rows at a time.
  */
 export function streamClientUsageCsv(
   teamId: string,
@@ -63,16 +64,10 @@ async function usageLines(
   externalId: string | null,
   range: { from: number; to: number },
 ): Promise<string[]> {
-  const from = BigInt(range.from);
-  const to = BigInt(range.to);
-  const source = usageRows(teamId, range.from, range.to, { need: "connection" });
-  const [connections, credits, logs] = await Promise.all([
-    db.connection.findMany({
-      where: { teamId, externalId, OR: [{ ownerUserId: null }, { ownerUserId: userId }] },
-      select: { id: true, displayName: true, type: true },
-    }),
-    db.$queryRawUnsafe<CreditRow[]>(
-      placeholders(`SELECT s."connectionId" AS "cid", s."at" / 86400 AS "day", SUM(s."credits") AS "credits"
+  // Rows of a source summed per connection and day, over the client's connections the user sees.
+  const perDay = <T>(source: { sql: string; params: unknown[] }, sums: string) =>
+    db.$queryRawUnsafe<T[]>(
+      placeholders(`SELECT s."connectionId" AS "cid", s."at" / 86400 AS "day", ${sums}
         FROM ${source.sql} s LEFT JOIN "Connection" c ON c."id" = s."connectionId"
         WHERE ${
           externalId === null
@@ -82,23 +77,17 @@ async function usageLines(
         GROUP BY s."connectionId", s."at" / 86400`),
       ...source.params,
       ...(externalId === null ? [userId] : [externalId, userId]),
+    );
+  const [connections, credits, logs] = await Promise.all([
+    db.connection.findMany({
+      where: { teamId, externalId, OR: [{ ownerUserId: null }, { ownerUserId: userId }] },
+      select: { id: true, displayName: true, type: true },
+    }),
+    perDay<CreditRow>(usageRows(teamId, range.from, range.to, { need: "connection" }), `SUM(s."credits") AS "credits"`),
+    perDay<LogRow>(
+      logCountRows(teamId, range.from, range.to),
+      `SUM(s."operations") AS "operations", SUM(s."errors") AS "errors"`,
     ),
-    externalId === null
-      ? db.$queryRaw<LogRow[]>`
-          SELECT l."connectionId" AS "cid", l."startedAt" / 86400 AS "day", COUNT(*) AS "operations",
-            SUM(CASE WHEN l."status" = 'error' THEN 1 ELSE 0 END) AS "errors"
-          FROM "OperationLog" l LEFT JOIN "Connection" c ON c."id" = l."connectionId"
-          WHERE l."teamId" = ${teamId} AND l."startedAt" >= ${from} AND l."startedAt" < ${to}
-            AND (l."connectionId" IS NULL OR (c."id" IS NOT NULL AND c."externalId" IS NULL
-              AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ${userId})))
-          GROUP BY l."connectionId", l."startedAt" / 86400`
-      : db.$queryRaw<LogRow[]>`
-          SELECT l."connectionId" AS "cid", l."startedAt" / 86400 AS "day", COUNT(*) AS "operations",
-            SUM(CASE WHEN l."status" = 'error' THEN 1 ELSE 0 END) AS "errors"
-          FROM "OperationLog" l JOIN "Connection" c ON c."id" = l."connectionId"
-          WHERE l."teamId" = ${teamId} AND l."startedAt" >= ${from} AND l."startedAt" < ${to}
-            AND c."externalId" = ${externalId} AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ${userId})
-          GROUP BY l."connectionId", l."startedAt" / 86400`,
   ]);
   const byId = new Map(connections.map((c) => [c.id, c]));
   const cells = new Map<

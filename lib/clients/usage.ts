@@ -3,13 +3,14 @@ import { db } from "@/lib/db/client";
 import { decodeCursor, encodeCursor } from "@/lib/db/pagination";
 import type { UsageQuery, UsageRow } from "@/lib/schemas/usage";
 import { usageRows } from "@/lib/credits/usage-days";
+import { logCountRows } from "@/lib/logs/log-hours";
 import { placeholders } from "@/lib/jobs/claim";
 
 // CONTRACT §12: usage per client (external_id) or per connection, over the connections the
 // caller sees. Credits are sums of the attribution rows written with each ledger entry
 // (lib/credits/charge-credits.ts), whole days read from their rollup (lib/credits/usage-days.ts);
-// operations and errors are counts of the logs that ran on a connection: both grouped in the
-// database, then merged by key.
+// operations and errors are counts of the logs that ran on a connection, whole hours read from
+// theirs (lib/logs/log-hours.ts): both grouped in the database, then merged by key.
 
 type Grouped = {
   key: string | null;
@@ -30,41 +31,26 @@ export async function usageGroups(
   userId: string | null,
   q: Pick<UsageQuery, "group_by" | "from" | "to">,
 ): Promise<UsageRow[]> {
-  const from = BigInt(q.from);
-  const to = BigInt(q.to);
   const byClient = q.group_by === "external_id";
   // userId null: the operator (every connection of the team).
   const who = userId ?? "";
   const everyone = userId === null ? 1 : 0;
-  const source = usageRows(teamId, q.from, q.to, { need: "connection" });
-  const [credits, logs] = await Promise.all([
+  const keyColumn = byClient ? `c."externalId"` : `s."connectionId"`;
+  // Rows of a source summed per key, over the connections the user sees.
+  const grouped = (source: { sql: string; params: unknown[] }, sums: string) =>
     db.$queryRawUnsafe<Grouped[]>(
-      placeholders(`SELECT ${byClient ? `c."externalId"` : `s."connectionId"`} AS "key", SUM(s."credits") AS "credits"
+      placeholders(`SELECT ${keyColumn} AS "key", ${sums}
         FROM ${source.sql} s LEFT JOIN "Connection" c ON c."id" = s."connectionId"
         WHERE s."connectionId" IS NULL
           OR (c."id" IS NOT NULL AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ? OR 1 = ?))
-        GROUP BY ${byClient ? `c."externalId"` : `s."connectionId"`}`),
+        GROUP BY ${keyColumn}`),
       ...source.params,
       who,
       everyone,
-    ),
-    byClient
-      ? db.$queryRaw<Grouped[]>`
-          SELECT c."externalId" AS "key", COUNT(*) AS "operations",
-            SUM(CASE WHEN l."status" = 'error' THEN 1 ELSE 0 END) AS "errors"
-          FROM "OperationLog" l LEFT JOIN "Connection" c ON c."id" = l."connectionId"
-          WHERE l."teamId" = ${teamId} AND l."startedAt" >= ${from} AND l."startedAt" < ${to}
-            AND (l."connectionId" IS NULL
-              OR (c."id" IS NOT NULL AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ${who} OR 1 = ${everyone})))
-          GROUP BY c."externalId"`
-      : db.$queryRaw<Grouped[]>`
-          SELECT l."connectionId" AS "key", COUNT(*) AS "operations",
-            SUM(CASE WHEN l."status" = 'error' THEN 1 ELSE 0 END) AS "errors"
-          FROM "OperationLog" l LEFT JOIN "Connection" c ON c."id" = l."connectionId"
-          WHERE l."teamId" = ${teamId} AND l."startedAt" >= ${from} AND l."startedAt" < ${to}
-            AND (l."connectionId" IS NULL
-              OR (c."id" IS NOT NULL AND (c."ownerUserId" IS NULL OR c."ownerUserId" = ${who} OR 1 = ${everyone})))
-          GROUP BY l."connectionId"`,
+    );
+  const [credits, logs] = await Promise.all([
+    grouped(usageRows(teamId, q.from, q.to, { need: "connection" }), `SUM(s."credits") AS "credits"`),
+    grouped(logCountRows(teamId, q.from, q.to), `SUM(s."operations") AS "operations", SUM(s."errors") AS "errors"`),
   ]);
   const rows = new Map<string | null, UsageRow>();
   const rowOf = (key: string | null) => {

@@ -75,7 +75,7 @@ const isBusy = (e: unknown) => {
  * call, and so froze this process's event loop, every request and run in it, for as long as
  * another process (a writer, the workflow worker, the CLI) held the lock. Here the wait is a timer.
  */
-async function whenFree<T>(busyMs: number, run: () => Promise<T>): Promise<T> {
+export async function whenFree<T>(busyMs: number, run: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + busyMs;
   for (let wait = 1; ; wait = Math.min(wait * 2, 16)) {
     try {
