@@ -2,6 +2,7 @@
 
 import { getCoreRowModel, useReactTable, type ColumnDef } from "@tanstack/react-table";
 import { useId, useState } from "react";
+import { useFillWindow } from "@/components/data-table/use-fill-window";
 import { TableHeader } from "@/components/data-table/table-header";
 import { VirtualBody } from "@/components/data-table/virtual-body";
 import { SkeletonRows } from "@/components/data-table/skeleton-rows";
@@ -38,8 +39,13 @@ type Props<T> = {
   end?: React.ReactNode;
   /** Whether the end-of-list line says which time zone the times are in (not for a table without times). */
   timeZoneNote?: boolean;
-  /** The scroll container's height: the explorers fill the window, a table inside a page is shorter. */
+  /**
+   * The scroll container's height classes, for a table inside a page (shorter than the window).
+   * Without them the table fills the window below its top (the explorers).
+   */
   heightClass?: string;
+  /** Fill the window below the table's top even with `heightClass` (a minimum height, say). */
+  fillWindow?: boolean;
   /**
    * A row to give the keyboard focus back to (the one whose detail panel just closed); each
    * new value is acted on once.
@@ -76,6 +82,7 @@ export function DataTable<T>(props: Props<T>) {
   const rows = data;
   const minWidth = Math.max(props.minWidth ?? 0, templateMinWidth(template));
   const scrollId = useId();
+  useFillWindow(scrollElement, props.fillWindow ?? props.heightClass === undefined);
 
   // The scroll container holds the grid (only rows inside it, as the grid role requires) and,
   // after it, the end-of-list line and the loading, empty and error states.
@@ -89,7 +96,8 @@ export function DataTable<T>(props: Props<T>) {
         ref={setScrollElement}
         id={scrollId}
         data-testid="data-table-scroll"
-        className={`card overflow-auto ${props.heightClass ?? "max-h-[max(calc(100dvh-17rem),22rem)]"}`}
+        // scroll-pt: the sticky header's height, so a row the keyboard brings into view is not under it.
+        className={`card overflow-auto scroll-pt-9 ${props.heightClass ?? ""}`}
       >
         <div style={{ minWidth }}>
           <div

@@ -69,9 +69,10 @@ export function VirtualBody<T>({
       const target = Math.max(0, Math.min(index, rows.length - 1));
       setActive(target);
       const rendered = body.current?.querySelector<HTMLElement>(`[data-row-index="${target}"]`);
-      if (rendered) rendered.focus({ preventScroll: true });
-      // Not rendered yet: it gets the focus once scrolling renders it (the effect below).
-      else pendingFocus.current = target;
+      if (rendered) return focusInView(rendered);
+      // Not rendered yet: the virtualizer scrolls to where it will be, and it gets the focus once
+      // that renders it (the effect below).
+      pendingFocus.current = target;
       virtualizer.scrollToIndex(target, { align: "auto" });
     },
     [rows.length, virtualizer],
@@ -84,7 +85,7 @@ export function VirtualBody<T>({
     const el = body.current?.querySelector<HTMLElement>(`[data-row-index="${index}"]`);
     if (el) {
       pendingFocus.current = null;
-      el.focus({ preventScroll: true });
+      focusInView(el);
     }
   });
 
@@ -145,6 +146,16 @@ export function VirtualBody<T>({
       </div>
     </div>
   );
+}
+
+/**
+ * Focuses a rendered row and brings all of it into view: inside the table (clear of the sticky
+ * header, which the virtualizer's offsets leave out) and on the screen, when the table itself
+ * reaches past the window's edge (a short window).
+ */
+function focusInView(row: HTMLElement) {
+  row.focus({ preventScroll: true });
+  row.scrollIntoView({ block: "nearest" });
 }
 
 type RowProps<T> = {

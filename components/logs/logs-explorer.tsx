@@ -102,9 +102,6 @@ export function LogsExplorer({ teamId, history }: { teamId: string; history: His
         data={logs}
         columns={columns}
         template={words.length ? SEARCH_COLUMNS_TEMPLATE : LOG_COLUMNS_TEMPLATE}
-        // The window less the page's header, the search and filters and the history line: the
-        // grid's last row stays on screen when the grid scrolls to it.
-        heightClass="max-h-[max(calc(100dvh-22.5rem),22rem)]"
         getRowId={(l) => l.id}
         isLoading={query.isPending}
         error={query.error}

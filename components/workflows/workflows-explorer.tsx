@@ -53,7 +53,8 @@ export function WorkflowsExplorer({ teamId }: { teamId: string }) {
         error={query.error}
         refetch={query.refetch}
         onRowClick={(w) => router.push(`/${teamId}/workflows/${w.id}`)}
-        heightClass="max-h-[calc(100dvh-15rem)] min-h-[320px]"
+        heightClass="min-h-[320px]"
+        fillWindow
         empty={
           <EmptyState title="No workflows yet">
             <p>
