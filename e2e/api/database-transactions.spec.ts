@@ -229,3 +229,40 @@ test("on SQLite, a process waiting for another's write lock keeps running: the w
   expect(out.ticks).toBeGreaterThan(20);
   expect(out.waited).toBeLessThan(5_000);
 });
+
+// lib/db/pg-named-statements.ts: on PostgreSQL a statement with parameters is named from its
+// second use, so each connection parses it once. Prisma's statements and the compiled reads both.
+for (const setting of ["on", "off"] as const)
+  test(`on PostgreSQL, a repeated statement ${setting === "on" ? "is prepared once per connection and answers as before" : "stays unnamed with DATABASE_PREPARED_STATEMENTS=off"}`, async () => {
+    test.skip(engine !== "postgresql", "named statements are PostgreSQL's");
+    const team = await seedTeam({ name: "Prepared Co" });
+    const out = await inDatabase<{ names: { name: string; statement: string }[]; answers: string[] }>(
+      `
+      const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
+      // One transaction: every statement on one connection, whose prepared statements are then listed.
+      return transaction(async (tx) => {
+        const answers = [];
+        for (let i = 0; i < 3; i++) {
+          const team = await tx.team.findUnique({ where: { id: args.team }, select: { name: true } });
+          answers.push(team.name);
+        }
+        await tx.team.update({ where: { id: args.team }, data: { name: "Renamed Co" } });
+        answers.push((await tx.team.findUnique({ where: { id: args.team }, select: { name: true } })).name);
+        const names = await tx.$queryRawUnsafe("SELECT name, statement FROM pg_prepared_statements ORDER BY name");
+        return { names, answers };
+      });
+      `,
+      { team: team.id },
+      { ...process.env, DATABASE_PREPARED_STATEMENTS: setting },
+    );
+    // The same answers, the last one read after a write: a prepared statement is not a cache.
+    expect(out.answers).toEqual(["Prepared Co", "Prepared Co", "Prepared Co", "Renamed Co"]);
+    const team_ = out.names.filter((n) => /FROM "public"\."Team"/.test(n.statement) && /^SELECT/.test(n.statement));
+    if (setting === "off") expect(out.names).toEqual([]);
+    else {
+      // The read, named on its second use and reused after (one entry, not three); the one-off update stays unnamed.
+      expect(team_).toHaveLength(1);
+      expect(team_[0].name).toMatch(/^pb_\d+$/);
+      expect(out.names.some((n) => /^UPDATE/.test(n.statement))).toBe(false);
+    }
+  });

@@ -56,3 +56,27 @@ export function cpuSeconds(pid: number | null): number {
     return NaN;
   }
 }
+
+/**
+ * User + system CPU seconds so far of the PostgreSQL backends serving database `name` on this
+ * machine (their process titles name it: "postgres: … <user> <database> …"), or NaN off Linux. A
+ * backend that exits takes its CPU with it: read it around a phase whose pools stay connected.
+ */
+export function databaseCpuSeconds(name: string): number {
+  try {
+    let sum = 0;
+    for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+      try {
+        const title = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        if (!title.startsWith("postgres:") || !title.split(/\s+/).includes(name)) continue;
+        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+        sum += (Number(fields[11]) + Number(fields[12])) / 100;
+      } catch {
+        /* gone */
+      }
+    }
+    return sum;
+  } catch {
+    return NaN;
+  }
+}

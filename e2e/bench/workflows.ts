@@ -22,7 +22,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
 import { benchWorkspace } from "./workspace";
-import { cpuSeconds, pidListeningOn } from "./process-cpu";
+import { cpuSeconds, databaseCpuSeconds, pidListeningOn } from "./process-cpu";
 import { loopCase } from "./workflow-loop";
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 1000);
@@ -47,6 +47,8 @@ async function main() {
   const probeDir = process.env.BENCH_PROBE === "1" ? join(dir, "probe") : undefined;
   if (probeDir) mkdirSync(probeDir, { recursive: true });
   const engine = postgres ? "PostgreSQL" : "SQLite";
+  // The database's own CPU (its backends' processes), PostgreSQL on this machine only.
+  const databaseName = pg ? new URL(pg.url).pathname.slice(1) : undefined;
   migrateWith(env);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -174,6 +176,7 @@ async function main() {
         const due = Date.now() + 2000;
         await db.workflow.updateMany({ where: mine, data: { nextRunAt: BigInt(due) } });
         const cpu0 = cpuSeconds(serverPid);
+        const dbCpu0 = databaseName ? databaseCpuSeconds(databaseName) : NaN;
         for (;;) {
           const open = await db.workflowRun.count({ where: { workflow: mine, status: { in: ["queued", "running"] } } });
           const all = await db.workflowRun.count({ where: { workflow: mine } });
@@ -183,6 +186,7 @@ async function main() {
           await new Promise((r) => setTimeout(r, 200));
         }
         const cpu = cpuSeconds(serverPid) - cpu0;
+        const dbCpu = databaseName ? databaseCpuSeconds(databaseName) - dbCpu0 : NaN;
         const runs = await db.workflowRun.findMany({
           where: { workflow: mine },
           select: {
@@ -220,6 +224,7 @@ async function main() {
           p50: p(lags, 0.5),
           p99: p(lags, 0.99),
           cpu,
+          dbCpu,
           runs: runs.length,
           credits: runs.reduce((s, r) => s + (r.credits ?? 0), 0),
           problems,
@@ -242,11 +247,18 @@ async function main() {
       const text = [
         `# bench:workflows — ${engine}, ${WORKFLOWS} workflows due at once, ${CONCURRENCY} runs at a time`,
         "",
-        "| side | runs/s | lag p50 ms | lag p99 ms | server CPU s |",
-        "|---|---|---|---|---|",
-        `| bare: the 3 sandbox operations of each run, in process (before / after) | ${f(bareBefore)} / ${f(bareAfter)} | | | |`,
-        `| floor: 3 utility nodes per run (no provider) | ${f(floor.perSecond)} | ${f(floor.p50)} | ${f(floor.p99)} | ${f(floor.cpu)} |`,
-        `| run: 3 sandbox nodes per run (2 reports, 1 note) | ${f(run.perSecond)} | ${f(run.p50)} | ${f(run.p99)} | ${f(run.cpu)} |`,
+        "| side | runs/s | lag p50 ms | lag p99 ms | server CPU s | server CPU ms per run | database CPU ms per run |",
+        "|---|---|---|---|---|---|---|",
+        `| bare: the 3 sandbox operations of each run, in process (before / after) | ${f(bareBefore)} / ${f(bareAfter)} | | | | | |`,
+        ...(
+          [
+            ["floor: 3 utility nodes per run (no provider)", floor],
+            ["run: 3 sandbox nodes per run (2 reports, 1 note)", run],
+          ] as const
+        ).map(
+          ([side, m]) =>
+            `| ${side} | ${f(m.perSecond)} | ${f(m.p50)} | ${f(m.p99)} | ${f(m.cpu)} | ${f((1000 * m.cpu) / m.runs)} | ${postgres ? f((1000 * m.dbCpu) / m.runs) : "(in process)"} |`,
+        ),
         "",
         `run / bare: ${(run.perSecond / bareRate).toFixed(2)} (runs per second through the scheduler and runner, against the same provider calls in a loop).`,
         `Each sandbox run wrote 3 logs and 1 ledger entry (${run.credits} credits for ${run.runs} runs: 1 + 2 + 2 + 1 each).`,

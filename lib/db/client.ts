@@ -19,6 +19,7 @@ import { databaseTarget } from "@/lib/db/engine";
 import { oneStatementAtATime } from "@/lib/db/one-statement-at-a-time";
 import { statementsReused } from "@/lib/db/reused-statements";
 import { transactionsReleaseTheirConnection } from "@/lib/db/pg-transaction-ends";
+import { NamedStatementsClient } from "@/lib/db/pg-named-statements";
 import { encodeParameter, utcMs } from "@/lib/db/instants";
 import { sqliteRows } from "@/lib/db/sqlite-rows";
 import type { ReadDb } from "@/lib/db/read-types";
@@ -75,6 +76,8 @@ function createClients(): Clients {
       connectionTimeoutMillis: 5_000,
       types: PG_READ_TYPES,
       options: "-c TimeZone=UTC",
+      // Statements with parameters are prepared once per connection (lib/db/pg-named-statements.ts).
+      Client: NamedStatementsClient,
     });
     // Without a listener an idle client's error (the database restarting) would crash the process.
     pool.on("error", () => {});
