@@ -1,6 +1,7 @@
 import "server-only";
-import type { Compilable } from "kysely";
-import { readBuilder } from "@/lib/db/client";
+import type { Compilable, Insertable } from "kysely";
+import { encodeReadParameter, readBuilder } from "@/lib/db/client";
+import type { ReadDb } from "@/lib/db/read-types";
 import { compiledByShape } from "@/lib/db/read";
 import { runnerOf } from "@/lib/db/tx-connection";
 import type { Tx } from "@/lib/db/transaction";
@@ -23,5 +24,32 @@ export function preparedInTx<Args extends Record<string, unknown>, Row = never>(
   return async (tx: Tx, args: Args): Promise<Row[]> => {
     const [sql, values] = compiled(args);
     return (await runnerOf(tx)(sql, values)) as Row[];
+  };
+}
+
+/**
+ * A multi-row INSERT into `table` in the transaction `tx` (as `preparedInTx`): every row gives the
+ * same columns; compiled once per row count and column list. One statement instead of one per row:
+ * on PostgreSQL each statement is a round trip to the server.
+ */
+export function insertRowsInTx<T extends keyof ReadDb>(table: T) {
+  const compiled = new Map<string, string>();
+  return async (tx: Tx, rows: Insertable<ReadDb[T]>[]): Promise<void> => {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]) as (keyof Insertable<ReadDb[T]> & string)[];
+    const key = `${rows.length}:${columns.join(",")}`;
+    let sql = compiled.get(key);
+    if (sql === undefined) {
+      const blank = Object.fromEntries(columns.map((c) => [c, null])) as Insertable<ReadDb[T]>;
+      sql = readBuilder
+        .insertInto(table)
+        .values(rows.map(() => blank))
+        .compile().sql;
+      compiled.set(key, sql);
+    }
+    await runnerOf(tx)(
+      sql,
+      rows.flatMap((row) => columns.map((c) => encodeReadParameter(row[c]))),
+    );
   };
 }

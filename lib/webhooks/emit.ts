@@ -8,7 +8,7 @@ import { subscribes } from "@/lib/schemas/webhook-event-types";
 import type { WebhookEventData, WebhookEventName } from "@/lib/schemas/webhook-events";
 import { WORKFLOW_RUNS_JOB } from "@/lib/jobs/job-names";
 import { currentChain } from "@/lib/webhooks/event-chain";
-import { preparedInTx, write } from "@/lib/db/write";
+import { insertRowsInTx, preparedInTx, write } from "@/lib/db/write";
 
 // The outbox: an event and its deliveries are rows written with the transaction of the change
 // that caused it, so they exist exactly when the change committed. The dispatcher
@@ -38,9 +38,7 @@ const subscribers = preparedInTx((a: { teamId: string; pattern: string }) =>
     .where("t.id", "=", a.teamId),
 );
 const insertEvent = preparedInTx((e: Insertable<ReadDb["WebhookEvent"]>) => write.insertInto("WebhookEvent").values(e));
-const insertDelivery = preparedInTx((d: Insertable<ReadDb["WebhookDelivery"]>) =>
-  write.insertInto("WebhookDelivery").values(d),
-);
+const insertDeliveries = insertRowsInTx("WebhookDelivery");
 const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
@@ -80,8 +78,9 @@ export async function emitWebhookEvent<T extends WebhookEventName>(
   if (listening) jobSignal(WORKFLOW_RUNS_JOB).wanted = true;
   if (endpoints.length === 0) return id;
   const now = monotonicNow();
-  for (const e of endpoints)
-    await insertDelivery(tx, {
+  await insertDeliveries(
+    tx,
+    endpoints.map((e) => ({
       id: newId("whd"),
       eventId: id,
       endpointId: e.id,
@@ -91,7 +90,8 @@ export async function emitWebhookEvent<T extends WebhookEventName>(
       attempts: 0,
       nextAttemptAt: now,
       createdAt: now,
-    });
+    })),
+  );
   jobSignal("webhooks").wanted = true;
   return id;
 }
