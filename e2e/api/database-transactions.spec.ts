@@ -236,7 +236,7 @@ for (const setting of ["on", "off"] as const)
   test(`on PostgreSQL, a repeated statement ${setting === "on" ? "is prepared once per connection and answers as before" : "stays unnamed with DATABASE_PREPARED_STATEMENTS=off"}`, async () => {
     test.skip(engine !== "postgresql", "named statements are PostgreSQL's");
     const team = await seedTeam({ name: "Prepared Co" });
-    const out = await inDatabase<{ names: { name: string; statement: string }[]; answers: string[] }>(
+    const out = await inDatabase<{ names: { name: string; statement: string }[]; answers: (string | number)[] }>(
       `
       const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
       // One transaction: every statement on one connection, whose prepared statements are then listed.
@@ -248,6 +248,10 @@ for (const setting of ["on", "off"] as const)
         }
         await tx.team.update({ where: { id: args.team }, data: { name: "Renamed Co" } });
         answers.push((await tx.team.findUnique({ where: { id: args.team }, select: { name: true } })).name);
+        // A batch (60 parameters), twice: its text varies with its rows, so it is never named.
+        const ids = Array.from({ length: 60 }, (_, i) => (i ? "t_none_" + i : args.team));
+        const batch = 'SELECT "id" AS "batch" FROM "Team" WHERE "id" IN (' + ids.map((_, i) => "$" + (i + 1)).join(", ") + ")";
+        for (let i = 0; i < 2; i++) answers.push((await tx.$queryRawUnsafe(batch, ...ids)).length);
         const names = await tx.$queryRawUnsafe("SELECT name, statement FROM pg_prepared_statements ORDER BY name");
         return { names, answers };
       });
@@ -256,7 +260,8 @@ for (const setting of ["on", "off"] as const)
       { ...process.env, DATABASE_PREPARED_STATEMENTS: setting },
     );
     // The same answers, the last one read after a write: a prepared statement is not a cache.
-    expect(out.answers).toEqual(["Prepared Co", "Prepared Co", "Prepared Co", "Renamed Co"]);
+    expect(out.answers).toEqual(["Prepared Co", "Prepared Co", "Prepared Co", "Renamed Co", 1, 1]);
+    expect(out.names.some((n) => n.statement.includes('"batch"'))).toBe(false);
     const team_ = out.names.filter((n) => /FROM "public"\."Team"/.test(n.statement) && /^SELECT/.test(n.statement));
     if (setting === "off") expect(out.names).toEqual([]);
     else {

@@ -13,6 +13,12 @@ import { Client, type QueryConfig } from "pg";
 const MAX_NAMED = 400;
 /** Texts seen once, waiting for a second use; cleared when full. */
 const MAX_SEEN = 4_000;
+/**
+ * A statement with more parameters than this is a batch (the webhook dispatcher's results, a
+ * claim's list of ids): its text changes with its row count, so naming each count would spend
+ * the names above on texts used a few times each, and its parse is small beside its rows.
+ */
+const MAX_PARAMETERS = 50;
 
 const names = new Map<string, string>();
 const seen = new Set<string>();
@@ -36,6 +42,8 @@ function nameFor(text: string): string | undefined {
   return given;
 }
 
+const namable = (parameters: number) => parameters > 0 && parameters <= MAX_PARAMETERS;
+
 type QueryArgs = [config: unknown, values?: unknown, callback?: unknown];
 // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its client as `this` below
 const query = Client.prototype.query as (this: Client, ...args: QueryArgs) => unknown;
@@ -43,14 +51,14 @@ const query = Client.prototype.query as (this: Client, ...args: QueryArgs) => un
 /** `args` with a name added when their statement carries parameters and has a text named above. */
 function named(...[config, values, callback]: QueryArgs): QueryArgs {
   if (typeof config === "string") {
-    const name = Array.isArray(values) && values.length ? nameFor(config) : undefined;
+    const name = Array.isArray(values) && namable(values.length) ? nameFor(config) : undefined;
     return name ? [{ name, text: config, values }, callback] : [config, values, callback];
   }
   // A config object (not a Query or a cursor already built: those carry `submit`).
   if (!config || typeof config !== "object" || "submit" in config) return [config, values, callback];
   const q = config as QueryConfig;
   const parameters = q.values ?? (Array.isArray(values) ? (values as unknown[]) : undefined);
-  const name = q.name === undefined && parameters?.length ? nameFor(q.text) : undefined;
+  const name = q.name === undefined && namable(parameters?.length ?? 0) ? nameFor(q.text) : undefined;
   if (!name) return [config, values, callback];
   return [{ ...q, name, values: parameters }, typeof values === "function" ? values : callback];
 }
