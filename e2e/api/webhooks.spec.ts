@@ -700,3 +700,34 @@ test.describe("durability", () => {
     }
   });
 });
+
+test("an endpoint's failing streak is shown after a failed attempt and ends with its next success, for each endpoint of a batch", async () => {
+  const team = await newTeam();
+  // Both receivers fail until they are made healthy, then answer 200: a retry succeeds.
+  let healthy = false;
+  const answer = () => (healthy ? { status: 200 } : { status: 500, body: "not yet" });
+  const both = [await receiver(answer), await receiver(answer)];
+  const endpoints = [await endpoint(team, both[0].url), await endpoint(team, both[1].url)];
+  const dash = await owner(team);
+  const streaks = async () =>
+    Promise.all(
+      endpoints.map(
+        async (ep) =>
+          ((await (await dash.get(`/api/dashboard/webhooks/${ep.id}`)).json()) as { failing_since: unknown })
+            .failing_since,
+      ),
+    );
+  await postKeyConnection(team);
+  await waitFor(
+    async () => ((await streaks()).every((since) => typeof since === "number") ? true : null),
+    10_000,
+    "both streaks to show",
+  );
+  healthy = true;
+  await waitFor(
+    async () => ((await streaks()).every((since) => since === null) ? true : null),
+    20_000,
+    "both streaks to end with a success",
+  );
+  for (const r of both) expect(r.received.length).toBeGreaterThanOrEqual(2);
+});

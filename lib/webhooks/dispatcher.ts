@@ -352,15 +352,15 @@ async function storeResults(tx: Tx, batch: Done[], schedule: number[]) {
       });
   }
   if (attempts.length) await insertAttempts(tx, attempts);
+  // The endpoints whose last attempt here succeeded: a failing streak ends, for all in one statement.
+  const recovered = [...endpointOutcome.values()].filter((o) => o.failedAt === null && o.succeeded);
+  if (recovered.length)
+    await tx.webhookEndpoint.updateMany({
+      where: { id: { in: recovered.map((o) => o.endpoint.id) }, failingSince: { not: null } },
+      data: { failingSince: null },
+    });
   for (const { endpoint, failedAt, succeeded } of endpointOutcome.values()) {
-    if (failedAt === null) {
-      if (succeeded)
-        await tx.webhookEndpoint.updateMany({
-          where: { id: endpoint.id, failingSince: { not: null } },
-          data: { failingSince: null },
-        });
-      continue;
-    }
+    if (failedAt === null) continue;
     // A success earlier in the batch ended the old streak: the new one starts at this failure.
     await tx.webhookEndpoint.updateMany({
       where: { id: endpoint.id, ...(!succeeded && { failingSince: null }) },
