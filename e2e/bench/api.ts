@@ -306,6 +306,10 @@ async function main() {
     writeFileSync(join(root, "e2e", ".artifacts", `bench-api-${postgres ? "postgresql" : "sqlite"}.md`), report);
     await bare.close();
     process.exitCode = bars.every((b) => b.ok) ? 0 : 1;
+  } catch (e) {
+    // Said before the database is dropped: a client still open then fails on its own and ends the process.
+    console.error(e);
+    process.exitCode = 1;
   } finally {
     await server.stop();
     await db.$disconnect();

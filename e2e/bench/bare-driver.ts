@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { decodeCursor, encodeCursor } from "@/lib/db/pagination";
 import { historyWindow } from "@/lib/logs/history-window";
+import { agentSourceName } from "@/lib/text/conversation-name";
 
 type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- bodies read untyped; a wrong shape fails the assertion
 type Query = (sql: string, params: unknown[]) => Promise<Row[]>;
@@ -48,16 +49,18 @@ async function connect(databaseUrl: string): Promise<{ query: Query; close: () =
     },
   });
   await client.connect();
-  const numbered = new Map<string, string>();
+  const numbered = new Map<string, { name: string; text: string }>();
   return {
-    // The same SQL text on both engines: `?` placeholders numbered for PostgreSQL.
+    // The same SQL text on both engines: `?` placeholders numbered for PostgreSQL, each text a
+    // named statement (parsed once), as the product's are (lib/db/pg-named-statements.ts).
     query: async (sql, params) => {
-      let text = numbered.get(sql);
-      if (text === undefined) {
+      let statement = numbered.get(sql);
+      if (statement === undefined) {
         let n = 0;
-        numbered.set(sql, (text = sql.replace(/\?/g, () => `$${++n}`)));
+        statement = { name: `bare_${numbered.size}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+        numbered.set(sql, statement);
       }
-      return (await client.query(text, params)).rows;
+      return (await client.query({ ...statement, values: params })).rows;
     },
     close: () => client.end(),
   };
@@ -68,10 +71,18 @@ const KEY_SQL = `SELECT k."id" AS "keyId", k."revokedAt", t."id" AS "teamId", t.
 
 const LOG_SELECT = `SELECT l."id", l."operationId", l."operationVersion", l."status", l."sourceType", l."sourceId", l."sourceRunId",
     COALESCE(w."name", m."name", l."sourceName") AS "sourceName", l."userId", l."userEmail", l."startedAt", l."completedAt",
-    l."creditsUsed", l."cacheHit", l."input", l."output", l."metadata", l."privateToUserId"
+    l."creditsUsed", l."cacheHit", l."input", l."output", l."metadata", l."privateToUserId",
+    c."userId" AS "conversationUserId", c."shared" AS "conversationShared"
   FROM "OperationLog" l
   LEFT JOIN "Workflow" w ON w."id" = l."sourceId" AND w."teamId" = l."teamId" AND l."sourceType" = 'workflow'
-  LEFT JOIN "McpServer" m ON m."id" = l."sourceId" AND m."teamId" = l."teamId" AND l."sourceType" = 'mcp'`;
+  LEFT JOIN "McpServer" m ON m."id" = l."sourceId" AND m."teamId" = l."teamId" AND l."sourceType" = 'mcp'
+  LEFT JOIN "AgentConversation" c ON c."id" = l."sourceId" AND c."teamId" = l."teamId" AND l."sourceType" = 'agent'`;
+
+/** The conversation's owner and sharing, which decide who reads an agent source's title. */
+const access = (r: Row) => ({
+  conversationUserId: r.conversationUserId as string | null,
+  conversationShared: r.conversationShared as boolean | number | null,
+});
 
 const HIDDEN = JSON.stringify({
   redacted: "This ran on a teammate's private connection: only its owner reads what it sent and received.",
@@ -83,7 +94,12 @@ const logJson = (r: Row, viewerId: string) => {
     operation_id: r.operationId,
     operation_version: r.operationVersion,
     status: r.status,
-    source: { type: r.sourceType, id: r.sourceId, run_id: r.sourceRunId, name: r.sourceName },
+    source: {
+      type: r.sourceType,
+      id: r.sourceId,
+      run_id: r.sourceRunId,
+      name: r.sourceType === "agent" ? agentSourceName(r.sourceName, access(r), viewerId) : r.sourceName,
+    },
     user: { id: r.userId, email: r.userEmail },
     started_at: r.startedAt,
     completed_at: r.completedAt,
@@ -174,8 +190,11 @@ export async function bareDriver(databaseUrl: string) {
     async creditLogsPage(authorization: string, limit: number) {
       const principal = await authenticate(authorization);
       const rows = await query(
-        `SELECT "id", "creditsUsed", "creditsRemaining", "serviceType", "serviceId", "serviceName", "userId", "userEmail", "createdAt"
-         FROM "CreditLedgerEntry" WHERE "teamId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ?`,
+        `SELECT e."id", e."creditsUsed", e."creditsRemaining", e."serviceType", e."serviceId", e."serviceName", e."userId", e."userEmail", e."createdAt",
+           c."userId" AS "conversationUserId", c."shared" AS "conversationShared"
+         FROM "CreditLedgerEntry" e
+         LEFT JOIN "AgentConversation" c ON c."id" = e."serviceId" AND c."teamId" = e."teamId" AND e."serviceType" = 'agent'
+         WHERE e."teamId" = ? ORDER BY e."createdAt" DESC, e."id" DESC LIMIT ?`,
         [principal.teamId, limit + 1],
       );
       const page = rows.slice(0, limit);
@@ -186,7 +205,12 @@ export async function bareDriver(databaseUrl: string) {
           id: r.id,
           credits_used: r.creditsUsed,
           credits_remaining: r.creditsRemaining,
-          service: { type: r.serviceType, id: r.serviceId, name: r.serviceName },
+          service: {
+            type: r.serviceType,
+            id: r.serviceId,
+            name:
+              r.serviceType === "agent" ? agentSourceName(r.serviceName, access(r), principal.userId) : r.serviceName,
+          },
           user: { id: r.userId, email: r.userEmail },
           created_at: r.createdAt,
         })),
