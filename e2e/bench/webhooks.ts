@@ -35,7 +35,7 @@ import { benchServerEnv } from "./workspace";
 import type { FromReceivers, ReceiverCounts, ReceiverDump, ToReceivers } from "./webhook-receivers";
 import type { Changes, Seeded } from "./webhook-writer";
 import { bareOutbox, writeBacklog, type BareResult } from "./webhook-bare-outbox";
-import { cpuSeconds, pidListeningOn } from "./process-cpu";
+import { cpuSeconds, databaseCpuSeconds, pidListeningOn } from "./process-cpu";
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const IDLE_CHANGES = Number(process.env.BENCH_IDLE_CHANGES ?? 50);
@@ -96,6 +96,7 @@ async function startReceivers() {
       child.send(m);
     });
   return {
+    pid: child.pid ?? null,
     urls: ports.map((p) => `http://127.0.0.1:${p}/hook`),
     ports,
     secrets: (secrets: string[]) => ask({ cmd: "secrets", secrets }),
@@ -449,6 +450,8 @@ async function main() {
   // The burst.
   log(`burst: ${EVENTS.toLocaleString("en")} changes by ${WRITERS} concurrent writers…`);
   const serverCpuBefore = cpuSeconds(serverPid);
+  const receiversCpuBefore = cpuSeconds(receivers.pid);
+  const databaseCpuBefore = postgres ? databaseCpuSeconds(new URL(databaseUrl).pathname.slice(1)) : NaN;
   const burst = await runWriter<Changes>(
     "changes",
     { team: seeded.teamId, count: EVENTS, concurrency: WRITERS, label: "burst" },
@@ -464,6 +467,8 @@ async function main() {
     log(`  received ${c.received.join(" / ")} of ${expected}`),
   );
   const serverCpu = cpuSeconds(serverPid) - serverCpuBefore;
+  const receiversCpu = cpuSeconds(receivers.pid) - receiversCpuBefore;
+  const databaseCpu = postgres ? databaseCpuSeconds(new URL(databaseUrl).pathname.slice(1)) - databaseCpuBefore : NaN;
   const { dump, badSignatureSamples } = await receivers.dump();
   // The outbox's account at the same moment: an event missing at a receiver whose deliveries are
   // still open (pending, or delivering under a lease) is late, still owed; one whose deliveries
@@ -535,12 +540,15 @@ async function main() {
   );
   await receivers.reset();
   await receivers.secrets(seeded.endpoints.map((e) => e.secret));
+  const floorCpu = process.cpuUsage();
   const f = await floor(
     receivers,
     seeded.endpoints.map((e) => e.secret),
     outbox.payload,
     EVENTS,
   );
+  const floorCpuUsed = process.cpuUsage(floorCpu);
+  const floorCpuSeconds = (floorCpuUsed.user + floorCpuUsed.system) / 1e6;
   const floorCounts = await waitForDeliveries(receivers, EVENTS, Date.now() + 60_000);
   const floorDump = (await receivers.dump()).dump;
   const floorLatencies: number[] = [];
@@ -696,7 +704,7 @@ async function main() {
     ),
     "",
     `Writing the burst: the product's ${WRITERS} writers committed ${EVENTS.toLocaleString("en")} changes in ${writeSeconds.toFixed(1)} s (${rate(EVENTS / writeSeconds)} changes/s); the bare driver wrote the same rows at ${rate(bare.write.changesPerSecond)} changes/s (${rate(bare.write.rowsPerSecond)} rows/s, ${bare.write.seconds.toFixed(1)} s).`,
-    `CPU during the burst (from the first change until the last delivery or the deadline): the server ${serverCpu.toFixed(1)} s (${((serverCpu * 1000) / Math.max(1, b.deliveries)).toFixed(2)} ms per delivery, all of it: its dispatcher is the only work it has then); the writer process ${burst.cpuSeconds.toFixed(1)} s (${((burst.cpuSeconds * 1000) / EVENTS).toFixed(2)} ms per change).`,
+    `CPU during the burst (from the first change until the last delivery or the deadline): the server ${serverCpu.toFixed(1)} s (${((serverCpu * 1000) / Math.max(1, b.deliveries)).toFixed(2)} ms per delivery, all of it: its dispatcher is the only work it has then); the writer process ${burst.cpuSeconds.toFixed(1)} s (${((burst.cpuSeconds * 1000) / EVENTS).toFixed(2)} ms per change)${postgres ? `; PostgreSQL's backends ${databaseCpu.toFixed(1)} s (${((databaseCpu * 1000) / EVENTS).toFixed(2)} ms per change)` : ""}; the receivers (the bench's own, verifying every signature) ${receiversCpu.toFixed(1)} s. The floor's loop: ${floorCpuSeconds.toFixed(1)} s (${((floorCpuSeconds * 1000) / Math.max(1, floorLatencies.length)).toFixed(2)} ms per delivery).`,
     `The backlog: the first delivery came ${drainFirst - drainUp} ms after the fresh server answered; its CPU from then to the last delivery ${drainCpu.toFixed(1)} s (${((drainCpu * 1000) / Math.max(1, drainAfterCpuRead)).toFixed(2)} ms per delivery).`,
     `After the last commit ${backlogAtLastCommit.toLocaleString("en")} events were still on their way; they took ${tailSeconds.toFixed(1)} s more (${rate(backlogAtLastCommit / Math.max(tailSeconds, 0.001))} events/s).`,
     `Outbox when the wait ended: deliveries ${JSON.stringify(outbox.deliveries)}, ${outbox.attempts} attempts (failed: ${JSON.stringify(outbox.failedAttempts)}); receivers got ${drained.requests.join(" / ")} requests; floor bodies ${f.bodyBytes} bytes, ${f.failures} failed requests.`,
@@ -739,6 +747,9 @@ async function main() {
           changesPerSecond: EVENTS / writeSeconds,
           serverCpuSeconds: serverCpu,
           writerCpuSeconds: burst.cpuSeconds,
+          databaseCpuSeconds: databaseCpu,
+          receiversCpuSeconds: receiversCpu,
+          floorCpuSeconds,
           backlogAtLastCommit,
           tailSeconds,
           firstCommit: b.firstCommit,

@@ -130,6 +130,18 @@ export const db: Db = clients.db;
 export const readBuilder: Kysely<ReadDb> = clients.builder;
 export const runRead: RunRead = clients.run;
 
+/**
+ * One statement outside any transaction (a claim, which may write), without Prisma on
+ * PostgreSQL: on the pool, as `runRead`, with the same decoding (int8 and instants as numbers),
+ * since Prisma's per-statement work cost more than the dispatcher's and runner's claims
+ * themselves. On SQLite through Prisma, whose adapter serializes the writes
+ * (lib/db/one-statement-at-a-time.ts); its raw rows give int8 as bigint.
+ */
+export const runStatement: RunRead =
+  databaseTarget().engine === "postgresql"
+    ? clients.run
+    : (sql, parameters) => clients.db.$queryRawUnsafe<unknown[]>(sql, ...parameters);
+
 export const dbEngine = () => databaseTarget().engine;
 
 /** A read's parameter as this engine's driver must receive it (a Date as UTC text: lib/db/instants.ts). */

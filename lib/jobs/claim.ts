@@ -1,5 +1,5 @@
 import "server-only";
-import { db, dbEngine } from "@/lib/db/client";
+import { dbEngine, runStatement } from "@/lib/db/client";
 
 // Claiming due jobs, the same way for every job table: one atomic statement that moves up to
 // `limit` rows matching `where` (due, or with an expired lease) to their claimed state and returns
@@ -38,5 +38,5 @@ export async function claimRows<T>(spec: ClaimSpec): Promise<T[]> {
      ${pg ? "" : `AND ${spec.where}`}
      RETURNING ${spec.returning}`;
   const params = [...spec.setParams, ...spec.whereParams, spec.limit, ...(pg ? [] : spec.whereParams)];
-  return db.$queryRawUnsafe<T[]>(placeholders(sql), ...params);
+  return (await runStatement(placeholders(sql), params)) as T[];
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { db, dbEngine } from "@/lib/db/client";
+import { dbEngine, runStatement } from "@/lib/db/client";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import { decryptJson } from "@/lib/security/encryption";
@@ -55,6 +55,8 @@ class Dispatcher {
   private flushing: Promise<void> = Promise.resolve();
   /** Endpoints whose refill claim is running: one at a time each. */
   private refilling = new Set<string>();
+  /** When the last scan looked for expired leases (claimAndStart). */
+  private leasesCheckedAt = 0;
   private loop = new JobLoop({ name: "webhooks", pollMs: POLL_MS, work: () => this.claimAndStart() });
 
   /** The retry delays, read and checked once: a bad value is reported at start, not at every result. */
@@ -78,25 +80,26 @@ class Dispatcher {
     const now = Date.now();
     let more = false;
     // Enabled endpoints with a due delivery; those at their in-flight limit here wait their turn.
-    const endpoints = await db.$queryRawUnsafe<
-      {
-        id: string;
-        teamId: string;
-        url: string;
-        secret: string;
-        previousSecret: string | null;
-        previousSecretExpiresAt: unknown;
-      }[]
-    >(
+    const endpoints = (await runStatement(
       `SELECT e."id", e."teamId", e."url", e."secret", e."previousSecret", e."previousSecretExpiresAt" FROM "WebhookEndpoint" e
        WHERE e."enabled" = ${dbEngine() === "postgresql" ? "true" : "1"} AND EXISTS (
          SELECT 1 FROM "WebhookDelivery" d WHERE d."endpointId" = e."id" AND d."status" IN ('pending', 'delivering') AND d."nextAttemptAt" <= ${param(1)})`,
-      now,
-    );
+      [now],
+    )) as {
+      id: string;
+      teamId: string;
+      url: string;
+      secret: string;
+      previousSecret: string | null;
+      previousSecretExpiresAt: unknown;
+    }[];
+    // Expired leases (an instance died mid-attempt) are looked for at most once a poll interval:
+    // a scan also follows every stored batch, and the lease claim is a statement per endpoint.
+    const withExpiredLeases = now - this.leasesCheckedAt >= POLL_MS;
+    if (withExpiredLeases) this.leasesCheckedAt = now;
     for (const e of endpoints) {
       const endpoint: Endpoint = { id: e.id, teamId: e.teamId, url: e.url, secrets: signingSecrets(e, now) };
-      // Expired leases (an instance died mid-attempt) are looked for here, at each scan.
-      if (await this.claimFor(endpoint, now, true)) more = true;
+      if (await this.claimFor(endpoint, now, withExpiredLeases)) more = true;
     }
     return more;
   }
@@ -176,7 +179,10 @@ class Dispatcher {
     const batch = this.results.splice(0, this.results.length);
     if (batch.length === 0) return;
     try {
-      await transaction((tx) => storeResults(tx, batch, this.schedule));
+      // On PostgreSQL a batch of successes (a burst's batches) is one statement and needs no
+      // transaction; one with a failure updates its endpoint's streak too (storeResults).
+      if (dbEngine() === "postgresql" && batch.every((d) => d.result.ok)) await storeSuccesses(batch);
+      else await transaction((tx) => storeResults(tx, batch, this.schedule));
     } catch (e) {
       // Not stored: each lease runs out and the delivery is attempted again (at least once).
       logger.error("webhook dispatcher: results not stored", { error: e, deliveries: batch.length });
@@ -298,6 +304,39 @@ async function insertAttempts(
       a.error,
       a.responseBody,
     ]),
+  );
+}
+
+/**
+ * PostgreSQL: a batch of successful attempts stored in one statement, as storeResults would:
+ * each delivery succeeded while it is still this instance's attempt, an attempt row for each of
+ * those, and the failing streak of their endpoints ended.
+ */
+async function storeSuccesses(batch: Done[]) {
+  const columns = ["::text", "::int", "::int", "::bigint", "::text", "::bigint", "::int", "::text", "::text"];
+  const values = batch.map((_, i) => `(${columns.map((c, j) => `$${i * columns.length + j + 1}${c}`).join(", ")})`);
+  const params = batch.flatMap(({ delivery, endpoint, result }) => [
+    delivery.id,
+    delivery.attempts,
+    result.statusCode,
+    result.startedAt + result.durationMs,
+    newId("wha"),
+    result.startedAt,
+    result.durationMs,
+    endpoint.id,
+    result.responseBody,
+  ]);
+  await runStatement(
+    `WITH v ("id", "attempts", "code", "done", "attemptId", "startedAt", "durationMs", "endpointId", "responseBody") AS (VALUES ${values.join(", ")}),
+     u AS (UPDATE "WebhookDelivery" SET "status" = 'succeeded', "lastStatusCode" = v."code", "lastError" = NULL, "nextAttemptAt" = v."done", "completedAt" = v."done"
+       FROM v WHERE "WebhookDelivery"."id" = v."id" AND "WebhookDelivery"."attempts" = v."attempts" AND "WebhookDelivery"."status" = 'delivering'
+       RETURNING "WebhookDelivery"."id"),
+     a AS (INSERT INTO "WebhookAttempt" ("id", "deliveryId", "number", "startedAt", "durationMs", "statusCode", "error", "responseBody")
+       SELECT v."attemptId", v."id", v."attempts", v."startedAt", v."durationMs", v."code", NULL, v."responseBody" FROM v JOIN u ON u."id" = v."id"),
+     e AS (UPDATE "WebhookEndpoint" SET "failingSince" = NULL, "updatedAt" = now()
+       WHERE "id" IN (SELECT v."endpointId" FROM v JOIN u ON u."id" = v."id") AND "failingSince" IS NOT NULL)
+     SELECT count(*) AS "stored" FROM u`,
+    params,
   );
 }
 
