@@ -271,3 +271,83 @@ for (const setting of ["on", "off"] as const)
       expect(out.names.some((n) => /^UPDATE/.test(n.statement))).toBe(false);
     }
   });
+
+// lib/db/tx-connection.ts: an INSERT nobody reads back in its transaction (an audit record, a
+// webhook event and its deliveries, a new connection) is held on PostgreSQL and sent with the
+// transaction's next statement or at its end. Every read after it must still see it (Prisma's
+// and the compiled ones), the commit must carry it, and a rollback must drop it. SQLite writes
+// it at once; the answers are the same.
+test("writes held for the next statement are seen by every read after them, committed with the transaction, dropped by a rollback", async () => {
+  const team = await seedTeam({ name: "Deferred Co" });
+  const out = await inDatabase<{ seen: number[]; rolledBack: string; stored: string[] }>(
+    `
+    const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
+    const recordAuditEvent = pick(await import("./lib/audit/record-audit-event.ts"), "recordAuditEvent");
+    const writes = await import("./lib/db/write.ts");
+    const [preparedInTx, write] = [pick(writes, "preparedInTx"), pick(writes, "write")];
+    const event = (id) => ({ teamId: args.team, action: "connection.create", target: { type: "deferred", id }, actor: { kind: "system" } });
+    const count = preparedInTx((a) =>
+      write.selectFrom("AuditEvent").select((eb) => eb.fn.countAll().as("n")).where("teamId", "=", a.team).where("targetType", "=", "deferred"),
+    );
+    const seen = await transaction(async (tx) => {
+      await recordAuditEvent(tx, event("a"));
+      const byPrisma = await tx.auditEvent.count({ where: { teamId: args.team, targetType: "deferred" } });
+      await recordAuditEvent(tx, event("b"));
+      await recordAuditEvent(tx, event("c"));
+      const [{ n }] = await count(tx, { team: args.team });
+      // Held until the transaction ends: the commit carries it.
+      await recordAuditEvent(tx, event("d"));
+      return [byPrisma, Number(n)];
+    });
+    const rolledBack = await transaction(async (tx) => {
+      await recordAuditEvent(tx, event("e"));
+      throw new Error("rolled back");
+    }).catch((e) => e.message);
+    const rows = await db.auditEvent.findMany({ where: { teamId: args.team, targetType: "deferred" }, select: { targetId: true } });
+    return { seen, rolledBack, stored: rows.map((r) => r.targetId).sort() };
+    `,
+    { team: team.id },
+  );
+  expect(out).toEqual({ seen: [1, 3], rolledBack: "rolled back", stored: ["a", "b", "c", "d"] });
+});
+
+test("on PostgreSQL, saving a new connection is four statements: BEGIN, the row with the subscribers' read, its event, deliveries and audit record, COMMIT", async () => {
+  test.skip(engine !== "postgresql", "statements are round trips on PostgreSQL; SQLite runs in the process");
+  const team = await seedTeam({ name: "Round trips Co" });
+  const out = await inDatabase<{ sent: string[]; stored: Record<string, number> }>(
+    `
+    const NamedStatementsClient = pick(await import("./lib/db/pg-named-statements.ts"), "NamedStatementsClient");
+    const saveConnection = pick(await import("./lib/connection-changes/save-connection.ts"), "saveConnection");
+    const createWebhookEndpoint = pick(await import("./lib/webhooks/endpoints.ts"), "createWebhookEndpoint");
+    for (const url of ["http://127.0.0.1:9/a", "http://127.0.0.1:9/b"]) await createWebhookEndpoint(args.team, { url });
+    const sent = [];
+    const query = NamedStatementsClient.prototype.query;
+    NamedStatementsClient.prototype.query = function (config, ...rest) {
+      sent.push(typeof config === "string" ? config : config.text);
+      return query.call(this, config, ...rest);
+    };
+    const { row } = await saveConnection({
+      teamId: args.team, type: "sandbox_key", typeName: "Sandbox (API key)", displayName: "Counted",
+      ownerUserId: undefined, actingUserId: null, credentials: { api_key: "sk-counted" }, rotationKey: null,
+      via: { kind: "credentials" },
+    });
+    NamedStatementsClient.prototype.query = query;
+    const where = { where: { teamId: args.team } };
+    const stored = {
+      connection: await db.connection.count({ where: { id: row.id } }),
+      events: await db.webhookEvent.count(where),
+      deliveries: await db.webhookDelivery.count(where),
+      audit: await db.auditEvent.count({ where: { teamId: args.team, targetId: row.id } }),
+    };
+    return { sent: sent.map((s) => s.replace(/\\s+/g, " ")), stored };
+    `,
+    { team: team.id },
+    { ...process.env, WEBHOOK_ALLOW_PRIVATE_URLS: "1" },
+  );
+  expect(out.stored).toEqual({ connection: 1, events: 1, deliveries: 2, audit: 1 });
+  expect(out.sent, out.sent.map((s) => s.slice(0, 100)).join("\n")).toHaveLength(4);
+  expect(out.sent[0]).toBe("BEGIN");
+  expect(out.sent[1]).toMatch(/^with "deferred_0" as \(insert into "Connection" .*\) select /);
+  expect(out.sent[2]).toMatch(/^with "deferred_0" as \(insert into "WebhookEvent" /);
+  expect(out.sent[3]).toBe("COMMIT");
+});

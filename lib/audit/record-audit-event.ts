@@ -6,7 +6,7 @@ import { newId } from "@/lib/security/ids";
 import { redact } from "@/lib/observability/redact";
 import { currentContext, type Actor } from "@/lib/observability/request-context";
 import type { AuditAction } from "@/lib/schemas/audit-actions";
-import { preparedInTx, write } from "@/lib/db/write";
+import { deferredInTx, preparedInTx, write } from "@/lib/db/write";
 
 type Detail = string | number | boolean | null | string[];
 
@@ -21,7 +21,8 @@ export type AuditEventInput = {
 };
 
 const emailOf = preparedInTx((a: { id: string }) => write.selectFrom("User").select("email").where("id", "=", a.id));
-const insertEvent = preparedInTx((e: Insertable<ReadDb["AuditEvent"]>) => write.insertInto("AuditEvent").values(e));
+// Sent with the transaction's next statement or at its end (lib/db/write.ts): an action's record, read by no one in it.
+const insertEvent = deferredInTx((e: Insertable<ReadDb["AuditEvent"]>) => write.insertInto("AuditEvent").values(e));
 
 /**
  * Writes one audit event with the action's own transaction (`tx`), so an event exists exactly

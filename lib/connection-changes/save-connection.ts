@@ -2,7 +2,7 @@ import "server-only";
 import { badRequest } from "@/lib/errors/api-error";
 import type { Insertable } from "kysely";
 import { transaction, type Tx } from "@/lib/db/transaction";
-import { preparedInTx, write } from "@/lib/db/write";
+import { deferredInTx, write } from "@/lib/db/write";
 import type { ReadDb } from "@/lib/db/read-types";
 import { newId } from "@/lib/security/ids";
 import { encryptJson } from "@/lib/security/encryption";
@@ -38,11 +38,11 @@ export type ConnectionToSave = {
   via: { kind: "credentials" } | { kind: "auth_link"; authLinkId: string; actor: Actor };
 };
 
-const insertConnection = preparedInTx((c: Insertable<ReadDb["Connection"]>) =>
-  write
-    .insertInto("Connection")
-    .values(c)
-    .returning(["id", "type", "displayName", "externalId", "ownerUserId", "createdAt", "updatedAt"]),
+// Held and sent with the transaction's next statement (lib/db/write.ts): with the webhook
+// subscribers' read on PostgreSQL. Its row is known without reading it back; a broken unique key
+// (a racing save of the same account) is reported there, inside the transaction, and retried.
+const insertConnection = deferredInTx((c: Insertable<ReadDb["Connection"]>) =>
+  write.insertInto("Connection").values(c),
 );
 
 /**
@@ -99,27 +99,43 @@ export async function saveConnection<T = void>(
               },
               select: connectionPublicSelect,
             })
-          : (
-              await insertConnection(tx, {
-                id,
-                teamId: c.teamId,
-                type: c.type,
-                displayName: c.displayName,
-                ownerUserId: c.ownerUserId ?? null,
-                credentials,
-                rotationKey: c.rotationKey,
-                externalId: c.externalId ?? null,
-                ...fresh,
-                tokenExpiresAt: fresh.tokenExpiresAt === null ? null : Number(fresh.tokenExpiresAt),
-                checkedAt: Number(fresh.checkedAt),
-                nextCheckAt: Number(fresh.nextCheckAt),
-                readsVersion: 0,
-                createdAt: now,
-                updatedAt: now,
-              })
-            )[0];
+          : await insertConnection(tx, {
+              id,
+              teamId: c.teamId,
+              type: c.type,
+              displayName: c.displayName,
+              ownerUserId: c.ownerUserId ?? null,
+              credentials,
+              rotationKey: c.rotationKey,
+              externalId: c.externalId ?? null,
+              ...fresh,
+              tokenExpiresAt: fresh.tokenExpiresAt === null ? null : Number(fresh.tokenExpiresAt),
+              checkedAt: Number(fresh.checkedAt),
+              nextCheckAt: Number(fresh.nextCheckAt),
+              readsVersion: 0,
+              createdAt: now,
+              updatedAt: now,
+            }).then(() => ({
+              id,
+              type: c.type,
+              displayName: c.displayName,
+              externalId: c.externalId ?? null,
+              ownerUserId: c.ownerUserId ?? null,
+              createdAt: now,
+              updatedAt: now,
+            }));
         const connection = connectionToJson(row);
         const extra = within ? await within(tx, connection) : (undefined as T);
+        // The events before the audit record: both are held and sent with the commit in one
+        // statement on PostgreSQL (lib/db/write.ts), which a read between them would split.
+        await emitWebhookEvent(tx, c.teamId, existing ? "connection.updated" : "connection.created", { connection });
+        if (existing && existing.health !== "healthy")
+          await emitWebhookEvent(tx, c.teamId, "connection.health_changed", {
+            connection,
+            health: "healthy",
+            previous: existing.health as "needs_reauth" | "unreachable",
+            error: null,
+          });
         await recordAuditEvent(tx, {
           teamId: c.teamId,
           action: existing ? "connection.replace" : "connection.create",
@@ -133,14 +149,6 @@ export async function saveConnection<T = void>(
           },
           actor: c.via.kind === "auth_link" ? c.via.actor : undefined,
         });
-        await emitWebhookEvent(tx, c.teamId, existing ? "connection.updated" : "connection.created", { connection });
-        if (existing && existing.health !== "healthy")
-          await emitWebhookEvent(tx, c.teamId, "connection.health_changed", {
-            connection,
-            health: "healthy",
-            previous: existing.health as "needs_reauth" | "unreachable",
-            error: null,
-          });
         return { row, replaced: existing !== null, extra };
       });
     } catch (e) {

@@ -8,7 +8,14 @@ import type {
 } from "@prisma/driver-adapter-utils";
 import type { PoolClient } from "pg";
 import { wrapAdapterFactory } from "@/lib/db/wrap-adapter";
-import { fillSlot, openingTransaction, UniqueViolation, type TxRunner, type TxSlot } from "@/lib/db/tx-connection";
+import {
+  fillSlot,
+  flushDeferred,
+  openingTransaction,
+  UniqueViolation,
+  type TxRunner,
+  type TxSlot,
+} from "@/lib/db/tx-connection";
 
 // Prisma sends a transaction's COMMIT or ROLLBACK as a statement and only then calls the
 // adapter's commit() or rollback(), which gives the pool its connection back. When that statement
@@ -50,11 +57,19 @@ function releasedWhateverTheEnd(tx: Transaction, slot: TxSlot | undefined): Tran
     provider: tx.provider,
     adapterName: tx.adapterName,
     options: tx.options,
-    queryRaw: (query) => tx.queryRaw(query),
+    // Writes deferred on the connection (lib/db/tx-connection.ts) go before Prisma's statements.
+    queryRaw: async (query) => {
+      await flushDeferred(slot);
+      return tx.queryRaw(query);
+    },
     async executeRaw(query) {
       const end = /^\s*(COMMIT|ROLLBACK)\b/i.exec(query.sql);
+      if (!end) await flushDeferred(slot);
       if (!end || tx.options.usePhantomQuery) return tx.executeRaw(query);
       try {
+        // A commit sends what is still deferred first (transaction() has sent it already); a rollback drops it.
+        if (end[1].toUpperCase() === "COMMIT") await flushDeferred(slot);
+        else slot?.deferred?.splice(0);
         return await tx.executeRaw(query);
       } catch (e) {
         await tx.executeRaw(rollbackStatement).catch(() => 0);

@@ -12,7 +12,10 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /** Runs one statement on the transaction's connection and returns its rows (values decoded as the reads' are). */
 export type TxRunner = (sql: string, parameters: readonly unknown[]) => Promise<Record<string, unknown>[]>;
 
-export type TxSlot = { run?: TxRunner };
+/** A write whose result nobody waits for (an INSERT of new rows), held to ride with the next statement. */
+export type Deferred = { sql: string; values: readonly unknown[] };
+
+export type TxSlot = { run?: TxRunner; deferred?: Deferred[] };
 
 // One per process, like the client (lib/db/client.ts): Next bundles this module into several
 // chunks, and the adapter of the one client must see the slots every chunk's transaction() opens.
@@ -42,11 +45,65 @@ export function bindTransaction(tx: object, slot: TxSlot) {
   slots.set(tx, slot);
 }
 
-/** The runner of `tx`'s connection, while its transaction is open. */
-export function runnerOf(tx: object): TxRunner {
-  const run = slots.get(tx)?.run;
+/**
+ * The runner of `tx`'s connection, while its transaction is open. Writes deferred on it
+ * (`deferInTx`) go first: inside the statement itself when it is an INSERT too, or a SELECT that
+ * `carriesDeferred` (it reads none of the rows they write, so they may run beside it), else alone.
+ */
+export function runnerOf(tx: object, { carriesDeferred = false } = {}): TxRunner {
+  const slot = slots.get(tx);
+  const run = slot?.run;
   if (!run) throw new Error("A write was made on a transaction that is not open (or not opened by transaction()).");
-  return run;
+  if (!slot.deferred?.length) return run;
+  return async (sql, parameters) => {
+    const deferred = slot.deferred!.splice(0);
+    if (/^\s*insert\b/i.test(sql) || (carriesDeferred && /^\s*select\b/i.test(sql))) {
+      const one = combined([...deferred, { sql, values: parameters }]);
+      return run(one.sql, one.values);
+    }
+    const one = combined(deferred);
+    await run(one.sql, one.values);
+    return run(sql, parameters);
+  };
+}
+
+/**
+ * PostgreSQL: holds an INSERT of new rows (its `$n` parameters numbered from 1) until the
+ * transaction's next statement, or its end (`flushDeferred`), and sends them as one: each
+ * statement is a round trip, and a change's audit event, webhook event and deliveries need no
+ * answer. Nothing that reads runs before them: a statement on the connection, through this
+ * module or Prisma's, sends them first.
+ */
+export function deferInTx(tx: object, statement: Deferred) {
+  const slot = slots.get(tx);
+  if (!slot?.run)
+    throw new Error("A write was made on a transaction that is not open (or not opened by transaction()).");
+  (slot.deferred ??= []).push(statement);
+}
+
+/** Sends the slot's deferred writes now, as one statement (before another statement, or the commit). */
+export async function flushDeferred(slot: TxSlot | undefined) {
+  if (!slot?.run || !slot.deferred?.length) return;
+  const one = combined(slot.deferred.splice(0));
+  await slot.run(one.sql, one.values);
+}
+
+/**
+ * Statements as one: all but the last as data-modifying WITH queries of the last, their
+ * parameters renumbered after the ones before. Every part runs, with one snapshot: none sees
+ * another's rows, which new rows' INSERTs do not need (their foreign keys are checked at the
+ * statement's end, when all are in).
+ */
+function combined(statements: Deferred[]): Deferred {
+  if (statements.length === 1) return statements[0];
+  const values: unknown[] = [];
+  const parts = statements.map((s) => {
+    const shift = values.length;
+    values.push(...s.values);
+    return shift ? s.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`) : s.sql;
+  });
+  const last = parts.pop()!;
+  return { sql: `with ${parts.map((p, i) => `"deferred_${i}" as (${p})`).join(", ")} ${last}`, values };
 }
 
 /** A unique key the statement broke, as Prisma reports it (P2002), so callers that retry on it keep working. */

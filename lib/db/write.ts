@@ -1,9 +1,9 @@
 import "server-only";
 import type { Compilable, Insertable } from "kysely";
-import { encodeReadParameter, readBuilder } from "@/lib/db/client";
+import { dbEngine, encodeReadParameter, readBuilder } from "@/lib/db/client";
 import type { ReadDb } from "@/lib/db/read-types";
 import { compiledByShape } from "@/lib/db/read";
-import { runnerOf } from "@/lib/db/tx-connection";
+import { deferInTx, runnerOf } from "@/lib/db/tx-connection";
 import type { Tx } from "@/lib/db/transaction";
 
 export { readBuilder as write };
@@ -19,20 +19,39 @@ export { readBuilder as write };
  */
 export function preparedInTx<Args extends Record<string, unknown>, Row = never>(
   build: (args: Args) => Compilable<Row>,
+  /** A SELECT that reads none of the rows the transaction's deferred writes make: they ride in it (lib/db/tx-connection.ts). */
+  options: { carriesDeferred?: boolean } = {},
 ) {
   const compiled = compiledByShape(build);
   return async (tx: Tx, args: Args): Promise<Row[]> => {
     const [sql, values] = compiled(args);
-    return (await runnerOf(tx)(sql, values)) as Row[];
+    return (await runnerOf(tx, options)(sql, values)) as Row[];
+  };
+}
+
+/** Whether writes whose answer nobody needs ride with the transaction's next statement (lib/db/tx-connection.ts). */
+const deferring = dbEngine() === "postgresql";
+
+/**
+ * An INSERT of new rows of a transaction whose result nobody reads (an audit event, a webhook
+ * event), as `preparedInTx`; on PostgreSQL it is sent with the transaction's next statement or
+ * at its end (`deferInTx`), not in a round trip of its own. A broken key is reported then.
+ */
+export function deferredInTx<Args extends Record<string, unknown>>(build: (args: Args) => Compilable<unknown>) {
+  const compiled = compiledByShape(build);
+  return async (tx: Tx, args: Args): Promise<void> => {
+    const [sql, values] = compiled(args);
+    if (deferring) deferInTx(tx, { sql, values });
+    else await runnerOf(tx)(sql, values);
   };
 }
 
 /**
  * A multi-row INSERT into `table` in the transaction `tx` (as `preparedInTx`): every row gives the
  * same columns; compiled once per row count and column list. One statement instead of one per row:
- * on PostgreSQL each statement is a round trip to the server.
+ * on PostgreSQL each statement is a round trip to the server. `deferred`: as `deferredInTx`.
  */
-export function insertRowsInTx<T extends keyof ReadDb>(table: T) {
+export function insertRowsInTx<T extends keyof ReadDb>(table: T, { deferred = false } = {}) {
   const compiled = new Map<string, string>();
   return async (tx: Tx, rows: Insertable<ReadDb[T]>[]): Promise<void> => {
     if (rows.length === 0) return;
@@ -47,9 +66,8 @@ export function insertRowsInTx<T extends keyof ReadDb>(table: T) {
         .compile().sql;
       compiled.set(key, sql);
     }
-    await runnerOf(tx)(
-      sql,
-      rows.flatMap((row) => columns.map((c) => encodeReadParameter(row[c]))),
-    );
+    const values = rows.flatMap((row) => columns.map((c) => encodeReadParameter(row[c])));
+    if (deferred && deferring) deferInTx(tx, { sql, values });
+    else await runnerOf(tx)(sql, values);
   };
 }

@@ -8,7 +8,7 @@ import { subscribes } from "@/lib/schemas/webhook-event-types";
 import type { WebhookEventData, WebhookEventName } from "@/lib/schemas/webhook-events";
 import { WORKFLOW_RUNS_JOB } from "@/lib/jobs/job-names";
 import { currentChain } from "@/lib/webhooks/event-chain";
-import { insertRowsInTx, preparedInTx, write } from "@/lib/db/write";
+import { deferredInTx, insertRowsInTx, preparedInTx, write } from "@/lib/db/write";
 
 // The outbox: an event and its deliveries are rows written with the transaction of the change
 // that caused it, so they exist exactly when the change committed. The dispatcher
@@ -16,29 +16,33 @@ import { insertRowsInTx, preparedInTx, write } from "@/lib/db/write";
 
 // The team's enabled endpoints (none: one row of nulls) and whether an active workflow listens for
 // the type, in one statement: `events` is the JSON array of the types a workflow listens for, so
-// it holds the type's JSON string.
-const subscribers = preparedInTx((a: { teamId: string; pattern: string }) =>
-  write
-    .selectFrom("Team as t")
-    .leftJoin("WebhookEndpoint as e", (j) => j.onRef("e.teamId", "=", "t.id").on("e.enabled", "=", true))
-    .select(["e.id", "e.events"])
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom("Workflow as w")
-            .select("w.id")
-            .whereRef("w.teamId", "=", "t.id")
-            .where("w.active", "=", true)
-            .where("w.triggerType", "=", "event")
-            .where(sql<boolean>`"w"."events" LIKE ${a.pattern} ESCAPE '\\'`),
-        )
-        .as("listening"),
-    )
-    .where("t.id", "=", a.teamId),
+// it holds the type's JSON string. It reads teams, endpoints and workflows only, so the change's
+// deferred writes (its connection, an earlier event) ride in it (lib/db/write.ts).
+const subscribers = preparedInTx(
+  (a: { teamId: string; pattern: string }) =>
+    write
+      .selectFrom("Team as t")
+      .leftJoin("WebhookEndpoint as e", (j) => j.onRef("e.teamId", "=", "t.id").on("e.enabled", "=", true))
+      .select(["e.id", "e.events"])
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom("Workflow as w")
+              .select("w.id")
+              .whereRef("w.teamId", "=", "t.id")
+              .where("w.active", "=", true)
+              .where("w.triggerType", "=", "event")
+              .where(sql<boolean>`"w"."events" LIKE ${a.pattern} ESCAPE '\\'`),
+          )
+          .as("listening"),
+      )
+      .where("t.id", "=", a.teamId),
+  { carriesDeferred: true },
 );
-const insertEvent = preparedInTx((e: Insertable<ReadDb["WebhookEvent"]>) => write.insertInto("WebhookEvent").values(e));
-const insertDeliveries = insertRowsInTx("WebhookDelivery");
+// Sent with the transaction's next statement (lib/db/write.ts): nothing here reads them back.
+const insertEvent = deferredInTx((e: Insertable<ReadDb["WebhookEvent"]>) => write.insertInto("WebhookEvent").values(e));
+const insertDeliveries = insertRowsInTx("WebhookDelivery", { deferred: true });
 const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
