@@ -351,3 +351,32 @@ test("on PostgreSQL, saving a new connection is four statements: BEGIN, the row 
   expect(out.sent[2]).toMatch(/^with "deferred_0" as \(insert into "WebhookEvent" /);
   expect(out.sent[3]).toBe("COMMIT");
 });
+
+test("a log written and then completed in one transaction ends completed: an UPDATE never shares a statement with a write of its table", async () => {
+  const team = await seedTeam({ name: "Same table Co" });
+  const out = await inDatabase<{ status: string; output: string | null } | null>(
+    `
+    const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
+    const ops = await import("./lib/logs/record-operations.ts");
+    const [writeLog, completeLog, toLogRow] = [pick(ops, "writeLog"), pick(ops, "completeLog"), pick(ops, "toLogRow")];
+    const id = "log_same_table_" + Date.now();
+    const at = Math.floor(Date.now() / 1000);
+    const row = toLogRow(args.team, id, {
+      operationId: "utility.format_text",
+      status: "start",
+      source: { type: "workflow", id: null, name: null },
+      user: null,
+      startedAt: at,
+      completedAt: null,
+    });
+    await transaction(async (tx) => {
+      await writeLog(tx, row);
+      // Held with the INSERT above in one statement, this UPDATE would not see the new row.
+      await completeLog(tx, id, { status: "success", completedAt: at, output: JSON.stringify({ done: true }), metadata: "{}" });
+    });
+    return db.operationLog.findUnique({ where: { id }, select: { status: true, output: true } });
+    `,
+    { team: team.id },
+  );
+  expect(out).toEqual({ status: "success", output: JSON.stringify({ done: true }) });
+});

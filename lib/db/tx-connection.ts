@@ -45,10 +45,30 @@ export function bindTransaction(tx: object, slot: TxSlot) {
   slots.set(tx, slot);
 }
 
+/** The table a deferred or carrying write changes, and whether it is an UPDATE (null: neither). */
+function writeTarget(sql: string): { table: string; update: boolean } | null {
+  const m = /^\s*(insert\s+into|update)\s+"([^"]+)"/i.exec(sql);
+  return m ? { table: m[2], update: m[1].toLowerCase() === "update" } : null;
+}
+
+/**
+ * Whether `sql` may carry the deferred writes, all of them running in its one snapshot: an
+ * INSERT (new rows, which no write before it could have changed; an upsert only of a table none
+ * of them writes); or, when the caller says it `carriesDeferred` (it reads none of the rows they
+ * write), a SELECT, or an UPDATE of a table none of them writes.
+ */
+function canCarry(sql: string, deferred: Deferred[], carriesDeferred: boolean) {
+  const target = writeTarget(sql);
+  const otherTables = () => deferred.every((d) => writeTarget(d.sql)?.table !== target!.table);
+  if (target && !target.update) return !/\bon\s+conflict\b/i.test(sql) || otherTables();
+  if (!carriesDeferred) return false;
+  return target ? otherTables() : /^\s*select\b/i.test(sql);
+}
+
 /**
  * The runner of `tx`'s connection, while its transaction is open. Writes deferred on it
- * (`deferInTx`) go first: inside the statement itself when it is an INSERT too, or a SELECT that
- * `carriesDeferred` (it reads none of the rows they write, so they may run beside it), else alone.
+ * (`deferInTx`) go first: inside the statement itself when it can carry them (`canCarry`), else
+ * alone.
  */
 export function runnerOf(tx: object, { carriesDeferred = false } = {}): TxRunner {
   const slot = slots.get(tx);
@@ -57,7 +77,7 @@ export function runnerOf(tx: object, { carriesDeferred = false } = {}): TxRunner
   if (!slot.deferred?.length) return run;
   return async (sql, parameters) => {
     const deferred = slot.deferred!.splice(0);
-    if (/^\s*insert\b/i.test(sql) || (carriesDeferred && /^\s*select\b/i.test(sql))) {
+    if (canCarry(sql, deferred, carriesDeferred)) {
       const one = combined([...deferred, { sql, values: parameters }]);
       return run(one.sql, one.values);
     }
@@ -74,10 +94,15 @@ export function runnerOf(tx: object, { carriesDeferred = false } = {}): TxRunner
  * answer. Nothing that reads runs before them: a statement on the connection, through this
  * module or Prisma's, sends them first.
  */
-export function deferInTx(tx: object, statement: Deferred) {
+export async function deferInTx(tx: object, statement: Deferred) {
   const slot = slots.get(tx);
   if (!slot?.run)
     throw new Error("A write was made on a transaction that is not open (or not opened by transaction()).");
+  // An UPDATE sent in one statement with another write of its table could miss a row that one
+  // inserts, or change a row twice: those go first, alone.
+  const target = writeTarget(statement.sql);
+  if (target?.update && slot.deferred?.some((d) => writeTarget(d.sql)?.table === target.table))
+    await flushDeferred(slot);
   (slot.deferred ??= []).push(statement);
 }
 

@@ -19,7 +19,10 @@ export { readBuilder as write };
  */
 export function preparedInTx<Args extends Record<string, unknown>, Row = never>(
   build: (args: Args) => Compilable<Row>,
-  /** A SELECT that reads none of the rows the transaction's deferred writes make: they ride in it (lib/db/tx-connection.ts). */
+  /**
+   * A SELECT, or an UPDATE of another table, that reads none of the rows the transaction's
+   * deferred writes make: they ride in it (lib/db/tx-connection.ts).
+   */
   options: { carriesDeferred?: boolean } = {},
 ) {
   const compiled = compiledByShape(build);
@@ -33,15 +36,16 @@ export function preparedInTx<Args extends Record<string, unknown>, Row = never>(
 const deferring = dbEngine() === "postgresql";
 
 /**
- * An INSERT of new rows of a transaction whose result nobody reads (an audit event, a webhook
- * event), as `preparedInTx`; on PostgreSQL it is sent with the transaction's next statement or
- * at its end (`deferInTx`), not in a round trip of its own. A broken key is reported then.
+ * A write of a transaction whose result nobody reads (an INSERT of an audit event, a webhook
+ * event, a log; an UPDATE of a log's end), as `preparedInTx`; on PostgreSQL it is sent with the
+ * transaction's next statement or at its end (`deferInTx`), not in a round trip of its own. A
+ * broken key is reported then.
  */
 export function deferredInTx<Args extends Record<string, unknown>>(build: (args: Args) => Compilable<unknown>) {
   const compiled = compiledByShape(build);
   return async (tx: Tx, args: Args): Promise<void> => {
     const [sql, values] = compiled(args);
-    if (deferring) deferInTx(tx, { sql, values });
+    if (deferring) await deferInTx(tx, { sql, values });
     else await runnerOf(tx)(sql, values);
   };
 }
@@ -67,7 +71,7 @@ export function insertRowsInTx<T extends keyof ReadDb>(table: T, { deferred = fa
       compiled.set(key, sql);
     }
     const values = rows.flatMap((row) => columns.map((c) => encodeReadParameter(row[c])));
-    if (deferred && deferring) deferInTx(tx, { sql, values });
+    if (deferred && deferring) await deferInTx(tx, { sql, values });
     else await runnerOf(tx)(sql, values);
   };
 }

@@ -7,7 +7,7 @@ import { storedBodyText } from "@/lib/logs/stored-body";
 import type { LOG_SOURCE_TYPES, LOG_STATUSES } from "@/lib/schemas/logs";
 import type { Insertable } from "kysely";
 import type { ReadDb } from "@/lib/db/read-types";
-import { preparedInTx, write } from "@/lib/db/write";
+import { deferredInTx, preparedInTx, write } from "@/lib/db/write";
 
 export type OperationRecord = {
   operationId: string;
@@ -90,7 +90,9 @@ export function toLogRow(teamId: string, id: string, log: OperationRecord): LogR
 
 type LogRow = Insertable<ReadDb["OperationLog"]> & { cacheHit: boolean };
 
-const insertLog = preparedInTx((row: LogRow) => write.insertInto("OperationLog").values(row));
+// Both held and sent with the transaction's next statement (lib/db/write.ts): a workflow node's
+// log rides in the statement that saves its run's state.
+const insertLog = deferredInTx((row: LogRow) => write.insertInto("OperationLog").values(row));
 
 /** Writes one operation log in `tx` (a workflow node's start, or its only write). */
 export const writeLog = (tx: Tx, row: LogRow) => insertLog(tx, row);
@@ -98,7 +100,7 @@ export const writeLog = (tx: Tx, row: LogRow) => insertLog(tx, row);
 type LogEnd = Pick<LogRow, "status" | "completedAt" | "output" | "metadata"> &
   Partial<Pick<LogRow, "creditsUsed" | "cacheHit" | "input">>;
 
-const updateLog = preparedInTx((a: LogEnd & { id: string }) => {
+const updateLog = deferredInTx((a: LogEnd & { id: string }) => {
   const { id, ...set } = a;
   return write.updateTable("OperationLog").set(set).where("id", "=", id);
 });

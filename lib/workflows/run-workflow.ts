@@ -64,15 +64,39 @@ class LostClaim extends Error {}
 
 type RunUpdate = Updateable<ReadDb["WorkflowRun"]>;
 
-const updateOwnedRun = preparedInTx((a: RunUpdate & { runId: string; claim: number }) => {
-  const { runId, claim, ...set } = a;
-  return write.updateTable("WorkflowRun").set(set).where("id", "=", runId).where("claims", "=", claim).returning("id");
-});
+// The step logs written before it in its transaction ride in it (lib/db/write.ts): it reads only the run's row.
+const updateOwnedRun = preparedInTx(
+  (a: RunUpdate & { runId: string; claim: number }) => {
+    const { runId, claim, ...set } = a;
+    return write
+      .updateTable("WorkflowRun")
+      .set(set)
+      .where("id", "=", runId)
+      .where("claims", "=", claim)
+      .returning("id");
+  },
+  { carriesDeferred: true },
+);
 
 /** Applies `data` to the run while this instance's claim holds; else the whole transaction rolls back. */
 async function own(tx: Tx, claim: Claim, data: RunUpdate) {
   const updated = await updateOwnedRun(tx, { ...data, runId: claim.id, claim: claim.claims });
   if (updated.length === 0) throw new LostClaim();
+}
+
+/**
+ * A transaction that writes step logs and then `own`s the run. Another instance that took the
+ * run over may have written a log of the same id first: the log's key breaks before the claim's
+ * check is reached. That is a lost claim too, said as such.
+ */
+async function owned(claim: Claim, fn: (tx: Tx) => Promise<void>) {
+  try {
+    await transaction(fn);
+  } catch (e) {
+    if ((e as { code?: string }).code !== "P2002") throw e;
+    const holds = await db.workflowRun.count({ where: { id: claim.id, claims: claim.claims } });
+    throw holds ? e : new LostClaim();
+  }
 }
 
 /** What a run's execution reads of its row. */
@@ -385,10 +409,12 @@ async function execute(claim: Claim, run: RunRow) {
   /** Saves the run's progress (the step logs waiting, then `write`) while this instance's claim holds. */
   const save = async (i: number, write: (tx: Tx) => Promise<unknown>, more: Parameters<typeof own>[2] = {}) => {
     const hold = heldBy(state.steps);
-    await transaction(async (tx) => {
-      await own(tx, claim, { nodeIndex: i, state: JSON.stringify(state), reservedCredits: hold, ...more });
+    // The logs first, then the run's state: on PostgreSQL the logs' writes ride in the state's
+    // UPDATE, one statement (lib/db/write.ts); a lost claim rolls them back with it.
+    await owned(claim, async (tx) => {
       await flush(tx);
       await write(tx);
+      await own(tx, claim, { nodeIndex: i, state: JSON.stringify(state), reservedCredits: hold, ...more });
     });
     later = [];
     savedHold = hold;
@@ -611,6 +637,7 @@ async function execute(claim: Claim, run: RunRow) {
           id: approvalId,
           logId: step.log_id,
           within: async (tx) => {
+            await flush(tx);
             await own(tx, claim, {
               status: "waiting_approval",
               leaseUntil: null,
@@ -618,7 +645,6 @@ async function execute(claim: Claim, run: RunRow) {
               state: JSON.stringify(state),
               reservedCredits: hold,
             });
-            await flush(tx);
           },
         },
       );
@@ -794,7 +820,8 @@ async function finish(
   state.steps.push(...skipped);
   const charge = runCharge(identity, nodes, state.steps, startedMs);
   const failedNode = end?.status === "error" ? nodes[end.at] : null;
-  await transaction(async (tx) => {
+  await owned(claim, async (tx) => {
+    await flush(tx);
     await own(tx, claim, {
       status: end?.status ?? "success",
       state: JSON.stringify(state),
@@ -807,7 +834,6 @@ async function finish(
       // Its ledger entry is written below: what it held is released.
       reservedCredits: 0,
     });
-    await flush(tx);
     if (skipped.length) {
       await tx.operationLog.createMany({
         data: skipped.map((step, k) => {
