@@ -12,7 +12,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /** Runs one statement on the transaction's connection and returns its rows (values decoded as the reads' are). */
 export type TxRunner = (sql: string, parameters: readonly unknown[]) => Promise<Record<string, unknown>[]>;
 
-/** A write whose result nobody waits for (an INSERT of new rows), held to ride with the next statement. */
+/** A write nobody reads back (an INSERT of new rows, an UPDATE of a log's end), held for the next statement. */
 export type Deferred = { sql: string; values: readonly unknown[] };
 
 export type TxSlot = { run?: TxRunner; deferred?: Deferred[] };
@@ -71,9 +71,8 @@ function canCarry(sql: string, deferred: Deferred[], carriesDeferred: boolean) {
  * alone.
  */
 export function runnerOf(tx: object, { carriesDeferred = false } = {}): TxRunner {
-  const slot = slots.get(tx);
-  const run = slot?.run;
-  if (!run) throw new Error("A write was made on a transaction that is not open (or not opened by transaction()).");
+  const slot = openSlot(tx);
+  const run = slot.run;
   if (!slot.deferred?.length) return run;
   return async (sql, parameters) => {
     const deferred = slot.deferred!.splice(0);
@@ -87,17 +86,23 @@ export function runnerOf(tx: object, { carriesDeferred = false } = {}): TxRunner
   };
 }
 
+/** The slot of `tx` while its transaction is open. */
+function openSlot(tx: object): TxSlot & { run: TxRunner } {
+  const slot = slots.get(tx);
+  if (!slot?.run)
+    throw new Error("A write was made on a transaction that is not open (or not opened by transaction()).");
+  return slot as TxSlot & { run: TxRunner };
+}
+
 /**
- * PostgreSQL: holds an INSERT of new rows (its `$n` parameters numbered from 1) until the
+ * PostgreSQL: holds a write nobody reads back (its `$n` parameters numbered from 1) until the
  * transaction's next statement, or its end (`flushDeferred`), and sends them as one: each
  * statement is a round trip, and a change's audit event, webhook event and deliveries need no
  * answer. Nothing that reads runs before them: a statement on the connection, through this
  * module or Prisma's, sends them first.
  */
 export async function deferInTx(tx: object, statement: Deferred) {
-  const slot = slots.get(tx);
-  if (!slot?.run)
-    throw new Error("A write was made on a transaction that is not open (or not opened by transaction()).");
+  const slot = openSlot(tx);
   // An UPDATE sent in one statement with another write of its table could miss a row that one
   // inserts, or change a row twice: those go first, alone.
   const target = writeTarget(statement.sql);
