@@ -47,14 +47,33 @@ function childrenOf(pid: number): number[] {
  * (Linux /proc), or NaN.
  */
 export function cpuSeconds(pid: number | null): number {
+  const own = ownCpuSeconds(pid);
+  if (Number.isNaN(own)) return NaN;
+  return own + childrenOf(pid!).reduce((sum, child) => sum + (cpuSeconds(child) || 0), 0);
+}
+
+/** User + system CPU seconds so far of the process alone, not those it started (Linux /proc), or NaN. */
+export function ownCpuSeconds(pid: number | null): number {
   if (pid === null) return NaN;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    const own = (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-    return own + childrenOf(pid).reduce((sum, child) => sum + (cpuSeconds(child) || 0), 0);
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
   } catch {
     return NaN;
   }
+}
+
+/** The child of `pid` whose command line holds `marker` (the server's workflow worker), or null (Linux /proc). */
+export function childPid(pid: number | null, marker: string): number | null {
+  if (pid === null) return null;
+  for (const d of childrenOf(pid)) {
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, "utf8").includes(marker)) return d;
+    } catch {
+      /* gone */
+    }
+  }
+  return null;
 }
 
 /**

@@ -27,13 +27,13 @@
 // Embedded SQLite by default; DATABASE_URL=postgresql://… runs it on a fresh PostgreSQL database
 // made on that server (dropped afterwards). Writes e2e/.artifacts/bench-triggers-<engine>.md.
 import { fork, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
 import { benchWorkspace } from "./workspace";
 import { bareDriver } from "./bare-driver";
-import { cpuSeconds, pidListeningOn } from "./process-cpu";
+import { childPid, cpuSeconds, ownCpuSeconds, pidListeningOn } from "./process-cpu";
 
 const RATE = Number(process.env.BENCH_TRIGGER_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_TRIGGER_SECONDS ?? 30);
@@ -128,29 +128,6 @@ type RunRow = {
   startedAt: number | null;
   completedAt: number | null;
   firstNodeMs: number | null;
-};
-
-/** The processes whose parent is `pid` and whose command line holds `marker` (Linux /proc). */
-function childPid(pid: number | null, marker: string): number | null {
-  if (pid === null) return null;
-  for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
-    try {
-      const ppid = Number(readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1].split(" ")[1]);
-      if (ppid === pid && readFileSync(`/proc/${d}/cmdline`, "utf8").includes(marker)) return Number(d);
-    } catch {
-      /* gone */
-    }
-  }
-  return null;
-}
-const ownCpuSeconds = (pid: number | null) => {
-  if (pid === null) return NaN;
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return NaN;
-  }
 };
 
 async function main() {

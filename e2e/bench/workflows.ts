@@ -22,7 +22,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
 import { benchWorkspace } from "./workspace";
-import { cpuSeconds, databaseCpuSeconds, pidListeningOn } from "./process-cpu";
+import { childPid, databaseCpuSeconds, ownCpuSeconds, pidListeningOn } from "./process-cpu";
 import { loopCase } from "./workflow-loop";
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 1000);
@@ -75,6 +75,17 @@ async function main() {
     }),
   });
   const serverPid = pidListeningOn(port);
+  const workerPid = childPid(serverPid, "lib/server/workflow-worker-main.ts");
+  /** CPU seconds so far: the web process (it serves the sandbox provider too), its worker, PostgreSQL's backends. */
+  const cpuNow = () => ({
+    web: ownCpuSeconds(serverPid),
+    worker: ownCpuSeconds(workerPid),
+    db: databaseName ? databaseCpuSeconds(databaseName) : NaN,
+  });
+  const cpuSince = (a: ReturnType<typeof cpuNow>) => {
+    const b = cpuNow();
+    return { web: b.web - a.web, worker: b.worker - a.worker, db: b.db - a.db };
+  };
   try {
     const apiKey = "sk-bench-workflows";
     const res = await fetch(`${baseUrl}/v1/connections`, {
@@ -150,6 +161,7 @@ async function main() {
       // bare: the operations of WORKFLOWS runs in this process, CONCURRENCY runs at a time.
       let bareN = 10_000;
       const bare = async () => {
+        const cpu0 = cpuNow();
         const t0 = performance.now();
         let next = 0;
         await Promise.all(
@@ -167,7 +179,7 @@ async function main() {
             }
           }),
         );
-        return WORKFLOWS / ((performance.now() - t0) / 1000);
+        return { perSecond: WORKFLOWS / ((performance.now() - t0) / 1000), cpu: cpuSince(cpu0) };
       };
 
       /** Makes the set's workflows due in 2 s, waits for all their runs, and measures. */
@@ -175,8 +187,7 @@ async function main() {
         const mine = { teamId: team.id, name: { startsWith: `${prefix} ` } };
         const due = Date.now() + 2000;
         await db.workflow.updateMany({ where: mine, data: { nextRunAt: BigInt(due) } });
-        const cpu0 = cpuSeconds(serverPid);
-        const dbCpu0 = databaseName ? databaseCpuSeconds(databaseName) : NaN;
+        const cpu0 = cpuNow();
         for (;;) {
           const open = await db.workflowRun.count({ where: { workflow: mine, status: { in: ["queued", "running"] } } });
           const all = await db.workflowRun.count({ where: { workflow: mine } });
@@ -185,8 +196,7 @@ async function main() {
             throw new Error(`runs not done after 15 minutes: ${all} created, ${open} open`);
           await new Promise((r) => setTimeout(r, 200));
         }
-        const cpu = cpuSeconds(serverPid) - cpu0;
-        const dbCpu = databaseName ? databaseCpuSeconds(databaseName) - dbCpu0 : NaN;
+        const cpu = cpuSince(cpu0);
         const runs = await db.workflowRun.findMany({
           where: { workflow: mine },
           select: {
@@ -197,12 +207,34 @@ async function main() {
             completedAt: true,
             state: true,
             credits: true,
+            startedAt: true,
           },
         });
+        // Where a run's time went, from its steps: claimed → first node, each node, the gaps between, last → end.
+        const phases = runs.map((r) => {
+          const steps = (JSON.parse(r.state) as { steps: { started_ms: number; completed_ms: number }[] }).steps;
+          const out = [steps[0].started_ms - Number(r.startedAt)];
+          steps.forEach((st, k) => {
+            if (k > 0) out.push(st.started_ms - steps[k - 1].completed_ms);
+            out.push(st.completed_ms - st.started_ms);
+          });
+          out.push(Number(r.completedAt) - steps[steps.length - 1].completed_ms);
+          return out;
+        });
+        const phaseP50 = phases[0].map((_, k) =>
+          p(
+            phases.map((x) => x[k]),
+            0.5,
+          ),
+        );
         const lags = runs.map(
           (r) => (JSON.parse(r.state) as { steps: { started_ms: number }[] }).steps[0].started_ms - Number(r.slotAt),
         );
         const end = Math.max(...runs.map((r) => Number(r.completedAt)));
+        // Runs in flight on average from the first claim to the last end (the runner takes CONCURRENCY).
+        const firstClaim = Math.min(...runs.map((r) => Number(r.startedAt)));
+        const inFlight =
+          runs.reduce((sum, r) => sum + Number(r.completedAt) - Number(r.startedAt), 0) / (end - firstClaim);
         const logs = await db.operationLog.groupBy({
           by: ["sourceRunId"],
           where: { teamId: team.id, sourceType: "workflow", sourceName: { startsWith: `${prefix} ` } },
@@ -224,7 +256,8 @@ async function main() {
           p50: p(lags, 0.5),
           p99: p(lags, 0.99),
           cpu,
-          dbCpu,
+          phaseP50,
+          inFlight,
           runs: runs.length,
           credits: runs.reduce((s, r) => s + (r.credits ?? 0), 0),
           problems,
@@ -241,24 +274,35 @@ async function main() {
       const floor = await fire(floorSet);
       const run = await fire(runSet);
       const bareAfter = await bare();
-      const bareRate = (bareBefore + bareAfter) / 2;
+      const bareRate = (bareBefore.perSecond + bareAfter.perSecond) / 2;
       const problems = [...floor.problems.map((x) => `floor: ${x}`), ...run.problems.map((x) => `run: ${x}`)];
       const f = (v: number) => v.toFixed(1);
+      const perRun = (cpu: { web: number; worker: number; db: number }, runs: number) =>
+        [cpu.web, cpu.worker, cpu.db].map((v) => (Number.isNaN(v) ? "–" : f((1000 * v) / runs))).join(" | ");
       const text = [
         `# bench:workflows — ${engine}, ${WORKFLOWS} workflows due at once, ${CONCURRENCY} runs at a time`,
         "",
-        "| side | runs/s | lag p50 ms | lag p99 ms | server CPU s | server CPU ms per run | database CPU ms per run |",
+        "CPU is per run, in ms: the web process (which also serves the sandbox provider's API), its workflow worker,",
+        "and PostgreSQL's backends (SQLite works inside the processes). The bare side's client work is in this process.",
+        "",
+        "| side | runs/s | lag p50 ms | lag p99 ms | CPU: web | CPU: worker | CPU: database |",
         "|---|---|---|---|---|---|---|",
-        `| bare: the 3 sandbox operations of each run, in process (before / after) | ${f(bareBefore)} / ${f(bareAfter)} | | | | | |`,
+        ...(
+          [
+            ["bare before: the 3 sandbox operations of each run, in this process", bareBefore],
+            ["bare after", bareAfter],
+          ] as const
+        ).map(([side, m]) => `| ${side} | ${f(m.perSecond)} | | | ${perRun(m.cpu, WORKFLOWS)} |`),
         ...(
           [
             ["floor: 3 utility nodes per run (no provider)", floor],
             ["run: 3 sandbox nodes per run (2 reports, 1 note)", run],
           ] as const
-        ).map(
-          ([side, m]) =>
-            `| ${side} | ${f(m.perSecond)} | ${f(m.p50)} | ${f(m.p99)} | ${f(m.cpu)} | ${f((1000 * m.cpu) / m.runs)} | ${postgres ? f((1000 * m.dbCpu) / m.runs) : "(in process)"} |`,
-        ),
+        ).map(([side, m]) => `| ${side} | ${f(m.perSecond)} | ${f(m.p50)} | ${f(m.p99)} | ${perRun(m.cpu, m.runs)} |`),
+        "",
+        `A sandbox run's time, p50 ms: claimed → node 1 starts ${run.phaseP50[0]}; node 1 ${run.phaseP50[1]}; → node 2 ${run.phaseP50[2]}; node 2 ${run.phaseP50[3]}; → node 3 ${run.phaseP50[4]}; node 3 ${run.phaseP50[5]}; → run ends ${run.phaseP50[6]}.`,
+        `A floor run's, the same: ${floor.phaseP50.join(", ")}.`,
+        `Runs in flight on average (claimed, not ended), of ${CONCURRENCY}: floor ${f(floor.inFlight)}, run ${f(run.inFlight)}.`,
         "",
         `run / bare: ${(run.perSecond / bareRate).toFixed(2)} (runs per second through the scheduler and runner, against the same provider calls in a loop).`,
         `Each sandbox run wrote 3 logs and 1 ledger entry (${run.credits} credits for ${run.runs} runs: 1 + 2 + 2 + 1 each).`,
