@@ -1,37 +1,50 @@
 import "server-only";
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
+import type { ReadDb } from "@/lib/db/read-types";
 import { transaction } from "@/lib/db/transaction";
 import { prepared, read } from "@/lib/db/read";
 import { getCreditBalance } from "@/lib/credits/get-credit-balance";
 import { heldCredits } from "@/lib/credits/held-credits";
 
 /**
- * The team's balance and what its running runs and unfinished agent turns hold (held-credits.ts'
- * rule), in one statement and so one snapshot: asked before every operation that costs credits,
- * where two Prisma aggregates in a write transaction were a third of a workflow run's statements.
+ * The holds of a team `t` (held-credits.ts' rule) as two columns of a query on "Team as t": what
+ * its running runs and unfinished agent turns hold. Read with the balance in one statement and so
+ * one snapshot, where two Prisma aggregates in a write transaction were a third of a workflow
+ * run's statements; a workflow node reads them with its connection (lib/workflows/node-reads.ts).
  */
+export const holdColumns = (eb: ExpressionBuilder<ReadDb & { t: ReadDb["Team"] }, "t">) => [
+  eb
+    .selectFrom("WorkflowRun as r")
+    .select(sql<number | string | null>`SUM(r."reservedCredits")`.as("v"))
+    .whereRef("r.teamId", "=", "t.id")
+    .where("r.status", "in", ["running", "waiting_approval", "queued"])
+    .where("r.reservedCredits", ">", 0)
+    .as("runs"),
+  // Each unfinished turn owes its own 1 credit beside its operations'.
+  eb
+    .selectFrom("AgentTurn as g")
+    .select(sql<number | string>`COALESCE(SUM(g."operationCredits"), 0) + COUNT(*)`.as("v"))
+    .whereRef("g.teamId", "=", "t.id")
+    .where("g.status", "in", ["running", "waiting_approval"])
+    .as("turns"),
+];
+
 const findRoom = prepared((a: { teamId: string }) =>
   read
     .selectFrom("Team as t")
     .select(["t.creditsLimit", "t.creditsUsed", "t.billingPeriodEnd"])
-    .select((eb) => [
-      eb
-        .selectFrom("WorkflowRun as r")
-        .select(sql<number | string | null>`SUM(r."reservedCredits")`.as("v"))
-        .whereRef("r.teamId", "=", "t.id")
-        .where("r.status", "in", ["running", "waiting_approval", "queued"])
-        .where("r.reservedCredits", ">", 0)
-        .as("runs"),
-      // Each unfinished turn owes its own 1 credit beside its operations'.
-      eb
-        .selectFrom("AgentTurn as g")
-        .select(sql<number | string>`COALESCE(SUM(g."operationCredits"), 0) + COUNT(*)`.as("v"))
-        .whereRef("g.teamId", "=", "t.id")
-        .where("g.status", "in", ["running", "waiting_approval"])
-        .as("turns"),
-    ])
+    .select(holdColumns)
     .where("t.id", "=", a.teamId),
 );
+
+/** A team's balance and holds as one read of `holdColumns` gave them. */
+export type Room = {
+  creditsLimit: number;
+  creditsUsed: number;
+  billingPeriodEnd: number;
+  runs: number | string | null;
+  turns: number | string | null;
+};
 
 /**
  * Why the next operation that costs credits may not run, or null (CONTRACT §13): the team's
@@ -42,6 +55,11 @@ const findRoom = prepared((a: { teamId: string }) =>
  */
 export async function outOfCredits(teamId: string, unsaved = 0): Promise<string | null> {
   const [room] = await findRoom({ teamId });
+  return refusalOf(teamId, room, unsaved);
+}
+
+/** outOfCredits on a `room` the caller read already (undefined: the team is gone). */
+export async function refusalOf(teamId: string, room: Room | undefined, unsaved = 0): Promise<string | null> {
   let remaining: number;
   let held: number;
   let periodEnd: number;

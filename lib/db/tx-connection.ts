@@ -126,14 +126,60 @@ export async function flushDeferred(slot: TxSlot | undefined) {
  */
 function combined(statements: Deferred[]): Deferred {
   if (statements.length === 1) return statements[0];
+  const { parts, values } = renumbered(statements);
+  const last = parts.pop()!;
+  return { sql: `with ${parts.map((p, i) => `"deferred_${i}" as (${p})`).join(", ")} ${last}`, values };
+}
+
+/** The statements' texts with their parameters renumbered after the ones before, and all their values. */
+function renumbered(statements: Deferred[]) {
   const values: unknown[] = [];
   const parts = statements.map((s) => {
     const shift = values.length;
     values.push(...s.values);
     return shift ? s.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`) : s.sql;
   });
-  const last = parts.pop()!;
-  return { sql: `with ${parts.map((p, i) => `"deferred_${i}" as (${p})`).join(", ")} ${last}`, values };
+  return { parts, values };
+}
+
+/** Thrown by a capturing slot's runner: the callback needed a statement sent, so it is not one statement. */
+class NeedsConnection extends Error {}
+
+/**
+ * PostgreSQL: the writes `fn` defers (`deferInTx`) on the `tx` it is given, collected rather than
+ * sent; null when `fn` needed a statement run (one that is not deferred, or a flush), and then
+ * nothing was sent. For `allOrNothing`: a caller whose whole transaction would be its deferred
+ * writes and one last statement sends them as one statement, with no BEGIN and no COMMIT.
+ */
+export async function captureDeferred(fn: (tx: object) => Promise<void>): Promise<Deferred[] | null> {
+  const tx = {};
+  const run: TxRunner = () => Promise.reject(new NeedsConnection());
+  const slot: TxSlot = { run, deferred: [] };
+  slots.set(tx, slot);
+  try {
+    await fn(tx);
+    return slot.deferred ?? [];
+  } catch (e) {
+    if (e instanceof NeedsConnection) return null;
+    throw e;
+  } finally {
+    slots.delete(tx);
+  }
+}
+
+/** SQLSTATE of the division by zero `allOrNothing` makes when its last statement matched no row. */
+export const NO_ROW_MATCHED = "22012";
+
+/**
+ * `deferred`, then `last` (an UPDATE … RETURNING), as one statement that writes everything or
+ * nothing: a statement outside a transaction is atomic by itself, and when `last` matches no row
+ * its count divides one, an error (`NO_ROW_MATCHED`) that undoes the deferred writes with it.
+ * They all run in one snapshot, as `combined` ones do: none may write a row another one writes.
+ */
+export function allOrNothing(deferred: Deferred[], last: Deferred): Deferred {
+  const { parts, values } = renumbered([...deferred, last]);
+  const ctes = parts.map((p, i) => `"${i === parts.length - 1 ? "matched" : `deferred_${i}`}" as (${p})`);
+  return { sql: `with ${ctes.join(", ")} select 1 / count(*) as "matched" from "matched"`, values };
 }
 
 /** A unique key the statement broke, as Prisma reports it (P2002), so callers that retry on it keep working. */

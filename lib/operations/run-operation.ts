@@ -217,17 +217,35 @@ const findNodeConnection = prepared((a: { id: string; teamId: string }) =>
 );
 type ConnectionColumn = keyof typeof SCOPED_CONNECTION_SELECT | keyof typeof CREDENTIAL_SELECT;
 
+/** A workflow node's connection as the checks see it, and the stored credentials read with it. */
+export type NodeConnection = {
+  connection: ScopedConnection & { ownerUserId: string | null };
+  read: CredentialRow;
+};
+
+/** A NodeConnection from a connection row of SCOPED_CONNECTION_SELECT and CREDENTIAL_SELECT. */
+export function nodeConnectionOf(row: {
+  id: string;
+  type: string;
+  displayName: string | null;
+  externalId: string | null;
+  ownerUserId: string | null;
+  readsVersion: number;
+  credentials: string;
+  needsReauthAt: number | null;
+}): NodeConnection {
+  const needsReauthAt = row.needsReauthAt === null ? null : new Date(row.needsReauthAt);
+  return {
+    connection: { ...scopedConnection(row), ownerUserId: row.ownerUserId },
+    read: { id: row.id, type: row.type, credentials: row.credentials, needsReauthAt } satisfies CredentialRow,
+  };
+}
+
 /**
  * A workflow node's connection (connectionForRun's) and its stored credentials, in one read:
  * `read` goes to executeOperation, which then does not read the row again.
  */
 export async function connectionAndCredentialsForRun(teamId: string, connectionId: string) {
   const [row] = await findNodeConnection({ id: connectionId, teamId });
-  if (!row) return null;
-  const { credentials } = row;
-  const needsReauthAt = row.needsReauthAt === null ? null : new Date(row.needsReauthAt);
-  return {
-    connection: { ...scopedConnection(row), ownerUserId: row.ownerUserId },
-    read: { id: row.id, type: row.type, credentials, needsReauthAt } satisfies CredentialRow,
-  };
+  return row ? nodeConnectionOf(row) : null;
 }

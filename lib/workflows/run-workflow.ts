@@ -1,5 +1,6 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { db, dbEngine, runStatement } from "@/lib/db/client";
+import { allOrNothing, captureDeferred, NO_ROW_MATCHED } from "@/lib/db/tx-connection";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { ApiError } from "@/lib/errors/api-error";
 import { newId, newOrderedId } from "@/lib/security/ids";
@@ -7,7 +8,7 @@ import { completeLog, markConnectionsUsed, toLogRow, writeLog } from "@/lib/logs
 import type { Updateable } from "kysely";
 import type { ReadDb } from "@/lib/db/read-types";
 import { preparedInTx, write } from "@/lib/db/write";
-import { prepared, read } from "@/lib/db/read";
+import { compiledByShape, prepared, read } from "@/lib/db/read";
 import { chargeCredits } from "@/lib/credits/charge-credits";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { keepLease } from "@/lib/jobs/job-loop";
@@ -43,7 +44,8 @@ import {
 import { leaseMs, MAX_RETRIES, retryBaseMs } from "@/lib/workflows/config";
 import { privateConnectionProblem, privateOwnersOfNodes } from "@/lib/workflows/workflow-consent";
 import { reserveCredits } from "@/lib/workflows/credit-reservation";
-import { outOfCredits } from "@/lib/credits/out-of-credits";
+import { refusalOf } from "@/lib/credits/out-of-credits";
+import { readNodeFacts, type NodeFacts } from "@/lib/workflows/node-reads";
 import type { WorkflowNode } from "@/lib/schemas/workflows";
 import { runSnapshot } from "@/lib/workflows/queue-run";
 import { withChain } from "@/lib/webhooks/event-chain";
@@ -64,19 +66,13 @@ class LostClaim extends Error {}
 
 type RunUpdate = Updateable<ReadDb["WorkflowRun"]>;
 
+const updateOwnedRunBuild = (a: RunUpdate & { runId: string; claim: number }) => {
+  const { runId, claim, ...set } = a;
+  return write.updateTable("WorkflowRun").set(set).where("id", "=", runId).where("claims", "=", claim).returning("id");
+};
 // The step logs written before it in its transaction ride in it (lib/db/write.ts): it reads only the run's row.
-const updateOwnedRun = preparedInTx(
-  (a: RunUpdate & { runId: string; claim: number }) => {
-    const { runId, claim, ...set } = a;
-    return write
-      .updateTable("WorkflowRun")
-      .set(set)
-      .where("id", "=", runId)
-      .where("claims", "=", claim)
-      .returning("id");
-  },
-  { carriesDeferred: true },
-);
+const updateOwnedRun = preparedInTx(updateOwnedRunBuild, { carriesDeferred: true });
+const updateOwnedRunAlone = compiledByShape(updateOwnedRunBuild);
 
 /** Applies `data` to the run while this instance's claim holds; else the whole transaction rolls back. */
 async function own(tx: Tx, claim: Claim, data: RunUpdate) {
@@ -96,6 +92,31 @@ async function owned(claim: Claim, fn: (tx: Tx) => Promise<void>) {
     if ((e as { code?: string }).code !== "P2002") throw e;
     const holds = await db.workflowRun.count({ where: { id: claim.id, claims: claim.claims } });
     throw holds ? e : new LostClaim();
+  }
+}
+
+/**
+ * PostgreSQL: a save whose writes all wait to be sent (the step logs: lib/db/write.ts) goes as
+ * one statement with no transaction around it: the logs, then the run's state while the claim
+ * holds, all or nothing (`allOrNothing`). BEGIN and COMMIT were two of a save's three round trips.
+ * False when a write needs a statement of its own (then nothing was sent: the caller uses `owned`).
+ */
+async function savedAlone(claim: Claim, writes: (tx: Tx) => Promise<void>, data: RunUpdate): Promise<boolean> {
+  if (dbEngine() !== "postgresql") return false;
+  const deferred = await captureDeferred((tx) => writes(tx as Tx));
+  if (!deferred) return false;
+  const [sql, values] = updateOwnedRunAlone({ ...data, runId: claim.id, claim: claim.claims });
+  const one = allOrNothing(deferred, { sql, values });
+  try {
+    await runStatement(one.sql, one.values);
+    return true;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === NO_ROW_MATCHED) throw new LostClaim();
+    // A log of the same id, written by an instance that took the run over (as in `owned`).
+    if (code === "23505" && !(await db.workflowRun.count({ where: { id: claim.id, claims: claim.claims } })))
+      throw new LostClaim();
+    throw e;
   }
 }
 
@@ -161,6 +182,7 @@ async function runNode(
   op: Operation | undefined,
   input: Record<string, unknown>,
   step: StepState,
+  facts?: NodeFacts,
 ): Promise<NodeResult> {
   if (!op)
     return {
@@ -177,7 +199,11 @@ async function runNode(
         ok: false,
         error: `Node ${node.id} has no connection: choose a ${op.types.join(" or ")} connection for it in the editor.`,
       };
-    const found = await connectionAndCredentialsForRun(teamId, node.connection_id);
+    // Read with the credit check when the node made one (lib/workflows/node-reads.ts).
+    const found =
+      facts?.connection !== undefined
+        ? facts.connection
+        : await connectionAndCredentialsForRun(teamId, node.connection_id);
     connection = found?.connection ?? null;
     read = found?.read;
     if (!connection)
@@ -190,7 +216,7 @@ async function runNode(
         ok: false,
         error: `Connection ${connection.id} is a ${connection.type} connection; ${op.id} runs on ${op.types.join(", ")}.`,
       };
-    const problem = await privateConnectionProblem(teamId, connection, ownerUserId);
+    const problem = await privateConnectionProblem(teamId, connection, ownerUserId, facts?.ownerIsMember);
     if (problem) return { ok: false, error: problem };
   }
   for (let attempt = 0; ; attempt++) {
@@ -238,15 +264,20 @@ const findWorkflowState = prepared((a: { id: string }) =>
 async function writeConsentProblem(
   run: { teamId: string; workflowId: string; createdAt: bigint },
   state: RunState,
+  facts?: NodeFacts,
 ): Promise<string | null> {
   if ("writes_by" in state && !state.writes_by)
     return "No team owner has allowed this workflow's writes: an owner activates it, or runs it by hand.";
   if (state.writes_by && state.writes_by !== "operator") {
-    const [member] = await findMember({ teamId: run.teamId, userId: state.writes_by });
+    const [member] =
+      facts?.writer !== undefined
+        ? [facts.writer ?? undefined]
+        : await findMember({ teamId: run.teamId, userId: state.writes_by });
     if (member?.role !== "owner")
       return `Not written: ${member ? `${member.email}, the team owner who allowed this run's writes, is no longer a team owner` : "the team owner who allowed this run's writes is no longer in the team"}, and a workflow writes without approval only on an owner's consent. A team owner activates it again, or runs it by hand.`;
   }
-  const [wf] = await findWorkflowState({ id: run.workflowId });
+  const [wf] =
+    facts?.workflow !== undefined ? [facts.workflow ?? undefined] : await findWorkflowState({ id: run.workflowId });
   if (wf && !wf.active && wf.deactivatedReason && wf.updatedAt >= Number(run.createdAt))
     return `Not written: Patchbay stopped this workflow after the run was queued. ${wf.deactivatedReason}`;
   return null;
@@ -409,13 +440,18 @@ async function execute(claim: Claim, run: RunRow) {
   /** Saves the run's progress (the step logs waiting, then `write`) while this instance's claim holds. */
   const save = async (i: number, write: (tx: Tx) => Promise<unknown>, more: Parameters<typeof own>[2] = {}) => {
     const hold = heldBy(state.steps);
+    const data = { nodeIndex: i, state: JSON.stringify(state), reservedCredits: hold, ...more };
     // The logs first, then the run's state: on PostgreSQL the logs' writes ride in the state's
-    // UPDATE, one statement (lib/db/write.ts); a lost claim rolls them back with it.
-    await owned(claim, async (tx) => {
+    // UPDATE, one statement (lib/db/write.ts), alone when nothing else is sent; a lost claim undoes them with it.
+    const writes = async (tx: Tx) => {
       await flush(tx);
       await write(tx);
-      await own(tx, claim, { nodeIndex: i, state: JSON.stringify(state), reservedCredits: hold, ...more });
-    });
+    };
+    if (!(await savedAlone(claim, writes, data)))
+      await owned(claim, async (tx) => {
+        await writes(tx);
+        await own(tx, claim, data);
+      });
     later = [];
     savedHold = hold;
   };
@@ -471,6 +507,8 @@ async function execute(claim: Claim, run: RunRow) {
     const unitCtx: RunContext = iteration ? { ...ctx, item: { value: iteration.item, index: iteration.index } } : ctx;
     const privateTo = privateOwners.get(node.id)?.owner ?? null;
     const resumed = step !== undefined;
+    // What a node that costs credits read with its credit check (connection, consent): not read again.
+    let facts: NodeFacts | undefined;
     let input: Record<string, unknown> = node.input;
     let templateError: string | null = null;
     try {
@@ -509,7 +547,17 @@ async function execute(claim: Claim, run: RunRow) {
         return { kind: "stop", reason };
       }
       if (op && op.credits > 0 && !templateError) {
-        const refusal = await outOfCredits(run.teamId, heldBy(state.steps) - savedHold);
+        // A write a person approves reads its connection when it is filed (fileStep), not here.
+        const viaApproval = op.kind === "write" && node.approval === "required";
+        const consentRead = op.kind === "write" && !viaApproval;
+        const withConnection = op.types.length > 0 && !viaApproval;
+        facts = await readNodeFacts(run.teamId, {
+          connectionId: withConnection ? (node.connection_id ?? undefined) : undefined,
+          ownerId: withConnection ? (state.owner_user_id ?? undefined) : undefined,
+          writerId: consentRead && state.writes_by !== "operator" ? (state.writes_by ?? undefined) : undefined,
+          workflowId: consentRead ? run.workflowId : undefined,
+        });
+        const refusal = await refusalOf(run.teamId, facts.room, heldBy(state.steps) - savedHold);
         if (refusal) {
           await settleAtOnce(
             i,
@@ -539,7 +587,7 @@ async function execute(claim: Claim, run: RunRow) {
       return finishStep(i, node, step, io, { ok: false, error: refused });
     }
     const withdrawn =
-      op?.kind === "write" && node.approval !== "required" ? await writeConsentProblem(run, state) : null;
+      op?.kind === "write" && node.approval !== "required" ? await writeConsentProblem(run, state, facts) : null;
     const result: NodeResult = templateError
       ? { ok: false, error: `The input could not be filled in: ${templateError}.` }
       : withdrawn
@@ -549,7 +597,7 @@ async function execute(claim: Claim, run: RunRow) {
               ok: false,
               error: `The instance running this node stopped while ${op!.id} was being sent; it may have reached the provider, and a write that is not safe to repeat is not sent again. Check the account before running the workflow again.`,
             }
-          : await runNode(run.teamId, state.owner_user_id ?? null, node, op, input, step);
+          : await runNode(run.teamId, state.owner_user_id ?? null, node, op, input, step, facts);
     return finishStep(i, node, step, io, result);
   };
 

@@ -109,21 +109,25 @@ export async function othersPrivateConnections(teamId: string, connectionIds: st
 /**
  * Why a node may not use its connection now, or null: a private connection runs only in a
  * workflow of its owner, and only while that owner is a member of the team. Checked at run time,
- * so a member who left takes her connection with her at once.
+ * so a member who left takes her connection with her at once. `ownerIsMember`: whether the
+ * workflow's owner is a member, when the caller read it already (lib/workflows/node-reads.ts).
  */
 export async function privateConnectionProblem(
   teamId: string,
   connection: { id: string; type: string; ownerUserId: string | null },
   workflowOwnerId: string | null,
+  ownerIsMember?: boolean,
 ): Promise<string | null> {
   if (connection.ownerUserId === null) return null;
   if (connection.ownerUserId !== workflowOwnerId) {
     return `Connection ${connection.id} (${connection.type}) is private to another member, and a private connection runs only in its owner's own workflows; rebind the node to a shared connection.`;
   }
-  const member = await db.membership.findUnique({
-    where: { teamId_userId: { teamId, userId: connection.ownerUserId } },
-    select: { role: true },
-  });
+  const member =
+    ownerIsMember ??
+    (await db.membership.findUnique({
+      where: { teamId_userId: { teamId, userId: connection.ownerUserId } },
+      select: { role: true },
+    }));
   if (!member)
     return `Connection ${connection.id} (${connection.type}) is private to a member who has left the team; it is theirs alone, so the workflow cannot use it. Rebind the node to a shared connection.`;
   return null;
