@@ -9,27 +9,30 @@ import { preparedInTx, write } from "@/lib/db/write";
 // producers refuse new spending against the balance less these holds, so concurrent runs and
 // turns of one team overshoot by at most one operation's price.
 
-const sumHolds = preparedInTx((a: { teamId: string; runId?: string; turnId?: string }) =>
-  write.selectNoFrom((eb) => [
-    eb
-      .selectFrom("WorkflowRun")
-      .select(sql<number | string | null>`SUM("reservedCredits")`.as("v"))
-      .where("teamId", "=", a.teamId)
-      // Running, parked at an approval, or queued again after one: each holds what it spent so far.
-      .where("status", "in", ["running", "waiting_approval", "queued"])
-      .where("reservedCredits", ">", 0)
-      .$if(a.runId !== undefined, (q) => q.where("id", "!=", a.runId!))
-      .as("runs"),
-    // Each unfinished turn owes its own 1 credit beside its operations'.
-    eb
-      .selectFrom("AgentTurn")
-      .select(sql<number | string>`COALESCE(SUM("operationCredits"), 0) + COUNT(*)`.as("v"))
-      .where("teamId", "=", a.teamId)
-      .where("status", "in", ["running", "waiting_approval"])
-      .$if(a.turnId !== undefined, (q) => q.where("id", "!=", a.turnId!))
-      .as("turns"),
-  ]),
-);
+type Exclude = { teamId: string; runId?: string; turnId?: string };
+
+// Running, parked at an approval, or queued again after one: each holds what it spent so far.
+const runsHeld = (a: Exclude) =>
+  write
+    .selectFrom("WorkflowRun")
+    .select(sql<number | string | null>`SUM("reservedCredits")`.as("v"))
+    .where("teamId", "=", a.teamId)
+    .where("status", "in", ["running", "waiting_approval", "queued"])
+    .where("reservedCredits", ">", 0)
+    .$if(a.runId !== undefined, (q) => q.where("id", "!=", a.runId!));
+// Each unfinished turn owes its own 1 credit beside its operations'.
+const turnsHeld = (a: Exclude) =>
+  write
+    .selectFrom("AgentTurn")
+    .select(sql<number | string>`COALESCE(SUM("operationCredits"), 0) + COUNT(*)`.as("v"))
+    .where("teamId", "=", a.teamId)
+    .where("status", "in", ["running", "waiting_approval"])
+    .$if(a.turnId !== undefined, (q) => q.where("id", "!=", a.turnId!));
+
+const sumHolds = preparedInTx((a: Exclude) => write.selectNoFrom([runsHeld(a).as("runs"), turnsHeld(a).as("turns")]));
+
+/** heldCredits as an SQL expression, for a statement that checks the holds itself (a run's hold). */
+export const heldExpression = (a: Exclude) => sql<number>`(COALESCE((${runsHeld(a)}), 0) + (${turnsHeld(a)}))`;
 
 /** Credits held by the team's running workflow runs and unfinished agent turns, less the ones excluded. */
 export async function heldCredits(tx: Tx, teamId: string, exclude: { runId?: string; turnId?: string } = {}) {

@@ -46,7 +46,10 @@ const PG_READ_TYPES = {
 /** Runs one SQL statement compiled for this engine (lib/db/read.ts) and returns its rows. */
 export type RunRead = (sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
 
-type Clients = { db: Db; builder: Kysely<ReadDb>; run: RunRead };
+/** Statements sent together in one round trip; each one's rows, in order (PostgreSQL only). */
+export type RunPipelined = (statements: { sql: string; values: readonly unknown[] }[]) => Promise<unknown[][]>;
+
+type Clients = { db: Db; builder: Kysely<ReadDb>; run: RunRead; pipelined?: RunPipelined };
 
 /** Kysely as a compiler only: it turns typed queries into this engine's SQL; `run` executes them. */
 const compilerFor = (engine: "sqlite" | "postgresql") =>
@@ -89,6 +92,30 @@ function createClients(): Clients {
       builder: compilerFor("postgresql"),
       run: async (sql, parameters) =>
         (await pool.query<Record<string, unknown>>({ text: sql, values: parameters as unknown[] })).rows,
+      pipelined: async (statements) => {
+        const client = await pool.connect();
+        // node-pg's pipeline mode: every statement is written at once, each with its own Sync; the
+        // server runs them in order, and an error fails that statement alone (in an open
+        // transaction the rest then fail too, and its COMMIT rolls it back).
+        const mode = client as unknown as { pipeline: boolean };
+        mode.pipeline = true;
+        let broken: Error | undefined;
+        try {
+          const settled = await Promise.allSettled(
+            statements.map((st) => client.query<Record<string, unknown>>({ text: st.sql, values: [...st.values] })),
+          );
+          const failed = settled.find((r) => r.status === "rejected");
+          if (failed) {
+            // A statement the server refused leaves the connection usable; a lost one does not.
+            if (!(failed.reason as { code?: string }).code) broken = failed.reason as Error;
+            throw failed.reason;
+          }
+          return settled.map((r) => (r as PromiseFulfilledResult<{ rows: unknown[] }>).value.rows);
+        } finally {
+          mode.pipeline = false;
+          client.release(broken);
+        }
+      },
     };
   }
   // timeout = SQLite busy timeout: writers from several processes wait instead of failing.
@@ -143,6 +170,13 @@ export const runStatement: RunRead =
     : (sql, parameters) => clients.db.$queryRawUnsafe<unknown[]>(sql, ...parameters);
 
 export const dbEngine = () => databaseTarget().engine;
+
+/**
+ * PostgreSQL: statements written to one connection at once and run by the server in order, one
+ * round trip for all (a transaction's BEGIN, its statements and COMMIT, when no statement needs
+ * an earlier one's answer); undefined on SQLite.
+ */
+export const runPipelined: RunPipelined | undefined = clients.pipelined;
 
 /** A read's parameter as this engine's driver must receive it (a Date as UTC text: lib/db/instants.ts). */
 export const encodeReadParameter = encodeParameter(databaseTarget().engine);
