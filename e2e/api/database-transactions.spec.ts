@@ -380,3 +380,168 @@ test("a log written and then completed in one transaction ends completed: an UPD
   );
   expect(out).toEqual({ status: "success", output: JSON.stringify({ done: true }) });
 });
+
+/**
+ * Statements the product sends to PostgreSQL while `body` runs (the counting wrapper of the test
+ * above), and the most of them written before the first of those had its answer (`most`).
+ */
+const COUNT_STATEMENTS = `
+  const NamedStatementsClient = pick(await import("./lib/db/pg-named-statements.ts"), "NamedStatementsClient");
+  const counted = async (body) => {
+    const sent = [];
+    let open = 0;
+    let most = 0;
+    const query = NamedStatementsClient.prototype.query;
+    NamedStatementsClient.prototype.query = function (config, ...rest) {
+      sent.push((typeof config === "string" ? config : config.text).replace(/\\s+/g, " "));
+      most = Math.max(most, ++open);
+      const answer = query.call(this, config, ...rest);
+      Promise.resolve(answer).finally(() => open--).catch(() => {});
+      return answer;
+    };
+    try {
+      return { result: await body(), sent, most };
+    } finally {
+      NamedStatementsClient.prototype.query = query;
+    }
+  };
+  const newRun = async (team, reservedCredits = 0) => {
+    const workflow = await db.workflow.create({ data: { id: "wf_rt_" + Math.random().toString(36).slice(2), teamId: team, name: "Round trips", nodes: [] } });
+    return db.workflowRun.create({
+      data: {
+        id: "run_rt_" + Math.random().toString(36).slice(2), teamId: team, workflowId: workflow.id, workflowName: "Round trips",
+        trigger: "manual", status: "running", dueAt: BigInt(Date.now()), createdAt: BigInt(Date.now()), claims: 1, reservedCredits,
+      },
+    });
+  };
+`;
+
+test("on PostgreSQL, a run's hold is one round trip (BEGIN, the team's lock, the hold, COMMIT written at once), and a refusal or an ended period still says why", async () => {
+  test.skip(engine !== "postgresql", "the pipeline is PostgreSQL's; SQLite takes the same hold in one transaction");
+  const team = await seedTeam({ name: "Hold Co", creditsLimit: 2 });
+  const out = await inDatabase<{
+    held: { sent: string[]; most: number; refusal: string | null; reserved: number };
+    refused: { refusal: string | null; reserved: number };
+    ended: { refusal: string | null; reserved: number; rolled: boolean };
+  }>(
+    `${COUNT_STATEMENTS}
+    const reserveCredits = pick(await import("./lib/workflows/credit-reservation.ts"), "reserveCredits");
+    const reserved = async (id) => (await db.workflowRun.findUnique({ where: { id } })).reservedCredits;
+    const first = await newRun(args.team);
+    const { result, sent, most } = await counted(() => reserveCredits(args.team, { id: first.id, claims: 1 }, 1));
+    const held = { sent, most, refusal: result, reserved: await reserved(first.id) };
+    // The team's 2 credits: 1 held by the first run, 1 more by another one; a third finds none left.
+    await newRun(args.team, 1);
+    const third = await newRun(args.team);
+    const refused = { refusal: await reserveCredits(args.team, { id: third.id, claims: 1 }, 1), reserved: await reserved(third.id) };
+    // A billing period that has ended is rolled first (usage back to 0), then the hold is taken.
+    await db.workflowRun.updateMany({ where: { teamId: args.team }, data: { status: "success", reservedCredits: 0 } });
+    await db.team.update({ where: { id: args.team }, data: { creditsUsed: 2, billingPeriodEnd: new Date(Date.now() - 1000) } });
+    const fourth = await newRun(args.team);
+    const refusal = await reserveCredits(args.team, { id: fourth.id, claims: 1 }, 1);
+    const after = await db.team.findUnique({ where: { id: args.team } });
+    const ended = { refusal, reserved: await reserved(fourth.id), rolled: after.billingPeriodEnd.getTime() > Date.now() && after.creditsUsed === 0 };
+    return { held, refused, ended };
+    `,
+    { team: team.id },
+  );
+  expect(out.held.refusal).toBeNull();
+  expect(out.held.reserved).toBe(1);
+  expect(out.held.sent, out.held.sent.join("\n")).toHaveLength(4);
+  expect(out.held.sent[0]).toBe("BEGIN");
+  expect(out.held.sent[1]).toMatch(/^update "Team" set "creditsUsed" = "creditsUsed" /);
+  expect(out.held.sent[2]).toMatch(/^update "WorkflowRun" set "reservedCredits" = \$1 .* > 0 returning "id"$/);
+  expect(out.held.sent[3]).toBe("COMMIT");
+  // All four on the wire before the first answer came back: one round trip, not four.
+  expect(out.held.most).toBe(4);
+  expect(out.refused.refusal).toMatch(/remaining credits are held by workflow runs and agent turns already under way/);
+  expect(out.refused.reserved).toBe(0);
+  expect(out.ended).toEqual({ refusal: null, reserved: 1, rolled: true });
+});
+
+test("on PostgreSQL, a run's node is saved in one statement with no transaction, and a lost claim undoes its logs with it", async () => {
+  test.skip(engine !== "postgresql", "statements are round trips on PostgreSQL; SQLite runs in the process");
+  const team = await seedTeam({ name: "All or nothing Co" });
+  const out = await inDatabase<{ codes: (string | null)[]; logs: number[]; state: string }>(
+    `${COUNT_STATEMENTS}
+    const tc = await import("./lib/db/tx-connection.ts");
+    const [captureDeferred, allOrNothing] = [pick(tc, "captureDeferred"), pick(tc, "allOrNothing")];
+    const runStatement = pick(await import("./lib/db/client.ts"), "runStatement");
+    const ops = await import("./lib/logs/record-operations.ts");
+    const [writeLog, toLogRow] = [pick(ops, "writeLog"), pick(ops, "toLogRow")];
+    const run = await newRun(args.team);
+    const at = Math.floor(Date.now() / 1000);
+    const rowOf = (id) => toLogRow(args.team, id, {
+      operationId: "utility.format_text", status: "start", source: { type: "workflow", id: null, name: null },
+      user: null, startedAt: at, completedAt: null,
+    });
+    const save = async (ids, claims) => {
+      const deferred = await captureDeferred(async (tx) => { for (const id of ids) await writeLog(tx, rowOf(id)); });
+      const one = allOrNothing(deferred, {
+        sql: 'update "WorkflowRun" set "state" = $1 where "id" = $2 and "claims" = $3 returning "id"',
+        values: [JSON.stringify({ saved: ids }), run.id, claims],
+      });
+      return runStatement(one.sql, one.values).then(() => null, (e) => e.code ?? e.message);
+    };
+    const base = "log_aon_" + Date.now();
+    // The claim holds (claims = 1): both logs and the state. Lost (another instance's claim 2): nothing.
+    const codes = [await save([base + "_a", base + "_b"], 1), await save([base + "_c", base + "_d"], 2)];
+    const count = (ids) => db.operationLog.count({ where: { id: { in: ids } } });
+    const logs = [await count([base + "_a", base + "_b"]), await count([base + "_c", base + "_d"])];
+    const state = (await db.workflowRun.findUnique({ where: { id: run.id } })).state;
+    return { codes, logs, state };
+    `,
+    { team: team.id },
+  );
+  expect(out.codes).toEqual([null, "22012"]);
+  expect(out.logs).toEqual([2, 0]);
+  expect(JSON.parse(out.state).saved).toHaveLength(2);
+});
+
+test("on PostgreSQL, a charge is one statement: the balance after it, its attribution rows and the days' rollup, exactly as the five statements wrote them", async () => {
+  test.skip(engine !== "postgresql", "SQLite writes the charge in its five statements, in the process");
+  const team = await seedTeam({ name: "One charge Co", creditsLimit: 100 });
+  const out = await inDatabase<{
+    sent: string[];
+    entry: { creditsUsed: number; creditsRemaining: number };
+    portions: { connectionId: string | null; credits: number }[];
+    days: { connectionId: string; credits: number }[];
+    used: number;
+  }>(
+    `${COUNT_STATEMENTS}
+    const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
+    const chargeCredits = pick(await import("./lib/credits/charge-credits.ts"), "chargeCredits");
+    const at = Math.floor(Date.now() / 1000);
+    const charge = (credits) => transaction((tx) => chargeCredits(tx, {
+      teamId: args.team, credits, service: { type: "workflow", id: "wf_x", name: "X" }, user: null, at,
+      attribution: [{ connectionId: "conn_a", credits: 2 }, { connectionId: "conn_b", credits: 1 }, { connectionId: "conn_a", credits: 1 }],
+    }));
+    await charge(5);
+    const { result, sent } = await counted(() => charge(5));
+    const entry = await db.creditLedgerEntry.findFirst({ where: { id: result.id }, select: { creditsUsed: true, creditsRemaining: true } });
+    const portions = await db.usageAttribution.findMany({ where: { ledgerEntryId: result.id }, select: { connectionId: true, credits: true }, orderBy: { connectionId: "asc" } });
+    const days = (await db.usageDay.findMany({ where: { teamId: args.team }, orderBy: { connectionId: "asc" } }))
+      .map((d) => ({ connectionId: d.connectionId, credits: Number(d.credits) }));
+    const used = (await db.team.findUnique({ where: { id: args.team } })).creditsUsed;
+    return { sent, entry, portions, days, used };
+    `,
+    { team: team.id },
+  );
+  expect(out.sent, out.sent.join("\n")).toHaveLength(3);
+  expect(out.sent[0]).toBe("BEGIN");
+  expect(out.sent[1]).toMatch(/^WITH "t" AS \( UPDATE "Team" /);
+  expect(out.sent[2]).toBe("COMMIT");
+  expect(out.entry).toEqual({ creditsUsed: 5, creditsRemaining: 90 });
+  // Portions of one connection merged; the credit no portion names goes to no connection.
+  expect(out.portions).toEqual([
+    { connectionId: "conn_a", credits: 3 },
+    { connectionId: "conn_b", credits: 1 },
+    { connectionId: null, credits: 1 },
+  ]);
+  expect(out.days).toEqual([
+    { connectionId: "", credits: 2 },
+    { connectionId: "conn_a", credits: 6 },
+    { connectionId: "conn_b", credits: 2 },
+  ]);
+  expect(out.used).toBe(10);
+});

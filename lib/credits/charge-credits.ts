@@ -3,7 +3,9 @@ import type { Tx } from "@/lib/db/transaction";
 import type { SERVICE_TYPES } from "@/lib/schemas/credits";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { rollBillingPeriodIfEnded } from "@/lib/credits/roll-billing-period";
-import { addUsageDays } from "@/lib/credits/usage-days";
+import { addUsageDays, usageDay } from "@/lib/credits/usage-days";
+import { dbEngine } from "@/lib/db/client";
+import { runnerOf } from "@/lib/db/tx-connection";
 import type { Insertable } from "kysely";
 import type { ReadDb } from "@/lib/db/read-types";
 import { preparedInTx, write } from "@/lib/db/write";
@@ -54,16 +56,19 @@ function attributionRows(credits: number, portions: Portion[] = []): Portion[] {
  * period and the new period's events are armed.
  */
 export async function chargeCredits(tx: Tx, charge: Charge) {
+  const rows = attributionRows(charge.credits, charge.attribution);
+  if (dbEngine() === "postgresql") {
+    const [once] = await chargeInOneStatement(tx, charge, rows);
+    if (once) {
+      await emitCreditEvents(tx, charge.teamId, teamAfterCharge(once));
+      return { id: Number(once.entryId) };
+    }
+    // The billing period has ended (or the team is gone): the steps below roll it first.
+  }
   const increment = async () => {
     const [t] = await incrementUsage(tx, { teamId: charge.teamId, credits: charge.credits });
     if (!t) throw new Error(`Charging team ${charge.teamId}: the team does not exist.`);
-    const at = (v: number | null) => (v === null ? null : new Date(v));
-    return {
-      ...t,
-      billingPeriodEnd: new Date(t.billingPeriodEnd),
-      creditsLowSentFor: at(t.creditsLowSentFor),
-      creditsExhaustedSentFor: at(t.creditsExhaustedSentFor),
-    };
+    return teamAfterCharge(t);
   };
   let team = await increment();
   if (await rollBillingPeriodIfEnded(tx, { id: charge.teamId, billingPeriodEnd: team.billingPeriodEnd }))
@@ -84,11 +89,72 @@ export async function chargeCredits(tx: Tx, charge: Charge) {
     turnId: charge.turnId ?? null,
   });
   const id = Number(entry.id);
-  const rows = attributionRows(charge.credits, charge.attribution);
   for (const r of rows)
     await insertPortion(tx, { ...r, teamId: charge.teamId, ledgerEntryId: id, createdAt: charge.at });
   await addUsageDays(tx, charge.teamId, charge.service.type, charge.at, rows);
   return { id };
+}
+
+/** The team's row as a charge's increment returned it, instants as milliseconds. */
+type TeamRow = Omit<TeamAfterCharge, "billingPeriodEnd" | "creditsLowSentFor" | "creditsExhaustedSentFor"> & {
+  billingPeriodEnd: number;
+  creditsLowSentFor: number | null;
+  creditsExhaustedSentFor: number | null;
+};
+const teamAfterCharge = (t: TeamRow): TeamAfterCharge => {
+  const at = (v: number | null) => (v === null ? null : new Date(v));
+  return {
+    ...t,
+    billingPeriodEnd: new Date(t.billingPeriodEnd),
+    creditsLowSentFor: at(t.creditsLowSentFor),
+    creditsExhaustedSentFor: at(t.creditsExhaustedSentFor),
+  };
+};
+
+// PostgreSQL: the common charge in one statement. The team's usage is moved (its row locked from
+// there to the commit), the ledger entry written with the balance right after it, then its
+// attribution rows and the days' rollup. As five statements this held the team's lock for five
+// round trips, and every workflow run of the team waits for that lock twice (its hold, its
+// charge): at the top of the hour it set the pace of the team's runs. Only while the billing
+// period is open; else it writes nothing and returns no row.
+const CHARGE_ONCE = `WITH "t" AS (
+  UPDATE "Team" SET "creditsUsed" = "creditsUsed" + $2::integer WHERE "id" = $1 AND "billingPeriodEnd" > $3::timestamp
+  RETURNING "creditsLimit", "creditsUsed", "plan", "billingPeriodEnd", "lowCreditsPercent", "creditsLowSentFor", "creditsExhaustedSentFor"
+), "e" AS (
+  INSERT INTO "CreditLedgerEntry" ("teamId", "creditsUsed", "creditsRemaining", "serviceType", "serviceId", "serviceName",
+    "userId", "userEmail", "createdAt", "runId", "logId", "turnId")
+  SELECT $1, $2::integer, "t"."creditsLimit" - "t"."creditsUsed", $4::text, $5::text, $6::text, $7::text, $8::text,
+    $9::bigint, $10::text, $11::text, $12::text FROM "t"
+  RETURNING "id"
+), "p" AS (
+  SELECT * FROM json_to_recordset($13::json) AS "p"("connectionId" text, "credits" integer)
+), "a" AS (
+  INSERT INTO "UsageAttribution" ("connectionId", "credits", "teamId", "ledgerEntryId", "createdAt")
+  SELECT "p"."connectionId", "p"."credits", $1, "e"."id", $9::bigint FROM "e", "p"
+), "d" AS (
+  INSERT INTO "UsageDay" ("teamId", "day", "serviceType", "connectionId", "credits")
+  SELECT $1, $14::integer, $4::text, COALESCE("p"."connectionId", ''), "p"."credits" FROM "t", "p"
+  ON CONFLICT ("teamId", "day", "serviceType", "connectionId") DO UPDATE SET "credits" = "UsageDay"."credits" + excluded."credits"
+)
+SELECT "t".*, "e"."id" AS "entryId" FROM "t", "e"`;
+
+async function chargeInOneStatement(tx: Tx, charge: Charge, portions: Portion[]) {
+  return (await runnerOf(tx)(CHARGE_ONCE, [
+    charge.teamId,
+    charge.credits,
+    new Date().toISOString(),
+    charge.service.type,
+    charge.service.id,
+    charge.service.name,
+    charge.user?.id ?? null,
+    charge.user?.email ?? null,
+    charge.at,
+    charge.runId ?? null,
+    charge.logId ?? null,
+    charge.turnId ?? null,
+    JSON.stringify(portions),
+    usageDay(charge.at),
+  ])) as (TeamRow & { entryId: number | string })[];
 }
 
 const incrementUsage = preparedInTx((a: { teamId: string; credits: number }) =>

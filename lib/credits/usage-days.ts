@@ -11,6 +11,9 @@ import { runnerOf } from "@/lib/db/tx-connection";
 
 const DAY = 86_400;
 
+/** The rollup's day of an instant (Unix seconds): days since the epoch, UTC. */
+export const usageDay = (at: number) => Math.floor(at / DAY);
+
 /** One charge's portions added to its day (`at`: the entry's created_at, Unix seconds). */
 export async function addUsageDays(
   tx: Tx,
@@ -20,7 +23,7 @@ export async function addUsageDays(
   portions: { connectionId: string | null; credits: number }[],
 ) {
   if (!portions.length) return;
-  const day = Math.floor(at / DAY);
+  const day = usageDay(at);
   // One row per connection (the portions are merged by connection already), so no key repeats.
   await runnerOf(tx)(
     placeholders(`INSERT INTO "UsageDay" ("teamId", "day", "serviceType", "connectionId", "credits")
