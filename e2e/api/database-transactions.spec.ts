@@ -545,3 +545,63 @@ test("on PostgreSQL, a charge is one statement: the balance after it, its attrib
   ]);
   expect(out.used).toBe(10);
 });
+
+test("on PostgreSQL, a run that succeeds ends in one statement (its logs, its end, its charge), and one whose charge crosses the low-credits threshold ends as before, credits.low marked", async () => {
+  test.skip(engine !== "postgresql", "statements are round trips on PostgreSQL; SQLite runs in the process");
+  // A billion credits: the threshold's arithmetic is past integer's range (the benchmark's team).
+  const big = await seedTeam({ name: "Big Co", creditsLimit: 1_000_000_000 });
+  const near = await seedTeam({ name: "Near Co", creditsLimit: 10 });
+  const out = await inDatabase<
+    Record<
+      string,
+      { status: string; ends: string[]; transactions: number; logs: number; ledger: number; lowMarked: boolean }
+    >
+  >(
+    `${COUNT_STATEMENTS}
+    const runSnapshot = pick(await import("./lib/workflows/queue-run.ts"), "runSnapshot");
+    const runAndWait = pick(await import("./lib/workflows/runner.ts"), "runAndWait");
+    const nodes = ["a", "b", "c"].map((id) => ({ id, label: id, operation_id: "utility.format_text", input: { template: id } }));
+    const runOnce = async (team) => {
+      const workflow = await db.workflow.create({ data: { id: "wf_end_" + Math.random().toString(36).slice(2), teamId: team, name: "Ends", nodes } });
+      const state = await runSnapshot(team, { nodes, timezone: null, schedule: null, createdByUserId: null }, null);
+      const run = await db.workflowRun.create({
+        data: {
+          id: "run_end_" + Math.random().toString(36).slice(2), teamId: team, workflowId: workflow.id, workflowName: "Ends",
+          trigger: "manual", status: "queued", dueAt: BigInt(Date.now()), createdAt: BigInt(Date.now()), state,
+        },
+      });
+      const { result, sent } = await counted(() => runAndWait(run.id));
+      const teamRow = await db.team.findUnique({ where: { id: team } });
+      return {
+        status: result.status,
+        ends: sent.filter((s) => s.includes('"matched" as (update "WorkflowRun"')).map((s) => s.slice(0, 60)),
+        transactions: sent.filter((s) => s === "BEGIN").length,
+        logs: await db.operationLog.count({ where: { sourceRunId: run.id } }),
+        ledger: await db.creditLedgerEntry.count({ where: { runId: run.id } }),
+        lowMarked: teamRow.creditsLowSentFor !== null,
+      };
+    };
+    await db.team.update({ where: { id: args.near }, data: { creditsUsed: 8, lowCreditsPercent: 10 } });
+    return { big: await runOnce(args.big), near: await runOnce(args.near) };
+    `,
+    { big: big.id, near: near.id },
+  );
+  // The hold's pipelined BEGIN is the only transaction; the end is the one statement.
+  expect(out.big).toEqual({
+    status: "success",
+    ends: [expect.stringMatching(/^with "deferred_0" as \(insert into "OperationLog"/)],
+    transactions: 1,
+    logs: 3,
+    ledger: 1,
+    lowMarked: false,
+  });
+  // 1 credit left of 10 after the charge: credits.low is due, so the end takes the transaction that sends it.
+  expect(out.near).toEqual({
+    status: "success",
+    ends: [expect.stringMatching(/^with /)],
+    transactions: 2,
+    logs: 3,
+    ledger: 1,
+    lowMarked: true,
+  });
+});

@@ -56,9 +56,8 @@ function attributionRows(credits: number, portions: Portion[] = []): Portion[] {
  * period and the new period's events are armed.
  */
 export async function chargeCredits(tx: Tx, charge: Charge) {
-  const rows = attributionRows(charge.credits, charge.attribution);
   if (dbEngine() === "postgresql") {
-    const [once] = await chargeInOneStatement(tx, charge, rows);
+    const [once] = await chargeInOneStatement(tx, charge);
     if (once) {
       await emitCreditEvents(tx, charge.teamId, teamAfterCharge(once));
       return { id: Number(once.entryId) };
@@ -89,6 +88,7 @@ export async function chargeCredits(tx: Tx, charge: Charge) {
     turnId: charge.turnId ?? null,
   });
   const id = Number(entry.id);
+  const rows = attributionRows(charge.credits, charge.attribution);
   for (const r of rows)
     await insertPortion(tx, { ...r, teamId: charge.teamId, ledgerEntryId: id, createdAt: charge.at });
   await addUsageDays(tx, charge.teamId, charge.service.type, charge.at, rows);
@@ -117,29 +117,39 @@ const teamAfterCharge = (t: TeamRow): TeamAfterCharge => {
 // round trips, and every workflow run of the team waits for that lock twice (its hold, its
 // charge): at the top of the hour it set the pace of the team's runs. Only while the billing
 // period is open; else it writes nothing and returns no row.
-const CHARGE_ONCE = `WITH "t" AS (
-  UPDATE "Team" SET "creditsUsed" = "creditsUsed" + $2::integer WHERE "id" = $1 AND "billingPeriodEnd" > $3::timestamp
+
+/**
+ * The charge's data-modifying WITH queries ("t": the team after it, "e": its ledger entry, then
+ * its attribution rows and the days' rollup), their parameters numbered from `first`. `quiet`:
+ * only while the balance after it stays above zero and above the team's low-credits threshold, so
+ * that no credits event can be due (a workflow run's end sends it with its other writes, in one
+ * statement: lib/workflows/run-workflow.ts); else "t" and "e" are empty and nothing is written.
+ */
+export function chargeQueries(charge: Charge, { quiet = false, first = 1 } = {}) {
+  const $ = (k: number) => `$${first + k - 1}`;
+  // In bigint: a limit of a billion credits times 100 is past integer's range.
+  const after = `("creditsLimit"::bigint - "creditsUsed" - ${$(2)}::integer)`;
+  const ctes = `"t" AS (
+  UPDATE "Team" SET "creditsUsed" = "creditsUsed" + ${$(2)}::integer
+  WHERE "id" = ${$(1)} AND "billingPeriodEnd" > ${$(3)}::timestamp${quiet ? ` AND ${after} > 0 AND ${after} * 100 > "creditsLimit"::bigint * "lowCreditsPercent"` : ""}
   RETURNING "creditsLimit", "creditsUsed", "plan", "billingPeriodEnd", "lowCreditsPercent", "creditsLowSentFor", "creditsExhaustedSentFor"
 ), "e" AS (
   INSERT INTO "CreditLedgerEntry" ("teamId", "creditsUsed", "creditsRemaining", "serviceType", "serviceId", "serviceName",
     "userId", "userEmail", "createdAt", "runId", "logId", "turnId")
-  SELECT $1, $2::integer, "t"."creditsLimit" - "t"."creditsUsed", $4::text, $5::text, $6::text, $7::text, $8::text,
-    $9::bigint, $10::text, $11::text, $12::text FROM "t"
+  SELECT ${$(1)}, ${$(2)}::integer, "t"."creditsLimit" - "t"."creditsUsed", ${$(4)}::text, ${$(5)}::text, ${$(6)}::text,
+    ${$(7)}::text, ${$(8)}::text, ${$(9)}::bigint, ${$(10)}::text, ${$(11)}::text, ${$(12)}::text FROM "t"
   RETURNING "id"
 ), "p" AS (
-  SELECT * FROM json_to_recordset($13::json) AS "p"("connectionId" text, "credits" integer)
+  SELECT * FROM json_to_recordset(${$(13)}::json) AS "p"("connectionId" text, "credits" integer)
 ), "a" AS (
   INSERT INTO "UsageAttribution" ("connectionId", "credits", "teamId", "ledgerEntryId", "createdAt")
-  SELECT "p"."connectionId", "p"."credits", $1, "e"."id", $9::bigint FROM "e", "p"
+  SELECT "p"."connectionId", "p"."credits", ${$(1)}, "e"."id", ${$(9)}::bigint FROM "e", "p"
 ), "d" AS (
   INSERT INTO "UsageDay" ("teamId", "day", "serviceType", "connectionId", "credits")
-  SELECT $1, $14::integer, $4::text, COALESCE("p"."connectionId", ''), "p"."credits" FROM "t", "p"
+  SELECT ${$(1)}, ${$(14)}::integer, ${$(4)}::text, COALESCE("p"."connectionId", ''), "p"."credits" FROM "t", "p"
   ON CONFLICT ("teamId", "day", "serviceType", "connectionId") DO UPDATE SET "credits" = "UsageDay"."credits" + excluded."credits"
-)
-SELECT "t".*, "e"."id" AS "entryId" FROM "t", "e"`;
-
-async function chargeInOneStatement(tx: Tx, charge: Charge, portions: Portion[]) {
-  return (await runnerOf(tx)(CHARGE_ONCE, [
+)`;
+  const values = [
     charge.teamId,
     charge.credits,
     new Date().toISOString(),
@@ -152,9 +162,17 @@ async function chargeInOneStatement(tx: Tx, charge: Charge, portions: Portion[])
     charge.runId ?? null,
     charge.logId ?? null,
     charge.turnId ?? null,
-    JSON.stringify(portions),
+    JSON.stringify(attributionRows(charge.credits, charge.attribution)),
     usageDay(charge.at),
-  ])) as (TeamRow & { entryId: number | string })[];
+  ];
+  return { ctes, values };
+}
+
+async function chargeInOneStatement(tx: Tx, charge: Charge) {
+  const { ctes, values } = chargeQueries(charge);
+  return (await runnerOf(tx)(`WITH ${ctes} SELECT "t".*, "e"."id" AS "entryId" FROM "t", "e"`, values)) as (TeamRow & {
+    entryId: number | string;
+  })[];
 }
 
 const incrementUsage = preparedInTx((a: { teamId: string; credits: number }) =>

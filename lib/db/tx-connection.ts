@@ -176,10 +176,26 @@ export const NO_ROW_MATCHED = "22012";
  * its count divides one, an error (`NO_ROW_MATCHED`) that undoes the deferred writes with it.
  * They all run in one snapshot, as `combined` ones do: none may write a row another one writes.
  */
-export function allOrNothing(deferred: Deferred[], last: Deferred): Deferred {
+export function allOrNothing(
+  deferred: Deferred[],
+  last: Deferred,
+  /**
+   * More WITH queries after them (their parameters numbered from `first`), of which those named
+   * in `mustMatch` must return a row too, else the statement fails as above.
+   */
+  more?: (first: number) => { ctes: string; values: unknown[]; mustMatch: string[] },
+): Deferred {
   const { parts, values } = renumbered([...deferred, last]);
   const ctes = parts.map((p, i) => `"${i === parts.length - 1 ? "matched" : `deferred_${i}`}" as (${p})`);
-  return { sql: `with ${ctes.join(", ")} select 1 / count(*) as "matched" from "matched"`, values };
+  const checked = ["matched"];
+  if (more) {
+    const extra = more(values.length + 1);
+    ctes.push(extra.ctes);
+    values.push(...extra.values);
+    checked.push(...extra.mustMatch);
+  }
+  const counts = checked.map((name) => `1 / (select count(*) from "${name}") as "${name}"`);
+  return { sql: `with ${ctes.join(", ")} select ${counts.join(", ")}`, values };
 }
 
 /** A unique key the statement broke, as Prisma reports it (P2002), so callers that retry on it keep working. */

@@ -9,7 +9,7 @@ import type { Updateable } from "kysely";
 import type { ReadDb } from "@/lib/db/read-types";
 import { preparedInTx, write } from "@/lib/db/write";
 import { compiledByShape, prepared, read } from "@/lib/db/read";
-import { chargeCredits } from "@/lib/credits/charge-credits";
+import { chargeCredits, chargeQueries, type Charge } from "@/lib/credits/charge-credits";
 import { emitWebhookEvent } from "@/lib/webhooks/emit";
 import { keepLease } from "@/lib/jobs/job-loop";
 import { WORKFLOW_RUNS_JOB } from "@/lib/jobs/job-names";
@@ -98,24 +98,37 @@ async function owned(claim: Claim, fn: (tx: Tx) => Promise<void>) {
 /**
  * PostgreSQL: a save whose writes all wait to be sent (the step logs: lib/db/write.ts) goes as
  * one statement with no transaction around it: the logs, then the run's state while the claim
- * holds, all or nothing (`allOrNothing`). BEGIN and COMMIT were two of a save's three round trips.
- * False when a write needs a statement of its own (then nothing was sent: the caller uses `owned`).
+ * holds, all or nothing (`allOrNothing`), and a run's end its charge too (`charge`: while no
+ * credits event is due). BEGIN and COMMIT were two of a save's three round trips, and the charge's
+ * team lock is held only while the statement runs. False when it could not be one statement (a
+ * write that needs its own, a charge past the threshold): then nothing was written, and the
+ * caller uses `owned`.
  */
-async function savedAlone(claim: Claim, writes: (tx: Tx) => Promise<void>, data: RunUpdate): Promise<boolean> {
+async function savedAlone(
+  claim: Claim,
+  writes: (tx: Tx) => Promise<void>,
+  data: RunUpdate,
+  charge?: Charge,
+): Promise<boolean> {
   if (dbEngine() !== "postgresql") return false;
   const deferred = await captureDeferred((tx) => writes(tx as Tx));
   if (!deferred) return false;
   const [sql, values] = updateOwnedRunAlone({ ...data, runId: claim.id, claim: claim.claims });
-  const one = allOrNothing(deferred, { sql, values });
+  const one = allOrNothing(
+    deferred,
+    { sql, values },
+    charge && ((first) => ({ ...chargeQueries(charge, { quiet: true, first }), mustMatch: ["t"] })),
+  );
   try {
     await runStatement(one.sql, one.values);
     return true;
   } catch (e) {
     const code = (e as { code?: string }).code;
-    if (code === NO_ROW_MATCHED) throw new LostClaim();
-    // A log of the same id, written by an instance that took the run over (as in `owned`).
-    if (code === "23505" && !(await db.workflowRun.count({ where: { id: claim.id, claims: claim.claims } })))
-      throw new LostClaim();
+    // No row matched: the claim (lost), or the charge's condition (the full path says why).
+    // A broken key: a log of the same id, written by an instance that took the run over (as in `owned`).
+    if (code !== NO_ROW_MATCHED && code !== "23505") throw e;
+    if (!(await db.workflowRun.count({ where: { id: claim.id, claims: claim.claims } }))) throw new LostClaim();
+    if (code === NO_ROW_MATCHED) return false;
     throw e;
   }
 }
@@ -868,20 +881,23 @@ async function finish(
   state.steps.push(...skipped);
   const charge = runCharge(identity, nodes, state.steps, startedMs);
   const failedNode = end?.status === "error" ? nodes[end.at] : null;
+  const ended: RunUpdate = {
+    status: end?.status ?? "success",
+    state: JSON.stringify(state),
+    nodeIndex: nodes.length,
+    credits: charge.credits,
+    error: failedNode ? (end!.error ?? null) : null,
+    failedNodeId: failedNode?.id ?? null,
+    completedAt: now,
+    leaseUntil: null,
+    // Its ledger entry is written with it: what it held is released.
+    reservedCredits: 0,
+  };
+  // A run that succeeded, on PostgreSQL: its logs, its end and its charge in one statement.
+  if (!end && (await savedAlone(claim, flush, ended, { ...charge, teamId: identity.teamId }))) return;
   await owned(claim, async (tx) => {
     await flush(tx);
-    await own(tx, claim, {
-      status: end?.status ?? "success",
-      state: JSON.stringify(state),
-      nodeIndex: nodes.length,
-      credits: charge.credits,
-      error: failedNode ? (end!.error ?? null) : null,
-      failedNodeId: failedNode?.id ?? null,
-      completedAt: now,
-      leaseUntil: null,
-      // Its ledger entry is written below: what it held is released.
-      reservedCredits: 0,
-    });
+    await own(tx, claim, ended);
     if (skipped.length) {
       await tx.operationLog.createMany({
         data: skipped.map((step, k) => {
