@@ -462,7 +462,7 @@ test("on PostgreSQL, a run's hold is one round trip (BEGIN, the team's lock, the
 test("on PostgreSQL, a run's node is saved in one statement with no transaction, and a lost claim undoes its logs with it", async () => {
   test.skip(engine !== "postgresql", "statements are round trips on PostgreSQL; SQLite runs in the process");
   const team = await seedTeam({ name: "All or nothing Co" });
-  const out = await inDatabase<{ codes: (string | null)[]; logs: number[]; state: string }>(
+  const out = await inDatabase<{ codes: (string | null)[]; logs: number[]; state: string; uncaptured: unknown[] }>(
     `${COUNT_STATEMENTS}
     const tc = await import("./lib/db/tx-connection.ts");
     const [captureDeferred, allOrNothing] = [pick(tc, "captureDeferred"), pick(tc, "allOrNothing")];
@@ -489,11 +489,19 @@ test("on PostgreSQL, a run's node is saved in one statement with no transaction,
     const count = (ids) => db.operationLog.count({ where: { id: { in: ids } } });
     const logs = [await count([base + "_a", base + "_b"]), await count([base + "_c", base + "_d"])];
     const state = (await db.workflowRun.findUnique({ where: { id: run.id } })).state;
-    return { codes, logs, state };
+    // A callback that sends a statement, or uses its tx as Prisma's, cannot be captured: null, nothing sent.
+    const preparedInTx = pick(await import("./lib/db/write.ts"), "preparedInTx");
+    const read = preparedInTx(() => ({ compile: () => ({ sql: "select 1", parameters: [] }) }));
+    const uncaptured = [
+      await captureDeferred(async (tx) => { await writeLog(tx, rowOf(base + "_e")); await read(tx, {}); }),
+      await captureDeferred(async (tx) => { await tx.operationLog.count(); }),
+    ];
+    return { codes, logs, state, uncaptured };
     `,
     { team: team.id },
   );
   expect(out.codes).toEqual([null, "22012"]);
+  expect(out.uncaptured).toEqual([null, null]);
   expect(out.logs).toEqual([2, 0]);
   expect(JSON.parse(out.state).saved).toHaveLength(2);
 });

@@ -152,7 +152,15 @@ class NeedsConnection extends Error {}
  * writes and one last statement sends them as one statement, with no BEGIN and no COMMIT.
  */
 export async function captureDeferred(fn: (tx: object) => Promise<void>): Promise<Deferred[] | null> {
-  const tx = {};
+  // Not a Prisma transaction: a callback that uses it as one (tx.operationLog…) needs a connection too.
+  const tx = new Proxy(
+    {},
+    {
+      get() {
+        throw new NeedsConnection();
+      },
+    },
+  );
   const run: TxRunner = () => Promise.reject(new NeedsConnection());
   const slot: TxSlot = { run, deferred: [] };
   slots.set(tx, slot);
