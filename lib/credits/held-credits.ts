@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "kysely";
+import { sql, type Expression } from "kysely";
 import type { Tx } from "@/lib/db/transaction";
 import { preparedInTx, write } from "@/lib/db/write";
 
@@ -9,7 +9,8 @@ import { preparedInTx, write } from "@/lib/db/write";
 // producers refuse new spending against the balance less these holds, so concurrent runs and
 // turns of one team overshoot by at most one operation's price.
 
-type Exclude = { teamId: string; runId?: string; turnId?: string };
+/** Whose holds: a team id, or a reference to the team of the query around (`holdColumns`); less the ones excluded. */
+type Exclude = { teamId: string | Expression<string>; runId?: string; turnId?: string };
 
 // Running, parked at an approval, or queued again after one: each holds what it spent so far.
 const runsHeld = (a: Exclude) =>
@@ -30,6 +31,16 @@ const turnsHeld = (a: Exclude) =>
     .$if(a.turnId !== undefined, (q) => q.where("id", "!=", a.turnId!));
 
 const sumHolds = preparedInTx((a: Exclude) => write.selectNoFrom([runsHeld(a).as("runs"), turnsHeld(a).as("turns")]));
+
+/**
+ * The holds of the team of a query on "Team as t", as its columns `runs` and `turns`: read with the
+ * balance in one statement and so one snapshot, before every operation that costs credits
+ * (lib/credits/out-of-credits.ts, lib/workflows/node-reads.ts).
+ */
+export const holdColumns = [
+  runsHeld({ teamId: sql.ref("t.id") }).as("runs"),
+  turnsHeld({ teamId: sql.ref("t.id") }).as("turns"),
+];
 
 /** heldCredits as an SQL expression, for a statement that checks the holds itself (a run's hold). */
 export const heldExpression = (a: Exclude) => sql<number>`(COALESCE((${runsHeld(a)}), 0) + (${turnsHeld(a)}))`;

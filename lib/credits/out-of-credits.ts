@@ -1,33 +1,8 @@
 import "server-only";
-import { sql, type ExpressionBuilder } from "kysely";
-import type { ReadDb } from "@/lib/db/read-types";
 import { transaction } from "@/lib/db/transaction";
 import { prepared, read } from "@/lib/db/read";
 import { getCreditBalance } from "@/lib/credits/get-credit-balance";
-import { heldCredits } from "@/lib/credits/held-credits";
-
-/**
- * The holds of a team `t` (held-credits.ts' rule) as two columns of a query on "Team as t": what
- * its running runs and unfinished agent turns hold. Read with the balance in one statement and so
- * one snapshot, where two Prisma aggregates in a write transaction were a third of a workflow
- * run's statements; a workflow node reads them with its connection (lib/workflows/node-reads.ts).
- */
-export const holdColumns = (eb: ExpressionBuilder<ReadDb & { t: ReadDb["Team"] }, "t">) => [
-  eb
-    .selectFrom("WorkflowRun as r")
-    .select(sql<number | string | null>`SUM(r."reservedCredits")`.as("v"))
-    .whereRef("r.teamId", "=", "t.id")
-    .where("r.status", "in", ["running", "waiting_approval", "queued"])
-    .where("r.reservedCredits", ">", 0)
-    .as("runs"),
-  // Each unfinished turn owes its own 1 credit beside its operations'.
-  eb
-    .selectFrom("AgentTurn as g")
-    .select(sql<number | string>`COALESCE(SUM(g."operationCredits"), 0) + COUNT(*)`.as("v"))
-    .whereRef("g.teamId", "=", "t.id")
-    .where("g.status", "in", ["running", "waiting_approval"])
-    .as("turns"),
-];
+import { heldCredits, holdColumns } from "@/lib/credits/held-credits";
 
 const findRoom = prepared((a: { teamId: string }) =>
   read

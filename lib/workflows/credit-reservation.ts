@@ -21,46 +21,46 @@ const lockTeamBuild = (a: { teamId: string }) =>
     .where("id", "=", a.teamId)
     .returning(["creditsLimit", "creditsUsed", "billingPeriodEnd"]);
 const lockTeam = preparedInTx(lockTeamBuild);
-// The hold, taken only if the team's other holds leave room: the check and the write in one statement.
-const holdIfRoom = preparedInTx(
-  (a: { runId: string; claims: number; credits: number; teamId: string; remaining: number }) =>
-    write
-      .updateTable("WorkflowRun")
-      .set({ reservedCredits: a.credits })
-      .where("id", "=", a.runId)
-      .where("claims", "=", a.claims)
-      .where(sql<boolean>`${a.remaining} - ${heldExpression({ teamId: a.teamId, runId: a.runId })} > 0`)
-      .returning("id"),
-);
+/**
+ * The hold, taken only if the team's other holds leave room: the check and the write in one
+ * statement. The room is `remaining` as the lock returned it, or (`now`) read from the team's row
+ * in the statement itself, only while its billing period is open.
+ */
+const holdIfRoomBuild = (a: {
+  runId: string;
+  claims: number;
+  credits: number;
+  teamId: string;
+  remaining?: number;
+  now?: Date;
+}) =>
+  write
+    .updateTable("WorkflowRun")
+    .set({ reservedCredits: a.credits })
+    .where("id", "=", a.runId)
+    .where("claims", "=", a.claims)
+    .where((eb) => {
+      const room =
+        a.remaining !== undefined
+          ? sql`${a.remaining}`
+          : sql`(${eb
+              .selectFrom("Team")
+              .select(sql<number>`"creditsLimit" - "creditsUsed"`.as("room"))
+              .where("id", "=", a.teamId)
+              .where("billingPeriodEnd", ">", a.now as never)})`;
+      return sql<boolean>`${room} - ${heldExpression({ teamId: a.teamId, runId: a.runId })} > 0`;
+    })
+    .returning("id");
+const holdIfRoom = preparedInTx(holdIfRoomBuild);
 
 // PostgreSQL: BEGIN, the lock, the hold and COMMIT written at once (`runPipelined`), so the team's
 // lock is held for the server's own work, not for two round trips to this process: every run of
 // the team queues for that lock at its start, and a busy runner's round trips are milliseconds
 // each. Each statement still takes its snapshot after the one before it ends, so the hold sees
-// every hold committed before the lock was granted. The room is read from the team's row itself,
-// and only while its billing period is open: no row, and the transaction path below says why.
+// every hold committed before the lock was granted. No row (no room, a lost claim, an ended
+// period): the transaction path below says why.
 const lockCompiled = compiledByShape(lockTeamBuild);
-const holdIfTeamRoom = compiledByShape(
-  (a: { runId: string; claims: number; credits: number; teamId: string; now: Date }) =>
-    write
-      .updateTable("WorkflowRun")
-      .set({ reservedCredits: a.credits })
-      .where("id", "=", a.runId)
-      .where("claims", "=", a.claims)
-      .where(
-        (eb) =>
-          sql<boolean>`(${eb
-            .selectFrom("Team")
-            .select(sql<number>`"creditsLimit" - "creditsUsed"`.as("room"))
-            .where("id", "=", a.teamId)
-            .where(
-              "billingPeriodEnd",
-              ">",
-              a.now as never,
-            )}) - ${heldExpression({ teamId: a.teamId, runId: a.runId })} > 0`,
-      )
-      .returning("id"),
-);
+const holdCompiled = compiledByShape(holdIfRoomBuild);
 
 async function holdInOneRoundTrip(
   run: { id: string; claims: number },
@@ -68,7 +68,7 @@ async function holdInOneRoundTrip(
   credits: number,
 ): Promise<boolean> {
   const [lockSql, lockValues] = lockCompiled({ teamId });
-  const [holdSql, holdValues] = holdIfTeamRoom({ runId: run.id, claims: run.claims, credits, teamId, now: new Date() });
+  const [holdSql, holdValues] = holdCompiled({ runId: run.id, claims: run.claims, credits, teamId, now: new Date() });
   const rows = await runPipelined!([
     { sql: "BEGIN", values: [] },
     { sql: lockSql, values: lockValues },

@@ -1,6 +1,7 @@
 import "server-only";
 import { prepared, read } from "@/lib/db/read";
-import { holdColumns, type Room } from "@/lib/credits/out-of-credits";
+import { holdColumns } from "@/lib/credits/held-credits";
+import type { Room } from "@/lib/credits/out-of-credits";
 import { nodeConnectionOf, type NodeConnection } from "@/lib/operations/run-operation";
 
 // What a workflow node that costs credits reads before it runs, in one statement: the team's
