@@ -311,27 +311,19 @@ test("writes held for the next statement are seen by every read after them, comm
   expect(out).toEqual({ seen: [1, 3], rolledBack: "rolled back", stored: ["a", "b", "c", "d"] });
 });
 
-test("on PostgreSQL, saving a new connection is four statements: BEGIN, the row with the subscribers' read, its event, deliveries and audit record, COMMIT", async () => {
+test("on PostgreSQL, saving a new connection is four statements in two round trips: BEGIN with the row and the subscribers' read, then its event, deliveries and audit record with COMMIT", async () => {
   test.skip(engine !== "postgresql", "statements are round trips on PostgreSQL; SQLite runs in the process");
   const team = await seedTeam({ name: "Round trips Co" });
-  const out = await inDatabase<{ sent: string[]; stored: Record<string, number> }>(
-    `
-    const NamedStatementsClient = pick(await import("./lib/db/pg-named-statements.ts"), "NamedStatementsClient");
+  const out = await inDatabase<{ sent: string[]; trips: number; stored: Record<string, number> }>(
+    `${COUNT_STATEMENTS}
     const saveConnection = pick(await import("./lib/connection-changes/save-connection.ts"), "saveConnection");
     const createWebhookEndpoint = pick(await import("./lib/webhooks/endpoints.ts"), "createWebhookEndpoint");
     for (const url of ["http://127.0.0.1:9/a", "http://127.0.0.1:9/b"]) await createWebhookEndpoint(args.team, { url });
-    const sent = [];
-    const query = NamedStatementsClient.prototype.query;
-    NamedStatementsClient.prototype.query = function (config, ...rest) {
-      sent.push(typeof config === "string" ? config : config.text);
-      return query.call(this, config, ...rest);
-    };
-    const { row } = await saveConnection({
+    const { result: { row }, sent, trips } = await counted(() => saveConnection({
       teamId: args.team, type: "sandbox_key", typeName: "Sandbox (API key)", displayName: "Counted",
       ownerUserId: undefined, actingUserId: null, credentials: { api_key: "sk-counted" }, rotationKey: null,
       via: { kind: "credentials" },
-    });
-    NamedStatementsClient.prototype.query = query;
+    }));
     const where = { where: { teamId: args.team } };
     const stored = {
       connection: await db.connection.count({ where: { id: row.id } }),
@@ -339,7 +331,7 @@ test("on PostgreSQL, saving a new connection is four statements: BEGIN, the row 
       deliveries: await db.webhookDelivery.count(where),
       audit: await db.auditEvent.count({ where: { teamId: args.team, targetId: row.id } }),
     };
-    return { sent: sent.map((s) => s.replace(/\\s+/g, " ")), stored };
+    return { sent, trips, stored };
     `,
     { team: team.id },
     { ...process.env, WEBHOOK_ALLOW_PRIVATE_URLS: "1" },
@@ -350,6 +342,53 @@ test("on PostgreSQL, saving a new connection is four statements: BEGIN, the row 
   expect(out.sent[1]).toMatch(/^with "deferred_0" as \(insert into "Connection" .*\) select /);
   expect(out.sent[2]).toMatch(/^with "deferred_0" as \(insert into "WebhookEvent" /);
   expect(out.sent[3]).toBe("COMMIT");
+  // BEGIN goes with the first statement, COMMIT with the last: two waits for the server, not four.
+  expect(out.trips).toBe(2);
+});
+
+test("on PostgreSQL, a transaction's BEGIN waits for its first statement: one that sends nothing sends nothing, and its connection goes back outside any transaction", async () => {
+  test.skip(engine !== "postgresql", "BEGIN is a round trip on PostgreSQL only");
+  const team = await seedTeam({ name: "Lazy begin Co" });
+  const out = await inDatabase<{
+    empty: { sent: string[]; trips: number };
+    thrown: { sent: string[]; trips: number; message: string };
+    read: { sent: string[]; trips: number; oneTransaction: boolean };
+    after: { inTransaction: boolean[]; name: string };
+  }>(
+    `${COUNT_STATEMENTS}
+    const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
+    const runRead = pick(await import("./lib/db/client.ts"), "runRead");
+    const empty = await counted(() => transaction(async () => 1));
+    const thrown = await counted(() => transaction(async () => { throw new Error("before any statement"); }).catch((e) => e.message));
+    // The first statement already runs inside the transaction: it sees the same start time (now()) as the last.
+    const read = await counted(() => transaction(async (tx) => {
+      const first = await tx.$queryRawUnsafe("select now()::text as t, pg_sleep(0.01)::text as slept");
+      const second = await tx.$queryRawUnsafe("select now()::text as t");
+      return first[0].t === second[0].t;
+    }));
+    // Every pooled connection afterwards is outside any transaction (a held BEGIN is not carried over).
+    const inTransaction = await Promise.all(Array.from({ length: 12 }, () =>
+      runRead("select now() <> statement_timestamp() as open, pg_sleep(0.02)", []).then((r) => r[0].open)));
+    await db.team.update({ where: { id: args.team }, data: { name: "Renamed in a transaction" } });
+    const name = (await db.team.findUnique({ where: { id: args.team } })).name;
+    return {
+      empty: { sent: empty.sent, trips: empty.trips },
+      thrown: { sent: thrown.sent, trips: thrown.trips, message: thrown.result },
+      read: { sent: read.sent, trips: read.trips, oneTransaction: read.result },
+      after: { inTransaction, name },
+    };
+    `,
+    { team: team.id },
+  );
+  expect(out.empty).toEqual({ sent: ["BEGIN", "COMMIT"], trips: 0 });
+  expect(out.thrown).toEqual({ sent: ["BEGIN", "ROLLBACK"], trips: 0, message: "before any statement" });
+  expect(out.read.sent[0]).toBe("BEGIN");
+  expect(out.read.sent).toHaveLength(4);
+  // BEGIN and the first read in one round trip, the second read, COMMIT.
+  expect(out.read.trips).toBe(3);
+  expect(out.read.oneTransaction).toBe(true);
+  expect(out.after.inTransaction.every((open) => open === false)).toBe(true);
+  expect(out.after.name).toBe("Renamed in a transaction");
 });
 
 test("a log written and then completed in one transaction ends completed: an UPDATE never shares a statement with a write of its table", async () => {
@@ -387,12 +426,36 @@ test("a log written and then completed in one transaction ends completed: an UPD
  */
 const COUNT_STATEMENTS = `
   const NamedStatementsClient = pick(await import("./lib/db/pg-named-statements.ts"), "NamedStatementsClient");
+  // sent: each statement's text; most: statements awaiting their answer at once; trips: round
+  // trips on the wire (a Sync or simple query written while its connection awaited no answer).
   const counted = async (body) => {
     const sent = [];
     let open = 0;
     let most = 0;
+    let trips = 0;
+    const unhook = [];
+    const hooked = new WeakSet();
+    const hook = (con) => {
+      if (hooked.has(con)) return;
+      hooked.add(con);
+      let waiting = 0;
+      const own = { sync: con.sync, query: con.query };
+      for (const name of ["sync", "query"])
+        con[name] = function (...a) {
+          if (waiting++ === 0) trips++;
+          return own[name].apply(this, a);
+        };
+      const answered = () => (waiting = Math.max(0, waiting - 1));
+      con.on("readyForQuery", answered);
+      unhook.push(() => {
+        delete con.sync;
+        delete con.query;
+        con.off("readyForQuery", answered);
+      });
+    };
     const query = NamedStatementsClient.prototype.query;
     NamedStatementsClient.prototype.query = function (config, ...rest) {
+      hook(this.connection);
       sent.push((typeof config === "string" ? config : config.text).replace(/\\s+/g, " "));
       most = Math.max(most, ++open);
       const answer = query.call(this, config, ...rest);
@@ -400,9 +463,10 @@ const COUNT_STATEMENTS = `
       return answer;
     };
     try {
-      return { result: await body(), sent, most };
+      return { result: await body(), sent, most, trips };
     } finally {
       NamedStatementsClient.prototype.query = query;
+      unhook.forEach((f) => f());
     }
   };
   const newRun = async (team, reservedCredits = 0) => {
@@ -420,7 +484,7 @@ test("on PostgreSQL, a run's hold is one round trip (BEGIN, the team's lock, the
   test.skip(engine !== "postgresql", "the pipeline is PostgreSQL's; SQLite takes the same hold in one transaction");
   const team = await seedTeam({ name: "Hold Co", creditsLimit: 2 });
   const out = await inDatabase<{
-    held: { sent: string[]; most: number; refusal: string | null; reserved: number };
+    held: { sent: string[]; most: number; trips: number; refusal: string | null; reserved: number };
     refused: { refusal: string | null; reserved: number };
     ended: { refusal: string | null; reserved: number; rolled: boolean };
   }>(
@@ -428,8 +492,8 @@ test("on PostgreSQL, a run's hold is one round trip (BEGIN, the team's lock, the
     const reserveCredits = pick(await import("./lib/workflows/credit-reservation.ts"), "reserveCredits");
     const reserved = async (id) => (await db.workflowRun.findUnique({ where: { id } })).reservedCredits;
     const first = await newRun(args.team);
-    const { result, sent, most } = await counted(() => reserveCredits(args.team, { id: first.id, claims: 1 }, 1));
-    const held = { sent, most, refusal: result, reserved: await reserved(first.id) };
+    const { result, sent, most, trips } = await counted(() => reserveCredits(args.team, { id: first.id, claims: 1 }, 1));
+    const held = { sent, most, trips, refusal: result, reserved: await reserved(first.id) };
     // The team's 2 credits: 1 held by the first run, 1 more by another one; a third finds none left.
     await newRun(args.team, 1);
     const third = await newRun(args.team);
@@ -454,6 +518,7 @@ test("on PostgreSQL, a run's hold is one round trip (BEGIN, the team's lock, the
   expect(out.held.sent[3]).toBe("COMMIT");
   // All four on the wire before the first answer came back: one round trip, not four.
   expect(out.held.most).toBe(4);
+  expect(out.held.trips).toBe(1);
   expect(out.refused.refusal).toMatch(/remaining credits are held by workflow runs and agent turns already under way/);
   expect(out.refused.reserved).toBe(0);
   expect(out.ended).toEqual({ refusal: null, reserved: 1, rolled: true });
@@ -511,6 +576,7 @@ test("on PostgreSQL, a charge is one statement: the balance after it, its attrib
   const team = await seedTeam({ name: "One charge Co", creditsLimit: 100 });
   const out = await inDatabase<{
     sent: string[];
+    trips: number;
     entry: { creditsUsed: number; creditsRemaining: number };
     portions: { connectionId: string | null; credits: number }[];
     days: { connectionId: string; credits: number }[];
@@ -525,13 +591,13 @@ test("on PostgreSQL, a charge is one statement: the balance after it, its attrib
       attribution: [{ connectionId: "conn_a", credits: 2 }, { connectionId: "conn_b", credits: 1 }, { connectionId: "conn_a", credits: 1 }],
     }));
     await charge(5);
-    const { result, sent } = await counted(() => charge(5));
+    const { result, sent, trips } = await counted(() => charge(5));
     const entry = await db.creditLedgerEntry.findFirst({ where: { id: result.id }, select: { creditsUsed: true, creditsRemaining: true } });
     const portions = await db.usageAttribution.findMany({ where: { ledgerEntryId: result.id }, select: { connectionId: true, credits: true }, orderBy: { connectionId: "asc" } });
     const days = (await db.usageDay.findMany({ where: { teamId: args.team }, orderBy: { connectionId: "asc" } }))
       .map((d) => ({ connectionId: d.connectionId, credits: Number(d.credits) }));
     const used = (await db.team.findUnique({ where: { id: args.team } })).creditsUsed;
-    return { sent, entry, portions, days, used };
+    return { sent, trips, entry, portions, days, used };
     `,
     { team: team.id },
   );
@@ -539,6 +605,8 @@ test("on PostgreSQL, a charge is one statement: the balance after it, its attrib
   expect(out.sent[0]).toBe("BEGIN");
   expect(out.sent[1]).toMatch(/^WITH "t" AS \( UPDATE "Team" /);
   expect(out.sent[2]).toBe("COMMIT");
+  // BEGIN is written with the charge: the team's lock is taken one round trip after the start, not two.
+  expect(out.trips).toBe(2);
   expect(out.entry).toEqual({ creditsUsed: 5, creditsRemaining: 90 });
   // Portions of one connection merged; the credit no portion names goes to no connection.
   expect(out.portions).toEqual([

@@ -1,6 +1,6 @@
 import "server-only";
 import Database from "better-sqlite3";
-import { Pool, types } from "pg";
+import { Pool, types, type PoolClient } from "pg";
 import {
   DummyDriver,
   Kysely,
@@ -19,7 +19,13 @@ import { databaseTarget } from "@/lib/db/engine";
 import { oneStatementAtATime } from "@/lib/db/one-statement-at-a-time";
 import { statementsReused } from "@/lib/db/reused-statements";
 import { transactionsReleaseTheirConnection } from "@/lib/db/pg-transaction-ends";
-import { NamedStatementsClient } from "@/lib/db/pg-named-statements";
+import {
+  beginLazily,
+  checkedIn,
+  connectionLost,
+  NamedStatementsClient,
+  pipelinedOn,
+} from "@/lib/db/pg-named-statements";
 import { encodeParameter, utcMs } from "@/lib/db/instants";
 import { sqliteRows } from "@/lib/db/sqlite-rows";
 import type { ReadDb } from "@/lib/db/read-types";
@@ -84,8 +90,24 @@ function createClients(): Clients {
     });
     // Without a listener an idle client's error (the database restarting) would crash the process.
     pool.on("error", () => {});
+    // Prisma's connections begin their transactions lazily (lib/db/pg-named-statements.ts): the
+    // same pool, whose connect() marks each connection it hands to Prisma until it is released.
+    pool.on("release", (_err: unknown, client: PoolClient) => checkedIn(client));
+    const prismaPool = new Proxy(pool, {
+      get(target, property) {
+        if (property !== "connect") return Reflect.get(target, property, target) as unknown;
+        // pool.query's own checkout passes a callback: that connection runs one statement.
+        return (...args: unknown[]) =>
+          args.length
+            ? (target.connect as (...a: unknown[]) => unknown)(...args)
+            : target.connect().then((client) => {
+                beginLazily(client);
+                return client;
+              });
+      },
+    });
     const db = new PostgresClient({
-      adapter: transactionsReleaseTheirConnection(new PrismaPg(pool, { disposeExternalPool: true })),
+      adapter: transactionsReleaseTheirConnection(new PrismaPg(prismaPool, { disposeExternalPool: true })),
     }) as unknown as Db;
     return {
       db,
@@ -94,26 +116,15 @@ function createClients(): Clients {
         (await pool.query<Record<string, unknown>>({ text: sql, values: parameters as unknown[] })).rows,
       pipelined: async (statements) => {
         const client = await pool.connect();
-        // node-pg's pipeline mode: every statement is written at once, each with its own Sync; the
-        // server runs them in order, and an error fails that statement alone (in an open
-        // transaction the rest then fail too, and its COMMIT rolls it back).
-        const mode = client as unknown as { pipeline: boolean };
-        mode.pipeline = true;
-        let broken: Error | undefined;
+        let lost: Error | undefined;
         try {
-          const settled = await Promise.allSettled(
-            statements.map((st) => client.query<Record<string, unknown>>({ text: st.sql, values: [...st.values] })),
-          );
-          const failed = settled.find((r) => r.status === "rejected");
-          if (failed) {
-            // A statement the server refused leaves the connection usable; a lost one does not.
-            if (!(failed.reason as { code?: string }).code) broken = failed.reason as Error;
-            throw failed.reason;
-          }
-          return settled.map((r) => (r as PromiseFulfilledResult<{ rows: unknown[] }>).value.rows);
+          return await pipelinedOn(client, statements);
+        } catch (e) {
+          // A statement the server refused leaves the connection usable; a lost one does not.
+          if (connectionLost(e)) lost = e as Error;
+          throw e;
         } finally {
-          mode.pipeline = false;
-          client.release(broken);
+          client.release(lost);
         }
       },
     };

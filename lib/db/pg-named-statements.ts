@@ -63,15 +63,132 @@ function named(...[config, values, callback]: QueryArgs): QueryArgs {
   return [{ ...q, name, values: parameters }, typeof values === "function" ? values : callback];
 }
 
+// A transaction's BEGIN was a round trip of its own: Prisma's adapter sends it when the
+// transaction opens and waits for its answer before the callback sends anything. On a connection
+// checked out with `beginLazily` (Prisma's transactions, lib/db/client.ts), BEGIN is answered
+// here and sent with the transaction's first statement, both written at once in node-pg's
+// pipeline mode: the server runs them in order, so that statement is inside the transaction as
+// before, with one round trip saved. A transaction that ends before sending anything (COMMIT or
+// ROLLBACK with BEGIN still held) sends nothing. BEGIN cannot fail on a live connection (inside a
+// transaction it only warns); on a lost one the statement written with it fails too.
+
+type Lazy = Client & {
+  pipeline: boolean;
+  beginLazily?: boolean;
+  beginHeld?: boolean;
+  _queryQueue: unknown[];
+  _sentQueryQueue: unknown[];
+  _activeQuery: unknown;
+};
+
+/** The statement text of a query's arguments, when it is a plain one without parameters. */
+function bareText([config, values]: QueryArgs): string | undefined {
+  if (Array.isArray(values) && values.length) return undefined;
+  if (typeof config === "string") return config.trim().toUpperCase();
+  if (!config || typeof config !== "object" || "submit" in config) return undefined;
+  const q = config as QueryConfig;
+  return q.values?.length ? undefined : q.text.trim().toUpperCase();
+}
+
+/** Answers a query without sending it, as node-pg would have: by its callback, else a promise. */
+function answered(args: QueryArgs, command: string) {
+  const result = { command, rowCount: null, oid: 0, rows: [], fields: [] };
+  const callback = args.find((a) => typeof a === "function") as ((e: null, r: typeof result) => void) | undefined;
+  if (!callback) return Promise.resolve(result);
+  process.nextTick(() => callback(null, result));
+  return undefined;
+}
+
+/** Sends the held BEGIN and this query written at once; the pipeline ends once both are answered. */
+function withHeldBegin(client: Lazy, args: QueryArgs) {
+  const ownPipeline = !client.pipeline;
+  client.pipeline = true;
+  const end = () => {
+    const idle = !client._activeQuery && !client._sentQueryQueue.length && !client._queryQueue.length;
+    if (ownPipeline && idle) client.pipeline = false;
+  };
+  // Its answer only confirms the transaction; a lost connection fails the statement below too.
+  (query.call(client, "BEGIN") as Promise<unknown>).catch(() => {});
+  const sent = named(...args);
+  const callbackAt = sent.findIndex((a) => typeof a === "function");
+  if (callbackAt >= 0) {
+    const callback = sent[callbackAt] as (...r: unknown[]) => void;
+    sent[callbackAt] = (...r: unknown[]) => {
+      end();
+      callback(...r);
+    };
+    return query.apply(client, sent);
+  }
+  const answer = query.apply(client, sent) as Promise<unknown>;
+  // Registered before the caller's own reactions: the pipeline ends before its next statement.
+  answer.then(end, end);
+  return answer;
+}
+
 /**
- * pg's Client, with the statements that carry parameters named (above). A statement without
+ * Statements written to `client` at once, each with its own Sync (node-pg's pipeline mode), and
+ * their rows in order: the server runs them in order, and an error fails that statement alone (in
+ * an open transaction the rest then fail too, and its COMMIT rolls it back). The first failure is
+ * thrown once all are answered; `lost` says whether the connection is unusable after it (the
+ * server did not answer with an error of its own).
+ */
+export async function pipelinedOn(
+  client: Client,
+  statements: { sql: string; values: readonly unknown[] }[],
+): Promise<unknown[][]> {
+  const c = client as Lazy;
+  const ownPipeline = !c.pipeline;
+  c.pipeline = true;
+  try {
+    const settled = await Promise.allSettled(
+      statements.map((st) => c.query<Record<string, unknown>>({ text: st.sql, values: [...st.values] })),
+    );
+    const failed = settled.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
+    return settled.map((r) => (r as PromiseFulfilledResult<{ rows: unknown[] }>).value.rows);
+  } finally {
+    if (ownPipeline) c.pipeline = false;
+  }
+}
+
+/** Whether an error thrown by a statement left its connection unusable (no answer from the server). */
+export const connectionLost = (e: unknown) => !(e as { code?: string }).code;
+
+/** A connection going back to the pool forgets its transaction's held BEGIN and its lazy mode. */
+export function checkedIn(client: Client) {
+  const c = client as Lazy;
+  c.beginLazily = false;
+  c.beginHeld = false;
+}
+
+/** Marks a connection just checked out: its BEGIN waits for the transaction's first statement. */
+export function beginLazily(client: Client) {
+  (client as Lazy).beginLazily = true;
+}
+
+/**
+ * pg's Client, with the statements that carry parameters named (above), and a transaction's BEGIN
+ * sent with its first statement on connections checked out to begin lazily. A statement without
  * parameters keeps the simple protocol: it may hold several statements (a migration, `BEGIN`),
  * which a named statement cannot.
  */
 export class NamedStatementsClient extends Client {}
 (NamedStatementsClient.prototype as unknown as { query: (...args: QueryArgs) => unknown }).query = function (
-  this: Client,
+  this: Lazy,
   ...args: QueryArgs
 ) {
+  if (this.beginLazily) {
+    const text = bareText(args);
+    if (this.beginHeld) {
+      this.beginHeld = false;
+      // Nothing was sent in the transaction: it ends without a round trip.
+      if (text === "COMMIT" || text === "ROLLBACK") return answered(args, text);
+      return withHeldBegin(this, args);
+    }
+    if (text === "BEGIN" && !this.pipeline) {
+      this.beginHeld = true;
+      return answered(args, "BEGIN");
+    }
+  }
   return query.apply(this, named(...args));
 };

@@ -7,6 +7,7 @@ import type {
   Transaction,
 } from "@prisma/driver-adapter-utils";
 import type { PoolClient } from "pg";
+import { pipelinedOn } from "@/lib/db/pg-named-statements";
 import { wrapAdapterFactory } from "@/lib/db/wrap-adapter";
 import {
   fillSlot,
@@ -29,6 +30,10 @@ import {
 
 const rollbackStatement: SqlQuery = { sql: "ROLLBACK", args: [], argTypes: [] };
 
+/** A broken unique key as Prisma reports it (P2002). */
+const asPrismaReports = (e: unknown) =>
+  (e as { code?: string }).code === "23505" ? new UniqueViolation(e as Error) : e;
+
 /**
  * Statements run directly on the open transaction's pooled connection (lib/db/tx-connection.ts),
  * with the pool's type parsers (the reads' decoding); a broken unique key is reported as Prisma does.
@@ -39,18 +44,34 @@ const pgRunner =
     try {
       return (await client.query<Record<string, unknown>>({ text: sql, values: parameters as unknown[] })).rows;
     } catch (e) {
-      throw (e as { code?: string }).code === "23505" ? new UniqueViolation(e as Error) : e;
+      throw asPrismaReports(e);
     }
   };
+
+/** The transaction's last statement and its COMMIT, written at once (lib/db/tx-connection.ts' commitWithDeferred). */
+const pgCommitWith = (client: PoolClient) => async (last: { sql: string; values: readonly unknown[] }) => {
+  try {
+    // After a failed statement the server answers COMMIT with a rollback, not an error.
+    await pipelinedOn(client, [last, { sql: "COMMIT", values: [] }]);
+  } catch (e) {
+    throw asPrismaReports(e);
+  }
+};
 
 function releasedWhateverTheEnd(tx: Transaction, slot: TxSlot | undefined): Transaction {
   let released = false;
   const client = (tx as unknown as { client?: PoolClient }).client;
-  if (client && typeof client.query === "function") fillSlot(slot, pgRunner(client));
+  if (client && typeof client.query === "function") {
+    fillSlot(slot, pgRunner(client));
+    if (slot) slot.commitWith = pgCommitWith(client);
+  }
   const release = async (how: "commit" | "rollback") => {
     if (released) return;
     released = true;
-    if (slot) slot.run = undefined;
+    if (slot) {
+      slot.run = undefined;
+      slot.commitWith = undefined;
+    }
     await (how === "commit" ? tx.commit() : tx.rollback());
   };
   return {
@@ -66,6 +87,8 @@ function releasedWhateverTheEnd(tx: Transaction, slot: TxSlot | undefined): Tran
       const end = /^\s*(COMMIT|ROLLBACK)\b/i.exec(query.sql);
       if (!end) await flushDeferred(slot);
       if (!end || tx.options.usePhantomQuery) return tx.executeRaw(query);
+      // The callback's last statement carried the COMMIT (commitWithDeferred): it is not sent twice.
+      if (slot?.committed && end[1].toUpperCase() === "COMMIT") return 0;
       try {
         // A commit sends what is still deferred first (transaction() has sent it already); a rollback drops it.
         if (end[1].toUpperCase() === "COMMIT") await flushDeferred(slot);

@@ -2,7 +2,7 @@ import "server-only";
 import { db, type Db } from "@/lib/db/client";
 import { afterCommit } from "@/lib/db/commit-signals";
 import { insideTransaction } from "@/lib/db/one-statement-at-a-time";
-import { bindTransaction, flushDeferred, openingTransaction, type TxSlot } from "@/lib/db/tx-connection";
+import { bindTransaction, commitWithDeferred, openingTransaction, type TxSlot } from "@/lib/db/tx-connection";
 
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -29,8 +29,8 @@ export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
             bindTransaction(tx, slot);
             return insideTransaction.run(true, async () => {
               const done = await fn(tx);
-              // Writes held for the next statement (lib/db/tx-connection.ts) go before the commit.
-              await flushDeferred(slot);
+              // Writes held for the next statement (lib/db/tx-connection.ts) go with the commit.
+              await commitWithDeferred(slot);
               return done;
             });
           },

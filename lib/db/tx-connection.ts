@@ -15,7 +15,14 @@ export type TxRunner = (sql: string, parameters: readonly unknown[]) => Promise<
 /** A write nobody reads back (an INSERT of new rows, an UPDATE of a log's end), held for the next statement. */
 export type Deferred = { sql: string; values: readonly unknown[] };
 
-export type TxSlot = { run?: TxRunner; deferred?: Deferred[] };
+export type TxSlot = {
+  run?: TxRunner;
+  deferred?: Deferred[];
+  /** PostgreSQL: sends a last statement and COMMIT written at once (one round trip), throwing if either fails. */
+  commitWith?: (last: Deferred) => Promise<void>;
+  /** Set once `commitWith` committed: the transaction's own COMMIT is then not sent again. */
+  committed?: boolean;
+};
 
 // One per process, like the client (lib/db/client.ts): Next bundles this module into several
 // chunks, and the adapter of the one client must see the slots every chunk's transaction() opens.
@@ -116,6 +123,20 @@ export async function flushDeferred(slot: TxSlot | undefined) {
   if (!slot?.run || !slot.deferred?.length) return;
   const one = combined(slot.deferred.splice(0));
   await slot.run(one.sql, one.values);
+}
+
+/**
+ * The end of a transaction's callback: what is still deferred goes now, as one statement, and
+ * where the engine can (`commitWith`), with the COMMIT written behind it, so a transaction whose
+ * last writes were deferred ends in one round trip instead of two. A failure of either is thrown
+ * here, inside the callback, as any statement's would be (the server has rolled back).
+ */
+export async function commitWithDeferred(slot: TxSlot | undefined) {
+  if (!slot?.run || !slot.deferred?.length) return;
+  const one = combined(slot.deferred.splice(0));
+  if (!slot.commitWith) return void (await slot.run(one.sql, one.values));
+  await slot.commitWith(one);
+  slot.committed = true;
 }
 
 /**
