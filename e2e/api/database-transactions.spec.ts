@@ -314,12 +314,12 @@ test("writes held for the next statement are seen by every read after them, comm
 test("on PostgreSQL, saving a new connection is four statements in two round trips: BEGIN with the row and the subscribers' read, then its event, deliveries and audit record with COMMIT", async () => {
   test.skip(engine !== "postgresql", "statements are round trips on PostgreSQL; SQLite runs in the process");
   const team = await seedTeam({ name: "Round trips Co" });
-  const out = await inDatabase<{ sent: string[]; trips: number; stored: Record<string, number> }>(
+  const out = await inDatabase<{ sent: string[]; trips: number; writes: number; stored: Record<string, number> }>(
     `${COUNT_STATEMENTS}
     const saveConnection = pick(await import("./lib/connection-changes/save-connection.ts"), "saveConnection");
     const createWebhookEndpoint = pick(await import("./lib/webhooks/endpoints.ts"), "createWebhookEndpoint");
     for (const url of ["http://127.0.0.1:9/a", "http://127.0.0.1:9/b"]) await createWebhookEndpoint(args.team, { url });
-    const { result: { row }, sent, trips } = await counted(() => saveConnection({
+    const { result: { row }, sent, trips, writes } = await counted(() => saveConnection({
       teamId: args.team, type: "sandbox_key", typeName: "Sandbox (API key)", displayName: "Counted",
       ownerUserId: undefined, actingUserId: null, credentials: { api_key: "sk-counted" }, rotationKey: null,
       via: { kind: "credentials" },
@@ -331,7 +331,7 @@ test("on PostgreSQL, saving a new connection is four statements in two round tri
       deliveries: await db.webhookDelivery.count(where),
       audit: await db.auditEvent.count({ where: { teamId: args.team, targetId: row.id } }),
     };
-    return { sent, trips, stored };
+    return { sent, trips, writes, stored };
     `,
     { team: team.id },
     { ...process.env, WEBHOOK_ALLOW_PRIVATE_URLS: "1" },
@@ -342,8 +342,10 @@ test("on PostgreSQL, saving a new connection is four statements in two round tri
   expect(out.sent[1]).toMatch(/^with "deferred_0" as \(insert into "Connection" .*\) select /);
   expect(out.sent[2]).toMatch(/^with "deferred_0" as \(insert into "WebhookEvent" /);
   expect(out.sent[3]).toBe("COMMIT");
-  // BEGIN goes with the first statement, COMMIT with the last: two waits for the server, not four.
+  // BEGIN goes with the first statement, COMMIT with the last: two waits for the server, not four,
+  // and each pair leaves in one socket write (the server reads it at once).
   expect(out.trips).toBe(2);
+  expect(out.writes).toBe(2);
 });
 
 test("on PostgreSQL, a transaction's BEGIN waits for its first statement: one that sends nothing sends nothing, and its connection goes back outside any transaction", async () => {
@@ -427,12 +429,14 @@ test("a log written and then completed in one transaction ends completed: an UPD
 const COUNT_STATEMENTS = `
   const NamedStatementsClient = pick(await import("./lib/db/pg-named-statements.ts"), "NamedStatementsClient");
   // sent: each statement's text; most: statements awaiting their answer at once; trips: round
-  // trips on the wire (a Sync or simple query written while its connection awaited no answer).
+  // trips on the wire (a Sync or simple query written while its connection awaited no answer);
+  // writes: the socket writes that carried them.
   const counted = async (body) => {
     const sent = [];
     let open = 0;
     let most = 0;
     let trips = 0;
+    let writes = 0;
     const unhook = [];
     const hooked = new WeakSet();
     const hook = (con) => {
@@ -447,10 +451,17 @@ const COUNT_STATEMENTS = `
         };
       const answered = () => (waiting = Math.max(0, waiting - 1));
       con.on("readyForQuery", answered);
+      const socket = { _write: con.stream._write, _writev: con.stream._writev };
+      for (const name of ["_write", "_writev"])
+        con.stream[name] = function (...a) {
+          writes++;
+          return socket[name].apply(this, a);
+        };
       unhook.push(() => {
         delete con.sync;
         delete con.query;
         con.off("readyForQuery", answered);
+        Object.assign(con.stream, socket);
       });
     };
     const query = NamedStatementsClient.prototype.query;
@@ -463,7 +474,8 @@ const COUNT_STATEMENTS = `
       return answer;
     };
     try {
-      return { result: await body(), sent, most, trips };
+      const result = await body();
+      return { result, sent, most, trips, writes };
     } finally {
       NamedStatementsClient.prototype.query = query;
       unhook.forEach((f) => f());

@@ -74,6 +74,7 @@ function named(...[config, values, callback]: QueryArgs): QueryArgs {
 
 type Lazy = Client & {
   pipeline: boolean;
+  connection: { stream: { cork?: () => void; uncork?: () => void } };
   beginLazily?: boolean;
   beginHeld?: boolean;
   _queryQueue: unknown[];
@@ -107,8 +108,29 @@ function withHeldBegin(client: Lazy, args: QueryArgs) {
     const idle = !client._activeQuery && !client._sentQueryQueue.length && !client._queryQueue.length;
     if (ownPipeline && idle) client.pipeline = false;
   };
-  // Its answer only confirms the transaction; a lost connection fails the statement below too.
-  (query.call(client, "BEGIN") as Promise<unknown>).catch(() => {});
+  return inOneWrite(client, () => {
+    // Its answer only confirms the transaction; a lost connection fails the statement below too.
+    (query.call(client, "BEGIN") as Promise<unknown>).catch(() => {});
+    return sendAndEnd(client, args, end);
+  });
+}
+
+/**
+ * Runs `send` with the connection's socket corked: statements it writes in pipeline mode (each
+ * submitted at once) leave in one write, so the server reads them together and is woken once.
+ */
+function inOneWrite<T>(client: Lazy, send: () => T): T {
+  const stream = client.connection.stream;
+  stream.cork?.();
+  try {
+    return send();
+  } finally {
+    stream.uncork?.();
+  }
+}
+
+/** Sends the query; `end` runs once it is answered, before the caller's own reactions. */
+function sendAndEnd(client: Lazy, args: QueryArgs, end: () => void) {
   const sent = named(...args);
   const callbackAt = sent.findIndex((a) => typeof a === "function");
   if (callbackAt >= 0) {
@@ -141,7 +163,9 @@ export async function pipelinedOn(
   c.pipeline = true;
   try {
     const settled = await Promise.allSettled(
-      statements.map((st) => c.query<Record<string, unknown>>({ text: st.sql, values: [...st.values] })),
+      inOneWrite(c, () =>
+        statements.map((st) => c.query<Record<string, unknown>>({ text: st.sql, values: [...st.values] })),
+      ),
     );
     const failed = settled.find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
