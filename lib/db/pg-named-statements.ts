@@ -88,7 +88,7 @@ function bareText([config, values]: QueryArgs): string | undefined {
   if (typeof config === "string") return config.trim().toUpperCase();
   if (!config || typeof config !== "object" || "submit" in config) return undefined;
   const q = config as QueryConfig;
-  return q.values?.length ? undefined : q.text.trim().toUpperCase();
+  return q.values?.length || typeof q.text !== "string" ? undefined : q.text.trim().toUpperCase();
 }
 
 /** Answers a query without sending it, as node-pg would have: by its callback, else a promise. */
