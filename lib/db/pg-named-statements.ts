@@ -151,8 +151,8 @@ function sendAndEnd(client: Lazy, args: QueryArgs, end: () => void) {
  * Statements written to `client` at once, each with its own Sync (node-pg's pipeline mode), and
  * their rows in order: the server runs them in order, and an error fails that statement alone (in
  * an open transaction the rest then fail too, and its COMMIT rolls it back). The first failure is
- * thrown once all are answered; `lost` says whether the connection is unusable after it (the
- * server did not answer with an error of its own).
+ * thrown once all are answered; `connectionLost` says whether the connection is unusable after it
+ * (the server did not answer with an error of its own).
  */
 export async function pipelinedOn(
   client: Client,
