@@ -600,3 +600,43 @@ test.describe("DELETE /v1/connections/{connection_id}", () => {
     expect(await state(usesNothing)).toEqual({ active: true });
   });
 });
+
+test("a connection's last use is written at most once a minute, and not again by a process whose node read a fresher one", async () => {
+  const team = await seedTeam();
+  const api = await apiAs(team.users[0]);
+  const fresh = await create(api, apiKeyType("Used 10 s ago"));
+  const old = await create(api, apiKeyType("Used 2 minutes ago"));
+  const out = await inDatabase<{ fresh: number; old: number; oldAgain: number; now: number }>(
+    `
+    const readNodeFacts = pick(await import("./lib/workflows/node-reads.ts"), "readNodeFacts");
+    const markConnectionsUsed = pick(await import("./lib/logs/record-operations.ts"), "markConnectionsUsed");
+    const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
+    const now = Math.floor(Date.now() / 1000);
+    const setUsed = (id, at) => db.connection.update({ where: { id }, data: { lastUsedAt: BigInt(at) } });
+    const used = async (id) => Number((await db.connection.findUniqueOrThrow({ where: { id } })).lastUsedAt);
+    // A workflow node reads its connection, then writes its log and moves the connection's last use.
+    const node = async (id, at) => {
+      await readNodeFacts(args.team, { connectionId: id });
+      await transaction((tx) => markConnectionsUsed(tx, [{ connectionId: id, startedAt: at }]));
+    };
+    const markOnly = (id, at) => transaction((tx) => markConnectionsUsed(tx, [{ connectionId: id, startedAt: at }]));
+    // Another process used the first connection 10 s ago. Its row is then set back behind this
+    // process's back, so that an UPDATE sent by the node would show.
+    await setUsed(args.fresh, now - 10);
+    await readNodeFacts(args.team, { connectionId: args.fresh });
+    await setUsed(args.fresh, now - 1000);
+    await markOnly(args.fresh, now);
+    // The second was used 2 minutes ago: the node moves it, and a use 5 s later sends nothing.
+    await setUsed(args.old, now - 120);
+    await node(args.old, now);
+    const moved = await used(args.old);
+    await setUsed(args.old, now - 1000);
+    await markOnly(args.old, now + 5);
+    return { fresh: await used(args.fresh), old: moved, oldAgain: await used(args.old), now };
+    `,
+    { team: team.id, fresh: fresh.id, old: old.id },
+  );
+  expect(out.fresh).toBe(out.now - 1000);
+  expect(out.old).toBe(out.now);
+  expect(out.oldAgain).toBe(out.now - 1000);
+});

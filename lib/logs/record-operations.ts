@@ -121,12 +121,28 @@ const moveLastUsed = preparedInTx((a: { id: string; at: number; before: number }
 const LAST_USED_STEP_S = 60;
 
 /**
- * What this process last wrote to a connection's `lastUsedAt` (it only grows, in steps of
- * LAST_USED_STEP_S): a use within a step of that needs no statement. At the top of the hour that
- * was one statement per workflow node. A write in a transaction that rolled back makes a later
- * one wait for at most a step more.
+ * What this process knows a connection's `lastUsedAt` to be at least: what it last wrote there
+ * (the column only grows, in steps of LAST_USED_STEP_S) or last read there (`sawLastUsed`). A use
+ * within a step of that needs no statement. At the top of the hour that was one statement per
+ * workflow node. A write in a transaction that rolled back makes a later one wait for at most a
+ * step more.
  */
-const lastUsedWritten = new Map<string, number>();
+const lastUsedKnown = new Map<string, number>();
+
+const knowLastUsed = (id: string, at: number) => {
+  if (at <= (lastUsedKnown.get(id) ?? -Infinity)) return;
+  if (lastUsedKnown.size > 10_000) lastUsedKnown.clear();
+  lastUsedKnown.set(id, at);
+};
+
+/**
+ * A connection's `lastUsedAt` as a read of its row found it. Another process (the web process
+ * beside the workflow worker, another instance) may have moved it: until then, every use in this
+ * one sent an UPDATE that matched nothing, since the row was already within a step.
+ */
+export const sawLastUsed = (id: string, at: number | null) => {
+  if (at !== null && Number.isFinite(at)) knowLastUsed(id, at);
+};
 
 /**
  * Moves `lastUsedAt` of the connections these logs ran on (a connection's "last used", and what
@@ -137,11 +153,9 @@ export async function markConnectionsUsed(tx: Tx, logs: Pick<OperationRecord, "c
   for (const log of logs)
     if (log.connectionId) latest.set(log.connectionId, Math.max(latest.get(log.connectionId) ?? 0, log.startedAt));
   for (const [id, at] of latest) {
-    if ((lastUsedWritten.get(id) ?? -Infinity) >= at - LAST_USED_STEP_S) continue;
+    if ((lastUsedKnown.get(id) ?? -Infinity) >= at - LAST_USED_STEP_S) continue;
     // A raw statement: a use is not a change of the connection, so its updated_at stays.
     const moved = await moveLastUsed(tx, { id, at, before: at - LAST_USED_STEP_S });
-    if (!moved.length) continue;
-    if (lastUsedWritten.size > 10_000) lastUsedWritten.clear();
-    lastUsedWritten.set(id, at);
+    if (moved.length) knowLastUsed(id, at);
   }
 }

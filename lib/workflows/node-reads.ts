@@ -3,12 +3,14 @@ import { prepared, read } from "@/lib/db/read";
 import { holdColumns } from "@/lib/credits/held-credits";
 import type { Room } from "@/lib/credits/out-of-credits";
 import { nodeConnectionOf, type NodeConnection } from "@/lib/operations/run-operation";
+import { sawLastUsed } from "@/lib/logs/record-operations";
 
 // What a workflow node that costs credits reads before it runs, in one statement: the team's
 // balance and holds (the credit check), its connection with the stored credentials, whether the
 // workflow's owner is still a member (a private connection runs only for its owner), and for a
 // write the member who allowed the run's writes and the workflow's state (the write's consent).
 // They were up to six round trips per node; each part is the same read the checks made alone.
+// The connection's last use comes along, so that the node's log need not move it again.
 
 const findNodeFacts = prepared(
   (a: { teamId: string; connectionId?: string; ownerId?: string; writerId?: string; workflowId?: string }) =>
@@ -28,6 +30,7 @@ const findNodeFacts = prepared(
             "c.readsVersion as connectionReadsVersion",
             "c.credentials as connectionCredentials",
             "c.needsReauthAt as connectionNeedsReauthAt",
+            "c.lastUsedAt as connectionLastUsedAt",
           ]),
       )
       .$if(a.ownerId !== undefined, (q) =>
@@ -78,6 +81,8 @@ export async function readNodeFacts(
       turns: row.turns,
     },
   };
+  if (need.connectionId !== undefined && row.connectionId != null)
+    sawLastUsed(row.connectionId, row.connectionLastUsedAt == null ? null : Number(row.connectionLastUsedAt));
   if (need.connectionId !== undefined)
     facts.connection =
       row.connectionId == null
