@@ -251,3 +251,37 @@ test("a log outside the plan's history window is not found", async () => {
   expect(await found(api, { q: "fossil", started_after: 0 })).toEqual([inside]);
   await api.dispose();
 });
+
+test("a rare word is found newest first across many months, behind a thousand newer logs without it, and pages in order", async () => {
+  const team = await seedTeam({ historyDays: 800 });
+  const api = await apiAs(team.users[0]);
+  // 40 matches, one every 10 days from 20 days back (over 13 months, so over as many monthly
+  // partitions on PostgreSQL), and the newest thousand logs without the word: the search's first
+  // tries (the newest logs) find nothing, and it reads the index's answer a stretch at a time.
+  const ages = Array.from({ length: 40 }, (_, k) => (20 + 10 * k) * DAY);
+  const { ids: matches, now } = await seed<{ ids: string[]; now: number }>("logs", {
+    team: team.id,
+    startedAgo: ages,
+    together: true,
+    output: { note: "heliotrope campaign" },
+  });
+  await seed("logs", {
+    team: team.id,
+    startedAgo: Array.from({ length: 1000 }, (_, k) => 60 + k),
+    together: true,
+    output: { note: "nothing to see" },
+  });
+  const first = await search(api, { q: "heliotrope", limit: 25 });
+  expect(ids(first.data)).toEqual(matches.slice(0, 25));
+  expect(first.has_more).toBe(true);
+  const second = await search(api, { q: "heliotrope", limit: 25, cursor: first.next_cursor! });
+  expect(ids(second.data)).toEqual(matches.slice(25));
+  expect(second.has_more).toBe(false);
+  // Within a window that ends in the middle of a month: the matches of its last 205 days.
+  const recent = await found(api, { q: "heliotrope", started_after: now - 205 * DAY, limit: 100 });
+  expect(recent).toEqual(matches.slice(0, 19));
+  expect(await found(api, { q: "heliotrope", started_before: now - 305 * DAY, limit: 5 })).toEqual(
+    matches.slice(29, 34),
+  );
+  await api.dispose();
+});

@@ -503,9 +503,12 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
   async logs(a) {
     const now = Math.floor(Date.now() / 1000);
     const ids: string[] = [];
-    for (const ago of a.startedAgo as number[]) {
-      const r = await recordOperations(a.team, [
-        {
+    // `together`: all in one write (a thousand logs in one transaction), else one write each.
+    const batches = a.together ? [a.startedAgo as number[]] : (a.startedAgo as number[]).map((ago) => [ago]);
+    for (const batch of batches) {
+      const r = await recordOperations(
+        a.team,
+        batch.map((ago) => ({
           operationId: a.operationId ?? "test.op",
           status: a.status ?? "success",
           source: {
@@ -522,8 +525,8 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
           output: a.output,
           metadata: {},
           privateTo: a.privateTo ?? null,
-        },
-      ]);
+        })),
+      );
       ids.push(...r.logIds);
     }
     return { ids, now };

@@ -49,7 +49,17 @@ function conditions(a: PageArgs): Expression<SqlBool>[] {
 }
 
 const findPage = prepared((a: PageArgs) => {
-  let q = selectLogs().where("l.teamId", "=", a.teamId).where("l.startedAt", ">=", a.from);
+  // The sorted try on PostgreSQL: `|| ''` keeps every btree index (each begins with the team) from
+  // serving the page, so it is the GIN index's answer whatever the planner guesses. A generic plan
+  // of a month's stretch guessed few rows there and walked the team's every log of that month
+  // (206,000 of them, 0.6 s for a rare word).
+  const team =
+    a.sorted !== undefined && databaseTarget().engine === "postgresql"
+      ? sql<string>`l."teamId" || ''`
+      : sql.ref<string>("l.teamId");
+  let q = selectLogs()
+    .where(sql<SqlBool>`${team} = ${a.teamId}`)
+    .where("l.startedAt", ">=", a.from);
   q = q.where("l.startedAt", "<=", a.to);
   if (a.sourceType !== undefined) q = q.where("l.sourceType", "=", a.sourceType);
   if (a.status !== undefined) q = q.where("l.status", "=", a.status);
@@ -98,7 +108,12 @@ async function newestPartFirst(args: PageArgs) {
 /**
  * A page of a search: each try is a whole answer of its own. The newest logs first, in the newest
  * partition's part of the window (newestPart), then in the whole window: a page they fill is the
- * right page, since nothing newer was skipped. Else the index's whole answer, sorted (SEARCH_SCAN).
+ * right page, since nothing newer was skipped. Else the index's answer, sorted (SEARCH_SCAN): on
+ * PostgreSQL one stretch of partitions at a time, newest first, each twice as long as the one
+ * before (1, 1, 2, 4 … intervals), until the page is full. A rare word (one log in 50,000) then
+ * reads the few partitions that fill a page of a big team, not every partition of its window
+ * (25 GIN lookups and their rows of every team, 39 ms at 20,000,000 logs against 25 ms at
+ * 1,000,000), and a team with fewer matches than a page reads each partition once, as before.
  */
 async function searchPage(args: PageArgs) {
   const scan = { ...args, scan: SEARCH_SCAN - 1 };
@@ -108,7 +123,21 @@ async function searchPage(args: PageArgs) {
     if (rows.length >= args.take) return rows;
   }
   const rows = await findPage(scan);
-  return rows.length >= args.take ? rows : findPage({ ...args, sorted: 1 });
+  if (rows.length >= args.take) return rows;
+  if (split === undefined) return findPage({ ...args, sorted: 1 });
+  const interval = partitionInterval();
+  const found: Awaited<ReturnType<typeof findPage>> = [];
+  // [from, to]: the stretch read next; startedAt is whole seconds, so the next one ends the second before.
+  let to = args.to;
+  let from = split;
+  for (let length = 1; ; length = Math.max(2, length * 2)) {
+    const stretch = await findPage({ ...args, sorted: 1, from, to, take: args.take - found.length });
+    found.push(...stretch);
+    if (found.length >= args.take || from <= args.from) return found;
+    to = from - 1;
+    for (let k = 0; k < length && from > args.from; k++) from = intervalStart(from - 1, interval);
+    from = Math.max(from, args.from);
+  }
 }
 
 /** A LogPage, newest first by (started_at, id); every filter is an index prefix of the keyset. */
