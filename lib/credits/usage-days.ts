@@ -36,14 +36,15 @@ export async function addUsageDays(
 
 /**
  * A team's credits in [from, to) as rows of (at, type, connectionId, credits) — `at` a day's start
- * for a rolled-up day, the entry's created_at otherwise — for a query to group (`?` placeholders,
- * turned into the engine's by `placeholders`). A day holding `from`, `to` or one of `cuts` (a
- * boundary the caller groups by) other than at midnight is read row by row, so that every row
- * falls on the right side of every boundary: from the ledger when only the service type matters
- * (`need: "type"`, type is then the only column set), from the attribution rows when only the
- * connection does ("connection"), from both joined otherwise. A join, or a table more, only where
- * it is needed: PostgreSQL plans the join over every ledger partition, and at 20,000,000 entries
- * starts parallel workers for it (40 ms for no rows).
+ * for a rolled-up day — for a query to group (`?` placeholders, turned into the engine's by
+ * `placeholders`). A day holding `from`, `to` or one of `cuts` (a boundary the caller groups by)
+ * other than at midnight is read from the rows themselves, one stretch between two boundaries at a
+ * time and summed there (`at` is then the stretch's start), so that every row falls on the right
+ * side of every boundary: from the ledger when only the service type matters (`need: "type"`, type
+ * is then the only column set), from the attribution rows when only the connection does
+ * ("connection"), from both joined otherwise. A join, or a table more, only where it is needed:
+ * PostgreSQL plans the join over every ledger partition, and at 20,000,000 entries starts
+ * parallel workers for it (40 ms for no rows).
  */
 export function usageRows(
   teamId: string,
@@ -53,7 +54,7 @@ export function usageRows(
 ) {
   const firstWhole = Math.ceil(from / DAY);
   const endWhole = Math.floor(to / DAY);
-  // Days split by a boundary: read row by row.
+  // Days split by a boundary: read from the rows.
   const split = [
     ...new Set(
       [from, to, ...cuts]
@@ -61,31 +62,44 @@ export function usageRows(
         .map((t) => Math.floor(t / DAY)),
     ),
   ];
-  const ranges = split
-    .map((d) => [Math.max(from, d * DAY), Math.min(to, (d + 1) * DAY)] as const)
-    .filter(([a, b]) => a < b);
+  // Each split day's part of [from, to), cut again at every boundary inside it.
+  const bounds = [...new Set([from, to, ...cuts])].sort((a, b) => a - b);
+  const stretches = split.flatMap((d) => {
+    const edges = [Math.max(from, d * DAY), ...bounds, Math.min(to, (d + 1) * DAY)]
+      .filter((t) => t >= Math.max(from, d * DAY) && t <= Math.min(to, (d + 1) * DAY))
+      .sort((a, b) => a - b);
+    return edges
+      .slice(1)
+      .map((b, k) => [edges[k], b] as const)
+      .filter(([a, b]) => a < b);
+  });
   const inner = split.filter((d) => d >= firstWhole && d < endWhole);
   const params: unknown[] = [teamId, firstWhole, endWhole, ...inner];
   let sql = `SELECT CAST(u."day" AS BIGINT) * ${DAY} AS "at", u."serviceType" AS "type",
       NULLIF(u."connectionId", '') AS "connectionId", u."credits" AS "credits"
     FROM "UsageDay" u
     WHERE u."teamId" = ? AND u."day" >= ? AND u."day" < ?${inner.length ? ` AND u."day" NOT IN (${inner.map(() => "?").join(", ")})` : ""}`;
-  if (ranges.length) {
-    const [t, select, table] =
-      need === "type"
-        ? ["e", `e."createdAt", e."serviceType", NULL, e."creditsUsed"`, `"CreditLedgerEntry" e`]
-        : need === "connection"
-          ? ["a", `a."createdAt", NULL, a."connectionId", a."credits"`, `"UsageAttribution" a`]
-          : [
-              "a",
-              `a."createdAt", e."serviceType", a."connectionId", a."credits"`,
-              `"UsageAttribution" a JOIN "CreditLedgerEntry" e ON e."id" = a."ledgerEntryId" AND e."createdAt" = a."createdAt"`,
-            ];
+  const [t, select, groupBy, table] =
+    need === "type"
+      ? ["e", `e."serviceType", NULL, SUM(e."creditsUsed")`, `e."serviceType"`, `"CreditLedgerEntry" e`]
+      : need === "connection"
+        ? ["a", `NULL, a."connectionId", SUM(a."credits")`, `a."connectionId"`, `"UsageAttribution" a`]
+        : [
+            "a",
+            `e."serviceType", a."connectionId", SUM(a."credits")`,
+            `e."serviceType", a."connectionId"`,
+            `"UsageAttribution" a JOIN "CreditLedgerEntry" e ON e."id" = a."ledgerEntryId" AND e."createdAt" = a."createdAt"`,
+          ];
+  // One SELECT per stretch: an OR of ranges is no index condition, and PostgreSQL's generic plan
+  // then read every row of the team in each partition the ranges touched (800,000 index entries
+  // for the Clients page's part days at 20,000,000 entries, 125 ms) to keep 32,000; and summed
+  // where they are read, so the query above joins and groups a few rows per stretch, not each entry.
+  for (const [a, b] of stretches) {
     sql += `
     UNION ALL
-    SELECT ${select} FROM ${table}
-    WHERE ${t}."teamId" = ? AND (${ranges.map(() => `(${t}."createdAt" >= ? AND ${t}."createdAt" < ?)`).join(" OR ")})`;
-    params.push(teamId, ...ranges.flat());
+    SELECT CAST(? AS BIGINT), ${select} FROM ${table}
+    WHERE ${t}."teamId" = ? AND ${t}."createdAt" >= ? AND ${t}."createdAt" < ? GROUP BY ${groupBy}`;
+    params.push(a, teamId, a, b);
   }
   return { sql: `(${sql})`, params };
 }
