@@ -105,14 +105,27 @@ function withHeldBegin(client: Lazy, args: QueryArgs) {
   const ownPipeline = !client.pipeline;
   client.pipeline = true;
   const end = () => {
-    const idle = !client._activeQuery && !client._sentQueryQueue.length && !client._queryQueue.length;
-    if (ownPipeline && idle) client.pipeline = false;
+    if (ownPipeline) leavePipeline(client);
   };
   return inOneWrite(client, () => {
     // Its answer only confirms the transaction; a lost connection fails the statement below too.
     (query.call(client, "BEGIN") as Promise<unknown>).catch(() => {});
     return sendAndEnd(client, args, end);
   });
+}
+
+/**
+ * Ends pipeline mode once no statement written in it waits for its answer. node-pg in plain mode
+ * reads answers only for the statement it sent last: one still waiting behind it would never be
+ * answered, and whoever awaits it would wait for good. Until then the connection stays in
+ * pipeline mode, which answers statements in order whichever mode sent them.
+ */
+function leavePipeline(client: Lazy) {
+  if (!client._sentQueryQueue.length) {
+    client.pipeline = false;
+    return;
+  }
+  (client as unknown as NodeJS.EventEmitter).once("drain", () => leavePipeline(client));
 }
 
 /**
@@ -171,7 +184,7 @@ export async function pipelinedOn(
     if (failed) throw failed.reason;
     return settled.map((r) => (r as PromiseFulfilledResult<{ rows: unknown[] }>).value.rows);
   } finally {
-    if (ownPipeline) c.pipeline = false;
+    if (ownPipeline) leavePipeline(c);
   }
 }
 
