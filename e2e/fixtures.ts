@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { requestContext } from "./support/request-context";
 import { childrenCpuMs, recordProbe } from "./support/timing-reporter";
 import { seedCommands } from "./support/seed-commands";
+import { serverLogOffset, STALL_REPORT, stallReport } from "./support/stall-report";
 import { runCli } from "@/lib/cli/run-cli";
 import type { HostAnswer, HostCommand } from "./support/host";
 
@@ -201,4 +202,23 @@ export async function expectError(res: APIResponse, status: number, ...fragments
   return body.detail as string;
 }
 
-export { base as test, expect };
+/**
+ * Playwright's test, with a report printed for a test that runs out of time: what the server, its
+ * worker and the database were doing then (support/stall-report.ts).
+ */
+export const test = base.extend<{ stallReport: void }>({
+  stallReport: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
+    async ({}, use, testInfo) => {
+      const offset = serverLogOffset();
+      await use();
+      if (testInfo.status !== "timedOut") return;
+      // Also printed again at the end of the run (support/summary-reporter.ts), where CI's tail shows it.
+      const report = await stallReport(offset);
+      console.log(report);
+      await testInfo.attach(STALL_REPORT, { body: report, contentType: "text/plain" });
+    },
+    { auto: true },
+  ],
+});
+export { expect };

@@ -86,7 +86,11 @@ export default async function globalSetup() {
     ...standIns.env,
   });
   await step("migrations", () => migrateWith(process.env));
-  const server = await startServer(port, process.env);
+  const serverLog = join(dataDir, "server.log");
+  const server = await startServer(port, process.env, root, serverLog);
+  // A test that times out prints what the server and the database were doing (support/stall-report.ts).
+  process.env.E2E_SERVER_LOG = serverLog;
+  process.env.E2E_SERVER_PID = String(server.pid ?? "");
   console.log(`[e2e] server ${baseUrl} on ${databaseUrl.startsWith("file:") ? "SQLite" : "PostgreSQL"}`);
 
   return async () => {

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { nextEnv } from "@/lib/server/ensure-build";
@@ -43,10 +44,11 @@ export function migrateWith(env: NodeJS.ProcessEnv) {
 }
 
 /**
- * `next start` on `port`; resolves once the API answers. `log()` returns what it printed.
- * `cwd`: another checkout's build (a benchmark's baseline); this one's by default.
+ * `next start` on `port`; resolves once the API answers. `log()` returns what it printed, which
+ * also goes to `logFile` when given. `cwd`: another checkout's build (a benchmark's baseline);
+ * this one's by default.
  */
-export async function startServer(port: number, env: NodeJS.ProcessEnv, cwd = root) {
+export async function startServer(port: number, env: NodeJS.ProcessEnv, cwd = root, logFile?: string) {
   const t0 = Date.now();
   // The test run records every /v1 response for the OpenAPI conformance check (e2e/conformance).
   const recorder = env.PATCHBAY_RECORD_RESPONSES
@@ -70,8 +72,13 @@ export async function startServer(port: number, env: NodeJS.ProcessEnv, cwd = ro
     },
   );
   let output = "";
-  child.stdout?.on("data", (d) => (output += d));
-  child.stderr?.on("data", (d) => (output += d));
+  const file = logFile ? createWriteStream(logFile, { flags: "a" }) : undefined;
+  const keep = (d: Buffer) => {
+    output += d.toString();
+    file?.write(d);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
@@ -85,6 +92,7 @@ export async function startServer(port: number, env: NodeJS.ProcessEnv, cwd = ro
   recordProbe({ kind: "server start", what: "next start", ms: Date.now() - t0 });
   return {
     baseUrl,
+    pid: child.pid,
     log: () => output,
     /** kill -9: the process dies mid-whatever, with no chance to finish or clean up. */
     kill: async () => {

@@ -16,7 +16,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "@/lib/db/generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "@/lib/db/generated/postgresql/client";
 import { databaseTarget } from "@/lib/db/engine";
-import { oneStatementAtATime } from "@/lib/db/one-statement-at-a-time";
+import { oneStatementAtATime, sqliteTurns } from "@/lib/db/one-statement-at-a-time";
 import { statementsReused } from "@/lib/db/reused-statements";
 import { transactionsReleaseTheirConnection } from "@/lib/db/pg-transaction-ends";
 import {
@@ -55,7 +55,7 @@ export type RunRead = (sql: string, parameters: readonly unknown[]) => Promise<u
 /** Statements sent together in one round trip; each one's rows, in order (PostgreSQL only). */
 export type RunPipelined = (statements: { sql: string; values: readonly unknown[] }[]) => Promise<unknown[][]>;
 
-type Clients = { db: Db; builder: Kysely<ReadDb>; run: RunRead; pipelined?: RunPipelined };
+type Clients = { db: Db; builder: Kysely<ReadDb>; run: RunRead; pipelined?: RunPipelined; pool?: Pool };
 
 /** Kysely as a compiler only: it turns typed queries into this engine's SQL; `run` executes them. */
 const compilerFor = (engine: "sqlite" | "postgresql") =>
@@ -114,6 +114,7 @@ function createClients(): Clients {
     }) as unknown as Db;
     return {
       db,
+      pool,
       builder: compilerFor("postgresql"),
       run: async (sql, parameters) =>
         (await pool.query<Record<string, unknown>>({ text: sql, values: parameters as unknown[] })).rows,
@@ -194,3 +195,52 @@ export const runPipelined: RunPipelined | undefined = clients.pipelined;
 
 /** A read's parameter as this engine's driver must receive it (a Date as UTC text: lib/db/instants.ts). */
 export const encodeReadParameter = encodeParameter(databaseTarget().engine);
+
+/**
+ * What this process's database connections are doing, for an operator chasing a request or run
+ * that does not end (`kill -USR2`, lib/server/state-on-signal.ts): on PostgreSQL the pool's
+ * counts and, per connection, its backend, transaction status and statements in flight; on SQLite
+ * the statement or transaction holding the process's connection, for how long, and how many wait.
+ */
+export function describeConnections(): Record<string, unknown> {
+  const pool = clients.pool;
+  if (!pool)
+    return {
+      engine: "sqlite",
+      holder: sqliteTurns.holder,
+      held_ms: sqliteTurns.heldSince === null ? null : Date.now() - sqliteTurns.heldSince,
+      waiting: sqliteTurns.waiting,
+    };
+  type Inside = {
+    processID?: number;
+    pipeline?: boolean;
+    beginLazily?: boolean;
+    beginHeld?: boolean;
+    readyForQuery?: boolean;
+    _txStatus?: string | null;
+    _queryQueue: { text?: string }[];
+    _sentQueryQueue: { text?: string }[];
+    _activeQuery?: { text?: string } | null;
+  };
+  const text = (q?: { text?: string } | null) => q?.text?.replace(/\s+/g, " ").slice(0, 160);
+  const all = (pool as unknown as { _clients: Inside[] })._clients;
+  const idle = new Set((pool as unknown as { _idle: { client: Inside }[] })._idle.map((i) => i.client));
+  return {
+    engine: "postgresql",
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+    connections: all.map((c) => ({
+      backend: c.processID,
+      checked_out: !idle.has(c),
+      tx_status: c._txStatus,
+      pipeline: c.pipeline,
+      begin_lazily: c.beginLazily,
+      begin_held: c.beginHeld,
+      ready: c.readyForQuery,
+      active: text(c._activeQuery),
+      sent: c._sentQueryQueue.map(text),
+      queued: c._queryQueue.map(text),
+    })),
+  };
+}

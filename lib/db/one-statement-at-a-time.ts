@@ -34,6 +34,17 @@ class QueryOutsideItsTransaction extends Error {
   }
 }
 
+/**
+ * Who holds this process's connection and how many wait for it (lib/db/client.ts'
+ * describeConnections); one per process, however many bundles hold a copy of this module.
+ */
+export const sqliteTurns = ((globalThis as { __patchbaySqliteTurns?: SqliteTurns }).__patchbaySqliteTurns ??= {
+  holder: null,
+  heldSince: null,
+  waiting: 0,
+});
+type SqliteTurns = { holder: string | null; heldSince: number | null; waiting: number };
+
 /** A first-come lock: `acquire` resolves with the release of the turn it waited for. */
 function turnstile() {
   let last: Promise<void> = Promise.resolve();
@@ -42,16 +53,21 @@ function turnstile() {
     get held() {
       return held;
     },
-    acquire(): Promise<() => void> {
+    acquire(what: string): Promise<() => void> {
       let release!: () => void;
       const done = new Promise<void>((r) => (release = r));
+      sqliteTurns.waiting++;
       const turn = last.then(() => {
         held = true;
+        sqliteTurns.waiting--;
+        sqliteTurns.holder = what.replace(/\s+/g, " ").slice(0, 160);
+        sqliteTurns.heldSince = Date.now();
         let released = false;
         return () => {
           if (released) return;
           released = true;
           held = false;
+          sqliteTurns.holder = sqliteTurns.heldSince = null;
           release();
         };
       });
@@ -94,7 +110,7 @@ function oneAtATime(adapter: SqlDriverAdapter, busyMs: number): SqlDriverAdapter
   const runner = client && typeof client.prepare === "function" ? sqliteRunner(client) : undefined;
   const alone = async <T>(query: SqlQuery, run: () => Promise<T>): Promise<T> => {
     if (lock.held && insideTransaction.getStore()) throw new QueryOutsideItsTransaction(query.sql);
-    const release = await lock.acquire();
+    const release = await lock.acquire(query.sql);
     try {
       return await whenFree(busyMs, run);
     } finally {
@@ -115,7 +131,7 @@ function oneAtATime(adapter: SqlDriverAdapter, busyMs: number): SqlDriverAdapter
       // Prisma's own transaction (an upsert through db) inside a callback would wait for itself too.
       if (lock.held && insideTransaction.getStore()) throw new QueryOutsideItsTransaction("BEGIN");
       // The turn is held from BEGIN until COMMIT or ROLLBACK, whichever way they end.
-      const turn = await lock.acquire();
+      const turn = await lock.acquire("BEGIN IMMEDIATE (a transaction)");
       try {
         await whenFree(busyMs, () => adapter.executeRaw(statement("BEGIN IMMEDIATE")));
       } catch (e) {

@@ -12,6 +12,8 @@ async function main() {
       "lib/server/workflow-worker-main.ts is started by the server (lib/server/workflow-worker.ts), with an IPC channel.",
     );
   process.on("disconnect", () => process.exit(0));
+  const { reportStateOnSignal } = await import("@/lib/server/state-on-signal");
+  reportStateOnSignal("workflow worker");
   const { provideWorkflowBuiltins } = await import("@/lib/auth-links/provide-builtins");
   provideWorkflowBuiltins();
   const { startWorkflowRunner } = await import("@/lib/workflows/runner");

@@ -1,0 +1,81 @@
+import { readFileSync, statSync } from "node:fs";
+import { Client } from "pg";
+import { describeConnections } from "@/lib/db/client";
+
+// A test that runs out of time usually waits on something that never came: a run that did not
+// end, a request with no answer. What the servers and the database were doing at that moment is
+// gone by the time anyone reads the failure, so it is printed with it: the server's warnings and
+// errors since the test began, the connections of the server, its workflow worker and this
+// worker process (lib/server/state-on-signal.ts), and PostgreSQL's sessions and lock waits.
+
+/** The name of the report's attachment, which the summary reporter prints again at the end. */
+export const STALL_REPORT = "stall report";
+
+const logFile = () => process.env.E2E_SERVER_LOG;
+
+/** Where the run's server log ends now: the report reads what came after. */
+export function serverLogOffset(): number {
+  try {
+    return statSync(logFile()!).size;
+  } catch {
+    return 0;
+  }
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function serverLogSince(offset: number): string[] {
+  try {
+    return readFileSync(logFile()!).subarray(offset).toString("utf8").split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+async function postgresSessions(): Promise<string> {
+  const url = process.env.DATABASE_URL ?? "";
+  if (!/^postgres(ql)?:\/\//.test(url)) return "(SQLite)";
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    const { rows } = await client.query(
+      `SELECT pid, state, wait_event_type AS wait_type, wait_event AS wait, pg_blocking_pids(pid) AS blocked_by,
+              round(extract(epoch FROM now() - xact_start)) AS xact_s,
+              round(extract(epoch FROM now() - state_change)) AS state_s,
+              left(regexp_replace(query, '\\s+', ' ', 'g'), 240) AS query
+         FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND state IS DISTINCT FROM 'idle'
+        ORDER BY xact_start NULLS LAST`,
+    );
+    return rows.map((r) => JSON.stringify(r)).join("\n") || "(every session idle)";
+  } catch (e) {
+    return `(could not read: ${(e as Error).message})`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The report printed for a test that timed out; `offset`: the server log's size when it began. */
+export async function stallReport(offset: number): Promise<string> {
+  const pid = Number(process.env.E2E_SERVER_PID);
+  if (pid) {
+    try {
+      process.kill(pid, "SIGUSR2");
+      await pause(1_000);
+    } catch {
+      /* the server is gone */
+    }
+  }
+  const lines = serverLogSince(offset);
+  const notable = lines.filter((l) => /"level":"(warn|error)"|SIGUSR2|⨯|Error/.test(l));
+  return [
+    "══ stall report (the test timed out) ══",
+    `── server warnings and errors since the test began (${notable.length} of ${lines.length} lines) ──`,
+    ...notable.slice(-60).map((l) => l.slice(0, 4_000)),
+    "── PostgreSQL sessions of the run's database that are not idle ──",
+    await postgresSessions(),
+    "── this test worker's own connections ──",
+    JSON.stringify(describeConnections()),
+    "══ end of stall report ══",
+  ].join("\n");
+}
