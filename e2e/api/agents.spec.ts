@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { test, expect, seedTeam, apiAs, cli, expectError, type SeededUser } from "../fixtures";
+import { test, expect, seed, seedTeam, apiAs, cli, expectError, type SeededUser } from "../fixtures";
 import { inDatabase } from "../support/in-database";
 
 // Issue 36 / CONTRACT §11: the agent over the API, on the sandbox model (a model inside Patchbay
@@ -155,6 +155,26 @@ test("a rejected write: nothing is written, the agent says so, the turn costs 1"
   expect(done.turns[0].steps[0]).toMatchObject({ status: "rejected", log_id: null });
   expect(done.turns[0].reply).toContain("not saved");
   expect(done.turns[0].credits).toBe(1);
+});
+
+test("a decided write continues behind 200 of the team's turns whose requests are still pending", async () => {
+  const team = await seedTeam();
+  const user = team.users[0];
+  const { api, model } = await start(user);
+  // Older turns, each waiting for a request nobody has decided: ahead of this one in any scan.
+  const backlog = await seed("agentConversation", { team: team.id, user: user.id, modelConnection: model });
+  await seed("pendingAgentTurns", { team: team.id, user: user.id, conversation: backlog.id, count: 200 });
+  const body = (await (
+    await api.post("/v1/agent/conversations", { data: { model_connection_id: model, message: "note: behind them" } })
+  ).json()) as TurnResult;
+  const approvalId = body.turn.steps[0].approval_id!;
+  expect((await cli("approval", "reject", "--id", approvalId, "--user", user.id)).json.status).toBe("rejected");
+  const done = await waitForTurn(api, body.id, 0, "completed");
+  expect(done.turns[0].steps[0]).toMatchObject({ status: "rejected", log_id: null });
+  // The backlog still waits for its decisions.
+  const waiting = (await (await api.get(`/v1/agent/conversations/${backlog.id}`)).json()) as { turns: Turn[] };
+  expect(waiting.turns).toHaveLength(200);
+  expect(waiting.turns.every((t) => t.status === "waiting_approval")).toBe(true);
 });
 
 test("a note over the limit: the reply says in plain words what was wrong, naming no tool; nothing is filed", async () => {

@@ -297,6 +297,53 @@ export const seedCommands: Record<string, (a: Args) => Promise<unknown>> = {
     });
     return { id: row.id };
   },
+  /**
+   * `count` turns of the conversation waiting for a write request that is still pending (for a
+   * day), as a conversation leaves them while nobody decides: the backlog behind which a decided
+   * request's turn must still continue (lib/agents/resume-turns.ts).
+   */
+  async pendingAgentTurns(a) {
+    const now = Date.now();
+    // Ids that sort before any random one: whatever order a scan takes (the id's, or the rows'), these come first.
+    const batch = newId("msg").slice(4, 12);
+    const ids = Array.from({ length: a.count as number }, (_, i) => [
+      `msg_00000${String(i).padStart(4, "0")}${batch}`,
+      newId("apr"),
+    ]);
+    await db.approval.createMany({
+      data: ids.map(([turnId, id]) => ({
+        id,
+        teamId: a.team,
+        status: "pending",
+        operationId: "sandbox.set_note",
+        operationVersion: 1,
+        connectionId: "conn_none",
+        connectionType: "sandbox_key",
+        input: JSON.stringify({ note: "waiting" }),
+        summary: "Set the note to waiting",
+        conversationId: a.conversation,
+        agentTurnId: turnId,
+        createdAtMs: BigInt(now),
+        expiresAt: BigInt(Math.floor(now / 1000) + 86_400),
+      })),
+    });
+    await db.agentTurn.createMany({
+      data: ids.map(([id, approvalId], i) => ({
+        id,
+        conversationId: a.conversation,
+        teamId: a.team,
+        seq: i,
+        userId: a.user,
+        userEmail: "agent@test.patchbay.dev",
+        message: "note: waiting",
+        status: "waiting_approval",
+        waitingApprovalId: approvalId,
+        waitingToolCallId: `call_${i}`,
+        startedAt: BigInt(Math.floor(now / 1000)),
+      })),
+    });
+    return { turns: ids.length };
+  },
   /** Marks a connection as needing re-authorization, as a refused refresh does. */
   async needsReauth(a) {
     await db.connection.update({ where: { id: a.connection }, data: { needsReauthAt: new Date() } });

@@ -1,8 +1,7 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { prepared, read } from "@/lib/db/read";
 import { startJobLoop } from "@/lib/jobs/job-loop";
 import { AGENT_TURNS_JOB } from "@/lib/jobs/job-names";
-import { effectiveStatus } from "@/lib/approvals/approval-json";
 import { logger } from "@/lib/observability/logger";
 import { failAbandonedTurns, resumeTurn } from "@/lib/agents/run-turn";
 
@@ -14,25 +13,44 @@ import { failAbandonedTurns, resumeTurn } from "@/lib/agents/run-turn";
 const POLL_MS = 3_000;
 const continuing = new Set<string>();
 
+/** How many decided turns one poll starts; the rest wait for the next. */
+const BATCH = 200;
+
+/**
+ * The waiting turns whose approval request was decided, has expired or is gone. Turns whose request
+ * is still pending are left in the database: a poll that read the first 200 waiting turns and then
+ * looked at their requests never reached a decided one behind 200 pending ones (approvals wait
+ * for hours), and its agent never continued.
+ */
+const decidedTurns = prepared((a: { now: number; limit: number }) =>
+  read
+    .selectFrom("AgentTurn as t")
+    .leftJoin("Approval as a", "a.id", "t.waitingApprovalId")
+    .select("t.id")
+    .where("t.status", "=", "waiting_approval")
+    .where("t.waitingApprovalId", "is not", null)
+    .where((eb) =>
+      eb.or([
+        eb("a.id", "is", null),
+        // effectiveStatus (lib/approvals/approval-json.ts): neither pending before its expiry nor running.
+        eb.and([
+          eb("a.status", "<>", "running"),
+          eb.or([eb("a.status", "<>", "pending"), eb("a.expiresAt", "<=", a.now)]),
+        ]),
+      ]),
+    )
+    .limit(a.limit),
+);
+
 async function continueDecidedTurns() {
   await failAbandonedTurns();
-  const waiting = await db.agentTurn.findMany({
-    where: { status: "waiting_approval" },
-    select: { id: true, waitingApprovalId: true },
-    take: 200,
-  });
-  const approvals = await db.approval.findMany({
-    where: { id: { in: waiting.map((t) => t.waitingApprovalId ?? "") } },
-    select: { id: true, status: true, expiresAt: true },
-  });
-  for (const turn of waiting) {
-    const approval = approvals.find((a) => a.id === turn.waitingApprovalId);
-    const status = approval ? effectiveStatus(approval) : "cancelled";
-    if (status === "pending" || status === "running" || continuing.has(turn.id)) continue;
-    continuing.add(turn.id);
-    void resumeTurn(turn.id)
-      .catch((e: unknown) => logger.error("agent turn could not continue", { error: e, turn_id: turn.id }))
-      .finally(() => continuing.delete(turn.id));
+  const decided = await decidedTurns({ now: Math.floor(Date.now() / 1000), limit: BATCH });
+  for (const { id } of decided) {
+    if (continuing.has(id)) continue;
+    continuing.add(id);
+    void resumeTurn(id)
+      .catch((e: unknown) => logger.error("agent turn could not continue", { error: e, turn_id: id }))
+      .finally(() => continuing.delete(id));
   }
 }
 

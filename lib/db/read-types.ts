@@ -3,6 +3,7 @@ import type {
   AgentConversation,
   AgentTurn,
   ApiKey,
+  Approval,
   AuditEvent,
   AuthLink,
   Connection,
@@ -51,6 +52,7 @@ export type ReadDb = {
   AgentConversation: Row<AgentConversation>;
   AgentTurn: Row<AgentTurn>;
   ApiKey: Row<ApiKey>;
+  Approval: Row<Approval>;
   AuditEvent: Row<AuditEvent>;
   AuthLink: Row<AuthLink>;
   Connection: Row<Connection>;
