@@ -10,10 +10,9 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { stampPeerAddresses } = await import("@/lib/observability/peer-address");
   stampPeerAddresses();
-  // kill -USR2 logs what this instance's and its worker's database connections are doing.
+  // kill -USR2 logs what this process's database connections are doing (its worker answers its own).
   const { reportStateOnSignal } = await import("@/lib/server/state-on-signal");
-  const { signalWorkflowWorker } = await import("@/lib/server/workflow-worker");
-  reportStateOnSignal("server", () => signalWorkflowWorker("SIGUSR2"));
+  reportStateOnSignal("server");
   // `npm start` making the demo's history serves the sandbox without jobs: the demo builder runs its
   // own runs and approvals, at their moments in the past (lib/server/start.ts).
   if (process.env.BACKGROUND_JOBS === "off") return;

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { Client } from "pg";
 import { describeConnections } from "@/lib/db/client";
+import { childPid } from "../bench/process-cpu";
 
 // A test that runs out of time usually waits on something that never came: a run that did not
 // end, a request with no answer. What the servers and the database were doing at that moment is
@@ -57,15 +58,14 @@ async function postgresSessions(): Promise<string> {
 
 /** The report printed for a test that timed out; `offset`: the server log's size when it began. */
 export async function stallReport(offset: number): Promise<string> {
-  const pid = Number(process.env.E2E_SERVER_PID);
-  if (pid) {
+  const server = Number(process.env.E2E_SERVER_PID) || null;
+  for (const pid of [server, childPid(server, "lib/server/workflow-worker-main.ts")])
     try {
-      process.kill(pid, "SIGUSR2");
-      await pause(1_000);
+      if (pid) process.kill(pid, "SIGUSR2");
     } catch {
-      /* the server is gone */
+      /* it is gone */
     }
-  }
+  await pause(1_000);
   const lines = serverLogSince(offset);
   const notable = lines.filter((l) => /"level":"(warn|error)"|SIGUSR2|⨯|Error/.test(l));
   return [

@@ -65,14 +65,5 @@ export function startWorkflowWorker() {
   };
 }
 
-/** Passes a signal to this instance's worker, when one runs (lib/server/state-on-signal.ts). */
-export function signalWorkflowWorker(signal: NodeJS.Signals) {
-  try {
-    child?.kill(signal);
-  } catch {
-    /* it has just exited */
-  }
-}
-
 /** The message that tells the worker runs are waiting (lib/server/workflow-worker-main.ts). */
 const WAKE = "workflow-runs:wake";
