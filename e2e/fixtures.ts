@@ -7,7 +7,8 @@ import { resolve } from "node:path";
 import { requestContext } from "./support/request-context";
 import { childrenCpuMs, recordProbe } from "./support/timing-reporter";
 import { seedCommands } from "./support/seed-commands";
-import { serverLogOffset, STALL_REPORT, stallReport } from "./support/stall-report";
+import { serverLogOffset, stallReport } from "./support/stall-report";
+import { STALL_REPORT } from "./support/summary-reporter";
 import { runCli } from "@/lib/cli/run-cli";
 import type { HostAnswer, HostCommand } from "./support/host";
 

@@ -9,9 +9,6 @@ import { childPid } from "../bench/process-cpu";
 // errors since the test began, the connections of the server, its workflow worker and this
 // worker process (lib/server/state-on-signal.ts), and PostgreSQL's sessions and lock waits.
 
-/** The name of the report's attachment, which the summary reporter prints again at the end. */
-export const STALL_REPORT = "stall report";
-
 const logFile = () => process.env.E2E_SERVER_LOG;
 
 /** Where the run's server log ends now: the report reads what came after. */

@@ -5,12 +5,15 @@ import type { FullResult, Reporter, TestCase, TestResult } from "@playwright/tes
  * stall reports of the tests that timed out (e2e/support/stall-report.ts), so the end of the log
  * says what they waited on.
  */
+/** The attachment a timed-out test's stall report comes in (e2e/fixtures.ts). */
+export const STALL_REPORT = "stall report";
+
 export default class SummaryReporter implements Reporter {
   private counts = { passed: 0, failed: 0, skipped: 0 };
   private stalls: string[] = [];
   onTestEnd(test: TestCase, result: TestResult) {
     for (const a of result.attachments)
-      if (a.name === "stall report" && a.body)
+      if (a.name === STALL_REPORT && a.body)
         this.stalls.push(`${test.titlePath().slice(1).join(" › ")}\n${a.body.toString()}`);
     if (result.retry < test.retries && result.status !== "passed" && result.status !== "skipped") return;
     const outcome = test.outcome();

@@ -207,7 +207,7 @@ export function describeConnections(): Record<string, unknown> {
   if (!pool)
     return {
       engine: "sqlite",
-      holder: sqliteTurns.holder,
+      holder: sqliteTurns.holder?.replace(/\s+/g, " ").slice(0, 160) ?? null,
       held_ms: sqliteTurns.heldSince === null ? null : Date.now() - sqliteTurns.heldSince,
       waiting: sqliteTurns.waiting,
     };

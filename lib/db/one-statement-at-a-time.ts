@@ -60,7 +60,7 @@ function turnstile() {
       const turn = last.then(() => {
         held = true;
         sqliteTurns.waiting--;
-        sqliteTurns.holder = what.replace(/\s+/g, " ").slice(0, 160);
+        sqliteTurns.holder = what;
         sqliteTurns.heldSince = Date.now();
         let released = false;
         return () => {
