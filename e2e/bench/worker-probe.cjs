@@ -1,7 +1,8 @@
 // A diagnostic preload for bench:workflows' loop case (BENCH_PROBE=1), loaded into the server and its
 // workflow worker through NODE_OPTIONS=--require. It changes nothing the product does:
 //   - counts the SQL statements each process sends, by verb and table (better-sqlite3's statements
-//     and exec, pg's Client#query: every statement Prisma's adapters and lib's reads send);
+//     and exec, pg's Client#query: every statement Prisma's adapters and lib's reads send), or by
+//     their text (its first 220 characters) with BENCH_PROBE_SQL=1;
 //   - in the workflow worker only, with BENCH_PROBE_CPU=1, records a CPU profile between two marks.
 // On SIGUSR2 a process writes what it counted so far to BENCH_PROBE_DIR/probe-<pid>-<n>.json (n =
 // 1, 2, …) and, when profiling, starts its profile (odd n) or stops it and writes
@@ -17,6 +18,7 @@ const keyOf = (sql) => {
     .replace(/\s+/g, " ");
   const verb = (s.split(" ")[0] || "?").toUpperCase();
   const table = /\b(?:FROM|INTO|UPDATE)\s+(?:["`]?\w+["`]?\.)?["`]?(\w+)["`]?/i.exec(s);
+  if (process.env.BENCH_PROBE_SQL === "1") return s.slice(0, 220);
   return table ? `${verb} ${table[1]}` : verb;
 };
 const bump = (sql) => {

@@ -479,18 +479,12 @@ export async function loopCase(deps: LoopCaseDeps): Promise<{ text: string; prob
 type Probed = { loop: string; plain: string; floor: string };
 
 /**
- * One more loop, plain and floor run, each between two marks of the probe: the SQL statements the
- * worker sent, per iteration or node, by verb and table; and the loop's CPU profile when asked.
+ * Marks of the probe (e2e/bench/worker-probe.cjs) in the processes of a server started with it:
+ * `mark(pid)` sends SIGUSR2 and returns the mark's number and the statements counted so far.
  */
-async function probeRuns(
-  { probeDir: dir, serverPid, teamId, connectionId }: LoopCaseDeps & { probeDir: string },
-  workerPid: number | null,
-  wf: Probed,
-  runOnce: (id: string, unit: string | null) => Promise<RunFigures>,
-): Promise<string[]> {
-  if (workerPid === null) return ["", "(probe: the workflow worker was not found)"];
+export function probeMarker(dir: string) {
   const marks = new Map<number, number>();
-  const mark = async (pid: number) => {
+  return async (pid: number) => {
     const n = (marks.get(pid) ?? 0) + 1;
     marks.set(pid, n);
     process.kill(pid, "SIGUSR2");
@@ -502,12 +496,42 @@ async function probeRuns(
     await new Promise((r) => setTimeout(r, 25));
     return { n, counts: (JSON.parse(readFileSync(file, "utf8")) as { counts: Record<string, number> }).counts };
   };
-  const diff = (a: Record<string, number>, b: Record<string, number>) =>
-    Object.fromEntries(
-      Object.keys(b)
-        .map((k) => [k, b[k] - (a[k] ?? 0)] as const)
-        .filter(([, v]) => v > 0),
-    );
+}
+
+/** The statements counted between two marks, by verb and table. */
+export const diff = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries(
+    Object.keys(b)
+      .map((k) => [k, b[k] - (a[k] ?? 0)] as const)
+      .filter(([, v]) => v > 0),
+  );
+
+/** The worker's profile between two marks (the odd one started it, `mark` is the even one), summarized. */
+export async function profileSummary(
+  dir: string,
+  workerPid: number,
+  mark: number,
+  cpuMs: number,
+  units: number,
+  what: string,
+) {
+  const file = join(dir, `worker-${workerPid}-${mark}.cpuprofile`);
+  for (let i = 0; !existsSync(file) && i < 200; i++) await new Promise((r) => setTimeout(r, 50));
+  return existsSync(file) ? summarizeProfile(file, cpuMs, units, what) : [`(probe: no profile at ${file})`];
+}
+
+/**
+ * One more loop, plain and floor run, each between two marks of the probe: the SQL statements the
+ * worker sent, per iteration or node, by verb and table; and the loop's CPU profile when asked.
+ */
+async function probeRuns(
+  { probeDir: dir, serverPid, teamId, connectionId }: LoopCaseDeps & { probeDir: string },
+  workerPid: number | null,
+  wf: Probed,
+  runOnce: (id: string, unit: string | null) => Promise<RunFigures>,
+): Promise<string[]> {
+  if (workerPid === null) return ["", "(probe: the workflow worker was not found)"];
+  const mark = probeMarker(dir);
   const probed = async (id: string, unit: string | null, units: number) => {
     const w0 = await mark(workerPid);
     const s0 = serverPid ? await mark(serverPid) : null;
@@ -541,11 +565,11 @@ async function probeRuns(
     `(per run, not per unit: the loop's fixed statements are spread over ${ITEMS} iterations, a plain run's over ${PLAIN_NODES} nodes; the server process sent ${total(loop.server)} statements during the loop run.)`,
   ];
   out.push("", ...(await stateWriteCost(loop.figures.runId)), "", ...(await iterationPieces(teamId, connectionId)));
-  if (process.env.BENCH_PROBE_CPU === "1") {
-    const file = join(dir, `worker-${workerPid}-${loop.profileMark}.cpuprofile`);
-    for (let i = 0; !existsSync(file) && i < 200; i++) await new Promise((r) => setTimeout(r, 50));
-    if (existsSync(file)) out.push("", ...summarizeProfile(file, loop.figures.workerCpuMs, ITEMS));
-  }
+  if (process.env.BENCH_PROBE_CPU === "1")
+    out.push(
+      "",
+      ...(await profileSummary(dir, workerPid, loop.profileMark, loop.figures.workerCpuMs, ITEMS, "iteration")),
+    );
   return out;
 }
 
@@ -679,7 +703,7 @@ type ProfileNode = {
  * of the run. Samples are counted, not their time deltas: on a busy machine a delta also holds the
  * time the process waited for a core.
  */
-function summarizeProfile(file: string, cpuMs: number, items: number): string[] {
+function summarizeProfile(file: string, cpuMs: number, items: number, unit: string): string[] {
   const profile = JSON.parse(readFileSync(file, "utf8")) as {
     nodes: ProfileNode[];
     samples: number[];
@@ -730,13 +754,13 @@ function summarizeProfile(file: string, cpuMs: number, items: number): string[] 
           `| ${k.replace(/\|/g, "\\|")} | ${((v / total) * (cpuMs / items)).toFixed(3)} | ${((100 * v) / total).toFixed(1)} % |`,
       );
   return [
-    `### Probe: the worker's CPU profile of the loop run (${total} busy samples, ${idle} idle; ${(cpuMs / items).toFixed(2)} ms of worker CPU per iteration shared out by samples)`,
+    `### Probe: the worker's CPU profile (${total} busy samples, ${idle} idle; ${(cpuMs / items).toFixed(2)} ms of worker CPU per ${unit} shared out by samples)`,
     "",
-    "| function (inclusive: itself and what it calls), lib only | CPU ms per iteration | share of busy |",
+    `| function (inclusive: itself and what it calls), lib only | CPU ms per ${unit} | share of busy |`,
     "|---|---|---|",
     ...top(inclusive, (k) => / lib\//.test(k), 30),
     "",
-    "| function (self time), anywhere | CPU ms per iteration | share of busy |",
+    `| function (self time), anywhere | CPU ms per ${unit} | share of busy |`,
     "|---|---|---|",
     ...top(self, () => true, 25),
   ];

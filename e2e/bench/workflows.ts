@@ -14,7 +14,8 @@
 // Then the loop case (e2e/bench/workflow-loop.ts, issue 48): one run of a 500-item loop over a
 // sandbox read against the same reads bare and against a plain run's nodes, while another team's
 // API is watched. BENCH_CASE=runs or BENCH_CASE=loop runs only one of the two (both by default);
-// BENCH_PROBE=1 (and BENCH_PROBE_CPU=1) adds the loop's SQL statement counts (and CPU profile).
+// BENCH_PROBE=1 (and BENCH_PROBE_CPU=1) adds the worker's SQL statement counts (and CPU profile)
+// of the sandbox runs and of the loop (BENCH_PROBE_SQL=1: counted by statement, not verb and table).
 //
 // Embedded SQLite by default; DATABASE_URL=postgresql://… runs it on a fresh PostgreSQL database
 // (dropped afterwards). Writes e2e/.artifacts/bench-workflows-<engine>.md (-probe.md with BENCH_PROBE).
@@ -23,7 +24,7 @@ import { join } from "node:path";
 import { ensureBuild, freePort, freshPostgresDatabase, migrateWith, root, startServer } from "../support/server";
 import { benchWorkspace } from "./workspace";
 import { childPid, databaseCpuSeconds, ownCpuSeconds, pidListeningOn } from "./process-cpu";
-import { loopCase } from "./workflow-loop";
+import { diff, loopCase, probeMarker, profileSummary } from "./workflow-loop";
 
 const WORKFLOWS = Number(process.env.BENCH_WORKFLOWS ?? 1000);
 const CONCURRENCY = 32;
@@ -162,6 +163,7 @@ async function main() {
       let bareN = 10_000;
       const bare = async () => {
         const cpu0 = cpuNow();
+        const own0 = process.cpuUsage();
         const t0 = performance.now();
         let next = 0;
         await Promise.all(
@@ -179,7 +181,11 @@ async function main() {
             }
           }),
         );
-        return { perSecond: WORKFLOWS / ((performance.now() - t0) / 1000), cpu: cpuSince(cpu0) };
+        const own = process.cpuUsage(own0);
+        return {
+          perSecond: WORKFLOWS / ((performance.now() - t0) / 1000),
+          cpu: { ...cpuSince(cpu0), client: (own.user + own.system) / 1e6 },
+        };
       };
 
       /** Makes the set's workflows due in 2 s, waits for all their runs, and measures. */
@@ -272,7 +278,31 @@ async function main() {
       await bare(); // warm-up of the provider path and this process
       const bareBefore = await bare();
       const floor = await fire(floorSet);
+      // BENCH_PROBE=1: the worker's statements per sandbox run (and its CPU profile with BENCH_PROBE_CPU=1).
+      const mark = probeDir && workerPid !== null ? probeMarker(probeDir) : undefined;
+      const before = mark && (await mark(workerPid!));
       const run = await fire(runSet);
+      const after = mark && (await mark(workerPid!));
+      const probeText: string[] = [];
+      if (before && after) {
+        const sent = diff(before.counts, after.counts);
+        const total = Object.values(sent).reduce((a, b) => a + b, 0);
+        probeText.push(
+          "",
+          `### Probe: SQL statements the worker sent per sandbox run (${(total / run.runs).toFixed(2)} in all)`,
+          "",
+          "| statement | per run |",
+          "|---|---|",
+          ...Object.entries(sent)
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, v]) => `| ${k} | ${(v / run.runs).toFixed(2)} |`),
+        );
+        if (process.env.BENCH_PROBE_CPU === "1")
+          probeText.push(
+            "",
+            ...(await profileSummary(probeDir!, workerPid!, after.n, 1000 * run.cpu.worker, run.runs, "run")),
+          );
+      }
       const bareAfter = await bare();
       const bareRate = (bareBefore.perSecond + bareAfter.perSecond) / 2;
       const problems = [...floor.problems.map((x) => `floor: ${x}`), ...run.problems.map((x) => `run: ${x}`)];
@@ -306,6 +336,9 @@ async function main() {
         "",
         `run / bare: ${(run.perSecond / bareRate).toFixed(2)} (runs per second through the scheduler and runner, against the same provider calls in a loop).`,
         `Each sandbox run wrote 3 logs and 1 ledger entry (${run.credits} credits for ${run.runs} runs: 1 + 2 + 2 + 1 each).`,
+        "",
+        `The bare side's own client work (this process) per run: ${f((1000 * bareBefore.cpu.client) / WORKFLOWS)} and ${f((1000 * bareAfter.cpu.client) / WORKFLOWS)} ms of CPU; in a run the worker does it.`,
+        ...probeText,
         "",
         problems.length
           ? `- FAIL: ${problems.join("; ")}`
