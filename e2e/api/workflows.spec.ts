@@ -4,6 +4,7 @@ import { sessionAs } from "../support/session";
 import { startReceiver, waitFor, type Receiver } from "../support/webhook-receiver";
 import { startInstance } from "../support/instances";
 import { root } from "../support/server";
+import { inDatabase } from "../support/in-database";
 import { createLink, connect as connectThroughLink } from "../support/oauth-flow";
 import { FROM_PREFIX, heldRequests, releaseHeld } from "../support/stand-ins/stand-in-server";
 
@@ -574,6 +575,52 @@ test("a slot missed while no instance ran runs once when one is back (WORKFLOW_M
   expect(renamed.status(), await renamed.text()).toBe(200);
   expect((await read()).updated_at > before.updated_at).toBe(true);
   expect(await runsOf()).toHaveLength(1);
+});
+
+test("the scheduler at a later instant: a slot found on time starts one run, one found late is skipped under WORKFLOW_MISSED_SLOTS=skip", async () => {
+  const HOUR = 3_600_000;
+  const team = await seedTeam({ password: PASSWORD });
+  const session = await sessionAs(team.users[0].email, PASSWORD, team.id);
+  const make = async (name: string) => {
+    const made = await session.post("/api/dashboard/workflows", {
+      data: {
+        name,
+        nodes: [{ id: "hello", label: "Hello", operation_id: "utility.format_text", input: { template: "hi" } }],
+        schedule: "0 0 1 1 *", // yearly: no slot of its own comes due while the test runs
+        timezone: "UTC",
+      },
+    });
+    expect(made.status(), await made.text()).toBe(200);
+    return (await made.json()) as { id: string; next_run_at: number };
+  };
+  const onTime = await make("Yearly, on time");
+  const late = await make("Yearly, found late");
+  // Both slots are days ahead, so this server's own scheduler does not reach them: the scheduler
+  // runs here, in a process of its own, at an instant a second after one slot and two days after
+  // the other (PostgreSQL: the batch's slots in one round trip; SQLite: in one transaction).
+  const now = Math.ceil((Date.now() + 3 * 24 * HOUR) / HOUR) * HOUR + HOUR / 2;
+  await seed("missSlot", { workflow: onTime.id, at: now - 1000 });
+  await seed("missSlot", { workflow: late.id, at: now - 2 * 24 * HOUR });
+  const out = await inDatabase<{
+    runs: { workflowId: string; slotAt: number; status: string }[];
+    next: Record<string, number>;
+  }>(
+    `
+    const scheduleDueWorkflows = pick(await import("./lib/workflows/runner.ts"), "scheduleDueWorkflows");
+    await scheduleDueWorkflows(args.now, args.team);
+    const runs = await db.workflowRun.findMany({ where: { teamId: args.team }, select: { workflowId: true, slotAt: true, status: true } });
+    const wfs = await db.workflow.findMany({ where: { teamId: args.team }, select: { id: true, nextRunAt: true } });
+    return { runs: runs.map((r) => ({ ...r, slotAt: Number(r.slotAt) })), next: Object.fromEntries(wfs.map((w) => [w.id, Number(w.nextRunAt)])) };
+    `,
+    { now, team: team.id },
+    { ...process.env, WORKFLOW_MISSED_SLOTS: "skip" },
+  );
+  // One run, for the slot found on time (a second before `now`); none for the one two days late.
+  expect(out.runs).toEqual([{ workflowId: onTime.id, slotAt: now - 1000, status: "queued" }]);
+  // Both schedules go on from their next slot after that instant: the next New Year.
+  const next = Date.UTC(new Date(now).getUTCFullYear() + 1, 0, 1);
+  expect(out.next).toEqual({ [onTime.id]: next, [late.id]: next });
+  for (const w of [onTime, late]) expect((await session.delete(`/api/dashboard/workflows/${w.id}`)).status()).toBe(200);
 });
 
 test("kill -9 in the middle of a run: another instance takes it over after its lease and continues at the node it was on", async () => {

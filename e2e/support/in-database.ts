@@ -3,6 +3,8 @@ import { promisify } from "node:util";
 import { resolve } from "node:path";
 
 const run = promisify(execFile);
+/** Marks where the script's answer begins on stdout. */
+const RESULT = "\n[in-database result] ";
 
 /**
  * Runs `script` (the body of an async function) in a process of the product's own modules, on
@@ -20,7 +22,7 @@ export async function inDatabase<T>(
     const { decryptJson, encryptJson } = await import("./lib/security/encryption.ts").then((m) => ({ decryptJson: pick(m, "decryptJson"), encryptJson: pick(m, "encryptJson") }));
     const args = JSON.parse(process.argv[1]);
     const out = await (async () => { ${script} })();
-    process.stdout.write(JSON.stringify(out ?? null));
+    process.stdout.write(${JSON.stringify(RESULT)} + JSON.stringify(out ?? null) + "\\n");
     process.exit(0);`;
   const { stdout } = await run(
     process.execPath,
@@ -31,5 +33,7 @@ export async function inDatabase<T>(
       maxBuffer: 16 * 1024 * 1024,
     },
   );
-  return JSON.parse(stdout);
+  // What the product logged on stdout comes before or after it, on lines of its own.
+  const answer = stdout.slice(stdout.lastIndexOf(RESULT) + RESULT.length);
+  return JSON.parse(answer.slice(0, answer.indexOf("\n")));
 }

@@ -28,27 +28,49 @@ type SnapshotSource = {
   createdByUserId: string | null;
 };
 
+/** A private connection a run's snapshot names with its owner. */
+type PrivateConnection = { id: string; teamId: string; type: string; ownerUserId: string | null };
+
+const connectionIdsOf = (nodes: ReturnType<typeof parseNodes>) => [
+  ...new Set(nodes.map((n) => n.connection_id).filter((c): c is string => !!c)),
+];
+
+/**
+ * The private connections the nodes of these workflows use, in one read: the scheduler's batch of
+ * due workflows passes them to `runSnapshot` (`known`) instead of one read per run.
+ */
+export async function privateConnectionsOf(workflows: { nodes: unknown }[]): Promise<PrivateConnection[]> {
+  const ids = [...new Set(workflows.flatMap((w) => connectionIdsOf(parseNodes(w.nodes))))];
+  if (!ids.length) return [];
+  return db.connection.findMany({
+    where: { id: { in: ids }, ownerUserId: { not: null } },
+    select: { id: true, teamId: true, type: true, ownerUserId: true },
+  });
+}
+
 /**
  * The definition a run executes, taken when it is queued: an edit after that never changes what
  * it does. With it, who allowed its writes (`writesBy`), the owners of the private connections it
  * uses (so its logs and details stay theirs) and what started it. `client` is the caller's
- * transaction when it has one.
+ * transaction when it has one; `known`, the private connections read already (`privateConnectionsOf`).
  */
 export async function runSnapshot(
   teamId: string,
   workflow: SnapshotSource,
   writesBy: string | null,
-  extra: { trigger?: TriggerData; chain?: string[]; client?: Tx } = {},
+  extra: { trigger?: TriggerData; chain?: string[]; client?: Tx; known?: PrivateConnection[] } = {},
 ): Promise<string> {
   const nodes = parseNodes(workflow.nodes);
-  const ids = [...new Set(nodes.map((n) => n.connection_id).filter((c): c is string => !!c))];
+  const ids = connectionIdsOf(nodes);
   const client = extra.client ?? db;
-  const owned = ids.length
-    ? await client.connection.findMany({
-        where: { teamId, id: { in: ids }, ownerUserId: { not: null } },
-        select: { id: true, type: true, ownerUserId: true },
-      })
-    : [];
+  const owned = !ids.length
+    ? []
+    : extra.known
+      ? extra.known.filter((c) => c.teamId === teamId && ids.includes(c.id))
+      : await client.connection.findMany({
+          where: { teamId, id: { in: ids }, ownerUserId: { not: null } },
+          select: { id: true, type: true, ownerUserId: true },
+        });
   const state: RunState = {
     nodes,
     timezone: workflow.schedule ? workflow.timezone : null,

@@ -1,17 +1,18 @@
 import "server-only";
-import { db } from "@/lib/db/client";
+import { db, runPipelined, runStatement } from "@/lib/db/client";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { newId } from "@/lib/security/ids";
 import type { Insertable } from "kysely";
+import { compiledByShape } from "@/lib/db/read";
 import type { ReadDb } from "@/lib/db/read-types";
 import { preparedInTx, write } from "@/lib/db/write";
 import { claimRows, placeholders } from "@/lib/jobs/claim";
 import { startJobLoop } from "@/lib/jobs/job-loop";
-import { jobSignal } from "@/lib/db/commit-signals";
+import { afterCommit, jobSignal } from "@/lib/db/commit-signals";
 import { planDueSlot } from "@/lib/workflows/schedule";
 import { logger } from "@/lib/observability/logger";
 import { executeRun, RUN_COLUMNS, RUNS, runRowOf, type Claim } from "@/lib/workflows/run-workflow";
-import { runSnapshot } from "@/lib/workflows/queue-run";
+import { privateConnectionsOf, runSnapshot } from "@/lib/workflows/queue-run";
 import { startEventTriggeredRuns } from "@/lib/workflows/event-triggers";
 import {
   concurrency,
@@ -65,19 +66,28 @@ export async function scheduleDueWorkflows(now = Date.now(), teamId?: string): P
     take: SCHEDULE_BATCH,
   });
   const rule = missedSlotRule();
+  const plans = due.map((wf) => ({
+    wf,
+    slot: Number(wf.nextRunAt),
+    plan: planDueSlot(wf.schedule, wf.timezone, Number(wf.nextRunAt), now, rule, MISSED_SLOT_AFTER_MS),
+  }));
+  // The private connections of the whole batch in one read, not one per run.
+  const known = await privateConnectionsOf(plans.filter((s) => s.plan.run).map((s) => s.wf));
   const slots: DueSlot[] = [];
-  for (const wf of due) {
-    const slot = Number(wf.nextRunAt);
-    const plan = planDueSlot(wf.schedule, wf.timezone, slot, now, rule, MISSED_SLOT_AFTER_MS);
-    const state = plan.run ? await runSnapshot(wf.teamId, wf, wf.activatedByUserId) : null;
+  for (const { wf, slot, plan } of plans) {
+    const state = plan.run ? await runSnapshot(wf.teamId, wf, wf.activatedByUserId, { known }) : null;
     slots.push({ wf, slot, plan, state });
   }
   // A few slots per transaction: at the top of the hour one commit per run was a third of the
   // scheduler's statements; a short transaction keeps SQLite's write lock free for the runs.
-  for (let i = 0; i < slots.length; i += SLOTS_PER_TRANSACTION)
-    await transaction(async (tx) => {
-      for (const s of slots.slice(i, i + SLOTS_PER_TRANSACTION)) await startSlot(tx, s, now);
-    });
+  for (let i = 0; i < slots.length; i += SLOTS_PER_TRANSACTION) {
+    const some = slots.slice(i, i + SLOTS_PER_TRANSACTION);
+    if (runPipelined) await startSlotsPipelined(some, now);
+    else
+      await transaction(async (tx) => {
+        for (const s of some) await startSlot(tx, s, now);
+      });
+  }
   return due.length === SCHEDULE_BATCH;
 }
 
@@ -88,8 +98,9 @@ type DueSlot = {
   state: string | null;
 };
 
+type MoveArgs = { id: string; nextRunAt: number; updatedAt: Date; next: number | null };
 // Bookkeeping, not an edit: `updatedAt` keeps its value (no @updatedAt outside Prisma).
-const moveSlot = preparedInTx((a: { id: string; nextRunAt: number; updatedAt: Date; next: number | null }) =>
+const moveSlotBuild = (a: MoveArgs) =>
   write
     .updateTable("Workflow")
     .set({ nextRunAt: a.next })
@@ -97,43 +108,82 @@ const moveSlot = preparedInTx((a: { id: string; nextRunAt: number; updatedAt: Da
     .where("active", "=", true)
     .where("nextRunAt", "=", a.nextRunAt)
     .where("updatedAt", "=", a.updatedAt as never)
-    .returning("id"),
-);
+    .returning("id");
+const moveSlot = preparedInTx(moveSlotBuild);
 const insertRun = preparedInTx((r: Insertable<ReadDb["WorkflowRun"]>) => write.insertInto("WorkflowRun").values(r));
 
+/** The run a due slot starts. */
+const queuedRun = (wf: DueSlot["wf"], slot: number, state: string, now: number) => ({
+  id: newId("run"),
+  teamId: wf.teamId,
+  workflowId: wf.id,
+  workflowName: wf.name,
+  trigger: "schedule",
+  version: wf.version,
+  slotAt: slot,
+  status: "queued",
+  dueAt: slot,
+  createdAt: now,
+  state,
+  claims: 0,
+  nodeIndex: 0,
+  reservedCredits: 0,
+});
+type RunValues = ReturnType<typeof queuedRun>;
+const RUN_VALUE_COLUMNS = Object.keys(
+  queuedRun({ id: "", teamId: "", name: "", nextRunAt: null, updatedAt: new Date(0), version: 0 }, 0, "", 0),
+) as (keyof RunValues)[];
+
+const moveArgs = ({ wf, plan }: DueSlot): MoveArgs => ({
+  id: wf.id,
+  nextRunAt: Number(wf.nextRunAt),
+  updatedAt: wf.updatedAt,
+  next: plan.next ? plan.next.getTime() : null,
+});
+
+// PostgreSQL: a slot's move and its run in one statement (the run inserted only if the move
+// matched), and a transaction's slots written at once with its BEGIN and COMMIT (`runPipelined`):
+// one round trip for them all instead of two per slot.
+const moveCompiled = compiledByShape(moveSlotBuild);
+const startCompiled = compiledByShape((a: RunValues & Omit<MoveArgs, "id">) =>
+  write
+    .with("moved", () => moveSlotBuild({ ...a, id: a.workflowId }))
+    .insertInto("WorkflowRun")
+    .columns(RUN_VALUE_COLUMNS)
+    .expression((eb) => eb.selectFrom("moved").select(RUN_VALUE_COLUMNS.map((c) => eb.val(a[c]).as(c))))
+    .returning("id"),
+);
+
+async function startSlotsPipelined(slots: DueSlot[], now: number) {
+  const statements = slots.map((s) => {
+    const { id: _workflowId, ...move } = moveArgs(s);
+    const [sql, values] = s.state
+      ? startCompiled({ ...queuedRun(s.wf, s.slot, s.state, now), ...move })
+      : moveCompiled(moveArgs(s));
+    return { sql, values };
+  });
+  const rows = await runPipelined!([{ sql: "BEGIN", values: [] }, ...statements, { sql: "COMMIT", values: [] }]);
+  slots.forEach((s, k) => {
+    if (rows[k + 1].length === 0) return; // another instance took this slot, or someone saved it meanwhile
+    if (s.state) jobSignal(RUNS).wanted = true;
+    else skipped(s);
+  });
+  afterCommit();
+}
+
+const skipped = ({ wf, slot, plan }: DueSlot) =>
+  logger.info("skipped a missed schedule slot (WORKFLOW_MISSED_SLOTS=skip)", {
+    workflow_id: wf.id,
+    slot_at: new Date(slot).toISOString(),
+    next_run_at: plan.next?.toISOString() ?? null,
+  });
+
 /** Moves one workflow's slot forward and starts its run, unless another instance (or a save) came first. */
-async function startSlot(tx: Tx, { wf, slot, plan, state }: DueSlot, now: number) {
-  const moved = await moveSlot(tx, {
-    id: wf.id,
-    nextRunAt: Number(wf.nextRunAt),
-    updatedAt: wf.updatedAt,
-    next: plan.next ? plan.next.getTime() : null,
-  });
+async function startSlot(tx: Tx, s: DueSlot, now: number) {
+  const moved = await moveSlot(tx, moveArgs(s));
   if (moved.length === 0) return; // another instance took this slot, or someone saved it meanwhile
-  if (!state) {
-    logger.info("skipped a missed schedule slot (WORKFLOW_MISSED_SLOTS=skip)", {
-      workflow_id: wf.id,
-      slot_at: new Date(slot).toISOString(),
-      next_run_at: plan.next?.toISOString() ?? null,
-    });
-    return;
-  }
-  await insertRun(tx, {
-    id: newId("run"),
-    teamId: wf.teamId,
-    workflowId: wf.id,
-    workflowName: wf.name,
-    trigger: "schedule",
-    version: wf.version,
-    slotAt: slot,
-    status: "queued",
-    dueAt: slot,
-    createdAt: now,
-    state,
-    claims: 0,
-    nodeIndex: 0,
-    reservedCredits: 0,
-  });
+  if (!s.state) return skipped(s);
+  await insertRun(tx, queuedRun(s.wf, s.slot, s.state, now));
   jobSignal(RUNS).wanted = true;
 }
 
@@ -147,19 +197,15 @@ const due = (t = "") =>
  * count), taken rank by rank so every team with due work gets its turn.
  */
 async function fairCandidates(limit: number, now: number): Promise<string[]> {
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+  const rows = (await runStatement(
     placeholders(`SELECT "id" FROM (
        SELECT r."id", r."dueAt", ROW_NUMBER() OVER (PARTITION BY r."teamId" ORDER BY r."dueAt", r."id") AS "rank", COALESCE(b."busy", 0) AS "busy"
        FROM "WorkflowRun" r
        LEFT JOIN (SELECT "teamId", COUNT(*) AS "busy" FROM "WorkflowRun" WHERE "status" = 'running' AND "leaseUntil" > ? GROUP BY "teamId") b ON b."teamId" = r."teamId"
        WHERE ${due("r.")}
      ) c WHERE c."rank" + c."busy" <= ? ORDER BY c."rank", c."dueAt" LIMIT ?`),
-    now,
-    now,
-    now,
-    teamConcurrency(),
-    limit,
-  );
+    [now, now, now, teamConcurrency(), limit],
+  )) as { id: string }[];
   return rows.map((r) => r.id);
 }
 
