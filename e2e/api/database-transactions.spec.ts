@@ -492,8 +492,7 @@ const COUNT_STATEMENTS = `
   };
 `;
 
-test("on PostgreSQL, a run's hold is one round trip (BEGIN, the team's lock, the hold, COMMIT written at once), and a refusal or an ended period still says why", async () => {
-  test.skip(engine !== "postgresql", "the pipeline is PostgreSQL's; SQLite takes the same hold in one transaction");
+test("a run's hold is one batch (on PostgreSQL one round trip: BEGIN, the team's lock, the hold, COMMIT written at once), and a refusal or an ended period still says why", async () => {
   const team = await seedTeam({ name: "Hold Co", creditsLimit: 2 });
   const out = await inDatabase<{
     held: { sent: string[]; most: number; trips: number; refusal: string | null; reserved: number };
@@ -523,14 +522,16 @@ test("on PostgreSQL, a run's hold is one round trip (BEGIN, the team's lock, the
   );
   expect(out.held.refusal).toBeNull();
   expect(out.held.reserved).toBe(1);
-  expect(out.held.sent, out.held.sent.join("\n")).toHaveLength(4);
-  expect(out.held.sent[0]).toBe("BEGIN");
-  expect(out.held.sent[1]).toMatch(/^update "Team" set "creditsUsed" = "creditsUsed" /);
-  expect(out.held.sent[2]).toMatch(/^update "WorkflowRun" set "reservedCredits" = \$1 .* > 0 returning "id"$/);
-  expect(out.held.sent[3]).toBe("COMMIT");
-  // All four on the wire before the first answer came back: one round trip, not four.
-  expect(out.held.most).toBe(4);
-  expect(out.held.trips).toBe(1);
+  if (engine === "postgresql") {
+    expect(out.held.sent, out.held.sent.join("\n")).toHaveLength(4);
+    expect(out.held.sent[0]).toBe("BEGIN");
+    expect(out.held.sent[1]).toMatch(/^update "Team" set "creditsUsed" = "creditsUsed" /);
+    expect(out.held.sent[2]).toMatch(/^update "WorkflowRun" set "reservedCredits" = \$1 .* > 0 returning "id"$/);
+    expect(out.held.sent[3]).toBe("COMMIT");
+    // All four on the wire before the first answer came back: one round trip, not four.
+    expect(out.held.most).toBe(4);
+    expect(out.held.trips).toBe(1);
+  }
   expect(out.refused.refusal).toMatch(/remaining credits are held by workflow runs and agent turns already under way/);
   expect(out.refused.reserved).toBe(0);
   expect(out.ended).toEqual({ refusal: null, reserved: 1, rolled: true });
@@ -581,6 +582,64 @@ test("on PostgreSQL, a run's node is saved in one statement with no transaction,
   expect(out.uncaptured).toEqual([null, null]);
   expect(out.logs).toEqual([2, 0]);
   expect(JSON.parse(out.state).saved).toHaveLength(2);
+});
+
+test("on SQLite, a run's node is saved in one batch run at once, and a lost claim or a broken key undoes all of it", async () => {
+  test.skip(engine !== "sqlite", "PostgreSQL saves a node in one statement (the test above)");
+  const team = await seedTeam({ name: "Batch Co" });
+  const out = await inDatabase<{
+    codes: (string | null)[];
+    logs: number[];
+    state: string;
+    notOne: string;
+    after: string;
+  }>(
+    `${COUNT_STATEMENTS}
+    const captureDeferred = pick(await import("./lib/db/tx-connection.ts"), "captureDeferred");
+    const runPipelined = pick(await import("./lib/db/client.ts"), "runPipelined");
+    const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
+    const ops = await import("./lib/logs/record-operations.ts");
+    const [writeLog, toLogRow] = [pick(ops, "writeLog"), pick(ops, "toLogRow")];
+    const run = await newRun(args.team);
+    const at = Math.floor(Date.now() / 1000);
+    const rowOf = (id) => toLogRow(args.team, id, {
+      operationId: "utility.format_text", status: "start", source: { type: "workflow", id: null, name: null },
+      user: null, startedAt: at, completedAt: null,
+    });
+    const save = async (ids, claims) => {
+      // SQLite's deferred writes are collected too when captured (lib/db/write.ts).
+      const deferred = await captureDeferred(async (tx) => { for (const id of ids) await writeLog(tx, rowOf(id)); });
+      return runPipelined([
+        { sql: "BEGIN", values: [] },
+        ...deferred,
+        { sql: 'update "WorkflowRun" set "state" = ? where "id" = ? and "claims" = ? returning "id"', values: [JSON.stringify({ saved: ids }), run.id, claims], mustMatch: true },
+        { sql: "COMMIT", values: [] },
+      ]).then(() => null, (e) => e.code ?? e.message);
+    };
+    const base = "log_batch_" + Date.now();
+    // The claim holds: both logs and the state. Lost (claim 2): nothing. A log id taken already: nothing.
+    const codes = [
+      await save([base + "_a", base + "_b"], 1),
+      await save([base + "_c", base + "_d"], 2),
+      await save([base + "_e", base + "_a"], 1),
+    ];
+    const count = (ids) => db.operationLog.count({ where: { id: { in: ids } } });
+    const logs = [await count([base + "_a", base + "_b"]), await count([base + "_c", base + "_d"]), await count([base + "_e"])];
+    const state = (await db.workflowRun.findUnique({ where: { id: run.id } })).state;
+    // Only a whole transaction is a batch.
+    const notOne = await runPipelined([{ sql: "select 1", values: [] }]).then(() => "ran", (e) => e.message);
+    // The connection was left outside any transaction: Prisma's next one begins and commits.
+    await transaction((tx) => tx.team.update({ where: { id: args.team }, data: { name: "After Co" } }));
+    const after = (await db.team.findUnique({ where: { id: args.team } })).name;
+    return { codes, logs, state, notOne, after };
+    `,
+    { team: team.id },
+  );
+  expect(out.codes).toEqual([null, "22012", "P2002"]);
+  expect(out.logs).toEqual([2, 0, 0]);
+  expect(JSON.parse(out.state).saved).toEqual(expect.arrayContaining([expect.stringMatching(/_a$/)]));
+  expect(out.notOne).toMatch(/BEGIN first, COMMIT last/);
+  expect(out.after).toBe("After Co");
 });
 
 test("on PostgreSQL, a charge is one statement: the balance after it, its attribution rows and the days' rollup, exactly as the five statements wrote them", async () => {

@@ -16,7 +16,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as SqliteClient } from "@/lib/db/generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "@/lib/db/generated/postgresql/client";
 import { databaseTarget } from "@/lib/db/engine";
-import { oneStatementAtATime, sqliteTurns } from "@/lib/db/one-statement-at-a-time";
+import { oneStatementAtATime, sqliteBatches, sqliteTurns, type BatchStatement } from "@/lib/db/one-statement-at-a-time";
 import { statementsReused } from "@/lib/db/reused-statements";
 import { transactionsReleaseTheirConnection } from "@/lib/db/pg-transaction-ends";
 import {
@@ -52,10 +52,14 @@ const PG_READ_TYPES = {
 /** Runs one SQL statement compiled for this engine (lib/db/read.ts) and returns its rows. */
 export type RunRead = (sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
 
-/** Statements sent together in one round trip; each one's rows, in order (PostgreSQL only). */
-export type RunPipelined = (statements: { sql: string; values: readonly unknown[] }[]) => Promise<unknown[][]>;
+/**
+ * Statements sent together: each one's rows, in order. PostgreSQL: in one round trip. SQLite: a
+ * transaction (BEGIN … COMMIT) run at once in the connection's turn, where a statement marked
+ * `mustMatch` that returns no row undoes it all (lib/db/one-statement-at-a-time.ts).
+ */
+export type RunPipelined = (statements: BatchStatement[]) => Promise<unknown[][]>;
 
-type Clients = { db: Db; builder: Kysely<ReadDb>; run: RunRead; pipelined?: RunPipelined; pool?: Pool };
+type Clients = { db: Db; builder: Kysely<ReadDb>; run: RunRead; pipelined: RunPipelined; pool?: Pool };
 
 /** Kysely as a compiler only: it turns typed queries into this engine's SQL; `run` executes them. */
 const compilerFor = (engine: "sqlite" | "postgresql") =>
@@ -119,6 +123,8 @@ function createClients(): Clients {
       run: async (sql, parameters) =>
         (await pool.query<Record<string, unknown>>({ text: sql, values: parameters as unknown[] })).rows,
       pipelined: async (statements) => {
+        // Sent at once: a statement's answer cannot stop the ones behind it.
+        if (statements.some((st) => st.mustMatch)) throw new Error("mustMatch is for SQLite's batches only.");
         const client = await pool.connect();
         let lost: Error | undefined;
         try {
@@ -153,7 +159,11 @@ function createClients(): Clients {
     if (!stmt) prepared.set(sql, (stmt = conn.prepare<unknown[]>(sql)));
     return sqliteRows(stmt, parameters);
   };
-  return { db, builder: compilerFor("sqlite"), run };
+  const pipelined: RunPipelined = async (statements) => {
+    if (!sqliteBatches.run) await db.$connect(); // the adapter, with its connection, is made on connect
+    return sqliteBatches.run!(statements);
+  };
+  return { db, builder: compilerFor("sqlite"), run, pipelined };
 }
 
 const globalForDb = globalThis as unknown as { __patchbayDb?: Clients };
@@ -187,11 +197,12 @@ export const runStatement: RunRead =
 export const dbEngine = () => databaseTarget().engine;
 
 /**
- * PostgreSQL: statements written to one connection at once and run by the server in order, one
- * round trip for all (a transaction's BEGIN, its statements and COMMIT, when no statement needs
- * an earlier one's answer); undefined on SQLite.
+ * Statements of one transaction (BEGIN, its statements, COMMIT) when no statement needs an earlier
+ * one's answer. PostgreSQL: written to one connection at once and run by the server in order, one
+ * round trip for all. SQLite: run one after another without yielding, so the write lock is held
+ * for SQLite's work alone (lib/db/one-statement-at-a-time.ts).
  */
-export const runPipelined: RunPipelined | undefined = clients.pipelined;
+export const runPipelined: RunPipelined = clients.pipelined;
 
 /** A read's parameter as this engine's driver must receive it (a Date as UTC text: lib/db/instants.ts). */
 export const encodeReadParameter = encodeParameter(databaseTarget().engine);

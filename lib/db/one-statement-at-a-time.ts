@@ -9,8 +9,8 @@ import type {
 } from "@prisma/driver-adapter-utils";
 import type Database from "better-sqlite3";
 import { wrapAdapterFactory } from "@/lib/db/wrap-adapter";
-import { fillSlot, openingTransaction } from "@/lib/db/tx-connection";
-import { sqliteRunner } from "@/lib/db/sqlite-rows";
+import { fillSlot, NO_ROW_MATCHED, openingTransaction } from "@/lib/db/tx-connection";
+import { runOnSqlite, sqliteRunner } from "@/lib/db/sqlite-rows";
 
 // SQLite's Prisma adapter runs everything on one connection, and its lock covers only
 // transactions: a query outside a transaction, made while one is open, ran inside it. Its write
@@ -103,11 +103,58 @@ export async function whenFree<T>(busyMs: number, run: () => Promise<T>): Promis
   }
 }
 
+/** A statement of a batch; `mustMatch`: it must return a row, else the whole batch is undone. */
+export type BatchStatement = { sql: string; values: readonly unknown[]; mustMatch?: boolean };
+
+/**
+ * This process's SQLite batches (lib/db/client.ts' runPipelined): set once Prisma has opened the
+ * connection; one per process, however many bundles hold a copy of this module.
+ */
+export const sqliteBatches = ((globalThis as { __patchbaySqliteBatches?: SqliteBatches }).__patchbaySqliteBatches ??=
+  {});
+type SqliteBatches = { run?: (statements: BatchStatement[]) => Promise<unknown[][]> };
+
+/**
+ * `statements` (a transaction: BEGIN first, COMMIT last) run one after another without yielding,
+ * BEGIN as BEGIN IMMEDIATE: the database's write lock is held for SQLite's own work only, not for
+ * this process's event loop to come back to an interactive transaction, while other processes'
+ * writers wait for it. The first failure, or a `mustMatch` statement that returned no row
+ * (`NO_ROW_MATCHED`), rolls everything back and is thrown.
+ */
+function runAtOnce(client: Database.Database, statements: BatchStatement[]): unknown[][] {
+  if (!/^begin$/i.test(statements[0]?.sql ?? "") || !/^commit$/i.test(statements[statements.length - 1].sql))
+    throw new Error("A SQLite batch is one transaction: BEGIN first, COMMIT last.");
+  const rows: unknown[][] = [];
+  try {
+    for (const st of statements) {
+      const out = runOnSqlite(client, /^begin$/i.test(st.sql) ? "BEGIN IMMEDIATE" : st.sql, st.values);
+      if (st.mustMatch && out.length === 0)
+        throw Object.assign(new Error("A statement that must match a row matched none."), { code: NO_ROW_MATCHED });
+      rows.push(out);
+    }
+    return rows;
+  } catch (e) {
+    if (client.inTransaction) runOnSqlite(client, "ROLLBACK", []);
+    throw e;
+  }
+}
+
 function oneAtATime(adapter: SqlDriverAdapter, busyMs: number): SqlDriverAdapter {
   const lock = turnstile();
   const client = (adapter as unknown as { client?: Database.Database }).client;
   // The direct writes' runner (lib/db/tx-connection.ts), handed to each transaction while it is open.
   const runner = client && typeof client.prepare === "function" ? sqliteRunner(client) : undefined;
+  if (client && runner)
+    sqliteBatches.run = async (statements) => {
+      if (lock.held && insideTransaction.getStore()) throw new QueryOutsideItsTransaction(statements[1]?.sql ?? "");
+      const release = await lock.acquire(statements[1]?.sql ?? "a batch");
+      try {
+        // Only BEGIN IMMEDIATE waits for another process; a failure after it has rolled back.
+        return await whenFree(busyMs, async () => runAtOnce(client, statements));
+      } finally {
+        release();
+      }
+    };
   const alone = async <T>(query: SqlQuery, run: () => Promise<T>): Promise<T> => {
     if (lock.held && insideTransaction.getStore()) throw new QueryOutsideItsTransaction(query.sql);
     const release = await lock.acquire(query.sql);

@@ -41,14 +41,22 @@ const UNIQUE = new Set(["SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKE
  */
 export const sqliteRunner =
   (client: Database.Database): TxRunner =>
-  async (sql, parameters) => {
-    const args = parameters.map((p) => (typeof p === "boolean" ? Number(p) : p));
-    try {
-      const stmt = reusedStatement(client, sql);
-      if (stmt.reader) return sqliteRows(stmt, args);
-      stmt.run(args);
-      return [];
-    } catch (e) {
-      throw UNIQUE.has((e as { code?: string }).code ?? "") ? new UniqueViolation(e as Error) : e;
-    }
-  };
+  async (sql, parameters) =>
+    runOnSqlite(client, sql, parameters);
+
+/** One statement on `client` now (the driver is synchronous), as `sqliteRunner` runs it. */
+export function runOnSqlite(
+  client: Database.Database,
+  sql: string,
+  parameters: readonly unknown[],
+): Record<string, unknown>[] {
+  const args = parameters.map((p) => (typeof p === "boolean" ? Number(p) : p));
+  try {
+    const stmt = reusedStatement(client, sql);
+    if (stmt.reader) return sqliteRows(stmt, args);
+    stmt.run(args);
+    return [];
+  } catch (e) {
+    throw UNIQUE.has((e as { code?: string }).code ?? "") ? new UniqueViolation(e as Error) : e;
+  }
+}

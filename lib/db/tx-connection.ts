@@ -22,6 +22,8 @@ export type TxSlot = {
   commitWith?: (last: Deferred) => Promise<void>;
   /** Set once `commitWith` committed: the transaction's own COMMIT is then not sent again. */
   committed?: boolean;
+  /** `captureDeferred`'s slot: writes are collected on either engine. */
+  capturing?: boolean;
 };
 
 // One per process, like the client (lib/db/client.ts): Next bundles this module into several
@@ -163,14 +165,18 @@ function renumbered(statements: Deferred[]) {
   return { parts, values };
 }
 
+/** Whether `tx` is `captureDeferred`'s: its writes are collected, not sent, on SQLite too. */
+export const capturing = (tx: object) => slots.get(tx)?.capturing === true;
+
 /** Thrown by a capturing slot's runner: the callback needed a statement sent, so it is not one statement. */
 class NeedsConnection extends Error {}
 
 /**
- * PostgreSQL: the writes `fn` defers (`deferInTx`) on the `tx` it is given, collected rather than
- * sent; null when `fn` needed a statement run (one that is not deferred, or a flush), and then
- * nothing was sent. For `allOrNothing`: a caller whose whole transaction would be its deferred
- * writes and one last statement sends them as one statement, with no BEGIN and no COMMIT.
+ * The writes `fn` defers (`deferInTx`; on SQLite too, on this `tx`) on the `tx` it is given,
+ * collected rather than sent; null when `fn` needed a statement run (one that is not deferred, or
+ * a flush), and then nothing was sent. A caller whose whole transaction would be these writes and
+ * one last statement sends them at once: on PostgreSQL as one statement with no BEGIN and no
+ * COMMIT (`allOrNothing`), on SQLite as one batch (lib/db/client.ts' runPipelined).
  */
 export async function captureDeferred(fn: (tx: object) => Promise<void>): Promise<Deferred[] | null> {
   // Not a Prisma transaction: a callback that uses it as one (tx.operationLog…) needs a connection too.
@@ -183,7 +189,7 @@ export async function captureDeferred(fn: (tx: object) => Promise<void>): Promis
     },
   );
   const run: TxRunner = () => Promise.reject(new NeedsConnection());
-  const slot: TxSlot = { run, deferred: [] };
+  const slot: TxSlot = { run, deferred: [], capturing: true };
   slots.set(tx, slot);
   try {
     await fn(tx);

@@ -3,7 +3,7 @@ import type { Compilable, Insertable } from "kysely";
 import { dbEngine, encodeReadParameter, readBuilder } from "@/lib/db/client";
 import type { ReadDb } from "@/lib/db/read-types";
 import { compiledByShape } from "@/lib/db/read";
-import { deferInTx, runnerOf } from "@/lib/db/tx-connection";
+import { capturing, deferInTx, runnerOf } from "@/lib/db/tx-connection";
 import type { Tx } from "@/lib/db/transaction";
 
 export { readBuilder as write };
@@ -45,7 +45,7 @@ export function deferredInTx<Args extends Record<string, unknown>>(build: (args:
   const compiled = compiledByShape(build);
   return async (tx: Tx, args: Args): Promise<void> => {
     const [sql, values] = compiled(args);
-    if (deferring) await deferInTx(tx, { sql, values });
+    if (deferring || capturing(tx)) await deferInTx(tx, { sql, values });
     else await runnerOf(tx)(sql, values);
   };
 }
@@ -71,7 +71,7 @@ export function insertRowsInTx<T extends keyof ReadDb>(table: T, { deferred = fa
       compiled.set(key, sql);
     }
     const values = rows.flatMap((row) => columns.map((c) => encodeReadParameter(row[c])));
-    if (deferred && deferring) await deferInTx(tx, { sql, values });
+    if (deferred && (deferring || capturing(tx))) await deferInTx(tx, { sql, values });
     else await runnerOf(tx)(sql, values);
   };
 }

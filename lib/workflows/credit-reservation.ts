@@ -53,10 +53,10 @@ const holdIfRoomBuild = (a: {
     .returning("id");
 const holdIfRoom = preparedInTx(holdIfRoomBuild);
 
-// PostgreSQL: BEGIN, the lock, the hold and COMMIT written at once (`runPipelined`), so the team's
-// lock is held for the server's own work, not for two round trips to this process: every run of
-// the team queues for that lock at its start, and a busy runner's round trips are milliseconds
-// each. Each statement still takes its snapshot after the one before it ends, so the hold sees
+// BEGIN, the lock, the hold and COMMIT written at once (`runPipelined`), so the team's lock (on
+// SQLite the database's) is held for the database's own work, not for two round trips to this
+// process: every run of the team queues for that lock at its start, and a busy runner's round
+// trips are milliseconds each. Each statement still takes its snapshot after the one before it ends, so the hold sees
 // every hold committed before the lock was granted. No row (no room, a lost claim, an ended
 // period): the transaction path below says why.
 const lockCompiled = compiledByShape(lockTeamBuild);
@@ -69,7 +69,7 @@ async function holdInOneRoundTrip(
 ): Promise<boolean> {
   const [lockSql, lockValues] = lockCompiled({ teamId });
   const [holdSql, holdValues] = holdCompiled({ runId: run.id, claims: run.claims, credits, teamId, now: new Date() });
-  const rows = await runPipelined!([
+  const rows = await runPipelined([
     { sql: "BEGIN", values: [] },
     { sql: lockSql, values: lockValues },
     { sql: holdSql, values: holdValues },
@@ -94,7 +94,7 @@ export async function reserveCredits(
   rolled = false,
 ): Promise<string | null> {
   // The common case in one round trip; a refusal, a lost claim or an ended period take the path below.
-  if (runPipelined && !rolled && (await holdInOneRoundTrip(run, teamId, Math.max(1, credits)))) return null;
+  if (!rolled && (await holdInOneRoundTrip(run, teamId, Math.max(1, credits)))) return null;
   const outcome = await transaction(async (tx): Promise<string | null | typeof ENDED> => {
     const [team] = await lockTeam(tx, { teamId });
     if (!team) return "This run's team no longer exists.";

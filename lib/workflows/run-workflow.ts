@@ -1,5 +1,5 @@
 import "server-only";
-import { db, dbEngine, runStatement } from "@/lib/db/client";
+import { db, dbEngine, runPipelined, runStatement } from "@/lib/db/client";
 import { allOrNothing, captureDeferred, NO_ROW_MATCHED } from "@/lib/db/tx-connection";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { ApiError } from "@/lib/errors/api-error";
@@ -96,13 +96,15 @@ async function owned(claim: Claim, fn: (tx: Tx) => Promise<void>) {
 }
 
 /**
- * PostgreSQL: a save whose writes all wait to be sent (the step logs: lib/db/write.ts) goes as
- * one statement with no transaction around it: the logs, then the run's state while the claim
- * holds, all or nothing (`allOrNothing`), and a run's end its charge too (`charge`: while no
- * credits event is due). BEGIN and COMMIT were two of a save's three round trips, and the charge's
- * team lock is held only while the statement runs. False when it could not be one statement (a
- * write that needs its own, a charge past the threshold): then nothing was written, and the
- * caller uses `owned`.
+ * A save whose writes all wait to be sent (the step logs: lib/db/write.ts) goes without an
+ * interactive transaction. PostgreSQL: as one statement with no transaction around it: the logs,
+ * then the run's state while the claim holds, all or nothing (`allOrNothing`), and a run's end its
+ * charge too (`charge`: while no credits event is due). BEGIN and COMMIT were two of a save's
+ * three round trips, and the charge's team lock is held only while the statement runs. SQLite
+ * (not a charge): the logs and the state as one batch (`runPipelined`), undone if the claim is
+ * lost, so the database's write lock is held for SQLite's work, not for this busy event loop to
+ * come back to a transaction. False when it could not be done so (a write that needs its own, a
+ * charge past the threshold, a charge on SQLite): then nothing was written, and the caller uses `owned`.
  */
 async function savedAlone(
   claim: Claim,
@@ -110,23 +112,32 @@ async function savedAlone(
   data: RunUpdate,
   charge?: Charge,
 ): Promise<boolean> {
-  if (dbEngine() !== "postgresql") return false;
+  const postgres = dbEngine() === "postgresql";
+  if (!postgres && charge) return false;
   const deferred = await captureDeferred((tx) => writes(tx as Tx));
   if (!deferred) return false;
   const [sql, values] = updateOwnedRunAlone({ ...data, runId: claim.id, claim: claim.claims });
-  const one = allOrNothing(
-    deferred,
-    { sql, values },
-    charge && ((first) => ({ ...chargeQueries(charge, { quiet: true, first }), mustMatch: ["t"] })),
-  );
   try {
-    await runStatement(one.sql, one.values);
+    if (postgres) {
+      const one = allOrNothing(
+        deferred,
+        { sql, values },
+        charge && ((first) => ({ ...chargeQueries(charge, { quiet: true, first }), mustMatch: ["t"] })),
+      );
+      await runStatement(one.sql, one.values);
+    } else
+      await runPipelined([
+        { sql: "BEGIN", values: [] },
+        ...deferred,
+        { sql, values, mustMatch: true },
+        { sql: "COMMIT", values: [] },
+      ]);
     return true;
   } catch (e) {
     const code = (e as { code?: string }).code;
     // No row matched: the claim (lost), or the charge's condition (the full path says why).
     // A broken key: a log of the same id, written by an instance that took the run over (as in `owned`).
-    if (code !== NO_ROW_MATCHED && code !== "23505") throw e;
+    if (code !== NO_ROW_MATCHED && code !== "23505" && code !== "P2002") throw e;
     if (!(await db.workflowRun.count({ where: { id: claim.id, claims: claim.claims } }))) throw new LostClaim();
     if (code === NO_ROW_MATCHED) return false;
     throw e;

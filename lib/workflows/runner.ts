@@ -1,11 +1,9 @@
 import "server-only";
-import { db, runPipelined, runStatement } from "@/lib/db/client";
-import { transaction, type Tx } from "@/lib/db/transaction";
+import { db, dbEngine, runPipelined, runRead } from "@/lib/db/client";
+import { sql } from "kysely";
 import { newId } from "@/lib/security/ids";
-import type { Insertable } from "kysely";
 import { compiledByShape } from "@/lib/db/read";
-import type { ReadDb } from "@/lib/db/read-types";
-import { preparedInTx, write } from "@/lib/db/write";
+import { write } from "@/lib/db/write";
 import { claimRows, placeholders } from "@/lib/jobs/claim";
 import { startJobLoop } from "@/lib/jobs/job-loop";
 import { afterCommit, jobSignal } from "@/lib/db/commit-signals";
@@ -82,11 +80,7 @@ export async function scheduleDueWorkflows(now = Date.now(), teamId?: string): P
   // scheduler's statements; a short transaction keeps SQLite's write lock free for the runs.
   for (let i = 0; i < slots.length; i += SLOTS_PER_TRANSACTION) {
     const some = slots.slice(i, i + SLOTS_PER_TRANSACTION);
-    if (runPipelined) await startSlotsPipelined(some, now);
-    else
-      await transaction(async (tx) => {
-        for (const s of some) await startSlot(tx, s, now);
-      });
+    await startSlotsPipelined(some, now);
   }
   return due.length === SCHEDULE_BATCH;
 }
@@ -109,8 +103,6 @@ const moveSlotBuild = (a: MoveArgs) =>
     .where("nextRunAt", "=", a.nextRunAt)
     .where("updatedAt", "=", a.updatedAt as never)
     .returning("id");
-const moveSlot = preparedInTx(moveSlotBuild);
-const insertRun = preparedInTx((r: Insertable<ReadDb["WorkflowRun"]>) => write.insertInto("WorkflowRun").values(r));
 
 /** The run a due slot starts. */
 const queuedRun = (wf: DueSlot["wf"], slot: number, state: string, now: number) => ({
@@ -141,11 +133,12 @@ const moveArgs = ({ wf, plan }: DueSlot): MoveArgs => ({
   next: plan.next ? plan.next.getTime() : null,
 });
 
-// PostgreSQL: a slot's move and its run in one statement (the run inserted only if the move
-// matched), and a transaction's slots written at once with its BEGIN and COMMIT (`runPipelined`):
-// one round trip for them all instead of two per slot.
+// A transaction's slots in one batch (`runPipelined`): on PostgreSQL one round trip with its
+// BEGIN and COMMIT, each slot's move and run one statement (the run inserted from the move's
+// RETURNING); on SQLite run at once, the run inserted only if the move just before it changed a row.
 const moveCompiled = compiledByShape(moveSlotBuild);
-const startCompiled = compiledByShape((a: RunValues & Omit<MoveArgs, "id">) =>
+type StartArgs = RunValues & Omit<MoveArgs, "id">;
+const startCompiled = compiledByShape((a: StartArgs) =>
   write
     .with("moved", () => moveSlotBuild({ ...a, id: a.workflowId }))
     .insertInto("WorkflowRun")
@@ -153,21 +146,36 @@ const startCompiled = compiledByShape((a: RunValues & Omit<MoveArgs, "id">) =>
     .expression((eb) => eb.selectFrom("moved").select(RUN_VALUE_COLUMNS.map((c) => eb.val(a[c]).as(c))))
     .returning("id"),
 );
+const insertIfMovedCompiled = compiledByShape((a: RunValues) =>
+  write
+    .insertInto("WorkflowRun")
+    .columns(RUN_VALUE_COLUMNS)
+    .expression(
+      write.selectNoFrom((eb) => RUN_VALUE_COLUMNS.map((c) => eb.val(a[c]).as(c))).where(sql`changes()`, "=", 1),
+    ),
+);
+const oneStatementPerSlot = dbEngine() === "postgresql";
 
 async function startSlotsPipelined(slots: DueSlot[], now: number) {
-  const statements = slots.map((s) => {
+  const statements = slots.flatMap((s) => {
     const { id: _workflowId, ...move } = moveArgs(s);
-    const [sql, values] = s.state
-      ? startCompiled({ ...queuedRun(s.wf, s.slot, s.state, now), ...move })
-      : moveCompiled(moveArgs(s));
-    return { sql, values };
+    const run = s.state ? queuedRun(s.wf, s.slot, s.state, now) : null;
+    const compiled = !run
+      ? [moveCompiled(moveArgs(s))]
+      : oneStatementPerSlot
+        ? [startCompiled({ ...run, ...move })]
+        : [moveCompiled(moveArgs(s)), insertIfMovedCompiled(run)];
+    return compiled.map(([sql, values]) => ({ sql, values }));
   });
-  const rows = await runPipelined!([{ sql: "BEGIN", values: [] }, ...statements, { sql: "COMMIT", values: [] }]);
-  slots.forEach((s, k) => {
-    if (rows[k + 1].length === 0) return; // another instance took this slot, or someone saved it meanwhile
+  const rows = await runPipelined([{ sql: "BEGIN", values: [] }, ...statements, { sql: "COMMIT", values: [] }]);
+  let k = 1;
+  for (const s of slots) {
+    const moved = rows[k].length > 0; // the move's RETURNING (PostgreSQL: the run's, which exists only if it moved)
+    k += s.state && !oneStatementPerSlot ? 2 : 1;
+    if (!moved) continue; // another instance took this slot, or someone saved it meanwhile
     if (s.state) jobSignal(RUNS).wanted = true;
     else skipped(s);
-  });
+  }
   afterCommit();
 }
 
@@ -177,15 +185,6 @@ const skipped = ({ wf, slot, plan }: DueSlot) =>
     slot_at: new Date(slot).toISOString(),
     next_run_at: plan.next?.toISOString() ?? null,
   });
-
-/** Moves one workflow's slot forward and starts its run, unless another instance (or a save) came first. */
-async function startSlot(tx: Tx, s: DueSlot, now: number) {
-  const moved = await moveSlot(tx, moveArgs(s));
-  if (moved.length === 0) return; // another instance took this slot, or someone saved it meanwhile
-  if (!s.state) return skipped(s);
-  await insertRun(tx, queuedRun(s.wf, s.slot, s.state, now));
-  jobSignal(RUNS).wanted = true;
-}
 
 /** What makes a run claimable (queued and due, or running with a lapsed lease); `t` qualifies the columns. */
 const due = (t = "") =>
@@ -197,7 +196,8 @@ const due = (t = "") =>
  * count), taken rank by rank so every team with due work gets its turn.
  */
 async function fairCandidates(limit: number, now: number): Promise<string[]> {
-  const rows = (await runStatement(
+  // A read (the claim checks again): on SQLite the reads' own connection, not the writers' turn.
+  const rows = (await runRead(
     placeholders(`SELECT "id" FROM (
        SELECT r."id", r."dueAt", ROW_NUMBER() OVER (PARTITION BY r."teamId" ORDER BY r."dueAt", r."id") AS "rank", COALESCE(b."busy", 0) AS "busy"
        FROM "WorkflowRun" r
