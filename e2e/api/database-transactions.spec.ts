@@ -492,6 +492,18 @@ const COUNT_STATEMENTS = `
   };
 `;
 
+/** A running run of the team (`run`) and a `start` log row of it by id (`rowOf`), with `writeLog`. */
+const RUN_AND_LOG_ROWS = `
+    const ops = await import("./lib/logs/record-operations.ts");
+    const [writeLog, toLogRow] = [pick(ops, "writeLog"), pick(ops, "toLogRow")];
+    const run = await newRun(args.team);
+    const at = Math.floor(Date.now() / 1000);
+    const rowOf = (id) => toLogRow(args.team, id, {
+      operationId: "utility.format_text", status: "start", source: { type: "workflow", id: null, name: null },
+      user: null, startedAt: at, completedAt: null,
+    });
+`;
+
 test("a run's hold is one batch (on PostgreSQL one round trip: BEGIN, the team's lock, the hold, COMMIT written at once), and a refusal or an ended period still says why", async () => {
   const team = await seedTeam({ name: "Hold Co", creditsLimit: 2 });
   const out = await inDatabase<{
@@ -545,14 +557,7 @@ test("on PostgreSQL, a run's node is saved in one statement with no transaction,
     const tc = await import("./lib/db/tx-connection.ts");
     const [captureDeferred, allOrNothing] = [pick(tc, "captureDeferred"), pick(tc, "allOrNothing")];
     const runStatement = pick(await import("./lib/db/client.ts"), "runStatement");
-    const ops = await import("./lib/logs/record-operations.ts");
-    const [writeLog, toLogRow] = [pick(ops, "writeLog"), pick(ops, "toLogRow")];
-    const run = await newRun(args.team);
-    const at = Math.floor(Date.now() / 1000);
-    const rowOf = (id) => toLogRow(args.team, id, {
-      operationId: "utility.format_text", status: "start", source: { type: "workflow", id: null, name: null },
-      user: null, startedAt: at, completedAt: null,
-    });
+    ${RUN_AND_LOG_ROWS}
     const save = async (ids, claims) => {
       const deferred = await captureDeferred(async (tx) => { for (const id of ids) await writeLog(tx, rowOf(id)); });
       const one = allOrNothing(deferred, {
@@ -598,14 +603,7 @@ test("on SQLite, a run's node is saved in one batch run at once, and a lost clai
     const captureDeferred = pick(await import("./lib/db/tx-connection.ts"), "captureDeferred");
     const runPipelined = pick(await import("./lib/db/client.ts"), "runPipelined");
     const transaction = pick(await import("./lib/db/transaction.ts"), "transaction");
-    const ops = await import("./lib/logs/record-operations.ts");
-    const [writeLog, toLogRow] = [pick(ops, "writeLog"), pick(ops, "toLogRow")];
-    const run = await newRun(args.team);
-    const at = Math.floor(Date.now() / 1000);
-    const rowOf = (id) => toLogRow(args.team, id, {
-      operationId: "utility.format_text", status: "start", source: { type: "workflow", id: null, name: null },
-      user: null, startedAt: at, completedAt: null,
-    });
+    ${RUN_AND_LOG_ROWS}
     const save = async (ids, claims) => {
       // SQLite's deferred writes are collected too when captured (lib/db/write.ts).
       const deferred = await captureDeferred(async (tx) => { for (const id of ids) await writeLog(tx, rowOf(id)); });
