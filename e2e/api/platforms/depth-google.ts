@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { expect } from "@playwright/test";
 import type { Json, PlatformCase, Recorded, RunContext } from "./case";
+import { adsCustomerOf } from "../../support/stand-ins/google";
 
 // The week-to-week operations of Google Ads, GA4 and Search Console against
 // e2e/support/stand-ins/google.ts and google-depth.ts (Google's REST wire format).
@@ -65,7 +66,7 @@ export const googleAdsDepth: PlatformCase = {
   // are the stand-in's (Brand — US first, its ad groups Core terms and Long tail).
   async prepare(ctx) {
     const listed = await run(ctx, "google_ads.list_customers", {});
-    const customer = String(listed?.customer_ids?.[0] ?? digits(`ads:${ctx.account}`, 10));
+    const customer = String(listed?.customer_ids?.[0] ?? adsCustomerOf(ctx.account));
     return {
       customer,
       campaign: digits(`${customer}/campaign/0`, 11),
