@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import "./globals.css";
+import { HydrationMark } from "@/components/hydration-mark";
 
 export const metadata: Metadata = {
   title: "Patchbay",
@@ -12,6 +13,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
     <html lang="en">
       <body className="min-h-screen bg-white font-sans text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         {children}
+        <HydrationMark />
       </body>
     </html>
   );

@@ -1,6 +1,6 @@
 import "./support/server-code";
 import "./support/lean-stack-traces";
-import { test as base, expect, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type APIResponse, type Browser } from "@playwright/test";
 import { execFile, fork } from "node:child_process";
 import { promisify } from "node:util";
 import { resolve } from "node:path";
@@ -9,6 +9,7 @@ import { childrenCpuMs, recordProbe } from "./support/timing-reporter";
 import { seedCommands } from "./support/seed-commands";
 import { serverLogOffset, stallReport } from "./support/stall-report";
 import { STALL_REPORT } from "./support/summary-reporter";
+import { waitForHydrationOnLoad } from "./support/hydration";
 import { runCli } from "@/lib/cli/run-cli";
 import type { HostAnswer, HostCommand } from "./support/host";
 
@@ -207,7 +208,31 @@ export async function expectError(res: APIResponse, status: number, ...fragments
  * Playwright's test, with a report printed for a test that runs out of time: what the server, its
  * worker and the database were doing then (support/stall-report.ts).
  */
-export const test = base.extend<{ stallReport: void }>({
+export const test = base.extend<{ stallReport: void }, { browser: Browser }>({
+  // Every page, of the test's context or of one it makes, waits for hydration after a load.
+  browser: [
+    async ({ browser }, use) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args) => {
+        const context = await newContext(...args);
+        context.on("page", waitForHydrationOnLoad);
+        return context;
+      };
+      const newPage = browser.newPage.bind(browser);
+      browser.newPage = async (...args) => {
+        const page = await newPage(...args);
+        waitForHydrationOnLoad(page);
+        return page;
+      };
+      await use(browser);
+    },
+    { scope: "worker" },
+  ],
+  context: async ({ context }, use) => {
+    context.on("page", waitForHydrationOnLoad);
+    context.pages().forEach(waitForHydrationOnLoad);
+    await use(context);
+  },
   stallReport: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
     async ({}, use, testInfo) => {

@@ -5,6 +5,9 @@ test("a wrong password is refused with a clear message; the right one opens the 
   const team = await seedTeamWithPasswords({ name: "Signin Co" });
   const { email } = team.users[0];
   await page.goto("/sign-in");
+  // The fixtures' goto returns once React has hydrated the page (e2e/support/hydration.ts), so a
+  // click is never lost to a page that is not listening yet.
+  expect(await page.evaluate(() => document.documentElement.hasAttribute("data-hydrated"))).toBe(true);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("not the password");
   await page.getByRole("button", { name: "Sign in" }).click();
