@@ -2,12 +2,15 @@ import { readFileSync, statSync } from "node:fs";
 import { Client } from "pg";
 import { describeConnections } from "@/lib/db/client";
 import { childPid } from "../bench/process-cpu";
+import { httpInFlight } from "./http-in-flight";
 
 // A test that runs out of time usually waits on something that never came: a run that did not
 // end, a request with no answer. What the servers and the database were doing at that moment is
 // gone by the time anyone reads the failure, so it is printed with it: the server's warnings and
-// errors since the test began, the connections of the server, its workflow worker and this
-// worker process (lib/server/state-on-signal.ts), and PostgreSQL's sessions and lock waits.
+// errors since the test began with its requests in flight and its last access lines, the
+// connections of the server, its workflow worker and this worker process
+// (lib/server/state-on-signal.ts), this process's fetch requests still without an answer
+// (./http-in-flight.ts), and PostgreSQL's sessions and lock waits.
 
 const logFile = () => process.env.E2E_SERVER_LOG;
 
@@ -65,10 +68,16 @@ export async function stallReport(offset: number): Promise<string> {
   await pause(1_000);
   const lines = serverLogSince(offset);
   const notable = lines.filter((l) => /"level":"(warn|error)"|SIGUSR2|⨯|Error/.test(l));
+  // The server's access lines of the test: did a request arrive, how long did it take?
+  const requests = lines.filter((l) => l.includes('"msg":"request"'));
   return [
     "══ stall report (the test timed out) ══",
     `── server warnings and errors since the test began (${notable.length} of ${lines.length} lines) ──`,
     ...notable.slice(-60).map((l) => l.slice(0, 4_000)),
+    `── the server's last requests since the test began (${Math.min(requests.length, 30)} of ${requests.length}) ──`,
+    ...requests.slice(-30).map((l) => l.slice(0, 600)),
+    "── this test process's fetch requests in flight ──",
+    ...(httpInFlight().length ? httpInFlight() : ["(none)"]),
     "── PostgreSQL sessions of the run's database that are not idle ──",
     await postgresSessions(),
     "── this test worker's own connections ──",

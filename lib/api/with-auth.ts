@@ -15,6 +15,7 @@ import { enforceRateLimit, seenLimited } from "@/lib/rate-limit/hit-rate-limit";
 import { rateLimits } from "@/lib/rate-limit/limits";
 import { clientIp, requestIdFrom, runWithContext, setActor } from "@/lib/observability/request-context";
 import { logRequest, templatePath } from "@/lib/observability/request-log";
+import { requestStarted } from "@/lib/observability/requests-in-flight";
 
 type AuthContext<P> = Principal & {
   req: NextRequest;
@@ -39,6 +40,7 @@ export function withAuth<P = Record<string, never>>(
   return async (req: NextRequest, route: { params: Promise<P> }): Promise<Response> => {
     const t0 = performance.now();
     const requestId = requestIdFrom(req.headers);
+    const flight = requestStarted(req.method, req.nextUrl.pathname);
     return runWithContext({ requestId, ip: clientIp(req.headers) }, async () => {
       const params = ((await route?.params) ?? {}) as P;
       let principal: Principal | null = null;
@@ -64,6 +66,7 @@ export function withAuth<P = Record<string, never>>(
           const counting = settle(enforceRateLimit(rateLimits().apiKey, guess.apiKeyId!));
           setActor(actorOf(guess));
           t1 = performance.now();
+          flight.stage("handler");
           const handling = settle(
             (async () => handler({ ...guess, req, params, searchParams: req.nextUrl.searchParams }))(),
           );
@@ -85,11 +88,13 @@ export function withAuth<P = Record<string, never>>(
             : await enforceRateLimit(rateLimits().apiUser, principal.user.id);
           if (options.ownerOnly && principal.role !== "owner") throw forbidden("Only team owners can do this.");
           t1 = performance.now();
+          flight.stage("handler");
           const nul = findNul(params);
           if (nul !== null) throw badRequest(`${nul}: must not contain NUL characters`);
           result = await handler({ ...principal, req, params, searchParams: req.nextUrl.searchParams });
         }
         const t2 = performance.now();
+        flight.stage("answer");
         if (result instanceof Response) {
           res = result;
           res.headers.set("server-timing", serverTiming(t0, t1, t2, t2, confirmedAt));
@@ -122,7 +127,7 @@ export function withAuth<P = Record<string, never>>(
         principal: principal ? (principal.apiKeyId ? "api_key" : "session") : null,
       });
       return res;
-    });
+    }).finally(flight.done);
   };
 }
 

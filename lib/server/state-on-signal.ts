@@ -1,5 +1,6 @@
 import { describeConnections } from "@/lib/db/client";
 import { logger } from "@/lib/observability/logger";
+import { requestsInFlight } from "@/lib/observability/requests-in-flight";
 
 // `kill -USR2 <pid>` makes a server instance, or its workflow worker (a child process of its own,
 // signalled apart), log what its database connections are doing: the pool's counts and each
@@ -18,6 +19,7 @@ export function reportStateOnSignal(process_name: string) {
       pid: process.pid,
       uptime_s: Math.round(process.uptime()),
       connections: describeConnections(),
+      requests_in_flight: requestsInFlight(),
     });
   });
 }
