@@ -7,7 +7,11 @@ import type { ReadDb } from "@/lib/db/read-types";
 import { newId } from "@/lib/security/ids";
 import { encryptJson } from "@/lib/security/encryption";
 import { connectionPublicSelect, connectionToJson } from "@/lib/connections/connection-to-json";
-import { emitWebhookEvent } from "@/lib/webhooks/emit";
+import { emitWebhookEvent, webhookSubscribers } from "@/lib/webhooks/emit";
+import { dbEngine, runPipelined, runStatement } from "@/lib/db/client";
+import { afterCommit } from "@/lib/db/commit-signals";
+import { captureDeferred, combined } from "@/lib/db/tx-connection";
+import { prepared, read } from "@/lib/db/read";
 import type { ConnectionJson } from "@/lib/schemas/connections";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/observability/request-context";
@@ -58,6 +62,10 @@ export async function saveConnection<T = void>(
 ) {
   for (let attempt = 0; ; attempt++) {
     try {
+      if (!within) {
+        const saved = await insertedAtOnce(c);
+        if (saved) return { ...saved, extra: undefined as T };
+      }
       return await transaction(async (tx) => {
         const existing =
           c.rotationKey === null
@@ -72,58 +80,25 @@ export async function saveConnection<T = void>(
           );
         }
         if (existing) await keepConsentOfOthers(tx, c, existing);
-        const id = existing?.id ?? newId("conn");
-        const now = new Date();
-        const credentials = encryptJson(c.credentials, `connection:${id}`);
-        // Freshly verified: healthy, checked now, next checked by the scheduler after an interval.
-        const fresh = {
-          accountId: c.accountId ?? null,
-          tokenExpiresAt: tokenExpiry(c.credentials),
-          health: "healthy",
-          healthError: null,
-          checkedAt: BigInt(Date.now()),
-          nextCheckAt: nextCheckAt(),
-        };
-        const row = existing
-          ? await tx.connection.update({
-              where: { id: existing.id },
-              data: {
-                credentials,
-                displayName: c.displayName,
-                needsReauthAt: null,
-                refreshingUntil: null,
-                ...fresh,
-                updatedAt: new Date(),
-                ...(c.ownerUserId !== undefined && { ownerUserId: c.ownerUserId }),
-                ...(c.externalId != null && { externalId: c.externalId }),
-              },
-              select: connectionPublicSelect,
-            })
-          : await insertConnection(tx, {
-              id,
-              teamId: c.teamId,
-              type: c.type,
+        let row: ConnectionRow;
+        if (existing) {
+          // Freshly verified: healthy, checked now, next checked by the scheduler after an interval.
+          const fresh = freshHealth(c);
+          row = await tx.connection.update({
+            where: { id: existing.id },
+            data: {
+              credentials: encryptJson(c.credentials, `connection:${existing.id}`),
               displayName: c.displayName,
-              ownerUserId: c.ownerUserId ?? null,
-              credentials,
-              rotationKey: c.rotationKey,
-              externalId: c.externalId ?? null,
+              needsReauthAt: null,
+              refreshingUntil: null,
               ...fresh,
-              tokenExpiresAt: fresh.tokenExpiresAt === null ? null : Number(fresh.tokenExpiresAt),
-              checkedAt: Number(fresh.checkedAt),
-              nextCheckAt: Number(fresh.nextCheckAt),
-              readsVersion: 0,
-              createdAt: now,
-              updatedAt: now,
-            }).then(() => ({
-              id,
-              type: c.type,
-              displayName: c.displayName,
-              externalId: c.externalId ?? null,
-              ownerUserId: c.ownerUserId ?? null,
-              createdAt: now,
-              updatedAt: now,
-            }));
+              updatedAt: new Date(),
+              ...(c.ownerUserId !== undefined && { ownerUserId: c.ownerUserId }),
+              ...(c.externalId != null && { externalId: c.externalId }),
+            },
+            select: connectionPublicSelect,
+          });
+        } else row = await insertNew(tx, c);
         const connection = connectionToJson(row);
         const extra = within ? await within(tx, connection) : (undefined as T);
         // The events before the audit record: both are held and sent with the commit in one
@@ -136,26 +111,129 @@ export async function saveConnection<T = void>(
             previous: existing.health as "needs_reauth" | "unreachable",
             error: null,
           });
-        await recordAuditEvent(tx, {
-          teamId: c.teamId,
-          action: existing ? "connection.replace" : "connection.create",
-          target: { type: "connection", id: row.id },
-          details: {
-            type: c.type,
-            name: c.displayName,
-            private: row.ownerUserId !== null,
-            via: c.via.kind,
-            auth_link_id: c.via.kind === "auth_link" ? c.via.authLinkId : undefined,
-          },
-          actor: c.via.kind === "auth_link" ? c.via.actor : undefined,
-        });
+        await recordSave(tx, c, row, existing !== null);
         return { row, replaced: existing !== null, extra };
       });
     } catch (e) {
-      if ((e as { code?: string }).code === "P2002" && attempt < 3) continue;
+      // A racing save of the same account took the rotation key: this one replaces it.
+      const code = (e as { code?: string }).code;
+      if ((code === "P2002" || code === UNIQUE_VIOLATION) && attempt < 3) continue;
       throw e;
     }
   }
+}
+
+/** PostgreSQL's SQLSTATE for a broken unique key, as a statement sent without Prisma reports it. */
+const UNIQUE_VIOLATION = "23505";
+
+type ConnectionRow = {
+  id: string;
+  type: string;
+  displayName: string | null;
+  externalId: string | null;
+  ownerUserId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** Freshly verified: healthy, checked now, next checked by the scheduler after an interval. */
+const freshHealth = (c: ConnectionToSave) => ({
+  accountId: c.accountId ?? null,
+  tokenExpiresAt: tokenExpiry(c.credentials),
+  health: "healthy",
+  healthError: null,
+  checkedAt: BigInt(Date.now()),
+  nextCheckAt: nextCheckAt(),
+});
+
+/** A new connection's row, written on `tx` (deferred: held for its next statement), as the API shows it. */
+async function insertNew(tx: Tx, c: ConnectionToSave): Promise<ConnectionRow> {
+  const id = newId("conn");
+  const now = new Date();
+  const fresh = freshHealth(c);
+  await insertConnection(tx, {
+    id,
+    teamId: c.teamId,
+    type: c.type,
+    displayName: c.displayName,
+    ownerUserId: c.ownerUserId ?? null,
+    credentials: encryptJson(c.credentials, `connection:${id}`),
+    rotationKey: c.rotationKey,
+    externalId: c.externalId ?? null,
+    ...fresh,
+    tokenExpiresAt: fresh.tokenExpiresAt === null ? null : Number(fresh.tokenExpiresAt),
+    checkedAt: Number(fresh.checkedAt),
+    nextCheckAt: Number(fresh.nextCheckAt),
+    readsVersion: 0,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return {
+    id,
+    type: c.type,
+    displayName: c.displayName,
+    externalId: c.externalId ?? null,
+    ownerUserId: c.ownerUserId ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+const recordSave = (tx: Tx, c: ConnectionToSave, row: ConnectionRow, replaced: boolean) =>
+  recordAuditEvent(tx, {
+    teamId: c.teamId,
+    action: replaced ? "connection.replace" : "connection.create",
+    target: { type: "connection", id: row.id },
+    details: {
+      type: c.type,
+      name: c.displayName,
+      private: row.ownerUserId !== null,
+      via: c.via.kind,
+      auth_link_id: c.via.kind === "auth_link" ? c.via.authLinkId : undefined,
+    },
+    actor: c.via.kind === "auth_link" ? c.via.actor : undefined,
+  });
+
+const connectionWithKey = prepared((a: { teamId: string; type: string; rotationKey: string }) =>
+  read
+    .selectFrom("Connection")
+    .select("id")
+    .where("teamId", "=", a.teamId)
+    .where("type", "=", a.type)
+    .where("rotationKey", "=", a.rotationKey),
+);
+
+/**
+ * A new connection (nothing holds its rotation key) whose save writes only: its row, its
+ * connection.created event with the deliveries, and its audit event, sent at once with no
+ * interactive transaction. On PostgreSQL one statement, atomic by itself; on SQLite one batch
+ * (BEGIN … COMMIT). The subscribers are read just before (`webhookSubscribers`). One round trip
+ * for the write where the transaction took three, and none of Prisma's work: a burst of changes
+ * (bench:webhooks) was bound by them. Null when it cannot be (the key is taken: a replacement;
+ * the audit needs a read): nothing was written, and the transaction does it. A racing save that
+ * takes the key first breaks the unique index here (P2002 / 23505): the caller retries.
+ */
+async function insertedAtOnce(c: ConnectionToSave): Promise<{ row: ConnectionRow; replaced: false } | null> {
+  if (c.rotationKey !== null) {
+    const taken = await connectionWithKey({ teamId: c.teamId, type: c.type, rotationKey: c.rotationKey });
+    if (taken.length) return null;
+  }
+  const subscribers = await webhookSubscribers(c.teamId, "connection.created");
+  let row: ConnectionRow | undefined;
+  const writes = await captureDeferred(async (capture) => {
+    const tx = capture as Tx;
+    row = await insertNew(tx, c);
+    await emitWebhookEvent(tx, c.teamId, "connection.created", { connection: connectionToJson(row) }, { subscribers });
+    await recordSave(tx, c, row, false);
+  });
+  if (!writes || !row) return null;
+  if (dbEngine() === "postgresql") {
+    const one = combined(writes);
+    await runStatement(one.sql, one.values);
+  } else await runPipelined([{ sql: "BEGIN", values: [] }, ...writes, { sql: "COMMIT", values: [] }]);
+  // Its deliveries are due now: wake the dispatcher.
+  afterCommit();
+  return { row, replaced: false };
 }
 
 /**

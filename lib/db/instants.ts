@@ -20,6 +20,15 @@ export function utcMs(text: string): number {
   return Date.parse(zone[0].length === 3 ? `${iso}:00` : iso);
 }
 
-/** Prisma's own text for an instant on SQLite (so comparisons with stored values hold); ISO-8601 UTC on PostgreSQL. */
+/**
+ * Prisma's own text for an instant on SQLite (so comparisons with stored values hold); ISO-8601 UTC
+ * on PostgreSQL. A boolean is 1 or 0 on SQLite, as Prisma stores it: its driver binds no booleans.
+ */
 export const encodeParameter = (engine: "sqlite" | "postgresql") => (v: unknown) =>
-  v instanceof Date ? (engine === "sqlite" ? v.toISOString().replace("Z", "+00:00") : v.toISOString()) : v;
+  v instanceof Date
+    ? engine === "sqlite"
+      ? v.toISOString().replace("Z", "+00:00")
+      : v.toISOString()
+    : engine === "sqlite" && typeof v === "boolean"
+      ? Number(v)
+      : v;

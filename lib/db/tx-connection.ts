@@ -147,7 +147,7 @@ export async function commitWithDeferred(slot: TxSlot | undefined) {
  * another's rows, which new rows' INSERTs do not need (their foreign keys are checked at the
  * statement's end, when all are in).
  */
-function combined(statements: Deferred[]): Deferred {
+export function combined(statements: Deferred[]): Deferred {
   if (statements.length === 1) return statements[0];
   const { parts, values } = renumbered(statements);
   const last = parts.pop()!;

@@ -210,7 +210,13 @@ export async function deleteWebhookEndpoint(teamId: string, id: string) {
 export async function sendTestEvent(teamId: string, id: string) {
   await findEndpoint(teamId, id);
   const eventId = await transaction((tx) =>
-    emitWebhookEvent(tx, teamId, WEBHOOK_TEST_EVENT, { endpoint_id: id, message: WEBHOOK_TEST_MESSAGE }, id),
+    emitWebhookEvent(
+      tx,
+      teamId,
+      WEBHOOK_TEST_EVENT,
+      { endpoint_id: id, message: WEBHOOK_TEST_MESSAGE },
+      { endpointId: id },
+    ),
   );
   return { event_id: eventId! };
 }
