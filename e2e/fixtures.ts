@@ -228,10 +228,10 @@ export const test = base.extend<{ stallReport: void }, { browser: Browser }>({
     },
     { scope: "worker" },
   ],
-  context: async ({ context }, use) => {
+  context: async ({ context }, provide) => {
     context.on("page", waitForHydrationOnLoad);
     context.pages().forEach(waitForHydrationOnLoad);
-    await use(context);
+    await provide(context);
   },
   stallReport: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern: none
