@@ -15,7 +15,10 @@ function put(params: URLSearchParams, key: string, value: string | undefined) {
  *
  * A change applies to the newest query: the one this page last pushed, until the URL has caught up
  * with it. Two changes in a row (a search that commits after its pause, a kind chosen meanwhile)
- * both hold, even when the router has not yet shown the first in the URL.
+ * both hold, even when the router has not yet shown the first in the URL. And each stays its own
+ * history entry: the router discards a navigation still loading when the next one starts (the
+ * first entry was lost under load, found by CI), so a change made meanwhile is pushed once the
+ * one before it has arrived.
  */
 export function useUrlFilters<K extends string>(keys: readonly K[]) {
   const router = useRouter();
@@ -24,11 +27,18 @@ export function useUrlFilters<K extends string>(keys: readonly K[]) {
   const serialized = searchParams.toString();
   // The URL's query as last rendered, and the queries pushed since that it has not shown yet.
   const url = useRef({ shown: serialized, pending: [] as string[] });
+  const navigate = useCallback(
+    (qs: string) => router.push(qs ? `${pathname}?${qs}` : pathname, { scroll: false }),
+    [pathname, router],
+  );
   useEffect(() => {
+    if (serialized === url.current.shown) return; // nothing arrived: the effect ran for `navigate`
     const i = url.current.pending.indexOf(serialized);
-    // One of ours arrived: those before it are behind us. Anything else (back, a link) starts afresh.
+    // One of ours arrived: those before it are behind us, and the next one waiting goes now.
+    // Anything else (back, a link) starts afresh.
     url.current = { shown: serialized, pending: i >= 0 ? url.current.pending.slice(i + 1) : [] };
-  }, [serialized]);
+    if (i >= 0 && url.current.pending.length) navigate(url.current.pending[0]);
+  }, [serialized, navigate]);
 
   const filters = useMemo(() => {
     const params = new URLSearchParams(serialized);
@@ -48,9 +58,10 @@ export function useUrlFilters<K extends string>(keys: readonly K[]) {
       const qs = params.toString();
       if (qs === base) return;
       url.current.pending.push(qs);
-      router.push(qs ? `${pathname}?${qs}` : pathname, { scroll: false });
+      // One in flight at a time: the effect above pushes this one when the one before it arrives.
+      if (url.current.pending.length === 1) navigate(qs);
     },
-    [pathname, router],
+    [navigate],
   );
 
   /** Sets every filter of this table at once (those not given are cleared); other tables' stay. */
