@@ -10,7 +10,7 @@ import { connectionPublicSelect, connectionToJson } from "@/lib/connections/conn
 import { emitWebhookEvent, webhookSubscribers } from "@/lib/webhooks/emit";
 import { dbEngine, runPipelined, runStatement } from "@/lib/db/client";
 import { afterCommit } from "@/lib/db/commit-signals";
-import { captureDeferred, combined } from "@/lib/db/tx-connection";
+import { captureDeferred, combined, isUniqueViolation } from "@/lib/db/tx-connection";
 import { prepared, read } from "@/lib/db/read";
 import type { ConnectionJson } from "@/lib/schemas/connections";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
@@ -82,7 +82,6 @@ export async function saveConnection<T = void>(
         if (existing) await keepConsentOfOthers(tx, c, existing);
         let row: ConnectionRow;
         if (existing) {
-          // Freshly verified: healthy, checked now, next checked by the scheduler after an interval.
           const fresh = freshHealth(c);
           row = await tx.connection.update({
             where: { id: existing.id },
@@ -116,15 +115,11 @@ export async function saveConnection<T = void>(
       });
     } catch (e) {
       // A racing save of the same account took the rotation key: this one replaces it.
-      const code = (e as { code?: string }).code;
-      if ((code === "P2002" || code === UNIQUE_VIOLATION) && attempt < 3) continue;
+      if (isUniqueViolation(e) && attempt < 3) continue;
       throw e;
     }
   }
 }
-
-/** PostgreSQL's SQLSTATE for a broken unique key, as a statement sent without Prisma reports it. */
-const UNIQUE_VIOLATION = "23505";
 
 type ConnectionRow = {
   id: string;

@@ -233,6 +233,12 @@ export function allOrNothing(
   return { sql: `with ${ctes.join(", ")} select ${counts.join(", ")}`, values };
 }
 
+/**
+ * Whether `e` is a broken unique key, however it was sent: through Prisma (P2002) or a statement
+ * sent without it (PostgreSQL's SQLSTATE 23505).
+ */
+export const isUniqueViolation = (e: unknown) => ["P2002", "23505"].includes((e as { code?: string })?.code ?? "");
+
 /** A unique key the statement broke, as Prisma reports it (P2002), so callers that retry on it keep working. */
 export class UniqueViolation extends Error {
   readonly code = "P2002";

@@ -1,6 +1,6 @@
 import "server-only";
 import { db, dbEngine, runPipelined, runStatement } from "@/lib/db/client";
-import { allOrNothing, captureDeferred, NO_ROW_MATCHED } from "@/lib/db/tx-connection";
+import { allOrNothing, captureDeferred, isUniqueViolation, NO_ROW_MATCHED } from "@/lib/db/tx-connection";
 import { transaction, type Tx } from "@/lib/db/transaction";
 import { ApiError } from "@/lib/errors/api-error";
 import { newId, newOrderedId } from "@/lib/security/ids";
@@ -137,7 +137,7 @@ async function savedAlone(
     const code = (e as { code?: string }).code;
     // No row matched: the claim (lost), or the charge's condition (the full path says why).
     // A broken key: a log of the same id, written by an instance that took the run over (as in `owned`).
-    if (code !== NO_ROW_MATCHED && code !== "23505" && code !== "P2002") throw e;
+    if (code !== NO_ROW_MATCHED && !isUniqueViolation(e)) throw e;
     if (!(await db.workflowRun.count({ where: { id: claim.id, claims: claim.claims } }))) throw new LostClaim();
     if (code === NO_ROW_MATCHED) return false;
     throw e;
